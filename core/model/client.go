@@ -1,0 +1,88 @@
+// Package model is grove's one wrapper around the model APIs: providers,
+// the Chat Completions and Responses wire APIs over openai-go, streaming,
+// retries, and a scripted provider for tests and the offline demo.
+package model
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/grovecli/grove/protocol"
+)
+
+// ToolSpec describes one function tool offered to the model.
+type ToolSpec struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Parameters  json.RawMessage `json:"parameters"` // JSON schema (object)
+}
+
+// Request is one model call.
+type Request struct {
+	Model           string
+	Instructions    string // system/developer prompt
+	Items           []protocol.Item
+	Tools           []ToolSpec
+	ReasoningEffort string // "" = provider default
+	// ParallelToolCalls lets the model return several calls in one reply.
+	ParallelToolCalls bool
+}
+
+// DeltaKind says what a streamed delta carries.
+type DeltaKind int
+
+const (
+	DeltaText DeltaKind = iota
+	DeltaReasoning
+	// DeltaReset tells the consumer to drop the text streamed so far in this
+	// call (a retried stream diverged from what was already shown).
+	DeltaReset
+	// DeltaRetry reports that the stream failed and is being retried; Text
+	// holds a human-readable reason ("429 from openai, retry 2/5 in 1.2s").
+	DeltaRetry
+)
+
+// Delta is one streamed fragment.
+type Delta struct {
+	Kind DeltaKind
+	Text string
+}
+
+// ToolCallRequest is one function call the model asked for.
+type ToolCallRequest struct {
+	CallID    string
+	Name      string
+	Arguments string // raw JSON text as produced by the model
+}
+
+// Response is the assembled result of one model call.
+type Response struct {
+	Text      string // assistant message text ("" when only tool calls)
+	Reasoning string
+	ToolCalls []ToolCallRequest
+	Usage     protocol.TokenUsage
+	// ResponseID is the provider's id for the response, when it has one.
+	ResponseID string
+}
+
+// ModelInfo describes one model the provider offers.
+type ModelInfo struct {
+	ID string
+	// ReasoningEfforts lists supported efforts; empty = unknown (accept any
+	// of the standard ones).
+	ReasoningEfforts []string
+}
+
+// Client streams model calls. Implementations retry transient faults
+// themselves (bounded) and report retries through onDelta(DeltaRetry).
+type Client interface {
+	// Stream runs one call; onDelta (may be nil) receives streamed text in
+	// order, from the calling goroutine's perspective serially.
+	Stream(ctx context.Context, req Request, onDelta func(Delta)) (Response, error)
+	// Models lists the provider's models. ErrModelsUnavailable means the
+	// list is temporarily unknown; ErrModelsUnsupported that the provider
+	// has no list (callers then accept any model name).
+	Models(ctx context.Context) ([]ModelInfo, error)
+	// Name is the provider name for display ("openai", "demo", …).
+	Name() string
+}

@@ -1,0 +1,46 @@
+package protocol
+
+// ApprovalKind says what an approval request is about.
+type ApprovalKind string
+
+const (
+	ApprovalExec       ApprovalKind = "exec"
+	ApprovalPatch      ApprovalKind = "patch"
+	ApprovalWorkingDir ApprovalKind = "working_directory"
+)
+
+// ApprovalRequest asks the user to decide on one action of one thread.
+type ApprovalRequest struct {
+	// ID is unique per request; the answering Op carries it back.
+	ID string `json:"id"`
+	// ThreadID is the thread that asks; RouteThreadID the session whose
+	// user is asked (the root for sub-agent working-directory requests).
+	ThreadID      ThreadID     `json:"thread_id"`
+	RouteThreadID ThreadID     `json:"route_thread_id,omitempty"`
+	Kind          ApprovalKind `json:"kind"`
+	CallID        string       `json:"call_id,omitempty"`
+	// Chain labels the requester: root → … → child (role/name labels).
+	Chain []string `json:"chain,omitempty"`
+	// Command (exec), Patch summary (patch) or the directory (working_directory).
+	Command string   `json:"command,omitempty"`
+	Cwd     string   `json:"cwd,omitempty"`
+	Patch   string   `json:"patch,omitempty"`
+	Files   []string `json:"files,omitempty"`
+	Dir     string   `json:"dir,omitempty"`
+	Reason  string   `json:"reason,omitempty"`
+}
+
+// ReviewDecision answers an ApprovalRequest.
+type ReviewDecision string
+
+const (
+	DecisionApproved           ReviewDecision = "approved"
+	DecisionApprovedForSession ReviewDecision = "approved_for_session"
+	DecisionDenied             ReviewDecision = "denied"
+	DecisionAbort              ReviewDecision = "abort"
+)
+
+// Approved reports whether the decision lets the action run.
+func (d ReviewDecision) Approved() bool {
+	return d == DecisionApproved || d == DecisionApprovedForSession
+}

@@ -1,0 +1,127 @@
+package protocol
+
+import "time"
+
+// EventType names an engine event; snake_case on the wire (`grove exec --json`).
+type EventType string
+
+const (
+	EventThreadStarted     EventType = "thread_started"
+	EventThreadClosed      EventType = "thread_closed"
+	EventTurnStarted       EventType = "turn_started"
+	EventTurnCompleted     EventType = "turn_completed"
+	EventMessageDelta      EventType = "message_delta"
+	EventMessageReset      EventType = "message_reset"
+	EventReasoningDelta    EventType = "reasoning_delta"
+	EventMessage           EventType = "message"
+	EventUserMessage       EventType = "user_message"
+	EventToolCallBegin     EventType = "tool_call_begin"
+	EventToolCallEnd       EventType = "tool_call_end"
+	EventPlanUpdated       EventType = "plan_updated"
+	EventApprovalRequested EventType = "approval_requested"
+	EventApprovalResolved  EventType = "approval_resolved"
+	EventStatusChanged     EventType = "status_changed"
+	EventBackground        EventType = "background_event"
+	EventNoteUpdated       EventType = "thread_note_updated"
+	EventTokenUsage        EventType = "token_usage"
+	EventError             EventType = "error"
+	EventWarning           EventType = "warning"
+	EventStreamRetry       EventType = "stream_retry"
+	EventShutdownComplete  EventType = "shutdown_complete"
+)
+
+// Event is one thing that happened in one thread. Exactly the payload field
+// that belongs to Type is set.
+type Event struct {
+	Type      EventType `json:"type"`
+	ThreadID  ThreadID  `json:"thread_id"`
+	Timestamp time.Time `json:"timestamp"`
+	// Seq orders events globally (assigned by the bus).
+	Seq uint64 `json:"seq,omitempty"`
+	// TurnID is set on events that happen inside a turn.
+	TurnID string `json:"turn_id,omitempty"`
+
+	Thread     *ThreadInfo      `json:"thread,omitempty"`      // thread_started
+	Delta      string           `json:"delta,omitempty"`       // message_delta, reasoning_delta
+	Message    string           `json:"message,omitempty"`     // message, user_message, error, warning, stream_retry
+	Tool       *ToolCall        `json:"tool,omitempty"`        // tool_call_begin/end
+	Plan       *Plan            `json:"plan,omitempty"`        // plan_updated
+	Approval   *ApprovalRequest `json:"approval,omitempty"`    // approval_requested/resolved
+	Decision   ReviewDecision   `json:"decision,omitempty"`    // approval_resolved
+	Status     *AgentStatus     `json:"status,omitempty"`      // status_changed
+	Background *BackgroundEvent `json:"background,omitempty"`  // background_event
+	Note       *string          `json:"note,omitempty"`        // thread_note_updated
+	Usage      *TokenUsage      `json:"usage,omitempty"`       // token_usage (the call)
+	TotalUsage *TokenUsage      `json:"total_usage,omitempty"` // token_usage (thread total)
+}
+
+// ThreadInfo describes a thread when it starts (or is resumed).
+type ThreadInfo struct {
+	ID              ThreadID       `json:"id"`
+	ParentID        ThreadID       `json:"parent_id,omitempty"`
+	Depth           int            `json:"depth"`
+	Source          ThreadSource   `json:"source"`
+	AgentType       string         `json:"agent_type,omitempty"`
+	AgentName       string         `json:"agent_name,omitempty"`
+	Model           string         `json:"model"`
+	Provider        string         `json:"provider,omitempty"`
+	ReasoningEffort string         `json:"reasoning_effort,omitempty"`
+	Cwd             string         `json:"cwd"`
+	Sandbox         SandboxPolicy  `json:"sandbox"`
+	ApprovalPolicy  ApprovalPolicy `json:"approval_policy,omitempty"`
+	Note            string         `json:"note,omitempty"`
+	Name            string         `json:"thread_name,omitempty"`
+	// SpawnCallID is the spawn_agent call that created the thread.
+	SpawnCallID string      `json:"spawn_call_id,omitempty"`
+	StartedAt   time.Time   `json:"started_at"`
+	RolloutPath string      `json:"rollout_path,omitempty"`
+	Status      AgentStatus `json:"status"`
+}
+
+// ThreadSource says how a thread came to be.
+type ThreadSource string
+
+const (
+	SourceRoot    ThreadSource = "root"
+	SourceSpawned ThreadSource = "spawned"
+	SourceResumed ThreadSource = "resumed"
+)
+
+// ToolCall describes a tool call at its beginning and its end.
+type ToolCall struct {
+	CallID    string `json:"call_id"`
+	Name      string `json:"name"`
+	Arguments string `json:"arguments,omitempty"`
+	// Set on tool_call_end:
+	Output     string `json:"output,omitempty"`
+	IsError    bool   `json:"is_error,omitempty"`
+	ExitCode   *int   `json:"exit_code,omitempty"`
+	DurationMS int64  `json:"duration_ms,omitempty"`
+	// Summary is a one-line description for compact displays.
+	Summary string `json:"summary,omitempty"`
+	// AgentIDs lists the threads a collab call (spawn/wait/close/resume/send) targets.
+	AgentIDs []ThreadID `json:"agent_ids,omitempty"`
+}
+
+// Plan is the payload of update_plan.
+type Plan struct {
+	Explanation string     `json:"explanation,omitempty"`
+	Steps       []PlanStep `json:"plan"`
+}
+
+// PlanStep is one step of a plan; Status is pending, in_progress or completed.
+type PlanStep struct {
+	Step   string `json:"step"`
+	Status string `json:"status"`
+}
+
+// BackgroundEvent is published by the status observer of a spawned child
+// (seed 000): every status change of the child, IsFinal on final states.
+type BackgroundEvent struct {
+	ChildID ThreadID    `json:"child_id"`
+	Status  AgentStatus `json:"status"`
+	IsFinal bool        `json:"is_final"`
+	Message string      `json:"message"`
+	// Warning marks a background warning (e.g. a note that failed to apply).
+	Warning bool `json:"warning,omitempty"`
+}

@@ -1,0 +1,83 @@
+package protocol
+
+// ItemType names a conversation item kind (Responses API vocabulary).
+type ItemType string
+
+const (
+	ItemMessage            ItemType = "message"
+	ItemFunctionCall       ItemType = "function_call"
+	ItemFunctionCallOutput ItemType = "function_call_output"
+	ItemReasoning          ItemType = "reasoning"
+)
+
+// Roles of message items.
+const (
+	RoleUser      = "user"
+	RoleAssistant = "assistant"
+	RoleDeveloper = "developer"
+	RoleSystem    = "system"
+)
+
+// Item is one entry of a thread's history, as sent to the model and stored in
+// the rollout (`response_item` lines).
+type Item struct {
+	Type ItemType `json:"type"`
+	// message
+	Role    string `json:"role,omitempty"`
+	Content string `json:"content,omitempty"`
+	// Images attached to a user message (data: or https: URLs).
+	Images []string `json:"images,omitempty"`
+	// function_call / function_call_output
+	CallID    string `json:"call_id,omitempty"`
+	Name      string `json:"name,omitempty"`
+	Arguments string `json:"arguments,omitempty"`
+	Output    string `json:"output,omitempty"`
+	// reasoning summary text, when the provider returns one
+	Summary string `json:"summary,omitempty"`
+}
+
+// UserMessage builds a user message item.
+func UserMessage(text string) Item { return Item{Type: ItemMessage, Role: RoleUser, Content: text} }
+
+// AssistantMessage builds an assistant message item.
+func AssistantMessage(text string) Item {
+	return Item{Type: ItemMessage, Role: RoleAssistant, Content: text}
+}
+
+// FunctionCall builds a function call item.
+func FunctionCall(callID, name, args string) Item {
+	return Item{Type: ItemFunctionCall, CallID: callID, Name: name, Arguments: args}
+}
+
+// FunctionCallOutput builds a function call output item.
+func FunctionCallOutput(callID, output string) Item {
+	return Item{Type: ItemFunctionCallOutput, CallID: callID, Output: output}
+}
+
+// InputItem is a structured user input (spawn_agent/send_input `items`), in
+// the Codex shape: {"type":"text","text":…}, {"type":"image","image_url":…},
+// {"type":"local_image","path":…}.
+type InputItem struct {
+	Type     string `json:"type"`
+	Text     string `json:"text,omitempty"`
+	ImageURL string `json:"image_url,omitempty"`
+	Path     string `json:"path,omitempty"`
+}
+
+// TokenUsage counts tokens of one model call or a running total.
+type TokenUsage struct {
+	InputTokens       int64 `json:"input_tokens"`
+	CachedInputTokens int64 `json:"cached_input_tokens,omitempty"`
+	OutputTokens      int64 `json:"output_tokens"`
+	ReasoningTokens   int64 `json:"reasoning_output_tokens,omitempty"`
+	TotalTokens       int64 `json:"total_tokens"`
+}
+
+// Add accumulates u2 into u.
+func (u *TokenUsage) Add(u2 TokenUsage) {
+	u.InputTokens += u2.InputTokens
+	u.CachedInputTokens += u2.CachedInputTokens
+	u.OutputTokens += u2.OutputTokens
+	u.ReasoningTokens += u2.ReasoningTokens
+	u.TotalTokens += u2.TotalTokens
+}

@@ -1,0 +1,27 @@
+package protocol
+
+// OpType names an operation submitted to the engine.
+type OpType string
+
+const (
+	OpUserTurn  OpType = "user_turn"
+	OpInterrupt OpType = "interrupt"
+	OpApproval  OpType = "approval"
+	OpSetNote   OpType = "set_note"
+	OpClose     OpType = "close_thread"
+	OpShutdown  OpType = "shutdown"
+)
+
+// Op is a request into the engine, addressed to one thread.
+type Op struct {
+	Type     OpType   `json:"type"`
+	ThreadID ThreadID `json:"thread_id,omitempty"`
+	// user_turn
+	Text  string      `json:"text,omitempty"`
+	Items []InputItem `json:"items,omitempty"`
+	// approval
+	ApprovalID string         `json:"approval_id,omitempty"`
+	Decision   ReviewDecision `json:"decision,omitempty"`
+	// set_note
+	Note string `json:"note,omitempty"`
+}
