@@ -10,6 +10,8 @@ const (
 	OpSetNote   OpType = "set_note"
 	OpClose     OpType = "close_thread"
 	OpShutdown  OpType = "shutdown"
+	// OpSetModel changes the model / reasoning effort for the thread's next turns.
+	OpSetModel OpType = "set_model"
 )
 
 // Op is a request into the engine, addressed to one thread.
@@ -24,4 +26,7 @@ type Op struct {
 	Decision   ReviewDecision `json:"decision,omitempty"`
 	// set_note
 	Note string `json:"note,omitempty"`
+	// set_model
+	Model           string `json:"model,omitempty"`
+	ReasoningEffort string `json:"reasoning_effort,omitempty"`
 }
