@@ -1,0 +1,274 @@
+// Package config loads $GROVE_HOME/config.toml, applies `-c key=value`
+// overrides and resolves the model provider. API keys are read from the
+// environment only; nothing here writes them anywhere.
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/grovecli/grove/protocol"
+)
+
+// Config is the whole user configuration.
+type Config struct {
+	Model           string                    `toml:"model"`
+	ModelProvider   string                    `toml:"model_provider"`
+	ReasoningEffort string                    `toml:"model_reasoning_effort"`
+	ModelProviders  map[string]ProviderConfig `toml:"model_providers"`
+	ApprovalPolicy  protocol.ApprovalPolicy   `toml:"approval_policy"`
+	SandboxMode     protocol.SandboxMode      `toml:"sandbox_mode"`
+	WorkspaceWrite  WorkspaceWrite            `toml:"sandbox_workspace_write"`
+	Instructions    string                    `toml:"instructions"`
+	Agents          Agents                    `toml:"agents"`
+	TUI             TUI                       `toml:"tui"`
+	Exec            Exec                      `toml:"exec"`
+
+	// Home is $GROVE_HOME (not a config key).
+	Home string `toml:"-"`
+	// Warnings lists unknown keys and other non-fatal problems.
+	Warnings []string `toml:"-"`
+}
+
+// ProviderConfig is one `[model_providers.<name>]` table.
+type ProviderConfig struct {
+	Name        string            `toml:"name"`
+	BaseURL     string            `toml:"base_url"`
+	EnvKey      string            `toml:"env_key"`
+	WireAPI     string            `toml:"wire_api"`
+	HTTPHeaders map[string]string `toml:"http_headers"`
+	// EnvHTTPHeaders maps header names to environment variables holding the value.
+	EnvHTTPHeaders    map[string]string `toml:"env_http_headers"`
+	RequestMaxRetries *int              `toml:"request_max_retries"`
+	StreamIdleTimeout *int64            `toml:"stream_idle_timeout_ms"`
+}
+
+// WorkspaceWrite tunes the workspace-write sandbox.
+type WorkspaceWrite struct {
+	WritableRoots []string `toml:"writable_roots"`
+	NetworkAccess bool     `toml:"network_access"`
+}
+
+// Agents is the `[agents]` table.
+type Agents struct {
+	MaxThreads int `toml:"max_threads"`
+	MaxDepth   int `toml:"max_depth"`
+	// ModelAliases maps Claude Code model aliases (sonnet, opus, haiku) to model ids.
+	ModelAliases map[string]string `toml:"model_aliases"`
+}
+
+// TUI is the `[tui]` table.
+type TUI struct {
+	// Notifications is true/false or a list of kinds.
+	Notifications         any    `toml:"notifications"`
+	NotificationMethod    string `toml:"notification_method"`
+	NotificationCondition string `toml:"notification_condition"`
+}
+
+// Exec is the `[exec]` table (headless defaults).
+type Exec struct {
+	ApproveWorkdirs bool `toml:"approve_workdirs"`
+}
+
+// Defaults.
+const (
+	DefaultMaxThreads = 12
+	DefaultMaxDepth   = 3
+)
+
+// NotificationKinds are the kinds `[tui] notifications` may list.
+var NotificationKinds = []string{"sub-agent-complete", "approval-requested", "turn-complete"}
+
+// Home returns $GROVE_HOME or ~/.grove.
+func Home() (string, error) {
+	if h := os.Getenv("GROVE_HOME"); h != "" {
+		return filepath.Abs(h)
+	}
+	u, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("locate home directory (set GROVE_HOME): %w", err)
+	}
+	return filepath.Join(u, ".grove"), nil
+}
+
+// Load reads home/config.toml (absent is fine), applies overrides
+// ("key=value", dotted keys, TOML values with a bare-string fallback) and
+// fills defaults.
+func Load(home string, overrides []string) (*Config, error) {
+	tree := map[string]any{}
+	path := filepath.Join(home, "config.toml")
+	data, err := os.ReadFile(path)
+	switch {
+	case err == nil:
+		if _, err := toml.Decode(string(data), &tree); err != nil {
+			return nil, fmt.Errorf("config %s: %w", path, err)
+		}
+	case errors.Is(err, os.ErrNotExist):
+	default:
+		return nil, fmt.Errorf("read config %s: %w", path, err)
+	}
+	for _, o := range overrides {
+		if err := applyOverride(tree, o); err != nil {
+			return nil, err
+		}
+	}
+	var buf bytes.Buffer
+	if err := toml.NewEncoder(&buf).Encode(tree); err != nil {
+		return nil, fmt.Errorf("config: re-encode: %w", err)
+	}
+	cfg := &Config{Home: home}
+	md, err := toml.Decode(buf.String(), cfg)
+	if err != nil {
+		return nil, fmt.Errorf("config %s: %w", path, err)
+	}
+	for _, k := range md.Undecoded() {
+		cfg.Warnings = append(cfg.Warnings, fmt.Sprintf("config: unknown key %q (ignored)", k.String()))
+	}
+	if err := cfg.fillDefaults(); err != nil {
+		return nil, fmt.Errorf("config %s: %w", path, err)
+	}
+	return cfg, nil
+}
+
+// applyOverride sets one dotted key in the raw TOML tree.
+func applyOverride(tree map[string]any, o string) error {
+	key, raw, ok := strings.Cut(o, "=")
+	key = strings.TrimSpace(key)
+	if !ok || key == "" {
+		return fmt.Errorf("-c %q: expected key=value", o)
+	}
+	var holder map[string]any
+	var val any
+	if _, err := toml.Decode("v = "+raw, &holder); err == nil {
+		val = holder["v"]
+	} else {
+		val = strings.TrimSpace(raw)
+	}
+	parts := strings.Split(key, ".")
+	m := tree
+	for _, p := range parts[:len(parts)-1] {
+		next, ok := m[p].(map[string]any)
+		if !ok {
+			next = map[string]any{}
+			m[p] = next
+		}
+		m = next
+	}
+	m[parts[len(parts)-1]] = val
+	return nil
+}
+
+func (c *Config) fillDefaults() error {
+	if c.ApprovalPolicy == "" {
+		c.ApprovalPolicy = protocol.ApprovalOnRequest
+	}
+	if !c.ApprovalPolicy.Valid() {
+		return fmt.Errorf("approval_policy %q: expected untrusted, on-request, on-failure or never", c.ApprovalPolicy)
+	}
+	if c.SandboxMode == "" {
+		c.SandboxMode = protocol.SandboxWorkspaceWrite
+	}
+	if !c.SandboxMode.Valid() {
+		return fmt.Errorf("sandbox_mode %q: expected read-only, workspace-write or danger-full-access", c.SandboxMode)
+	}
+	if c.Agents.MaxThreads == 0 {
+		c.Agents.MaxThreads = DefaultMaxThreads
+	}
+	if c.Agents.MaxThreads < 1 {
+		return fmt.Errorf("agents.max_threads %d: must be at least 1", c.Agents.MaxThreads)
+	}
+	if c.Agents.MaxDepth == 0 {
+		c.Agents.MaxDepth = DefaultMaxDepth
+	}
+	if c.Agents.MaxDepth < 1 {
+		return fmt.Errorf("agents.max_depth %d: must be at least 1", c.Agents.MaxDepth)
+	}
+	switch c.TUI.NotificationMethod {
+	case "":
+		c.TUI.NotificationMethod = "auto"
+	case "auto", "osc9", "bel", "desktop":
+	default:
+		return fmt.Errorf("tui.notification_method %q: expected auto, osc9, bel or desktop", c.TUI.NotificationMethod)
+	}
+	switch c.TUI.NotificationCondition {
+	case "":
+		c.TUI.NotificationCondition = "unfocused"
+	case "unfocused", "always":
+	default:
+		return fmt.Errorf("tui.notification_condition %q: expected unfocused or always", c.TUI.NotificationCondition)
+	}
+	if _, err := c.NotificationKinds(); err != nil {
+		return err
+	}
+	for name, p := range c.ModelProviders {
+		if p.WireAPI != "" && p.WireAPI != "chat" && p.WireAPI != "responses" {
+			return fmt.Errorf("model_providers.%s.wire_api %q: expected chat or responses", name, p.WireAPI)
+		}
+	}
+	return nil
+}
+
+// NotificationKinds returns the enabled kinds of `[tui] notifications`
+// (absent or true = all, false = none, a list = those).
+func (c *Config) NotificationKinds() (map[string]bool, error) {
+	all := func(on bool) map[string]bool {
+		m := map[string]bool{}
+		for _, k := range NotificationKinds {
+			m[k] = on
+		}
+		return m
+	}
+	switch v := c.TUI.Notifications.(type) {
+	case nil:
+		return all(true), nil
+	case bool:
+		return all(v), nil
+	case []any:
+		m := all(false)
+		for _, x := range v {
+			s, _ := x.(string)
+			if _, ok := m[s]; !ok {
+				return nil, fmt.Errorf("tui.notifications: unknown kind %v (expected %s)", x, strings.Join(NotificationKinds, ", "))
+			}
+			m[s] = true
+		}
+		return m, nil
+	case string:
+		return nil, fmt.Errorf("tui.notifications %q: expected true, false or a list of kinds", v)
+	}
+	return nil, fmt.Errorf("tui.notifications: expected true, false or a list of kinds")
+}
+
+// SandboxPolicy returns the effective sandbox policy for the root thread.
+func (c *Config) SandboxPolicy() protocol.SandboxPolicy {
+	p := protocol.SandboxPolicy{Mode: c.SandboxMode}
+	if c.SandboxMode == protocol.SandboxWorkspaceWrite {
+		p.WritableRoots = append([]string(nil), c.WorkspaceWrite.WritableRoots...)
+		p.NetworkAccess = c.WorkspaceWrite.NetworkAccess
+	}
+	return p
+}
+
+// ProviderNames lists configured and built-in provider names, sorted.
+func (c *Config) ProviderNames() []string {
+	seen := map[string]bool{}
+	for n := range builtinProviders {
+		seen[n] = true
+	}
+	for n := range c.ModelProviders {
+		seen[n] = true
+	}
+	out := make([]string, 0, len(seen))
+	for n := range seen {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
