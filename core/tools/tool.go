@@ -49,6 +49,8 @@ type Result struct {
 	Plan *protocol.Plan
 	// Abort asks the engine to end the turn (user chose "abort").
 	Abort bool
+	// AgentIDs lists the threads a collaboration call targeted (status cards).
+	AgentIDs []protocol.ThreadID
 }
 
 // Errorf builds an error Result.
