@@ -1,0 +1,19 @@
+package tools
+
+// RegisterCore registers the core tools: exec_command, apply_patch,
+// read_file, list_dir, grep_files and update_plan.
+func RegisterCore(r *Registry) error {
+	for _, t := range []Tool{
+		NewExecCommand(ExecOptions{}),
+		NewApplyPatch(),
+		NewReadFile(),
+		NewListDir(),
+		NewGrepFiles(),
+		NewUpdatePlan(),
+	} {
+		if err := r.Register(t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
