@@ -1,0 +1,206 @@
+package templates
+
+import (
+	"embed"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+//go:embed agents/*.md
+var embedded embed.FS
+
+// EmbeddedNames are the built-in roles.
+var EmbeddedNames = []string{"orchestrator", "worker", "explorer"}
+
+// Dirs locates the template sources.
+type Dirs struct {
+	Cwd       string // project walk starts here, up to the nearest .git
+	GroveHome string // $GROVE_HOME
+	UserHome  string // ~ (for ~/.codex/.agents and ~/.claude/agents)
+}
+
+// Options tunes loading.
+type Options struct {
+	// ModelAliases maps Claude model aliases (sonnet, opus, haiku) to ids.
+	ModelAliases map[string]string
+}
+
+// Problem is a template file that was skipped.
+type Problem struct {
+	Path string `json:"path"`
+	Line int    `json:"line"`
+	Err  string `json:"error"`
+}
+
+// Catalog is every template visible from one directory.
+type Catalog struct {
+	byType   map[string]*Template
+	broken   map[string]*ParseError // agent_type → nearest file's error
+	problems []Problem
+}
+
+type source struct {
+	dir, scope string
+}
+
+// searchPath lists template directories nearest first.
+func searchPath(d Dirs) []source {
+	var out []source
+	if d.Cwd != "" {
+		dir := filepath.Clean(d.Cwd)
+		var chain []string
+		for {
+			chain = append(chain, dir)
+			if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
+				break
+			}
+			parent := filepath.Dir(dir)
+			if parent == dir {
+				chain = chain[:1] // no repository: only the working directory
+				break
+			}
+			dir = parent
+		}
+		for _, c := range chain {
+			out = append(out,
+				source{filepath.Join(c, ".grove", "agents"), "project"},
+				source{filepath.Join(c, ".codex", ".agents"), "project"},
+				source{filepath.Join(c, ".claude", "agents"), "project"})
+		}
+	}
+	if d.GroveHome != "" {
+		out = append(out, source{filepath.Join(d.GroveHome, "agents"), "user"})
+	}
+	if d.UserHome != "" {
+		out = append(out,
+			source{filepath.Join(d.UserHome, ".codex", ".agents"), "user"},
+			source{filepath.Join(d.UserHome, ".claude", "agents"), "user"})
+	}
+	return out
+}
+
+// Load discovers every template; broken files become Problems and never
+// take the others down.
+func Load(d Dirs, opts Options) *Catalog {
+	c := &Catalog{byType: map[string]*Template{}, broken: map[string]*ParseError{}}
+	for _, s := range searchPath(d) {
+		entries, err := os.ReadDir(s.dir)
+		if err != nil {
+			continue
+		}
+		sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
+		for _, e := range entries {
+			if e.IsDir() || !strings.HasSuffix(e.Name(), ".md") {
+				continue
+			}
+			path := filepath.Join(s.dir, e.Name())
+			data, err := os.ReadFile(path)
+			if err != nil {
+				c.problems = append(c.problems, Problem{Path: path, Err: err.Error()})
+				continue
+			}
+			c.add(path, s.scope, data, opts)
+		}
+	}
+	for _, name := range EmbeddedNames {
+		data, err := embedded.ReadFile("agents/" + name + ".md")
+		if err != nil {
+			continue
+		}
+		c.add("embedded:"+name+".md", "embedded", data, opts)
+	}
+	return c
+}
+
+func (c *Catalog) add(path, scope string, data []byte, opts Options) {
+	t, err := parse(path, data, opts)
+	if err != nil {
+		var pe *ParseError
+		if !errors.As(err, &pe) {
+			pe = &ParseError{Path: path, Msg: err.Error()}
+		}
+		c.problems = append(c.problems, Problem{Path: pe.Path, Line: pe.Line, Err: pe.Msg})
+		stem := strings.ToLower(strings.TrimSuffix(filepath.Base(strings.TrimPrefix(path, "embedded:")), ".md"))
+		if _, taken := c.byType[stem]; !taken {
+			if _, seen := c.broken[stem]; !seen {
+				c.broken[stem] = pe
+			}
+		}
+		return
+	}
+	t.Scope = scope
+	if _, taken := c.byType[t.AgentType]; taken {
+		return // a nearer template wins
+	}
+	if _, brokenNearer := c.broken[t.AgentType]; brokenNearer {
+		return
+	}
+	c.byType[t.AgentType] = t
+}
+
+// Lookup returns the winning template of agentType.
+func (c *Catalog) Lookup(agentType string) (*Template, error) {
+	n, err := ValidateAgentType(agentType)
+	if err != nil {
+		return nil, err
+	}
+	if c == nil {
+		return nil, fmt.Errorf("missing agent template: %s", n)
+	}
+	if pe, ok := c.broken[n]; ok {
+		return nil, pe
+	}
+	if t, ok := c.byType[n]; ok {
+		return t, nil
+	}
+	return nil, fmt.Errorf("missing agent template: %s", n)
+}
+
+// All returns one template per agent_type, sorted.
+func (c *Catalog) All() []*Template {
+	if c == nil {
+		return nil
+	}
+	out := make([]*Template, 0, len(c.byType))
+	for _, t := range c.byType {
+		out = append(out, t)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].AgentType < out[j].AgentType })
+	return out
+}
+
+// Problems lists the files that were skipped.
+func (c *Catalog) Problems() []Problem {
+	if c == nil {
+		return nil
+	}
+	return append([]Problem(nil), c.problems...)
+}
+
+// SeedUserDir copies the embedded templates into $GROVE_HOME/agents when
+// that directory holds none of their names (seed 002).
+func SeedUserDir(groveHome string) error {
+	dir := filepath.Join(groveHome, "agents")
+	for _, n := range EmbeddedNames {
+		if _, err := os.Stat(filepath.Join(dir, n+".md")); err == nil {
+			return nil
+		}
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("seed %s: %w", dir, err)
+	}
+	for _, n := range EmbeddedNames {
+		data, err := embedded.ReadFile("agents/" + n + ".md")
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dir, n+".md"), data, 0o644); err != nil {
+			return fmt.Errorf("seed %s: %w", dir, err)
+		}
+	}
+	return nil
+}
