@@ -1,0 +1,300 @@
+package demo
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/grovecli/grove/core/model"
+	"github.com/grovecli/grove/protocol"
+)
+
+// Model names shown for the demo.
+const (
+	ProviderName = "demo"
+	ModelName    = "grove-demo"
+)
+
+// NewClient returns the scripted demo provider. chunkDelay paces streamed
+// text so the tree plays out visibly in the TUI (0 for headless runs).
+func NewClient(chunkDelay time.Duration) model.Client {
+	opts := []model.ScriptedOption{model.WithModels([]model.ModelInfo{{ID: ModelName}})}
+	if chunkDelay > 0 {
+		opts = append(opts, model.WithChunkDelay(chunkDelay))
+	}
+	return model.NewScripted(ProviderName, Respond, opts...)
+}
+
+// Respond is the demo script: it reads the conversation so far and decides
+// the next reply, so it reacts to real tool results (a denied approval, a
+// failed command) like a model would.
+func Respond(_ context.Context, req model.Request) (model.Response, error) {
+	turn := currentTurn(req.Items)
+	switch {
+	case strings.Contains(req.Instructions, "# Your role: explorer"):
+		return explorer(turn), nil
+	case strings.Contains(req.Instructions, "# Your role: worker"):
+		return worker(turn), nil
+	}
+	return root(req.Items, turn), nil
+}
+
+// turnState is what happened since the last user message.
+type turnState struct {
+	rounds  int               // tool-call rounds so far
+	outputs map[string]string // call id → output, this turn
+	calls   []protocol.Item   // function calls, this turn
+	prompt  string
+}
+
+func currentTurn(items []protocol.Item) turnState {
+	st := turnState{outputs: map[string]string{}}
+	start := 0
+	for i, it := range items {
+		if it.Type == protocol.ItemMessage && it.Role == protocol.RoleUser {
+			start = i
+			st.prompt = it.Content
+		}
+	}
+	prevCall := false
+	for _, it := range items[start:] {
+		switch it.Type {
+		case protocol.ItemFunctionCall:
+			if !prevCall {
+				st.rounds++
+			}
+			st.calls = append(st.calls, it)
+			prevCall = true
+		case protocol.ItemFunctionCallOutput:
+			st.outputs[it.CallID] = it.Output
+			prevCall = false
+		default:
+			prevCall = false
+		}
+	}
+	return st
+}
+
+func call(id, name string, args any) model.ToolCallRequest {
+	b, _ := json.Marshal(args)
+	return model.ToolCallRequest{CallID: id, Name: name, Arguments: string(b)}
+}
+
+func usage(in, out int64) protocol.TokenUsage {
+	return protocol.TokenUsage{InputTokens: in, OutputTokens: out, TotalTokens: in + out}
+}
+
+// root plays an orchestrator: plan, spawn an explorer and a worker (the
+// worker in another directory, which needs approval), wait, close, report.
+func root(items []protocol.Item, st turnState) model.Response {
+	userTurns := 0
+	for _, it := range items {
+		if it.Type == protocol.ItemMessage && it.Role == protocol.RoleUser {
+			userTurns++
+		}
+	}
+	if userTurns > 1 {
+		return model.Response{Text: "This is grove's **offline demo model**, so I can only replay the demo. Configure a real model to keep going: set `OPENAI_API_KEY`, or add a provider to `$GROVE_HOME/config.toml` (see the README).", Usage: usage(900, 60)}
+	}
+	spawned := map[string]string{} // agent id → role
+	var spawnFailed []string       // roles whose spawn failed
+	final := map[string]protocol.AgentStatus{}
+	closed := map[string]bool{}
+	for _, c := range st.calls {
+		out, ok := st.outputs[c.CallID]
+		if !ok {
+			continue
+		}
+		var args map[string]any
+		_ = json.Unmarshal([]byte(c.Arguments), &args)
+		switch c.Name {
+		case "spawn_agent":
+			var res struct {
+				AgentID string `json:"agent_id"`
+			}
+			role, _ := args["agent_type"].(string)
+			if json.Unmarshal([]byte(out), &res) == nil && res.AgentID != "" {
+				spawned[res.AgentID] = role
+			} else {
+				spawnFailed = append(spawnFailed, role)
+			}
+		case "wait":
+			var res struct {
+				Status map[string]protocol.AgentStatus `json:"status"`
+			}
+			if json.Unmarshal([]byte(out), &res) == nil {
+				for id, s := range res.Status {
+					final[id] = s
+				}
+			}
+		case "close_agent":
+			if id, _ := args["id"].(string); id != "" {
+				closed[id] = true
+			}
+		}
+	}
+	n := st.rounds
+	switch {
+	case n == 0:
+		return model.Response{
+			Text: "I'll split this in two: an **explorer** surveys the project read-only while a **worker** adds the greeting in `service/`.",
+			ToolCalls: []model.ToolCallRequest{
+				call("demo_plan_1", "update_plan", map[string]any{"explanation": "Demo plan", "plan": []map[string]string{
+					{"step": "Survey the project (explorer)", "status": "in_progress"},
+					{"step": "Add a farewell greeting in service/ (worker)", "status": "in_progress"},
+					{"step": "Review results and close the agents", "status": "pending"},
+				}}),
+				call("demo_spawn_explorer", "spawn_agent", map[string]any{
+					"agent_type": "explorer", "thread_note": "survey the demo project",
+					"message": "Survey this project: list its files, read the README and find every Go function. Report what you find with file:line references.",
+				}),
+				call("demo_spawn_worker", "spawn_agent", map[string]any{
+					"agent_type": "worker", "working_directory": "service", "thread_note": "add Farewell to service/greet.go",
+					"message": "In service/greet.go add `func Farewell(name string) string` returning \"goodbye, \" + name, next to Greet. Verify the file afterwards and report the change.",
+				}),
+			},
+			Usage: usage(1200, 180),
+		}
+	case len(spawnFailed) > 0 && n < 3 && !hasRespawn(st):
+		return model.Response{
+			Text: "The working-directory change was not approved, so the worker will run in the project root instead.",
+			ToolCalls: []model.ToolCallRequest{call("demo_respawn_worker", "spawn_agent", map[string]any{
+				"agent_type": "worker", "thread_note": "add Farewell to service/greet.go",
+				"message": "In service/greet.go add `func Farewell(name string) string` returning \"goodbye, \" + name, next to Greet. Verify the file afterwards and report the change.",
+			})},
+			Usage: usage(1400, 90),
+		}
+	}
+	var pending []string
+	for id := range spawned {
+		if _, ok := final[id]; !ok {
+			pending = append(pending, id)
+		}
+	}
+	if len(pending) > 0 && n < 12 {
+		return model.Response{ToolCalls: []model.ToolCallRequest{call(fmt.Sprintf("demo_wait_%d", n), "wait", map[string]any{"ids": sorted(pending), "timeout_ms": 120000})}, Usage: usage(1500, 30)}
+	}
+	var toClose []model.ToolCallRequest
+	for _, id := range sorted(keys(spawned)) {
+		if !closed[id] {
+			toClose = append(toClose, call("demo_close_"+id[len(id)-6:], "close_agent", map[string]any{"id": id}))
+		}
+	}
+	if len(toClose) > 0 && n < 12 {
+		toClose = append(toClose, call("demo_plan_2", "update_plan", map[string]any{"plan": []map[string]string{
+			{"step": "Survey the project (explorer)", "status": "completed"},
+			{"step": "Add a farewell greeting in service/ (worker)", "status": "completed"},
+			{"step": "Review results and close the agents", "status": "completed"},
+		}}))
+		return model.Response{Text: "Both agents reported back; closing them.", ToolCalls: toClose, Usage: usage(1700, 60)}
+	}
+	var b strings.Builder
+	b.WriteString("## Demo complete\n\n")
+	for _, id := range sorted(keys(spawned)) {
+		s := final[id]
+		msg := s.Message
+		if !s.HasMessage {
+			msg = string(s.Kind)
+		}
+		fmt.Fprintf(&b, "- **%s** (`%s`): %s\n", spawned[id], id[:8], firstLine(msg))
+	}
+	b.WriteString("\nEverything above ran for real in a scratch directory: tool calls, the sandbox, the approval and the agent tree. ")
+	b.WriteString("Set `OPENAI_API_KEY` (or configure a provider) to put a real model in charge.")
+	return model.Response{Text: b.String(), Usage: usage(2000, 160)}
+}
+
+func hasRespawn(st turnState) bool {
+	for _, c := range st.calls {
+		if c.CallID == "demo_respawn_worker" {
+			return true
+		}
+	}
+	return false
+}
+
+// explorer surveys the scratch project read-only.
+func explorer(st turnState) model.Response {
+	switch st.rounds {
+	case 0:
+		return model.Response{
+			Text: "Looking around first.",
+			ToolCalls: []model.ToolCallRequest{
+				call("demo_ls", "list_dir", map[string]any{"path": ".", "depth": 2}),
+				call("demo_readme", "read_file", map[string]any{"path": "README.md"}),
+			},
+			Usage: usage(800, 40),
+		}
+	case 1:
+		return model.Response{
+			ToolCalls: []model.ToolCallRequest{call("demo_grep", "grep_files", map[string]any{"pattern": `^func `, "include": "**/*.go"})},
+			Usage:     usage(950, 20),
+		}
+	}
+	funcs := st.outputs["demo_grep"]
+	return model.Response{
+		Text:  "The project has a `main.go` entry point and a `service` package with a tested `Greet` function.\n\nFunctions found:\n```\n" + strings.TrimSpace(funcs) + "\n```",
+		Usage: usage(1100, 120),
+	}
+}
+
+// worker edits service/greet.go (wherever its working directory is).
+func worker(st turnState) model.Response {
+	path := "greet.go"
+	if out, ok := st.outputs["demo_read"]; ok && strings.Contains(out, "no such file") {
+		path = "service/greet.go"
+	}
+	switch st.rounds {
+	case 0:
+		return model.Response{
+			ToolCalls: []model.ToolCallRequest{call("demo_read", "read_file", map[string]any{"path": "greet.go"})},
+			Usage:     usage(700, 20),
+		}
+	case 1:
+		if strings.Contains(st.outputs["demo_read"], "no such file") || strings.HasPrefix(st.outputs["demo_read"], "read_file:") {
+			path = "service/greet.go"
+		}
+		patch := "*** Begin Patch\n*** Update File: " + path + "\n@@ func Greet(name string) string {\n \treturn \"hello, \" + name\n }\n+\n+// Farewell returns a goodbye for name.\n+func Farewell(name string) string {\n+\treturn \"goodbye, \" + name\n+}\n*** End Patch"
+		return model.Response{
+			Text:      "Adding `Farewell` next to `Greet`.",
+			ToolCalls: []model.ToolCallRequest{call("demo_patch", "apply_patch", map[string]any{"input": patch})},
+			Usage:     usage(900, 110),
+		}
+	case 2:
+		return model.Response{
+			ToolCalls: []model.ToolCallRequest{call("demo_check", "exec_command", map[string]any{"cmd": "grep -n 'func ' *.go service/*.go 2>/dev/null; wc -l *.go service/*.go 2>/dev/null | tail -n 1"})},
+			Usage:     usage(1000, 30),
+		}
+	}
+	patchOut := st.outputs["demo_patch"]
+	if !strings.HasPrefix(patchOut, "Success") {
+		return model.Response{Text: "I could not apply the change: " + firstLine(patchOut), Usage: usage(1100, 40)}
+	}
+	return model.Response{
+		Text:  "Added `Farewell(name string) string` to " + path + " and checked it:\n```\n" + strings.TrimSpace(st.outputs["demo_check"]) + "\n```",
+		Usage: usage(1200, 90),
+	}
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	if len(s) > 160 {
+		s = s[:157] + "…"
+	}
+	return s
+}
+
+func keys(m map[string]string) []string {
+	return slices.Sorted(maps.Keys(m))
+}
+
+func sorted(s []string) []string {
+	slices.Sort(s)
+	return s
+}

@@ -1,0 +1,161 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/google/uuid"
+
+	"github.com/grovecli/grove/protocol"
+)
+
+// approvalBroker is the rendezvous between a blocked tool and whoever
+// answers: the first decision wins; "approve for session" is remembered for
+// the rest of the session.
+type approvalBroker struct {
+	mu      sync.Mutex
+	pending map[string]*pendingApproval
+	order   []string
+	session map[string]bool
+}
+
+type pendingApproval struct {
+	req    protocol.ApprovalRequest
+	answer chan protocol.ReviewDecision
+	thread *Thread
+}
+
+func (b *approvalBroker) init() {
+	b.pending = map[string]*pendingApproval{}
+	b.session = map[string]bool{}
+}
+
+// sessionKey identifies what an approve-for-session decision covers.
+func sessionKey(req protocol.ApprovalRequest) string {
+	switch req.Kind {
+	case protocol.ApprovalExec:
+		return "exec\x00" + req.Command
+	case protocol.ApprovalPatch:
+		return "patch\x00" + strings.Join(req.Files, "\x00")
+	case protocol.ApprovalWorkingDir:
+		return "dir\x00" + req.Dir
+	}
+	return string(req.Kind) + "\x00" + req.Command + req.Dir
+}
+
+// PendingApprovals lists unanswered requests, oldest first.
+func (e *Engine) PendingApprovals() []protocol.ApprovalRequest {
+	b := &e.approvals
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	out := make([]protocol.ApprovalRequest, 0, len(b.order))
+	for _, id := range b.order {
+		out = append(out, b.pending[id].req)
+	}
+	return out
+}
+
+// requestApproval asks for a decision on behalf of thread t; route is the
+// thread whose session's user should answer (the root for sub-agents).
+// Headless engines decide by policy without blocking.
+func (e *Engine) requestApproval(ctx context.Context, t, route *Thread, req protocol.ApprovalRequest) (protocol.ReviewDecision, error) {
+	req.ID = uuid.NewString()
+	req.ThreadID = t.id
+	if req.RouteThreadID == "" {
+		req.RouteThreadID = route.id
+	}
+	if len(req.Chain) == 0 {
+		req.Chain = e.chain(t)
+	}
+	key := sessionKey(req)
+	b := &e.approvals
+	b.mu.Lock()
+	remembered := b.session[key]
+	b.mu.Unlock()
+	if remembered {
+		return protocol.DecisionApprovedForSession, nil
+	}
+	if e.opts.Headless {
+		d := e.headlessDecision(req)
+		r := req
+		t.record(e.bus.Publish(protocol.Event{Type: protocol.EventApprovalRequested, ThreadID: t.id, Approval: &r}))
+		t.record(e.bus.Publish(protocol.Event{Type: protocol.EventApprovalResolved, ThreadID: t.id, Approval: &r, Decision: d}))
+		return d, nil
+	}
+	p := &pendingApproval{req: req, answer: make(chan protocol.ReviewDecision, 1), thread: t}
+	b.mu.Lock()
+	b.pending[req.ID] = p
+	b.order = append(b.order, req.ID)
+	b.mu.Unlock()
+	r := req
+	t.record(e.bus.Publish(protocol.Event{Type: protocol.EventApprovalRequested, ThreadID: t.id, Approval: &r}))
+	t.flush()
+	select {
+	case d := <-p.answer:
+		return d, nil
+	case <-ctx.Done():
+		if b.remove(req.ID) != nil {
+			t.record(e.bus.Publish(protocol.Event{Type: protocol.EventApprovalResolved, ThreadID: t.id, Approval: &r, Decision: protocol.DecisionAbort}))
+		} else {
+			// Answered concurrently with the cancellation: honour the answer.
+			select {
+			case d := <-p.answer:
+				return d, nil
+			default:
+			}
+		}
+		return protocol.DecisionAbort, ctx.Err()
+	}
+}
+
+func (e *Engine) headlessDecision(req protocol.ApprovalRequest) protocol.ReviewDecision {
+	if req.Kind == protocol.ApprovalWorkingDir && (e.opts.ApproveWorkdirs || e.opts.ApprovalPolicy == protocol.ApprovalNever) {
+		return protocol.DecisionApproved
+	}
+	return protocol.DecisionDenied
+}
+
+func (b *approvalBroker) remove(id string) *pendingApproval {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	p := b.pending[id]
+	if p == nil {
+		return nil
+	}
+	delete(b.pending, id)
+	for i, x := range b.order {
+		if x == id {
+			b.order = append(b.order[:i], b.order[i+1:]...)
+			break
+		}
+	}
+	return p
+}
+
+// resolve answers a pending request (first answer wins).
+func (b *approvalBroker) resolve(e *Engine, id string, d protocol.ReviewDecision) error {
+	switch d {
+	case protocol.DecisionApproved, protocol.DecisionApprovedForSession, protocol.DecisionDenied, protocol.DecisionAbort:
+	default:
+		return fmt.Errorf("unknown decision %q", d)
+	}
+	p := b.remove(id)
+	if p == nil {
+		return fmt.Errorf("no pending approval %s (already answered or cancelled)", id)
+	}
+	if d == protocol.DecisionApprovedForSession {
+		b.mu.Lock()
+		b.session[sessionKey(p.req)] = true
+		b.mu.Unlock()
+	}
+	r := p.req
+	p.thread.record(e.bus.Publish(protocol.Event{Type: protocol.EventApprovalResolved, ThreadID: p.req.ThreadID, Approval: &r, Decision: d}))
+	p.answer <- d
+	if d == protocol.DecisionAbort {
+		// Abort also interrupts the asking thread's turn.
+		p.thread.interrupt()
+	}
+	return nil
+}

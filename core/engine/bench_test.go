@@ -1,0 +1,263 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/grovecli/grove/core/model"
+	"github.com/grovecli/grove/core/tools"
+	"github.com/grovecli/grove/protocol"
+	"github.com/grovecli/grove/templates"
+)
+
+// noopTool returns at once and stamps when its result was ready, so the
+// benchmark measures the harness, not the tool.
+type noopTool struct{ readyAt atomic.Int64 }
+
+func (n *noopTool) Spec() model.ToolSpec {
+	return model.ToolSpec{Name: "noop", Description: "does nothing", Parameters: json.RawMessage(`{"type":"object","properties":{}}`)}
+}
+
+func (n *noopTool) Run(context.Context, *tools.Env, json.RawMessage) tools.Result {
+	n.readyAt.Store(time.Now().UnixNano())
+	return tools.Result{Output: "ok"}
+}
+
+func benchEngine(b *testing.B, fn model.ScriptFunc, extra ...tools.Tool) (*Engine, protocol.ThreadID) {
+	b.Helper()
+	base := b.TempDir()
+	home, cwd := filepath.Join(base, "home"), filepath.Join(base, "work")
+	_ = os.MkdirAll(home, 0o755)
+	_ = os.MkdirAll(cwd, 0o755)
+	reg := tools.NewRegistry()
+	if err := tools.RegisterCore(reg); err != nil {
+		b.Fatal(err)
+	}
+	for _, t := range extra {
+		if err := reg.Register(t); err != nil {
+			b.Fatal(err)
+		}
+	}
+	e, err := New(context.Background(), Options{
+		Home: home, Cwd: cwd, Model: "bench", Client: model.NewScripted("bench", fn), Tools: reg,
+		Sandbox:   protocol.SandboxPolicy{Mode: protocol.SandboxDangerFullAccess},
+		Templates: templates.Load(templates.Dirs{Cwd: cwd, GroveHome: home, UserHome: base}, templates.Options{}),
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	root, err := e.StartRoot()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = e.Shutdown(context.Background()) })
+	return e, root
+}
+
+// waitRootIdle blocks until the root finishes a turn.
+func waitTurn(b *testing.B, events <-chan protocol.Event, root protocol.ThreadID) {
+	for ev := range events {
+		if ev.ThreadID == root && ev.Type == protocol.EventTurnCompleted {
+			return
+		}
+	}
+	b.Fatal("event stream closed")
+}
+
+// BenchmarkToolTurnaround: one op = one tool round (tool result ready →
+// next model request sent), with a zero-latency in-process model.
+func BenchmarkToolTurnaround(b *testing.B) {
+	noop := &noopTool{}
+	var total atomic.Int64
+	var samples atomic.Int64
+	rounds := b.N
+	fn := func(_ context.Context, req model.Request) (model.Response, error) {
+		if at := noop.readyAt.Swap(0); at != 0 {
+			total.Add(time.Now().UnixNano() - at)
+			samples.Add(1)
+		}
+		tn := parseTurn(req)
+		if tn.rounds >= rounds {
+			return model.Response{Text: "done"}, nil
+		}
+		return model.Response{ToolCalls: []model.ToolCallRequest{{CallID: fmt.Sprintf("c%d", tn.rounds), Name: "noop", Arguments: "{}"}}}, nil
+	}
+	e, root := benchEngine(b, fn, noop)
+	events, cancel := e.Subscribe()
+	defer cancel()
+	b.ResetTimer()
+	_ = e.SubmitText(root, "go")
+	waitTurn(b, events, root)
+	b.StopTimer()
+	if n := samples.Load(); n > 0 {
+		b.ReportMetric(float64(total.Load())/float64(n)/1e6, "ms/turnaround")
+	}
+}
+
+// BenchmarkSpawnLatency: spawn_agent call → the child's first model request.
+func BenchmarkSpawnLatency(b *testing.B) {
+	var spawnAt atomic.Int64
+	var total, samples atomic.Int64
+	fn := func(_ context.Context, req model.Request) (model.Response, error) {
+		if roleOf(req) != "root" {
+			if at := spawnAt.Swap(0); at != 0 {
+				total.Add(time.Now().UnixNano() - at)
+				samples.Add(1)
+			}
+			return model.Response{Text: "child done"}, nil
+		}
+		tn := parseTurn(req)
+		switch tn.rounds {
+		case 0:
+			spawnAt.Store(time.Now().UnixNano())
+			return model.Response{ToolCalls: []model.ToolCallRequest{{CallID: "s", Name: "spawn_agent", Arguments: `{"message":"hi"}`}}}, nil
+		case 1:
+			return model.Response{ToolCalls: []model.ToolCallRequest{{CallID: "w", Name: "wait", Arguments: `{"ids":["` + agentIDFrom(tn.output("s")) + `"]}`}}}, nil
+		case 2:
+			return model.Response{ToolCalls: []model.ToolCallRequest{{CallID: "c", Name: "close_agent", Arguments: `{"id":"` + agentIDFrom(tn.output("s")) + `"}`}}}, nil
+		}
+		return model.Response{Text: "ok"}, nil
+	}
+	e, root := benchEngine(b, fn)
+	events, cancel := e.Subscribe()
+	defer cancel()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		_ = e.SubmitText(root, "spawn one")
+		waitTurn(b, events, root)
+	}
+	b.StopTimer()
+	if n := samples.Load(); n > 0 {
+		b.ReportMetric(float64(total.Load())/float64(n)/1e6, "ms/spawn")
+	}
+}
+
+// fanOut scripts a root that spawns n children, each running cmds
+// exec_command calls, then waits for all and closes them.
+func fanOut(n, cmds int) model.ScriptFunc {
+	return func(_ context.Context, req model.Request) (model.Response, error) {
+		tn := parseTurn(req)
+		if roleOf(req) != "root" {
+			if tn.rounds < cmds {
+				return model.Response{ToolCalls: []model.ToolCallRequest{{CallID: fmt.Sprintf("x%d", tn.rounds), Name: "exec_command", Arguments: `{"cmd":"true"}`}}}, nil
+			}
+			return model.Response{Text: "child done"}, nil
+		}
+		var spawned []string
+		finals := map[string]bool{}
+		for _, it := range req.Items {
+			if it.Type != protocol.ItemFunctionCallOutput {
+				continue
+			}
+			if id := agentIDFrom(it.Output); id != "" {
+				spawned = append(spawned, id)
+			}
+			var w struct {
+				Status map[string]json.RawMessage `json:"status"`
+			}
+			if json.Unmarshal([]byte(it.Output), &w) == nil {
+				for id := range w.Status {
+					finals[id] = true
+				}
+			}
+		}
+		if tn.rounds == 0 {
+			var cs []model.ToolCallRequest
+			for i := 0; i < n; i++ {
+				cs = append(cs, model.ToolCallRequest{CallID: fmt.Sprintf("s%d", i), Name: "spawn_agent", Arguments: `{"message":"run three commands"}`})
+			}
+			return model.Response{ToolCalls: cs}, nil
+		}
+		var pending []string
+		for _, id := range spawned {
+			if !finals[id] {
+				pending = append(pending, id)
+			}
+		}
+		if len(pending) > 0 {
+			ids, _ := json.Marshal(pending)
+			return model.Response{ToolCalls: []model.ToolCallRequest{{CallID: fmt.Sprintf("w%d", tn.rounds), Name: "wait", Arguments: `{"ids":` + string(ids) + `}`}}}, nil
+		}
+		return model.Response{Text: "all children done"}, nil
+	}
+}
+
+func runFanOut(b *testing.B, n, cmds int) {
+	e, root := benchEngine(b, fanOut(n, cmds))
+	events, cancel := e.Subscribe()
+	defer cancel()
+	var peak atomic.Uint64
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		var ms runtime.MemStats
+		t := time.NewTicker(5 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+				runtime.ReadMemStats(&ms)
+				if ms.HeapInuse > peak.Load() {
+					peak.Store(ms.HeapInuse)
+				}
+			}
+		}
+	}()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		_ = e.SubmitText(root, "fan out")
+		waitTurn(b, events, root)
+	}
+	b.StopTimer()
+	close(stop)
+	wg.Wait()
+	b.ReportMetric(float64(peak.Load())/(1<<20), "MiB-heap-peak")
+}
+
+// BenchmarkFanOut6x3: 6 children × 3 exec_command calls each (wall per op).
+func BenchmarkFanOut6x3(b *testing.B) { runFanOut(b, 6, 3) }
+
+// BenchmarkFiftyAgents: 50 concurrent children × 1 command.
+func BenchmarkFiftyAgents(b *testing.B) {
+	b.Setenv("GROVE_BENCH", "1")
+	runFanOutLimit(b, 50, 1)
+}
+
+func runFanOutLimit(b *testing.B, n, cmds int) {
+	base := b.TempDir()
+	home, cwd := filepath.Join(base, "home"), filepath.Join(base, "work")
+	_ = os.MkdirAll(home, 0o755)
+	_ = os.MkdirAll(cwd, 0o755)
+	e, err := New(context.Background(), Options{
+		Home: home, Cwd: cwd, Model: "bench", Client: model.NewScripted("bench", fanOut(n, cmds)),
+		Sandbox: protocol.SandboxPolicy{Mode: protocol.SandboxDangerFullAccess}, MaxThreads: n,
+		Templates: templates.Load(templates.Dirs{Cwd: cwd, GroveHome: home, UserHome: base}, templates.Options{}),
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer func() { _ = e.Shutdown(context.Background()) }()
+	root, err := e.StartRoot()
+	if err != nil {
+		b.Fatal(err)
+	}
+	events, cancel := e.Subscribe()
+	defer cancel()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		_ = e.SubmitText(root, "fan out")
+		waitTurn(b, events, root)
+	}
+}

@@ -1,0 +1,179 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/grovecli/grove/protocol"
+	"github.com/grovecli/grove/rollout"
+)
+
+// threadSpec is everything needed to create a thread.
+type threadSpec struct {
+	id          protocol.ThreadID
+	parent      *Thread
+	source      protocol.ThreadSource
+	agentType   string
+	agentName   string
+	description string
+	spawnCallID string
+	model       string
+	effort      string
+	cwd         string
+	sandbox     protocol.SandboxPolicy
+	allow, deny []string
+	rolePrompt  string
+	note        string
+	history     []protocol.Item
+	createdAt   time.Time
+	// rolloutPath reopens an existing rollout (resume) instead of creating one.
+	rolloutPath string
+	status      protocol.AgentStatus
+	// closed registers a thread of a resumed session as closed (resumable).
+	closed bool
+}
+
+// newThread builds, registers and records a thread; the loop is started by
+// startLoop. The thread starts in spec.status (pending_init by default).
+func (e *Engine) newThread(spec threadSpec) (*Thread, error) {
+	if spec.id == "" {
+		spec.id = protocol.NewThreadID()
+	}
+	if spec.createdAt.IsZero() {
+		spec.createdAt = e.now()
+	}
+	if spec.status.Kind == "" {
+		spec.status = protocol.PendingInit()
+	}
+	t := &Thread{
+		e: e, id: spec.id, source: spec.source,
+		agentType: spec.agentType, agentName: spec.agentName, description: spec.description,
+		spawnCallID: spec.spawnCallID, createdAt: spec.createdAt,
+		allow: spec.allow, deny: spec.deny,
+		modelName: spec.model, effort: spec.effort, cwd: spec.cwd, sandbox: spec.sandbox,
+		note:    spec.note,
+		history: spec.history,
+		status:  spec.status, statusAt: e.now(), changed: make(chan struct{}),
+		wake: make(chan struct{}, 1), done: make(chan struct{}),
+	}
+	if spec.parent != nil {
+		t.parentID = spec.parent.id
+		t.depth = spec.parent.depth + 1
+	}
+	for _, it := range spec.history {
+		if it.Type == protocol.ItemMessage && it.Role == protocol.RoleUser && it.Content != "" {
+			t.firstPrompt = it.Content
+			break
+		}
+	}
+	t.instructions = e.instructionsFor(t, spec.rolePrompt)
+	t.specs = e.tools.Specs(t.toolAllowed)
+
+	var rec *rollout.Recorder
+	var err error
+	switch {
+	case spec.closed:
+		// A closed child of a resumed session: nothing is written until
+		// resume_agent reopens it.
+	case spec.rolloutPath != "":
+		rec, err = rollout.OpenAppend(spec.rolloutPath)
+	default:
+		rec, err = rollout.Create(e.opts.Home, rollout.SessionMeta{
+			ID: t.id, ParentID: t.parentID, Depth: t.depth, Source: t.source,
+			AgentType: t.agentType, AgentName: t.agentName, Model: t.modelName,
+			Provider: e.opts.Provider, ReasoningEffort: t.effort, Cwd: t.cwd,
+			Sandbox: t.sandbox, ApprovalPolicy: e.opts.ApprovalPolicy,
+			SpawnCallID: t.spawnCallID, Note: t.note, Instructions: spec.rolePrompt,
+			AllowList: t.allow, DenyList: t.deny, Timestamp: t.createdAt,
+		})
+	}
+	if err != nil {
+		return nil, fmt.Errorf("rollout for thread %s: %w", t.id, err)
+	}
+	t.rec = rec
+	t.rolloutPath = spec.rolloutPath
+	if rec != nil {
+		t.rolloutPath = rec.Path()
+	}
+	t.closed = spec.closed
+
+	e.mu.Lock()
+	if _, dup := e.threads[t.id]; dup {
+		e.mu.Unlock()
+		if rec != nil {
+			_ = rec.Close()
+		}
+		return nil, fmt.Errorf("thread %s already exists", t.id)
+	}
+	e.threads[t.id] = t
+	e.order = append(e.order, t.id)
+	if spec.parent == nil && e.root == nil {
+		e.root = t
+	}
+	e.mu.Unlock()
+	if spec.parent != nil {
+		spec.parent.mu.Lock()
+		spec.parent.children = append(spec.parent.children, t.id)
+		spec.parent.mu.Unlock()
+	}
+
+	info := t.info()
+	ev := e.bus.Publish(protocol.Event{Type: protocol.EventThreadStarted, ThreadID: t.id, Thread: &info})
+	if spec.closed {
+		return t, nil
+	}
+	t.record(ev)
+	st := t.status
+	t.record(e.bus.Publish(protocol.Event{Type: protocol.EventStatusChanged, ThreadID: t.id, Status: &st}))
+	t.flush()
+	e.updateIndex(t)
+	if spec.parent != nil {
+		e.updateIndex(e.rootOf(spec.parent))
+	}
+	return t, nil
+}
+
+func (e *Engine) rootOf(t *Thread) *Thread {
+	for t.parentID != "" {
+		p := e.thread(t.parentID)
+		if p == nil {
+			break
+		}
+		t = p
+	}
+	return t
+}
+
+// startLoop runs the thread's turn loop until it is closed.
+func (e *Engine) startLoop(t *Thread) {
+	t.mu.Lock()
+	t.ctx, t.cancel = context.WithCancel(e.ctx)
+	t.done = make(chan struct{})
+	t.mu.Unlock()
+	e.wg.Add(1)
+	go func() {
+		defer e.wg.Done()
+		t.loop()
+	}()
+}
+
+// StartRoot creates the root thread of a new session.
+func (e *Engine) StartRoot() (protocol.ThreadID, error) {
+	t, err := e.newThread(threadSpec{
+		source: protocol.SourceRoot, model: e.opts.Model, effort: e.opts.ReasoningEffort,
+		cwd: e.opts.Cwd, sandbox: e.opts.Sandbox,
+		// An idle root with no turn yet is waiting for input.
+		status: protocol.Completed("", false),
+	})
+	if err != nil {
+		return "", err
+	}
+	e.startLoop(t)
+	return t.id, nil
+}
+
+// SubmitText is a convenience for a user turn on a thread.
+func (e *Engine) SubmitText(id protocol.ThreadID, text string) error {
+	return e.Submit(protocol.Op{Type: protocol.OpUserTurn, ThreadID: id, Text: text})
+}

@@ -1,0 +1,422 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/grovecli/grove/core/model"
+	"github.com/grovecli/grove/core/tools"
+	"github.com/grovecli/grove/protocol"
+	"github.com/grovecli/grove/rollout"
+	"github.com/grovecli/grove/templates"
+)
+
+// Options configures an Engine.
+type Options struct {
+	// Home is $GROVE_HOME: rollouts and the session index live there.
+	Home string
+	// Client talks to the model provider; Provider names it for display.
+	Client   model.Client
+	Provider string
+	// Model and ReasoningEffort are the root's (inherited by children).
+	Model           string
+	ReasoningEffort string
+	Cwd             string
+	Sandbox         protocol.SandboxPolicy
+	ApprovalPolicy  protocol.ApprovalPolicy
+	MaxThreads      int // running or pending sub-agents; default 12
+	MaxDepth        int // default 3
+	// Instructions are extra user instructions appended to the base prompt.
+	Instructions string
+	Templates    *templates.Catalog
+	// Tools holds the core tools; nil registers the built-in set.
+	Tools *tools.Registry
+	// Headless: nobody answers approvals; the policy decides.
+	Headless bool
+	// ApproveWorkdirs approves spawn working-directory changes headlessly.
+	ApproveWorkdirs bool
+	// Demo marks the offline demo model (for display).
+	Demo bool
+	Now  func() time.Time
+}
+
+// Engine owns every thread of one session.
+type Engine struct {
+	opts  Options
+	bus   *Bus
+	tools *tools.Registry
+	now   func() time.Time
+
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup // thread loops and observers
+
+	mu      sync.Mutex
+	threads map[protocol.ThreadID]*Thread
+	order   []protocol.ThreadID
+	root    *Thread
+	// reserved counts spawns between the limit check and creation.
+	reserved int
+
+	approvals approvalBroker
+	models    modelCatalog
+
+	warnMu sync.Mutex
+	warned map[string]bool
+
+	// waitMin/waitMax clamp wait timeouts (tests shrink the floor).
+	waitMin, waitMax, waitDefault time.Duration
+	closeGrace                    time.Duration
+}
+
+// Wait timeout contract (seed 000).
+const (
+	WaitMinTimeout     = 10 * time.Second
+	WaitMaxTimeout     = 30 * time.Minute
+	WaitDefaultTimeout = 5 * time.Minute
+)
+
+// New builds an engine; call StartRoot or ResumeSession next.
+func New(ctx context.Context, opts Options) (*Engine, error) {
+	if opts.Client == nil {
+		return nil, errors.New("engine: no model client")
+	}
+	if opts.Home == "" {
+		return nil, errors.New("engine: no home directory")
+	}
+	if opts.Cwd == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, fmt.Errorf("engine: working directory: %w", err)
+		}
+		opts.Cwd = wd
+	}
+	cwd, err := filepath.Abs(opts.Cwd)
+	if err != nil {
+		return nil, fmt.Errorf("engine: working directory %s: %w", opts.Cwd, err)
+	}
+	opts.Cwd = cwd
+	if opts.MaxThreads <= 0 {
+		opts.MaxThreads = 12
+	}
+	if opts.MaxDepth <= 0 {
+		opts.MaxDepth = 3
+	}
+	if opts.ApprovalPolicy == "" {
+		opts.ApprovalPolicy = protocol.ApprovalOnRequest
+	}
+	if opts.Sandbox.Mode == "" {
+		opts.Sandbox.Mode = protocol.SandboxWorkspaceWrite
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Templates == nil {
+		opts.Templates = templates.Load(templates.Dirs{Cwd: opts.Cwd, GroveHome: opts.Home}, templates.Options{})
+	}
+	reg := opts.Tools
+	if reg == nil {
+		reg = tools.NewRegistry()
+		if err := tools.RegisterCore(reg); err != nil {
+			return nil, fmt.Errorf("engine: register tools: %w", err)
+		}
+	}
+	e := &Engine{
+		opts: opts, tools: reg, now: opts.Now,
+		threads: map[protocol.ThreadID]*Thread{},
+		warned:  map[string]bool{},
+		waitMin: WaitMinTimeout, waitMax: WaitMaxTimeout, waitDefault: WaitDefaultTimeout,
+		closeGrace: 5 * time.Second,
+	}
+	e.bus = newBus(opts.Now)
+	e.ctx, e.cancel = context.WithCancel(context.WithoutCancel(ctx))
+	e.approvals.init()
+	e.models.client = opts.Client
+	if err := e.registerCollabTools(); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// Subscribe returns the live event stream (see Bus).
+func (e *Engine) Subscribe() (<-chan protocol.Event, func()) { return e.bus.Subscribe() }
+
+// RootID is the root thread's id ("" before StartRoot/ResumeSession).
+func (e *Engine) RootID() protocol.ThreadID {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.root == nil {
+		return ""
+	}
+	return e.root.id
+}
+
+// Options returns the options the engine runs with.
+func (e *Engine) Options() Options { return e.opts }
+
+// Threads snapshots every thread, root first then in creation order.
+func (e *Engine) Threads() []protocol.ThreadInfo {
+	e.mu.Lock()
+	ts := make([]*Thread, 0, len(e.order))
+	for _, id := range e.order {
+		ts = append(ts, e.threads[id])
+	}
+	e.mu.Unlock()
+	out := make([]protocol.ThreadInfo, 0, len(ts))
+	for _, t := range ts {
+		out = append(out, t.info())
+	}
+	return out
+}
+
+// History returns a copy of a thread's conversation.
+func (e *Engine) History(id protocol.ThreadID) []protocol.Item {
+	t := e.thread(id)
+	if t == nil {
+		return nil
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return append([]protocol.Item(nil), t.history...)
+}
+
+// ThreadStats is what an overview shows about a thread beyond ThreadInfo.
+type ThreadStats struct {
+	Usage    protocol.TokenUsage
+	LastTool string
+}
+
+// Stats returns token usage and the last tool of a thread.
+func (e *Engine) Stats(id protocol.ThreadID) ThreadStats {
+	t := e.thread(id)
+	if t == nil {
+		return ThreadStats{}
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return ThreadStats{Usage: t.usage, LastTool: t.lastTool}
+}
+
+func (e *Engine) thread(id protocol.ThreadID) *Thread {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.threads[id]
+}
+
+// Submit applies an op. It never blocks on a running turn.
+func (e *Engine) Submit(op protocol.Op) error {
+	switch op.Type {
+	case protocol.OpShutdown:
+		go e.Shutdown(context.Background())
+		return nil
+	case protocol.OpApproval:
+		return e.approvals.resolve(e, op.ApprovalID, op.Decision)
+	}
+	id := op.ThreadID
+	if id == "" {
+		id = e.RootID()
+	}
+	t := e.thread(id)
+	if t == nil {
+		return fmt.Errorf("no thread %s", id)
+	}
+	switch op.Type {
+	case protocol.OpUserTurn:
+		items, err := inputItems(op.Text, op.Items)
+		if err != nil {
+			return err
+		}
+		if t.isClosed() {
+			if _, err := e.resumeThread(t.id); err != nil {
+				return fmt.Errorf("thread %s is closed and could not be resumed: %w", t.id, err)
+			}
+		}
+		t.deliver(items...)
+		return nil
+	case protocol.OpInterrupt:
+		e.interruptTree(t)
+		return nil
+	case protocol.OpSetNote:
+		_, err := e.setNote(t, op.Note)
+		return err
+	case protocol.OpClose:
+		if t == e.root {
+			return errors.New("the root thread cannot be closed; quit or start a new session instead")
+		}
+		return e.closeSubtree(t, nil)
+	case protocol.OpSetModel:
+		t.mu.Lock()
+		if op.Model != "" {
+			t.modelName = op.Model
+		}
+		if op.ReasoningEffort != "" {
+			t.effort = op.ReasoningEffort
+		}
+		t.mu.Unlock()
+		e.bus.Publish(protocol.Event{Type: protocol.EventWarning, ThreadID: t.id, Message: fmt.Sprintf("model set to %s %s", op.Model, op.ReasoningEffort)})
+		return nil
+	}
+	return fmt.Errorf("unknown op %q", op.Type)
+}
+
+// interruptTree interrupts a thread's turn and every descendant's.
+func (e *Engine) interruptTree(t *Thread) {
+	for _, d := range e.subtree(t) {
+		d.interrupt()
+	}
+}
+
+// subtree returns t and its descendants, parents before children.
+func (e *Engine) subtree(t *Thread) []*Thread {
+	out := []*Thread{t}
+	for i := 0; i < len(out); i++ {
+		out[i].mu.Lock()
+		kids := append([]protocol.ThreadID(nil), out[i].children...)
+		out[i].mu.Unlock()
+		for _, k := range kids {
+			if c := e.thread(k); c != nil {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+// isDescendant reports whether d is t or below it.
+func (e *Engine) isDescendant(d, t *Thread) bool {
+	for cur := d; cur != nil; {
+		if cur == t {
+			return true
+		}
+		if cur.parentID == "" {
+			return false
+		}
+		cur = e.thread(cur.parentID)
+	}
+	return false
+}
+
+// chain labels the path root → … → t.
+func (e *Engine) chain(t *Thread) []string {
+	var rev []string
+	for cur := t; cur != nil; {
+		rev = append(rev, cur.label())
+		if cur.parentID == "" {
+			break
+		}
+		cur = e.thread(cur.parentID)
+	}
+	out := make([]string, len(rev))
+	for i, s := range rev {
+		out[len(rev)-1-i] = s
+	}
+	return out
+}
+
+// Shutdown closes every thread (cascading), flushes rollouts and ends the
+// event stream. Safe to call more than once.
+func (e *Engine) Shutdown(ctx context.Context) error {
+	e.mu.Lock()
+	root := e.root
+	var roots []*Thread
+	for _, id := range e.order {
+		if t := e.threads[id]; t.parentID == "" || e.threads[t.parentID] == nil {
+			roots = append(roots, t)
+		}
+	}
+	e.mu.Unlock()
+	for _, t := range roots {
+		_ = e.closeSubtree(t, nil)
+	}
+	e.cancel()
+	done := make(chan struct{})
+	go func() { e.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	if root != nil {
+		e.bus.Publish(protocol.Event{Type: protocol.EventShutdownComplete, ThreadID: root.id})
+	}
+	e.bus.Close()
+	return nil
+}
+
+// warnOnce publishes a warning once per thread and topic (e.g. a rollout
+// write failure) so a broken disk does not flood the UI.
+func (e *Engine) warnOnce(id protocol.ThreadID, topic string, err error) {
+	key := string(id) + "/" + topic
+	e.warnMu.Lock()
+	seen := e.warned[key]
+	e.warned[key] = true
+	e.warnMu.Unlock()
+	if !seen {
+		e.bus.Publish(protocol.Event{Type: protocol.EventWarning, ThreadID: id, Message: fmt.Sprintf("%s: %v", topic, err)})
+	}
+}
+
+// updateIndex writes the thread's current summary to the session index.
+func (e *Engine) updateIndex(t *Thread) {
+	st, _ := t.Status()
+	t.mu.Lock()
+	entry := rollout.IndexEntry{
+		ID: t.id, ParentID: t.parentID, ThreadName: t.name, Note: t.note, Cwd: t.cwd,
+		UpdatedAt: e.now(), FirstPrompt: t.firstPrompt, Model: t.modelName,
+		AgentType: t.agentType, Status: string(st.Kind),
+	}
+	entry.RolloutPath = t.rolloutPath
+	t.mu.Unlock()
+	if entry.RolloutPath == "" {
+		return
+	}
+	entry.ChildCount = len(e.subtree(t)) - 1
+	if err := rollout.AppendIndex(e.opts.Home, entry); err != nil {
+		e.warnOnce(t.id, "session index", err)
+	}
+}
+
+// inputItems turns a message or structured items into user message items.
+func inputItems(text string, items []protocol.InputItem) ([]protocol.Item, error) {
+	if text != "" && len(items) > 0 {
+		return nil, errors.New("provide either message or items, not both")
+	}
+	if len(items) == 0 {
+		if text == "" {
+			return nil, errors.New("empty input: provide message or items")
+		}
+		return []protocol.Item{protocol.UserMessage(text)}, nil
+	}
+	msg := protocol.Item{Type: protocol.ItemMessage, Role: protocol.RoleUser}
+	for i, it := range items {
+		switch it.Type {
+		case "text", "input_text":
+			if msg.Content != "" {
+				msg.Content += "\n"
+			}
+			msg.Content += it.Text
+		case "image", "input_image":
+			if it.ImageURL == "" {
+				return nil, fmt.Errorf("items[%d]: image needs image_url", i)
+			}
+			msg.Images = append(msg.Images, it.ImageURL)
+		case "local_image":
+			url, err := localImageURL(it.Path)
+			if err != nil {
+				return nil, fmt.Errorf("items[%d]: %w", i, err)
+			}
+			msg.Images = append(msg.Images, url)
+		default:
+			return nil, fmt.Errorf("items[%d]: unknown item type %q (expected text, image or local_image)", i, it.Type)
+		}
+	}
+	if msg.Content == "" && len(msg.Images) == 0 {
+		return nil, errors.New("items: no text or image content")
+	}
+	return []protocol.Item{msg}, nil
+}

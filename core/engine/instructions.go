@@ -1,0 +1,96 @@
+package engine
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+)
+
+// basePrompt is what every grove agent is told about how to work.
+const basePrompt = `You are a coding agent running in grove, a terminal tool that runs a tree of agents on the user's machine. You and any sub-agents share the user's workspace. Be precise, safe and helpful.
+
+# How you work
+- Read before you change: use list_dir, read_file and grep_files (or exec_command with rg/ls) to understand the code first.
+- Make changes with apply_patch. Keep edits minimal and focused; match the surrounding style. Never revert changes you did not make.
+- Verify: build and run the relevant tests with exec_command when you can, and say what you ran and what happened.
+- For multi-step work keep a short plan with update_plan (one step in_progress at a time) and update it as you go.
+- Commands run through bash -lc inside a sandbox; if one fails for lack of permission, say so instead of working around the sandbox.
+- Do not use git commit, git push or destructive commands (rm -rf, git reset --hard) unless the user asked for them.
+
+# Working with sub-agents
+- When the task splits into independent parts, spawn_agent with an agent_type from list_agents (explorer to investigate read-only, worker to implement). Give each a self-contained message: the goal, the files involved, the constraints, and what to report back.
+- Use wait to collect results (it returns as soon as one agent finishes); send_input to follow up; close_agent when an agent's work is done. Keep your tree small: every agent costs time and tokens.
+- Check what sub-agents report before you rely on it.
+
+# Answering
+- End with a concise summary for the user: what changed (files), what you verified, and anything left open. Use Markdown sparingly; reference files as path:line.`
+
+// instructionsFor composes a thread's instructions: base prompt, the user's
+// configured instructions, the role template, project AGENTS.md files and
+// the environment.
+func (e *Engine) instructionsFor(t *Thread, rolePrompt string) string {
+	var b strings.Builder
+	b.WriteString(basePrompt)
+	if s := strings.TrimSpace(e.opts.Instructions); s != "" {
+		b.WriteString("\n\n# User instructions\n")
+		b.WriteString(s)
+	}
+	if s := strings.TrimSpace(rolePrompt); s != "" {
+		fmt.Fprintf(&b, "\n\n# Your role: %s\n", t.role())
+		b.WriteString(s)
+	}
+	if docs := projectDocs(t.cwd); docs != "" {
+		b.WriteString("\n\n# Project instructions (AGENTS.md)\n")
+		b.WriteString(docs)
+	}
+	fmt.Fprintf(&b, "\n\n# Environment\n- working directory: %s\n- sandbox: %s", t.cwd, t.sandbox.Mode)
+	if t.sandbox.Mode == "workspace-write" {
+		b.WriteString(" (you may write inside the working directory and the temp dir; network is ")
+		if t.sandbox.NetworkAccess {
+			b.WriteString("allowed)")
+		} else {
+			b.WriteString("blocked)")
+		}
+	}
+	fmt.Fprintf(&b, "\n- approval policy: %s\n- os: %s/%s\n- date: %s", e.opts.ApprovalPolicy, runtime.GOOS, runtime.GOARCH, e.now().Format("2006-01-02"))
+	if t.parentID != "" {
+		fmt.Fprintf(&b, "\n- you are sub-agent %s (depth %d) spawned by %s; your final message is returned to it.", t.id, t.depth, t.parentID)
+	}
+	return b.String()
+}
+
+// maxProjectDocBytes caps AGENTS.md content per session.
+const maxProjectDocBytes = 32 << 10
+
+// projectDocs concatenates AGENTS.md files from the repository root (the
+// nearest directory with .git) down to cwd.
+func projectDocs(cwd string) string {
+	var dirs []string
+	for d := cwd; ; d = filepath.Dir(d) {
+		dirs = append(dirs, d)
+		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
+			break
+		}
+		if filepath.Dir(d) == d {
+			dirs = dirs[:1] // no repository: only cwd's own file
+			break
+		}
+	}
+	var b strings.Builder
+	for i := len(dirs) - 1; i >= 0; i-- {
+		data, err := os.ReadFile(filepath.Join(dirs[i], "AGENTS.md"))
+		if err != nil || len(strings.TrimSpace(string(data))) == 0 {
+			continue
+		}
+		if b.Len()+len(data) > maxProjectDocBytes {
+			data = data[:max(0, maxProjectDocBytes-b.Len())]
+		}
+		fmt.Fprintf(&b, "<!-- %s -->\n%s\n", filepath.Join(dirs[i], "AGENTS.md"), strings.TrimSpace(string(data)))
+		if b.Len() >= maxProjectDocBytes {
+			break
+		}
+	}
+	return strings.TrimSpace(b.String())
+}

@@ -1,0 +1,147 @@
+package engine
+
+import (
+	"fmt"
+
+	"github.com/grovecli/grove/protocol"
+	"github.com/grovecli/grove/rollout"
+)
+
+// resumeThread reopens a closed agent from its rollout with its history; on
+// an active agent it is a no-op. The depth limit applies.
+func (e *Engine) resumeThread(id protocol.ThreadID) (protocol.AgentStatus, error) {
+	t := e.thread(id)
+	if t == nil {
+		return protocol.AgentStatus{}, fmt.Errorf("no agent %s in this session", id)
+	}
+	t.mu.Lock()
+	closed, closing, path := t.closed, t.closing, t.rolloutPath
+	t.mu.Unlock()
+	if closing {
+		return protocol.AgentStatus{}, fmt.Errorf("agent %s is shutting down; try resume_agent again in a moment", id)
+	}
+	if !closed {
+		st, _ := t.Status()
+		return st, nil
+	}
+	if t.depth > e.opts.MaxDepth {
+		return protocol.AgentStatus{}, fmt.Errorf("cannot resume agent %s: its depth %d exceeds agents.max_depth = %d", id, t.depth, e.opts.MaxDepth)
+	}
+	if path == "" {
+		return protocol.AgentStatus{}, fmt.Errorf("cannot resume agent %s: it has no rollout file", id)
+	}
+	sess, err := rollout.Read(path)
+	if err != nil {
+		return protocol.AgentStatus{}, fmt.Errorf("cannot resume agent %s: %w", id, err)
+	}
+	rec, err := rollout.OpenAppend(path)
+	if err != nil {
+		return protocol.AgentStatus{}, fmt.Errorf("cannot resume agent %s: %w", id, err)
+	}
+	for _, w := range sess.Warnings {
+		e.bus.Publish(protocol.Event{Type: protocol.EventWarning, ThreadID: id, Message: w})
+	}
+	last := lastAssistantMessage(sess.Items)
+	t.mu.Lock()
+	t.history = sess.Items
+	t.rec = rec
+	t.closed = false
+	t.lastMessage = last
+	t.mu.Unlock()
+	// A reopened agent is idle, waiting for input.
+	st := protocol.Completed(last, last != "")
+	t.setStatus(st)
+	if p := e.thread(t.parentID); p != nil && !p.isClosed() {
+		e.startObserver(p, t, t.spawnCallID)
+	}
+	e.startLoop(t)
+	return st, nil
+}
+
+func lastAssistantMessage(items []protocol.Item) string {
+	for i := len(items) - 1; i >= 0; i-- {
+		if items[i].Type == protocol.ItemMessage && items[i].Role == protocol.RoleAssistant {
+			return items[i].Content
+		}
+	}
+	return ""
+}
+
+// ResumeSession rebuilds a past session: the root's history (its rollout is
+// reopened for appending) and its tree of children, registered as closed and
+// resumable with resume_agent.
+func (e *Engine) ResumeSession(id string) (protocol.ThreadID, error) {
+	entry, err := rollout.FindSession(e.opts.Home, id)
+	if err != nil {
+		return "", err
+	}
+	sess, err := rollout.Read(entry.RolloutPath)
+	if err != nil {
+		return "", fmt.Errorf("resume %s: %w", id, err)
+	}
+	m := sess.Meta
+	note := sess.Note
+	if !sess.NoteSet {
+		note = m.Note
+	}
+	cwd := m.Cwd
+	if cwd == "" {
+		cwd = e.opts.Cwd
+	}
+	root, err := e.newThread(threadSpec{
+		id: m.ID, source: protocol.SourceResumed, model: e.opts.Model, effort: e.opts.ReasoningEffort,
+		cwd: cwd, sandbox: e.opts.Sandbox, note: note, history: sess.Items,
+		createdAt: m.Timestamp, rolloutPath: entry.RolloutPath,
+		status: protocol.Completed(lastAssistantMessage(sess.Items), lastAssistantMessage(sess.Items) != ""),
+	})
+	if err != nil {
+		return "", err
+	}
+	for _, w := range sess.Warnings {
+		e.bus.Publish(protocol.Event{Type: protocol.EventWarning, ThreadID: root.id, Message: w})
+	}
+	if err := e.registerClosedChildren(root); err != nil {
+		e.bus.Publish(protocol.Event{Type: protocol.EventWarning, ThreadID: root.id, Message: fmt.Sprintf("some sub-agents of this session could not be restored: %v", err)})
+	}
+	e.startLoop(root)
+	return root.id, nil
+}
+
+func (e *Engine) registerClosedChildren(parent *Thread) error {
+	kids, err := rollout.Children(e.opts.Home, parent.id)
+	if err != nil {
+		return err
+	}
+	var firstErr error
+	for _, k := range kids {
+		sess, err := rollout.Read(k.RolloutPath)
+		if err != nil {
+			if firstErr == nil {
+				firstErr = err
+			}
+			continue
+		}
+		m := sess.Meta
+		note := sess.Note
+		if !sess.NoteSet {
+			note = m.Note
+		}
+		child, err := e.newThread(threadSpec{
+			id: m.ID, parent: parent, source: m.Source, agentType: m.AgentType, agentName: m.AgentName,
+			spawnCallID: m.SpawnCallID, model: m.Model, effort: m.ReasoningEffort, cwd: m.Cwd,
+			sandbox: m.Sandbox, allow: m.AllowList, deny: m.DenyList, rolePrompt: m.Instructions,
+			note: note, history: sess.Items, createdAt: m.Timestamp,
+			rolloutPath: k.RolloutPath, status: protocol.Shutdown(), closed: true,
+		})
+		if err != nil {
+			if firstErr == nil {
+				firstErr = err
+			}
+			continue
+		}
+		if err := e.registerClosedChildren(child); err != nil && firstErr == nil {
+			firstErr = err
+		}
+	}
+	return firstErr
+}

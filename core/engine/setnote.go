@@ -1,0 +1,33 @@
+package engine
+
+import (
+	"fmt"
+
+	"github.com/grovecli/grove/protocol"
+)
+
+// setNote normalises and applies a thread note: event, rollout line and
+// session index. An empty note clears it.
+func (e *Engine) setNote(t *Thread, note string) (string, error) {
+	n := NormalizeNote(note)
+	t.mu.Lock()
+	if t.closed {
+		t.mu.Unlock()
+		return "", fmt.Errorf("agent %s is closed; resume_agent it before changing its note", t.id)
+	}
+	t.note = n
+	rec := t.rec
+	t.mu.Unlock()
+	nn := n
+	ev := e.bus.Publish(protocol.Event{Type: protocol.EventNoteUpdated, ThreadID: t.id, Note: &nn})
+	if rec != nil {
+		if err := rec.AppendEvent(ev); err != nil {
+			return n, fmt.Errorf("record note: %w", err)
+		}
+		if err := rec.Flush(); err != nil {
+			return n, fmt.Errorf("record note: %w", err)
+		}
+	}
+	e.updateIndex(t)
+	return n, nil
+}

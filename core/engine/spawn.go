@@ -1,0 +1,231 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/grovecli/grove/protocol"
+	"github.com/grovecli/grove/templates"
+)
+
+// spawnRequest is a validated spawn_agent call.
+type spawnRequest struct {
+	caller    *Thread
+	callID    string
+	items     []protocol.Item
+	agentType string
+	agentName string
+	workdir   string
+	model     string
+	effort    string
+	note      *string
+}
+
+// spawn creates a child of r.caller and starts it on r.items. Every
+// validation happens before anything is created.
+func (e *Engine) spawn(ctx context.Context, r spawnRequest) (*Thread, error) {
+	caller := r.caller
+	if caller.depth+1 > e.opts.MaxDepth {
+		return nil, fmt.Errorf("max_depth reached: an agent at depth %d cannot spawn children (agents.max_depth = %d); do this part yourself or return it to your parent", caller.depth, e.opts.MaxDepth)
+	}
+	// Role template.
+	var tpl *templates.Template
+	agentType := r.agentType
+	if agentType == "default" {
+		agentType = ""
+	}
+	if agentType == "" && r.agentName != "" {
+		return nil, errors.New(templates.ErrNameRequiresType)
+	}
+	rolePrompt, description := "", ""
+	var persona *templates.Persona
+	if agentType != "" {
+		norm, err := templates.ValidateAgentType(agentType)
+		if err != nil {
+			return nil, err
+		}
+		agentType = norm
+		if tpl, err = e.opts.Templates.Lookup(agentType); err != nil {
+			return nil, err
+		}
+		if rolePrompt, persona, err = tpl.Select(r.agentName); err != nil {
+			return nil, err
+		}
+		description = tpl.Description
+	}
+	// Model and effort: spawn override > persona > template > inherited.
+	caller.mu.Lock()
+	model, effort, sandbox, callerCwd := caller.modelName, caller.effort, caller.sandbox, caller.cwd
+	caller.mu.Unlock()
+	if tpl != nil {
+		if tpl.Model != "" {
+			model = tpl.Model
+		}
+		if tpl.ReasoningEffort != "" {
+			effort = tpl.ReasoningEffort
+		}
+		if persona != nil && persona.Model != "" {
+			model = persona.Model
+		}
+		if persona != nil && persona.ReasoningEffort != "" {
+			effort = persona.ReasoningEffort
+		}
+		if tpl.ReadOnly {
+			sandbox = protocol.SandboxPolicy{Mode: protocol.SandboxReadOnly}
+		}
+	}
+	if r.model != "" {
+		model = r.model
+	}
+	if r.effort != "" {
+		effort = r.effort
+	}
+	if r.model != "" || r.effort != "" {
+		if err := e.models.validate(ctx, model, r.effort, r.model != ""); err != nil {
+			return nil, err
+		}
+	}
+	// Working directory.
+	cwd := callerCwd
+	if r.workdir != "" {
+		wd, err := resolveDir(callerCwd, r.workdir)
+		if err != nil {
+			return nil, err
+		}
+		if !sameDir(wd, callerCwd) {
+			if err := e.approveWorkdir(ctx, caller, wd, agentType, r.agentName); err != nil {
+				return nil, err
+			}
+		}
+		cwd = wd
+	}
+	// Slot reservation, atomic with respect to other spawns.
+	if err := e.reserveSlot(); err != nil {
+		return nil, err
+	}
+	defer e.releaseSlot()
+
+	var allow, deny []string
+	if tpl != nil {
+		allow, deny = tpl.Policy()
+	}
+	child, err := e.newThread(threadSpec{
+		parent: caller, source: protocol.SourceSpawned,
+		agentType: agentType, agentName: r.agentName, description: description,
+		spawnCallID: r.callID, model: model, effort: effort, cwd: cwd, sandbox: sandbox,
+		allow: allow, deny: deny, rolePrompt: rolePrompt,
+	})
+	if err != nil {
+		return nil, err
+	}
+	note := defaultNote(agentType, r.agentName, description)
+	if r.note != nil {
+		note = *r.note
+	}
+	if _, err := e.setNote(child, note); err != nil {
+		// The spawn stands; the parent's UI hears about the note.
+		e.bus.Publish(protocol.Event{Type: protocol.EventBackground, ThreadID: caller.id, Background: &protocol.BackgroundEvent{
+			ChildID: child.id, Status: protocol.PendingInit(), Warning: true,
+			Message: fmt.Sprintf("could not set thread note of agent %s: %v", child.id, err),
+		}})
+	}
+	e.startObserver(caller, child, r.callID)
+	child.enqueue(r.items...)
+	e.startLoop(child)
+	return child, nil
+}
+
+// reserveSlot enforces agents.max_threads over running or pending
+// sub-agents; an idle finished child holds no slot.
+func (e *Engine) reserveSlot() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	active := e.reserved
+	for _, t := range e.threads {
+		if t.parentID == "" {
+			continue
+		}
+		if st, _ := t.Status(); st.IsActive() {
+			active++
+		}
+	}
+	if active >= e.opts.MaxThreads {
+		return fmt.Errorf("max_threads reached: %d sub-agents are running or pending (agents.max_threads = %d); wait for one to finish, or close_agent an idle one, to free a slot", active, e.opts.MaxThreads)
+	}
+	e.reserved++
+	return nil
+}
+
+func (e *Engine) releaseSlot() {
+	e.mu.Lock()
+	e.reserved--
+	e.mu.Unlock()
+}
+
+// approveWorkdir asks the root session's user (falling back to the caller's
+// own session) to let a child start in another directory.
+func (e *Engine) approveWorkdir(ctx context.Context, caller *Thread, dir, agentType, agentName string) error {
+	route := caller
+	e.mu.Lock()
+	root := e.root
+	e.mu.Unlock()
+	if root != nil && !root.isClosed() {
+		route = root
+	}
+	label := agentType
+	if label == "" {
+		label = "default"
+	}
+	if agentName != "" {
+		label += "/" + agentName
+	}
+	caller.mu.Lock()
+	from := caller.cwd
+	caller.mu.Unlock()
+	req := protocol.ApprovalRequest{
+		Kind: protocol.ApprovalWorkingDir, Dir: dir, Cwd: from, RouteThreadID: route.id,
+		Chain:  append(e.chain(caller), label+" (new)"),
+		Reason: fmt.Sprintf("%s wants to start a %s agent in %s instead of %s", caller.label(), label, dir, from),
+	}
+	d, err := e.requestApproval(ctx, caller, route, req)
+	if err != nil {
+		return fmt.Errorf("spawn_agent cancelled while waiting for approval of working_directory %s: %w", dir, err)
+	}
+	switch d {
+	case protocol.DecisionApproved, protocol.DecisionApprovedForSession:
+		return nil
+	case protocol.DecisionAbort:
+		return fmt.Errorf("spawn_agent rejected: the user aborted the working_directory change to %s", dir)
+	}
+	if e.opts.Headless {
+		return fmt.Errorf("spawn_agent rejected: working_directory %s differs from %s and no one can approve it in this headless session (run grove exec with --approve-workdirs, or spawn without working_directory)", dir, from)
+	}
+	return fmt.Errorf("spawn_agent rejected: the user denied working_directory %s; spawn without working_directory to use %s", dir, from)
+}
+
+func resolveDir(base, p string) (string, error) {
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(base, p)
+	}
+	p = filepath.Clean(p)
+	st, err := os.Stat(p)
+	if err != nil {
+		return "", fmt.Errorf("working_directory %s: %w", p, err)
+	}
+	if !st.IsDir() {
+		return "", fmt.Errorf("working_directory %s is not a directory", p)
+	}
+	return p, nil
+}
+
+func sameDir(a, b string) bool {
+	ra, errA := filepath.EvalSymlinks(a)
+	rb, errB := filepath.EvalSymlinks(b)
+	if errA != nil || errB != nil {
+		return filepath.Clean(a) == filepath.Clean(b)
+	}
+	return ra == rb
+}

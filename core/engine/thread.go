@@ -1,0 +1,262 @@
+package engine
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/grovecli/grove/core/model"
+	"github.com/grovecli/grove/protocol"
+	"github.com/grovecli/grove/rollout"
+)
+
+// Thread is one agent conversation with its own turn loop.
+type Thread struct {
+	e *Engine
+
+	// Fixed at creation.
+	id          protocol.ThreadID
+	parentID    protocol.ThreadID
+	depth       int
+	source      protocol.ThreadSource
+	agentType   string
+	agentName   string
+	description string
+	spawnCallID string
+	createdAt   time.Time
+	allow, deny []string
+
+	mu           sync.Mutex
+	instructions string
+	modelName    string
+	effort       string
+	cwd          string
+	sandbox      protocol.SandboxPolicy
+	note         string
+	name         string
+	firstPrompt  string
+	history      []protocol.Item
+	pending      []protocol.Item
+	usage        protocol.TokenUsage
+	lastTool     string
+	lastMessage  string
+	children     []protocol.ThreadID
+	turnCancel   context.CancelFunc
+	turnID       string
+	running      bool // a turn is in progress
+	closing      bool
+	closed       bool
+	rec          *rollout.Recorder
+	rolloutPath  string
+	specs        []model.ToolSpec
+	ctx          context.Context
+	cancel       context.CancelFunc
+	wake         chan struct{}
+	done         chan struct{}
+
+	// statusMu serialises status transitions so their events and rollout
+	// lines appear in the order they happened.
+	statusMu sync.Mutex
+	status   protocol.AgentStatus
+	statusAt time.Time
+	changed  chan struct{} // closed and replaced on every status change
+	feeds    []*statusFeed
+	runStart time.Time
+}
+
+// Status returns the current status and when it began.
+func (t *Thread) Status() (protocol.AgentStatus, time.Time) {
+	t.statusMu.Lock()
+	defer t.statusMu.Unlock()
+	return t.status, t.statusAt
+}
+
+// statusAndWatch returns the status and a channel closed on the next change.
+func (t *Thread) statusAndWatch() (protocol.AgentStatus, <-chan struct{}) {
+	t.statusMu.Lock()
+	defer t.statusMu.Unlock()
+	return t.status, t.changed
+}
+
+// setStatus records a transition: event, rollout line (flushed), waiters
+// and observers, and the session index.
+func (t *Thread) setStatus(s protocol.AgentStatus) {
+	t.statusMu.Lock()
+	if t.status.Kind == s.Kind && t.status.Message == s.Message && t.status.HasMessage == s.HasMessage {
+		t.statusMu.Unlock()
+		return
+	}
+	t.status = s
+	t.statusAt = t.e.now()
+	close(t.changed)
+	t.changed = make(chan struct{})
+	for _, f := range t.feeds {
+		f.push(s)
+	}
+	st := s
+	ev := t.e.bus.Publish(protocol.Event{Type: protocol.EventStatusChanged, ThreadID: t.id, Status: &st, Timestamp: t.statusAt})
+	t.record(ev)
+	t.statusMu.Unlock()
+	t.flush()
+	t.e.updateIndex(t)
+}
+
+// subscribeStatus returns a feed of every future status change.
+func (t *Thread) subscribeStatus() *statusFeed {
+	f := newStatusFeed()
+	t.statusMu.Lock()
+	if t.closedLocked() {
+		f.close()
+	} else {
+		t.feeds = append(t.feeds, f)
+	}
+	t.statusMu.Unlock()
+	return f
+}
+
+func (t *Thread) closedLocked() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.closed
+}
+
+// closeFeeds ends every observer's stream (the thread was closed).
+func (t *Thread) closeFeeds() {
+	t.statusMu.Lock()
+	for _, f := range t.feeds {
+		f.close()
+	}
+	t.feeds = nil
+	t.statusMu.Unlock()
+}
+
+// info snapshots the thread for display.
+func (t *Thread) info() protocol.ThreadInfo {
+	st, _ := t.Status()
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	ti := protocol.ThreadInfo{
+		ID: t.id, ParentID: t.parentID, Depth: t.depth, Source: t.source,
+		AgentType: t.agentType, AgentName: t.agentName,
+		Model: t.modelName, Provider: t.e.opts.Provider, ReasoningEffort: t.effort,
+		Cwd: t.cwd, Sandbox: t.sandbox, ApprovalPolicy: t.e.opts.ApprovalPolicy,
+		Note: t.note, Name: t.name, SpawnCallID: t.spawnCallID,
+		StartedAt: t.createdAt, Status: st,
+	}
+	ti.RolloutPath = t.rolloutPath
+	return ti
+}
+
+func (t *Thread) label() string {
+	switch {
+	case t.parentID == "":
+		return "root"
+	case t.agentName != "":
+		return t.agentType + "/" + t.agentName
+	case t.agentType != "":
+		return t.agentType
+	}
+	return "agent " + t.id.Short()
+}
+
+// role is the agent_type for messages ("default" when none).
+func (t *Thread) role() string {
+	if t.agentType == "" {
+		return "default"
+	}
+	return t.agentType
+}
+
+// record appends an event to the rollout (buffered).
+func (t *Thread) record(ev protocol.Event) {
+	t.mu.Lock()
+	rec := t.rec
+	t.mu.Unlock()
+	if rec != nil {
+		if err := rec.AppendEvent(ev); err != nil {
+			t.e.warnOnce(t.id, "rollout", err)
+		}
+	}
+}
+
+func (t *Thread) recordItem(it protocol.Item) {
+	t.mu.Lock()
+	rec := t.rec
+	t.mu.Unlock()
+	if rec != nil {
+		if err := rec.AppendItem(it); err != nil {
+			t.e.warnOnce(t.id, "rollout", err)
+		}
+	}
+}
+
+func (t *Thread) flush() {
+	t.mu.Lock()
+	rec := t.rec
+	t.mu.Unlock()
+	if rec != nil {
+		if err := rec.Flush(); err != nil {
+			t.e.warnOnce(t.id, "rollout", err)
+		}
+	}
+}
+
+// appendHistory adds items to the history and the rollout.
+func (t *Thread) appendHistory(items ...protocol.Item) {
+	t.mu.Lock()
+	t.history = append(t.history, items...)
+	t.mu.Unlock()
+	for _, it := range items {
+		t.recordItem(it)
+	}
+}
+
+// enqueue adds user input and wakes the loop. Input that arrives during a
+// turn is delivered to the model at its next request.
+func (t *Thread) enqueue(items ...protocol.Item) {
+	t.mu.Lock()
+	t.pending = append(t.pending, items...)
+	if t.firstPrompt == "" {
+		for _, it := range items {
+			if it.Role == protocol.RoleUser && it.Content != "" {
+				t.firstPrompt = it.Content
+				break
+			}
+		}
+	}
+	t.mu.Unlock()
+	select {
+	case t.wake <- struct{}{}:
+	default:
+	}
+}
+
+// deliver enqueues follow-up input and, when the thread is idle, marks it
+// running at once, so a wait issued right after sees the new work rather
+// than the previous final status.
+func (t *Thread) deliver(items ...protocol.Item) {
+	t.mu.Lock()
+	idle := !t.running
+	t.mu.Unlock()
+	if idle {
+		t.setStatus(protocol.Running())
+	}
+	t.enqueue(items...)
+}
+
+// interrupt cancels the running turn, if any.
+func (t *Thread) interrupt() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.turnCancel != nil && t.running {
+		t.turnCancel()
+		return true
+	}
+	return false
+}
+
+func (t *Thread) isClosed() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.closed || t.closing
+}

@@ -1,0 +1,262 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/grovecli/grove/core/model"
+	"github.com/grovecli/grove/core/tools"
+	"github.com/grovecli/grove/protocol"
+	"github.com/grovecli/grove/rollout"
+)
+
+// loop waits for input and runs turns until the thread is closed.
+func (t *Thread) loop() {
+	defer close(t.done)
+	for {
+		t.mu.Lock()
+		has := len(t.pending) > 0
+		ctx := t.ctx
+		t.mu.Unlock()
+		if !has {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.wake:
+				continue
+			}
+		}
+		if ctx.Err() != nil {
+			return
+		}
+		t.runTurn(ctx)
+	}
+}
+
+// turnOutcome is how a turn ended.
+type turnOutcome int
+
+const (
+	outcomeCompleted turnOutcome = iota
+	outcomeInterrupted
+	outcomeErrored
+)
+
+// runTurn runs model calls and tool calls until the model answers without
+// tool calls, the turn is interrupted, or an error ends it.
+func (t *Thread) runTurn(parent context.Context) {
+	e := t.e
+	ctx, cancel := context.WithCancel(parent)
+	defer cancel()
+	turnID := uuid.NewString()
+	t.mu.Lock()
+	t.turnCancel = cancel
+	t.turnID = turnID
+	t.running = true
+	tc := rollout.TurnContext{TurnID: turnID, Model: t.modelName, ReasoningEffort: t.effort, Cwd: t.cwd, Sandbox: t.sandbox, ApprovalPolicy: e.opts.ApprovalPolicy}
+	rec := t.rec
+	t.mu.Unlock()
+	if rec != nil {
+		_ = rec.AppendTurnContext(tc)
+	}
+	t.setStatus(protocol.Running())
+	t.record(e.bus.Publish(protocol.Event{Type: protocol.EventTurnStarted, ThreadID: t.id, TurnID: turnID}))
+
+	outcome, lastText, errMsg := t.turnSteps(ctx, turnID)
+
+	t.mu.Lock()
+	t.running = false
+	t.turnCancel = nil
+	closing := t.closing
+	if outcome == outcomeCompleted {
+		t.lastMessage = lastText
+	}
+	t.mu.Unlock()
+	t.record(e.bus.Publish(protocol.Event{Type: protocol.EventTurnCompleted, ThreadID: t.id, TurnID: turnID, Message: lastText}))
+	if closing {
+		t.flush()
+		return // closeSubtree sets shutdown
+	}
+	switch outcome {
+	case outcomeCompleted:
+		t.setStatus(protocol.Completed(lastText, true))
+	case outcomeInterrupted:
+		t.setStatus(protocol.Interrupted())
+	case outcomeErrored:
+		t.setStatus(protocol.Errored(errMsg))
+	}
+	t.flush()
+}
+
+func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, string, string) {
+	e := t.e
+	for {
+		// Input that arrived since the last request joins the conversation now.
+		t.mu.Lock()
+		pending := t.pending
+		t.pending = nil
+		t.mu.Unlock()
+		for _, it := range pending {
+			t.appendHistory(it)
+			t.record(e.bus.Publish(protocol.Event{Type: protocol.EventUserMessage, ThreadID: t.id, TurnID: turnID, Message: it.Content}))
+		}
+		if ctx.Err() != nil {
+			return outcomeInterrupted, "", ""
+		}
+		req := t.buildRequest()
+		resp, err := e.opts.Client.Stream(ctx, req, func(d model.Delta) {
+			switch d.Kind {
+			case model.DeltaText:
+				e.bus.Publish(protocol.Event{Type: protocol.EventMessageDelta, ThreadID: t.id, TurnID: turnID, Delta: d.Text})
+			case model.DeltaReasoning:
+				e.bus.Publish(protocol.Event{Type: protocol.EventReasoningDelta, ThreadID: t.id, TurnID: turnID, Delta: d.Text})
+			case model.DeltaReset:
+				e.bus.Publish(protocol.Event{Type: protocol.EventMessageReset, ThreadID: t.id, TurnID: turnID})
+			case model.DeltaRetry:
+				t.record(e.bus.Publish(protocol.Event{Type: protocol.EventStreamRetry, ThreadID: t.id, TurnID: turnID, Message: d.Text}))
+			}
+		})
+		if err != nil {
+			if ctx.Err() != nil {
+				return outcomeInterrupted, "", ""
+			}
+			msg := err.Error()
+			t.record(e.bus.Publish(protocol.Event{Type: protocol.EventError, ThreadID: t.id, TurnID: turnID, Message: msg}))
+			return outcomeErrored, "", msg
+		}
+		t.accountUsage(turnID, resp.Usage)
+		if resp.Reasoning != "" {
+			t.appendHistory(protocol.Item{Type: protocol.ItemReasoning, Summary: resp.Reasoning})
+		}
+		if resp.Text != "" {
+			t.appendHistory(protocol.AssistantMessage(resp.Text))
+			t.record(e.bus.Publish(protocol.Event{Type: protocol.EventMessage, ThreadID: t.id, TurnID: turnID, Message: resp.Text}))
+		}
+		if len(resp.ToolCalls) == 0 {
+			return outcomeCompleted, resp.Text, ""
+		}
+		calls := make([]protocol.Item, len(resp.ToolCalls))
+		for i, c := range resp.ToolCalls {
+			if c.CallID == "" {
+				c.CallID = "call_" + uuid.NewString()[:8]
+				resp.ToolCalls[i] = c
+			}
+			calls[i] = protocol.FunctionCall(c.CallID, c.Name, c.Arguments)
+		}
+		t.appendHistory(calls...)
+		results := t.runTools(ctx, turnID, resp.ToolCalls)
+		abort := false
+		for i, r := range results {
+			t.appendHistory(protocol.FunctionCallOutput(resp.ToolCalls[i].CallID, r.Output))
+			abort = abort || r.Abort
+		}
+		if abort || ctx.Err() != nil {
+			return outcomeInterrupted, "", ""
+		}
+		t.mu.Lock()
+		closing := t.closing
+		t.mu.Unlock()
+		if closing {
+			return outcomeInterrupted, "", ""
+		}
+	}
+}
+
+func (t *Thread) accountUsage(turnID string, u protocol.TokenUsage) {
+	t.mu.Lock()
+	t.usage.Add(u)
+	total := t.usage
+	t.mu.Unlock()
+	call := u
+	t.record(t.e.bus.Publish(protocol.Event{Type: protocol.EventTokenUsage, ThreadID: t.id, TurnID: turnID, Usage: &call, TotalUsage: &total}))
+}
+
+func (t *Thread) buildRequest() model.Request {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return model.Request{
+		Model: t.modelName, Instructions: t.instructions,
+		Items: append([]protocol.Item(nil), t.history...), Tools: t.specs,
+		ReasoningEffort: t.effort, ParallelToolCalls: true,
+	}
+}
+
+// toolAllowed applies the thread's template policy.
+func (t *Thread) toolAllowed(name string) bool {
+	return tools.Policy{Allow: t.allow, Deny: t.deny}.Allowed(name)
+}
+
+// runTools executes one reply's tool calls concurrently and returns their
+// results in call order.
+func (t *Thread) runTools(ctx context.Context, turnID string, calls []model.ToolCallRequest) []tools.Result {
+	results := make([]tools.Result, len(calls))
+	var wg sync.WaitGroup
+	for i, c := range calls {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[i] = t.runTool(ctx, turnID, c)
+		}()
+	}
+	wg.Wait()
+	return results
+}
+
+func (t *Thread) runTool(ctx context.Context, turnID string, c model.ToolCallRequest) tools.Result {
+	e := t.e
+	t.mu.Lock()
+	t.lastTool = c.Name
+	env := &tools.Env{
+		ThreadID: t.id, TurnID: turnID, CallID: c.CallID, Cwd: t.cwd,
+		Sandbox: t.sandbox, ApprovalPolicy: e.opts.ApprovalPolicy,
+	}
+	t.mu.Unlock()
+	env.Approve = func(ctx context.Context, req protocol.ApprovalRequest) (protocol.ReviewDecision, error) {
+		req.CallID = c.CallID
+		return e.requestApproval(ctx, t, t, req)
+	}
+	env.Emit = func(ev protocol.Event) {
+		ev.ThreadID = t.id
+		ev.TurnID = turnID
+		t.record(e.bus.Publish(ev))
+	}
+	begin := &protocol.ToolCall{CallID: c.CallID, Name: c.Name, Arguments: c.Arguments}
+	t.record(e.bus.Publish(protocol.Event{Type: protocol.EventToolCallBegin, ThreadID: t.id, TurnID: turnID, Tool: begin}))
+	start := time.Now()
+	res := e.tools.RunAllowed(ctx, env, c.Name, json.RawMessage(c.Arguments), t.toolAllowed)
+	if ctx.Err() != nil && !res.IsError && res.Output == "" {
+		res = tools.Result{Output: "aborted: the turn was interrupted", IsError: true}
+	}
+	if res.Duration == 0 {
+		res.Duration = time.Since(start)
+	}
+	end := &protocol.ToolCall{
+		CallID: c.CallID, Name: c.Name, Arguments: c.Arguments, Output: res.Output,
+		IsError: res.IsError, ExitCode: res.ExitCode, DurationMS: res.Duration.Milliseconds(),
+		Summary: res.Summary, AgentIDs: res.AgentIDs,
+	}
+	// update_plan publishes its plan itself through env.Emit.
+	t.record(e.bus.Publish(protocol.Event{Type: protocol.EventToolCallEnd, ThreadID: t.id, TurnID: turnID, Tool: end}))
+	return res
+}
+
+// errClosed is returned when an operation targets a closed thread.
+var errClosed = errors.New("thread is closed")
+
+func fmtDuration(d time.Duration) string {
+	switch {
+	case d < time.Second:
+		return fmt.Sprintf("%dms", d.Milliseconds())
+	case d < time.Minute:
+		return fmt.Sprintf("%.1fs", d.Seconds())
+	case d < time.Hour:
+		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+	}
+	return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
+}
