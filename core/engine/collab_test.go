@@ -539,4 +539,3 @@ func TestThreadNotesSetClearNormalize(t *testing.T) {
 		t.Fatal("normalize")
 	}
 }
-

@@ -73,7 +73,9 @@ func TestModelErrorEndsTurnErroredAndSessionStaysUsable(t *testing.T) {
 	if st.Kind != protocol.StatusErrored || !strings.Contains(st.Message, "HTTP 500") {
 		t.Fatalf("want errored with the cause, got %+v", st)
 	}
-	env.waitFor("error event", func(ev protocol.Event) bool { return ev.Type == protocol.EventError && strings.Contains(ev.Message, "boom") })
+	env.waitFor("error event", func(ev protocol.Event) bool {
+		return ev.Type == protocol.EventError && strings.Contains(ev.Message, "boom")
+	})
 	env.send("again")
 	if st := env.rootFinal(2); st.Kind != protocol.StatusCompleted || st.Message != "recovered" {
 		t.Fatalf("second turn %+v", st)

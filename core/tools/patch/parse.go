@@ -29,14 +29,14 @@ type FilePatch struct {
 
 // Hunk is one `@@` section of an update.
 type Hunk struct {
-	Header    string   // text after @@ (may be empty)
-	Old, New  []string // context+removed lines, context+added lines
+	Header   string   // text after @@ (may be empty)
+	Old, New []string // context+removed lines, context+added lines
 	// NewFromOld maps each New line to its index in Old when it is a
 	// context line (-1 for added lines), so fuzzy-matched context keeps the
 	// file's own text.
 	NewFromOld []int
 	EndOfFile  bool
-	Line      int
+	Line       int
 }
 
 // Patch is a parsed patch.
