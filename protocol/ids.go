@@ -17,10 +17,11 @@ func NewThreadID() ThreadID {
 // String returns the id as a plain string.
 func (t ThreadID) String() string { return string(t) }
 
-// Short returns the first 8 characters, for compact display.
+// Short returns the last 8 characters, for compact display (the leading
+// characters of a UUIDv7 are a timestamp shared by ids made together).
 func (t ThreadID) Short() string {
 	if len(t) > 8 {
-		return string(t[:8])
+		return string(t[len(t)-8:])
 	}
 	return string(t)
 }

@@ -145,7 +145,7 @@ func root(items []protocol.Item, st turnState) model.Response {
 			ToolCalls: []model.ToolCallRequest{
 				call("demo_plan_1", "update_plan", map[string]any{"explanation": "Demo plan", "plan": []map[string]string{
 					{"step": "Survey the project (explorer)", "status": "in_progress"},
-					{"step": "Add a farewell greeting in service/ (worker)", "status": "in_progress"},
+					{"step": "Add a farewell greeting in service/ (worker)", "status": "pending"},
 					{"step": "Review results and close the agents", "status": "pending"},
 				}}),
 				call("demo_spawn_explorer", "spawn_agent", map[string]any{
@@ -181,7 +181,7 @@ func root(items []protocol.Item, st turnState) model.Response {
 	var toClose []model.ToolCallRequest
 	for _, id := range sorted(keys(spawned)) {
 		if !closed[id] {
-			toClose = append(toClose, call("demo_close_"+id[len(id)-6:], "close_agent", map[string]any{"id": id}))
+			toClose = append(toClose, call("demo_close_"+string(protocol.ThreadID(id).Short()), "close_agent", map[string]any{"id": id}))
 		}
 	}
 	if len(toClose) > 0 && n < 12 {
@@ -200,7 +200,7 @@ func root(items []protocol.Item, st turnState) model.Response {
 		if !s.HasMessage {
 			msg = string(s.Kind)
 		}
-		fmt.Fprintf(&b, "- **%s** (`%s`): %s\n", spawned[id], id[:8], firstLine(msg))
+		fmt.Fprintf(&b, "- **%s** (`%s`): %s\n", spawned[id], protocol.ThreadID(id).Short(), firstLine(msg))
 	}
 	b.WriteString("\nEverything above ran for real in a scratch directory: tool calls, the sandbox, the approval and the agent tree. ")
 	b.WriteString("Set `OPENAI_API_KEY` (or configure a provider) to put a real model in charge.")

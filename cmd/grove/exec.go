@@ -1,0 +1,209 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/grovecli/grove/protocol"
+)
+
+type execFlags struct {
+	json            bool
+	resume          string
+	approveWorkdirs bool
+}
+
+func newExecCmd(g *globalFlags) *cobra.Command {
+	f := &execFlags{}
+	cmd := &cobra.Command{
+		Use:   "exec [flags] PROMPT|-",
+		Short: "Run one agent session headless; print the final answer on stdout",
+		Long: `Run a session without the TUI. The final message goes to stdout; progress
+goes to stderr (or, with --json, every event goes to stdout as one JSON object
+per line). Nobody can answer approvals: the approval policy decides, and the
+model is told why a call was refused. PROMPT "-" reads the prompt from stdin.
+
+Exit status: 0 when the root agent completed, 1 on error, 130 when interrupted.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			prompt := joinPrompt(args)
+			if prompt == "-" {
+				b, err := io.ReadAll(os.Stdin)
+				if err != nil {
+					return fmt.Errorf("read prompt from stdin: %w", err)
+				}
+				prompt = strings.TrimSpace(string(b))
+			}
+			if strings.TrimSpace(prompt) == "" {
+				return errors.New("empty prompt")
+			}
+			return runExec(cmd.Context(), g, f, prompt, cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
+	}
+	cmd.Flags().BoolVar(&f.json, "json", false, "print every event as one JSON object per line")
+	cmd.Flags().StringVar(&f.resume, "resume", "", "continue the session with this id (or unique prefix)")
+	cmd.Flags().BoolVar(&f.approveWorkdirs, "approve-workdirs", false, "approve sub-agents' working_directory changes")
+	return cmd
+}
+
+func runExec(ctx context.Context, g *globalFlags, f *execFlags, prompt string, stdout, stderr io.Writer) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	s, err := newSession(ctx, g, sessionOpts{headless: true, approveWorkdirs: f.approveWorkdirs})
+	if err != nil {
+		return err
+	}
+	events, cancel := s.eng.Subscribe()
+	defer cancel()
+	rootID, err := s.start(f.resume)
+	if err != nil {
+		_ = s.eng.Shutdown(context.Background())
+		return err
+	}
+	if s.provider.Demo && !f.json {
+		fmt.Fprintf(stderr, "grove: no model configured: running the offline demo model in %s\n", s.cwd)
+	}
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+
+	if err := s.eng.SubmitText(rootID, prompt); err != nil {
+		_ = s.eng.Shutdown(context.Background())
+		return err
+	}
+	enc := json.NewEncoder(stdout)
+	interrupted := false
+	var final protocol.AgentStatus
+	var lastMessage string
+loop:
+	for {
+		select {
+		case <-sigs:
+			if interrupted {
+				break loop
+			}
+			interrupted = true
+			fmt.Fprintln(stderr, "grove: interrupting (press ctrl+c again to stop now)")
+			_ = s.eng.Submit(protocol.Op{Type: protocol.OpInterrupt, ThreadID: rootID})
+		case <-ctx.Done():
+			break loop
+		case ev, ok := <-events:
+			if !ok {
+				break loop
+			}
+			if f.json {
+				if err := enc.Encode(ev); err != nil {
+					return fmt.Errorf("write event: %w", err)
+				}
+			} else {
+				printProgress(stderr, rootID, ev)
+			}
+			if ev.ThreadID == rootID {
+				switch ev.Type {
+				case protocol.EventMessage:
+					lastMessage = ev.Message
+				case protocol.EventStatusChanged:
+					final = *ev.Status
+				case protocol.EventTurnCompleted:
+					break loop
+				}
+			}
+		}
+	}
+	// Wait for the final status event that follows turn_completed.
+	deadline := time.After(2 * time.Second)
+	for final.Kind == "" || final.Kind == protocol.StatusRunning || final.Kind == protocol.StatusPendingInit {
+		select {
+		case ev, ok := <-events:
+			if !ok {
+				goto done
+			}
+			if f.json {
+				_ = enc.Encode(ev)
+			}
+			if ev.ThreadID == rootID && ev.Type == protocol.EventStatusChanged {
+				final = *ev.Status
+			}
+		case <-deadline:
+			goto done
+		}
+	}
+done:
+	shutdownCtx, stop := context.WithTimeout(context.Background(), 10*time.Second)
+	defer stop()
+	_ = s.eng.Shutdown(shutdownCtx)
+	switch final.Kind {
+	case protocol.StatusCompleted:
+		if !f.json {
+			msg := final.Message
+			if msg == "" {
+				msg = lastMessage
+			}
+			fmt.Fprintln(stdout, msg)
+		}
+		return nil
+	case protocol.StatusErrored:
+		return exitError{code: 1, msg: final.Message}
+	case protocol.StatusInterrupted:
+		return exitError{code: 130, msg: "interrupted"}
+	}
+	if interrupted {
+		return exitError{code: 130, msg: "interrupted"}
+	}
+	return exitError{code: 1, msg: fmt.Sprintf("session ended without a final answer (status %s)", final.Kind)}
+}
+
+// printProgress writes a one-line trace of notable events to stderr.
+func printProgress(w io.Writer, root protocol.ThreadID, ev protocol.Event) {
+	who := ""
+	if ev.ThreadID != root {
+		who = "[" + ev.ThreadID.Short() + "] "
+	}
+	switch ev.Type {
+	case protocol.EventThreadStarted:
+		if ev.Thread != nil && ev.Thread.ParentID != "" {
+			role := ev.Thread.AgentType
+			if role == "" {
+				role = "default"
+			}
+			fmt.Fprintf(w, "%s↳ spawned %s agent %s in %s\n", who, role, ev.ThreadID.Short(), ev.Thread.Cwd)
+		}
+	case protocol.EventToolCallBegin:
+		fmt.Fprintf(w, "%s• %s %s\n", who, ev.Tool.Name, clip(ev.Tool.Arguments, 100))
+	case protocol.EventToolCallEnd:
+		if ev.Tool.IsError {
+			fmt.Fprintf(w, "%s  ✗ %s: %s\n", who, ev.Tool.Name, clip(ev.Tool.Output, 200))
+		} else if ev.Tool.Summary != "" {
+			fmt.Fprintf(w, "%s  ✓ %s\n", who, ev.Tool.Summary)
+		}
+	case protocol.EventApprovalResolved:
+		fmt.Fprintf(w, "%s? %s %s%s → %s\n", who, ev.Approval.Kind, ev.Approval.Command, ev.Approval.Dir, ev.Decision)
+	case protocol.EventBackground:
+		if ev.Background.IsFinal || ev.Background.Warning {
+			fmt.Fprintf(w, "%s%s\n", who, clip(ev.Background.Message, 200))
+		}
+	case protocol.EventError:
+		fmt.Fprintf(w, "%serror: %s\n", who, ev.Message)
+	case protocol.EventWarning, protocol.EventStreamRetry:
+		fmt.Fprintf(w, "%swarning: %s\n", who, ev.Message)
+	}
+}
+
+func clip(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len([]rune(s)) > n {
+		return string([]rune(s)[:n-1]) + "…"
+	}
+	return s
+}

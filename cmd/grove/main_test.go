@@ -1,0 +1,165 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"go.uber.org/goleak"
+
+	"github.com/grovecli/grove/core/sandbox"
+	"github.com/grovecli/grove/protocol"
+)
+
+func TestMain(m *testing.M) {
+	sandbox.MaybeRunHelper()
+	goleak.VerifyTestMain(m)
+}
+
+// runCLI runs the grove command tree in-process with a private GROVE_HOME.
+func runCLI(t *testing.T, home string, stdin string, args ...string) (string, string, error) {
+	t.Helper()
+	t.Setenv("GROVE_HOME", home)
+	cmd := newRootCmd()
+	var out, errb bytes.Buffer
+	cmd.SetOut(&out)
+	cmd.SetErr(&errb)
+	cmd.SetIn(strings.NewReader(stdin))
+	cmd.SetArgs(args)
+	err := cmd.ExecuteContext(context.Background())
+	return out.String(), errb.String(), err
+}
+
+func noProviderEnv(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "")
+	t.Setenv("OPENAI_BASE_URL", "")
+	// The demo's scratch project lands in the test's temp dir.
+	t.Setenv("TMPDIR", t.TempDir())
+}
+
+func TestExecDemoRunsTheWholeTree(t *testing.T) {
+	noProviderEnv(t)
+	home := t.TempDir()
+	out, errOut, err := runCLI(t, home, "", "exec", "--approve-workdirs", "show me")
+	if err != nil {
+		t.Fatalf("exec: %v\nstderr:\n%s", err, errOut)
+	}
+	if !strings.Contains(out, "Demo complete") || !strings.Contains(out, "explorer") || !strings.Contains(out, "worker") {
+		t.Fatalf("final answer:\n%s\nstderr:\n%s", out, errOut)
+	}
+	if !strings.Contains(errOut, "offline demo model") {
+		t.Fatalf("demo not labelled on stderr:\n%s", errOut)
+	}
+	// The worker really edited the scratch project.
+	var scratch string
+	for _, line := range strings.Split(errOut, "\n") {
+		if i := strings.Index(line, "demo model in "); i >= 0 {
+			scratch = strings.TrimSpace(line[i+len("demo model in "):])
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(scratch, "service", "greet.go"))
+	if err != nil || !strings.Contains(string(b), "func Farewell") {
+		t.Fatalf("greet.go not patched (%v):\n%s", err, b)
+	}
+	// The session is listed, newest first, with its sub-agents.
+	list, _, err := runCLI(t, home, "", "sessions", "list", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var entry struct {
+		ID         string `json:"id"`
+		ChildCount int    `json:"child_count"`
+	}
+	if err := json.Unmarshal([]byte(strings.SplitN(list, "\n", 2)[0]), &entry); err != nil || entry.ChildCount != 2 {
+		t.Fatalf("sessions list: %q (%v)", list, err)
+	}
+}
+
+func TestExecDemoWithoutApprovalFallsBack(t *testing.T) {
+	noProviderEnv(t)
+	out, errOut, err := runCLI(t, t.TempDir(), "", "exec", "go")
+	if err != nil {
+		t.Fatalf("exec: %v\n%s", err, errOut)
+	}
+	// The working-directory spawn was refused headlessly; the demo recovered.
+	if !strings.Contains(errOut, "--approve-workdirs") || !strings.Contains(out, "Demo complete") {
+		t.Fatalf("stdout:\n%s\nstderr:\n%s", out, errOut)
+	}
+}
+
+func TestExecJSONEventsAndStdinPrompt(t *testing.T) {
+	noProviderEnv(t)
+	out, errOut, err := runCLI(t, t.TempDir(), "show me\n", "exec", "--json", "--approve-workdirs", "-")
+	if err != nil {
+		t.Fatalf("exec: %v\n%s", err, errOut)
+	}
+	types := map[protocol.EventType]int{}
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		var ev map[string]any
+		if err := json.Unmarshal([]byte(line), &ev); err != nil {
+			t.Fatalf("not JSON: %q", line)
+		}
+		for _, k := range []string{"type", "thread_id", "timestamp"} {
+			if _, ok := ev[k]; !ok {
+				t.Fatalf("event without %s: %s", k, line)
+			}
+		}
+		types[protocol.EventType(ev["type"].(string))]++
+	}
+	for _, want := range []protocol.EventType{protocol.EventTurnStarted, protocol.EventMessageDelta, protocol.EventMessage, protocol.EventToolCallBegin, protocol.EventToolCallEnd, protocol.EventApprovalRequested, protocol.EventStatusChanged, protocol.EventBackground, protocol.EventTurnCompleted} {
+		if types[want] == 0 {
+			t.Errorf("no %s event (got %v)", want, types)
+		}
+	}
+}
+
+func TestExecErrors(t *testing.T) {
+	noProviderEnv(t)
+	home := t.TempDir()
+	if _, _, err := runCLI(t, home, "", "exec", "-c", "approval_policy=sometimes", "x"); err == nil || !strings.Contains(err.Error(), "approval_policy") {
+		t.Fatalf("bad config: %v", err)
+	}
+	if _, _, err := runCLI(t, home, "", "exec", "--cd", "/no/such/dir", "x"); err == nil || !strings.Contains(err.Error(), "/no/such/dir") {
+		t.Fatalf("bad --cd: %v", err)
+	}
+	if _, _, err := runCLI(t, home, "   ", "exec", "-"); err == nil || !strings.Contains(err.Error(), "empty prompt") {
+		t.Fatalf("empty stdin: %v", err)
+	}
+	if _, _, err := runCLI(t, home, "", "exec", "--resume", "nope", "x"); err == nil {
+		t.Fatal("resume of unknown session should fail")
+	}
+}
+
+func TestAgentsList(t *testing.T) {
+	noProviderEnv(t)
+	home := t.TempDir()
+	dir := t.TempDir()
+	_ = os.MkdirAll(filepath.Join(dir, ".git"), 0o755)
+	_ = os.MkdirAll(filepath.Join(dir, ".claude", "agents"), 0o755)
+	_ = os.WriteFile(filepath.Join(dir, ".claude", "agents", "reviewer.md"), []byte("---\nname: reviewer\ndescription: Reviews code: finds bugs\ntools: Read, Grep, Bash\nmodel: sonnet\n---\nYou review code.\n"), 0o644)
+	_ = os.WriteFile(filepath.Join(dir, ".claude", "agents", "broken.md"), []byte("---\nname: [unclosed\n"), 0o644)
+	out, errOut, err := runCLI(t, home, "", "agents", "list", "--cd", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"reviewer", "orchestrator", "worker", "explorer", filepath.Join(dir, ".claude", "agents", "reviewer.md")} {
+		if !strings.Contains(out, want) {
+			t.Errorf("agents list lacks %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(errOut, "broken.md") {
+		t.Errorf("broken template not reported:\n%s", errOut)
+	}
+	// $GROVE_HOME/agents was seeded with the built-in set.
+	if _, err := os.Stat(filepath.Join(home, "agents", "worker.md")); err != nil {
+		t.Errorf("agents dir not seeded: %v", err)
+	}
+	js, _, err := runCLI(t, home, "", "agents", "list", "--json", "--cd", dir)
+	if err != nil || !json.Valid([]byte(js)) {
+		t.Fatalf("--json: %v %q", err, js)
+	}
+}

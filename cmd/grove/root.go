@@ -1,0 +1,54 @@
+package main
+
+import (
+	"github.com/spf13/cobra"
+)
+
+// globalFlags are accepted by every command.
+type globalFlags struct {
+	overrides []string
+	model     string
+	cd        string
+	sandbox   string
+	approval  string
+	demo      bool
+}
+
+func newRootCmd() *cobra.Command {
+	g := &globalFlags{}
+	root := &cobra.Command{
+		Use:   "grove [PROMPT]",
+		Short: "grove runs a tree of coding agents in your terminal",
+		Long: `grove runs a tree of LLM coding agents on your machine: a root agent spawns
+sub-agents with role templates, they run commands and patches in parallel, and
+you watch, steer and approve it all live.
+
+With no API key and no provider configured, grove runs an offline demo model.`,
+		Args:          cobra.ArbitraryArgs,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runTUI(cmd.Context(), g, joinPrompt(args), tuiStart{})
+		},
+	}
+	pf := root.PersistentFlags()
+	pf.StringArrayVarP(&g.overrides, "config", "c", nil, "override a config key: -c key=value (repeatable; dotted keys, TOML values)")
+	pf.StringVarP(&g.model, "model", "m", "", "model to use (overrides config `model`)")
+	pf.StringVarP(&g.cd, "cd", "C", "", "working directory for the session")
+	pf.StringVarP(&g.sandbox, "sandbox", "s", "", "sandbox mode: read-only, workspace-write or danger-full-access")
+	pf.StringVarP(&g.approval, "ask-for-approval", "a", "", "approval policy: untrusted, on-request, on-failure or never")
+	pf.BoolVar(&g.demo, "demo", false, "run the offline demo model even if a provider is configured")
+	root.AddCommand(newExecCmd(g), newResumeCmd(g), newAgentsCmd(g), newSessionsCmd(g))
+	return root
+}
+
+func joinPrompt(args []string) string {
+	out := ""
+	for i, a := range args {
+		if i > 0 {
+			out += " "
+		}
+		out += a
+	}
+	return out
+}

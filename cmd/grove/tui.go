@@ -1,0 +1,150 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/grovecli/grove/core/demo"
+	"github.com/grovecli/grove/protocol"
+	"github.com/grovecli/grove/rollout"
+	"github.com/grovecli/grove/tui"
+)
+
+// tuiStart says how the TUI opens.
+type tuiStart struct {
+	resumeID string
+	picker   bool
+}
+
+// demoChunkDelay paces the demo model so a person can watch the tree grow.
+const demoChunkDelay = 25 * time.Millisecond
+
+// backend adapts a session's engine to the TUI's Backend interface.
+type backend struct {
+	*session
+}
+
+func (b backend) Info() tui.SessionInfo {
+	o := b.eng.Options()
+	return tui.SessionInfo{
+		Model: o.Model, Provider: o.Provider, Demo: o.Demo, Cwd: o.Cwd,
+		ApprovalPolicy: o.ApprovalPolicy, SandboxMode: o.Sandbox.Mode, Home: b.cfg.Home,
+	}
+}
+
+func (b backend) Subscribe() (<-chan protocol.Event, func()) { return b.eng.Subscribe() }
+func (b backend) Submit(op protocol.Op) error                { return b.eng.Submit(op) }
+func (b backend) Threads() []protocol.ThreadInfo             { return b.eng.Threads() }
+func (b backend) History(id protocol.ThreadID) []protocol.Item {
+	return b.eng.History(id)
+}
+func (b backend) RootID() protocol.ThreadID { return b.eng.RootID() }
+func (b backend) PendingApprovals() []protocol.ApprovalRequest {
+	return b.eng.PendingApprovals()
+}
+
+func runTUI(ctx context.Context, g *globalFlags, prompt string, start tuiStart) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	var current *session
+	open := func(resumeID string) (tui.Backend, error) {
+		s, err := newSession(ctx, g, sessionOpts{demoDelay: demoChunkDelay})
+		if err != nil {
+			return nil, err
+		}
+		if _, err := s.start(resumeID); err != nil {
+			_ = s.eng.Shutdown(context.Background())
+			return nil, err
+		}
+		if current != nil {
+			old := current
+			go func() { _ = old.eng.Shutdown(context.Background()) }()
+		}
+		current = s
+		return backend{s}, nil
+	}
+	var first tui.Backend
+	var err error
+	home := ""
+	if !start.picker {
+		if first, err = open(start.resumeID); err != nil {
+			return err
+		}
+		if current.provider.Demo && prompt == "" && start.resumeID == "" {
+			prompt = demo.Prompt
+		}
+	} else {
+		// The picker needs only the home directory; the session opens on Enter.
+		cfg, err := loadConfig(g)
+		if err != nil {
+			return err
+		}
+		if entries, _, err := rollout.ListSessions(cfg.Home, 0, 1); err == nil && len(entries) == 0 {
+			return fmt.Errorf("no sessions to resume in %s yet", cfg.Home)
+		}
+		// No session is open until one is picked: the TUI starts in the picker.
+		first = nil
+		home = cfg.Home
+	}
+	err = tui.Run(ctx, tui.Options{
+		Backend:       first,
+		Notify:        notifyConfig(g),
+		Home:          home,
+		InitialPrompt: prompt,
+		StartInPicker: start.picker,
+		OpenSession:   func(id string) (tui.Backend, error) { return open(id) },
+		NewSession:    func() (tui.Backend, error) { return open("") },
+	})
+	if current != nil {
+		shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = current.eng.Shutdown(shutdownCtx)
+	}
+	return err
+}
+
+func notifyConfig(g *globalFlags) tui.NotifyConfig {
+	c := tui.NotifyConfig{Method: "auto", Condition: "unfocused"}
+	conf, err := loadConfig(g)
+	if err != nil {
+		return c
+	}
+	kinds, err := conf.NotificationKinds()
+	if err == nil {
+		c.Kinds = kinds
+	}
+	c.Method, c.Condition = conf.TUI.NotificationMethod, conf.TUI.NotificationCondition
+	return c
+}
+
+func newResumeCmd(g *globalFlags) *cobra.Command {
+	var last bool
+	cmd := &cobra.Command{
+		Use:   "resume [--last | ID]",
+		Short: "Resume a past session (opens the session picker without an id)",
+		Args:  cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			switch {
+			case len(args) == 1:
+				return runTUI(cmd.Context(), g, "", tuiStart{resumeID: args[0]})
+			case last:
+				cfg, err := loadConfig(g)
+				if err != nil {
+					return err
+				}
+				e, err := rollout.LastSession(cfg.Home)
+				if err != nil {
+					return err
+				}
+				return runTUI(cmd.Context(), g, "", tuiStart{resumeID: string(e.ID)})
+			}
+			return runTUI(cmd.Context(), g, "", tuiStart{picker: true})
+		},
+	}
+	cmd.Flags().BoolVar(&last, "last", false, "resume the most recent session without the picker")
+	return cmd
+}

@@ -1,0 +1,257 @@
+package tui
+
+import (
+	"fmt"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/sahilm/fuzzy"
+
+	"github.com/grovecli/grove/protocol"
+	"github.com/grovecli/grove/rollout"
+)
+
+const pickerPage = 100
+
+// picker is the resume picker: sessions newest first from the session
+// index, loaded a page at a time, with a fuzzy filter and a preview.
+type picker struct {
+	home     string
+	now      func() time.Time
+	entries  []rollout.IndexEntry
+	more     bool
+	loading  bool
+	err      error
+	filter   string
+	cursor   int
+	closed   bool
+	previews map[protocol.ThreadID][]string
+}
+
+type pickerLoadedMsg struct {
+	entries []rollout.IndexEntry
+	more    bool
+	offset  int
+	err     error
+}
+
+type pickerPreviewMsg struct {
+	id    protocol.ThreadID
+	lines []string
+}
+
+func newPicker(home string, now func() time.Time) *picker {
+	return &picker{home: home, now: now, more: true, previews: map[protocol.ThreadID][]string{}}
+}
+
+// load fetches the next page in a command (never the whole index).
+func (p *picker) load() tea.Cmd {
+	if p.loading || !p.more {
+		return nil
+	}
+	p.loading = true
+	home, offset := p.home, len(p.entries)
+	return func() tea.Msg {
+		e, more, err := rollout.ListSessions(home, offset, pickerPage)
+		return pickerLoadedMsg{entries: e, more: more, offset: offset, err: err}
+	}
+}
+
+func (p *picker) preview() tea.Cmd {
+	list := p.visible()
+	if p.cursor >= len(list) {
+		return nil
+	}
+	e := list[p.cursor]
+	if _, ok := p.previews[e.ID]; ok || e.RolloutPath == "" {
+		return nil
+	}
+	p.previews[e.ID] = nil // in flight
+	return func() tea.Msg {
+		s, err := rollout.Read(e.RolloutPath)
+		if err != nil {
+			return pickerPreviewMsg{id: e.ID, lines: []string{"cannot read " + e.RolloutPath + ": " + err.Error()}}
+		}
+		var lines []string
+		for _, it := range s.Items {
+			if it.Type != protocol.ItemMessage {
+				continue
+			}
+			who := "you"
+			if it.Role == protocol.RoleAssistant {
+				who = "grove"
+			}
+			lines = append(lines, who+": "+firstLine(it.Content))
+			if len(lines) >= 40 {
+				break
+			}
+		}
+		return pickerPreviewMsg{id: e.ID, lines: lines}
+	}
+}
+
+func (p *picker) update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case pickerLoadedMsg:
+		p.loading = false
+		if msg.err != nil {
+			p.err = msg.err
+			return nil
+		}
+		if msg.offset == len(p.entries) {
+			p.entries = append(p.entries, msg.entries...)
+			p.more = msg.more
+		}
+		if p.filter != "" && p.more {
+			return p.load() // a filter searches everything: keep loading
+		}
+		return p.preview()
+	case pickerPreviewMsg:
+		p.previews[msg.id] = msg.lines
+	}
+	return nil
+}
+
+func title(e rollout.IndexEntry) string {
+	if e.ThreadName != "" {
+		return e.ThreadName
+	}
+	if e.FirstPrompt != "" {
+		return e.FirstPrompt
+	}
+	return "(no prompt)"
+}
+
+// visible applies the fuzzy filter.
+func (p *picker) visible() []rollout.IndexEntry {
+	if p.filter == "" {
+		return p.entries
+	}
+	src := make([]string, len(p.entries))
+	for i, e := range p.entries {
+		src[i] = title(e) + " " + e.Note + " " + e.Cwd + " " + string(e.ID)
+	}
+	matches := fuzzy.Find(p.filter, src)
+	out := make([]rollout.IndexEntry, len(matches))
+	for i, m := range matches {
+		out[i] = p.entries[m.Index]
+	}
+	return out
+}
+
+// key handles a key press; it returns the id to resume on Enter.
+func (p *picker) key(msg tea.KeyPressMsg) (string, tea.Cmd) {
+	list := p.visible()
+	switch msg.String() {
+	case "esc":
+		if p.filter != "" {
+			p.filter, p.cursor = "", 0
+			return "", p.preview()
+		}
+		p.closed = true
+		return "", nil
+	case "enter":
+		if p.cursor < len(list) {
+			return string(list[p.cursor].ID), nil
+		}
+		return "", nil
+	case "up", "ctrl+p":
+		p.cursor = max(0, p.cursor-1)
+	case "down", "ctrl+n":
+		p.cursor = min(max(0, len(list)-1), p.cursor+1)
+	case "pgup":
+		p.cursor = max(0, p.cursor-10)
+	case "pgdown":
+		p.cursor = min(max(0, len(list)-1), p.cursor+10)
+	case "backspace":
+		if p.filter != "" {
+			p.filter = p.filter[:len(p.filter)-1]
+			p.cursor = 0
+		}
+	default:
+		if t := msg.Text; t != "" && msg.Mod == 0 || t != "" && msg.String() == t {
+			p.filter += t
+			p.cursor = 0
+			if p.more {
+				return "", p.load()
+			}
+		}
+	}
+	var cmds []tea.Cmd
+	if p.filter == "" && p.cursor > len(p.entries)-20 {
+		cmds = append(cmds, p.load())
+	}
+	cmds = append(cmds, p.preview())
+	return "", tea.Batch(cmds...)
+}
+
+func ago(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return fmt.Sprintf("%dm ago", int(d.Minutes()))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%dh ago", int(d.Hours()))
+	}
+	return fmt.Sprintf("%dd ago", int(d.Hours()/24))
+}
+
+func (p *picker) view(r *renderer, w, h int) []string {
+	list := p.visible()
+	head := r.th.paneTitle.Render("Resume a session") + r.th.dim.Render(fmt.Sprintf("  %d sessions", len(p.entries)))
+	if p.more {
+		head += r.th.dim.Render("+")
+	}
+	head += r.th.dim.Render("  · type to filter · ↑↓ move · enter resume · esc close")
+	lines := []string{head, r.th.key.Render("› ") + p.filter + "▏", ""}
+	if p.err != nil {
+		return append(lines, r.th.errStyle.Render(p.err.Error()))
+	}
+	if len(list) == 0 {
+		if p.loading {
+			return append(lines, r.th.dim.Render("loading…"))
+		}
+		return append(lines, r.th.dim.Render("no sessions match"))
+	}
+	listW := w
+	previewW := 0
+	if w >= 100 {
+		previewW = w * 2 / 5
+		listW = w - previewW - 3
+	}
+	rows := h - len(lines)
+	start := max(0, p.cursor-rows/2)
+	now := p.now()
+	var left []string
+	for i := start; i < len(list) && len(left) < rows; i++ {
+		e := list[i]
+		meta := fmt.Sprintf("%-8s %2d agents  %s", ago(now.Sub(e.UpdatedAt)), e.ChildCount, shortenHome(e.Cwd))
+		t := title(e)
+		if e.Note != "" {
+			t += " — " + e.Note
+		}
+		avail := max(10, listW-lipglossWidth(meta)-3)
+		line := padRight(clip(t, avail), avail) + "  " + r.th.dim.Render(meta)
+		if i == p.cursor {
+			line = r.th.tableSel.Render(padRight(ansiStrip(line), listW))
+		}
+		left = append(left, line)
+	}
+	if previewW == 0 {
+		return append(lines, left...)
+	}
+	var right []string
+	if len(list) > p.cursor {
+		e := list[p.cursor]
+		right = append(right, r.th.cardTitle.Render(clip(title(e), previewW)), r.th.dim.Render(clip(string(e.ID)+" · "+e.Model, previewW)), "")
+		for _, l := range p.previews[e.ID] {
+			right = append(right, clip(l, previewW))
+		}
+	}
+	sep := make([]string, rows)
+	for i := range sep {
+		sep[i] = r.th.paneBorder.Render(" │ ")
+	}
+	return append(lines, joinColumns(fit(left, listW, rows), sep, fit(right, previewW, rows))...)
+}
