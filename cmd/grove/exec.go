@@ -38,7 +38,7 @@ Exit status: 0 when the root agent completed, 1 on error, 130 when interrupted.`
 		RunE: func(cmd *cobra.Command, args []string) error {
 			prompt := joinPrompt(args)
 			if prompt == "-" {
-				b, err := io.ReadAll(os.Stdin)
+				b, err := io.ReadAll(cmd.InOrStdin())
 				if err != nil {
 					return fmt.Errorf("read prompt from stdin: %w", err)
 				}

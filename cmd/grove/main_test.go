@@ -86,7 +86,7 @@ func TestExecDemoWithoutApprovalFallsBack(t *testing.T) {
 		t.Fatalf("exec: %v\n%s", err, errOut)
 	}
 	// The working-directory spawn was refused headlessly; the demo recovered.
-	if !strings.Contains(errOut, "--approve-workdirs") || !strings.Contains(out, "Demo complete") {
+	if !strings.Contains(errOut, "spawn_agent rejected") || !strings.Contains(out, "Demo complete") {
 		t.Fatalf("stdout:\n%s\nstderr:\n%s", out, errOut)
 	}
 }

@@ -172,10 +172,7 @@ func (e *Engine) toolSendInput(_ context.Context, _ *Thread, _ *tools.Env, raw j
 	if t.isClosed() {
 		return tools.Errorf("send_input: agent %s is closed; call resume_agent first", id)
 	}
-	if a.Interrupt {
-		t.interrupt()
-	}
-	t.deliver(items...)
+	t.deliver(a.Interrupt, items...)
 	return jsonResult(map[string]any{"submission_id": uuid.NewString()}, "sent input to "+t.label(), id)
 }
 

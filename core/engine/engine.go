@@ -236,7 +236,7 @@ func (e *Engine) Submit(op protocol.Op) error {
 				return fmt.Errorf("thread %s is closed and could not be resumed: %w", t.id, err)
 			}
 		}
-		t.deliver(items...)
+		t.deliver(false, items...)
 		return nil
 	case protocol.OpInterrupt:
 		e.interruptTree(t)

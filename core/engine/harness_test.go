@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -200,7 +201,20 @@ func (env *testEnv) rootFinal(n int) protocol.AgentStatus {
 		select {
 		case <-ch:
 		case <-deadline:
-			env.t.Fatalf("timed out waiting for the root's turn %d to finish", n)
+			var b strings.Builder
+			for _, ev := range evs {
+				if ev.Type == protocol.EventMessageDelta {
+					continue
+				}
+				fmt.Fprintf(&b, "\n  %s %s", ev.ThreadID.Short(), ev.Type)
+				if ev.Status != nil {
+					fmt.Fprintf(&b, " %v", *ev.Status)
+				}
+				if ev.Tool != nil {
+					fmt.Fprintf(&b, " %s %s", ev.Tool.Name, clipText(ev.Tool.Output))
+				}
+			}
+			env.t.Fatalf("timed out waiting for the root's turn %d to finish; events:%s", n, b.String())
 		}
 	}
 }
@@ -290,4 +304,11 @@ func agentIDFrom(out string) string {
 	}
 	_ = json.Unmarshal([]byte(out), &r)
 	return r.AgentID
+}
+
+func clipText(s string) string {
+	if len(s) > 120 {
+		return s[:120] + "…"
+	}
+	return s
 }

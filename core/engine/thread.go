@@ -231,16 +231,24 @@ func (t *Thread) enqueue(items ...protocol.Item) {
 	}
 }
 
-// deliver enqueues follow-up input and, when the thread is idle, marks it
-// running at once, so a wait issued right after sees the new work rather
-// than the previous final status.
-func (t *Thread) deliver(items ...protocol.Item) {
+// deliver enqueues follow-up input. An idle thread is marked running at
+// once, so a wait issued right after sees the new work rather than the
+// previous final status. With interrupt, the running turn is cancelled in
+// the same critical section that queues the input, so the input always
+// survives into the next turn and an interrupt cannot miss a turn that
+// was just starting.
+func (t *Thread) deliver(interrupt bool, items ...protocol.Item) {
 	t.mu.Lock()
 	idle := !t.running
 	t.mu.Unlock()
 	if idle {
 		t.setStatus(protocol.Running())
 	}
+	t.mu.Lock()
+	if interrupt && t.running && t.turnCancel != nil {
+		t.turnCancel()
+	}
+	t.mu.Unlock()
 	t.enqueue(items...)
 }
 

@@ -97,6 +97,10 @@ func (t *Thread) runTurn(parent context.Context) {
 func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, string, string) {
 	e := t.e
 	for {
+		// An interrupted turn leaves queued input for the next turn.
+		if ctx.Err() != nil {
+			return outcomeInterrupted, "", ""
+		}
 		// Input that arrived since the last request joins the conversation now.
 		t.mu.Lock()
 		pending := t.pending
