@@ -12,6 +12,13 @@ var (
 	subKey   = regexp.MustCompile(`^[ \t]+([A-Za-z_][A-Za-z0-9_-]*)[ \t]*:(?:[ \t]+(.*)|[ \t]*)$`)
 )
 
+// knownKeys are the frontmatter keys of both formats.
+var knownKeys = map[string]bool{
+	"name": true, "description": true, "model": true, "reasoning_effort": true, "read_only": true,
+	"agent_names": true, "allow_list": true, "deny_list": true, "tools": true, "disallowedTools": true,
+	"color": true, "permissionMode": true, "skills": true,
+}
+
 // tolerantRead reads real-world sloppy frontmatter key by key: tabs,
 // duplicate keys (last wins), unquoted ": " inside values, multi-line
 // values without indentation, comma strings and simple lists of maps.
@@ -51,7 +58,16 @@ func tolerantRead(path, fm string) (map[string]any, []string, error) {
 			}
 			continue
 		}
-		if m := keyLine.FindStringSubmatch(line); m != nil && !strings.HasPrefix(line, " ") {
+		m := keyLine.FindStringSubmatch(line)
+		if m != nil && !knownKeys[m[1]] {
+			// "user: …" inside a long description is text, not a new key.
+			if s, ok := out[curKey].(string); ok && curKey != "" && blockStyle == "" {
+				out[curKey] = s + " " + trimmed
+				warnings = append(warnings, fmt.Sprintf("%s:%d: %q is not a frontmatter key; joined it to %s", path, n, m[1], curKey))
+				continue
+			}
+		}
+		if m != nil && !strings.HasPrefix(line, " ") {
 			flush()
 			key, val := m[1], strings.TrimSpace(m[2])
 			if prev, dup := seen[key]; dup {
