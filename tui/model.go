@@ -678,7 +678,7 @@ func (m Model) transcriptWidth() int {
 }
 
 func (m Model) bodyHeight() int {
-	return max(3, m.h-2-m.composer.Height()-2)
+	return max(3, m.h-3-m.composer.Height())
 }
 
 // View renders the screen.
@@ -700,7 +700,7 @@ func (m Model) render() string {
 	bh := m.bodyHeight()
 	switch {
 	case m.picker != nil:
-		out = append(out, fit(m.picker.view(m.r, m.w, bh+m.composer.Height()+2), m.w, bh+m.composer.Height()+2)...)
+		out = append(out, fit(m.picker.view(m.r, m.w, bh+m.composer.Height()+1), m.w, bh+m.composer.Height()+1)...)
 		out = append(out, m.statusLine())
 		return strings.Join(out, "\n")
 	case m.help:
@@ -787,10 +787,7 @@ func (m Model) treeLines(w, h int) []string {
 			continue
 		}
 		t := m.sess.threads[id]
-		indent := strings.Repeat("  ", t.info.Depth)
-		if t.info.Depth > 0 {
-			indent = strings.Repeat("  ", t.info.Depth-1) + "└ "
-		}
+		indent := m.treePrefix(t)
 		elapsed := formatElapsed(t, now)
 		label := roleLabel(t.info)
 		left := indent + m.r.statusGlyph(t.status) + " " + label
@@ -808,7 +805,7 @@ func (m Model) treeLines(w, h int) []string {
 			line = style.Render(line)
 		}
 		lines = append(lines, line)
-		sub := strings.Repeat("  ", t.info.Depth+1)
+		sub := m.treeContinuation(t) + "  "
 		detail := t.info.Note
 		if detail == "" {
 			detail = t.info.Model
@@ -818,6 +815,39 @@ func (m Model) treeLines(w, h int) []string {
 		}
 	}
 	return lines
+}
+
+// treePrefix draws the tree guides (├ └ │) in front of a node.
+func (m Model) treePrefix(t *threadView) string {
+	if t.info.ParentID == "" {
+		return ""
+	}
+	guide := "├ "
+	if m.isLastChild(t) {
+		guide = "└ "
+	}
+	if p := m.sess.threads[t.info.ParentID]; p != nil {
+		return m.treeContinuation(p) + guide
+	}
+	return guide
+}
+
+// treeContinuation is the guide column below a node (for its children).
+func (m Model) treeContinuation(t *threadView) string {
+	if t == nil || t.info.ParentID == "" {
+		return ""
+	}
+	p := m.sess.threads[t.info.ParentID]
+	bar := "│ "
+	if m.isLastChild(t) {
+		bar = "  "
+	}
+	return m.treeContinuation(p) + bar
+}
+
+func (m Model) isLastChild(t *threadView) bool {
+	p := m.sess.threads[t.info.ParentID]
+	return p == nil || len(p.children) == 0 || p.children[len(p.children)-1] == t.info.ID
 }
 
 func formatElapsed(t *threadView, now time.Time) string {

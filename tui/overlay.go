@@ -95,6 +95,9 @@ func (o *agentsOverlay) view(m *Model, w, h int) []string {
 	}
 	o.cursor = min(o.cursor, max(0, len(rows)-1))
 	widths := []int{11, 8, 18, 16, 14, 8}
+	if w < 120 {
+		widths = []int{11, 6, 16, 12, 12, 6}
+	}
 	fixed := 0
 	for _, x := range widths {
 		fixed += x + 1

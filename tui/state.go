@@ -145,6 +145,9 @@ func (s *session) apply(ev protocol.Event) *threadView {
 	case protocol.EventToolCallBegin:
 		t.streaming = nil
 		t.lastTool = ev.Tool.Name
+		if ev.Tool.Name == "update_plan" {
+			return t // shown as the plan itself (plan_updated)
+		}
 		tc := *ev.Tool
 		e := &entry{kind: entryTool, tool: &tc, running: true, collapsed: true}
 		if collabTools[tc.Name] {
@@ -154,6 +157,12 @@ func (s *session) apply(ev protocol.Event) *threadView {
 	case protocol.EventToolCallEnd:
 		tc := *ev.Tool
 		e := t.toolIdx[tc.CallID]
+		if e == nil && tc.Name == "update_plan" {
+			if tc.IsError {
+				t.add(&entry{kind: entryError, text: tc.Output})
+			}
+			return t
+		}
 		if e == nil {
 			e = t.add(&entry{kind: entryTool, collapsed: true})
 			if collabTools[tc.Name] {

@@ -208,6 +208,7 @@ func roleLabel(info protocol.ThreadInfo) string {
 // agents with their live status, updating in place.
 func (r *renderer) cardLines(s *session, e *entry, w int) []string {
 	tc := e.tool
+	w = min(w, maxCardWidth)
 	inner := max(10, w-4)
 	var body []string
 	title := r.th.cardTitle.Render(tc.Name)
@@ -259,9 +260,12 @@ func (r *renderer) cardLines(s *session, e *entry, w int) []string {
 			}
 		}
 	}
-	box := r.th.card.Width(w).Render(strings.Join(body, "\n"))
+	box := r.th.card.Width(min(w, maxCardWidth)).Render(strings.Join(body, "\n"))
 	return strings.Split(box, "\n")
 }
+
+// maxCardWidth keeps cards readable on very wide terminals.
+const maxCardWidth = 100
 
 func statusWord(st protocol.AgentStatus) string {
 	switch st.Kind {

@@ -1,0 +1,89 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/grovecli/grove/protocol"
+	"github.com/grovecli/grove/rollout/rollouttest"
+)
+
+// BenchmarkViewManyAgents: View() with 100 live agents and a 5 000-line
+// transcript on the focused thread (200x60).
+func BenchmarkViewManyAgents(b *testing.B) {
+	fb := newFake(rootInfo())
+	c := &clock{t: t0.Add(time.Minute)}
+	m := NewModel(Options{Backend: fb, Now: c.now})
+	mm, _ := m.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
+	m = mm.(Model)
+	var evs []protocol.Event
+	for i := 0; i < 100; i++ {
+		id := protocol.ThreadID(fmt.Sprintf("00000000-0000-7000-8000-%012d", i))
+		parent := rootID
+		depth := 1
+		if i%4 != 0 {
+			parent = protocol.ThreadID(fmt.Sprintf("00000000-0000-7000-8000-%012d", i-i%4))
+			depth = 2
+		}
+		evs = append(evs, started(child(id, "worker", "", fmt.Sprintf("task %d", i), depth, parent), time.Second), status(id, protocol.Running(), 2*time.Second))
+	}
+	for i := 0; i < 1250; i++ {
+		evs = append(evs, message(rootID, fmt.Sprintf("line %d of a long answer\nwith more text %d\nand more\nand the end", i, i)))
+	}
+	m = feed(m, evs...)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		m.r.frame++ // spinners advance every frame, as in the app
+		_ = m.View()
+	}
+}
+
+// BenchmarkDeltaThroughput: streamed deltas from the engine to a rendered
+// screen, in batches as the event pump delivers them (one View per batch).
+func BenchmarkDeltaThroughput(b *testing.B) {
+	fb := newFake(rootInfo())
+	c := &clock{t: t0}
+	m := NewModel(Options{Backend: fb, Now: c.now})
+	mm, _ := m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	m = mm.(Model)
+	const batch = 64
+	d := ev(protocol.EventMessageDelta, rootID, time.Second)
+	d.Delta = "word "
+	evs := make([]protocol.Event, batch)
+	for i := range evs {
+		evs[i] = d
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		m = feed(m, evs...)
+		_ = m.View()
+		if i%200 == 199 { // a message ends now and then
+			m = feed(m, message(rootID, strings.Repeat("word ", 50)))
+		}
+	}
+	b.ReportMetric(float64(b.N*batch)/b.Elapsed().Seconds(), "deltas/s")
+}
+
+// BenchmarkPickerFirstPage: `grove resume` with 10 000 sessions: load the
+// first page and render it.
+func BenchmarkPickerFirstPage(b *testing.B) {
+	home := b.TempDir()
+	if err := rollouttest.GenerateIndex(home, 10_000); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		m := NewModel(Options{StartInPicker: true, Home: home})
+		mm, _ := m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+		m = mm.(Model)
+		mm, _ = m.Update(m.picker.load()())
+		m = mm.(Model)
+		if !strings.Contains(m.render(), "session 9999") {
+			b.Fatal("first page does not show the newest session")
+		}
+	}
+}

@@ -1,0 +1,488 @@
+package tui
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"go.uber.org/goleak"
+
+	"github.com/grovecli/grove/protocol"
+	"github.com/grovecli/grove/rollout"
+	"github.com/grovecli/grove/rollout/rollouttest"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+type clock struct{ t time.Time }
+
+func (c *clock) now() time.Time { return c.t }
+
+func newTestModel(t *testing.T, w, h int, fb *fakeBackend) (Model, *clock) {
+	t.Helper()
+	c := &clock{t: t0.Add(30 * time.Second)}
+	m := NewModel(Options{Backend: fb, Now: c.now})
+	mm, _ := m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	return mm.(Model), c
+}
+
+func feed(m Model, evs ...protocol.Event) Model {
+	mm, _ := m.Update(eventsMsg{events: evs})
+	return mm.(Model)
+}
+
+func press(m Model, k string) (Model, tea.Cmd) {
+	var msg tea.KeyPressMsg
+	switch k {
+	case "enter":
+		msg = tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "esc":
+		msg = tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "tab":
+		msg = tea.KeyPressMsg{Code: tea.KeyTab}
+	case "up":
+		msg = tea.KeyPressMsg{Code: tea.KeyUp}
+	case "down":
+		msg = tea.KeyPressMsg{Code: tea.KeyDown}
+	case "pgup":
+		msg = tea.KeyPressMsg{Code: tea.KeyPgUp}
+	case "ctrl+c":
+		msg = tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
+	case "ctrl+t":
+		msg = tea.KeyPressMsg{Code: 't', Mod: tea.ModCtrl}
+	case "ctrl+j":
+		msg = tea.KeyPressMsg{Code: 'j', Mod: tea.ModCtrl}
+	default:
+		r := []rune(k)[0]
+		msg = tea.KeyPressMsg{Code: r, Text: k}
+	}
+	mm, cmd := m.Update(msg)
+	return mm.(Model), cmd
+}
+
+func typeText(m Model, s string) Model {
+	for _, r := range s {
+		m, _ = press(m, string(r))
+	}
+	return m
+}
+
+// screen is the plain text a person sees (ANSI stripped, trailing spaces cut).
+func screen(m Model) string {
+	lines := strings.Split(ansi.Strip(m.render()), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	return strings.Join(lines, "\n")
+}
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name+".golden")
+	if *update {
+		_ = os.MkdirAll("testdata", 0o755)
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./tui -update)", err)
+	}
+	if string(want) != got {
+		t.Errorf("%s differs from golden (go test ./tui -update to accept):\n--- got ---\n%s\n--- want ---\n%s", name, got, want)
+	}
+}
+
+func checkSize(t *testing.T, s string, w, h int) {
+	t.Helper()
+	lines := strings.Split(s, "\n")
+	if len(lines) != h {
+		t.Fatalf("screen has %d lines, want %d", len(lines), h)
+	}
+	for i, l := range lines {
+		if n := ansi.StringWidth(l); n > w {
+			t.Fatalf("line %d is %d wide (max %d): %q", i, n, w, l)
+		}
+	}
+}
+
+func TestGoldenTreeAndCards(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {200, 60}} {
+		m, _ := newTestModel(t, size[0], size[1], newFake(rootInfo()))
+		m = feed(m, treeScenario()...)
+		s := screen(m)
+		checkSize(t, s, size[0], size[1])
+		golden(t, "tree_"+sizeName(size), s)
+		for _, want := range []string{"root", "explorer", "worker/careful", "reviewer", "explorer/quick", "✓", "✗", "■"} {
+			if !strings.Contains(s, want) {
+				t.Errorf("%v: screen lacks %q", size, want)
+			}
+		}
+	}
+}
+
+func sizeName(s [2]int) string { return fmt.Sprintf("%dx%d", s[0], s[1]) }
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+func TestStatusCardEveryState(t *testing.T) {
+	states := map[string]protocol.AgentStatus{
+		"pending_init": protocol.PendingInit(), "running": protocol.Running(),
+		"completed": protocol.Completed("found it in parse.go:42", true), "errored": protocol.Errored("HTTP 500"),
+		"shutdown": protocol.Shutdown(),
+	}
+	for name, st := range states {
+		m, _ := newTestModel(t, 80, 24, newFake(rootInfo()))
+		m = feed(m,
+			toolBegin(rootID, "s1", "spawn_agent", `{"agent_type":"explorer","message":"look"}`),
+			started(child(explorerID, "explorer", "", "find the parser", 1, rootID), 2*time.Second),
+			toolEnd(rootID, "s1", "spawn_agent", `{}`, `{"agent_id":"x"}`, explorerID),
+			status(explorerID, st, 10*time.Second),
+		)
+		s := screen(m)
+		golden(t, "card_"+name, s)
+		if !strings.Contains(s, "spawn_agent") || !strings.Contains(s, "find the parser") || !strings.Contains(s, statusWord(st)) {
+			t.Errorf("%s card:\n%s", name, s)
+		}
+	}
+}
+
+func TestCardUpdatesInPlace(t *testing.T) {
+	m, _ := newTestModel(t, 100, 30, newFake(rootInfo()))
+	m = feed(m,
+		toolBegin(rootID, "s1", "spawn_agent", `{"agent_type":"worker","message":"go"}`),
+		started(child(workerID, "worker", "", "n", 1, rootID), 2*time.Second),
+		toolEnd(rootID, "s1", "spawn_agent", `{}`, `{}`, workerID),
+		status(workerID, protocol.Running(), 3*time.Second))
+	if !strings.Contains(screen(m), "running") {
+		t.Fatal("not running")
+	}
+	before := strings.Count(screen(m), "spawn_agent")
+	m = feed(m, status(workerID, protocol.Completed("all done", true), 9*time.Second))
+	s := screen(m)
+	if !strings.Contains(s, "completed") || !strings.Contains(s, "all done") || strings.Count(s, "spawn_agent") != before {
+		t.Fatalf("card did not update in place:\n%s", s)
+	}
+}
+
+func approvalEvent() protocol.Event {
+	e := ev(protocol.EventApprovalRequested, workerID, 5*time.Second)
+	e.Approval = &protocol.ApprovalRequest{ID: "ap1", ThreadID: workerID, RouteThreadID: rootID, Kind: protocol.ApprovalWorkingDir,
+		Chain: []string{"root", "orchestrator", "worker (new)"}, Dir: "/work/project/service", Cwd: "/work/project",
+		Reason: "orchestrator wants to start a worker agent in /work/project/service"}
+	return e
+}
+
+func TestGoldenApprovalModalAndGrace(t *testing.T) {
+	fb := newFake(rootInfo())
+	m, c := newTestModel(t, 80, 24, fb)
+	m = feed(m, approvalEvent())
+	s := screen(m)
+	golden(t, "approval_80x24", s)
+	if !strings.Contains(s, "root → orchestrator → worker (new)") || !strings.Contains(s, "/work/project/service") {
+		t.Fatalf("modal:\n%s", s)
+	}
+	// A key inside the grace period is swallowed.
+	m, cmd := press(m, "y")
+	runCmd(cmd)
+	if len(fb.Ops()) != 0 || m.appr.current() == nil {
+		t.Fatalf("early key acted: %+v", fb.Ops())
+	}
+	c.t = c.t.Add(approvalGrace + time.Millisecond)
+	m, cmd = press(m, "y")
+	runCmd(cmd)
+	ops := fb.Ops()
+	if len(ops) != 1 || ops[0].Type != protocol.OpApproval || ops[0].ApprovalID != "ap1" || ops[0].Decision != protocol.DecisionApproved {
+		t.Fatalf("ops %+v", ops)
+	}
+	if m.appr.current() != nil {
+		t.Fatal("modal still shown")
+	}
+	// Two queued requests show a count; resolving elsewhere dequeues.
+	m = feed(m, approvalEvent())
+	second := approvalEvent()
+	second.Approval = &protocol.ApprovalRequest{ID: "ap2", ThreadID: rootID, Kind: protocol.ApprovalExec, Command: "rm -rf build", Cwd: "/work/project"}
+	m = feed(m, second)
+	if !strings.Contains(screen(m), "(1 of 2)") {
+		t.Fatalf("no count:\n%s", screen(m))
+	}
+	res := ev(protocol.EventApprovalResolved, workerID, 6*time.Second)
+	res.Approval = &protocol.ApprovalRequest{ID: "ap1"}
+	m = feed(m, res)
+	if s := screen(m); !strings.Contains(s, "rm -rf build") || strings.Contains(s, "of 2") {
+		t.Fatalf("after resolve:\n%s", s)
+	}
+}
+
+func runCmd(cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	msg := cmd()
+	if b, ok := msg.(tea.BatchMsg); ok {
+		for _, c := range b {
+			runCmd(c)
+		}
+	}
+}
+
+func TestGoldenAgentsOverlay(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {200, 60}} {
+		m, _ := newTestModel(t, size[0], size[1], newFake(rootInfo()))
+		m = feed(m, treeScenario()...)
+		m, _ = press(m, "ctrl+t")
+		s := screen(m)
+		checkSize(t, s, size[0], size[1])
+		golden(t, "overlay_"+sizeName(size), s)
+		// Enter jumps to the selected agent.
+		m, _ = press(m, "down")
+		m, _ = press(m, "enter")
+		if m.overlay != nil || m.focused == rootID {
+			t.Fatalf("enter did not jump: focused %s", m.focused)
+		}
+	}
+}
+
+func TestGoldenPicker(t *testing.T) {
+	home := t.TempDir()
+	for i, p := range []string{"refactor the parser", "add leap-year tests", "write the changelog"} {
+		_ = rollout.AppendIndex(home, rollout.IndexEntry{ID: protocol.ThreadID("0000000" + itoa(i) + "-0000-7000-8000-00000000000" + itoa(i)), Cwd: "/work/project", UpdatedAt: t0.Add(-time.Duration(3-i) * time.Hour), FirstPrompt: p, ChildCount: i})
+	}
+	for _, size := range [][2]int{{80, 24}, {200, 60}} {
+		c := &clock{t: t0}
+		m := NewModel(Options{StartInPicker: true, Home: home, Now: c.now})
+		mm, _ := m.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+		m = mm.(Model)
+		mm, _ = m.Update(m.picker.load()())
+		m = mm.(Model)
+		s := screen(m)
+		checkSize(t, s, size[0], size[1])
+		golden(t, "picker_"+sizeName(size), s)
+		if !strings.Contains(s, "write the changelog") || strings.Index(s, "write the changelog") > strings.Index(s, "refactor the parser") {
+			t.Fatalf("newest first:\n%s", s)
+		}
+		m = typeText(m, "leap")
+		if s := screen(m); !strings.Contains(s, "add leap-year tests") || strings.Contains(s, "write the changelog") {
+			t.Fatalf("fuzzy filter:\n%s", s)
+		}
+	}
+}
+
+func TestComposerSendNewlineHistory(t *testing.T) {
+	fb := newFake(rootInfo())
+	m, _ := newTestModel(t, 80, 24, fb)
+	m = typeText(m, "first line")
+	m, _ = press(m, "ctrl+j")
+	m = typeText(m, "second")
+	if v := m.composer.Value(); v != "first line\nsecond" {
+		t.Fatalf("newline: %q", v)
+	}
+	m, cmd := press(m, "enter")
+	runCmd(cmd)
+	ops := fb.Ops()
+	if len(ops) != 1 || ops[0].Type != protocol.OpUserTurn || ops[0].Text != "first line\nsecond" || ops[0].ThreadID != rootID {
+		t.Fatalf("ops %+v", ops)
+	}
+	if m.composer.Value() != "" {
+		t.Fatal("composer not cleared")
+	}
+	m, _ = press(m, "up")
+	if m.composer.Value() != "first line\nsecond" {
+		t.Fatalf("history: %q", m.composer.Value())
+	}
+	// A message to a focused sub-agent goes to that agent.
+	m, _ = press(m, "down")
+	m = feed(m, started(child(workerID, "worker", "", "", 1, rootID), time.Second))
+	m.focusThread(workerID)
+	m = typeText(m, "hi worker")
+	m, cmd = press(m, "enter")
+	runCmd(cmd)
+	if ops := fb.Ops(); ops[len(ops)-1].ThreadID != workerID {
+		t.Fatalf("sent to %s", ops[len(ops)-1].ThreadID)
+	}
+	// Slash command: /note.
+	m = typeText(m, "/note  busy  fixing ")
+	_, cmd = press(m, "enter")
+	runCmd(cmd)
+	if op := fb.Ops()[len(fb.Ops())-1]; op.Type != protocol.OpSetNote || op.Note != "busy  fixing" {
+		t.Fatalf("note op %+v", op)
+	}
+}
+
+func TestTreeNavigationAndEsc(t *testing.T) {
+	m, _ := newTestModel(t, 100, 30, newFake(rootInfo()))
+	m = feed(m, treeScenario()...)
+	m, _ = press(m, "tab")
+	m, _ = press(m, "j")
+	m, _ = press(m, "enter")
+	if m.focused != explorerID {
+		t.Fatalf("focused %s", m.focused)
+	}
+	if !strings.Contains(screen(m), "explorer ✓ completed") {
+		t.Fatalf("explorer transcript header:\n%s", screen(m))
+	}
+	m, _ = press(m, "esc")
+	if m.focused != rootID {
+		t.Fatal("esc did not return to root")
+	}
+}
+
+func TestScrollDoesNotJumpWhileStreaming(t *testing.T) {
+	m, _ := newTestModel(t, 80, 24, newFake(rootInfo()))
+	var evs []protocol.Event
+	for i := 0; i < 60; i++ {
+		evs = append(evs, message(rootID, "line "+itoa(i)))
+	}
+	m = feed(m, evs...)
+	m, _ = press(m, "pgup")
+	before := screen(m)
+	d := ev(protocol.EventMessageDelta, rootID, 6*time.Second)
+	d.Delta = "streaming more text "
+	for i := 0; i < 20; i++ {
+		m = feed(m, d)
+	}
+	if after := screen(m); after != before {
+		t.Fatalf("view moved while scrolled up:\n%s\n---\n%s", before, after)
+	}
+	m, _ = press(m, "end")
+	m.Update(tea.KeyPressMsg{Code: tea.KeyEnd})
+	t2 := m.sess.threads[rootID]
+	t2.follow = true
+	if !strings.Contains(screen(m), "streaming more text") {
+		t.Fatal("at the bottom the view follows")
+	}
+}
+
+func TestCtrlCInterruptsThenQuits(t *testing.T) {
+	fb := newFake(rootInfo())
+	m, c := newTestModel(t, 80, 24, fb)
+	m = feed(m, status(rootID, protocol.Running(), time.Second))
+	m, cmd := press(m, "ctrl+c")
+	runCmd(cmd)
+	if ops := fb.Ops(); len(ops) != 1 || ops[0].Type != protocol.OpInterrupt || ops[0].ThreadID != rootID {
+		t.Fatalf("first ctrl+c: %+v", ops)
+	}
+	if !strings.Contains(screen(m), "ctrl+c again") {
+		t.Fatal("no quit hint")
+	}
+	c.t = c.t.Add(500 * time.Millisecond)
+	m, cmd = press(m, "ctrl+c")
+	if !m.quitting || cmd == nil {
+		t.Fatal("second ctrl+c should quit")
+	}
+	runCmd(cmd)
+	if ops := fb.Ops(); ops[len(ops)-1].Type != protocol.OpShutdown {
+		t.Fatalf("no shutdown op: %+v", ops)
+	}
+}
+
+func TestNotifications(t *testing.T) {
+	n := newNotifier(NotifyConfig{Condition: "unfocused"})
+	env := map[string]string{}
+	n.getenv = func(k string) string { return env[k] }
+	if n.notify(NotifyTurnComplete, "done") != nil {
+		t.Fatal("notified while focused")
+	}
+	n.focused = false
+	if seq := n.sequence("done"); seq != "\x07" {
+		t.Fatalf("default terminal should get BEL, got %q", seq)
+	}
+	env["TERM_PROGRAM"] = "WezTerm"
+	if seq := n.sequence("done"); seq != "\x1b]9;done\x07" {
+		t.Fatalf("wezterm: %q", seq)
+	}
+	env["TMUX"] = "/tmp/tmux-0/default,1,0"
+	if seq := n.sequence("done"); seq != "\x1bPtmux;\x1b\x1b]9;done\x07\x1b\\" {
+		t.Fatalf("tmux passthrough: %q", seq)
+	}
+	cmd := n.notify(NotifySubAgentComplete, "done")
+	if cmd == nil {
+		t.Fatal("unfocused should notify")
+	}
+	if raw, ok := cmd().(tea.RawMsg); !ok || !strings.Contains(raw.Msg.(string), "done") {
+		t.Fatalf("not written through the renderer: %#v", cmd())
+	}
+	n.cfg.Kinds = map[string]bool{NotifySubAgentComplete: true}
+	if n.notify(NotifyTurnComplete, "x") != nil || n.notify(NotifySubAgentComplete, "x") == nil {
+		t.Fatal("kinds filter")
+	}
+	n.focused = true
+	n.cfg.Condition = "always"
+	if n.notify(NotifySubAgentComplete, "x") == nil {
+		t.Fatal("always should notify while focused")
+	}
+	var sent string
+	n.cfg.Method = "desktop"
+	n.desktop = func(_, msg string) error { sent = msg; return nil }
+	n.notify(NotifySubAgentComplete, "desk")()
+	if sent != "desk" {
+		t.Fatal("desktop method")
+	}
+	// Through the model: focus events and a final background event.
+	fb := newFake(rootInfo())
+	m, _ := newTestModel(t, 80, 24, fb)
+	m.notifier.getenv = func(string) string { return "" }
+	mm, _ := m.Update(tea.BlurMsg{})
+	m = mm.(Model)
+	bg := ev(protocol.EventBackground, rootID, 9*time.Second)
+	bg.Background = &protocol.BackgroundEvent{ChildID: workerID, Status: protocol.Completed("ok", true), IsFinal: true, Message: "agent worker (w) [c] completed in 1.0s: ok"}
+	cmds := m.applyEvents([]protocol.Event{bg})
+	found := false
+	for _, c := range cmds {
+		if c != nil {
+			if _, ok := c().(tea.RawMsg); ok {
+				found = true
+			}
+		}
+	}
+	if !found {
+		t.Fatal("sub-agent completion did not notify when unfocused")
+	}
+	mm, _ = m.Update(tea.FocusMsg{})
+	m = mm.(Model)
+	for _, c := range m.applyEvents([]protocol.Event{bg}) {
+		if c != nil {
+			t.Fatal("notified while focused")
+		}
+	}
+}
+
+func TestHelpAndSlashCompletion(t *testing.T) {
+	m, _ := newTestModel(t, 80, 24, newFake(rootInfo()))
+	m, _ = press(m, "?")
+	if !m.help || !strings.Contains(screen(m), "ctrl+t") {
+		t.Fatal("help overlay")
+	}
+	m, _ = press(m, "x")
+	m = typeText(m, "/res")
+	if !strings.Contains(screen(m), "/resume") {
+		t.Fatalf("completion popup:\n%s", screen(m))
+	}
+	m, _ = press(m, "tab")
+	if m.composer.Value() != "/resume " {
+		t.Fatalf("tab completion: %q", m.composer.Value())
+	}
+}
+
+func TestPickerFirstPageIsPaged(t *testing.T) {
+	home := t.TempDir()
+	if err := rollouttest.GenerateIndex(home, 2000); err != nil {
+		t.Fatal(err)
+	}
+	p := newPicker(home, time.Now)
+	msg := p.load()().(pickerLoadedMsg)
+	if len(msg.entries) != pickerPage || !msg.more {
+		t.Fatalf("first page %d more=%v", len(msg.entries), msg.more)
+	}
+}
