@@ -9,30 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/openai/openai-go/v3"
 )
-
-// classify turns a transport or HTTP error into a streamError.
-func classify(err error, key string) error {
-	var apiErr *openai.Error
-	if errors.As(err, &apiErr) {
-		se := &streamError{status: apiErr.StatusCode, msg: redact(apiErr.Message, key)}
-		if se.msg == "" && apiErr.Response != nil {
-			se.msg = http.StatusText(apiErr.StatusCode)
-		}
-		switch {
-		case apiErr.StatusCode == 408, apiErr.StatusCode == 409, apiErr.StatusCode == 429, apiErr.StatusCode >= 500:
-			se.retryable = true
-		}
-		if apiErr.Response != nil {
-			se.retryAfter = retryAfter(apiErr.Response.Header)
-		}
-		return se
-	}
-	// Connection refused/reset, EOF before headers: transient.
-	return &streamError{msg: redact(err.Error(), key), retryable: true}
-}
 
 // retryAfter reads Retry-After (seconds or HTTP date) and retry-after-ms.
 func retryAfter(h http.Header) time.Duration {

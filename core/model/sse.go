@@ -1,10 +1,13 @@
 package model
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/openai/openai-go/v3/packages/ssestream"
@@ -25,15 +28,27 @@ func (e *streamError) Error() string { return e.msg }
 func (c *openAIClient) attempt(parent context.Context, body map[string]any, handle func(typ string, data []byte) (done bool, err error)) error {
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
-	var res *http.Response
-	err := c.client.Post(ctx, c.endpoint(), body, &res)
+	payload, err := json.Marshal(body)
+	if err != nil {
+		return &streamError{msg: fmt.Sprintf("encode request: %v", err)}
+	}
+	req, err := c.newRequest(ctx, http.MethodPost, c.endpoint(), bytes.NewReader(payload))
+	if err != nil {
+		return &streamError{msg: err.Error()}
+	}
+	req.Header.Set("Accept", "text/event-stream")
+	res, err := c.http.Do(req)
 	if err != nil {
 		if parent.Err() != nil {
 			return parent.Err()
 		}
-		return classify(err, c.cfg.APIKey)
+		// Connection refused/reset, EOF before headers: transient.
+		return &streamError{msg: redact(err.Error(), c.cfg.APIKey), retryable: true}
 	}
 	defer res.Body.Close()
+	if res.StatusCode >= 400 {
+		return httpError(res, c.cfg.APIKey)
+	}
 	// Idle watchdog: a stream that goes silent is cut and retried.
 	activity := make(chan struct{}, 1)
 	go func() {
@@ -99,4 +114,39 @@ func streamErrorObject(raw json.RawMessage) error {
 	code := fmt.Sprint(e.Code)
 	retry := e.Type == "server_error" || code == "server_error" || code == "rate_limit_exceeded" || e.Type == "rate_limit_error" || code == "500" || code == "503"
 	return &streamError{msg: "provider error in stream: " + e.Message, retryable: retry}
+}
+
+// httpError turns an error response into a streamError (retryable for
+// 408, 409, 429 and 5xx, with the server's Retry-After).
+func httpError(res *http.Response, key string) error {
+	raw, _ := io.ReadAll(io.LimitReader(res.Body, 64<<10))
+	var body struct {
+		Error json.RawMessage `json:"error"`
+	}
+	msg := strings.TrimSpace(string(raw))
+	if json.Unmarshal(raw, &body) == nil && len(body.Error) > 0 {
+		var e struct {
+			Message string `json:"message"`
+		}
+		if json.Unmarshal(body.Error, &e) == nil && e.Message != "" {
+			msg = e.Message
+		} else {
+			var s string
+			if json.Unmarshal(body.Error, &s) == nil && s != "" {
+				msg = s
+			}
+		}
+	}
+	if msg == "" {
+		msg = http.StatusText(res.StatusCode)
+	}
+	if len(msg) > 500 {
+		msg = msg[:500] + "…"
+	}
+	se := &streamError{status: res.StatusCode, msg: redact(msg, key), retryAfter: retryAfter(res.Header)}
+	switch {
+	case res.StatusCode == 408, res.StatusCode == 409, res.StatusCode == 429, res.StatusCode >= 500:
+		se.retryable = true
+	}
+	return se
 }
