@@ -20,7 +20,10 @@ func newFake(threads ...protocol.ThreadInfo) *fakeBackend {
 	return &fakeBackend{ch: make(chan protocol.Event, 1024), threads: threads, info: SessionInfo{Model: "gpt-test", Provider: "mock", Cwd: "/work/project", Home: "/tmp/none"}}
 }
 
-func (f *fakeBackend) Subscribe() (<-chan protocol.Event, func()) { return f.ch, func() {} }
+func (f *fakeBackend) Subscribe() (<-chan protocol.Event, func()) {
+	var once sync.Once
+	return f.ch, func() { once.Do(func() { close(f.ch) }) }
+}
 func (f *fakeBackend) Submit(op protocol.Op) error {
 	f.mu.Lock()
 	f.ops = append(f.ops, op)

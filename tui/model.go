@@ -166,8 +166,12 @@ func (m *Model) attach(b Backend) {
 func Run(ctx context.Context, opts Options) error {
 	m := NewModel(opts)
 	p := tea.NewProgram(m, tea.WithContext(ctx))
-	_, err := p.Run()
-	if m.unsub != nil {
+	final, err := p.Run()
+	// The final model holds the current subscription (sessions may have
+	// been swapped); ending it stops the event reader.
+	if fm, ok := final.(Model); ok && fm.unsub != nil {
+		fm.unsub()
+	} else if m.unsub != nil {
 		m.unsub()
 	}
 	if err != nil && ctx.Err() != nil {
@@ -208,7 +212,7 @@ func tick() tea.Cmd {
 
 // Init starts reading events and sends the initial prompt.
 func (m Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{waitEvents(m.events), tick(), textarea.Blink}
+	cmds := []tea.Cmd{waitEvents(m.events), tick()}
 	if m.picker != nil {
 		cmds = append(cmds, m.picker.load())
 	}

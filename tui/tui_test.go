@@ -1,10 +1,7 @@
 package tui
 
 import (
-	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -12,6 +9,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+	xgolden "github.com/charmbracelet/x/exp/golden"
+	"github.com/charmbracelet/x/exp/teatest/v2"
 	"go.uber.org/goleak"
 
 	"github.com/grovecli/grove/protocol"
@@ -19,9 +18,10 @@ import (
 	"github.com/grovecli/grove/rollout/rollouttest"
 )
 
-var update = flag.Bool("update", false, "rewrite golden files")
-
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+func TestMain(m *testing.M) {
+	// teatest parks a goroutine on SIGINT for the life of the process.
+	goleak.VerifyTestMain(m, goleak.IgnoreTopFunction("github.com/charmbracelet/x/exp/teatest/v2.NewTestModel.func2"))
+}
 
 type clock struct{ t time.Time }
 
@@ -85,23 +85,11 @@ func screen(m Model) string {
 	return strings.Join(lines, "\n")
 }
 
+// golden compares a screen with testdata/<Test>/<name>.golden (refresh
+// with go test ./tui -update).
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		_ = os.MkdirAll("testdata", 0o755)
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./tui -update)", err)
-	}
-	if string(want) != got {
-		t.Errorf("%s differs from golden (go test ./tui -update to accept):\n--- got ---\n%s\n--- want ---\n%s", name, got, want)
-	}
+	t.Run(name, func(t *testing.T) { xgolden.RequireEqual(t, got) })
 }
 
 func checkSize(t *testing.T, s string, w, h int) {
@@ -485,4 +473,26 @@ func TestPickerFirstPageIsPaged(t *testing.T) {
 	if len(msg.entries) != pickerPage || !msg.more {
 		t.Fatalf("first page %d more=%v", len(msg.entries), msg.more)
 	}
+}
+
+// TestTeatestDemoScreen drives the real Bubble Tea program (teatest v2):
+// events arrive through the backend's channel, the final screen is golden.
+func TestTeatestDemoScreen(t *testing.T) {
+	fb := newFake(rootInfo())
+	c := &clock{t: t0.Add(30 * time.Second)}
+	tm := teatest.NewTestModel(t, NewModel(Options{Backend: fb, Now: c.now}), teatest.WithInitialTermSize(80, 24))
+	for _, e := range treeScenario() {
+		fb.ch <- e
+	}
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return strings.Contains(string(b), "go test ./pkg/when") },
+		teatest.WithDuration(10*time.Second))
+	if err := tm.Quit(); err != nil {
+		t.Fatal(err)
+	}
+	final := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(Model)
+	final.r.frame = 0 // spinner frames depend on real ticks
+	final.unsub()
+	s := screen(final)
+	checkSize(t, s, 80, 24)
+	xgolden.RequireEqual(t, s)
 }
