@@ -152,11 +152,12 @@ func looksLikeSandboxDenial(r Result) bool {
 func (x *execCommand) run(ctx context.Context, policy protocol.SandboxPolicy, dir, command string, timeout time.Duration) Result {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	cmd, err := sandbox.Command(context.WithoutCancel(ctx), policy, dir, []string{"bash", "-lc", command})
+	argv, env := shellCommand(command, "GROVE_SANDBOX="+string(policy.Mode), "PAGER=cat", "GIT_PAGER=cat", "NO_COLOR=1", "TERM=dumb")
+	cmd, err := sandbox.Command(context.WithoutCancel(ctx), policy, dir, argv)
 	if err != nil {
 		return Errorf("exec_command: %v", err)
 	}
-	cmd.Env = append(os.Environ(), "GROVE_SANDBOX="+string(policy.Mode), "PAGER=cat", "GIT_PAGER=cat", "NO_COLOR=1", "TERM=dumb")
+	cmd.Env = env
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Stdin = nil
 	out := &capBuffer{max: x.o.MaxOutputBytes}

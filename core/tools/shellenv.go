@@ -1,0 +1,58 @@
+package tools
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+)
+
+// loginEnv is a snapshot of the environment a login shell sets up. Taking
+// it once and running each command with `bash -c` in that environment
+// gives commands what `bash -lc` would, without re-running the profile
+// scripts every time (on a typical machine they cost ~100 ms a command and
+// may try to write outside the sandbox).
+var loginEnv struct {
+	once sync.Once
+	env  []string
+}
+
+// loginEnvironment returns the snapshot, or nil when it cannot be taken
+// (then commands fall back to `bash -lc`).
+func loginEnvironment() []string {
+	loginEnv.once.Do(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, "bash", "-lc", "env -0")
+		cmd.Stdin = nil
+		cmd.Stderr = nil
+		cmd.Dir = os.TempDir()
+		out, err := cmd.Output()
+		if err != nil || len(out) == 0 {
+			return
+		}
+		for _, kv := range bytes.Split(out, []byte{0}) {
+			s := string(kv)
+			if i := strings.IndexByte(s, '='); i > 0 {
+				switch s[:i] {
+				case "PWD", "OLDPWD", "SHLVL", "_":
+					continue // per-process values
+				}
+				loginEnv.env = append(loginEnv.env, s)
+			}
+		}
+	})
+	return loginEnv.env
+}
+
+// shellCommand returns argv and environment for running cmd like
+// `bash -lc cmd`.
+func shellCommand(cmd string, extra ...string) ([]string, []string) {
+	if env := loginEnvironment(); env != nil {
+		return []string{"bash", "-c", cmd}, append(append([]string(nil), env...), extra...)
+	}
+	return []string{"bash", "-lc", cmd}, append(os.Environ(), extra...)
+}
