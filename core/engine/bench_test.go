@@ -230,10 +230,7 @@ func runFanOut(b *testing.B, n, cmds int) {
 func BenchmarkFanOut6x3(b *testing.B) { runFanOut(b, 6, 3) }
 
 // BenchmarkFiftyAgents: 50 concurrent children × 1 command.
-func BenchmarkFiftyAgents(b *testing.B) {
-	b.Setenv("GROVE_BENCH", "1")
-	runFanOutLimit(b, 50, 1)
-}
+func BenchmarkFiftyAgents(b *testing.B) { runFanOutLimit(b, 50, 1) }
 
 func runFanOutLimit(b *testing.B, n, cmds int) {
 	base := b.TempDir()
