@@ -217,11 +217,11 @@ func (t *threadView) loadHistory(items []protocol.Item) {
 				t.add(&entry{kind: entryUser, text: it.Content})
 			}
 		case protocol.ItemFunctionCall:
-			kind := entryTool
-			if collabTools[it.Name] {
-				kind = entryTool // history has no live status: show as a plain call
+			if it.Name == "update_plan" {
+				continue
 			}
-			calls[it.CallID] = t.add(&entry{kind: kind, tool: &protocol.ToolCall{CallID: it.CallID, Name: it.Name, Arguments: it.Arguments}, collapsed: true})
+			// History has no live status: collaboration calls show as plain calls.
+			calls[it.CallID] = t.add(&entry{kind: entryTool, tool: &protocol.ToolCall{CallID: it.CallID, Name: it.Name, Arguments: it.Arguments}, collapsed: true})
 		case protocol.ItemFunctionCallOutput:
 			if e := calls[it.CallID]; e != nil {
 				e.tool.Output = it.Output

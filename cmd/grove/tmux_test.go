@@ -27,8 +27,10 @@ func TestTmuxSmoke(t *testing.T) {
 	}
 	home := filepath.Join(dir, "home")
 	session := "grove-smoke-" + filepath.Base(dir)
+	// A private tmux server: the test never touches the user's sessions.
+	sock := "grove-smoke-" + filepath.Base(dir)
 	tmux := func(args ...string) string {
-		out, err := exec.Command("tmux", args...).CombinedOutput()
+		out, err := exec.Command("tmux", append([]string{"-L", sock}, args...)...).CombinedOutput()
 		if err != nil {
 			t.Fatalf("tmux %v: %v\n%s", args, err, out)
 		}
@@ -36,7 +38,7 @@ func TestTmuxSmoke(t *testing.T) {
 	}
 	env := "env -u OPENAI_API_KEY -u OPENAI_BASE_URL GROVE_HOME=" + home + " TMPDIR=" + dir + " TERM=xterm-256color "
 	tmux("new-session", "-d", "-s", session, "-x", "100", "-y", "30", env+bin)
-	t.Cleanup(func() { _ = exec.Command("tmux", "kill-session", "-t", session).Run() })
+	t.Cleanup(func() { _ = exec.Command("tmux", "-L", sock, "kill-server").Run() })
 
 	screen := func() string { return tmux("capture-pane", "-p", "-t", session) }
 	waitScreen := func(what string, ok func(string) bool) string {
@@ -72,7 +74,7 @@ func TestTmuxSmoke(t *testing.T) {
 	tmux("send-keys", "-t", session, "C-c")
 	// The session ends when grove exits (it is the pane's only process).
 	deadline := time.Now().Add(10 * time.Second)
-	for exec.Command("tmux", "has-session", "-t", session).Run() == nil {
+	for exec.Command("tmux", "-L", sock, "has-session", "-t", session).Run() == nil {
 		if time.Now().After(deadline) {
 			t.Fatalf("grove did not quit on ctrl+c twice:\n%s", screen())
 		}

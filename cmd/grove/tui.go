@@ -29,8 +29,14 @@ type backend struct {
 
 func (b backend) Info() tui.SessionInfo {
 	o := b.eng.Options()
+	cwd := o.Cwd
+	for _, t := range b.eng.Threads() {
+		if t.ID == b.eng.RootID() {
+			cwd = t.Cwd // a resumed session keeps its own directory
+		}
+	}
 	return tui.SessionInfo{
-		Model: o.Model, Provider: o.Provider, Demo: o.Demo, Cwd: o.Cwd,
+		Model: o.Model, Provider: o.Provider, Demo: o.Demo, Cwd: cwd,
 		ApprovalPolicy: o.ApprovalPolicy, SandboxMode: o.Sandbox.Mode, Home: b.cfg.Home,
 	}
 }
