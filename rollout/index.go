@@ -125,7 +125,8 @@ func ListSessions(home string, offset, limit int) (entries []IndexEntry, more bo
 	return entries, more, err
 }
 
-// FindSession returns the latest entry of a session by id or unique prefix.
+// FindSession returns the latest entry of a session by id, or by a unique
+// prefix or suffix of it.
 func FindSession(home, idOrPrefix string) (IndexEntry, error) {
 	idOrPrefix = strings.TrimSpace(idOrPrefix)
 	if idOrPrefix == "" {
@@ -138,7 +139,8 @@ func FindSession(home, idOrPrefix string) (IndexEntry, error) {
 			exact = &e
 			return false
 		}
-		if _, dup := matches[e.ID]; !dup && strings.HasPrefix(string(e.ID), idOrPrefix) {
+		// The UI shows ids by their last 8 characters, so a suffix works too.
+		if _, dup := matches[e.ID]; !dup && (strings.HasPrefix(string(e.ID), idOrPrefix) || strings.HasSuffix(string(e.ID), idOrPrefix)) {
 			matches[e.ID] = e
 		}
 		return true

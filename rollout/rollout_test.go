@@ -189,6 +189,9 @@ func TestIndexListingFindAndChildren(t *testing.T) {
 	if e, err := FindSession(home, "bb"); err != nil || e.ID != "bbb2" {
 		t.Fatalf("prefix: %v %v", e, err)
 	}
+	if e, err := FindSession(home, "d4"); err != nil || e.ID != "ddd4" {
+		t.Fatalf("suffix: %v %v", e, err)
+	}
 	add("bbb9", "", 6)
 	if _, err := FindSession(home, "bbb"); err == nil || !strings.Contains(err.Error(), "ambiguous") {
 		t.Fatalf("ambiguous: %v", err)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,7 @@ import (
 
 	"go.uber.org/goleak"
 
+	"github.com/grovecli/grove/core/model/modeltest"
 	"github.com/grovecli/grove/core/sandbox"
 	"github.com/grovecli/grove/protocol"
 )
@@ -161,5 +163,76 @@ func TestAgentsList(t *testing.T) {
 	js, _, err := runCLI(t, home, "", "agents", "list", "--json", "--cd", dir)
 	if err != nil || !json.Valid([]byte(js)) {
 		t.Fatalf("--json: %v %q", err, js)
+	}
+}
+
+// TestExecAgainstProviderAndResume runs one agent against an
+// OpenAI-compatible server (the in-process mock, chat wire API): a tool call
+// executes in --cd, the answer goes to stdout, the key never reaches the
+// rollout, and --resume continues the same session.
+func TestExecAgainstProviderAndResume(t *testing.T) {
+	noProviderEnv(t)
+	s := modeltest.NewServer(t)
+	work := t.TempDir()
+	s.Handle(func(r modeltest.CapturedRequest) modeltest.Reply {
+		msgs, _ := r.Body["messages"].([]any)
+		last, _ := msgs[len(msgs)-1].(map[string]any)
+		switch {
+		case last["role"] == "tool":
+			return modeltest.Reply{Text: "The file says: " + strings.TrimSpace(last["content"].(string))}
+		case strings.Contains(fmt.Sprint(last["content"]), "again"):
+			return modeltest.Reply{Text: fmt.Sprintf("second turn, %d messages of history", len(msgs))}
+		}
+		return modeltest.Reply{ToolCalls: []modeltest.ToolCall{{ID: "c1", Name: "exec_command", Arguments: `{"cmd":"cat note.txt"}`}}}
+	})
+	if err := os.WriteFile(filepath.Join(work, "note.txt"), []byte("hello from the workdir\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("OPENAI_BASE_URL", s.URL())
+	t.Setenv("OPENAI_API_KEY", "sk-secret-do-not-store")
+	home := t.TempDir()
+	out, errOut, err := runCLI(t, home, "", "exec", "--cd", work, "-m", "test-model", "read note.txt")
+	if err != nil {
+		t.Fatalf("exec: %v\n%s", err, errOut)
+	}
+	if !strings.Contains(out, "hello from the workdir") {
+		t.Fatalf("stdout %q\nstderr %s", out, errOut)
+	}
+	if auth := s.Requests()[0].Header.Get("Authorization"); auth != "Bearer sk-secret-do-not-store" {
+		t.Fatalf("auth %q", auth)
+	}
+	list, _, _ := runCLI(t, home, "", "sessions", "list", "--json")
+	var entry struct {
+		ID          string `json:"id"`
+		RolloutPath string `json:"rollout_path"`
+	}
+	if err := json.Unmarshal([]byte(strings.SplitN(list, "\n", 2)[0]), &entry); err != nil {
+		t.Fatalf("sessions list %q: %v", list, err)
+	}
+	b, _ := os.ReadFile(entry.RolloutPath)
+	if strings.Contains(string(b), "sk-secret") {
+		t.Fatal("API key written to the rollout")
+	}
+	out, errOut, err = runCLI(t, home, "", "exec", "--resume", entry.ID[len(entry.ID)-12:], "-m", "test-model", "again please")
+	if err != nil {
+		t.Fatalf("resume: %v\n%s", err, errOut)
+	}
+	// system + user + assistant(call) + tool + assistant + user = 6 messages.
+	if !strings.Contains(out, "second turn, 6 messages of history") {
+		t.Fatalf("resumed turn lost history: %q", out)
+	}
+}
+
+func TestExecProviderFailureIsClear(t *testing.T) {
+	noProviderEnv(t)
+	s := modeltest.NewServer(t)
+	s.Handle(func(modeltest.CapturedRequest) modeltest.Reply {
+		return modeltest.Reply{Status: 401, Body: `{"error":{"message":"invalid api key"}}`}
+	})
+	t.Setenv("OPENAI_BASE_URL", s.URL())
+	t.Setenv("OPENAI_API_KEY", "sk-wrong")
+	_, _, err := runCLI(t, t.TempDir(), "", "exec", "-m", "m", "hi")
+	if err == nil || !strings.Contains(err.Error(), "401") || !strings.Contains(err.Error(), s.URL()) || strings.Contains(err.Error(), "sk-wrong") {
+		t.Fatalf("error %v", err)
 	}
 }

@@ -82,6 +82,10 @@ func (e *Engine) requestApproval(ctx context.Context, t, route *Thread, req prot
 		r := req
 		t.record(e.bus.Publish(protocol.Event{Type: protocol.EventApprovalRequested, ThreadID: t.id, Approval: &r}))
 		t.record(e.bus.Publish(protocol.Event{Type: protocol.EventApprovalResolved, ThreadID: t.id, Approval: &r, Decision: d}))
+		if !d.Approved() && req.Kind != protocol.ApprovalWorkingDir {
+			// Tell the model why, in words it can act on.
+			return d, fmt.Errorf("no one can approve in this headless session (grove exec, approval_policy = %s); stay within the %s sandbox, or the user can rerun with -a never or a wider --sandbox", e.opts.ApprovalPolicy, t.sandbox.Mode)
+		}
 		return d, nil
 	}
 	p := &pendingApproval{req: req, answer: make(chan protocol.ReviewDecision, 1), thread: t}
