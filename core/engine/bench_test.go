@@ -258,3 +258,40 @@ func runFanOutLimit(b *testing.B, n, cmds int) {
 		waitTurn(b, events, root)
 	}
 }
+
+// BenchmarkMemoryPerThread: heap held by one idle sub-agent (spawned, ran a
+// turn, waiting for input), measured over 50 of them.
+func BenchmarkMemoryPerThread(b *testing.B) {
+	const n = 50
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		runtime.GC()
+		var before runtime.MemStats
+		runtime.ReadMemStats(&before)
+		b.StartTimer()
+		base := b.TempDir()
+		home, cwd := filepath.Join(base, "home"), filepath.Join(base, "work")
+		_ = os.MkdirAll(home, 0o755)
+		_ = os.MkdirAll(cwd, 0o755)
+		e, err := New(context.Background(), Options{
+			Home: home, Cwd: cwd, Model: "bench", Client: model.NewScripted("bench", fanOut(n, 0)),
+			Sandbox: protocol.SandboxPolicy{Mode: protocol.SandboxDangerFullAccess}, MaxThreads: n,
+			Templates: templates.Load(templates.Dirs{Cwd: cwd, GroveHome: home, UserHome: base}, templates.Options{}),
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+		root, _ := e.StartRoot()
+		events, cancel := e.Subscribe()
+		_ = e.SubmitText(root, "fan out")
+		waitTurn(b, events, root)
+		b.StopTimer()
+		runtime.GC()
+		var after runtime.MemStats
+		runtime.ReadMemStats(&after)
+		b.ReportMetric(float64(int64(after.HeapInuse)-int64(before.HeapInuse))/n/1024, "KiB/thread")
+		cancel()
+		_ = e.Shutdown(context.Background())
+		b.StartTimer()
+	}
+}
