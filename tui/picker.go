@@ -185,7 +185,8 @@ func (p *picker) key(msg tea.KeyPressMsg) (string, tea.Cmd) {
 	return "", tea.Batch(cmds...)
 }
 
-func ago(d time.Duration) string {
+// Ago renders how long ago something happened ("3m ago").
+func Ago(d time.Duration) string {
 	switch {
 	case d < time.Minute:
 		return "just now"
@@ -226,7 +227,7 @@ func (p *picker) view(r *renderer, w, h int) []string {
 	var left []string
 	for i := start; i < len(list) && len(left) < rows; i++ {
 		e := list[i]
-		meta := fmt.Sprintf("%-8s %2d agents  %s", ago(now.Sub(e.UpdatedAt)), e.ChildCount, shortenHome(e.Cwd))
+		meta := fmt.Sprintf("%-8s %2d agents  %s", Ago(now.Sub(e.UpdatedAt)), e.ChildCount, shortenHome(e.Cwd))
 		t := title(e)
 		if e.Note != "" {
 			t += " — " + e.Note

@@ -12,6 +12,7 @@ import (
 
 	"github.com/grovecli/grove/core/config"
 	"github.com/grovecli/grove/rollout"
+	"github.com/grovecli/grove/tui"
 )
 
 func newSessionsCmd(g *globalFlags) *cobra.Command {
@@ -65,7 +66,7 @@ func printSessions(w io.Writer, entries []rollout.IndexEntry, more, asJSON bool,
 		if e.Note != "" {
 			title += " — " + e.Note
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", e.ID.Short(), ago(now.Sub(e.UpdatedAt)), e.ChildCount, e.Cwd, clip(title, 70))
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", e.ID.Short(), tui.Ago(now.Sub(e.UpdatedAt)), e.ChildCount, e.Cwd, clip(title, 70))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -74,16 +75,4 @@ func printSessions(w io.Writer, entries []rollout.IndexEntry, more, asJSON bool,
 		fmt.Fprintln(w, strings.Repeat(" ", 0)+"… more: use --offset to page")
 	}
 	return nil
-}
-
-func ago(d time.Duration) string {
-	switch {
-	case d < time.Minute:
-		return "just now"
-	case d < time.Hour:
-		return fmt.Sprintf("%dm ago", int(d.Minutes()))
-	case d < 48*time.Hour:
-		return fmt.Sprintf("%dh ago", int(d.Hours()))
-	}
-	return fmt.Sprintf("%dd ago", int(d.Hours()/24))
 }

@@ -32,6 +32,11 @@ func (n *noopTool) Run(context.Context, *tools.Env, json.RawMessage) tools.Resul
 }
 
 func benchEngine(b *testing.B, fn model.ScriptFunc, extra ...tools.Tool) (*Engine, protocol.ThreadID) {
+	return benchEngineN(b, fn, 0, extra...)
+}
+
+// benchEngineN is benchEngine with a max_threads limit (0 = default).
+func benchEngineN(b *testing.B, fn model.ScriptFunc, maxThreads int, extra ...tools.Tool) (*Engine, protocol.ThreadID) {
 	b.Helper()
 	base := b.TempDir()
 	home, cwd := filepath.Join(base, "home"), filepath.Join(base, "work")
@@ -48,7 +53,7 @@ func benchEngine(b *testing.B, fn model.ScriptFunc, extra ...tools.Tool) (*Engin
 	}
 	e, err := New(context.Background(), Options{
 		Home: home, Cwd: cwd, Model: "bench", Client: model.NewScripted("bench", fn), Tools: reg,
-		Sandbox:   protocol.SandboxPolicy{Mode: protocol.SandboxDangerFullAccess},
+		Sandbox: protocol.SandboxPolicy{Mode: protocol.SandboxDangerFullAccess}, MaxThreads: maxThreads,
 		Templates: templates.Load(templates.Dirs{Cwd: cwd, GroveHome: home, UserHome: base}, templates.Options{}),
 	})
 	if err != nil {
@@ -233,23 +238,7 @@ func BenchmarkFanOut6x3(b *testing.B) { runFanOut(b, 6, 3) }
 func BenchmarkFiftyAgents(b *testing.B) { runFanOutLimit(b, 50, 1) }
 
 func runFanOutLimit(b *testing.B, n, cmds int) {
-	base := b.TempDir()
-	home, cwd := filepath.Join(base, "home"), filepath.Join(base, "work")
-	_ = os.MkdirAll(home, 0o755)
-	_ = os.MkdirAll(cwd, 0o755)
-	e, err := New(context.Background(), Options{
-		Home: home, Cwd: cwd, Model: "bench", Client: model.NewScripted("bench", fanOut(n, cmds)),
-		Sandbox: protocol.SandboxPolicy{Mode: protocol.SandboxDangerFullAccess}, MaxThreads: n,
-		Templates: templates.Load(templates.Dirs{Cwd: cwd, GroveHome: home, UserHome: base}, templates.Options{}),
-	})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer func() { _ = e.Shutdown(context.Background()) }()
-	root, err := e.StartRoot()
-	if err != nil {
-		b.Fatal(err)
-	}
+	e, root := benchEngineN(b, fanOut(n, cmds), n)
 	events, cancel := e.Subscribe()
 	defer cancel()
 	b.ResetTimer()
@@ -269,19 +258,7 @@ func BenchmarkMemoryPerThread(b *testing.B) {
 		var before runtime.MemStats
 		runtime.ReadMemStats(&before)
 		b.StartTimer()
-		base := b.TempDir()
-		home, cwd := filepath.Join(base, "home"), filepath.Join(base, "work")
-		_ = os.MkdirAll(home, 0o755)
-		_ = os.MkdirAll(cwd, 0o755)
-		e, err := New(context.Background(), Options{
-			Home: home, Cwd: cwd, Model: "bench", Client: model.NewScripted("bench", fanOut(n, 0)),
-			Sandbox: protocol.SandboxPolicy{Mode: protocol.SandboxDangerFullAccess}, MaxThreads: n,
-			Templates: templates.Load(templates.Dirs{Cwd: cwd, GroveHome: home, UserHome: base}, templates.Options{}),
-		})
-		if err != nil {
-			b.Fatal(err)
-		}
-		root, _ := e.StartRoot()
+		e, root := benchEngineN(b, fanOut(n, 0), n)
 		events, cancel := e.Subscribe()
 		_ = e.SubmitText(root, "fan out")
 		waitTurn(b, events, root)
