@@ -78,7 +78,6 @@ type Model struct {
 
 	events   <-chan protocol.Event
 	unsub    func()
-	ticking  bool
 	quitting bool
 }
 

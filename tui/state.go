@@ -230,14 +230,6 @@ func (t *threadView) loadHistory(items []protocol.Item) {
 	}
 }
 
-// depthOf returns a thread's depth in the tree.
-func (s *session) depthOf(id protocol.ThreadID) int {
-	if t := s.threads[id]; t != nil {
-		return t.info.Depth
-	}
-	return 0
-}
-
 // treeOrder lists threads depth-first from the root, children in spawn order.
 func (s *session) treeOrder() []protocol.ThreadID {
 	var out []protocol.ThreadID

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/grovecli/grove/core/model"
@@ -24,7 +23,6 @@ var StandardEfforts = []string{"minimal", "low", "medium", "high", "xhigh"}
 // provider's model list (the client caches it).
 type modelCatalog struct {
 	client model.Client
-	mu     sync.Mutex
 }
 
 // validate checks a model name and reasoning effort before a spawn. An

@@ -61,7 +61,6 @@ type Thread struct {
 	statusAt time.Time
 	changed  chan struct{} // closed and replaced on every status change
 	feeds    []*statusFeed
-	runStart time.Time
 }
 
 // Status returns the current status and when it began.

@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -249,9 +248,6 @@ func (t *Thread) runTool(ctx context.Context, turnID string, c model.ToolCallReq
 	t.record(e.bus.Publish(protocol.Event{Type: protocol.EventToolCallEnd, ThreadID: t.id, TurnID: turnID, Tool: end}))
 	return res
 }
-
-// errClosed is returned when an operation targets a closed thread.
-var errClosed = errors.New("thread is closed")
 
 func fmtDuration(d time.Duration) string {
 	switch {

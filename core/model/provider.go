@@ -44,7 +44,6 @@ type openAIClient struct {
 	modelsMu   sync.Mutex
 	models     []ModelInfo
 	modelsAt   time.Time
-	modelsErr  error
 	modelsUnsp bool
 }
 

@@ -106,7 +106,6 @@ func TestExecSandboxed(t *testing.T) {
 
 func TestExecApprovals(t *testing.T) {
 	r := coreRegistry(t)
-	type call struct{ cmd string }
 	for _, tc := range []struct {
 		name     string
 		policy   protocol.ApprovalPolicy
@@ -145,7 +144,6 @@ func TestExecApprovals(t *testing.T) {
 			}
 		})
 	}
-	_ = call{}
 }
 
 func TestExecOnFailureRetriesOutsideSandbox(t *testing.T) {
