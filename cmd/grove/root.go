@@ -33,7 +33,7 @@ With no API key and no provider configured, grove runs an offline demo model.`,
 	}
 	pf := root.PersistentFlags()
 	pf.StringArrayVarP(&g.overrides, "config", "c", nil, "override a config key: -c key=value (repeatable; dotted keys, TOML values)")
-	pf.StringVarP(&g.model, "model", "m", "", "model to use (overrides config `model`)")
+	pf.StringVarP(&g.model, "model", "m", "", "model to use (overrides the config key model)")
 	pf.StringVarP(&g.cd, "cd", "C", "", "working directory for the session")
 	pf.StringVarP(&g.sandbox, "sandbox", "s", "", "sandbox mode: read-only, workspace-write or danger-full-access")
 	pf.StringVarP(&g.approval, "ask-for-approval", "a", "", "approval policy: untrusted, on-request, on-failure or never")
