@@ -104,6 +104,22 @@ func runTUI(ctx context.Context, g *globalFlags, prompt string, start tuiStart) 
 		StartInPicker: start.picker,
 		OpenSession:   func(id string) (tui.Backend, error) { return open(id) },
 		NewSession:    func() (tui.Backend, error) { return open("") },
+		Models: func() []string {
+			if current == nil {
+				return nil
+			}
+			ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+			defer cancel()
+			list, err := current.eng.Options().Client.Models(ctx)
+			if err != nil {
+				return nil
+			}
+			names := make([]string, len(list))
+			for i, m := range list {
+				names[i] = m.ID
+			}
+			return names
+		},
 	})
 	if current != nil {
 		shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
