@@ -649,8 +649,15 @@ func (m Model) slash(text string) (tea.Model, tea.Cmd) {
 	case "/model":
 		if arg == "" {
 			m.flash = "model: " + m.info.Model + " · usage: /model <name> [effort]"
-			if m.opts.Models != nil {
-				m.flash += " · available: " + strings.Join(m.opts.Models(), ", ")
+			if list := m.opts.Models; list != nil {
+				cur := m.flash
+				// The provider's list may need a request: fetch it off the UI loop.
+				return m, func() tea.Msg {
+					if names := list(); len(names) > 0 {
+						return flashMsg(cur + " · available: " + strings.Join(names, ", "))
+					}
+					return nil
+				}
 			}
 			return m, nil
 		}
