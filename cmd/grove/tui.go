@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -56,7 +57,14 @@ func runTUI(ctx context.Context, g *globalFlags, prompt string, start tuiStart) 
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	// current is the open session; open runs in TUI commands (goroutines).
+	var mu sync.Mutex
 	var current *session
+	cur := func() *session {
+		mu.Lock()
+		defer mu.Unlock()
+		return current
+	}
 	open := func(resumeID string) (tui.Backend, error) {
 		s, err := newSession(ctx, g, sessionOpts{demoDelay: demoChunkDelay})
 		if err != nil {
@@ -66,11 +74,14 @@ func runTUI(ctx context.Context, g *globalFlags, prompt string, start tuiStart) 
 			_ = s.eng.Shutdown(context.Background())
 			return nil, err
 		}
-		if current != nil {
-			old := current
+		mu.Lock()
+		old := current
+		current = s
+		mu.Unlock()
+		if old != nil {
+			// The previous session winds down in the background.
 			go func() { _ = old.eng.Shutdown(context.Background()) }()
 		}
-		current = s
 		return backend{s}, nil
 	}
 	var first tui.Backend
@@ -80,7 +91,7 @@ func runTUI(ctx context.Context, g *globalFlags, prompt string, start tuiStart) 
 		if first, err = open(start.resumeID); err != nil {
 			return err
 		}
-		if current.provider.Demo && prompt == "" && start.resumeID == "" {
+		if cur().provider.Demo && prompt == "" && start.resumeID == "" {
 			prompt = demo.Prompt
 		}
 	} else {
@@ -105,6 +116,7 @@ func runTUI(ctx context.Context, g *globalFlags, prompt string, start tuiStart) 
 		OpenSession:   func(id string) (tui.Backend, error) { return open(id) },
 		NewSession:    func() (tui.Backend, error) { return open("") },
 		Models: func() []string {
+			current := cur()
 			if current == nil {
 				return nil
 			}
@@ -121,10 +133,10 @@ func runTUI(ctx context.Context, g *globalFlags, prompt string, start tuiStart) 
 			return names
 		},
 	})
-	if current != nil {
+	if last := cur(); last != nil {
 		shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		_ = current.eng.Shutdown(shutdownCtx)
+		_ = last.eng.Shutdown(shutdownCtx)
 	}
 	return err
 }
