@@ -30,7 +30,9 @@ func TestTmuxSmoke(t *testing.T) {
 	// A private tmux server: the test never touches the user's sessions.
 	sock := "grove-smoke-" + filepath.Base(dir)
 	tmux := func(args ...string) string {
-		out, err := exec.Command("tmux", append([]string{"-L", sock}, args...)...).CombinedOutput()
+		c := exec.Command("tmux", append([]string{"-L", sock}, args...)...)
+		c.Env = append(os.Environ(), "TERM=xterm-256color") // CI may have no TERM
+		out, err := c.CombinedOutput()
 		if err != nil {
 			t.Fatalf("tmux %v: %v\n%s", args, err, out)
 		}
