@@ -62,10 +62,12 @@ func (r *renderer) lines(s *session, e *entry, w int) []string {
 			out = append(out, r.th.userBar.Render(bar)+r.th.user.Render(l))
 		}
 	case entryAssistant:
+		// Prose stays at a readable measure on very wide terminals.
+		mw := min(w, maxProseWidth)
 		if e.final {
-			out = strings.Split(r.md.render(e.text, w), "\n")
+			out = strings.Split(r.md.render(e.text, mw), "\n")
 		} else {
-			out = wrap(e.text, w)
+			out = wrap(e.text, mw)
 		}
 	case entryTool:
 		out = r.toolLines(e, w)
@@ -264,8 +266,12 @@ func (r *renderer) cardLines(s *session, e *entry, w int) []string {
 	return strings.Split(box, "\n")
 }
 
-// maxCardWidth keeps cards readable on very wide terminals.
-const maxCardWidth = 100
+// maxCardWidth and maxProseWidth keep cards and text readable on very
+// wide terminals.
+const (
+	maxCardWidth  = 100
+	maxProseWidth = 120
+)
 
 func statusWord(st protocol.AgentStatus) string {
 	switch st.Kind {
