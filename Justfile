@@ -8,9 +8,9 @@ run *ARGS:
 test:
     go test ./...
 
-# Tests with the race detector for the concurrent packages.
+# Tests with the race detector.
 race:
-    go test -race ./core/... ./rollout/...
+    go test -race ./...
 
 # Benchmarks: Go benchmarks plus the bench/ harness.
 bench:
