@@ -125,3 +125,17 @@ type BackgroundEvent struct {
 	// Warning marks a background warning (e.g. a note that failed to apply).
 	Warning bool `json:"warning,omitempty"`
 }
+
+// Label names a thread for people: "root", its agent_type, or
+// agent_type/agent_name ("agent <id>" for an untyped sub-agent).
+func (t ThreadInfo) Label() string {
+	switch {
+	case t.ParentID == "":
+		return "root"
+	case t.AgentName != "":
+		return t.AgentType + "/" + t.AgentName
+	case t.AgentType != "":
+		return t.AgentType
+	}
+	return "agent " + t.ID.Short()
+}

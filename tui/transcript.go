@@ -194,17 +194,7 @@ func (r *renderer) statusGlyph(st protocol.AgentStatus) string {
 	return "?"
 }
 
-func roleLabel(info protocol.ThreadInfo) string {
-	switch {
-	case info.ParentID == "":
-		return "root"
-	case info.AgentName != "":
-		return info.AgentType + "/" + info.AgentName
-	case info.AgentType != "":
-		return info.AgentType
-	}
-	return "agent"
-}
+func roleLabel(info protocol.ThreadInfo) string { return info.Label() }
 
 // cardLines renders a status card for a collaboration call: the target
 // agents with their live status, updating in place.

@@ -147,15 +147,7 @@ func (t *Thread) info() protocol.ThreadInfo {
 }
 
 func (t *Thread) label() string {
-	switch {
-	case t.parentID == "":
-		return "root"
-	case t.agentName != "":
-		return t.agentType + "/" + t.agentName
-	case t.agentType != "":
-		return t.agentType
-	}
-	return "agent " + t.id.Short()
+	return protocol.ThreadInfo{ID: t.id, ParentID: t.parentID, AgentType: t.agentType, AgentName: t.agentName}.Label()
 }
 
 // role is the agent_type for messages ("default" when none).
