@@ -33,7 +33,7 @@ func NewClient(chunkDelay time.Duration) model.Client {
 // the next reply, so it reacts to real tool results (a denied approval, a
 // failed command) like a model would.
 func Respond(_ context.Context, req model.Request) (model.Response, error) {
-	turn := currentTurn(req.Items)
+	turn := ParseTurn(req.Items)
 	switch {
 	case strings.Contains(req.Instructions, "# Your role: explorer"):
 		return explorer(turn), nil
@@ -43,21 +43,23 @@ func Respond(_ context.Context, req model.Request) (model.Response, error) {
 	return root(req.Items, turn), nil
 }
 
-// turnState is what happened since the last user message.
-type turnState struct {
-	rounds  int               // tool-call rounds so far
-	outputs map[string]string // call id → output, this turn
-	calls   []protocol.Item   // function calls, this turn
-	prompt  string
+// Turn is what happened since the last user message: how scripted models
+// (the demo and engine tests) decide their next reply.
+type Turn struct {
+	Rounds  int               // tool-call rounds so far
+	Outputs map[string]string // call id → output, this turn
+	Calls   []protocol.Item   // function calls, this turn
+	Prompt  string            // the last user message
 }
 
-func currentTurn(items []protocol.Item) turnState {
-	st := turnState{outputs: map[string]string{}}
+// ParseTurn reads the current turn out of a conversation.
+func ParseTurn(items []protocol.Item) Turn {
+	st := Turn{Outputs: map[string]string{}}
 	start := 0
 	for i, it := range items {
 		if it.Type == protocol.ItemMessage && it.Role == protocol.RoleUser {
 			start = i
-			st.prompt = it.Content
+			st.Prompt = it.Content
 		}
 	}
 	prevCall := false
@@ -65,12 +67,12 @@ func currentTurn(items []protocol.Item) turnState {
 		switch it.Type {
 		case protocol.ItemFunctionCall:
 			if !prevCall {
-				st.rounds++
+				st.Rounds++
 			}
-			st.calls = append(st.calls, it)
+			st.Calls = append(st.Calls, it)
 			prevCall = true
 		case protocol.ItemFunctionCallOutput:
-			st.outputs[it.CallID] = it.Output
+			st.Outputs[it.CallID] = it.Output
 			prevCall = false
 		default:
 			prevCall = false
@@ -90,7 +92,7 @@ func usage(in, out int64) protocol.TokenUsage {
 
 // root plays an orchestrator: plan, spawn an explorer and a worker (the
 // worker in another directory, which needs approval), wait, close, report.
-func root(items []protocol.Item, st turnState) model.Response {
+func root(items []protocol.Item, st Turn) model.Response {
 	userTurns := 0
 	for _, it := range items {
 		if it.Type == protocol.ItemMessage && it.Role == protocol.RoleUser {
@@ -104,8 +106,8 @@ func root(items []protocol.Item, st turnState) model.Response {
 	var spawnFailed []string       // roles whose spawn failed
 	final := map[string]protocol.AgentStatus{}
 	closed := map[string]bool{}
-	for _, c := range st.calls {
-		out, ok := st.outputs[c.CallID]
+	for _, c := range st.Calls {
+		out, ok := st.Outputs[c.CallID]
 		if !ok {
 			continue
 		}
@@ -137,7 +139,7 @@ func root(items []protocol.Item, st turnState) model.Response {
 			}
 		}
 	}
-	n := st.rounds
+	n := st.Rounds
 	switch {
 	case n == 0:
 		return model.Response{
@@ -207,8 +209,8 @@ func root(items []protocol.Item, st turnState) model.Response {
 	return model.Response{Text: b.String(), Usage: usage(2000, 160)}
 }
 
-func hasRespawn(st turnState) bool {
-	for _, c := range st.calls {
+func hasRespawn(st Turn) bool {
+	for _, c := range st.Calls {
 		if c.CallID == "demo_respawn_worker" {
 			return true
 		}
@@ -217,8 +219,8 @@ func hasRespawn(st turnState) bool {
 }
 
 // explorer surveys the scratch project read-only.
-func explorer(st turnState) model.Response {
-	switch st.rounds {
+func explorer(st Turn) model.Response {
+	switch st.Rounds {
 	case 0:
 		return model.Response{
 			Text: "Looking around first.",
@@ -234,7 +236,7 @@ func explorer(st turnState) model.Response {
 			Usage:     usage(950, 20),
 		}
 	}
-	funcs := st.outputs["demo_grep"]
+	funcs := st.Outputs["demo_grep"]
 	return model.Response{
 		Text:  "The project has a `main.go` entry point and a `service` package with a tested `Greet` function.\n\nFunctions found:\n```\n" + strings.TrimSpace(funcs) + "\n```",
 		Usage: usage(1100, 120),
@@ -242,19 +244,19 @@ func explorer(st turnState) model.Response {
 }
 
 // worker edits service/greet.go (wherever its working directory is).
-func worker(st turnState) model.Response {
+func worker(st Turn) model.Response {
 	path := "greet.go"
-	if out, ok := st.outputs["demo_read"]; ok && strings.Contains(out, "no such file") {
+	if out, ok := st.Outputs["demo_read"]; ok && strings.Contains(out, "no such file") {
 		path = "service/greet.go"
 	}
-	switch st.rounds {
+	switch st.Rounds {
 	case 0:
 		return model.Response{
 			ToolCalls: []model.ToolCallRequest{call("demo_read", "read_file", map[string]any{"path": "greet.go"})},
 			Usage:     usage(700, 20),
 		}
 	case 1:
-		if strings.Contains(st.outputs["demo_read"], "no such file") || strings.HasPrefix(st.outputs["demo_read"], "read_file:") {
+		if strings.Contains(st.Outputs["demo_read"], "no such file") || strings.HasPrefix(st.Outputs["demo_read"], "read_file:") {
 			path = "service/greet.go"
 		}
 		patch := "*** Begin Patch\n*** Update File: " + path + "\n@@ func Greet(name string) string {\n \treturn \"hello, \" + name\n }\n+\n+// Farewell returns a goodbye for name.\n+func Farewell(name string) string {\n+\treturn \"goodbye, \" + name\n+}\n*** End Patch"
@@ -269,12 +271,12 @@ func worker(st turnState) model.Response {
 			Usage:     usage(1000, 30),
 		}
 	}
-	patchOut := st.outputs["demo_patch"]
+	patchOut := st.Outputs["demo_patch"]
 	if !strings.HasPrefix(patchOut, "Success") {
 		return model.Response{Text: "I could not apply the change: " + firstLine(patchOut), Usage: usage(1100, 40)}
 	}
 	return model.Response{
-		Text:  "Added `Farewell(name string) string` to " + path + " and checked it:\n```\n" + strings.TrimSpace(st.outputs["demo_check"]) + "\n```",
+		Text:  "Added `Farewell(name string) string` to " + path + " and checked it:\n```\n" + strings.TrimSpace(st.Outputs["demo_check"]) + "\n```",
 		Usage: usage(1200, 90),
 	}
 }

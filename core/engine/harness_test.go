@@ -13,6 +13,7 @@ import (
 
 	"go.uber.org/goleak"
 
+	"github.com/grovecli/grove/core/demo"
 	"github.com/grovecli/grove/core/model"
 	"github.com/grovecli/grove/core/sandbox"
 	"github.com/grovecli/grove/protocol"
@@ -45,30 +46,8 @@ func (t turn) hasTool(name string) bool {
 }
 
 func parseTurn(req model.Request) turn {
-	st := turn{req: req, outputs: map[string]string{}}
-	start := 0
-	for i, it := range req.Items {
-		if it.Type == protocol.ItemMessage && it.Role == protocol.RoleUser {
-			start = i
-			st.prompt = it.Content
-		}
-	}
-	prev := false
-	for _, it := range req.Items[start:] {
-		switch it.Type {
-		case protocol.ItemFunctionCall:
-			if !prev {
-				st.rounds++
-			}
-			prev = true
-		case protocol.ItemFunctionCallOutput:
-			st.outputs[it.CallID] = it.Output
-			prev = false
-		default:
-			prev = false
-		}
-	}
-	return st
+	d := demo.ParseTurn(req.Items)
+	return turn{req: req, rounds: d.Rounds, outputs: d.Outputs, prompt: d.Prompt}
 }
 
 // roleOf returns the role a request belongs to: "root" or the agent_type.
