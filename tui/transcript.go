@@ -154,7 +154,14 @@ func (r *renderer) toolLines(e *entry, w int) []string {
 	if tc.DurationMS > 0 {
 		meta += fmt.Sprintf("%.1fs · ", float64(tc.DurationMS)/1000)
 	}
-	outLines := strings.Split(strings.TrimRight(tc.Output, "\n"), "\n")
+	output := tc.Output
+	if tc.Name == "exec_command" {
+		// Exit code and wall time are in the meta line; preview the output itself.
+		if _, rest, ok := strings.Cut(output, "\nOutput:\n"); ok {
+			output = rest
+		}
+	}
+	outLines := strings.Split(strings.TrimRight(output, "\n"), "\n")
 	limit := 4
 	if !e.collapsed {
 		limit = 400
