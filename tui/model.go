@@ -288,6 +288,15 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, cmd
 		}
 		return m, nil
+	case tea.MouseClickMsg:
+		// A click on an agent in the tree focuses it.
+		if tw := m.treeWidth(); msg.Button == tea.MouseLeft && tw > 0 && msg.X < tw && m.overlay == nil && m.picker == nil {
+			_, ids := m.treeRows(tw, m.bodyHeight())
+			if row := msg.Y - 1; row >= 0 && row < len(ids) && ids[row] != "" {
+				m.focusThread(ids[row])
+			}
+		}
+		return m, nil
 	case tea.MouseWheelMsg:
 		if t := m.sess.threads[m.focused]; t != nil {
 			if msg.Button == tea.MouseWheelUp {
@@ -785,8 +794,16 @@ func (m Model) bodyLines(h int) []string {
 }
 
 func (m Model) treeLines(w, h int) []string {
+	lines, _ := m.treeRows(w, h)
+	return lines
+}
+
+// treeRows renders the tree and reports which thread each row shows
+// ("" for title and detail rows), for mouse clicks.
+func (m Model) treeRows(w, h int) ([]string, []protocol.ThreadID) {
 	order := m.sess.treeOrder()
 	lines := []string{m.th.paneTitle.Render("agents") + m.th.dim.Render(fmt.Sprintf(" %d", len(order)))}
+	ids := []protocol.ThreadID{""}
 	now := m.now()
 	start := 0
 	if m.selected >= h-1 {
@@ -815,6 +832,7 @@ func (m Model) treeLines(w, h int) []string {
 			line = style.Render(line)
 		}
 		lines = append(lines, line)
+		ids = append(ids, id)
 		sub := m.treeContinuation(t) + "  "
 		detail := t.info.Note
 		if detail == "" {
@@ -822,9 +840,10 @@ func (m Model) treeLines(w, h int) []string {
 		}
 		if detail != "" && t.info.Depth > 0 {
 			lines = append(lines, m.th.treeDim.Render(padRight(sub+clip(detail, max(4, w-len(sub))), w)))
+			ids = append(ids, "")
 		}
 	}
-	return lines
+	return lines, ids
 }
 
 // treePrefix draws the tree guides (├ └ │) in front of a node.
@@ -965,7 +984,7 @@ func (m Model) helpLines() []string {
 		k("shift+enter ctrl+j") + " new line",
 		k("↑ ↓") + "              history (composer empty)",
 		k("tab") + "              switch between composer and agent tree",
-		k("↑ ↓ j k, enter") + "   in the tree: move, focus that agent",
+		k("↑ ↓ j k, enter") + "   in the tree: move, focus that agent (or click it)",
 		k("esc") + "              back to the root agent / close overlays",
 		k("pgup pgdn home end") + " scroll the transcript (mouse wheel too)",
 		k("ctrl+o") + "           expand / collapse the last tool output",

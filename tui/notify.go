@@ -35,7 +35,10 @@ type notifier struct {
 }
 
 func newNotifier(cfg NotifyConfig) *notifier {
-	return &notifier{cfg: cfg, focused: true, getenv: os.Getenv, desktop: func(t, m string) error { return beeep.Notify(t, m, "") }}
+	// Until the terminal reports focus, assume it is not focused: terminals
+	// (and tmux without focus-events) that never report would otherwise
+	// never notify.
+	return &notifier{cfg: cfg, focused: false, getenv: os.Getenv, desktop: func(t, m string) error { return beeep.Notify(t, m, "") }}
 }
 
 func (n *notifier) enabled(kind string) bool {

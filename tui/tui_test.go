@@ -308,6 +308,22 @@ func TestComposerSendNewlineHistory(t *testing.T) {
 	}
 }
 
+func TestMouseClickFocusesAgent(t *testing.T) {
+	m, _ := newTestModel(t, 100, 30, newFake(rootInfo()))
+	m = feed(m, treeScenario()...)
+	_, ids := m.treeRows(m.treeWidth(), m.bodyHeight())
+	row := -1
+	for i, id := range ids {
+		if id == workerID {
+			row = i
+		}
+	}
+	mm, _ := m.Update(tea.MouseClickMsg{X: 3, Y: row + 1, Button: tea.MouseLeft})
+	if m = mm.(Model); m.focused != workerID {
+		t.Fatalf("click on row %d focused %s", row, m.focused)
+	}
+}
+
 func TestTreeNavigationAndEsc(t *testing.T) {
 	m, _ := newTestModel(t, 100, 30, newFake(rootInfo()))
 	m = feed(m, treeScenario()...)
@@ -379,6 +395,10 @@ func TestNotifications(t *testing.T) {
 	n := newNotifier(NotifyConfig{Condition: "unfocused"})
 	env := map[string]string{}
 	n.getenv = func(k string) string { return env[k] }
+	if n.notify(NotifyTurnComplete, "done") == nil {
+		t.Fatal("before any focus report the terminal counts as unfocused")
+	}
+	n.focused = true
 	if n.notify(NotifyTurnComplete, "done") != nil {
 		t.Fatal("notified while focused")
 	}
