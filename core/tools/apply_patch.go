@@ -18,24 +18,52 @@ type applyPatch struct{}
 // NewApplyPatch returns the apply_patch tool.
 func NewApplyPatch() Tool { return applyPatch{} }
 
-const applyPatchDesc = `Edit files with a patch. Atomic: either every change applies or no file changes. Format:
+const applyPatchDesc = `Use apply_patch to add, edit, rename and delete files. The patch is applied atomically: either every change lands or no file changes.
+
+The patch format is a stripped-down, file-oriented diff:
+
 *** Begin Patch
-*** Add File: <path>
-+<line of the new file>
-*** Update File: <path>
-*** Move to: <new path>          (optional, renames the file)
-@@ <optional context line, e.g. a function signature, to locate the hunk>
- <context line (leading space)>
--<removed line>
-+<added line>
-*** End of File                  (optional: the hunk is at the end of the file)
-*** Delete File: <path>
+[ one or more file sections ]
 *** End Patch
-Give about 3 lines of context before and after each change; use several @@ hunks for several places in one file. Paths are relative to the working directory.`
+
+Each file section starts with one of three headers:
+*** Add File: <path> - create a new file; every following line is a + line (the initial contents).
+*** Delete File: <path> - remove an existing file; nothing follows.
+*** Update File: <path> - patch an existing file, optionally renaming it with a following line "*** Move to: <new path>".
+
+An update holds one or more hunks, each introduced by @@, optionally followed by a line of the file that locates the hunk (a class or function signature). In a hunk every line starts with:
+  ' ' (space) for context, '-' for a removed line, '+' for an added line.
+Show 3 lines of context above and below each change; if that is not unique, add an @@ line naming the enclosing class or function. Hunks of one file must be in file order. End a hunk with "*** End of File" when it changes the end of the file.
+
+Grammar:
+Patch := Begin { FileOp } End
+Begin := "*** Begin Patch" NEWLINE
+End := "*** End Patch" NEWLINE
+FileOp := AddFile | DeleteFile | UpdateFile
+AddFile := "*** Add File: " path NEWLINE { "+" line NEWLINE }
+DeleteFile := "*** Delete File: " path NEWLINE
+UpdateFile := "*** Update File: " path NEWLINE [ MoveTo ] { Hunk }
+MoveTo := "*** Move to: " newPath NEWLINE
+Hunk := "@@" [ header ] NEWLINE { HunkLine } [ "*** End of File" NEWLINE ]
+HunkLine := (" " | "-" | "+") text NEWLINE
+
+Example:
+*** Begin Patch
+*** Add File: hello.txt
++Hello world
+*** Update File: src/app.py
+*** Move to: src/main.py
+@@ def greet():
+-print("Hi")
++print("Hello, world!")
+*** Delete File: obsolete.txt
+*** End Patch
+
+Paths are relative to the working directory (absolute paths work too); never use line numbers. New lines of an added file must start with +.`
 
 func (applyPatch) Spec() model.ToolSpec {
 	return model.ToolSpec{Name: "apply_patch", Description: applyPatchDesc, Parameters: json.RawMessage(`{"type":"object","properties":{
-"input":{"type":"string","description":"The whole patch, from *** Begin Patch to *** End Patch."}
+"input":{"type":"string","description":"The entire patch, from *** Begin Patch to *** End Patch."}
 },"required":["input"],"additionalProperties":false}`)}
 }
 
@@ -48,7 +76,7 @@ func (applyPatch) Run(ctx context.Context, env *Env, raw json.RawMessage) Result
 	}
 	p, err := patch.Parse(a.Input)
 	if err != nil {
-		return Errorf("apply_patch: %v", err)
+		return Errorf("apply_patch: %v; no files were changed", err)
 	}
 	changes, err := patch.Compute(p, env.Cwd)
 	if err != nil {
@@ -60,66 +88,90 @@ func (applyPatch) Run(ctx context.Context, env *Env, raw json.RawMessage) Result
 			if path == "" {
 				continue
 			}
-			files = append(files, path)
+			files = append(files, displayPath(env.Cwd, path))
 			if err := sandbox.CheckWritable(env.Sandbox, env.Cwd, path); err != nil {
 				outside = append(outside, err.Error())
 			}
 		}
 	}
-	needAsk := len(outside) > 0
-	if env.ApprovalPolicy == protocol.ApprovalUntrusted {
-		needAsk = true
-	}
-	if needAsk {
-		if env.ApprovalPolicy == protocol.ApprovalNever || env.Approve == nil {
-			why := "approval_policy = never"
-			if env.Approve == nil {
-				why = "no one can approve in this session"
-			}
-			return Errorf("apply_patch: refused (%s): %s; no files were changed", why, strings.Join(outside, "; "))
-		}
-		reason := "approval_policy is untrusted"
+	untrusted := env.ApprovalPolicy == protocol.ApprovalUntrusted
+	if len(outside) > 0 || untrusted {
+		why := "approval_policy is untrusted"
 		if len(outside) > 0 {
-			reason = strings.Join(outside, "; ")
+			why = strings.Join(outside, "; ")
 		}
-		d, err := env.Approve(ctx, protocol.ApprovalRequest{Kind: protocol.ApprovalPatch, Patch: a.Input, Files: files, Cwd: env.Cwd, Reason: reason})
-		if err != nil {
-			return Result{Output: fmt.Sprintf("apply_patch: approval was not given: %v", err), IsError: true, Abort: ctx.Err() != nil}
+		switch {
+		case env.ApprovalPolicy == protocol.ApprovalNever:
+			return Errorf("apply_patch: refused: %s (approval_policy is never, so no one is asked); no files were changed", why)
+		case env.Approve == nil:
+			return Errorf("apply_patch: refused: %s, and no one can approve in this session; no files were changed", why)
 		}
-		switch d {
-		case protocol.DecisionAbort:
-			return Result{Output: "patch rejected by user (aborted the turn)", IsError: true, Abort: true}
-		case protocol.DecisionDenied:
+		d, err := env.Approve(ctx, protocol.ApprovalRequest{Kind: protocol.ApprovalPatch, CallID: env.CallID, Patch: a.Input, Files: files, Cwd: env.Cwd, Reason: why})
+		switch {
+		case err != nil && ctx.Err() != nil:
+			return Result{Output: "apply_patch: interrupted while waiting for approval; no files were changed", IsError: true, Abort: true}
+		case err != nil:
+			return Errorf("apply_patch: approval failed: %v; no files were changed", err)
+		case d == protocol.DecisionAbort:
+			return Result{Output: "patch rejected by user (the turn was aborted)", IsError: true, Abort: true}
+		case !d.Approved():
 			return Errorf("patch rejected by user")
 		}
+		// The files may have changed while the user decided.
+		if changes, err = patch.Compute(p, env.Cwd); err != nil {
+			return Errorf("apply_patch: %v (the files changed while waiting for approval); no files were changed", err)
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return Result{Output: "apply_patch: interrupted; no files were changed", IsError: true, Abort: true}
 	}
 	if err := patch.Write(changes); err != nil {
 		return Errorf("apply_patch: %v", err)
 	}
+	return Result{Output: patchReport(env.Cwd, changes), Summary: patchSummary(changes)}
+}
+
+// patchReport lists the changed files like Codex does.
+func patchReport(cwd string, changes []patch.Change) string {
 	var b strings.Builder
-	b.WriteString("Success. Updated the following files:\n")
+	b.WriteString("Success. Updated the following files:")
+	for _, c := range changes {
+		switch {
+		case c.Op == patch.OpAdd:
+			fmt.Fprintf(&b, "\nA %s", displayPath(cwd, c.Path))
+		case c.Op == patch.OpDelete:
+			fmt.Fprintf(&b, "\nD %s", displayPath(cwd, c.Path))
+		case c.MoveTo != "":
+			fmt.Fprintf(&b, "\nM %s -> %s", displayPath(cwd, c.Path), displayPath(cwd, c.MoveTo))
+		default:
+			fmt.Fprintf(&b, "\nM %s", displayPath(cwd, c.Path))
+		}
+	}
+	return b.String()
+}
+
+// patchSummary is the one-line UI summary, e.g. "patched 3 files (+12 -4)".
+func patchSummary(changes []patch.Change) string {
+	seen := map[string]bool{}
 	added, removed := 0, 0
 	for _, c := range changes {
-		rel := func(p string) string {
-			if r, err := filepath.Rel(env.Cwd, p); err == nil && !strings.HasPrefix(r, "..") {
-				return r
-			}
-			return p
-		}
-		switch c.Op {
-		case patch.OpAdd:
-			fmt.Fprintf(&b, "A %s\n", rel(c.Path))
-		case patch.OpDelete:
-			fmt.Fprintf(&b, "D %s\n", rel(c.Path))
-		default:
-			if c.MoveTo != "" {
-				fmt.Fprintf(&b, "M %s -> %s\n", rel(c.Path), rel(c.MoveTo))
-			} else {
-				fmt.Fprintf(&b, "M %s\n", rel(c.Path))
-			}
-		}
+		seen[c.Path] = true
 		added += c.Added
 		removed += c.Removed
 	}
-	return Result{Output: b.String(), Summary: fmt.Sprintf("patched %d file(s) (+%d -%d)", len(changes), added, removed)}
+	noun := "files"
+	if len(seen) == 1 {
+		noun = "file"
+	}
+	return fmt.Sprintf("patched %d %s (+%d -%d)", len(seen), noun, added, removed)
+}
+
+// displayPath shows p relative to cwd when it is inside it.
+func displayPath(cwd, p string) string {
+	if cwd != "" {
+		if r, err := filepath.Rel(cwd, p); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+			return r
+		}
+	}
+	return p
 }

@@ -1,7 +1,7 @@
 package tools
 
-// RegisterCore registers the core tools: exec_command, apply_patch,
-// read_file, list_dir, grep_files and update_plan.
+// RegisterCore registers the core tools in the order the model sees them:
+// exec_command, apply_patch, read_file, list_dir, grep_files, update_plan.
 func RegisterCore(r *Registry) error {
 	for _, t := range []Tool{
 		NewExecCommand(ExecOptions{}),

@@ -3,15 +3,20 @@ package tools
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
+	"runtime"
+	"slices"
 	"strings"
+	"sync"
+	"unicode/utf8"
 
 	"github.com/bmatcuk/doublestar/v4"
 
@@ -22,6 +27,8 @@ const (
 	grepDefaultLimit = 100
 	grepMaxLimit     = 2000
 	grepMaxFileSize  = 4 << 20
+	grepMaxLineLen   = 300 // characters shown of a matching line
+	grepMaxWorkers   = 4
 )
 
 type grepFiles struct{}
@@ -30,41 +37,42 @@ type grepFiles struct{}
 func NewGrepFiles() Tool { return grepFiles{} }
 
 func (grepFiles) Spec() model.ToolSpec {
-	return model.ToolSpec{Name: "grep_files", Description: "Search file contents with a regular expression (RE2 syntax). Returns `path:line: text` matches, sorted; skips .git, binary and very large files.", Parameters: json.RawMessage(`{"type":"object","properties":{
-"pattern":{"type":"string","description":"RE2 regular expression."},
-"path":{"type":"string","description":"Directory or file to search (default: the working directory)."},
-"include":{"description":"Glob(s) of files to search, relative to path; ** matches directories (e.g. \"**/*.go\").","anyOf":[{"type":"string"},{"type":"array","items":{"type":"string"}}]},
-"case_insensitive":{"type":"boolean"},
-"limit":{"type":"integer","minimum":1,"maximum":2000,"description":"Maximum matches (default 100)."}
+	return model.ToolSpec{Name: "grep_files", Description: "Search the contents of files with a regular expression (Go RE2 syntax: no backreferences or lookaround). Returns matching lines as `path:line: text`, paths relative to the searched directory, sorted by path and line. Skips .git, binary files and files over 4 MiB. Narrow the search with include globs.", Parameters: json.RawMessage(`{"type":"object","properties":{
+"pattern":{"type":"string","description":"RE2 regular expression matched against each line."},
+"path":{"type":"string","description":"Directory or file to search: absolute, or relative to the working directory (default: the working directory)."},
+"include":{"description":"Glob, or list of globs, of the files to search, relative to path; ** crosses directories (\"**/*.go\"); a glob without / also matches base names (\"*.go\").","anyOf":[{"type":"string"},{"type":"array","items":{"type":"string"}}]},
+"case_insensitive":{"type":"boolean","description":"Match regardless of case (default false)."},
+"limit":{"type":"integer","minimum":1,"maximum":2000,"description":"Maximum number of matching lines to return (default 100)."}
 },"required":["pattern"],"additionalProperties":false}`)}
 }
 
+type grepArgs struct {
+	Pattern         string          `json:"pattern"`
+	Path            string          `json:"path"`
+	Include         json.RawMessage `json:"include"`
+	CaseInsensitive bool            `json:"case_insensitive"`
+	Limit           int             `json:"limit"`
+}
+
+type grepMatch struct {
+	path string
+	line int
+	text string
+}
+
 func (grepFiles) Run(ctx context.Context, env *Env, raw json.RawMessage) Result {
-	var a struct {
-		Pattern         string          `json:"pattern"`
-		Path            string          `json:"path"`
-		Include         json.RawMessage `json:"include"`
-		CaseInsensitive bool            `json:"case_insensitive"`
-		Limit           int             `json:"limit"`
-	}
+	var a grepArgs
 	if err := decode("grep_files", raw, &a); err != nil {
 		return Errorf("%v", err)
 	}
-	var include []string
-	if len(a.Include) > 0 {
-		var one string
-		if json.Unmarshal(a.Include, &one) == nil {
-			include = []string{one}
-		} else {
-			_ = json.Unmarshal(a.Include, &include)
-		}
+	if a.Pattern == "" {
+		return Errorf(`invalid arguments for grep_files: field "pattern" must not be empty`)
 	}
-	for _, g := range include {
-		if !doublestar.ValidatePattern(g) {
-			return Errorf("grep_files: include %q is not a valid glob", g)
-		}
+	include, err := includeGlobs(a.Include)
+	if err != nil {
+		return Errorf("%v", err)
 	}
-	if a.Limit == 0 {
+	if a.Limit <= 0 {
 		a.Limit = grepDefaultLimit
 	}
 	a.Limit = min(a.Limit, grepMaxLimit)
@@ -74,61 +82,146 @@ func (grepFiles) Run(ctx context.Context, env *Env, raw json.RawMessage) Result 
 	}
 	re, err := regexp.Compile(expr)
 	if err != nil {
-		return Errorf("grep_files: invalid pattern: %v", err)
+		return Errorf("grep_files: invalid pattern %q: %v", a.Pattern, err)
 	}
 	root := resolvePath(env.Cwd, a.Path)
 	st, err := os.Stat(root)
-	if err != nil {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return Errorf("grep_files: %s: no such file or directory", firstNonEmpty(a.Path, root))
+	case err != nil:
 		return Errorf("grep_files: %v", err)
 	}
-	type match struct {
-		path string
-		line int
-		text string
+	g := &grep{re: re, limit: a.Limit}
+	if st.IsDir() {
+		err = g.searchTree(ctx, root, include)
+	} else {
+		g.add(searchFile(ctx, re, root, filepath.Base(root), a.Limit))
 	}
-	var matches []match
-	total := 0
-	searchFile := func(path, rel string) {
-		f, err := os.Open(path)
-		if err != nil {
-			return
+	if err != nil {
+		return Errorf("grep_files: interrupted")
+	}
+	g.trim()
+	if g.total == 0 {
+		return Result{Output: "No matches found.", Summary: "no matches for " + a.Pattern}
+	}
+	var out strings.Builder
+	for _, m := range g.matches {
+		fmt.Fprintf(&out, "%s:%d: %s\n", m.path, m.line, m.text)
+	}
+	if more := g.total - len(g.matches); more > 0 {
+		fmt.Fprintf(&out, "… %d more matches not shown (raise limit or narrow the pattern, path or include)\n", more)
+	}
+	return Result{Output: out.String(), Summary: fmt.Sprintf("%d matches for %s", g.total, a.Pattern)}
+}
+
+// includeGlobs decodes include (a glob or a list) and validates it.
+func includeGlobs(raw json.RawMessage) ([]string, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	var globs []string
+	var one string
+	if json.Unmarshal(raw, &one) == nil {
+		globs = []string{one}
+	} else if err := json.Unmarshal(raw, &globs); err != nil {
+		return nil, fmt.Errorf(`invalid arguments for grep_files: field "include": expected a glob or a list of globs`)
+	}
+	out := globs[:0]
+	for _, g := range globs {
+		g = strings.TrimPrefix(strings.TrimSpace(g), "./")
+		if g == "" {
+			continue
 		}
-		defer f.Close()
-		br := bufio.NewReaderSize(f, 64<<10)
-		if head, _ := br.Peek(8000); bytes.IndexByte(head, 0) >= 0 {
-			return
+		if !doublestar.ValidatePattern(g) {
+			return nil, fmt.Errorf("grep_files: include %q is not a valid glob", g)
 		}
-		n := 0
-		for {
-			b, err := br.ReadBytes('\n')
-			if len(b) > 0 {
-				n++
-				line := bytes.TrimRight(b, "\r\n")
-				if re.Match(line) {
-					total++
-					if len(matches) < a.Limit {
-						text := string(line)
-						if len(text) > 300 {
-							text = text[:300] + "…"
-						}
-						matches = append(matches, match{rel, n, text})
-					}
+		out = append(out, g)
+	}
+	return out, nil
+}
+
+func included(globs []string, rel, base string) bool {
+	if len(globs) == 0 {
+		return true
+	}
+	for _, g := range globs {
+		if ok, _ := doublestar.Match(g, rel); ok {
+			return true
+		}
+		if !strings.Contains(g, "/") {
+			if ok, _ := doublestar.Match(g, base); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// grep collects matches, keeping only the first limit by (path, line).
+type grep struct {
+	re      *regexp.Regexp
+	limit   int
+	matches []grepMatch
+	total   int
+}
+
+func (g *grep) add(ms []grepMatch, n int) {
+	g.total += n
+	g.matches = append(g.matches, ms...)
+	if len(g.matches) > 2*g.limit {
+		g.trim()
+	}
+}
+
+func (g *grep) trim() {
+	slices.SortFunc(g.matches, func(a, b grepMatch) int {
+		return cmp.Or(strings.Compare(a.path, b.path), cmp.Compare(a.line, b.line))
+	})
+	if len(g.matches) > g.limit {
+		g.matches = g.matches[:g.limit]
+	}
+}
+
+type grepJob struct{ path, rel string }
+
+type grepResult struct {
+	matches []grepMatch
+	n       int
+}
+
+// searchTree walks root and searches its files on a small worker pool.
+// Every goroutine it starts has ended when it returns.
+func (g *grep) searchTree(ctx context.Context, root string, include []string) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	jobs := make(chan grepJob)
+	results := make(chan grepResult)
+	var workers sync.WaitGroup
+	for range min(grepMaxWorkers, max(1, runtime.GOMAXPROCS(0))) {
+		workers.Go(func() {
+			for j := range jobs {
+				ms, n := searchFile(ctx, g.re, j.path, j.rel, g.limit)
+				if n == 0 {
+					continue
+				}
+				select {
+				case results <- grepResult{ms, n}:
+				case <-ctx.Done():
+					return
 				}
 			}
-			if err != nil {
-				return
-			}
-		}
+		})
 	}
-	if !st.IsDir() {
-		searchFile(root, filepath.Base(root))
-	} else {
-		err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+	walkErr := make(chan error, 1)
+	go func() {
+		defer close(jobs)
+		walkErr <- filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
 			if err != nil {
-				return nil
+				return nil // unreadable entries are skipped
 			}
 			if d.IsDir() {
 				if d.Name() == ".git" {
@@ -139,49 +232,78 @@ func (grepFiles) Run(ctx context.Context, env *Env, raw json.RawMessage) Result 
 			if !d.Type().IsRegular() {
 				return nil
 			}
-			rel, _ := filepath.Rel(root, path)
+			rel, err := filepath.Rel(root, path)
+			if err != nil {
+				return nil
+			}
 			rel = filepath.ToSlash(rel)
-			if len(include) > 0 {
-				ok := false
-				for _, g := range include {
-					if m, _ := doublestar.Match(g, rel); m {
-						ok = true
-						break
-					}
-					if m, _ := doublestar.Match(g, d.Name()); m && !strings.Contains(g, "/") {
-						ok = true
-						break
-					}
-				}
-				if !ok {
-					return nil
-				}
+			if !included(include, rel, d.Name()) {
+				return nil
 			}
 			if info, err := d.Info(); err != nil || info.Size() > grepMaxFileSize {
 				return nil
 			}
-			searchFile(path, rel)
-			return nil
+			select {
+			case jobs <- grepJob{path, rel}:
+				return nil
+			case <-ctx.Done():
+				return ctx.Err()
+			}
 		})
-		if err != nil && ctx.Err() != nil {
-			return Errorf("grep_files: cancelled")
+	}()
+	done := make(chan struct{})
+	go func() {
+		workers.Wait()
+		close(done)
+	}()
+	for collecting := true; collecting; {
+		select {
+		case r := <-results:
+			g.add(r.matches, r.n)
+		case <-done:
+			collecting = false
 		}
 	}
-	sort.Slice(matches, func(i, j int) bool {
-		if matches[i].path != matches[j].path {
-			return matches[i].path < matches[j].path
+	return cmp.Or(<-walkErr, ctx.Err())
+}
+
+// searchFile returns up to limit matching lines of one file and how many
+// lines matched in all. Binary files (a NUL in the first bytes) count as
+// no match.
+func searchFile(ctx context.Context, re *regexp.Regexp, path, rel string, limit int) ([]grepMatch, int) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, 0
+	}
+	defer f.Close()
+	br := bufio.NewReaderSize(f, 64<<10)
+	if head, _ := br.Peek(binarySniffLen); bytes.IndexByte(head, 0) >= 0 {
+		return nil, 0
+	}
+	sc := bufio.NewScanner(br)
+	sc.Buffer(make([]byte, 0, 64<<10), grepMaxFileSize+1)
+	var out []grepMatch
+	n, line := 0, 0
+	for sc.Scan() {
+		line++
+		if line%4096 == 0 && ctx.Err() != nil {
+			return out, n
 		}
-		return matches[i].line < matches[j].line
-	})
-	if total == 0 {
-		return Result{Output: "No matches found.", Summary: "no matches for " + a.Pattern}
+		b := bytes.TrimRight(sc.Bytes(), "\r")
+		if !re.Match(b) {
+			continue
+		}
+		n++
+		if len(out) < limit {
+			out = append(out, grepMatch{rel, line, clipMatch(b)})
+		}
 	}
-	var out strings.Builder
-	for _, m := range matches {
-		fmt.Fprintf(&out, "%s:%d: %s\n", m.path, m.line, m.text)
+	return out, n
+}
+
+func clipMatch(b []byte) string {
+	if utf8.RuneCount(b) <= grepMaxLineLen {
+		return string(b)
 	}
-	if total > len(matches) {
-		fmt.Fprintf(&out, "… %d more matches not shown (raise limit or narrow the pattern)\n", total-len(matches))
-	}
-	return Result{Output: out.String(), Summary: fmt.Sprintf("%d matches for %s", total, a.Pattern)}
+	return string([]rune(string(b))[:grepMaxLineLen]) + "…"
 }

@@ -3,7 +3,9 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -12,18 +14,24 @@ import (
 	"github.com/grovecli/grove/core/model"
 )
 
+const (
+	listDefaultDepth = 2
+	listMaxDepth     = 10
+	listDefaultLimit = 200
+)
+
 type listDir struct{}
 
 // NewListDir returns the list_dir tool.
 func NewListDir() Tool { return listDir{} }
 
 func (listDir) Spec() model.ToolSpec {
-	return model.ToolSpec{Name: "list_dir", Description: "List a directory tree (skips .git). Directories end in /, symlinks in @.", Parameters: json.RawMessage(`{"type":"object","properties":{
-"path":{"type":"string","description":"Directory (absolute or relative; default: the working directory)."},
+	return model.ToolSpec{Name: "list_dir", Description: "List the entries of a directory as an indented tree, sorted by name, descending into subdirectories up to depth levels. Directories end in `/`, symlinks in `@`; .git is skipped. Page through big trees with offset and limit.", Parameters: json.RawMessage(`{"type":"object","properties":{
+"path":{"type":"string","description":"Directory to list: absolute, or relative to the working directory (\".\" for the working directory itself)."},
 "dir_path":{"type":"string","description":"Alias of path."},
-"depth":{"type":"integer","minimum":1,"maximum":10,"description":"How deep to descend (default 2)."},
-"offset":{"type":"integer","minimum":1,"description":"1-based first entry (default 1)."},
-"limit":{"type":"integer","minimum":1,"description":"Maximum entries (default 200)."}
+"depth":{"type":"integer","minimum":1,"maximum":10,"description":"How many levels to show: 1 = only the directory's own entries (default 2)."},
+"offset":{"type":"integer","minimum":1,"description":"1-based number of the first entry to return (default 1)."},
+"limit":{"type":"integer","minimum":1,"description":"Maximum number of entries to return (default 200)."}
 },"additionalProperties":false}`)}
 }
 
@@ -38,67 +46,84 @@ func (listDir) Run(ctx context.Context, env *Env, raw json.RawMessage) Result {
 	if err := decode("list_dir", raw, &a); err != nil {
 		return Errorf("%v", err)
 	}
-	p := a.Path
+	p := firstNonEmpty(a.Path, a.DirPath)
 	if p == "" {
-		p = a.DirPath
+		return Errorf(`invalid arguments for list_dir: field "path" is required (expected string: the directory to list, "." for the working directory)`)
 	}
-	if a.Depth == 0 {
-		a.Depth = 2
+	if a.Depth <= 0 {
+		a.Depth = listDefaultDepth
 	}
-	if a.Offset == 0 {
-		a.Offset = 1
-	}
-	if a.Limit == 0 {
-		a.Limit = 200
+	a.Depth = min(a.Depth, listMaxDepth)
+	a.Offset = max(a.Offset, 1)
+	if a.Limit <= 0 {
+		a.Limit = listDefaultLimit
 	}
 	root := resolvePath(env.Cwd, p)
 	st, err := os.Stat(root)
-	if err != nil {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return Errorf("list_dir: %s: no such directory", p)
+	case err != nil:
 		return Errorf("list_dir: %v", err)
+	case !st.IsDir():
+		return Errorf("list_dir: %s is a file, not a directory; use read_file to read it", p)
 	}
-	if !st.IsDir() {
-		return Errorf("list_dir: %s is not a directory; use read_file", p)
-	}
+	// Collect one entry past the page to know whether there are more.
+	want := a.Offset - 1 + a.Limit + 1
 	var entries []string
-	var walk func(dir string, depth int)
-	walk = func(dir string, depth int) {
-		if ctx.Err() != nil {
-			return
+	var walk func(dir string, level int) error
+	walk = func(dir string, level int) error {
+		if err := ctx.Err(); err != nil {
+			return err
 		}
 		des, err := os.ReadDir(dir)
 		if err != nil {
-			entries = append(entries, strings.Repeat("  ", depth)+"[unreadable: "+err.Error()+"]")
-			return
+			entries = append(entries, strings.Repeat("  ", level)+"[unreadable: "+err.Error()+"]")
+			return nil
 		}
 		sort.Slice(des, func(i, j int) bool { return des[i].Name() < des[j].Name() })
 		for _, d := range des {
+			if len(entries) >= want {
+				return nil
+			}
 			if d.Name() == ".git" {
 				continue
 			}
 			name := d.Name()
 			switch {
-			case d.Type()&os.ModeSymlink != 0:
+			case d.Type()&fs.ModeSymlink != 0:
 				name += "@"
 			case d.IsDir():
 				name += "/"
 			}
-			entries = append(entries, strings.Repeat("  ", depth)+name)
-			if d.IsDir() && depth+1 < a.Depth {
-				walk(filepath.Join(dir, d.Name()), depth+1)
+			entries = append(entries, strings.Repeat("  ", level)+name)
+			if d.IsDir() && level+1 < a.Depth {
+				if err := walk(filepath.Join(dir, d.Name()), level+1); err != nil {
+					return err
+				}
 			}
 		}
+		return nil
 	}
-	walk(root, 0)
+	if err := walk(root, 0); err != nil {
+		return Errorf("list_dir: interrupted")
+	}
 	var out strings.Builder
 	fmt.Fprintf(&out, "Absolute path: %s\n", root)
-	start := min(a.Offset-1, len(entries))
-	end := min(start+a.Limit, len(entries))
-	for _, e := range entries[start:end] {
+	if len(entries) == 0 {
+		out.WriteString("(empty directory)\n")
+		return Result{Output: out.String(), Summary: "listed " + p + " (empty)"}
+	}
+	if a.Offset > len(entries) {
+		return Errorf("list_dir: offset %d is past the end: %s has %d entries at depth %d", a.Offset, p, len(entries), a.Depth)
+	}
+	end := min(a.Offset-1+a.Limit, len(entries))
+	for _, e := range entries[a.Offset-1 : end] {
 		out.WriteString(e)
 		out.WriteByte('\n')
 	}
-	if end < len(entries) {
-		fmt.Fprintf(&out, "More than %d entries found; continue with offset %d\n", a.Limit, end+1)
+	if len(entries) > end {
+		fmt.Fprintf(&out, "More than %d entries found; continue with offset %d\n", end, end+1)
 	}
-	return Result{Output: out.String(), Summary: fmt.Sprintf("listed %s (%d entries)", p, len(entries))}
+	return Result{Output: out.String(), Summary: fmt.Sprintf("listed %s (%d entries)", p, end-a.Offset+1)}
 }

@@ -2,24 +2,24 @@ package tools
 
 import "path"
 
-// Policy is a template's tool policy: exact names or globs (`*`, `?`),
-// case-sensitive; deny wins; with neither list everything is allowed; with
-// an allow list only matching tools are.
+// Policy is a role template's tool policy (allow_list / deny_list). Entries
+// are exact names or globs with path.Match syntax (`*`, `?`, `[…]`), case
+// sensitive. Deny wins over allow; with an allow list only matching tools
+// are allowed; with neither list there is no policy and every tool is.
 type Policy struct {
 	Allow, Deny []string
 }
 
-// Allowed reports whether the policy lets a tool be used.
+// Allowed reports whether the policy lets an agent use the tool name.
 func (p Policy) Allowed(name string) bool {
 	if matchAny(p.Deny, name) {
 		return false
 	}
-	if len(p.Allow) == 0 {
-		return true
-	}
-	return matchAny(p.Allow, name)
+	return len(p.Allow) == 0 || matchAny(p.Allow, name)
 }
 
+// matchAny reports whether name equals or matches one of the patterns; a
+// malformed glob only matches itself.
 func matchAny(patterns []string, name string) bool {
 	for _, pat := range patterns {
 		if pat == name {

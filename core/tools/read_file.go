@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strings"
 	"unicode/utf8"
@@ -17,7 +18,8 @@ import (
 
 const (
 	readDefaultLimit = 2000
-	readMaxLineLen   = 500
+	readMaxLineLen   = 500  // characters kept of a long line
+	binarySniffLen   = 8000 // bytes inspected for NULs, as git does
 )
 
 type readFile struct{}
@@ -26,11 +28,11 @@ type readFile struct{}
 func NewReadFile() Tool { return readFile{} }
 
 func (readFile) Spec() model.ToolSpec {
-	return model.ToolSpec{Name: "read_file", Description: "Read a text file with line numbers. Lines come back as `L<n>: text`; use offset/limit to page through large files.", Parameters: json.RawMessage(`{"type":"object","properties":{
-"path":{"type":"string","description":"File to read (absolute or relative to the working directory)."},
+	return model.ToolSpec{Name: "read_file", Description: fmt.Sprintf("Read a text file. Each line comes back prefixed with its 1-based number as `L<n>: `; lines longer than %d characters are cut. Reads up to %d lines from offset; page through long files with offset and limit. Use list_dir for directories.", readMaxLineLen, readDefaultLimit), Parameters: json.RawMessage(`{"type":"object","properties":{
+"path":{"type":"string","description":"File to read: absolute, or relative to the working directory."},
 "file_path":{"type":"string","description":"Alias of path."},
-"offset":{"type":"integer","minimum":1,"description":"1-based first line (default 1)."},
-"limit":{"type":"integer","minimum":1,"description":"Maximum lines (default 2000)."}
+"offset":{"type":"integer","minimum":1,"description":"1-based number of the first line to return (default 1)."},
+"limit":{"type":"integer","minimum":1,"description":"Maximum number of lines to return (default 2000)."}
 },"additionalProperties":false}`)}
 }
 
@@ -44,71 +46,125 @@ func (readFile) Run(ctx context.Context, env *Env, raw json.RawMessage) Result {
 	if err := decode("read_file", raw, &a); err != nil {
 		return Errorf("%v", err)
 	}
-	p := a.Path
+	p := firstNonEmpty(a.Path, a.FilePath)
 	if p == "" {
-		p = a.FilePath
+		return Errorf(`invalid arguments for read_file: field "path" is required (expected string: the file to read)`)
 	}
-	if p == "" {
-		return Errorf("read_file: missing required field path")
-	}
-	if a.Offset == 0 {
-		a.Offset = 1
-	}
-	if a.Limit == 0 {
+	a.Offset = max(a.Offset, 1)
+	if a.Limit <= 0 {
 		a.Limit = readDefaultLimit
 	}
 	abs := resolvePath(env.Cwd, p)
 	st, err := os.Stat(abs)
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return Errorf("read_file: %s: no such file", p)
-		}
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return Errorf("read_file: %s: no such file", p)
+	case err != nil:
 		return Errorf("read_file: %v", err)
-	}
-	if st.IsDir() {
-		return Errorf("read_file: %s is a directory; use list_dir", p)
+	case st.IsDir():
+		return Errorf("read_file: %s is a directory; use list_dir to see what it holds", p)
+	case !st.Mode().IsRegular():
+		return Errorf("read_file: %s is not a regular file", p)
 	}
 	f, err := os.Open(abs)
 	if err != nil {
 		return Errorf("read_file: %v", err)
 	}
 	defer f.Close()
-	head := make([]byte, 8000)
-	n, _ := io.ReadFull(f, head)
-	if bytes.IndexByte(head[:n], 0) >= 0 {
-		return Errorf("read_file: %s looks like a binary file", p)
-	}
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return Errorf("read_file: %v", err)
-	}
 	br := bufio.NewReaderSize(f, 64<<10)
+	if head, _ := br.Peek(binarySniffLen); bytes.IndexByte(head, 0) >= 0 {
+		return Errorf("read_file: %s looks like a binary file; not showing it", p)
+	}
 	var out strings.Builder
 	line, shown := 0, 0
 	for {
-		if ctx.Err() != nil {
-			return Errorf("read_file: cancelled")
+		if shown == a.Limit {
+			// Only count what is left, to tell the model where to continue.
+			rest, err := countLines(ctx, br)
+			if err != nil {
+				return Errorf("read_file: %s: %v", p, err)
+			}
+			line += rest
+			break
 		}
-		b, err := br.ReadString('\n')
-		if len(b) > 0 || err == nil {
+		b, err := br.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			// A line longer than the buffer: keep its head, skip the rest.
+			long := append([]byte(nil), b...)
+			for errors.Is(err, bufio.ErrBufferFull) {
+				b, err = br.ReadSlice('\n')
+			}
+			b = long
+		}
+		if len(b) > 0 {
 			line++
-			if line >= a.Offset && shown < a.Limit {
-				text := strings.TrimRight(b, "\r\n")
-				if utf8.RuneCountInString(text) > readMaxLineLen {
-					text = string([]rune(text)[:readMaxLineLen]) + " [… line truncated]"
-				}
-				fmt.Fprintf(&out, "L%d: %s\n", line, text)
+			if line >= a.Offset {
+				fmt.Fprintf(&out, "L%d: %s\n", line, clipLine(bytes.TrimRight(b, "\r\n")))
 				shown++
 			}
 		}
-		if err != nil {
+		if err == io.EOF {
 			break
 		}
+		if err != nil {
+			return Errorf("read_file: %s: %v", p, err)
+		}
+		if line%4096 == 0 && ctx.Err() != nil {
+			return Errorf("read_file: interrupted")
+		}
 	}
-	if a.Offset > line && !(line == 0 && a.Offset == 1) {
-		return Errorf("read_file: offset %d is past the end of %s (%d lines)", a.Offset, p, line)
+	switch {
+	case line == 0:
+		return Result{Output: "(the file is empty)", Summary: "read " + p + " (empty)"}
+	case a.Offset > line:
+		return Errorf("read_file: offset %d is past the end of %s: the file has %d lines", a.Offset, p, line)
 	}
-	if shown == a.Limit && line > a.Offset+shown-1 {
-		fmt.Fprintf(&out, "[… %d more lines; continue with offset %d]\n", line-(a.Offset+shown-1), a.Offset+shown)
+	if last := a.Offset + shown - 1; last < line {
+		fmt.Fprintf(&out, "[… %d more lines; continue with offset %d]\n", line-last, last+1)
 	}
 	return Result{Output: out.String(), Summary: fmt.Sprintf("read %s (%d lines)", p, shown)}
+}
+
+// clipLine cuts a line to readMaxLineLen characters.
+func clipLine(b []byte) string {
+	if utf8.RuneCount(b) <= readMaxLineLen {
+		return string(b)
+	}
+	r := []rune(string(b))
+	return string(r[:readMaxLineLen]) + " [… line truncated]"
+}
+
+// countLines counts the remaining lines (a last line without a newline
+// counts too).
+func countLines(ctx context.Context, r io.Reader) (int, error) {
+	buf := make([]byte, 64<<10)
+	n, last := 0, byte('\n')
+	for {
+		if err := ctx.Err(); err != nil {
+			return n, err
+		}
+		k, err := r.Read(buf)
+		if k > 0 {
+			n += bytes.Count(buf[:k], []byte{'\n'})
+			last = buf[k-1]
+		}
+		if err == io.EOF {
+			if last != '\n' {
+				n++
+			}
+			return n, nil
+		}
+		if err != nil {
+			return n, err
+		}
+	}
+}
+
+func firstNonEmpty(s ...string) string {
+	for _, v := range s {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/grovecli/grove/core/model"
 	"github.com/grovecli/grove/protocol"
@@ -15,9 +16,12 @@ type updatePlan struct{}
 func NewUpdatePlan() Tool { return updatePlan{} }
 
 func (updatePlan) Spec() model.ToolSpec {
-	return model.ToolSpec{Name: "update_plan", Description: "Record or update your step-by-step plan; the user sees it as a checklist. Keep at most one step in_progress.", Parameters: json.RawMessage(`{"type":"object","properties":{
-"explanation":{"type":"string"},
-"plan":{"type":"array","items":{"type":"object","properties":{"step":{"type":"string"},"status":{"type":"string","enum":["pending","in_progress","completed"]}},"required":["step","status"],"additionalProperties":false}}
+	return model.ToolSpec{Name: "update_plan", Description: "Updates the task plan the user sees as a checklist. Send the whole plan each time: short steps, each pending, in_progress or completed, with at most one step in_progress. Mark a step completed as soon as it is done and the next one in_progress. Use it for multi-step work, not for single simple actions.", Parameters: json.RawMessage(`{"type":"object","properties":{
+"explanation":{"type":"string","description":"Optional note on why the plan changed."},
+"plan":{"type":"array","description":"The steps, in order.","items":{"type":"object","properties":{
+"step":{"type":"string","description":"What to do, in a few words."},
+"status":{"type":"string","enum":["pending","in_progress","completed"]}
+},"required":["step","status"],"additionalProperties":false}}
 },"required":["plan"],"additionalProperties":false}`)}
 }
 
@@ -26,22 +30,31 @@ func (updatePlan) Run(_ context.Context, env *Env, raw json.RawMessage) Result {
 	if err := decode("update_plan", raw, &p); err != nil {
 		return Errorf("%v", err)
 	}
-	inProgress := 0
+	var inProgress []string
 	done := 0
-	for _, s := range p.Steps {
+	for i, s := range p.Steps {
+		if strings.TrimSpace(s.Step) == "" {
+			return Errorf(`update_plan: field "plan/%d/step" is empty; describe the step`, i)
+		}
 		switch s.Status {
 		case "in_progress":
-			inProgress++
+			inProgress = append(inProgress, fmt.Sprintf("%q", s.Step))
 		case "completed":
 			done++
 		}
 	}
-	if inProgress > 1 {
-		return Errorf("update_plan: %d steps are in_progress; keep at most one in_progress at a time", inProgress)
+	if len(inProgress) > 1 {
+		return Errorf("update_plan: %d steps are in_progress (%s); keep at most one step in_progress", len(inProgress), strings.Join(inProgress, ", "))
 	}
 	if env != nil && env.Emit != nil {
-		plan := p
+		plan := clonePlan(p)
 		env.Emit(protocol.Event{Type: protocol.EventPlanUpdated, Plan: &plan})
 	}
 	return Result{Output: "Plan updated", Plan: &p, Summary: fmt.Sprintf("plan: %d/%d done", done, len(p.Steps))}
+}
+
+// clonePlan copies a plan so the event and the result share no slice.
+func clonePlan(p protocol.Plan) protocol.Plan {
+	p.Steps = append([]protocol.PlanStep(nil), p.Steps...)
+	return p
 }

@@ -3,203 +3,268 @@ package patch
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 )
 
-// Change is the computed effect on one path.
+// Change is the computed effect of one file section, in patch order.
 type Change struct {
-	Op       Op
-	Path     string // absolute
-	MoveTo   string // absolute, Update with move
-	Old, New string
-	Added    int
-	Removed  int
+	Op      Op
+	Path    string // absolute
+	MoveTo  string // absolute; Update with a rename only
+	Old     string // content before (Update, Delete)
+	New     string // content after (Add, Update)
+	Added   int    // '+' lines
+	Removed int    // '-' lines (every line of a deleted file)
 }
 
-// Compute resolves paths against cwd and computes every file's new
-// content without touching the disk. An error names the file and hunk.
+// Compute resolves paths against cwd and computes every file's new content
+// without touching the disk. Sections see the effect of earlier sections
+// of the same patch (an added file can be updated further down). An error
+// names the file and, for a hunk that does not apply, the hunk.
 func Compute(p *Patch, cwd string) ([]Change, error) {
-	var out []Change
-	abs := func(x string) string {
-		if filepath.IsAbs(x) {
-			return filepath.Clean(x)
-		}
-		return filepath.Join(cwd, x)
-	}
+	vfs := &overlay{files: map[string]*string{}}
+	out := make([]Change, 0, len(p.Files))
 	for _, f := range p.Files {
-		path := abs(f.Path)
+		path := Resolve(cwd, f.Path)
 		switch f.Op {
 		case OpAdd:
-			if _, err := os.Stat(path); err == nil {
-				return nil, fmt.Errorf("%s: cannot add: the file already exists (use *** Update File)", f.Path)
+			exists, err := vfs.exists(path)
+			if err != nil {
+				return nil, fmt.Errorf("%s: cannot add: %w", f.Path, err)
 			}
+			if exists {
+				return nil, fmt.Errorf("%s: cannot add: the file already exists (use *** Update File to change it)", f.Path)
+			}
+			vfs.set(path, &f.Contents)
 			out = append(out, Change{Op: OpAdd, Path: path, New: f.Contents, Added: strings.Count(f.Contents, "\n")})
 		case OpDelete:
-			b, err := os.ReadFile(path)
+			old, err := vfs.read(path)
 			if err != nil {
-				return nil, fmt.Errorf("%s: cannot delete: %w", f.Path, notExist(err))
+				return nil, fmt.Errorf("%s: cannot delete: %w", f.Path, err)
 			}
-			out = append(out, Change{Op: OpDelete, Path: path, Old: string(b), Removed: strings.Count(string(b), "\n")})
+			vfs.set(path, nil)
+			out = append(out, Change{Op: OpDelete, Path: path, Old: old, Removed: countLines(old)})
 		case OpUpdate:
-			b, err := os.ReadFile(path)
+			old, err := vfs.read(path)
 			if err != nil {
-				return nil, fmt.Errorf("%s: cannot update: %w", f.Path, notExist(err))
+				return nil, fmt.Errorf("%s: cannot update: %w", f.Path, err)
 			}
-			newText, added, removed, err := applyHunks(string(b), f)
+			updated, err := applyHunks(old, f)
 			if err != nil {
 				return nil, err
 			}
-			c := Change{Op: OpUpdate, Path: path, Old: string(b), New: newText, Added: added, Removed: removed}
-			if f.MoveTo != "" {
-				c.MoveTo = abs(f.MoveTo)
+			c := Change{Op: OpUpdate, Path: path, Old: old, New: updated}
+			for _, h := range f.Hunks {
+				for _, l := range h.Lines {
+					switch l.Kind {
+					case '+':
+						c.Added++
+					case '-':
+						c.Removed++
+					}
+				}
 			}
+			if f.MoveTo != "" {
+				if dest := Resolve(cwd, f.MoveTo); dest != path {
+					if isDir(dest) {
+						return nil, fmt.Errorf("%s: cannot move to %s: it is a directory", f.Path, f.MoveTo)
+					}
+					c.MoveTo = dest
+					vfs.set(path, nil)
+					path = dest
+				}
+			}
+			vfs.set(path, &updated)
 			out = append(out, c)
 		}
 	}
 	return out, nil
 }
 
-func notExist(err error) error {
-	if errors.Is(err, os.ErrNotExist) {
-		return errors.New("no such file")
+// Resolve makes a patch path absolute against cwd.
+func Resolve(cwd, p string) string {
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
 	}
-	return err
+	return filepath.Join(cwd, p)
 }
 
-// applyHunks applies f's hunks in order, each searched after the previous.
-func applyHunks(text string, f FilePatch) (string, int, int, error) {
+func countLines(s string) int {
+	n := strings.Count(s, "\n")
+	if s != "" && !strings.HasSuffix(s, "\n") {
+		n++
+	}
+	return n
+}
+
+func isDir(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
+}
+
+// overlay is the disk as the patch has changed it so far.
+type overlay struct {
+	files map[string]*string // nil value = deleted by the patch
+}
+
+func (o *overlay) set(path string, content *string) { o.files[path] = content }
+
+func (o *overlay) exists(path string) (bool, error) {
+	if c, ok := o.files[path]; ok {
+		return c != nil, nil
+	}
+	_, err := os.Lstat(path)
+	if err == nil {
+		return true, nil
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	return false, err
+}
+
+func (o *overlay) read(path string) (string, error) {
+	if c, ok := o.files[path]; ok {
+		if c == nil {
+			return "", errors.New("no such file (an earlier section of this patch removed it)")
+		}
+		return *c, nil
+	}
+	st, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "", errors.New("no such file")
+	case err != nil:
+		return "", err
+	case st.IsDir():
+		return "", errors.New("it is a directory")
+	case !st.Mode().IsRegular():
+		return "", errors.New("not a regular file")
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	return string(b), nil
+}
+
+// applyHunks applies f's hunks to text in order, each searched after the
+// previous one.
+func applyHunks(text string, f FilePatch) (string, error) {
+	crlf := strings.Contains(text, "\r\n")
+	if crlf {
+		text = strings.ReplaceAll(text, "\r\n", "\n")
+	}
 	trailingNL := strings.HasSuffix(text, "\n")
-	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
-	if text == "" {
-		lines = nil
+	var lines []string
+	if text != "" {
+		lines = strings.Split(strings.TrimSuffix(text, "\n"), "\n")
 	}
 	pos := 0
-	added, removed := 0, 0
 	for hi, h := range f.Hunks {
+		fail := func(why string) error {
+			return fmt.Errorf("%s: hunk %d of %d (patch line %d%s) does not apply: %s; re-read the file and send a patch against its current content",
+				f.Path, hi+1, len(f.Hunks), h.Line, firstLineNote(h), why)
+		}
+		start := pos
 		if h.Header != "" {
 			idx := seek(lines, []string{h.Header}, pos, false)
 			if idx < 0 {
-				return "", 0, 0, fmt.Errorf("%s: hunk %d: context header %q not found", f.Path, hi+1, h.Header)
+				return "", fail(fmt.Sprintf("its @@ line %q was not found", h.Header))
 			}
-			pos = idx + 1
+			start = idx + 1
 		}
-		old, nw := h.Old, h.New
+		if len(h.Old()) > 0 && seek(lines, h.Old(), start, h.EndOfFile) < 0 {
+			// Blank context lines closing a hunk often stand for the end of
+			// the file; they add nothing to the change, so retry without.
+			h.Lines = trimBlankContext(h.Lines)
+		}
+		old, repl := h.Old(), replacement(h)
 		var idx int
-		switch {
-		case len(old) == 0:
-			// Pure insertion: at the end of file, or after the header.
-			idx = pos
-			if h.EndOfFile || h.Header == "" {
-				idx = len(lines)
+		if len(old) == 0 {
+			// A pure insertion goes right after its @@ line, or at the end.
+			idx = len(lines)
+			if h.Header != "" && !h.EndOfFile {
+				idx = start
 			}
-		default:
-			idx = seek(lines, old, pos, h.EndOfFile)
-			if idx < 0 && len(old) > 0 && old[len(old)-1] == "" {
-				// A trailing empty context line often stands for the end of file.
-				old = old[:len(old)-1]
-				if len(nw) > 0 && nw[len(nw)-1] == "" {
-					nw = nw[:len(nw)-1]
+		} else {
+			idx = seek(lines, old, start, h.EndOfFile)
+			if idx < 0 && h.Header != "" {
+				// The @@ line is often repeated as the first context line.
+				idx = seek(lines, old, start-1, h.EndOfFile)
+			}
+			if idx < 0 {
+				where := "in the file"
+				if start > 0 {
+					where = fmt.Sprintf("after line %d", start)
 				}
-				idx = seek(lines, old, pos, h.EndOfFile)
+				return "", fail(fmt.Sprintf("its %d context/removed lines were not found %s", len(old), where))
 			}
 		}
-		if idx < 0 {
-			first := ""
-			for _, l := range h.Old {
-				if strings.TrimSpace(l) != "" {
-					first = l
-					break
-				}
-			}
-			return "", 0, 0, fmt.Errorf("%s: hunk %d (patch line %d) does not apply: could not find the lines starting %q", f.Path, hi+1, h.Line, strings.TrimSpace(first))
-		}
-		// Context lines keep the file's own text (they may have matched fuzzily).
-		repl := make([]string, len(nw))
-		for j := range nw {
-			repl[j] = nw[j]
-			if j < len(h.NewFromOld) {
-				if k := h.NewFromOld[j]; k >= 0 && k < len(old) {
-					repl[j] = lines[idx+k]
-				}
+		// Context lines keep the file's own text: they may have matched
+		// only after whitespace or punctuation normalisation.
+		newLines := make([]string, len(repl))
+		for j, r := range repl {
+			newLines[j] = r.text
+			if r.old >= 0 {
+				newLines[j] = lines[idx+r.old]
 			}
 		}
-		rest := append([]string(nil), lines[idx+len(old):]...)
-		lines = append(append(lines[:idx], repl...), rest...)
-		pos = idx + len(nw)
-		for _, l := range diffCount(old, nw) {
-			if l > 0 {
-				added += l
-			} else {
-				removed -= l
-			}
-		}
+		tail := append([]string(nil), lines[idx+len(old):]...)
+		lines = append(append(lines[:idx], newLines...), tail...)
+		pos = idx + len(newLines)
 	}
 	out := strings.Join(lines, "\n")
 	if len(lines) > 0 && (trailingNL || text == "") {
 		out += "\n"
 	}
-	return out, added, removed, nil
+	if crlf {
+		out = strings.ReplaceAll(out, "\n", "\r\n")
+	}
+	return out, nil
 }
 
-// diffCount reports lines added (+) and removed (-) between two blocks.
-func diffCount(old, nw []string) []int {
-	common := 0
-	set := map[string]int{}
-	for _, l := range old {
-		set[l]++
+func trimBlankContext(lines []Line) []Line {
+	n := len(lines)
+	for n > 0 && lines[n-1].Kind == ' ' && strings.TrimSpace(lines[n-1].Text) == "" {
+		n--
 	}
-	for _, l := range nw {
-		if set[l] > 0 {
-			set[l]--
-			common++
-		}
-	}
-	return []int{len(nw) - common, -(len(old) - common)}
+	return lines[:n]
 }
 
-// seek finds pattern in lines at or after start, trying exact matches,
-// then ignoring trailing whitespace, then ignoring surrounding whitespace,
-// then normalising typographic punctuation. eof prefers a match at the end.
-func seek(lines, pattern []string, start int, eof bool) int {
-	if len(pattern) == 0 {
-		return start
-	}
-	if len(pattern) > len(lines) {
-		return -1
-	}
-	for _, norm := range []func(string) string{
-		func(s string) string { return s },
-		func(s string) string { return strings.TrimRight(s, " \t") },
-		strings.TrimSpace,
-		func(s string) string { return normalizePunct(strings.TrimSpace(s)) },
-	} {
-		if eof {
-			i := len(lines) - len(pattern)
-			if i >= start && matchAt(lines, pattern, i, norm) {
-				return i
-			}
-		}
-		for i := start; i+len(pattern) <= len(lines); i++ {
-			if matchAt(lines, pattern, i, norm) {
-				return i
-			}
-		}
-	}
-	return -1
+// replLine is one line of a hunk's result: a context line refers to its
+// index among the hunk's old lines, an added line carries its text.
+type replLine struct {
+	text string
+	old  int // -1 for added lines
 }
 
-func matchAt(lines, pattern []string, i int, norm func(string) string) bool {
-	for j, p := range pattern {
-		if norm(lines[i+j]) != norm(p) {
-			return false
+func replacement(h Hunk) []replLine {
+	var out []replLine
+	oldIdx := 0
+	for _, l := range h.Lines {
+		switch l.Kind {
+		case ' ':
+			out = append(out, replLine{l.Text, oldIdx})
+			oldIdx++
+		case '-':
+			oldIdx++
+		case '+':
+			out = append(out, replLine{l.Text, -1})
 		}
 	}
-	return true
+	return out
 }
 
-var punct = strings.NewReplacer("\u2010", "-", "\u2011", "-", "\u2012", "-", "\u2013", "-", "\u2014", "-", "\u2212", "-",
-	"\u2018", "'", "\u2019", "'", "\u201C", `"`, "\u201D", `"`, "\u00A0", " ", "\u2026", "...")
-
-func normalizePunct(s string) string { return punct.Replace(s) }
+// firstLineNote quotes the hunk's first non-blank context or removed line.
+func firstLineNote(h Hunk) string {
+	for _, l := range h.Old() {
+		if s := strings.TrimSpace(l); s != "" {
+			return fmt.Sprintf(", starting %q", clip(s))
+		}
+	}
+	return ""
+}
