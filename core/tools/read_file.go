@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/grovecli/grove/core/model"
+	"github.com/grovecli/grove/core/tools/safefile"
 )
 
 const (
@@ -66,7 +67,7 @@ func (readFile) Run(ctx context.Context, env *Env, raw json.RawMessage) Result {
 	case !st.Mode().IsRegular():
 		return Errorf("read_file: %s is not a regular file", p)
 	}
-	f, err := os.Open(abs)
+	f, err := safefile.Open(abs)
 	if err != nil {
 		return Errorf("read_file: %v", err)
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"go.uber.org/goleak"
 
@@ -282,5 +283,24 @@ func TestPolicy(t *testing.T) {
 				t.Errorf("allow %q deny %q: Allowed(%q) = %v, want %v", tc.allow, tc.deny, tc.tool, got, tc.want)
 			}
 		})
+	}
+}
+
+// A procfs file that stats as regular but blocks on read (/proc/kmsg)
+// must not hang read_file.
+func TestReadFileDoesNotBlockOnProcfs(t *testing.T) {
+	if f, err := os.Open("/proc/kmsg"); err != nil {
+		t.Skipf("/proc/kmsg not readable here: %v", err)
+	} else {
+		_ = f.Close()
+	}
+	r := coreRegistry(t)
+	env := testEnv(t)
+	done := make(chan Result, 1)
+	go func() { done <- run(t, r, env, "read_file", map[string]any{"path": "/proc/kmsg"}) }()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second): // bounds a hang; it times nothing
+		t.Fatal("read_file blocked on /proc/kmsg")
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/grovecli/grove/core/tools/safefile"
 )
 
 // Change is the computed effect of one file section, in patch order.
@@ -144,7 +146,7 @@ func (o *overlay) read(path string) (string, error) {
 	case !st.Mode().IsRegular():
 		return "", errors.New("not a regular file")
 	}
-	b, err := os.ReadFile(path)
+	b, err := safefile.ReadFile(path)
 	if err != nil {
 		return "", err
 	}
