@@ -3,9 +3,14 @@ package sandbox
 import (
 	"context"
 	"errors"
+	"fmt"
+	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"go.uber.org/goleak"
@@ -13,20 +18,40 @@ import (
 	"github.com/grovecli/grove/protocol"
 )
 
+// dialEnv makes the test binary, run as a sandboxed command, dial the
+// network address it names ("tcp:127.0.0.1:80", "unix:/path") and report.
+const dialEnv = "GROVE_SANDBOX_TEST_DIAL"
+
 func TestMain(m *testing.M) {
 	MaybeRunHelper()
+	if addr := os.Getenv(dialEnv); addr != "" {
+		network, address, _ := strings.Cut(addr, ":")
+		c, err := net.Dial(network, address)
+		if err != nil {
+			fmt.Println("dial failed:", err)
+			os.Exit(1)
+		}
+		_ = c.Close()
+		fmt.Println("connected")
+		os.Exit(0)
+	}
 	goleak.VerifyTestMain(m)
 }
 
-func requireLandlock(t *testing.T) {
+func requireLandlock(t *testing.T, minABI int) {
 	t.Helper()
-	if _, err := Supported(); err != nil {
-		t.Skipf("kernel without Landlock: %v", err)
+	abi, err := Supported()
+	if err != nil {
+		t.Skipf("kernel without Landlock, nothing to enforce with: %v", err)
+	}
+	if abi < minABI {
+		t.Skipf("kernel Landlock ABI %d < %d", abi, minABI)
 	}
 }
 
-// dirs returns a workspace and an outside dir that is neither under the
-// workspace nor under TMPDIR (which workspace-write allows).
+// dirs returns a workspace and a directory outside it. TMPDIR, which
+// workspace-write may write, is moved inside the workspace, so the outside
+// directory is writable by nothing in the policy.
 func dirs(t *testing.T) (work, outside string) {
 	t.Helper()
 	base := t.TempDir()
@@ -42,91 +67,339 @@ func dirs(t *testing.T) (work, outside string) {
 	return work, outside
 }
 
-func run(t *testing.T, mode protocol.SandboxMode, cwd, script string) (string, error) {
+// sh runs a bash script under policy in cwd and returns its combined
+// output and exit code.
+func sh(t *testing.T, policy protocol.SandboxPolicy, cwd, script string) (string, int) {
 	t.Helper()
-	cmd, err := Command(context.Background(), protocol.SandboxPolicy{Mode: mode}, cwd, []string{"bash", "-c", script})
+	cmd, err := Command(context.Background(), policy, cwd, []string{"bash", "-c", script})
 	if err != nil {
-		return "", err
+		t.Fatalf("Command: %v", err)
 	}
 	out, err := cmd.CombinedOutput()
-	return string(out), err
+	var exitErr *exec.ExitError
+	if err != nil && !errors.As(err, &exitErr) {
+		t.Fatalf("run %q: %v", script, err)
+	}
+	return string(out), cmd.ProcessState.ExitCode()
+}
+
+func exists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
 }
 
 func TestWorkspaceWrite(t *testing.T) {
-	requireLandlock(t)
+	requireLandlock(t, 1)
 	work, outside := dirs(t)
-	if out, err := run(t, protocol.SandboxWorkspaceWrite, work, "echo ok > inside.txt && cat inside.txt"); err != nil || !strings.Contains(out, "ok") {
-		t.Fatalf("write inside: %v %s", err, out)
+	extra := filepath.Join(filepath.Dir(outside), "extra")
+	if err := os.Mkdir(extra, 0o755); err != nil {
+		t.Fatal(err)
 	}
-	out, err := run(t, protocol.SandboxWorkspaceWrite, work, "echo x > "+filepath.Join(outside, "f.txt"))
-	if err == nil || !strings.Contains(out, "Permission denied") {
-		t.Fatalf("write outside should fail with EACCES: %v %s", err, out)
+	if err := os.Symlink(outside, filepath.Join(work, "escape")); err != nil {
+		t.Fatal(err)
 	}
-	if _, err := os.Stat(filepath.Join(outside, "f.txt")); !errors.Is(err, os.ErrNotExist) {
-		t.Fatal("file outside the workspace was created")
-	}
-	// Reading outside is fine; so is /dev/null.
-	if out, err := run(t, protocol.SandboxWorkspaceWrite, work, "ls "+outside+" >/dev/null && echo read-ok"); err != nil || !strings.Contains(out, "read-ok") {
-		t.Fatalf("read outside: %v %s", err, out)
+	policy := protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite, WritableRoots: []string{extra}}
+	for _, tc := range []struct {
+		name, script string
+		ok           bool
+		created      string // must exist afterwards when ok, must not when denied
+	}{
+		{"cwd", "echo x > ok && cat ok", true, filepath.Join(work, "ok")},
+		{"new directories in cwd", "mkdir -p a/b && echo x > a/b/f", true, filepath.Join(work, "a/b/f")},
+		{"link across directories of the workspace", "mkdir d1 d2 && echo x > d1/f && ln d1/f d2/f", true, filepath.Join(work, "d2/f")},
+		{"temp dir", `echo x > "$TMPDIR/t"`, true, filepath.Join(work, "tmp/t")},
+		{"extra writable root", "echo x > " + filepath.Join(extra, "e"), true, filepath.Join(extra, "e")},
+		{"null device", "echo x > /dev/null && echo fine", true, ""},
+		{"read outside", "ls " + outside + " && cat /etc/hostname", true, ""},
+		{"write outside", "echo x > " + filepath.Join(outside, "f"), false, filepath.Join(outside, "f")},
+		{"mkdir outside", "mkdir " + filepath.Join(outside, "d"), false, filepath.Join(outside, "d")},
+		{"through a symlink to outside", "echo x > escape/f", false, filepath.Join(outside, "f")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, code := sh(t, policy, work, tc.script)
+			if tc.ok {
+				if code != 0 {
+					t.Fatalf("want success, exit %d: %s", code, out)
+				}
+				if tc.created != "" && !exists(tc.created) {
+					t.Fatalf("%s was not created: %s", tc.created, out)
+				}
+				return
+			}
+			if code == 0 || !strings.Contains(out, "Permission denied") {
+				t.Fatalf("want EACCES, exit %d: %s", code, out)
+			}
+			if exists(tc.created) {
+				t.Fatalf("%s was created despite the sandbox", tc.created)
+			}
+		})
 	}
 }
 
 func TestReadOnly(t *testing.T) {
-	requireLandlock(t)
+	requireLandlock(t, 1)
 	work, _ := dirs(t)
-	out, err := run(t, protocol.SandboxReadOnly, work, "echo x > f.txt")
-	if err == nil || !strings.Contains(out, "Permission denied") {
-		t.Fatalf("read-only write: %v %s", err, out)
+	keep := filepath.Join(work, "keep")
+	if err := os.WriteFile(keep, nil, 0o644); err != nil {
+		t.Fatal(err)
 	}
-	if out, err := run(t, protocol.SandboxReadOnly, work, "cat /etc/hostname >/dev/null; echo fine"); err != nil || !strings.Contains(out, "fine") {
-		t.Fatalf("read-only read: %v %s", err, out)
+	policy := protocol.SandboxPolicy{Mode: protocol.SandboxReadOnly}
+	for _, script := range []string{"echo x > f", `echo x > "$TMPDIR/f"`, "mkdir d", "rm keep"} {
+		out, code := sh(t, policy, work, script)
+		if code == 0 || !strings.Contains(out, "denied") {
+			t.Errorf("%q: want a denial, exit %d: %s", script, code, out)
+		}
+	}
+	if exists(filepath.Join(work, "f")) || exists(filepath.Join(work, "d")) || exists(filepath.Join(work, "tmp/f")) || !exists(keep) {
+		t.Fatal("read-only sandbox let a write through")
+	}
+	if out, code := sh(t, policy, work, "cat /etc/hostname >/dev/null && ls / >/dev/null && echo fine"); code != 0 || !strings.Contains(out, "fine") {
+		t.Fatalf("reading under read-only: exit %d: %s", code, out)
 	}
 }
 
 func TestDangerFullAccess(t *testing.T) {
 	work, outside := dirs(t)
-	if out, err := run(t, protocol.SandboxDangerFullAccess, work, "echo x > "+filepath.Join(outside, "f.txt")); err != nil {
-		t.Fatalf("full access: %v %s", err, out)
+	policy := protocol.SandboxPolicy{Mode: protocol.SandboxDangerFullAccess}
+	cmd, err := Command(context.Background(), policy, work, []string{"true"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(strings.Join(cmd.Args, " "), HelperArg) {
+		t.Fatalf("danger-full-access went through the helper: %v", cmd.Args)
+	}
+	if out, code := sh(t, policy, work, "echo x > "+filepath.Join(outside, "f")); code != 0 {
+		t.Fatalf("full access: exit %d: %s", code, out)
+	}
+}
+
+func TestNetwork(t *testing.T) {
+	requireLandlock(t, 4)
+	work, outside := dirs(t)
+	tcp, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tcp.Close()
+	sock := filepath.Join(outside, "s.sock")
+	unix, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name   string
+		policy protocol.SandboxPolicy
+		addr   string
+		want   string
+	}{
+		{"tcp blocked under workspace-write", protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite}, "tcp:" + tcp.Addr().String(), "permission denied"},
+		{"tcp blocked under read-only", protocol.SandboxPolicy{Mode: protocol.SandboxReadOnly}, "tcp:" + tcp.Addr().String(), "permission denied"},
+		{"tcp allowed with network_access", protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite, NetworkAccess: true}, "tcp:" + tcp.Addr().String(), "connected"},
+		{"unix sockets keep working", protocol.SandboxPolicy{Mode: protocol.SandboxReadOnly}, "unix:" + sock, "connected"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cmd, err := Command(context.Background(), tc.policy, work, []string{self})
+			if err != nil {
+				t.Fatal(err)
+			}
+			cmd.Env = append(os.Environ(), dialEnv+"="+tc.addr)
+			out, _ := cmd.CombinedOutput()
+			if !strings.Contains(string(out), tc.want) {
+				t.Fatalf("want %q, got %s", tc.want, out)
+			}
+		})
+	}
+}
+
+func TestSignalsStayInsideTheSandbox(t *testing.T) {
+	requireLandlock(t, 6)
+	work, _ := dirs(t)
+	victim := exec.Command("sleep", "30")
+	if err := victim.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		_ = victim.Process.Kill()
+		_ = victim.Wait()
+	}()
+	policy := protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite}
+	out, code := sh(t, policy, work, "kill -TERM "+strconv.Itoa(victim.Process.Pid))
+	if code == 0 || !strings.Contains(out, "Operation not permitted") {
+		t.Fatalf("a sandboxed command signalled a process outside: exit %d: %s", code, out)
+	}
+	if err := victim.Process.Signal(syscall.Signal(0)); err != nil {
+		t.Fatalf("victim gone: %v", err)
+	}
+	// Its own children are fair game.
+	if out, code := sh(t, policy, work, "sleep 30 & kill -TERM $!; wait $!; echo status=$?"); code != 0 || !strings.Contains(out, "status=143") {
+		t.Fatalf("signalling its own child: exit %d: %s", code, out)
 	}
 }
 
 func TestNoLandlockRefusesInsteadOfRunningUnconfined(t *testing.T) {
 	work, outside := dirs(t)
 	old := abiProbe
-	abiProbe = func() (int, error) { return 0, errors.New("ENOSYS") }
-	defer func() { abiProbe = old }()
-	marker := filepath.Join(outside, "ran")
-	_, err := run(t, protocol.SandboxWorkspaceWrite, work, "touch "+marker)
-	if err == nil || !strings.Contains(err.Error(), "requires Landlock") || !strings.Contains(err.Error(), "danger-full-access") {
-		t.Fatalf("want a clear refusal, got %v", err)
+	t.Cleanup(func() { abiProbe = old })
+	for _, probe := range []func() (int, error){
+		func() (int, error) { return -1, syscall.ENOSYS },
+		func() (int, error) { return 0, nil },
+	} {
+		abiProbe = probe
+		if _, err := Supported(); err == nil {
+			t.Fatal("Supported reported Landlock")
+		}
+		marker := filepath.Join(outside, "ran")
+		for _, mode := range []protocol.SandboxMode{protocol.SandboxWorkspaceWrite, protocol.SandboxReadOnly} {
+			cmd, err := Command(context.Background(), protocol.SandboxPolicy{Mode: mode}, work, []string{"touch", marker})
+			want := fmt.Sprintf("sandbox mode %s requires Landlock, which this kernel does not provide; set sandbox_mode = \"danger-full-access\" to run unconfined", mode)
+			if err == nil || cmd != nil || !strings.Contains(err.Error(), want) {
+				t.Fatalf("want a refusal %q, got %v", want, err)
+			}
+		}
+		if exists(marker) {
+			t.Fatal("command ran unconfined")
+		}
+		// Full access does not need Landlock.
+		if _, err := Command(context.Background(), protocol.SandboxPolicy{Mode: protocol.SandboxDangerFullAccess}, work, []string{"true"}); err != nil {
+			t.Fatalf("danger-full-access without Landlock: %v", err)
+		}
 	}
-	if _, err := os.Stat(marker); err == nil {
-		t.Fatal("command ran unconfined")
+}
+
+func TestCommandRejectsBadInput(t *testing.T) {
+	for _, tc := range []struct {
+		policy protocol.SandboxPolicy
+		argv   []string
+		want   string
+	}{
+		{protocol.SandboxPolicy{Mode: "sideways"}, []string{"true"}, `unknown sandbox mode "sideways"`},
+		{protocol.SandboxPolicy{}, []string{"true"}, `unknown sandbox mode ""`},
+		{protocol.SandboxPolicy{Mode: protocol.SandboxReadOnly}, nil, "empty command"},
+	} {
+		if _, err := Command(context.Background(), tc.policy, t.TempDir(), tc.argv); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%+v %v: want %q, got %v", tc.policy, tc.argv, tc.want, err)
+		}
+	}
+}
+
+// The helper never falls through to the program it lives in, and never
+// runs the command when it cannot confine it.
+func TestHelperFailsClosed(t *testing.T) {
+	requireLandlock(t, 1)
+	work, outside := dirs(t)
+	marker := filepath.Join(outside, "ran")
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no arguments", nil, "usage"},
+		{"no separator", []string{`{"policy":{"mode":"read-only"}}`, "touch", marker}, "usage"},
+		{"no command", []string{`{"policy":{"mode":"read-only"}}`, "--"}, "usage"},
+		{"bad json", []string{`{"policy":`, "--", "touch", marker}, "decode the sandbox policy"},
+		{"unknown field", []string{`{"policy":{"mode":"read-only"},"rootz":[]}`, "--", "touch", marker}, "unknown field"},
+		{"unconfined mode", []string{`{"policy":{"mode":"danger-full-access"}}`, "--", "touch", marker}, "only applies read-only or workspace-write"},
+		{"relative root", []string{`{"policy":{"mode":"workspace-write"},"roots":["rel"]}`, "--", "touch", marker}, "not absolute"},
+		{"missing command", []string{`{"policy":{"mode":"read-only"}}`, "--", "grove-no-such-command"}, "grove-no-such-command"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cmd := exec.Command(self, append([]string{HelperArg}, tc.args...)...)
+			cmd.Dir = work
+			out, err := cmd.CombinedOutput()
+			if cmd.ProcessState == nil || cmd.ProcessState.ExitCode() != 126 || !strings.Contains(string(out), "grove sandbox: ") || !strings.Contains(string(out), tc.want) {
+				t.Fatalf("want exit 126 naming %q, got %v: %s", tc.want, err, out)
+			}
+			if strings.Contains(string(out), "PASS") || strings.Contains(string(out), "testing:") {
+				t.Fatalf("helper fell through to the test binary: %s", out)
+			}
+		})
+	}
+	if exists(marker) {
+		t.Fatal("a malformed helper invocation ran the command")
+	}
+}
+
+func TestWritableRoots(t *testing.T) {
+	work, outside := dirs(t)
+	link := filepath.Join(outside, "link-to-work")
+	if err := os.Symlink(work, link); err != nil {
+		t.Fatal(err)
+	}
+	got := WritableRoots(protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite, WritableRoots: []string{"sub", outside, link, ""}}, link)
+	want := []string{work, filepath.Join(work, "sub"), outside, filepath.Join(work, "tmp")}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("roots:\n got %q\nwant %q", got, want)
+	}
+	for _, mode := range []protocol.SandboxMode{protocol.SandboxReadOnly, protocol.SandboxDangerFullAccess} {
+		if r := WritableRoots(protocol.SandboxPolicy{Mode: mode, WritableRoots: []string{outside}}, work); r != nil {
+			t.Errorf("%s has roots %v", mode, r)
+		}
 	}
 }
 
 func TestCheckWritable(t *testing.T) {
 	work, outside := dirs(t)
+	if err := os.MkdirAll(filepath.Join(outside, "deep"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, target := range map[string]string{
+		"escape":  outside,                          // directory outside
+		"dangle":  filepath.Join(outside, "new.go"), // not existing yet
+		"up":      filepath.Join(outside, "deep"),   // up/.. is outside, not the workspace
+		"rel-in":  "sub",                            // relative, stays inside
+		"loop-a":  "loop-b",
+		"loop-b":  "loop-a",
+		"in-link": filepath.Join(work, "sub"),
+	} {
+		if err := os.Symlink(target, filepath.Join(work, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
 	ws := protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite}
-	if err := CheckWritable(ws, work, filepath.Join(work, "a", "new.go")); err != nil {
-		t.Fatal(err)
-	}
-	if err := CheckWritable(ws, work, filepath.Join(outside, "x")); err == nil || !strings.Contains(err.Error(), "outside the writable roots") {
-		t.Fatalf("outside: %v", err)
-	}
-	// A symlink inside the workspace pointing outside does not escape.
-	link := filepath.Join(work, "escape")
-	if err := os.Symlink(outside, link); err != nil {
-		t.Fatal(err)
-	}
-	if err := CheckWritable(ws, work, filepath.Join(link, "x")); err == nil {
-		t.Fatal("symlink escape allowed")
-	}
-	extra := protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite, WritableRoots: []string{outside}}
-	if err := CheckWritable(extra, work, filepath.Join(outside, "x")); err != nil {
-		t.Fatalf("writable_roots: %v", err)
-	}
-	if err := CheckWritable(protocol.SandboxPolicy{Mode: protocol.SandboxReadOnly}, work, filepath.Join(work, "x")); err == nil {
-		t.Fatal("read-only allowed a write")
+	for _, tc := range []struct {
+		name   string
+		policy protocol.SandboxPolicy
+		path   string
+		want   string // "" = writable, else a substring of the error
+	}{
+		{"new file in new dirs", ws, filepath.Join(work, "a/b/new.go"), ""},
+		{"relative to cwd", ws, "a/new.go", ""},
+		{"cwd itself", ws, work, ""},
+		{"temp dir", ws, filepath.Join(work, "tmp/x"), ""},
+		{"link inside the workspace", ws, filepath.Join(work, "rel-in/x"), ""},
+		{"absolute link back inside", ws, filepath.Join(work, "in-link/x"), ""},
+		{"outside", ws, filepath.Join(outside, "x"), "outside the writable roots"},
+		{"dot-dot out", ws, "../outside/x", "outside the writable roots"},
+		{"through a directory link", ws, filepath.Join(work, "escape/x"), "resolves to " + filepath.Join(outside, "x")},
+		{"dangling link", ws, filepath.Join(work, "dangle"), "resolves to " + filepath.Join(outside, "new.go")},
+		{"dot-dot after a link", ws, filepath.Join(work, "up") + "/../x", "resolves to " + filepath.Join(outside, "x")},
+		{"symlink loop", ws, filepath.Join(work, "loop-a/x"), "too many levels of symbolic links"},
+		{"error lists the roots", ws, "/etc/passwd", work + ", " + filepath.Join(work, "tmp")},
+		{"extra root", protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite, WritableRoots: []string{outside}}, filepath.Join(outside, "x"), ""},
+		{"root of the filesystem as a root", protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite, WritableRoots: []string{"/"}}, "/etc/x", ""},
+		{"read-only", protocol.SandboxPolicy{Mode: protocol.SandboxReadOnly}, filepath.Join(work, "x"), "read-only"},
+		{"danger-full-access", protocol.SandboxPolicy{Mode: protocol.SandboxDangerFullAccess}, "/etc/x", ""},
+		{"unknown mode", protocol.SandboxPolicy{}, filepath.Join(work, "x"), "unknown sandbox mode"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := CheckWritable(tc.policy, work, tc.path)
+			switch {
+			case tc.want == "" && err != nil:
+				t.Fatalf("want writable, got %v", err)
+			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+				t.Fatalf("want an error with %q, got %v", tc.want, err)
+			case err != nil && !strings.Contains(err.Error(), tc.path):
+				t.Fatalf("error does not name the path %s: %v", tc.path, err)
+			}
+		})
 	}
 }

@@ -1,0 +1,138 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/grovecli/grove/protocol"
+)
+
+// WritableRoots lists where policy lets commands and patches write, with
+// symlinks resolved: under workspace-write the thread's cwd, the policy's
+// writable_roots (relative ones against cwd) and the temp dir. Other modes
+// have none: read-only writes nowhere, danger-full-access is not confined.
+func WritableRoots(policy protocol.SandboxPolicy, cwd string) []string {
+	if policy.Mode != protocol.SandboxWorkspaceWrite {
+		return nil
+	}
+	cwd = absolute("", cwd)
+	candidates := append([]string{cwd}, policy.WritableRoots...)
+	candidates = append(candidates, os.TempDir())
+	var roots []string
+	for _, r := range candidates {
+		if r == "" {
+			continue
+		}
+		real, err := resolve(absolute(cwd, r))
+		if err != nil {
+			continue // a root that loops cannot be written through anyway
+		}
+		if !slices.Contains(roots, real) {
+			roots = append(roots, real)
+		}
+	}
+	return roots
+}
+
+// CheckWritable reports whether policy lets path (absolute, or relative to
+// cwd) be written; apply_patch obeys the same roots as commands. Symlinks
+// are followed as the kernel would follow them when the file is written,
+// including a dangling link and a not yet existing tail, so a link inside
+// the workspace cannot carry a write outside it.
+func CheckWritable(policy protocol.SandboxPolicy, cwd, path string) error {
+	switch policy.Mode {
+	case protocol.SandboxDangerFullAccess:
+		return nil
+	case protocol.SandboxReadOnly:
+		return fmt.Errorf("%s is not writable: the sandbox is read-only (no writable roots)", path)
+	case protocol.SandboxWorkspaceWrite:
+	default:
+		return fmt.Errorf("%s is not writable: unknown sandbox mode %q", path, policy.Mode)
+	}
+	cwd = absolute("", cwd)
+	real, err := resolve(absolute(cwd, path))
+	if err != nil {
+		return fmt.Errorf("%s is not writable: %w", path, err)
+	}
+	roots := WritableRoots(policy, cwd)
+	for _, r := range roots {
+		if within(r, real) {
+			return nil
+		}
+	}
+	where := path
+	if real != filepath.Clean(absolute(cwd, path)) {
+		where = fmt.Sprintf("%s (resolves to %s)", path, real)
+	}
+	return fmt.Errorf("%s is outside the writable roots of this sandbox (workspace-write: %s)", where, strings.Join(roots, ", "))
+}
+
+// within reports whether p is root or below it (both clean and absolute).
+func within(root, p string) bool {
+	rel, err := filepath.Rel(root, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// absolute makes p absolute against cwd (or the process's directory)
+// without cleaning it: ".." must be applied by resolve, after symlinks.
+func absolute(cwd, p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	if cwd == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return filepath.Clean(p)
+		}
+		cwd = wd
+	}
+	return cwd + string(filepath.Separator) + p
+}
+
+// maxSymlinks matches the kernel's limit before ELOOP.
+const maxSymlinks = 40
+
+var errSymlinkLoop = errors.New("too many levels of symbolic links")
+
+// resolve follows every symlink of an absolute path component by
+// component, left to right, like the kernel's path walk: ".." applies to
+// the resolved parent (not the lexical one), a dangling link is followed to
+// its target, and components that do not exist yet are kept as written.
+func resolve(p string) (string, error) {
+	pending := strings.Split(p, string(filepath.Separator))
+	resolved := string(filepath.Separator)
+	links := 0
+	for len(pending) > 0 {
+		c := pending[0]
+		pending = pending[1:]
+		switch c {
+		case "", ".":
+			continue
+		case "..":
+			resolved = filepath.Dir(resolved)
+			continue
+		}
+		next := filepath.Join(resolved, c)
+		fi, err := os.Lstat(next)
+		if err != nil || fi.Mode()&os.ModeSymlink == 0 {
+			resolved = next
+			continue
+		}
+		if links++; links > maxSymlinks {
+			return "", fmt.Errorf("resolve %s: %w", p, errSymlinkLoop)
+		}
+		target, err := os.Readlink(next)
+		if err != nil {
+			return "", fmt.Errorf("resolve %s: %w", p, err)
+		}
+		if filepath.IsAbs(target) {
+			resolved = string(filepath.Separator)
+		}
+		pending = append(strings.Split(target, string(filepath.Separator)), pending...)
+	}
+	return resolved, nil
+}
