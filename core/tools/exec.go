@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"strings"
@@ -108,7 +109,7 @@ func (x *execCommand) Run(ctx context.Context, env *Env, raw json.RawMessage) Re
 		}
 	}
 	res := x.run(ctx, policy, dir, a.Cmd, timeout)
-	if env.ApprovalPolicy == protocol.ApprovalOnFailure && policy.Mode != protocol.SandboxDangerFullAccess && looksLikeSandboxDenial(res) {
+	if env.ApprovalPolicy == protocol.ApprovalOnFailure && policy.Mode != protocol.SandboxDangerFullAccess && !res.IsError && looksLikeSandboxDenial(res) {
 		req.Reason = "the command failed inside the sandbox (permission denied); run it again without the sandbox?"
 		if r, ok := ask(ctx, env, req); !ok {
 			r.Output = res.Output + "\n\n" + r.Output
@@ -152,7 +153,12 @@ func looksLikeSandboxDenial(r Result) bool {
 func (x *execCommand) run(ctx context.Context, policy protocol.SandboxPolicy, dir, command string, timeout time.Duration) Result {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	argv, env := shellCommand(command, "GROVE_SANDBOX="+string(policy.Mode), "PAGER=cat", "GIT_PAGER=cat", "NO_COLOR=1", "TERM=dumb")
+	extra := []string{"GROVE_SANDBOX=" + string(policy.Mode), "PAGER=cat", "GIT_PAGER=cat", "NO_COLOR=1", "TERM=dumb"}
+	if policy.Mode == protocol.SandboxWorkspaceWrite {
+		// The temp dir the sandbox allows, even if a login profile set another.
+		extra = append(extra, "TMPDIR="+os.TempDir())
+	}
+	argv, env := shellCommand(command, extra...)
 	cmd, err := sandbox.Command(context.WithoutCancel(ctx), policy, dir, argv)
 	if err != nil {
 		return Errorf("exec_command: %v", err)
@@ -160,14 +166,27 @@ func (x *execCommand) run(ctx context.Context, policy protocol.SandboxPolicy, di
 	cmd.Env = env
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Stdin = nil
+	// Our own pipe (an *os.File goes to the child as is): when the shell
+	// exits, the group is killed at once instead of waiting for background
+	// children that still hold the output open.
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return Errorf("exec_command: pipe: %v", err)
+	}
 	out := &capBuffer{max: x.o.MaxOutputBytes}
-	cmd.Stdout, cmd.Stderr = out, out
-	// When children keep the pipe open after the group is killed, do not wait forever.
-	cmd.WaitDelay = 2 * time.Second
+	cmd.Stdout, cmd.Stderr = pw, pw
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
+		_ = pr.Close()
+		_ = pw.Close()
 		return Errorf("exec_command: start: %v", err)
 	}
+	_ = pw.Close() // the child holds its copy
+	copied := make(chan struct{})
+	go func() {
+		defer close(copied)
+		_, _ = io.Copy(out, pr)
+	}()
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	var waitErr error
@@ -181,10 +200,17 @@ func (x *execCommand) run(ctx context.Context, policy protocol.SandboxPolicy, di
 	}
 	// Reap anything the command left running in its group.
 	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	select {
+	case <-copied:
+	case <-time.After(2 * time.Second):
+		// A process that left the group (setsid) still holds the pipe.
+	}
+	_ = pr.Close()
+	<-copied
 	dur := time.Since(start)
-	code := cmd.ProcessState.ExitCode()
+	code := exitCode(cmd.ProcessState)
 	var exitErr *exec.ExitError
-	if waitErr != nil && !errors.As(waitErr, &exitErr) && !killed && !errors.Is(waitErr, exec.ErrWaitDelay) {
+	if waitErr != nil && !errors.As(waitErr, &exitErr) && !killed {
 		return Result{Output: fmt.Sprintf("exec_command: %v\n%s", waitErr, out.String()), IsError: true, Duration: dur}
 	}
 	var b strings.Builder
@@ -201,6 +227,17 @@ func (x *execCommand) run(ctx context.Context, policy protocol.SandboxPolicy, di
 		Output: b.String(), ExitCode: &c, Duration: dur, IsError: killed,
 		Summary: fmt.Sprintf("`%s` → exit %d (%.1fs)", clipCmd(command), code, dur.Seconds()),
 	}
+}
+
+// exitCode is the shell convention: the status, or 128+N for signal N.
+func exitCode(ps *os.ProcessState) int {
+	if ps == nil {
+		return -1
+	}
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return 128 + int(ws.Signal())
+	}
+	return ps.ExitCode()
 }
 
 func clipCmd(s string) string {

@@ -181,6 +181,9 @@ func TestIsKnownSafe(t *testing.T) {
 		"find . -name '*.go'": true, "sed -n 1,5p f": true, "rg foo": true,
 		"rm -rf /": false, "ls > out": false, "echo $(rm x)": false, "find . -delete": false, "git push": false,
 		"cat x && rm y": false, "sed -i s/a/b/ f": false, "python3 x.py": false, "": false,
+		"ls & rm -rf x": false, "git branch newbranch": false, "git branch -a": true, "sort -o out in": false,
+		"sort in": true, "tree -o out": false, "uniq in out": false, "uniq in": true, "sed -n 'w /tmp/x' f": false,
+		"rg -z foo": false, "rg -iz foo": false, "rg -i foo": true,
 	} {
 		if got := IsKnownSafe(cmd); got != want {
 			t.Errorf("IsKnownSafe(%q) = %v", cmd, got)
