@@ -109,7 +109,8 @@ func (x *execCommand) Run(ctx context.Context, env *Env, raw json.RawMessage) Re
 		}
 	}
 	res := x.run(ctx, policy, dir, a.Cmd, timeout)
-	if env.ApprovalPolicy == protocol.ApprovalOnFailure && policy.Mode != protocol.SandboxDangerFullAccess && !res.IsError && looksLikeSandboxDenial(res) {
+	retryable := env.ApprovalPolicy == protocol.ApprovalOnFailure || env.ApprovalPolicy == protocol.ApprovalUntrusted
+	if retryable && policy.Mode != protocol.SandboxDangerFullAccess && !res.IsError && looksLikeSandboxDenial(res) {
 		req.Reason = "the command failed inside the sandbox (permission denied); run it again without the sandbox?"
 		if r, ok := ask(ctx, env, req); !ok {
 			r.Output = res.Output + "\n\n" + r.Output

@@ -159,19 +159,30 @@ func TestExecApprovals(t *testing.T) {
 }
 
 func TestExecOnFailureRetriesOutsideSandbox(t *testing.T) {
+	for _, policy := range []protocol.ApprovalPolicy{protocol.ApprovalOnFailure, protocol.ApprovalUntrusted} {
+		t.Run(string(policy), func(t *testing.T) { testSandboxDenialRetry(t, policy) })
+	}
+}
+
+func testSandboxDenialRetry(t *testing.T, policy protocol.ApprovalPolicy) {
 	r := coreRegistry(t)
 	env := testEnv(t)
 	t.Setenv("TMPDIR", env.Cwd)
 	env.Sandbox = protocol.SandboxPolicy{Mode: protocol.SandboxReadOnly}
-	env.ApprovalPolicy = protocol.ApprovalOnFailure
+	env.ApprovalPolicy = policy
 	asked := 0
 	env.Approve = func(context.Context, protocol.ApprovalRequest) (protocol.ReviewDecision, error) {
 		asked++
 		return protocol.DecisionApproved, nil
 	}
 	res := run(t, r, env, "exec_command", map[string]any{"cmd": "echo ok > f.txt"})
-	if asked != 1 || *res.ExitCode != 0 || read(t, env.Cwd, "f.txt") != "ok\n" {
-		t.Fatalf("on-failure: asked %d %+v", asked, res)
+	// untrusted asks once before (not a known-safe command) and once after the denial.
+	want := 1
+	if policy == protocol.ApprovalUntrusted {
+		want = 2
+	}
+	if asked != want || *res.ExitCode != 0 || read(t, env.Cwd, "f.txt") != "ok\n" {
+		t.Fatalf("%s: asked %d %+v", policy, asked, res)
 	}
 }
 
