@@ -19,8 +19,9 @@ import (
 // IndexFile is the session index's name under $GROVE_HOME.
 const IndexFile = "session_index.jsonl"
 
-// IndexEntry is one line of the session index: the latest summary of a
-// thread. Later lines for the same id supersede earlier ones.
+// IndexEntry is one line of the session index: a thread's summary at one
+// moment. Later lines for the same id supersede earlier ones, so every line
+// carries the whole summary.
 type IndexEntry struct {
 	ID          protocol.ThreadID `json:"id"`
 	ParentID    protocol.ThreadID `json:"parent_id,omitempty"`
@@ -36,76 +37,96 @@ type IndexEntry struct {
 	Status      string            `json:"status,omitempty"`
 }
 
-// maxFirstPrompt bounds the prompt kept in the index.
+// maxFirstPrompt bounds the prompt kept in the index (in runes), which
+// keeps lines short enough for one atomic append.
 const maxFirstPrompt = 200
 
+// maxCandidates bounds the ids an ambiguous-prefix error lists.
+const maxCandidates = 10
+
+// indexMu serialises appends within the process; O_APPEND keeps lines of
+// separate processes whole.
 var indexMu sync.Mutex
 
-// AppendIndex appends one entry with a single O_APPEND write, so lines from
-// concurrent writers (goroutines or processes) never interleave.
+// AppendIndex appends one entry to $home/session_index.jsonl with a single
+// O_APPEND write, so lines from concurrent writers never interleave.
 func AppendIndex(home string, e IndexEntry) error {
+	if e.ID == "" {
+		return errors.New("session index: entry has no id")
+	}
 	if utf8.RuneCountInString(e.FirstPrompt) > maxFirstPrompt {
 		e.FirstPrompt = string([]rune(e.FirstPrompt)[:maxFirstPrompt]) + "…"
 	}
 	b, err := json.Marshal(e)
 	if err != nil {
-		return fmt.Errorf("session index: encode: %w", err)
+		return fmt.Errorf("session index: encode %s: %w", e.ID, err)
 	}
 	b = append(b, '\n')
+	path := filepath.Join(home, IndexFile)
 	indexMu.Lock()
 	defer indexMu.Unlock()
 	if err := os.MkdirAll(home, 0o700); err != nil {
 		return fmt.Errorf("session index: %w", err)
 	}
-	f, err := os.OpenFile(filepath.Join(home, IndexFile), os.O_CREATE|os.O_RDWR|os.O_APPEND, 0o600)
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR|os.O_APPEND, 0o600)
 	if err != nil {
 		return fmt.Errorf("session index: %w", err)
 	}
-	// After a torn last line (a killed writer), start on a fresh line.
-	if st, err := f.Stat(); err == nil && st.Size() > 0 {
-		last := make([]byte, 1)
-		if _, err := f.ReadAt(last, st.Size()-1); err == nil && last[0] != '\n' {
-			b = append([]byte{'\n'}, b...)
-		}
+	// After a torn last line (a killed writer), start on a fresh line. Another
+	// process's line still being copied looks torn too; the blank line this
+	// then leaves is skipped by readers.
+	if torn, err := endsTorn(f); err == nil && torn {
+		b = append([]byte{'\n'}, b...)
 	}
 	if _, err := f.Write(b); err != nil {
 		_ = f.Close()
-		return fmt.Errorf("session index: write: %w", err)
+		return fmt.Errorf("session index %s: write: %w", path, err)
 	}
-	return f.Close()
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("session index %s: %w", path, err)
+	}
+	return nil
 }
 
-// scanIndexBackwards calls fn with each entry, newest line first.
+// parseIndexEntry decodes one index line; torn or foreign lines fail.
+func parseIndexEntry(b []byte) (IndexEntry, bool) {
+	var e IndexEntry
+	if json.Unmarshal(b, &e) != nil || e.ID == "" {
+		return IndexEntry{}, false
+	}
+	return e, true
+}
+
+// scanIndexBackwards calls fn with each readable entry, newest line first,
+// until fn returns false. A missing index has no entries.
 func scanIndexBackwards(home string, fn func(IndexEntry) bool) error {
-	f, err := os.Open(filepath.Join(home, IndexFile))
+	err := reverseScan(filepath.Join(home, IndexFile), reverseBlock, func(b []byte) bool {
+		e, ok := parseIndexEntry(b)
+		return !ok || fn(e)
+	})
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
 	if err != nil {
 		return fmt.Errorf("session index: %w", err)
 	}
-	defer f.Close()
-	return reverseLines(f, func(b []byte) bool {
-		var e IndexEntry
-		if json.Unmarshal(b, &e) != nil || e.ID == "" {
-			return true // torn or foreign line
-		}
-		return fn(e)
-	})
+	return nil
 }
 
-// ListSessions returns root sessions, newest first: the order of each id's
-// latest index line. It reads the index backwards only as far as the page
-// needs.
+// ListSessions returns a page of root sessions (no parent), newest first:
+// ordered by each id's latest index line, whose entry is the one returned.
+// It reads the index backwards only as far as the page needs; more says
+// whether further sessions follow. A missing index is an empty list.
 func ListSessions(home string, offset, limit int) (entries []IndexEntry, more bool, err error) {
 	if limit <= 0 {
 		limit = 50
 	}
+	offset = max(offset, 0)
 	seen := map[protocol.ThreadID]bool{}
 	skipped := 0
 	err = scanIndexBackwards(home, func(e IndexEntry) bool {
 		if seen[e.ID] {
-			return true
+			return true // an older line of an id already placed
 		}
 		seen[e.ID] = true
 		if e.ParentID != "" {
@@ -125,12 +146,13 @@ func ListSessions(home string, offset, limit int) (entries []IndexEntry, more bo
 	return entries, more, err
 }
 
-// FindSession returns the latest entry of a session by id, or by a unique
-// prefix or suffix of it.
+// FindSession returns the latest entry of a session by its id, or by a
+// unique prefix or suffix of it (the UI shows the last characters of ids).
+// An ambiguous prefix is an error listing the candidates.
 func FindSession(home, idOrPrefix string) (IndexEntry, error) {
 	idOrPrefix = strings.TrimSpace(idOrPrefix)
 	if idOrPrefix == "" {
-		return IndexEntry{}, errors.New("empty session id")
+		return IndexEntry{}, errors.New("find session: empty session id")
 	}
 	var exact *IndexEntry
 	matches := map[protocol.ThreadID]IndexEntry{}
@@ -139,7 +161,6 @@ func FindSession(home, idOrPrefix string) (IndexEntry, error) {
 			exact = &e
 			return false
 		}
-		// The UI shows ids by their last 8 characters, so a suffix works too.
 		if _, dup := matches[e.ID]; !dup && (strings.HasPrefix(string(e.ID), idOrPrefix) || strings.HasSuffix(string(e.ID), idOrPrefix)) {
 			matches[e.ID] = e
 		}
@@ -164,7 +185,11 @@ func FindSession(home, idOrPrefix string) (IndexEntry, error) {
 		ids = append(ids, string(id))
 	}
 	sort.Strings(ids)
-	return IndexEntry{}, fmt.Errorf("session prefix %q is ambiguous: %s", idOrPrefix, strings.Join(ids, ", "))
+	list := strings.Join(ids[:min(len(ids), maxCandidates)], ", ")
+	if len(ids) > maxCandidates {
+		list += fmt.Sprintf(" and %d more", len(ids)-maxCandidates)
+	}
+	return IndexEntry{}, fmt.Errorf("session id %q is ambiguous (%d sessions match): %s", idOrPrefix, len(ids), list)
 }
 
 // LastSession returns the most recently updated root session.
@@ -174,15 +199,16 @@ func LastSession(home string) (IndexEntry, error) {
 		return IndexEntry{}, err
 	}
 	if len(entries) == 0 {
-		return IndexEntry{}, fmt.Errorf("no sessions yet in %s", home)
+		return IndexEntry{}, fmt.Errorf("no sessions yet in %s", filepath.Join(home, IndexFile))
 	}
 	return entries[0], nil
 }
 
 // Children returns the latest entry of each direct child of parent, in the
-// order they first appeared (a full scan).
+// order the children first appeared (a full forward scan).
 func Children(home string, parent protocol.ThreadID) ([]IndexEntry, error) {
-	f, err := os.Open(filepath.Join(home, IndexFile))
+	path := filepath.Join(home, IndexFile)
+	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
@@ -193,17 +219,20 @@ func Children(home string, parent protocol.ThreadID) ([]IndexEntry, error) {
 	var order []protocol.ThreadID
 	latest := map[protocol.ThreadID]IndexEntry{}
 	err = scanLines(f, func(_ int, b []byte) {
-		var e IndexEntry
-		if len(bytes.TrimSpace(b)) == 0 || json.Unmarshal(b, &e) != nil || e.ParentID != parent || e.ID == "" {
+		if len(bytes.TrimSpace(b)) == 0 {
 			return
 		}
-		if _, ok := latest[e.ID]; !ok {
+		e, ok := parseIndexEntry(b)
+		if !ok || e.ParentID != parent {
+			return
+		}
+		if _, seen := latest[e.ID]; !seen {
 			order = append(order, e.ID)
 		}
 		latest[e.ID] = e
 	})
 	if err != nil {
-		return nil, fmt.Errorf("session index: %w", err)
+		return nil, fmt.Errorf("session index %s: %w", path, err)
 	}
 	out := make([]IndexEntry, 0, len(order))
 	for _, id := range order {

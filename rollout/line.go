@@ -2,6 +2,7 @@ package rollout
 
 import (
 	"encoding/json"
+	"errors"
 	"time"
 
 	"github.com/grovecli/grove/protocol"
@@ -67,8 +68,4 @@ func parseLine(b []byte) (Line, error) {
 	return l, nil
 }
 
-type lineError string
-
-func (e lineError) Error() string { return string(e) }
-
-const errNoType = lineError("line has no type")
+var errNoType = errors.New(`line has no "type"`)

@@ -3,11 +3,8 @@ package rollout
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"os"
-	"time"
 
 	"github.com/grovecli/grove/protocol"
 )
@@ -19,16 +16,19 @@ type Session struct {
 	Items        []protocol.Item
 	Events       []protocol.Event
 	TurnContexts []TurnContext
-	// Note is the latest note (NoteSet: a note event was recorded).
-	Note       string
-	NoteSet    bool
+	// Note is the latest thread_note_updated note; NoteSet says one was
+	// recorded (otherwise Meta.Note is the thread's note).
+	Note    string
+	NoteSet bool
+	// LastStatus is the latest status_changed status, nil if none.
 	LastStatus *protocol.AgentStatus
-	// Warnings name each skipped line: "<path>:<line>: skipped …".
+	// Warnings name each skipped line: "<path>:<line>: skipped unreadable line (…)".
 	Warnings []string
 }
 
-// Read replays a rollout. Unreadable lines are skipped with a warning; a
-// missing or invalid session_meta first line is an error naming the file.
+// Read replays a rollout. Unreadable lines (a torn last line after a kill,
+// a corrupted line) are skipped with a warning; a missing or invalid
+// session_meta first line is an error naming the file.
 func Read(path string) (*Session, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -39,57 +39,16 @@ func Read(path string) (*Session, error) {
 	haveMeta := false
 	var metaErr error
 	err = scanLines(f, func(n int, b []byte) {
-		if len(bytes.TrimSpace(b)) == 0 {
+		if metaErr != nil || len(bytes.TrimSpace(b)) == 0 {
 			return
 		}
-		l, err := parseLine(b)
-		if err != nil {
-			if n == 1 {
-				metaErr = fmt.Errorf("rollout %s:1: invalid session_meta line: %v", path, err)
-				return
-			}
+		if !haveMeta {
+			metaErr = s.readMeta(n, b)
+			haveMeta = metaErr == nil
+			return
+		}
+		if err := s.add(b); err != nil {
 			s.Warnings = append(s.Warnings, fmt.Sprintf("%s:%d: skipped unreadable line (%v)", path, n, err))
-			return
-		}
-		switch l.Type {
-		case TypeSessionMeta:
-			if err := json.Unmarshal(l.Payload, &s.Meta); err != nil {
-				metaErr = fmt.Errorf("rollout %s:%d: invalid session_meta: %v", path, n, err)
-				return
-			}
-			haveMeta = true
-		case TypeResponseItem:
-			var it protocol.Item
-			if err := json.Unmarshal(l.Payload, &it); err != nil {
-				s.Warnings = append(s.Warnings, fmt.Sprintf("%s:%d: skipped unreadable item (%v)", path, n, err))
-				return
-			}
-			s.Items = append(s.Items, it)
-		case TypeEventMsg:
-			var ev protocol.Event
-			if err := json.Unmarshal(l.Payload, &ev); err != nil {
-				s.Warnings = append(s.Warnings, fmt.Sprintf("%s:%d: skipped unreadable event (%v)", path, n, err))
-				return
-			}
-			s.Events = append(s.Events, ev)
-			switch ev.Type {
-			case protocol.EventNoteUpdated:
-				if ev.Note != nil {
-					s.Note, s.NoteSet = *ev.Note, true
-				}
-			case protocol.EventStatusChanged:
-				if ev.Status != nil {
-					st := *ev.Status
-					s.LastStatus = &st
-				}
-			}
-		case TypeTurnContext:
-			var tc TurnContext
-			if json.Unmarshal(l.Payload, &tc) == nil {
-				s.TurnContexts = append(s.TurnContexts, tc)
-			}
-		default:
-			s.Warnings = append(s.Warnings, fmt.Sprintf("%s:%d: skipped line of unknown type %q", path, n, l.Type))
 		}
 	})
 	if err != nil {
@@ -99,96 +58,65 @@ func Read(path string) (*Session, error) {
 		return nil, metaErr
 	}
 	if !haveMeta {
-		return nil, fmt.Errorf("rollout %s: no session_meta line", path)
+		return nil, fmt.Errorf("rollout %s: empty file, no session_meta line", path)
 	}
 	return s, nil
 }
 
-// reverseBlock is how much ReverseScan reads at a time.
-const reverseBlock = 64 << 10
-
-// ReverseScan calls fn for each valid line from the end of the file
-// backwards, reading in blocks (never the whole file). It stops when fn
-// returns false. Torn or invalid lines are skipped.
-func ReverseScan(path string, fn func(Line) bool) error {
-	f, err := os.Open(path)
+// readMeta decodes the first line, which must be the session_meta.
+func (s *Session) readMeta(n int, b []byte) error {
+	l, err := parseLine(b)
 	if err != nil {
-		return fmt.Errorf("scan rollout: %w", err)
+		return fmt.Errorf("rollout %s:%d: invalid session_meta line: %v", s.Path, n, err)
 	}
-	defer f.Close()
-	return reverseLines(f, func(b []byte) bool {
-		l, err := parseLine(b)
-		if err != nil {
-			return true
-		}
-		return fn(l)
-	})
-}
-
-// reverseLines calls fn with each non-empty line, last first.
-func reverseLines(f *os.File, fn func([]byte) bool) error {
-	st, err := f.Stat()
-	if err != nil {
-		return err
+	if l.Type != TypeSessionMeta {
+		return fmt.Errorf("rollout %s:%d: first line is %q, want %q", s.Path, n, l.Type, TypeSessionMeta)
 	}
-	pos := st.Size()
-	var carry []byte // the start of a line whose beginning is in an earlier block
-	buf := make([]byte, reverseBlock)
-	for pos > 0 {
-		n := int64(reverseBlock)
-		if pos < n {
-			n = pos
-		}
-		pos -= n
-		if _, err := f.ReadAt(buf[:n], pos); err != nil && !errors.Is(err, io.EOF) {
-			return err
-		}
-		chunk := append(buf[:n:n], carry...)
-		for {
-			i := bytes.LastIndexByte(chunk, '\n')
-			if i < 0 {
-				break
-			}
-			line := trimEOL(chunk[i+1:])
-			if len(bytes.TrimSpace(line)) > 0 && !fn(line) {
-				return nil
-			}
-			chunk = chunk[:i]
-		}
-		carry = append([]byte(nil), chunk...)
+	if err := json.Unmarshal(l.Payload, &s.Meta); err != nil {
+		return fmt.Errorf("rollout %s:%d: invalid session_meta payload: %v", s.Path, n, err)
 	}
-	if line := trimEOL(carry); len(bytes.TrimSpace(line)) > 0 {
-		fn(line)
+	if s.Meta.ID == "" {
+		return fmt.Errorf("rollout %s:%d: session_meta has no id", s.Path, n)
 	}
 	return nil
 }
 
-// LastStatusChange finds the newest status_changed event of a rollout by a
-// reverse scan of its tail.
-func LastStatusChange(path string) (status protocol.AgentStatus, at time.Time, ok bool, err error) {
-	f, err := os.Open(path)
+// add applies one line after the session_meta.
+func (s *Session) add(b []byte) error {
+	l, err := parseLine(b)
 	if err != nil {
-		return status, at, false, fmt.Errorf("scan rollout: %w", err)
+		return err
 	}
-	defer f.Close()
-	marker := []byte(`"status_changed"`)
-	err = reverseLines(f, func(b []byte) bool {
-		if !bytes.Contains(b, marker) { // cheap filter before decoding
-			return true
+	switch l.Type {
+	case TypeResponseItem:
+		var it protocol.Item
+		if err := json.Unmarshal(l.Payload, &it); err != nil {
+			return fmt.Errorf("%s: %v", l.Type, err)
 		}
-		l, err := parseLine(b)
-		if err != nil || l.Type != TypeEventMsg {
-			return true
-		}
+		s.Items = append(s.Items, it)
+	case TypeEventMsg:
 		var ev protocol.Event
-		if json.Unmarshal(l.Payload, &ev) != nil || ev.Type != protocol.EventStatusChanged || ev.Status == nil {
-			return true
+		if err := json.Unmarshal(l.Payload, &ev); err != nil {
+			return fmt.Errorf("%s: %v", l.Type, err)
 		}
-		status, at, ok = *ev.Status, ev.Timestamp, true
-		if at.IsZero() {
-			at = l.Timestamp
+		s.Events = append(s.Events, ev)
+		switch {
+		case ev.Type == protocol.EventNoteUpdated && ev.Note != nil:
+			s.Note, s.NoteSet = *ev.Note, true
+		case ev.Type == protocol.EventStatusChanged && ev.Status != nil:
+			st := *ev.Status
+			s.LastStatus = &st
 		}
-		return false
-	})
-	return status, at, ok, err
+	case TypeTurnContext:
+		var tc TurnContext
+		if err := json.Unmarshal(l.Payload, &tc); err != nil {
+			return fmt.Errorf("%s: %v", l.Type, err)
+		}
+		s.TurnContexts = append(s.TurnContexts, tc)
+	case TypeSessionMeta:
+		return fmt.Errorf("a second %s line", l.Type)
+	default:
+		return fmt.Errorf("unknown type %q", l.Type)
+	}
+	return nil
 }

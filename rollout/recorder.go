@@ -1,13 +1,13 @@
 package rollout
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -21,19 +21,26 @@ type Recorder struct {
 	mu     sync.Mutex
 	path   string
 	f      *os.File
-	buf    []byte
+	buf    []byte // encoded lines not yet written
 	closed bool
 	now    func() time.Time
 }
 
-// Create starts a new rollout for meta and writes its session_meta line.
+// maxIdleBuffer is the buffer capacity kept between flushes; a larger one
+// (after a huge tool output) is released.
+const maxIdleBuffer = 1 << 20
+
+// Create starts a new rollout for meta at
+// $home/sessions/YYYY/MM/DD/rollout-<YYYY-MM-DDThh-mm-ss>-<id>.jsonl (UTC,
+// from meta.Timestamp or now), and writes and flushes its session_meta line.
 func Create(home string, meta SessionMeta) (*Recorder, error) {
-	ts := meta.Timestamp
-	if ts.IsZero() {
-		ts = time.Now()
-		meta.Timestamp = ts
+	if err := checkID(meta.ID); err != nil {
+		return nil, fmt.Errorf("create rollout: %w", err)
 	}
-	ts = ts.UTC()
+	if meta.Timestamp.IsZero() {
+		meta.Timestamp = time.Now()
+	}
+	ts := meta.Timestamp.UTC()
 	dir := filepath.Join(home, "sessions", ts.Format("2006"), ts.Format("01"), ts.Format("02"))
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("create rollout dir: %w", err)
@@ -44,42 +51,61 @@ func Create(home string, meta SessionMeta) (*Recorder, error) {
 		return nil, fmt.Errorf("create rollout: %w", err)
 	}
 	r := &Recorder{path: path, f: f, now: time.Now}
-	if err := r.append(TypeSessionMeta, meta); err != nil {
-		_ = f.Close()
-		return nil, err
+	err = r.append(TypeSessionMeta, meta)
+	if err == nil {
+		err = r.Flush()
 	}
-	if err := r.Flush(); err != nil {
+	if err != nil {
+		// A rollout without its session_meta could never be read back.
 		_ = f.Close()
+		_ = os.Remove(path)
 		return nil, err
 	}
 	return r, nil
 }
 
+// checkID rejects ids that cannot name a file.
+func checkID(id protocol.ThreadID) error {
+	switch {
+	case id == "":
+		return errors.New("session_meta has no id")
+	case strings.ContainsAny(string(id), `/\`+"\x00") || id == "." || id == "..":
+		return fmt.Errorf("thread id %q cannot be part of a file name", id)
+	}
+	return nil
+}
+
 // OpenAppend reopens an existing rollout for appending (resume). If the
-// file ends in a torn line, the next line starts on a fresh line so it
-// stays readable.
+// file ends in a torn line (the writer was killed mid-line), the next line
+// starts on a fresh line so that it stays readable.
 func OpenAppend(path string) (*Recorder, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("open rollout: %w", err)
 	}
 	r := &Recorder{path: path, f: f, now: time.Now}
-	st, err := f.Stat()
+	torn, err := endsTorn(f)
 	if err != nil {
 		_ = f.Close()
-		return nil, fmt.Errorf("open rollout: %w", err)
+		return nil, fmt.Errorf("open rollout %s: %w", path, err)
 	}
-	if st.Size() > 0 {
-		last := make([]byte, 1)
-		if _, err := f.ReadAt(last, st.Size()-1); err != nil && !errors.Is(err, io.EOF) {
-			_ = f.Close()
-			return nil, fmt.Errorf("open rollout: %w", err)
-		}
-		if last[0] != '\n' {
-			r.buf = append(r.buf, '\n')
-		}
+	if torn {
+		r.buf = append(r.buf, '\n')
 	}
 	return r, nil
+}
+
+// endsTorn reports whether f is non-empty and does not end with a newline.
+func endsTorn(f *os.File) (bool, error) {
+	st, err := f.Stat()
+	if err != nil || st.Size() == 0 {
+		return false, err
+	}
+	last := make([]byte, 1)
+	if _, err := f.ReadAt(last, st.Size()-1); err != nil && !errors.Is(err, io.EOF) {
+		return false, err
+	}
+	return last[0] != '\n', nil
 }
 
 // Path is the rollout file.
@@ -88,7 +114,7 @@ func (r *Recorder) Path() string { return r.path }
 // AppendItem buffers a response_item line.
 func (r *Recorder) AppendItem(it protocol.Item) error { return r.append(TypeResponseItem, it) }
 
-// AppendEvent buffers an event_msg line.
+// AppendEvent buffers an event_msg line (the payload is the event's JSON).
 func (r *Recorder) AppendEvent(ev protocol.Event) error { return r.append(TypeEventMsg, ev) }
 
 // AppendTurnContext buffers a turn_context line.
@@ -99,21 +125,30 @@ func (r *Recorder) append(typ string, payload any) error {
 	if err != nil {
 		return fmt.Errorf("rollout %s: encode %s: %w", r.path, typ, err)
 	}
-	b, err := json.Marshal(Line{Timestamp: r.now().UTC(), Type: typ, Payload: p})
-	if err != nil {
-		return fmt.Errorf("rollout %s: encode line: %w", r.path, err)
-	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.closed {
-		return fmt.Errorf("rollout %s: closed", r.path)
+		return fmt.Errorf("rollout %s: append %s after close", r.path, typ)
 	}
-	r.buf = append(r.buf, b...)
-	r.buf = append(r.buf, '\n')
+	// Stamped under the lock so timestamps follow line order.
+	ts, err := r.now().UTC().MarshalJSON()
+	if err != nil {
+		return fmt.Errorf("rollout %s: encode %s timestamp: %w", r.path, typ, err)
+	}
+	// The Line encoding, assembled by hand: p is already valid JSON and
+	// json.Marshal would scan it again.
+	r.buf = append(r.buf, `{"timestamp":`...)
+	r.buf = append(r.buf, ts...)
+	r.buf = append(r.buf, `,"type":"`...)
+	r.buf = append(r.buf, typ...)
+	r.buf = append(r.buf, `","payload":`...)
+	r.buf = append(r.buf, p...)
+	r.buf = append(r.buf, "}\n"...)
 	return nil
 }
 
-// Flush writes buffered lines to the file (one write call).
+// Flush writes the buffered lines to the file in one write call. It does
+// not fsync (see Sync).
 func (r *Recorder) Flush() error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -121,28 +156,38 @@ func (r *Recorder) Flush() error {
 }
 
 func (r *Recorder) flushLocked() error {
-	if len(r.buf) == 0 || r.f == nil {
+	if len(r.buf) == 0 {
 		return nil
 	}
-	_, err := r.f.Write(r.buf)
-	r.buf = r.buf[:0]
+	n, err := r.f.Write(r.buf)
 	if err != nil {
+		// Keep the unwritten rest: the next flush continues the same byte
+		// stream, completing a half-written line instead of tearing it.
+		r.buf = r.buf[:copy(r.buf, r.buf[n:])]
 		return fmt.Errorf("rollout %s: write: %w", r.path, err)
+	}
+	if cap(r.buf) > maxIdleBuffer {
+		r.buf = nil
+	} else {
+		r.buf = r.buf[:0]
 	}
 	return nil
 }
 
-// Sync flushes and fsyncs.
+// Sync flushes and fsyncs the file.
 func (r *Recorder) Sync() error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.closed {
+		return fmt.Errorf("rollout %s: sync after close", r.path)
+	}
 	if err := r.flushLocked(); err != nil {
 		return err
 	}
-	if r.f == nil {
-		return nil
+	if err := r.f.Sync(); err != nil {
+		return fmt.Errorf("rollout %s: sync: %w", r.path, err)
 	}
-	return r.f.Sync()
+	return nil
 }
 
 // Close flushes and closes the file; it is idempotent.
@@ -152,36 +197,11 @@ func (r *Recorder) Close() error {
 	if r.closed {
 		return nil
 	}
-	err := r.flushLocked()
 	r.closed = true
+	err := r.flushLocked()
+	r.buf = nil
 	if cerr := r.f.Close(); err == nil && cerr != nil {
 		err = fmt.Errorf("rollout %s: close: %w", r.path, cerr)
 	}
 	return err
-}
-
-// scanLines calls fn for every line of f (forward), with 1-based numbers.
-func scanLines(f io.Reader, fn func(n int, b []byte)) error {
-	br := bufio.NewReaderSize(f, 64<<10)
-	n := 0
-	for {
-		b, err := br.ReadBytes('\n')
-		if len(b) > 0 {
-			n++
-			fn(n, trimEOL(b))
-		}
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-	}
-}
-
-func trimEOL(b []byte) []byte {
-	for len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == '\r') {
-		b = b[:len(b)-1]
-	}
-	return b
 }
