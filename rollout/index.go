@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 	"unicode/utf8"
 
@@ -72,9 +73,13 @@ func AppendIndex(home string, e IndexEntry) error {
 	if err != nil {
 		return fmt.Errorf("session index: %w", err)
 	}
-	// After a torn last line (a killed writer), start on a fresh line. Another
-	// process's line still being copied looks torn too; the blank line this
-	// then leaves is skipped by readers.
+	// Lock across processes too, so a line another process is still writing
+	// is never mistaken for a torn one. (The lock ends with Close.)
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		_ = f.Close()
+		return fmt.Errorf("session index %s: lock: %w", path, err)
+	}
+	// After a torn last line (a killed writer), start on a fresh line.
 	if torn, err := endsTorn(f); err == nil && torn {
 		b = append([]byte{'\n'}, b...)
 	}
