@@ -87,16 +87,20 @@ func (t *Thread) setStatus(s protocol.AgentStatus) {
 	}
 	t.status = s
 	t.statusAt = t.e.now()
+	st := s
+	ev := protocol.Event{Type: protocol.EventStatusChanged, ThreadID: t.id, Status: &st, Timestamp: t.statusAt}
+	// The rollout is durable before anyone hears of the change: whoever
+	// sees a status (a waiter, the UI, a resume) can rely on the file.
+	t.record(ev)
+	t.flush()
 	close(t.changed)
 	t.changed = make(chan struct{})
 	for _, f := range t.feeds {
 		f.push(s)
 	}
-	st := s
-	ev := t.e.bus.Publish(protocol.Event{Type: protocol.EventStatusChanged, ThreadID: t.id, Status: &st, Timestamp: t.statusAt})
-	t.record(ev)
+	t.e.bus.Publish(ev)
 	t.statusMu.Unlock()
-	t.flush()
+	// Outside statusMu: the index walks the tree under e.mu.
 	t.e.updateIndex(t)
 }
 
