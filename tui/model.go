@@ -69,6 +69,9 @@ type Model struct {
 
 	appr     approvals
 	notifier *notifier
+	// lastKey is when the previous key was pressed: a modal may take the
+	// keyboard only after the user stopped typing.
+	lastKey time.Time
 
 	overlay  *agentsOverlay
 	help     bool
@@ -109,6 +112,10 @@ func NewModel(opts Options) Model {
 	ta.SetHeight(1)
 	ta.MaxHeight = 6
 	ta.KeyMap.InsertNewline = key.NewBinding(key.WithKeys("shift+enter", "ctrl+j", "alt+enter"))
+	// A steady cursor: blinking would wake the program twice a second for nothing.
+	st := ta.Styles()
+	st.Cursor.Blink = false
+	ta.SetStyles(st)
 	ta.Focus()
 	m := Model{
 		opts: opts, th: th, now: opts.Now,
@@ -120,6 +127,7 @@ func NewModel(opts Options) Model {
 		w:        80, h: 24,
 	}
 	m.appr.grace = approvalGrace
+	m.appr.quiet = approvalQuiet
 	if opts.ApprovalGrace != 0 {
 		m.appr.grace = opts.ApprovalGrace
 	}
@@ -343,16 +351,6 @@ func (m *Model) applyEvents(evs []protocol.Event) []tea.Cmd {
 	return cmds
 }
 
-func approvalSummary(r protocol.ApprovalRequest) string {
-	switch r.Kind {
-	case protocol.ApprovalWorkingDir:
-		return "work in " + r.Dir
-	case protocol.ApprovalExec:
-		return clip(r.Command, 80)
-	}
-	return strings.Join(r.Files, ", ")
-}
-
 func (m *Model) scroll(t *threadView, n int) {
 	h := m.bodyHeight()
 	total := m.r.totalLines(m.sess, t, m.transcriptWidth())
@@ -385,17 +383,8 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	}
 	m.flash = ""
 	m.quitHint = time.Time{}
-	if m.appr.current() != nil {
-		if !m.appr.accepting(m.now()) {
-			return m, nil // grace period: swallow
-		}
-		if d, ok := decisionFor(k); ok {
-			req := *m.appr.current()
-			m.appr.remove(req.ID, m.now())
-			return m, m.submit(protocol.Op{Type: protocol.OpApproval, ThreadID: req.ThreadID, ApprovalID: req.ID, Decision: d})
-		}
-		return m, nil
-	}
+	now, lastKey := m.now(), m.lastKey
+	m.lastKey = now
 	if m.picker != nil {
 		done, cmd := m.picker.key(msg)
 		if done != "" {
@@ -420,6 +409,11 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if m.help {
 		m.help = false
 		return m, nil
+	}
+	if m.overlay == nil && m.appr.current() != nil {
+		if done, cmd := m.approvalKey(k, now, lastKey); done {
+			return m, cmd
+		}
 	}
 	if m.overlay != nil {
 		jump, closeIt := m.overlay.key(msg)
@@ -539,6 +533,32 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	m.composer, cmd = m.composer.Update(msg)
 	m.resizeComposer()
 	return m, cmd
+}
+
+// approvalKey offers a key to the approval modal; done is false when the
+// key belongs to the composer or the tree (the user is typing).
+func (m *Model) approvalKey(k string, now, lastKey time.Time) (done bool, cmd tea.Cmd) {
+	if !m.appr.focused {
+		switch {
+		case k == "tab" && m.appr.accepting(now) && completeSlash(m.composer.Value()) == "":
+			m.appr.focused = true
+			return true, nil
+		case m.area == focusComposer && m.appr.mayTakeFocus(now, lastKey, m.composer.Value() != ""):
+			m.appr.focused = true // the key below decides whether it stays
+		default:
+			return false, nil
+		}
+	}
+	act, d := m.appr.key(k, now)
+	switch act {
+	case approvalPass:
+		return false, nil
+	case approvalHandled:
+		return true, nil
+	}
+	req := *m.appr.current()
+	m.appr.remove(req.ID, now)
+	return true, m.submit(protocol.Op{Type: protocol.OpApproval, ThreadID: req.ThreadID, ApprovalID: req.ID, Decision: d})
 }
 
 func (m *Model) syncSelection() {
@@ -763,12 +783,14 @@ func (m Model) bodyLines(h int) []string {
 	var right []string
 	t := m.sess.threads[m.focused]
 	if m.appr.current() != nil {
-		modal := m.r.modalLines(&m.appr, xw, m.now())
-		pad := max(0, (h-len(modal))/2)
-		right = make([]string, pad)
-		for _, l := range modal {
-			right = append(right, padRight(strings.Repeat(" ", max(0, (xw-lipglossWidth(modal[0]))/2))+l, xw))
+		// The asking agent's transcript stays visible above the modal.
+		modal := m.r.modalLines(&m.appr, xw, h-3)
+		if at := m.sess.threads[m.appr.asker(m.sess)]; at != nil {
+			title := m.th.paneTitle.Render(roleLabel(at.info)) + m.th.warn.Render(" asks")
+			right = append([]string{padRight(title, xw)}, m.r.transcriptLines(m.sess, at, xw, h-1-len(modal))...)
 		}
+		right = fit(right, xw, h-len(modal))
+		right = append(right, modal...)
 	} else if t != nil {
 		title := m.th.paneTitle.Render(roleLabel(t.info)) + " " + m.r.statusGlyph(t.status) + m.th.dim.Render(" "+statusWord(t.status))
 		if t.info.Note != "" {
@@ -991,7 +1013,8 @@ func (m Model) helpLines() []string {
 		k("ctrl+t") + "           agents table (sort with s, filter with /)",
 		k("ctrl+b") + "           show / hide the agent tree",
 		k("ctrl+c") + "           interrupt the focused agent and its sub-agents; twice quits",
-		k("y a n esc") + "        approval: approve, for session, deny, abort",
+		k("tab") + "              approval: answer it (typing goes to the composer)",
+		k("↑ ↓ enter, y a n esc") + " approval: choose; once, for session, deny, abort",
 		"",
 		m.th.paneTitle.Render("Commands"),
 	}
