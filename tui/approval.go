@@ -147,10 +147,16 @@ func (a *approvals) key(k string, now time.Time) (approvalAction, protocol.Revie
 		a.focused = false // back to the composer
 		return approvalHandled, ""
 	case "enter":
+		if !a.accepting(now) {
+			return approvalHandled, "" // on its way before the modal showed
+		}
 		return a.pick(a.choice, now)
 	}
 	for i, c := range approvalChoices {
 		if c.shortcut == k {
+			if !a.accepting(now) {
+				return approvalHandled, ""
+			}
 			a.choice = i
 			return a.pick(i, now)
 		}

@@ -216,3 +216,22 @@ func TestApprovalKeepsAskerTranscript(t *testing.T) {
 		}
 	}
 }
+
+// TestTabDuringGraceFocusesButCannotAnswer: tab may take the modal at
+// once, but an answer typed before the grace period ends does nothing.
+func TestTabDuringGraceFocusesButCannotAnswer(t *testing.T) {
+	fb := newFake(rootInfo())
+	m, c := newTestModel(t, 80, 24, fb)
+	m = feed(m, execApproval("ap1", 5*time.Second, "make"))
+	m, _ = press(m, "tab")
+	m = typeAt(m, c, 10*time.Millisecond, "y\n")
+	if len(approvalOps(fb)) != 0 || !m.appr.focused {
+		t.Fatalf("answered in the grace period: %+v", approvalOps(fb))
+	}
+	c.t = c.t.Add(approvalGrace)
+	m, cmd := press(m, "enter")
+	runCmd(cmd)
+	if ops := approvalOps(fb); len(ops) != 1 || ops[0].Decision != protocol.DecisionApproved {
+		t.Fatalf("ops %+v", ops)
+	}
+}

@@ -540,7 +540,8 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 func (m *Model) approvalKey(k string, now, lastKey time.Time) (done bool, cmd tea.Cmd) {
 	if !m.appr.focused {
 		switch {
-		case k == "tab" && m.appr.accepting(now) && completeSlash(m.composer.Value()) == "":
+		case k == "tab" && completeSlash(m.composer.Value()) == "":
+			// Focusing decides nothing; answers still wait out the grace.
 			m.appr.focused = true
 			return true, nil
 		case m.area == focusComposer && m.appr.mayTakeFocus(now, lastKey, m.composer.Value() != ""):

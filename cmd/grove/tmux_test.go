@@ -1,12 +1,16 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/grovecli/grove/core/model/modeltest"
 )
 
 // TestTmuxSmoke drives the real binary in tmux as a person would: start
@@ -85,4 +89,149 @@ func TestTmuxSmoke(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(home, "session_index.jsonl")); err != nil {
 		t.Fatalf("no session recorded: %v", err)
 	}
+}
+
+// tmuxPane is grove running in a private tmux server (never the user's).
+type tmuxPane struct {
+	t          *testing.T
+	sock, name string
+}
+
+// startTmux builds grove and runs cmdline (after env) in a w×h pane.
+func startTmux(t *testing.T, w, h int, env string, args ...string) *tmuxPane {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("tmux test skipped in -short mode")
+	}
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux not installed: skipping (apt-get install tmux)")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "grove")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	p := &tmuxPane{t: t, sock: "grove-test-" + filepath.Base(dir), name: "grove"}
+	line := env + " TERM=xterm-256color " + bin
+	for _, a := range args {
+		line += " '" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+	}
+	p.run("new-session", "-d", "-s", p.name, "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), line)
+	t.Cleanup(func() { _ = exec.Command("tmux", "-L", p.sock, "kill-server").Run() })
+	return p
+}
+
+func (p *tmuxPane) run(args ...string) string {
+	p.t.Helper()
+	c := exec.Command("tmux", append([]string{"-L", p.sock}, args...)...)
+	c.Env = append(os.Environ(), "TERM=xterm-256color")
+	out, err := c.CombinedOutput()
+	if err != nil {
+		p.t.Fatalf("tmux %v: %v\n%s", args, err, out)
+	}
+	return string(out)
+}
+
+func (p *tmuxPane) screen() string { return p.run("capture-pane", "-p", "-t", p.name) }
+
+// typeText types s literally, as a person would (no key names).
+func (p *tmuxPane) typeText(s string) { p.run("send-keys", "-t", p.name, "-l", s) }
+
+// key presses named keys (Tab, Enter, C-c).
+func (p *tmuxPane) key(keys ...string) {
+	p.run(append([]string{"send-keys", "-t", p.name}, keys...)...)
+}
+
+func (p *tmuxPane) wait(what string, ok func(string) bool) string {
+	p.t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		s := p.screen()
+		if ok(s) {
+			return s
+		}
+		if time.Now().After(deadline) {
+			p.t.Fatalf("screen never showed %s; last screen:\n%s", what, s)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// TestTmuxTypingNeverApproves is the approval-safety property on the real
+// binary: the model asks for two commands (untrusted policy) while the user
+// types a sentence full of y, a and n; nothing is approved and the sentence
+// lands in the composer. Then tab + a key answers each one deliberately.
+func TestTmuxTypingNeverApproves(t *testing.T) {
+	srv := modeltest.NewServer(t)
+	var mu sync.Mutex
+	requests := 0
+	srv.Handle(func(r modeltest.CapturedRequest) modeltest.Reply {
+		mu.Lock()
+		requests++
+		first := requests == 1
+		mu.Unlock()
+		if first {
+			time.Sleep(1500 * time.Millisecond) // the approvals arrive mid-sentence
+			return modeltest.Reply{ToolCalls: []modeltest.ToolCall{
+				{ID: "c1", Name: "exec_command", Arguments: `{"cmd":"touch approved-1"}`},
+				{ID: "c2", Name: "exec_command", Arguments: `{"cmd":"touch approved-2"}`},
+			}}
+		}
+		return modeltest.Reply{Text: "Both commands are answered."}
+	})
+	work, home := t.TempDir(), t.TempDir()
+	env := "env OPENAI_API_KEY=sk-test OPENAI_BASE_URL=" + srv.URL() + " GROVE_HOME=" + home + " TMPDIR=" + t.TempDir()
+	p := startTmux(t, 100, 30, env, "-C", work, "-a", "untrusted", "-m", "test-model", "create two files")
+	p.wait("the composer", func(s string) bool { return strings.Contains(s, "to root") })
+
+	words := strings.Fields("yes any way you say, yay and nay: a yak named Andy says yay, any day now, yes yes y a n")
+	seenAt := -1
+	for i := 0; seenAt < 0 || i < seenAt+len(words)/2; i++ {
+		if i > 400 {
+			t.Fatalf("the two approvals never showed while typing:\n%s", p.screen())
+		}
+		p.typeText(words[i%len(words)] + " ")
+		time.Sleep(120 * time.Millisecond)
+		if seenAt < 0 && strings.Contains(p.screen(), "(1 of 2)") {
+			seenAt = i
+		}
+	}
+	s := p.screen()
+	for _, f := range []string{"approved-1", "approved-2"} {
+		if _, err := os.Stat(filepath.Join(work, f)); err == nil {
+			t.Fatalf("typing approved a command (%s exists):\n%s", f, s)
+		}
+	}
+	if !strings.Contains(s, "(1 of 2)") || !strings.Contains(s, "typing goes to the composer") {
+		t.Fatalf("both approvals should still wait:\n%s", s)
+	}
+	if !strings.Contains(s, "yay and nay:") {
+		t.Fatalf("the sentence did not reach the composer:\n%s", s)
+	}
+	mu.Lock()
+	if requests != 1 {
+		t.Errorf("%d model requests: a tool ran without an answer", requests)
+	}
+	mu.Unlock()
+
+	// Deliberately: tab, then y approves the first; the second asks anew.
+	p.key("Tab")
+	p.wait("the focused modal", func(s string) bool { return strings.Contains(s, "enter answer") })
+	time.Sleep(600 * time.Millisecond) // reads it
+	p.typeText("y")
+	p.wait("the second approval alone", func(s string) bool {
+		return strings.Contains(s, "Allow this command?") && !strings.Contains(s, "(1 of 2)")
+	})
+	p.key("Tab")
+	p.wait("the focused modal", func(s string) bool { return strings.Contains(s, "enter answer") })
+	time.Sleep(600 * time.Millisecond)
+	p.typeText("n")
+	p.wait("the model's answer", func(s string) bool { return strings.Contains(s, "Both commands are answered.") })
+	_, err1 := os.Stat(filepath.Join(work, "approved-1"))
+	_, err2 := os.Stat(filepath.Join(work, "approved-2"))
+	if (err1 == nil) == (err2 == nil) {
+		t.Fatalf("want exactly one command run (one approved, one denied): %v / %v", err1, err2)
+	}
+	p.key("C-c")
+	p.key("C-c")
 }
