@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
 
@@ -64,6 +63,7 @@ type Model struct {
 	showTree bool
 
 	composer textarea.Model
+	pastes   pastes // text behind the composer's paste chips
 	history  []string
 	histIdx  int
 
@@ -105,18 +105,7 @@ func NewModel(opts Options) Model {
 		opts.Now = time.Now
 	}
 	th := newTheme()
-	ta := textarea.New()
-	ta.Placeholder = "Ask grove anything · / for commands · ? for help"
-	ta.ShowLineNumbers = false
-	ta.Prompt = "› "
-	ta.SetHeight(1)
-	ta.MaxHeight = 6
-	ta.KeyMap.InsertNewline = key.NewBinding(key.WithKeys("shift+enter", "ctrl+j", "alt+enter"))
-	// A steady cursor: blinking would wake the program twice a second for nothing.
-	st := ta.Styles()
-	st.Cursor.Blink = false
-	ta.SetStyles(st)
-	ta.Focus()
+	ta := newComposer()
 	m := Model{
 		opts: opts, th: th, now: opts.Now,
 		r:        &renderer{th: th, now: opts.Now},
@@ -253,6 +242,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.w, m.h = msg.Width, msg.Height
+		m.composer.MaxHeight = composerMaxRows(m.h)
 		m.composer.SetWidth(max(10, m.w-2))
 		return m, nil
 	case tea.FocusMsg:
@@ -290,10 +280,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case tea.PasteMsg:
 		if m.picker == nil && m.overlay == nil {
-			var cmd tea.Cmd
-			m.composer, cmd = m.composer.Update(msg)
-			m.resizeComposer()
-			return m, cmd
+			m.paste(msg)
 		}
 		return m, nil
 	case tea.MouseClickMsg:
@@ -359,11 +346,6 @@ func (m *Model) scroll(t *threadView, n int) {
 	}
 	t.top = max(0, t.top+n)
 	t.follow = t.top >= total-h
-}
-
-func (m *Model) resizeComposer() {
-	lines := strings.Count(m.composer.Value(), "\n") + 1
-	m.composer.SetHeight(min(6, max(1, lines)))
 }
 
 func (m Model) running() bool {
@@ -525,13 +507,11 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			} else {
 				m.composer.SetValue("")
 			}
-			m.resizeComposer()
 			return m, nil
 		}
 	}
 	var cmd tea.Cmd
 	m.composer, cmd = m.composer.Update(msg)
-	m.resizeComposer()
 	return m, cmd
 }
 
@@ -592,8 +572,7 @@ func (m Model) ctrlC() (tea.Model, tea.Cmd) {
 	m.quitHint = now
 	switch {
 	case m.composer.Value() != "":
-		m.composer.Reset()
-		m.resizeComposer()
+		m.clearComposer()
 		m.flash = "input cleared · press ctrl+c again to quit"
 		return m, nil
 	case m.running():
@@ -606,14 +585,13 @@ func (m Model) ctrlC() (tea.Model, tea.Cmd) {
 
 // send submits the composer text (or runs a slash command).
 func (m Model) send() (tea.Model, tea.Cmd) {
-	text := strings.TrimSpace(m.composer.Value())
+	text := strings.TrimSpace(m.composerText())
 	if text == "" {
 		return m, nil
 	}
 	m.history = append(m.history, text)
 	m.histIdx = len(m.history)
-	m.composer.Reset()
-	m.resizeComposer()
+	m.clearComposer()
 	if strings.HasPrefix(text, "/") {
 		return m.slash(text)
 	}
@@ -918,31 +896,6 @@ func formatElapsed(t *threadView, now time.Time) string {
 		return fmt.Sprintf("%d:%02d", int(d.Minutes()), int(d.Seconds())%60)
 	}
 	return fmt.Sprintf("%dh%02d", int(d.Hours()), int(d.Minutes())%60)
-}
-
-func (m Model) composerLines() []string {
-	target := "root"
-	if t := m.sess.threads[m.focused]; t != nil {
-		target = roleLabel(t.info)
-	}
-	label := m.th.dim.Render(" to " + target + " ")
-	border := m.th.composerBorder.Render(strings.Repeat("─", max(0, m.w-lipglossWidth(label)-2)))
-	lines := []string{m.th.composerBorder.Render("──") + label + border}
-	if v := m.composer.Value(); strings.HasPrefix(v, "/") && !strings.Contains(v, " ") {
-		var hints []string
-		for _, c := range slashCommands {
-			if strings.HasPrefix(c.name, v) {
-				hints = append(hints, m.th.key.Render(c.name)+m.th.dim.Render(" "+c.help))
-			}
-		}
-		if len(hints) > 0 {
-			lines[0] = padRight(" "+strings.Join(hints, "  "), m.w)
-		}
-	}
-	for _, l := range strings.Split(m.composer.View(), "\n") {
-		lines = append(lines, padRight(" "+l, m.w))
-	}
-	return lines
 }
 
 func (m Model) statusLine() string {
