@@ -806,10 +806,9 @@ func (m Model) treeRows(w, h int) ([]string, []protocol.ThreadID) {
 	lines := []string{m.th.paneTitle.Render("agents") + m.th.dim.Render(fmt.Sprintf(" %d", len(order)))}
 	ids := []protocol.ThreadID{""}
 	now := m.now()
-	start := 0
-	if m.selected >= h-1 {
-		start = m.selected - (h - 2)
-	}
+	start := treeStart(order, m.selected, h-1, func(id protocol.ThreadID) int {
+		return len(m.treeDetail(m.sess.threads[id])) + 1
+	})
 	for i, id := range order {
 		if i < start {
 			continue
@@ -834,17 +833,52 @@ func (m Model) treeRows(w, h int) ([]string, []protocol.ThreadID) {
 		}
 		lines = append(lines, line)
 		ids = append(ids, id)
-		sub := m.treeContinuation(t) + "  "
-		detail := t.info.Note
-		if detail == "" {
-			detail = t.info.Model
-		}
-		if detail != "" && t.info.Depth > 0 {
-			lines = append(lines, m.th.treeDim.Render(padRight(sub+clip(detail, max(4, w-len(sub))), w)))
+		for _, detail := range m.treeDetail(t) {
+			sub := m.treeContinuation(t) + "  "
+			lines = append(lines, m.th.treeDim.Render(padRight(sub+clip(detail, max(4, w-lipglossWidth(sub))), w)))
 			ids = append(ids, "")
 		}
 	}
 	return lines, ids
+}
+
+// treeDetail is the dim row under an agent (its note, else its model);
+// the root has none.
+func (m Model) treeDetail(t *threadView) []string {
+	if t == nil || t.info.Depth == 0 {
+		return nil
+	}
+	detail := t.info.Note
+	if detail == "" {
+		detail = t.info.Model
+	}
+	if detail == "" {
+		return nil
+	}
+	return []string{detail}
+}
+
+// treeStart is the first agent to draw so that the selected one is on
+// screen: agents take rows(id) rows each and rows rows are available. It
+// starts at the top while the selection fits there, else it ends the
+// window on the selection.
+func treeStart(order []protocol.ThreadID, selected, rows int, height func(protocol.ThreadID) int) int {
+	if selected >= len(order) {
+		selected = len(order) - 1
+	}
+	used := 0
+	for i := 0; i <= selected; i++ {
+		used += height(order[i])
+	}
+	if used <= rows {
+		return 0
+	}
+	start, used := selected, height(order[selected])
+	for start > 0 && used+height(order[start-1]) <= rows {
+		start--
+		used += height(order[start])
+	}
+	return start
 }
 
 // treePrefix draws the tree guides (├ └ │) in front of a node.
