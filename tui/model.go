@@ -67,6 +67,10 @@ type Model struct {
 	history  []string
 	histIdx  int
 
+	// models is the provider's model list, fetched once on demand.
+	models       []string
+	modelsLoaded bool
+
 	appr     approvals
 	notifier *notifier
 	// lastKey is when the previous key was pressed: a modal may take the
@@ -273,6 +277,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.attach(msg.b)
 		m.picker = nil
 		return m, waitEvents(m.events)
+	case modelsMsg:
+		m.models, m.modelsLoaded = msg.names, true
+		return m, m.afterModels(msg)
 	case pickerLoadedMsg, pickerPreviewMsg:
 		if m.picker != nil {
 			return m, m.picker.update(msg)
@@ -448,12 +455,8 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.focusThread(m.sess.root)
 		return m, nil
 	case "tab":
-		if strings.HasPrefix(m.composer.Value(), "/") && !strings.Contains(m.composer.Value(), " ") {
-			if c := completeSlash(m.composer.Value()); c != "" {
-				m.composer.SetValue(c)
-				m.composer.CursorEnd()
-			}
-			return m, nil
+		if m.area == focusComposer && strings.HasPrefix(m.composer.Value(), "/") {
+			return m.completeSlashLine() // never jumps to the tree mid-command
 		}
 		if m.area == focusComposer {
 			m.area = focusTree
@@ -520,7 +523,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 func (m *Model) approvalKey(k string, now, lastKey time.Time) (done bool, cmd tea.Cmd) {
 	if !m.appr.focused {
 		switch {
-		case k == "tab" && completeSlash(m.composer.Value()) == "":
+		case k == "tab" && !(m.area == focusComposer && strings.HasPrefix(m.composer.Value(), "/")):
 			// Focusing decides nothing; answers still wait out the grace.
 			m.appr.focused = true
 			return true, nil
@@ -599,83 +602,6 @@ func (m Model) send() (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	return m, m.submit(protocol.Op{Type: protocol.OpUserTurn, ThreadID: m.focused, Text: text})
-}
-
-var slashCommands = []struct{ name, help string }{
-	{"/resume", "resume a past session"},
-	{"/new", "start a new session"},
-	{"/agents", "table of every agent (ctrl+t)"},
-	{"/model", "set the model: /model <name> [effort]"},
-	{"/note", "set the focused agent's note: /note <text>"},
-	{"/help", "show keys and commands"},
-	{"/quit", "quit grove"},
-}
-
-func completeSlash(prefix string) string {
-	var hits []string
-	for _, c := range slashCommands {
-		if strings.HasPrefix(c.name, prefix) {
-			hits = append(hits, c.name)
-		}
-	}
-	if len(hits) == 1 {
-		return hits[0] + " "
-	}
-	return ""
-}
-
-func (m Model) slash(text string) (tea.Model, tea.Cmd) {
-	cmd, arg, _ := strings.Cut(text, " ")
-	arg = strings.TrimSpace(arg)
-	switch cmd {
-	case "/quit", "/exit":
-		m.quitting = true
-		return m, tea.Batch(m.submit(protocol.Op{Type: protocol.OpShutdown}), tea.Quit)
-	case "/help":
-		m.help = true
-	case "/agents":
-		m.overlay = newAgentsOverlay()
-	case "/resume":
-		home := m.opts.Home
-		if m.backend != nil {
-			home = m.info.Home
-		}
-		m.picker = newPicker(home, m.now)
-		return m, m.picker.load()
-	case "/new":
-		if m.opts.NewSession == nil {
-			m.flash = "/new is not available here"
-			return m, nil
-		}
-		f := m.opts.NewSession
-		return m, func() tea.Msg {
-			b, err := f()
-			return backendMsg{b: b, err: err}
-		}
-	case "/note":
-		return m, m.submit(protocol.Op{Type: protocol.OpSetNote, ThreadID: m.focused, Note: arg})
-	case "/model":
-		if arg == "" {
-			m.flash = "model: " + m.info.Model + " · usage: /model <name> [effort]"
-			if list := m.opts.Models; list != nil {
-				cur := m.flash
-				// The provider's list may need a request: fetch it off the UI loop.
-				return m, func() tea.Msg {
-					if names := list(); len(names) > 0 {
-						return flashMsg(cur + " · available: " + strings.Join(names, ", "))
-					}
-					return nil
-				}
-			}
-			return m, nil
-		}
-		name, effort, _ := strings.Cut(arg, " ")
-		m.info.Model = name
-		return m, m.submit(protocol.Op{Type: protocol.OpSetModel, ThreadID: m.focused, Model: name, ReasoningEffort: strings.TrimSpace(effort)})
-	default:
-		m.flash = "unknown command " + cmd + " · /help lists commands"
-	}
-	return m, nil
 }
 
 // Layout.
