@@ -150,10 +150,13 @@ func (m *Model) attach(b Backend) {
 	m.info = b.Info()
 	m.events, m.unsub = b.Subscribe()
 	m.sess = newSession()
-	for _, ti := range b.Threads() {
-		t := m.sess.ensure(ti)
-		t.status = ti.Status
-		t.loadHistory(b.History(ti.ID))
+	// Every thread first: a parent's history reports on its children.
+	threads := b.Threads()
+	for _, ti := range threads {
+		m.sess.ensure(ti).setStatus(ti.Status, time.Time{})
+	}
+	for _, ti := range threads {
+		m.sess.loadHistory(m.sess.threads[ti.ID], b.History(ti.ID))
 	}
 	for _, r := range b.PendingApprovals() {
 		m.appr.push(r, m.now())
@@ -697,7 +700,7 @@ func (m Model) bodyLines(h int) []string {
 		right = fit(right, xw, h-len(modal))
 		right = append(right, modal...)
 	} else if t != nil {
-		title := m.th.paneTitle.Render(roleLabel(t.info)) + " " + m.r.statusGlyph(t.status) + m.th.dim.Render(" "+statusWord(t.status))
+		title := m.th.paneTitle.Render(roleLabel(t.info)) + " " + m.r.statusGlyph(t.shown()) + m.th.dim.Render(" "+liveWord(t))
 		if t.info.Note != "" {
 			title += m.th.dim.Render(" · " + clip(t.info.Note, xw/2))
 		}
@@ -743,11 +746,11 @@ func (m Model) treeRows(w, h int) ([]string, []protocol.ThreadID) {
 		indent := m.treePrefix(t)
 		elapsed := formatElapsed(t, now)
 		label := roleLabel(t.info)
-		left := indent + m.r.statusGlyph(t.status) + " " + label
+		left := indent + m.r.statusGlyph(t.shown()) + " " + label
 		right := m.th.dim.Render(elapsed)
 		line := padRight(left, w-lipglossWidth(right)-1) + " " + right
 		style := m.th.assistant
-		if t.status.Kind == protocol.StatusShutdown {
+		if t.closed {
 			style = m.th.closed
 		}
 		if i == m.selected && m.area == focusTree {
@@ -840,15 +843,20 @@ func (m Model) isLastChild(t *threadView) bool {
 	return p == nil || len(p.children) == 0 || p.children[len(p.children)-1] == t.info.ID
 }
 
+// formatElapsed is how long the current (or last) turn ran; blank when
+// that is unknown (a resumed session's threads).
 func formatElapsed(t *threadView, now time.Time) string {
-	if t.info.StartedAt.IsZero() {
+	if t.turnAt.IsZero() {
 		return ""
 	}
 	end := now
-	if !t.status.IsActive() && !t.statusAt.IsZero() {
+	if !t.status.IsActive() {
+		if t.statusAt.IsZero() {
+			return ""
+		}
 		end = t.statusAt
 	}
-	d := end.Sub(t.info.StartedAt)
+	d := end.Sub(t.turnAt)
 	if d < 0 {
 		d = 0
 	}

@@ -72,7 +72,7 @@ func (o *agentsOverlay) view(m *Model, w, h int) []string {
 	for _, id := range m.sess.treeOrder() {
 		t := m.sess.threads[id]
 		cells := []string{
-			statusWord(t.status), formatElapsed(t, now), strings.Repeat(" ", t.info.Depth) + roleLabel(t.info),
+			liveWord(t), formatElapsed(t, now), strings.Repeat(" ", t.info.Depth) + roleLabel(t.info),
 			t.info.Model, t.lastTool, humanTokens(t.usage.TotalTokens), t.info.Note,
 		}
 		if o.filter != "" && !strings.Contains(strings.ToLower(strings.Join(cells, " ")), strings.ToLower(o.filter)) {
@@ -125,7 +125,7 @@ func (o *agentsOverlay) view(m *Model, w, h int) []string {
 		if i < start {
 			continue
 		}
-		line := m.r.statusGlyph(r.t.status) + " "
+		line := m.r.statusGlyph(r.t.shown()) + " "
 		for c := 0; c < 6; c++ {
 			wc := widths[c]
 			if c == 0 {

@@ -89,7 +89,7 @@ func (r *renderer) lines(s *session, e *entry, w int) []string {
 
 func hasActive(s *session, ids []protocol.ThreadID) bool {
 	for _, id := range ids {
-		if t := s.threads[id]; t != nil && !t.status.IsFinal() && t.status.Kind != protocol.StatusInterrupted {
+		if t := s.threads[id]; t != nil && t.status.IsActive() {
 			return true
 		}
 	}
@@ -202,66 +202,6 @@ func (r *renderer) statusGlyph(st protocol.AgentStatus) string {
 }
 
 func roleLabel(info protocol.ThreadInfo) string { return info.Label() }
-
-// cardLines renders a status card for a collaboration call: the target
-// agents with their live status, updating in place.
-func (r *renderer) cardLines(s *session, e *entry, w int) []string {
-	tc := e.tool
-	w = min(w, maxCardWidth)
-	inner := max(10, w-4)
-	var body []string
-	title := r.th.cardTitle.Render(tc.Name)
-	if e.running {
-		title += " " + r.th.running.Render(r.spin())
-		if tc.Name == "wait" {
-			title += r.th.dim.Render(" waiting")
-		}
-	}
-	body = append(body, title)
-	if len(e.cardIDs) == 0 && !e.running {
-		if tc.IsError {
-			for _, l := range wrap(tc.Output, inner) {
-				body = append(body, r.th.toolErr.Render(l))
-			}
-		} else {
-			body = append(body, r.th.dim.Render(clip(tc.Output, inner)))
-		}
-	}
-	if e.running && len(e.cardIDs) == 0 {
-		var args struct {
-			AgentType string   `json:"agent_type"`
-			Message   string   `json:"message"`
-			IDs       []string `json:"ids"`
-		}
-		_ = json.Unmarshal([]byte(tc.Arguments), &args)
-		if args.AgentType != "" || args.Message != "" {
-			body = append(body, r.th.dim.Render(clip(args.AgentType+": "+args.Message, inner)))
-		}
-		for _, id := range args.IDs {
-			e.cardIDs = append(e.cardIDs, protocol.ThreadID(id))
-		}
-	}
-	for _, id := range e.cardIDs {
-		t := s.threads[id]
-		if t == nil {
-			body = append(body, r.th.dim.Render("■ "+string(id.Short())+" not found"))
-			continue
-		}
-		line := fmt.Sprintf("%s %s %s", r.statusGlyph(t.status), r.th.cardTitle.Render(roleLabel(t.info)), r.th.dim.Render(id.Short()))
-		line += " " + r.th.dim.Render(statusWord(t.status))
-		body = append(body, padRight(line, inner))
-		if t.info.Note != "" {
-			body = append(body, r.th.dim.Render("  note: "+clip(t.info.Note, inner-8)))
-		}
-		if t.status.Kind == protocol.StatusCompleted || t.status.Kind == protocol.StatusErrored {
-			if msg := firstLine(t.status.Message); msg != "" {
-				body = append(body, "  "+clip(msg, inner-2))
-			}
-		}
-	}
-	box := r.th.card.Width(min(w, maxCardWidth)).Render(strings.Join(body, "\n"))
-	return strings.Split(box, "\n")
-}
 
 // maxCardWidth and maxProseWidth keep cards and text readable on very
 // wide terminals.

@@ -135,7 +135,7 @@ func TestStatusCardEveryState(t *testing.T) {
 		m = feed(m,
 			toolBegin(rootID, "s1", "spawn_agent", `{"agent_type":"explorer","message":"look"}`),
 			started(child(explorerID, "explorer", "", "find the parser", 1, rootID), 2*time.Second),
-			toolEnd(rootID, "s1", "spawn_agent", `{}`, `{"agent_id":"x"}`, explorerID),
+			toolEnd(rootID, "s1", "spawn_agent", `{}`, `{"agent_id":"`+string(explorerID)+`"}`, explorerID),
 			status(explorerID, st, 10*time.Second),
 		)
 		s := screen(m)
