@@ -51,8 +51,8 @@ type threadView struct {
 	turnAt time.Time
 	// closed marks a thread that was shut down; lastReal keeps the status it
 	// had before (completed, errored, interrupted), which closing does not undo.
-	closed   bool
-	lastReal protocol.AgentStatus
+	closed    bool
+	lastReal  protocol.AgentStatus
 	entries   []*entry
 	streaming *entry
 	usage     protocol.TokenUsage
