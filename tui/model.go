@@ -379,6 +379,13 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	m.lastKey = now
 	if m.picker != nil {
 		done, cmd := m.picker.key(msg)
+		if done != "" && m.backend != nil && protocol.ThreadID(done) == m.sess.root {
+			// Resuming the open session would start a second engine on the
+			// same rollout.
+			m.picker = nil
+			m.flash = "session " + m.sess.root.Short() + " is already open"
+			return m, nil
+		}
 		if done != "" {
 			id := done
 			open := m.opts.OpenSession
@@ -843,22 +850,27 @@ func (m Model) isLastChild(t *threadView) bool {
 	return p == nil || len(p.children) == 0 || p.children[len(p.children)-1] == t.info.ID
 }
 
-// formatElapsed is how long the current (or last) turn ran; blank when
+// elapsed is how long the current (or last) turn ran; ok is false when
 // that is unknown (a resumed session's threads).
-func formatElapsed(t *threadView, now time.Time) string {
+func elapsed(t *threadView, now time.Time) (d time.Duration, ok bool) {
 	if t.turnAt.IsZero() {
-		return ""
+		return 0, false
 	}
 	end := now
 	if !t.status.IsActive() {
 		if t.statusAt.IsZero() {
-			return ""
+			return 0, false
 		}
 		end = t.statusAt
 	}
-	d := end.Sub(t.turnAt)
-	if d < 0 {
-		d = 0
+	return max(0, end.Sub(t.turnAt)), true
+}
+
+// formatElapsed renders elapsed as m:ss or hhmm; blank when unknown.
+func formatElapsed(t *threadView, now time.Time) string {
+	d, ok := elapsed(t, now)
+	if !ok {
+		return ""
 	}
 	if d < time.Hour {
 		return fmt.Sprintf("%d:%02d", int(d.Minutes()), int(d.Seconds())%60)

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
+	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -31,9 +33,7 @@ func (o *agentsOverlay) key(msg tea.KeyPressMsg) (protocol.ThreadID, bool) {
 		case "enter", "esc":
 			o.filtering = false
 		case "backspace":
-			if o.filter != "" {
-				o.filter = o.filter[:len(o.filter)-1]
-			}
+			o.filter = dropLastRune(o.filter)
 		default:
 			if t := msg.Text; t != "" {
 				o.filter += t
@@ -82,12 +82,7 @@ func (o *agentsOverlay) view(m *Model, w, h int) []string {
 	}
 	if o.sortBy >= 0 {
 		col := o.sortBy
-		sort.SliceStable(rows, func(i, j int) bool {
-			if col == 5 {
-				return rows[i].t.usage.TotalTokens > rows[j].t.usage.TotalTokens
-			}
-			return rows[i].cells[col] < rows[j].cells[col]
-		})
+		sort.SliceStable(rows, func(i, j int) bool { return agentLess(col, rows[i].t, rows[j].t, now) })
 	}
 	o.rows = o.rows[:0]
 	for _, r := range rows {
@@ -111,7 +106,11 @@ func (o *agentsOverlay) view(m *Model, w, h int) []string {
 		}
 		head += cell(c, widths[i]) + " "
 	}
-	head += "note"
+	if o.sortBy == 6 {
+		head += "note▾"
+	} else {
+		head += "note"
+	}
 	title := m.th.paneTitle.Render("Agents") + m.th.dim.Render(fmt.Sprintf(" %d · ↑↓ move · enter open · s sort · / filter · esc close", len(rows)))
 	if o.filtering || o.filter != "" {
 		title += "  " + m.th.key.Render("filter: ") + o.filter
@@ -140,4 +139,38 @@ func (o *agentsOverlay) view(m *Model, w, h int) []string {
 		lines = append(lines, line)
 	}
 	return lines
+}
+
+// statusRank orders statuses for sorting: what needs attention first.
+var statusRank = map[protocol.StatusKind]int{
+	protocol.StatusErrored: 0, protocol.StatusRunning: 1, protocol.StatusPendingInit: 2,
+	protocol.StatusInterrupted: 3, protocol.StatusCompleted: 4, protocol.StatusShutdown: 5, protocol.StatusNotFound: 6,
+}
+
+// agentLess compares two agents on a column by value (durations as
+// durations, tokens as numbers, roles without the tree indent).
+func agentLess(col int, a, b *threadView, now time.Time) bool {
+	switch col {
+	case 0:
+		return statusRank[a.shown().Kind] < statusRank[b.shown().Kind]
+	case 1:
+		da, _ := elapsed(a, now)
+		db, _ := elapsed(b, now)
+		return da > db
+	case 2:
+		return strings.ToLower(roleLabel(a.info)) < strings.ToLower(roleLabel(b.info))
+	case 3:
+		return a.info.Model < b.info.Model
+	case 4:
+		return a.lastTool < b.lastTool
+	case 5:
+		return a.usage.TotalTokens > b.usage.TotalTokens
+	}
+	return strings.ToLower(a.info.Note) < strings.ToLower(b.info.Note)
+}
+
+// dropLastRune removes the last character (never half of one).
+func dropLastRune(s string) string {
+	_, n := utf8.DecodeLastRuneInString(s)
+	return s[:len(s)-n]
 }

@@ -204,6 +204,7 @@ func (m Model) slash(text string) (tea.Model, tea.Cmd) {
 			home = m.info.Home
 		}
 		m.picker = newPicker(home, m.now)
+		m.picker.current = m.sess.root
 		return m, m.picker.load()
 	case "/new":
 		if m.opts.NewSession == nil {
