@@ -1,9 +1,11 @@
 package tui
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -137,5 +139,39 @@ func TestGoldenComposer(t *testing.T) {
 		s := screen(m)
 		checkSize(t, s, 80, 24)
 		golden(t, fmt.Sprintf("%d_lines", n), s)
+	}
+}
+
+// TestQueuedMessageShowsAtOnce: a message to a busy agent shows at once,
+// dimmed as queued, and becomes a normal message when the agent takes it.
+func TestQueuedMessageShowsAtOnce(t *testing.T) {
+	fb := newFake(rootInfo())
+	m, _ := newTestModel(t, 80, 24, fb)
+	m = feed(m, status(rootID, protocol.Running(), time.Second))
+	m = typeText(m, "also check the docs")
+	m = sendNow(t, m)
+	s := screen(m)
+	if !strings.Contains(s, "› also check the docs") || !strings.Contains(s, "queued") {
+		t.Fatalf("queued message not shown:\n%s", s)
+	}
+	m = feed(m, userMsg(rootID, "also check the docs"))
+	s = screen(m)
+	if strings.Contains(s, "queued") || strings.Count(s, "also check the docs") != 1 {
+		t.Fatalf("after delivery:\n%s", s)
+	}
+}
+
+type failingBackend struct{ *fakeBackend }
+
+func (failingBackend) Submit(protocol.Op) error { return errors.New("engine stopped") }
+
+func TestFailedSendLeavesNoQueuedGhost(t *testing.T) {
+	fb := failingBackend{newFake(rootInfo())}
+	c := &clock{t: t0}
+	mm, _ := NewModel(Options{Backend: fb, Now: c.now}).Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	m := typeText(mm.(Model), "hello")
+	m = pressDrive(m, "enter")
+	if s := screen(m); strings.Contains(s, "queued") || !strings.Contains(s, "not sent: engine stopped") {
+		t.Fatalf("after a failed send:\n%s", s)
 	}
 }

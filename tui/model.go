@@ -272,6 +272,12 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case flashMsg:
 		m.flash = string(msg)
 		return m, nil
+	case sendFailedMsg:
+		if t := m.sess.threads[msg.thread]; t != nil {
+			t.unqueue(msg.text)
+		}
+		m.flash = "not sent: " + msg.err.Error()
+		return m, nil
 	case backendMsg:
 		if msg.err != nil {
 			m.flash = msg.err.Error()
@@ -611,7 +617,24 @@ func (m Model) send() (tea.Model, tea.Cmd) {
 	if m.backend == nil {
 		return m, nil
 	}
-	return m, m.submit(protocol.Op{Type: protocol.OpUserTurn, ThreadID: m.focused, Text: text})
+	// Shown at once, dimmed as queued, until the agent takes it.
+	id, b := m.focused, m.backend
+	if t := m.sess.threads[id]; t != nil {
+		t.queued = append(t.queued, text)
+	}
+	return m, func() tea.Msg {
+		if err := b.Submit(protocol.Op{Type: protocol.OpUserTurn, ThreadID: id, Text: text}); err != nil {
+			return sendFailedMsg{thread: id, text: text, err: err}
+		}
+		return nil
+	}
+}
+
+// sendFailedMsg: a message never reached the engine.
+type sendFailedMsg struct {
+	thread protocol.ThreadID
+	text   string
+	err    error
 }
 
 // Layout.

@@ -59,6 +59,8 @@ type threadView struct {
 	lastTool  string
 	children  []protocol.ThreadID
 	toolIdx   map[string]*entry // call id → entry
+	// queued are messages sent to the thread that it has not taken yet.
+	queued []string
 	// scroll: top line when not following the bottom.
 	follow bool
 	top    int
@@ -91,6 +93,22 @@ func (t *threadView) setStatus(st protocol.AgentStatus, at time.Time) {
 		t.closed = false
 	}
 	t.status, t.statusAt = st, at
+}
+
+// unqueue drops a delivered (or failed) message from the queue: the one
+// with that text, else the oldest (delivery is in order).
+func (t *threadView) unqueue(text string) {
+	if len(t.queued) == 0 {
+		return
+	}
+	i := 0
+	for j, q := range t.queued {
+		if q == text {
+			i = j
+			break
+		}
+	}
+	t.queued = append(t.queued[:i], t.queued[i+1:]...)
 }
 
 // shown is the status to display: a closed thread shows how it ended.
@@ -172,6 +190,7 @@ func (s *session) apply(ev protocol.Event) *threadView {
 			c.touch()
 		}
 	case protocol.EventUserMessage:
+		t.unqueue(ev.Message)
 		t.add(&entry{kind: entryUser, text: ev.Message})
 	case protocol.EventMessageDelta:
 		if t.streaming == nil {

@@ -253,9 +253,7 @@ func (r *renderer) transcriptLines(s *session, t *threadView, w, h int) []string
 	for _, e := range t.entries {
 		all = append(all, r.lines(s, e, w)...)
 	}
-	if t.streaming == nil && t.status.Kind == protocol.StatusRunning {
-		all = append(all, r.th.running.Render(r.spin())+r.th.dim.Render(" working…"))
-	}
+	all = append(all, r.tailLines(t, w)...)
 	total := len(all)
 	top := t.top
 	if t.follow || top > total-h {
@@ -269,9 +267,29 @@ func (r *renderer) transcriptLines(s *session, t *threadView, w, h int) []string
 	return all[top:end]
 }
 
+// tailLines follow the entries: the working spinner and the messages
+// still queued for the agent.
+func (r *renderer) tailLines(t *threadView, w int) []string {
+	var out []string
+	if t.streaming == nil && t.status.Kind == protocol.StatusRunning {
+		out = append(out, r.th.running.Render(r.spin())+r.th.dim.Render(" working…"))
+	}
+	for _, q := range t.queued {
+		for i, l := range wrap(q, max(1, w-2)) {
+			bar := "│ "
+			if i == 0 {
+				bar = "› "
+			}
+			out = append(out, r.th.dim.Render(bar+l))
+		}
+		out = append(out, r.th.dim.Render("  queued · delivered when the agent is free"), "")
+	}
+	return out
+}
+
 // totalLines is how tall a transcript is at width w.
 func (r *renderer) totalLines(s *session, t *threadView, w int) int {
-	n := 0
+	n := len(r.tailLines(t, w))
 	for _, e := range t.entries {
 		n += len(r.lines(s, e, w))
 	}
