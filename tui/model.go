@@ -215,7 +215,7 @@ func tick() tea.Cmd {
 
 // Init starts reading events and sends the initial prompt.
 func (m Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{waitEvents(m.events), tick()}
+	cmds := []tea.Cmd{waitEvents(m.events), tick(), m.notifier.checkPassthrough()}
 	if m.picker != nil {
 		cmds = append(cmds, m.picker.load())
 	}
@@ -271,6 +271,12 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tick()
 	case flashMsg:
 		m.flash = string(msg)
+		return m, nil
+	case passthroughMsg:
+		if msg.off {
+			m.notifier.noPassthrough = true
+			m.flash = "tmux allow-passthrough is off: notifications ring the bell (set -g allow-passthrough on for OSC 9)"
+		}
 		return m, nil
 	case sendFailedMsg:
 		if t := m.sess.threads[msg.thread]; t != nil {
@@ -334,16 +340,22 @@ func (m *Model) applyEvents(evs []protocol.Event) []tea.Cmd {
 		switch ev.Type {
 		case protocol.EventApprovalRequested:
 			m.appr.push(*ev.Approval, m.now())
-			cmds = append(cmds, m.notifier.notify(NotifyApprovalRequested, "grove: approval needed: "+approvalSummary(*ev.Approval)))
+			cmds = append(cmds, m.notifier.notify(NotifyApprovalRequested, "grove: approval needed: "+plainSummary(approvalSummary(*ev.Approval), 160)))
 		case protocol.EventApprovalResolved:
 			m.appr.remove(ev.Approval.ID, m.now())
 		case protocol.EventBackground:
-			if ev.Background != nil && ev.Background.IsFinal && !ev.Background.Warning {
-				cmds = append(cmds, m.notifier.notify(NotifySubAgentComplete, clip(ev.Background.Message, 200)))
+			if bg := ev.Background; bg != nil && bg.IsFinal && !bg.Warning {
+				label := "agent " + bg.ChildID.Short()
+				if c := m.sess.threads[bg.ChildID]; c != nil {
+					label = roleLabel(c.info)
+				}
+				if msg, ok := childNotice(label, bg.Status); ok {
+					cmds = append(cmds, m.notifier.notify(NotifySubAgentComplete, msg))
+				}
 			}
 		case protocol.EventTurnCompleted:
 			if ev.ThreadID == m.sess.root {
-				cmds = append(cmds, m.notifier.notify(NotifyTurnComplete, "grove: "+clip(firstLine(ev.Message), 160)))
+				cmds = append(cmds, m.notifier.notify(NotifyTurnComplete, "grove: "+plainSummary(ev.Message, 160)))
 			}
 		case protocol.EventShutdownComplete:
 			if m.quitting {
