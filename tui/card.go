@@ -161,8 +161,8 @@ func (r *renderer) cardAgent(s *session, e *entry, id protocol.ThreadID, inner i
 		line += r.th.dim.Render(" · not finished")
 	}
 	out := []string{padRight(line, inner)}
-	if t.info.Note != "" {
-		out = append(out, r.th.dim.Render("  note: "+clip(t.info.Note, inner-8)))
+	if note := t.note(); note != "" {
+		out = append(out, r.th.dim.Render("  note: "+clip(note, inner-8)))
 	}
 	if st.Kind == protocol.StatusCompleted || st.Kind == protocol.StatusErrored {
 		if msg := firstLine(st.Message); msg != "" {
@@ -173,11 +173,24 @@ func (r *renderer) cardAgent(s *session, e *entry, id protocol.ThreadID, inner i
 }
 
 // liveWord is the status in words, with the closed marker: "completed,
-// closed" for an agent closed after it finished.
+// closed" for an agent closed after it finished; "ready" for a thread that
+// has not run a turn yet.
 func liveWord(t *threadView) string {
+	if t.fresh() {
+		return "ready"
+	}
 	w := statusWord(t.shown())
 	if t.closed && t.shown().Kind != protocol.StatusShutdown {
 		w += ", closed"
 	}
 	return w
+}
+
+// threadGlyph is a thread's status glyph; a thread that has not run yet
+// shows an empty circle, not a check mark.
+func (r *renderer) threadGlyph(t *threadView) string {
+	if t.fresh() {
+		return r.th.pending.Render("○")
+	}
+	return r.statusGlyph(t.shown())
 }

@@ -86,6 +86,9 @@ type Model struct {
 	events   <-chan protocol.Event
 	unsub    func()
 	quitting bool
+	// mouse: the program captures the mouse (wheel, clicks); off lets the
+	// terminal select text.
+	mouse bool
 }
 
 // eventsMsg carries a batch of engine events.
@@ -118,6 +121,7 @@ func NewModel(opts Options) Model {
 		showTree: true,
 		notifier: newNotifier(opts.Notify),
 		w:        80, h: 24,
+		mouse:    true,
 	}
 	m.appr.grace = approvalGrace
 	m.appr.quiet = approvalQuiet
@@ -449,6 +453,14 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case "ctrl+b":
 		m.showTree = !m.showTree
 		return m, nil
+	case "alt+m", "f2":
+		m.mouse = !m.mouse
+		if m.mouse {
+			m.flash = "mouse capture on: wheel scrolls, clicks focus agents"
+		} else {
+			m.flash = "mouse capture off: select text with the mouse · alt+m or f2 turns it back on"
+		}
+		return m, nil
 	case "ctrl+o":
 		if t := m.sess.threads[m.focused]; t != nil {
 			for i := len(t.entries) - 1; i >= 0; i-- {
@@ -674,7 +686,9 @@ func (m Model) bodyHeight() int {
 func (m Model) View() tea.View {
 	v := tea.NewView(m.render())
 	v.AltScreen = true
-	v.MouseMode = tea.MouseModeCellMotion
+	if m.mouse {
+		v.MouseMode = tea.MouseModeCellMotion
+	}
 	v.ReportFocus = true
 	v.WindowTitle = "grove"
 	return v
@@ -742,9 +756,9 @@ func (m Model) bodyLines(h int) []string {
 		right = fit(right, xw, h-len(modal))
 		right = append(right, modal...)
 	} else if t != nil {
-		title := m.th.paneTitle.Render(roleLabel(t.info)) + " " + m.r.statusGlyph(t.shown()) + m.th.dim.Render(" "+liveWord(t))
-		if t.info.Note != "" {
-			title += m.th.dim.Render(" · " + clip(t.info.Note, xw/2))
+		title := m.th.paneTitle.Render(roleLabel(t.info)) + " " + m.r.threadGlyph(t) + m.th.dim.Render(" "+liveWord(t))
+		if note := t.note(); note != "" {
+			title += m.th.dim.Render(" · " + clip(note, xw/2))
 		}
 		if !t.follow {
 			title += m.th.warn.Render(" · scrolled (end to follow)")
@@ -788,7 +802,7 @@ func (m Model) treeRows(w, h int) ([]string, []protocol.ThreadID) {
 		indent := m.treePrefix(t)
 		elapsed := formatElapsed(t, now)
 		label := roleLabel(t.info)
-		left := indent + m.r.statusGlyph(t.shown()) + " " + label
+		left := indent + m.r.threadGlyph(t) + " " + label
 		right := m.th.dim.Render(elapsed)
 		line := padRight(left, w-lipglossWidth(right)-1) + " " + right
 		style := m.th.assistant
@@ -819,14 +833,10 @@ func (m Model) treeDetail(t *threadView) []string {
 	if t == nil || t.info.Depth == 0 {
 		return nil
 	}
-	detail := t.info.Note
-	if detail == "" {
-		detail = t.info.Model
+	if note := t.note(); note != "" {
+		return []string{note}
 	}
-	if detail == "" {
-		return nil
-	}
-	return []string{detail}
+	return nil
 }
 
 // treeStart is the first agent to draw so that the selected one is on
@@ -938,12 +948,20 @@ func (m Model) statusLine() string {
 		}
 	}
 	hint := m.th.statusKey.Render("tab") + " tree  " + m.th.statusKey.Render("ctrl+t") + " agents  " + m.th.statusKey.Render("?") + " help"
+	if m.w < 100 {
+		hint = m.th.statusKey.Render("?") + " help"
+	}
 	left := " " + strings.Join(parts, m.th.dim.Render(" │ "))
-	gap := m.w - lipglossWidth(left) - lipglossWidth(hint) - 1
-	if gap < 1 {
+	// The hints stay; the session details give way (cut with an ellipsis).
+	room := m.w - lipglossWidth(hint) - 2
+	if room < 10 {
 		return padRight(m.th.status.Render(left), m.w)
 	}
-	return m.th.status.Render(left) + strings.Repeat(" ", gap) + hint + " "
+	if lipglossWidth(left) > room {
+		left = padRight(left, room)
+	}
+	gap := m.w - lipglossWidth(left) - lipglossWidth(hint) - 1
+	return m.th.status.Render(left) + strings.Repeat(" ", max(0, gap)) + hint + " "
 }
 
 func shortenHome(p string) string {
@@ -966,30 +984,49 @@ func humanTokens(n int64) string {
 	return fmt.Sprint(n)
 }
 
+// helpKeys lists the keys shown in ? help, in order.
+var helpKeys = [][2]string{
+	{"enter", "send to the focused agent"},
+	{"shift+enter ctrl+j", "new line"},
+	{"↑ ↓", "history (composer empty)"},
+	{"tab", "switch between composer and agent tree"},
+	{"↑ ↓ j k, enter", "in the tree: move, focus that agent (or click it)"},
+	{"esc", "back to the root agent / close overlays"},
+	{"pgup pgdn home end", "scroll the transcript (mouse wheel too)"},
+	{"ctrl+o", "expand / collapse the last tool output"},
+	{"ctrl+t", "agents table (sort with s, filter with /)"},
+	{"ctrl+b", "show / hide the agent tree"},
+	{"alt+m f2", "mouse capture on / off (off: select and copy text)"},
+	{"ctrl+c", "interrupt the focused agent and its sub-agents; twice quits"},
+	{"tab (approval)", "answer it; typing goes to the composer until then"},
+	{"↑ ↓ enter", "approval: choose and answer"},
+	{"y a n esc", "approval: once, for session (confirmed), deny, abort"},
+}
+
 func (m Model) helpLines() []string {
 	k := m.th.key.Render
-	lines := []string{
-		m.th.paneTitle.Render("Keys"),
-		"",
-		k("enter") + "            send to the focused agent",
-		k("shift+enter ctrl+j") + " new line",
-		k("↑ ↓") + "              history (composer empty)",
-		k("tab") + "              switch between composer and agent tree",
-		k("↑ ↓ j k, enter") + "   in the tree: move, focus that agent (or click it)",
-		k("esc") + "              back to the root agent / close overlays",
-		k("pgup pgdn home end") + " scroll the transcript (mouse wheel too)",
-		k("ctrl+o") + "           expand / collapse the last tool output",
-		k("ctrl+t") + "           agents table (sort with s, filter with /)",
-		k("ctrl+b") + "           show / hide the agent tree",
-		k("ctrl+c") + "           interrupt the focused agent and its sub-agents; twice quits",
-		k("tab") + "              approval: answer it (typing goes to the composer)",
-		k("↑ ↓ enter, y a n esc") + " approval: choose; once, for session, deny, abort",
-		"",
-		m.th.paneTitle.Render("Commands"),
+	kw := 0
+	for _, h := range helpKeys {
+		kw = max(kw, lipglossWidth(h[0]))
 	}
 	for _, c := range slashCommands {
-		lines = append(lines, k(fmt.Sprintf("%-8s", c.name))+"         "+c.help)
+		kw = max(kw, lipglossWidth(c.name))
 	}
-	lines = append(lines, "", m.th.dim.Render("press any key to close"))
+	row := func(key, what string) string {
+		return k(key) + strings.Repeat(" ", kw-lipglossWidth(key)+2) + what
+	}
+	lines := []string{m.th.paneTitle.Render("Keys"), ""}
+	for _, h := range helpKeys {
+		lines = append(lines, row(h[0], h[1]))
+	}
+	lines = append(lines, "", m.th.paneTitle.Render("Commands"))
+	for _, c := range slashCommands {
+		lines = append(lines, row(c.name, c.help))
+	}
+	mouse := "on"
+	if !m.mouse {
+		mouse = "off"
+	}
+	lines = append(lines, "", m.th.dim.Render("mouse capture is "+mouse+" · press any key to close"))
 	return lines
 }

@@ -73,7 +73,7 @@ func (o *agentsOverlay) view(m *Model, w, h int) []string {
 		t := m.sess.threads[id]
 		cells := []string{
 			liveWord(t), formatElapsed(t, now), strings.Repeat(" ", t.info.Depth) + roleLabel(t.info),
-			t.info.Model, t.lastTool, humanTokens(t.usage.TotalTokens), t.info.Note,
+			t.info.Model, t.lastTool, humanTokens(t.usage.TotalTokens), t.note(),
 		}
 		if o.filter != "" && !strings.Contains(strings.ToLower(strings.Join(cells, " ")), strings.ToLower(o.filter)) {
 			continue
@@ -124,7 +124,7 @@ func (o *agentsOverlay) view(m *Model, w, h int) []string {
 		if i < start {
 			continue
 		}
-		line := m.r.statusGlyph(r.t.shown()) + " "
+		line := m.r.threadGlyph(r.t) + " "
 		for c := 0; c < 6; c++ {
 			wc := widths[c]
 			if c == 0 {

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"strings"
 	"time"
 
 	"github.com/grovecli/grove/protocol"
@@ -109,6 +110,35 @@ func (t *threadView) unqueue(text string) {
 		}
 	}
 	t.queued = append(t.queued[:i], t.queued[i+1:]...)
+}
+
+// fresh reports a thread that has not run a turn: the engine reports a new
+// root as completed with no message, which is not news.
+func (t *threadView) fresh() bool {
+	return t.status.Kind == protocol.StatusCompleted && !t.status.HasMessage && len(t.entries) == 0 && len(t.queued) == 0
+}
+
+// note is the thread's note as the model set it; the default note the
+// engine writes for a spawn without one ("agent_type=…; agent_name=…")
+// repeats the role and is not shown.
+func (t *threadView) note() string {
+	if isDefaultNote(t.info.Note) {
+		return ""
+	}
+	return t.info.Note
+}
+
+func isDefaultNote(n string) bool {
+	if n == "" {
+		return false
+	}
+	for _, part := range strings.Split(n, "; ") {
+		k, _, ok := strings.Cut(part, "=")
+		if !ok || (k != "agent_type" && k != "agent_name" && k != "agent_description") {
+			return false
+		}
+	}
+	return true
 }
 
 // shown is the status to display: a closed thread shows how it ended.
