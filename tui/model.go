@@ -121,7 +121,7 @@ func NewModel(opts Options) Model {
 		showTree: true,
 		notifier: newNotifier(opts.Notify),
 		w:        80, h: 24,
-		mouse:    true,
+		mouse: true,
 	}
 	m.appr.grace = approvalGrace
 	m.appr.quiet = approvalQuiet
