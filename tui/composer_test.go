@@ -175,3 +175,22 @@ func TestFailedSendLeavesNoQueuedGhost(t *testing.T) {
 		t.Fatalf("after a failed send:\n%s", s)
 	}
 }
+
+func TestExitCarriesLastAnswerAndResume(t *testing.T) {
+	m, _ := newTestModel(t, 80, 24, newFake(rootInfo()))
+	m = feed(m, message(rootID, "first answer"), message(explorerID, "not root"), message(rootID, "## Done\nAll tests pass."))
+	var b strings.Builder
+	if err := m.exit().Print(&b); err != nil {
+		t.Fatal(err)
+	}
+	want := "## Done\nAll tests pass.\n\nResume this session with: grove resume " + string(rootID) + "\n"
+	if b.String() != want {
+		t.Fatalf("exit text %q, want %q", b.String(), want)
+	}
+	// Nothing open (quit from the picker): nothing printed.
+	b.Reset()
+	_ = NewModel(Options{StartInPicker: true, Home: t.TempDir()}).exit().Print(&b)
+	if b.String() != "" {
+		t.Fatalf("printed %q", b.String())
+	}
+}

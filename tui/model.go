@@ -169,22 +169,27 @@ func (m *Model) attach(b Backend) {
 	m.selected = 0
 }
 
-// Run starts the program and blocks until the user quits or ctx ends.
-func Run(ctx context.Context, opts Options) error {
+// Run starts the program and blocks until the user quits or ctx ends. It
+// returns what the terminal should show once the screen is restored.
+func Run(ctx context.Context, opts Options) (Exit, error) {
 	m := NewModel(opts)
 	p := tea.NewProgram(m, tea.WithContext(ctx))
 	final, err := p.Run()
 	// The final model holds the current subscription (sessions may have
 	// been swapped); ending it stops the event reader.
-	if fm, ok := final.(Model); ok && fm.unsub != nil {
-		fm.unsub()
+	var exit Exit
+	if fm, ok := final.(Model); ok {
+		exit = fm.exit()
+		if fm.unsub != nil {
+			fm.unsub()
+		}
 	} else if m.unsub != nil {
 		m.unsub()
 	}
 	if err != nil && ctx.Err() != nil {
-		return nil
+		return exit, nil
 	}
-	return err
+	return exit, err
 }
 
 func waitEvents(ch <-chan protocol.Event) tea.Cmd {

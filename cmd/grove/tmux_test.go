@@ -75,16 +75,21 @@ func TestTmuxSmoke(t *testing.T) {
 			t.Errorf("final screen lacks %q:\n%s", want, s)
 		}
 	}
-	// Ctrl+C twice on an idle screen quits and restores the terminal.
+	// Ctrl+C twice on an idle screen quits and restores the terminal; the
+	// pane stays so the text grove leaves behind can be read.
+	tmux("set-option", "-t", session, "remain-on-exit", "on")
 	tmux("send-keys", "-t", session, "C-c")
 	tmux("send-keys", "-t", session, "C-c")
-	// The session ends when grove exits (it is the pane's only process).
 	deadline := time.Now().Add(10 * time.Second)
-	for exec.Command("tmux", "-L", sock, "has-session", "-t", session).Run() == nil {
+	for strings.TrimSpace(tmux("display-message", "-p", "-t", session, "#{pane_dead}")) != "1" {
 		if time.Now().After(deadline) {
 			t.Fatalf("grove did not quit on ctrl+c twice:\n%s", screen())
 		}
 		time.Sleep(100 * time.Millisecond)
+	}
+	// The root's last answer and the resume command stay in the terminal.
+	if s := tmux("capture-pane", "-p", "-S", "-", "-t", session); !strings.Contains(s, "Demo complete") || !strings.Contains(s, "Resume this session with: grove resume ") {
+		t.Fatalf("after quitting the terminal shows:\n%s", s)
 	}
 	if _, err := os.Stat(filepath.Join(home, "session_index.jsonl")); err != nil {
 		t.Fatalf("no session recorded: %v", err)
