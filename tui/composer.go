@@ -129,6 +129,9 @@ func (m Model) composerLines() []string {
 			lines[0] = padRight(" "+strings.Join(hints, "  "), m.w)
 		}
 	}
+	if m.search != nil {
+		lines[0] = m.searchLine()
+	}
 	for _, l := range strings.Split(m.composer.View(), "\n") {
 		lines = append(lines, padRight(" "+l, m.w))
 	}

@@ -63,9 +63,11 @@ type Model struct {
 	showTree bool
 
 	composer textarea.Model
-	pastes   pastes // text behind the composer's paste chips
-	history  []string
+	pastes   pastes   // text behind the composer's paste chips
+	history  []string // inputs of this project, oldest first
 	histIdx  int
+	histPath string
+	search   *historySearch // ctrl+r in progress
 
 	// models is the provider's model list, fetched once on demand.
 	models       []string
@@ -167,6 +169,9 @@ func (m *Model) attach(b Backend) {
 	}
 	m.focused = b.RootID()
 	m.selected = 0
+	if path := historyFile(m.info.Home, m.info.Cwd); m.info.Home != "" && path != m.histPath {
+		m.histPath, m.history, m.histIdx = path, nil, 0 // another project
+	}
 }
 
 // Run starts the program and blocks until the user quits or ctx ends. It
@@ -224,7 +229,7 @@ func tick() tea.Cmd {
 
 // Init starts reading events and sends the initial prompt.
 func (m Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{waitEvents(m.events), tick(), m.notifier.checkPassthrough()}
+	cmds := []tea.Cmd{waitEvents(m.events), tick(), m.notifier.checkPassthrough(), m.loadHistoryCmd()}
 	if m.picker != nil {
 		cmds = append(cmds, m.picker.load())
 	}
@@ -287,6 +292,16 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.flash = "tmux allow-passthrough is off: notifications ring the bell (set -g allow-passthrough on for OSC 9)"
 		}
 		return m, nil
+	case historyLoadedMsg:
+		if msg.path == m.histPath {
+			// Stored inputs go before this run's (sent before they loaded).
+			m.history = append(msg.lines, m.history...)
+			m.histIdx = len(m.history)
+		}
+		if msg.err != nil {
+			m.flash = msg.err.Error()
+		}
+		return m, nil
 	case sendFailedMsg:
 		if t := m.sess.threads[msg.thread]; t != nil {
 			t.unqueue(msg.text)
@@ -298,8 +313,12 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.flash = msg.err.Error()
 			return m, nil
 		}
+		before := m.histPath
 		m.attach(msg.b)
 		m.picker = nil
+		if m.histPath != before {
+			return m, tea.Batch(waitEvents(m.events), m.loadHistoryCmd())
+		}
 		return m, waitEvents(m.events)
 	case modelsMsg:
 		m.models, m.modelsLoaded = msg.names, true
@@ -436,6 +455,10 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.help = false
 		return m, nil
 	}
+	if m.search != nil {
+		m.searchKey(msg)
+		return m, nil
+	}
 	if m.overlay == nil && m.appr.current() != nil {
 		if done, cmd := m.approvalKey(k, now, lastKey); done {
 			return m, cmd
@@ -457,6 +480,11 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case "ctrl+b":
 		m.showTree = !m.showTree
+		return m, nil
+	case "ctrl+r":
+		if m.area == focusComposer && len(m.history) > 0 {
+			m.search = &historySearch{match: -1, saved: m.composer.Value()}
+		}
 		return m, nil
 	case "alt+m", "f2":
 		m.mouse = !m.mouse
@@ -637,26 +665,26 @@ func (m Model) send() (tea.Model, tea.Cmd) {
 	if text == "" {
 		return m, nil
 	}
-	m.history = append(m.history, text)
-	m.histIdx = len(m.history)
+	remember := m.remember(text)
 	m.clearComposer()
 	if strings.HasPrefix(text, "/") {
-		return m.slash(text)
+		mm, cmd := m.slash(text)
+		return mm, tea.Batch(remember, cmd)
 	}
 	if m.backend == nil {
-		return m, nil
+		return m, remember
 	}
 	// Shown at once, dimmed as queued, until the agent takes it.
 	id, b := m.focused, m.backend
 	if t := m.sess.threads[id]; t != nil {
 		t.queued = append(t.queued, text)
 	}
-	return m, func() tea.Msg {
+	return m, tea.Batch(remember, func() tea.Msg {
 		if err := b.Submit(protocol.Op{Type: protocol.OpUserTurn, ThreadID: id, Text: text}); err != nil {
 			return sendFailedMsg{thread: id, text: text, err: err}
 		}
 		return nil
-	}
+	})
 }
 
 // sendFailedMsg: a message never reached the engine.
@@ -994,6 +1022,7 @@ var helpKeys = [][2]string{
 	{"enter", "send to the focused agent"},
 	{"shift+enter ctrl+j", "new line"},
 	{"↑ ↓", "history (composer empty)"},
+	{"ctrl+r", "search this project's input history"},
 	{"tab", "switch between composer and agent tree"},
 	{"↑ ↓ j k, enter", "in the tree: move, focus that agent (or click it)"},
 	{"esc", "back to the root agent / close overlays"},
