@@ -118,17 +118,7 @@ func (m Model) composerLines() []string {
 	label := m.th.dim.Render(" to " + target + " ")
 	border := m.th.composerBorder.Render(strings.Repeat("─", max(0, m.w-lipglossWidth(label)-2)))
 	lines := []string{m.th.composerBorder.Render("──") + label + border}
-	if v := m.composer.Value(); strings.HasPrefix(v, "/") && !strings.Contains(v, " ") {
-		var hints []string
-		for _, c := range slashCommands {
-			if strings.HasPrefix(c.name, v) {
-				hints = append(hints, m.th.key.Render(c.name)+m.th.dim.Render(" "+c.help))
-			}
-		}
-		if len(hints) > 0 {
-			lines[0] = padRight(" "+strings.Join(hints, "  "), m.w)
-		}
-	}
+	lines = append(m.slashMenuLines(), lines...)
 	if m.search != nil {
 		lines[0] = m.searchLine()
 	}

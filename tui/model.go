@@ -68,6 +68,7 @@ type Model struct {
 	histIdx  int
 	histPath string
 	search   *historySearch // ctrl+r in progress
+	slashSel int            // highlighted row of the slash menu
 
 	// models is the provider's model list, fetched once on demand.
 	models       []string
@@ -527,7 +528,17 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 		m.focusThread(m.sess.root)
 		return m, nil
+	case "up", "down", "enter":
+		if m.area == focusComposer {
+			if mm, cmd, ok := m.slashMenuKey(k); ok {
+				return mm, cmd
+			}
+		}
 	case "tab":
+		if m.area == focusComposer && len(m.slashMenu()) > 0 {
+			mm, cmd, _ := m.slashMenuKey(k)
+			return mm, cmd
+		}
 		if m.area == focusComposer && strings.HasPrefix(m.composer.Value(), "/") {
 			return m.completeSlashLine() // never jumps to the tree mid-command
 		}
@@ -586,6 +597,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 	}
+	m.slashSel = 0 // the menu filter changes with what is typed
 	var cmd tea.Cmd
 	m.composer, cmd = m.composer.Update(msg)
 	return m, cmd
@@ -712,7 +724,7 @@ func (m Model) transcriptWidth() int {
 }
 
 func (m Model) bodyHeight() int {
-	return max(3, m.h-3-m.composer.Height())
+	return max(3, m.h-3-m.composer.Height()-len(m.slashMenu()))
 }
 
 // View renders the screen.

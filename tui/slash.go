@@ -11,14 +11,85 @@ import (
 	"github.com/grovecli/grove/protocol"
 )
 
-var slashCommands = []struct{ name, help string }{
-	{"/resume", "resume a past session"},
-	{"/new", "start a new session"},
-	{"/agents", "table of every agent (ctrl+t)"},
-	{"/model", "set the model: /model <name> [effort]"},
-	{"/note", "set the focused agent's note: /note <text>"},
-	{"/help", "show keys and commands"},
-	{"/quit", "quit grove"},
+// slashCommands are the composer's commands; args marks those that take
+// an argument (choosing them from the menu waits for it).
+var slashCommands = []struct {
+	name, help string
+	args       bool
+}{
+	{"/resume", "resume a past session", false},
+	{"/new", "start a new session", false},
+	{"/agents", "table of every agent (ctrl+t)", false},
+	{"/model", "set the model: /model <name> [effort]", true},
+	{"/note", "set the focused agent's note: /note <text>", true},
+	{"/help", "show keys and commands", false},
+	{"/quit", "quit grove", false},
+}
+
+// slashMenu lists the commands matching what is typed, while a command
+// name is being typed (a slash and no space yet).
+func (m Model) slashMenu() []int {
+	v := m.composer.Value()
+	if !strings.HasPrefix(v, "/") || strings.ContainsAny(v, " \n") || m.search != nil {
+		return nil
+	}
+	var out []int
+	for i, c := range slashCommands {
+		if strings.HasPrefix(c.name, v) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// slashMenuKey handles keys while the menu shows: up/down choose, tab
+// completes the chosen command, enter runs it (or completes it when it
+// needs an argument). ok is false for keys the composer should get.
+func (m Model) slashMenuKey(k string) (Model, tea.Cmd, bool) {
+	menu := m.slashMenu()
+	if len(menu) == 0 {
+		return m, nil, false
+	}
+	sel := min(m.slashSel, len(menu)-1)
+	c := slashCommands[menu[sel]]
+	switch k {
+	case "up":
+		m.slashSel = (sel + len(menu) - 1) % len(menu)
+	case "down":
+		m.slashSel = (sel + 1) % len(menu)
+	case "tab":
+		m.composer.SetValue(c.name + " ")
+		m.composer.CursorEnd()
+	case "enter":
+		if c.args && m.composer.Value() != c.name {
+			m.composer.SetValue(c.name + " ")
+			m.composer.CursorEnd()
+			break
+		}
+		m.composer.SetValue(c.name)
+		mm, cmd := m.send()
+		return mm.(Model), cmd, true
+	default:
+		return m, nil, false
+	}
+	return m, nil, true
+}
+
+// slashMenuLines renders the menu (above the composer).
+func (m Model) slashMenuLines() []string {
+	menu := m.slashMenu()
+	sel := min(m.slashSel, len(menu)-1)
+	var out []string
+	for i, ci := range menu {
+		c := slashCommands[ci]
+		line := fmt.Sprintf("  %-9s %s", c.name, c.help)
+		if i == sel {
+			out = append(out, m.th.tableSel.Render(padRight(line, m.w)))
+		} else {
+			out = append(out, padRight(m.th.key.Render(fmt.Sprintf("  %-9s", c.name))+" "+m.th.dim.Render(c.help), m.w))
+		}
+	}
+	return out
 }
 
 func completeSlash(prefix string) string {

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
@@ -105,5 +106,44 @@ func TestModelCommandValidates(t *testing.T) {
 	m2 = pressDrive(m2, "enter")
 	if ops := modelOps(fb2); len(ops) != 1 || m2.flash != "model set to anything (the provider lists no models: not checked)" {
 		t.Fatalf("ops %+v flash %q", ops, m2.flash)
+	}
+}
+
+func TestSlashMenuIsVerticalWithDescriptions(t *testing.T) {
+	m, _, _ := newModelsModel(t, nil)
+	m = typeText(m, "/")
+	s := screen(m)
+	for _, c := range slashCommands {
+		if !strings.Contains(s, c.name) || !strings.Contains(s, c.help) {
+			t.Fatalf("menu lacks %s:\n%s", c.name, s)
+		}
+	}
+	rows := 0
+	for _, l := range strings.Split(s, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), "/") {
+			rows++
+		}
+	}
+	if rows != len(slashCommands) {
+		t.Fatalf("%d menu rows, want one per command:\n%s", rows, s)
+	}
+	checkSize(t, s, 80, 24)
+	// Filtering as you type; enter on a command that needs an argument
+	// completes it, on one that does not runs it.
+	m = typeText(m, "mo")
+	if s := screen(m); strings.Contains(s, "/resume") || !strings.Contains(s, "/model") {
+		t.Fatalf("filter:\n%s", s)
+	}
+	m = pressDrive(m, "enter")
+	if m.composer.Value() != "/model " {
+		t.Fatalf("composer %q", m.composer.Value())
+	}
+	m.composer.SetValue("")
+	m = typeText(m, "/")
+	m = pressDrive(m, "down")
+	m = pressDrive(m, "down") // /agents
+	m = pressDrive(m, "enter")
+	if m.overlay == nil || m.composer.Value() != "" {
+		t.Fatalf("enter on /agents: overlay %v composer %q", m.overlay != nil, m.composer.Value())
 	}
 }
