@@ -843,6 +843,9 @@ func (m Model) treeRows(w, h int) ([]string, []protocol.ThreadID) {
 		if i < start {
 			continue
 		}
+		if len(lines) >= h {
+			break // only what fits is drawn
+		}
 		t := m.sess.threads[id]
 		indent := m.treePrefix(t)
 		elapsed := formatElapsed(t, now)
