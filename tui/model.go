@@ -89,6 +89,9 @@ type Model struct {
 	events   <-chan protocol.Event
 	unsub    func()
 	quitting bool
+	// ticking: the 10 Hz animation tick is scheduled (only while an agent
+	// runs: spinners and elapsed times move).
+	ticking bool
 	// mouse: the program captures the mouse (wheel, clicks); off lets the
 	// terminal select text.
 	mouse bool
@@ -137,6 +140,7 @@ func NewModel(opts Options) Model {
 	if opts.Backend != nil {
 		m.attach(opts.Backend)
 	}
+	m.ticking = m.running() // Init schedules the first tick
 	if opts.StartInPicker {
 		home := opts.Home
 		if opts.Backend != nil {
@@ -224,13 +228,26 @@ func waitEvents(ch <-chan protocol.Event) tea.Cmd {
 	}
 }
 
+// ensureTick starts the animation tick when something animates and it is
+// not already running.
+func (m *Model) ensureTick() tea.Cmd {
+	if m.ticking || !m.running() {
+		return nil
+	}
+	m.ticking = true
+	return tick()
+}
+
 func tick() tea.Cmd {
 	return tea.Tick(100*time.Millisecond, func(t time.Time) tea.Msg { return tickMsg(t) })
 }
 
 // Init starts reading events and sends the initial prompt.
 func (m Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{waitEvents(m.events), tick(), m.notifier.checkPassthrough(), m.loadHistoryCmd()}
+	cmds := []tea.Cmd{waitEvents(m.events), m.notifier.checkPassthrough(), m.loadHistoryCmd()}
+	if m.ticking {
+		cmds = append(cmds, tick())
+	}
 	if m.picker != nil {
 		cmds = append(cmds, m.picker.load())
 	}
@@ -275,6 +292,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case eventsMsg:
 		cmds := m.applyEvents(msg.events)
+		cmds = append(cmds, m.ensureTick())
 		if !msg.closed {
 			cmds = append(cmds, waitEvents(m.events))
 		} else if m.quitting {
@@ -283,6 +301,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tea.Batch(cmds...)
 	case tickMsg:
 		m.r.frame++
+		if !m.running() {
+			m.ticking = false // nothing animates: the program sleeps until an event or a key
+			return m, nil
+		}
 		return m, tick()
 	case flashMsg:
 		m.flash = string(msg)
@@ -317,10 +339,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		before := m.histPath
 		m.attach(msg.b)
 		m.picker = nil
+		cmds := []tea.Cmd{waitEvents(m.events), m.ensureTick()}
 		if m.histPath != before {
-			return m, tea.Batch(waitEvents(m.events), m.loadHistoryCmd())
+			cmds = append(cmds, m.loadHistoryCmd())
 		}
-		return m, waitEvents(m.events)
+		return m, tea.Batch(cmds...)
 	case modelsMsg:
 		m.models, m.modelsLoaded = msg.names, true
 		return m, m.afterModels(msg)
@@ -466,7 +489,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 	}
 	if m.overlay != nil {
-		jump, closeIt := m.overlay.key(msg)
+		jump, closeIt := m.overlay.key(&m, msg)
 		if jump != "" {
 			m.focusThread(jump)
 		}

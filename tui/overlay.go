@@ -18,7 +18,6 @@ type agentsOverlay struct {
 	sortBy    int // column index
 	filter    string
 	filtering bool
-	rows      []protocol.ThreadID // last rendered order (for Enter)
 }
 
 var overlayColumns = []string{"status", "elapsed", "role", "model", "last tool", "tokens", "note"}
@@ -26,7 +25,11 @@ var overlayColumns = []string{"status", "elapsed", "role", "model", "last tool",
 func newAgentsOverlay() *agentsOverlay { return &agentsOverlay{sortBy: -1} }
 
 // key handles a key; it returns a thread to jump to and whether to close.
-func (o *agentsOverlay) key(msg tea.KeyPressMsg) (protocol.ThreadID, bool) {
+// The rows are computed here as the view computes them (the view keeps no
+// state of its own).
+func (o *agentsOverlay) key(m *Model, msg tea.KeyPressMsg) (protocol.ThreadID, bool) {
+	rows := o.rows(m)
+	defer func() { o.cursor = min(o.cursor, max(0, len(o.rows(m))-1)) }()
 	k := msg.String()
 	if o.filtering {
 		switch k {
@@ -54,21 +57,24 @@ func (o *agentsOverlay) key(msg tea.KeyPressMsg) (protocol.ThreadID, bool) {
 	case "/":
 		o.filtering = true
 	case "enter":
-		if o.cursor < len(o.rows) {
-			return o.rows[o.cursor], true
+		if o.cursor < len(rows) {
+			return rows[o.cursor].id, true
 		}
 	}
 	return "", false
 }
 
-func (o *agentsOverlay) view(m *Model, w, h int) []string {
+// overlayRow is one agent in the table.
+type overlayRow struct {
+	id    protocol.ThreadID
+	cells []string
+	t     *threadView
+}
+
+// rows are the agents shown, filtered and sorted.
+func (o *agentsOverlay) rows(m *Model) []overlayRow {
 	now := m.now()
-	type row struct {
-		id    protocol.ThreadID
-		cells []string
-		t     *threadView
-	}
-	var rows []row
+	var rows []overlayRow
 	for _, id := range m.sess.treeOrder() {
 		t := m.sess.threads[id]
 		cells := []string{
@@ -78,17 +84,18 @@ func (o *agentsOverlay) view(m *Model, w, h int) []string {
 		if o.filter != "" && !strings.Contains(strings.ToLower(strings.Join(cells, " ")), strings.ToLower(o.filter)) {
 			continue
 		}
-		rows = append(rows, row{id, cells, t})
+		rows = append(rows, overlayRow{id, cells, t})
 	}
 	if o.sortBy >= 0 {
 		col := o.sortBy
 		sort.SliceStable(rows, func(i, j int) bool { return agentLess(col, rows[i].t, rows[j].t, now) })
 	}
-	o.rows = o.rows[:0]
-	for _, r := range rows {
-		o.rows = append(o.rows, r.id)
-	}
-	o.cursor = min(o.cursor, max(0, len(rows)-1))
+	return rows
+}
+
+func (o *agentsOverlay) view(m *Model, w, h int) []string {
+	rows := o.rows(m)
+	cursor := min(o.cursor, max(0, len(rows)-1))
 	widths := []int{11, 8, 18, 16, 14, 8}
 	if w < 120 {
 		widths = []int{11, 6, 16, 12, 12, 6}
@@ -119,7 +126,7 @@ func (o *agentsOverlay) view(m *Model, w, h int) []string {
 		}
 	}
 	lines := []string{title, m.th.tableHead.Render(padRight(head, w))}
-	start := max(0, o.cursor-(h-4))
+	start := max(0, cursor-(h-4))
 	for i, r := range rows {
 		if i < start {
 			continue
@@ -133,7 +140,7 @@ func (o *agentsOverlay) view(m *Model, w, h int) []string {
 			line += cell(r.cells[c], wc) + " "
 		}
 		line += clip(r.cells[6], noteW)
-		if i == o.cursor {
+		if i == cursor {
 			line = m.th.tableSel.Render(padRight(ansiStrip(line), w))
 		}
 		lines = append(lines, line)

@@ -64,12 +64,13 @@ func TestPickerBackspaceKeepsWholeCharacters(t *testing.T) {
 }
 
 func TestOverlayFilterBackspaceAndSort(t *testing.T) {
+	m, _ := newTestModel(t, 80, 24, newFake(rootInfo()))
 	o := newAgentsOverlay()
 	o.filtering = true
 	for _, k := range []string{"é", "日"} {
-		o.key(tea.KeyPressMsg{Code: []rune(k)[0], Text: k})
+		o.key(&m, tea.KeyPressMsg{Code: []rune(k)[0], Text: k})
 	}
-	o.key(tea.KeyPressMsg{Code: tea.KeyBackspace})
+	o.key(&m, tea.KeyPressMsg{Code: tea.KeyBackspace})
 	if o.filter != "é" {
 		t.Fatalf("filter %q", o.filter)
 	}

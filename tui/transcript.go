@@ -246,25 +246,35 @@ func (r *renderer) planLines(p *protocol.Plan, w int) []string {
 	return out
 }
 
-// transcriptLines renders the visible window of a thread's transcript:
-// only entries intersecting the window are rendered (cached otherwise).
+// transcriptLines renders the visible window of a thread's transcript.
+// Following the bottom (the usual case) it renders entries from the last
+// one back until the window is full, so the Markdown of a long resumed
+// history is rendered only as it scrolls into view; scrolled, it needs
+// every entry's height (each cached per entry and width).
 func (r *renderer) transcriptLines(s *session, t *threadView, w, h int) []string {
+	tail := r.tailLines(t, w)
+	if t.follow {
+		var blocks [][]string
+		n := len(tail)
+		for i := len(t.entries) - 1; i >= 0 && n < h; i-- {
+			l := r.lines(s, t.entries[i], w)
+			blocks = append(blocks, l)
+			n += len(l)
+		}
+		out := make([]string, 0, n)
+		for i := len(blocks) - 1; i >= 0; i-- {
+			out = append(out, blocks[i]...)
+		}
+		out = append(out, tail...)
+		return out[max(0, len(out)-h):]
+	}
 	var all []string
 	for _, e := range t.entries {
 		all = append(all, r.lines(s, e, w)...)
 	}
-	all = append(all, r.tailLines(t, w)...)
-	total := len(all)
-	top := t.top
-	if t.follow || top > total-h {
-		top = max(0, total-h)
-		if t.follow {
-			t.top = top
-		}
-	}
-	top = max(0, top)
-	end := min(total, top+h)
-	return all[top:end]
+	all = append(all, tail...)
+	top := min(max(0, t.top), max(0, len(all)-h))
+	return all[top:min(len(all), top+h)]
 }
 
 // tailLines follow the entries: the working spinner and the messages
