@@ -38,6 +38,9 @@ type entry struct {
 	cacheW     int
 	cacheLines []string
 	dirty      bool
+	// The finished blocks of a streaming message, rendered as Markdown.
+	stableLen, stableW int
+	stableLines        []string
 }
 
 func (e *entry) touch() { e.dirty = true }

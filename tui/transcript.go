@@ -67,7 +67,7 @@ func (r *renderer) lines(s *session, e *entry, w int) []string {
 		if e.final {
 			out = strings.Split(r.md.render(e.text, mw), "\n")
 		} else {
-			out = wrap(e.text, mw)
+			out = r.streamingLines(e, mw)
 		}
 	case entryTool:
 		out = r.toolLines(e, w)
@@ -275,6 +275,54 @@ func (r *renderer) transcriptLines(s *session, t *threadView, w, h int) []string
 	all = append(all, tail...)
 	top := min(max(0, t.top), max(0, len(all)-h))
 	return all[top:min(len(all), top+h)]
+}
+
+// streamingLines renders a message still streaming in the style of its
+// final render: the finished blocks (up to the last blank line outside a
+// code fence) go through Markdown, cached until another block finishes;
+// only the block being written shows as plain text, at the same margin.
+func (r *renderer) streamingLines(e *entry, w int) []string {
+	cut := stableCut(e.text)
+	var out []string
+	if cut > 0 {
+		if e.stableLen != cut || e.stableW != w {
+			e.stableLines = strings.Split(r.md.render(e.text[:cut], w), "\n")
+			e.stableLen, e.stableW = cut, w
+		}
+		out = append(out, e.stableLines...)
+	}
+	if tail := strings.TrimLeft(e.text[cut:], "\n"); tail != "" {
+		if n := len(out); n > 0 && strings.TrimSpace(ansiStrip(out[n-1])) != "" {
+			out = append(out, "") // blocks are apart, as in the final render
+		}
+		for _, l := range wrap(tail, max(1, w-streamMargin)) {
+			out = append(out, strings.Repeat(" ", streamMargin)+l)
+		}
+	}
+	return out
+}
+
+// streamMargin is the left margin of the Markdown style's paragraphs.
+const streamMargin = 2
+
+// stableCut is where the finished blocks of a streaming message end: after
+// its last blank line that is not inside a ``` fence (0: none yet).
+func stableCut(text string) int {
+	cut, fenced, pos := 0, false, 0
+	for _, line := range strings.SplitAfter(text, "\n") {
+		pos += len(line)
+		if !strings.HasSuffix(line, "\n") {
+			break // the line being written
+		}
+		t := strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(t, "```"):
+			fenced = !fenced
+		case t == "" && !fenced:
+			cut = pos
+		}
+	}
+	return cut
 }
 
 // tailLines follow the entries: the working spinner and the messages

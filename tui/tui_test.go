@@ -20,7 +20,10 @@ import (
 
 func TestMain(m *testing.M) {
 	// teatest parks a goroutine on SIGINT for the life of the process.
-	goleak.VerifyTestMain(m, goleak.IgnoreTopFunction("github.com/charmbracelet/x/exp/teatest/v2.NewTestModel.func2"))
+	goleak.VerifyTestMain(m, goleak.IgnoreTopFunction("github.com/charmbracelet/x/exp/teatest/v2.NewTestModel.func2"),
+		// chroma's regexps (code blocks in Markdown) run a shared clock that
+		// stops itself a second after the last match.
+		goleak.IgnoreAnyFunction("github.com/dlclark/regexp2.runClock"))
 }
 
 type clock struct{ t time.Time }
