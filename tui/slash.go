@@ -22,6 +22,7 @@ var slashCommands = []struct {
 	{"/agents", "table of every agent (ctrl+t)", false},
 	{"/model", "set the model: /model <name> [effort]", true},
 	{"/note", "set the focused agent's note: /note <text>", true},
+	{"/export", "write the focused transcript to a file: /export [path]", false},
 	{"/help", "show keys and commands", false},
 	{"/quit", "quit grove", false},
 }
@@ -287,6 +288,8 @@ func (m Model) slash(text string) (tea.Model, tea.Cmd) {
 			b, err := f()
 			return backendMsg{b: b, err: err}
 		}
+	case "/export":
+		return m, m.exportCmd(arg)
 	case "/note":
 		return m, m.submit(protocol.Op{Type: protocol.OpSetNote, ThreadID: m.focused, Note: arg})
 	case "/model":
