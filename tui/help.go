@@ -15,6 +15,7 @@ var helpKeys = [][2]string{
 	{"esc", "back to the root agent / close overlays"},
 	{"pgup pgdn home end", "scroll the transcript (mouse wheel too)"},
 	{"ctrl+o", "expand / collapse the last tool output"},
+	{"ctrl+f, / in the tree", "search the transcript (enter next, n/N, esc)"},
 	{"ctrl+t", "agents table (sort with s, filter with /)"},
 	{"ctrl+b", "show / hide the agent tree"},
 	{"alt+m f2", "mouse capture on / off (off: select and copy text)"},

@@ -56,6 +56,14 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.searchKey(msg)
 		return m, nil
 	}
+	if m.tsearch != nil && m.appr.current() == nil {
+		m.searchTranscriptKey(msg)
+		return m, nil
+	}
+	if k == "ctrl+f" || k == "/" && m.area == focusTree {
+		m.tsearch = &transcriptSearch{editing: true, cur: -1}
+		return m, nil
+	}
 	if m.overlay == nil && m.appr.current() != nil {
 		if done, cmd := m.approvalKey(k, now, lastKey); done {
 			return m, cmd

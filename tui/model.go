@@ -65,7 +65,8 @@ type Model struct {
 	histIdx  int
 	histPath string
 	search   *historySearch // ctrl+r in progress
-	slashSel int            // highlighted row of the slash menu
+	tsearch  *transcriptSearch
+	slashSel int // highlighted row of the slash menu
 
 	// models is the provider's model list, fetched once on demand.
 	models       []string

@@ -108,7 +108,14 @@ func (m Model) bodyLines(h int) []string {
 		if !t.follow {
 			title += m.th.warn.Render(" · scrolled (end to follow)")
 		}
-		right = append([]string{padRight(title, xw)}, m.r.transcriptLines(m.sess, t, xw, h-1)...)
+		if m.tsearch != nil {
+			title = m.searchTitle()
+		}
+		body := m.r.transcriptLines(m.sess, t, xw, h-1)
+		if row := m.searchHit(); row >= 0 && row < len(body) {
+			body[row] = m.th.tableSel.Render(padRight(ansiStrip(body[row]), xw))
+		}
+		right = append([]string{padRight(title, xw)}, body...)
 	} else {
 		right = []string{m.th.dim.Render("no session open")}
 	}
