@@ -105,6 +105,8 @@ func (r *renderer) cardLines(s *session, e *entry, w int) []string {
 		}
 	case e.result.timedOut:
 		title += r.th.warn.Render(" timed out")
+	case e.cardCall == "wait" && len(e.result.statuses) > 0:
+		title += r.th.dim.Render(clip(" → woke: "+wokeBy(s, e), max(4, inner-lipglossWidth(title))))
 	}
 	body = append(body, title)
 	if len(e.cardIDs) == 0 && !e.running {
@@ -193,4 +195,21 @@ func (r *renderer) threadGlyph(t *threadView) string {
 		return r.th.pending.Render("○")
 	}
 	return r.statusGlyph(t.shown())
+}
+
+// wokeBy says which agents ended a wait, and how ("explorer completed").
+func wokeBy(s *session, e *entry) string {
+	var parts []string
+	for _, id := range e.cardIDs {
+		st, ok := e.result.statuses[id]
+		if !ok {
+			continue
+		}
+		label := string(id.Short())
+		if t := s.threads[id]; t != nil {
+			label = roleLabel(t.info)
+		}
+		parts = append(parts, label+" "+statusWord(st))
+	}
+	return strings.Join(parts, ", ")
 }

@@ -97,3 +97,28 @@ func TestGoldenResumedSession(t *testing.T) {
 		}
 	}
 }
+
+// TestWaitSaysWhyTheParentWoke: a finished wait names what woke it; an
+// interrupted agent being waited on is explained where the parent waits.
+func TestWaitSaysWhyTheParentWoke(t *testing.T) {
+	m, _ := newTestModel(t, 120, 30, newFake(rootInfo()))
+	args := `{"ids":["` + string(explorerID) + `","` + string(workerID) + `"]}`
+	m = feed(m,
+		started(child(explorerID, "explorer", "", "", 1, rootID), 2*time.Second),
+		started(child(workerID, "worker", "", "", 1, rootID), 2*time.Second),
+		status(explorerID, protocol.Running(), 3*time.Second),
+		status(workerID, protocol.Running(), 3*time.Second),
+		toolBegin(rootID, "w1", "wait", args),
+		status(workerID, protocol.Interrupted(), 5*time.Second),
+	)
+	if s := screen(m); !strings.Contains(s, "worker was interrupted; root is still waiting on it") {
+		t.Fatalf("no hint about the interrupted agent:\n%s", s)
+	}
+	m = feed(m,
+		status(explorerID, protocol.Completed("found it", true), 9*time.Second),
+		toolEnd(rootID, "w1", "wait", args, `{"status":{"`+string(explorerID)+`":{"completed":"found it"}},"timed_out":false}`, explorerID, workerID),
+	)
+	if s := screen(m); !strings.Contains(s, "wait → woke: explorer completed") {
+		t.Fatalf("wait does not say what woke it:\n%s", s)
+	}
+}

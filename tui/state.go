@@ -216,6 +216,13 @@ func (s *session) apply(ev protocol.Event) *threadView {
 		t.setStatus(*ev.Status, ev.Timestamp)
 		for _, c := range s.cards[ev.ThreadID] {
 			c.touch()
+			// A waiter does not wake for an interrupted agent: say so where
+			// it waits, so "waiting" is not a mystery.
+			if ev.Status.Kind == protocol.StatusInterrupted && c.running && c.cardCall == "wait" {
+				if p := s.threads[t.info.ParentID]; p != nil {
+					p.add(&entry{kind: entryInfo, text: "‖ " + roleLabel(t.info) + " was interrupted; " + roleLabel(p.info) + " is still waiting on it (it wakes when an agent finishes or the wait times out)"})
+				}
+			}
 		}
 	case protocol.EventThreadClosed:
 		t.setStatus(protocol.Shutdown(), ev.Timestamp)
