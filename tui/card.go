@@ -106,7 +106,7 @@ func (r *renderer) cardLines(s *session, e *entry, w int) []string {
 	case e.result.timedOut:
 		title += r.th.warn.Render(" timed out")
 	case e.cardCall == "wait" && len(e.result.statuses) > 0:
-		title += r.th.dim.Render(clip(" → woke: "+wokeBy(s, e), max(4, inner-lipglossWidth(title))))
+		title += " " + r.th.dim.Render(clip("→ woke: "+wokeBy(s, e), max(4, inner-lipglossWidth(title)-1)))
 	}
 	body = append(body, title)
 	if len(e.cardIDs) == 0 && !e.running {
