@@ -240,3 +240,59 @@ func TestTmuxTypingNeverApproves(t *testing.T) {
 	p.key("C-c")
 	p.key("C-c")
 }
+
+// TestTmuxComposer types into the real binary: ctrl+j keeps line 1 on
+// screen, a 30-line bracketed paste becomes a chip and is sent whole, tab
+// completes a slash command's argument from the provider's model list.
+func TestTmuxComposer(t *testing.T) {
+	srv := modeltest.NewServer(t)
+	var mu sync.Mutex
+	var got []string
+	srv.Handle(func(r modeltest.CapturedRequest) modeltest.Reply {
+		msgs, _ := r.Body["messages"].([]any)
+		if len(msgs) > 0 {
+			last, _ := msgs[len(msgs)-1].(map[string]any)
+			mu.Lock()
+			got = append(got, fmt.Sprint(last["content"]))
+			mu.Unlock()
+		}
+		return modeltest.Reply{Text: "received"}
+	})
+	home := t.TempDir()
+	env := "env OPENAI_API_KEY=sk-test OPENAI_BASE_URL=" + srv.URL() + " GROVE_HOME=" + home + " TMPDIR=" + t.TempDir()
+	p := startTmux(t, 80, 24, env, "-C", t.TempDir(), "-m", "test-model", "-c", `model_providers.openai.wire_api="chat"`)
+	p.wait("the composer", func(s string) bool { return strings.Contains(s, "to root") })
+
+	p.typeText("line1")
+	p.key("C-j")
+	p.typeText("line2")
+	p.wait("both lines", func(s string) bool { return strings.Contains(s, "› line1") && strings.Contains(s, "   line2") })
+
+	var paste strings.Builder
+	for i := 1; i <= 30; i++ {
+		fmt.Fprintf(&paste, "pasted %d\n", i)
+	}
+	buf := filepath.Join(t.TempDir(), "paste.txt")
+	if err := os.WriteFile(buf, []byte(paste.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p.run("load-buffer", buf)
+	p.run("paste-buffer", "-p", "-t", p.name) // bracketed, as a terminal pastes
+	p.wait("the paste chip", func(s string) bool { return strings.Contains(s, "line2[pasted 30 lines #1]") })
+	p.key("Enter")
+	p.wait("the answer", func(s string) bool { return strings.Contains(s, "received") })
+	mu.Lock()
+	sent := strings.Join(got, "|")
+	mu.Unlock()
+	if !strings.Contains(sent, "line1\nline2pasted 1\npasted 2\n") || !strings.Contains(sent, "pasted 30") {
+		t.Fatalf("the model got %q", sent)
+	}
+
+	p.typeText("/model te")
+	p.key("Tab")
+	p.wait("the completed model name", func(s string) bool { return strings.Contains(s, "› /model test-model") })
+	p.key("Enter")
+	p.wait("the model confirmation", func(s string) bool { return strings.Contains(s, "model set to test-model") })
+	p.key("C-c")
+	p.key("C-c")
+}
