@@ -235,3 +235,22 @@ func TestTabDuringGraceFocusesButCannotAnswer(t *testing.T) {
 		t.Fatalf("ops %+v", ops)
 	}
 }
+
+// TestEnterOnUnfocusedModalOnlyFocuses: a stray enter on an empty
+// composer shows the highlight; only the next enter answers.
+func TestEnterOnUnfocusedModalOnlyFocuses(t *testing.T) {
+	fb := newFake(rootInfo())
+	m, c := newTestModel(t, 80, 24, fb)
+	m = feed(m, execApproval("ap1", 5*time.Second, "make"))
+	c.t = c.t.Add(2 * approvalQuiet)
+	m, cmd := press(m, "enter")
+	runCmd(cmd)
+	if len(approvalOps(fb)) != 0 || !m.appr.focused {
+		t.Fatalf("first enter answered: %+v", approvalOps(fb))
+	}
+	m, cmd = press(m, "enter")
+	runCmd(cmd)
+	if ops := approvalOps(fb); len(ops) != 1 || ops[0].Decision != protocol.DecisionApproved {
+		t.Fatalf("ops %+v", ops)
+	}
+}

@@ -218,6 +218,11 @@ func (m *Model) approvalKey(k string, now, lastKey time.Time) (done bool, cmd te
 			return true, nil
 		case m.area == focusComposer && m.appr.mayTakeFocus(now, lastKey, m.composer.Value() != ""):
 			m.appr.focused = true // the key below decides whether it stays
+			if k == "enter" {
+				// Enter answers the highlighted option only once the
+				// highlight has been seen: the first one just shows it.
+				return true, nil
+			}
 		default:
 			return false, nil
 		}
