@@ -296,3 +296,51 @@ func TestTmuxComposer(t *testing.T) {
 	p.key("C-c")
 	p.key("C-c")
 }
+
+// TestTmuxTreeCursorStaysVisible: twelve agents with notes (two rows each)
+// at 80x24; moving the tree cursor to the last one keeps it on screen.
+func TestTmuxTreeCursorStaysVisible(t *testing.T) {
+	srv := modeltest.NewServer(t)
+	srv.Handle(func(r modeltest.CapturedRequest) modeltest.Reply {
+		msgs, _ := r.Body["messages"].([]any)
+		first, _ := msgs[len(msgs)-1].(map[string]any)
+		switch {
+		case fmt.Sprint(first["content"]) == "spawn twelve":
+			var calls []modeltest.ToolCall
+			for i := 1; i <= 12; i++ {
+				calls = append(calls, modeltest.ToolCall{ID: fmt.Sprintf("s%d", i), Name: "spawn_agent",
+					Arguments: fmt.Sprintf(`{"agent_type":"explorer","message":"look","thread_note":"task %02d"}`, i)})
+			}
+			return modeltest.Reply{ToolCalls: calls}
+		case first["role"] == "tool":
+			return modeltest.Reply{Text: "all spawned"}
+		}
+		return modeltest.Reply{Text: "looked"}
+	})
+	env := "env OPENAI_API_KEY=sk-test OPENAI_BASE_URL=" + srv.URL() + " GROVE_HOME=" + t.TempDir() + " TMPDIR=" + t.TempDir()
+	p := startTmux(t, 80, 24, env, "-C", t.TempDir(), "-m", "test-model", "-c", `model_providers.openai.wire_api="chat"`,
+		"-c", "agents.max_threads=20", "spawn twelve")
+	p.wait("twelve agents", func(s string) bool { return strings.Contains(s, "agents 13") && strings.Contains(s, "all spawned") })
+	p.key("Tab")
+	for range 12 {
+		p.key("Down")
+	}
+	p.key("Enter") // focus the last agent (spawn order is not fixed)
+	s := p.wait("the last agent's transcript", func(s string) bool { return strings.Contains(s, "explorer ✓ completed · task ") })
+	title := strings.SplitN(s, "\n", 3)[1]
+	note := title[strings.Index(title, "task "):][:len("task 00")]
+	var tree []string
+	for _, l := range strings.Split(s, "\n")[2:] {
+		if r := []rune(l); len(r) > 24 {
+			tree = append(tree, string(r[:24])) // the tree column at 80x24
+		} else {
+			tree = append(tree, l)
+		}
+	}
+	joined := strings.Join(tree, "\n")
+	if !strings.Contains(joined, note) || strings.Contains(joined, "✓ root") {
+		t.Fatalf("the focused agent (%s) is not in the scrolled tree:\n%s", note, s)
+	}
+	p.key("C-c")
+	p.key("C-c")
+}
