@@ -258,11 +258,12 @@ func (p *picker) view(r *renderer, w, h int) []string {
 	var left []string
 	for i := start; i < len(list) && len(left) < rows; i++ {
 		e := list[i]
-		meta := fmt.Sprintf("%-8s %-9s %s", Ago(now.Sub(e.UpdatedAt)), plural(e.ChildCount, "agent"), shortenHome(e.Cwd))
-		t := title(e)
+		when := Ago(now.Sub(e.UpdatedAt))
 		if e.ID == p.current {
-			t = "● open now · " + t
+			when = "● open" // resuming it is a no-op
 		}
+		meta := fmt.Sprintf("%-8s %-9s %s", when, plural(e.ChildCount, "agent"), shortenHome(e.Cwd))
+		t := title(e)
 		if e.Note != "" {
 			t += " — " + e.Note
 		}

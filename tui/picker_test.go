@@ -106,7 +106,7 @@ func TestResumeOfOpenSessionIsANoop(t *testing.T) {
 	if m.picker == nil {
 		t.Fatal("no picker")
 	}
-	if s := screen(m); !strings.Contains(s, "● open now · this one") {
+	if s := screen(m); !strings.Contains(s, "● open") {
 		t.Fatalf("current session not marked:\n%s", s)
 	}
 	m = pressDrive(m, "enter")

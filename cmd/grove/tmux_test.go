@@ -98,8 +98,8 @@ func TestTmuxSmoke(t *testing.T) {
 
 // tmuxPane is grove running in a private tmux server (never the user's).
 type tmuxPane struct {
-	t          *testing.T
-	sock, name string
+	t               *testing.T
+	sock, name, bin string
 }
 
 // startTmux builds grove and runs cmdline (after env) in a w×h pane.
@@ -116,7 +116,7 @@ func startTmux(t *testing.T, w, h int, env string, args ...string) *tmuxPane {
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("build: %v\n%s", err, out)
 	}
-	p := &tmuxPane{t: t, sock: "grove-test-" + filepath.Base(dir), name: "grove"}
+	p := &tmuxPane{t: t, sock: "grove-test-" + filepath.Base(dir), name: "grove", bin: bin}
 	line := env + " TERM=xterm-256color " + bin
 	for _, a := range args {
 		line += " '" + strings.ReplaceAll(a, "'", `'\''`) + "'"
@@ -341,6 +341,43 @@ func TestTmuxTreeCursorStaysVisible(t *testing.T) {
 	if !strings.Contains(joined, note) || strings.Contains(joined, "✓ root") {
 		t.Fatalf("the focused agent (%s) is not in the scrolled tree:\n%s", note, s)
 	}
+	p.key("C-c")
+	p.key("C-c")
+}
+
+// TestTmuxResumedDemoKeepsHowChildrenEnded: run the demo to its end, quit,
+// resume it: the children still show ✓ (closed is a marker, not their
+// status), cards are rebuilt instead of raw JSON, and /resume of the open
+// session does not open it twice.
+func TestTmuxResumedDemoKeepsHowChildrenEnded(t *testing.T) {
+	home, tmp := t.TempDir(), t.TempDir()
+	env := "env -u OPENAI_API_KEY -u OPENAI_BASE_URL GROVE_HOME=" + home + " TMPDIR=" + tmp
+	p := startTmux(t, 100, 30, env)
+	p.wait("the approval modal", func(s string) bool { return strings.Contains(s, "another directory") })
+	time.Sleep(1200 * time.Millisecond)
+	p.typeText("y")
+	// The whole final message (it streams; ctrl+c mid-stream would cut it).
+	p.wait("the finished demo", func(s string) bool { return strings.Contains(s, "Demo complete") && strings.Contains(s, "in charge.") })
+	p.run("set-option", "-t", p.name, "remain-on-exit", "on")
+	p.key("C-c")
+	p.key("C-c")
+	p.wait("grove to quit", func(s string) bool { return strings.Contains(s, "grove resume ") })
+
+	p.run("respawn-pane", "-k", "-t", p.name, env+" TERM=xterm-256color "+p.bin+" resume --last")
+	s := p.wait("the resumed session", func(s string) bool { return strings.Contains(s, "Demo complete") })
+	for _, bad := range []string{"■ explorer", "■ worker", `{"agent_id"`, `{"status"`} {
+		if strings.Contains(s, bad) {
+			t.Errorf("resumed screen shows %q:\n%s", bad, s)
+		}
+	}
+	if !strings.Contains(s, "✓ explorer") || !strings.Contains(s, "✓ worker") {
+		t.Errorf("children lost how they ended:\n%s", s)
+	}
+	p.typeText("/resume")
+	p.key("Enter")
+	p.wait("the picker marking this session", func(s string) bool { return strings.Contains(s, "● open") })
+	p.key("Enter")
+	p.wait("the no-op message", func(s string) bool { return strings.Contains(s, "is already open") })
 	p.key("C-c")
 	p.key("C-c")
 }
