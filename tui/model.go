@@ -242,7 +242,7 @@ func tick() tea.Cmd {
 
 // Init starts reading events and sends the initial prompt.
 func (m Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{waitEvents(m.events), m.notifier.checkPassthrough(), m.loadHistoryCmd()}
+	cmds := []tea.Cmd{waitEvents(m.events), m.notifier.checkPassthrough(), m.loadHistoryCmd(), m.scanResumed()}
 	if m.ticking {
 		cmds = append(cmds, tick())
 	}
@@ -323,6 +323,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.flash = msg.err.Error()
 		}
 		return m, nil
+	case resumedStatsMsg:
+		m.applyResumed(msg)
+		return m, nil
 	case sendFailedMsg:
 		if t := m.sess.threads[msg.thread]; t != nil {
 			t.unqueue(msg.text)
@@ -337,7 +340,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		before := m.histPath
 		m.attach(msg.b)
 		m.picker = nil
-		cmds := []tea.Cmd{waitEvents(m.events), m.ensureTick()}
+		cmds := []tea.Cmd{waitEvents(m.events), m.ensureTick(), m.scanResumed()}
 		if m.histPath != before {
 			cmds = append(cmds, m.loadHistoryCmd())
 		}
