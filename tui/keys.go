@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"fmt"
 	"strings"
 	"time"
 
@@ -22,23 +21,12 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	m.lastKey = now
 	if m.picker != nil {
 		done, cmd := m.picker.key(msg)
-		if done != "" && m.backend != nil && protocol.ThreadID(done) == m.sess.root {
-			// Resuming the open session would start a second engine on the
-			// same rollout.
-			m.picker = nil
-			m.flash = "session " + m.sess.root.Short() + " is already open"
-			return m, nil
-		}
 		if done != "" {
-			id := done
-			open := m.opts.OpenSession
-			return m, func() tea.Msg {
-				if open == nil {
-					return backendMsg{err: fmt.Errorf("resuming is not available here")}
-				}
-				b, err := open(id)
-				return backendMsg{b: b, err: err}
+			if id := protocol.ThreadID(done); m.backend == nil || id != m.sess.root {
+				return m, m.openSession(id) // the picker stays until it opens
 			}
+			m.picker = nil
+			return m, m.openSession(protocol.ThreadID(done))
 		}
 		if m.picker.closed {
 			m.picker = nil

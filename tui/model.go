@@ -323,6 +323,13 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.flash = msg.err.Error()
 		}
 		return m, nil
+	case sessionsMsg:
+		if m.composer.Value() == msg.line {
+			m.completeArg(msg.line, msg.ids)
+		}
+		return m, nil
+	case resumeFoundMsg:
+		return m, m.openSession(msg.id)
 	case resumedStatsMsg:
 		m.applyResumed(msg)
 		return m, nil

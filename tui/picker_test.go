@@ -114,3 +114,57 @@ func TestResumeOfOpenSessionIsANoop(t *testing.T) {
 		t.Fatalf("opened %d picker %v flash %q", opened, m.picker != nil, m.flash)
 	}
 }
+
+func TestResumeByIDAndTabCompletesSessionIDs(t *testing.T) {
+	home := t.TempDir()
+	other := protocol.ThreadID("01a20000-0000-7000-8000-00000abc1234")
+	for _, id := range []protocol.ThreadID{rootID, other, "01a20000-0000-7000-8000-00000abd5678"} {
+		_ = rollout.AppendIndex(home, rollout.IndexEntry{ID: id, Cwd: "/work/project", UpdatedAt: t0, FirstPrompt: "p"})
+	}
+	var opened []string
+	fb := newFake(rootInfo())
+	fb.info.Home = home
+	c := &clock{t: t0}
+	m := NewModel(Options{Backend: fb, Now: c.now, OpenSession: func(id string) (Backend, error) { opened = append(opened, id); return newFake(rootInfo()), nil }})
+	mm, _ := m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	m = mm.(Model)
+	m = typeText(m, "/resume 0abc")
+	m = pressDrive(m, "tab")
+	if m.composer.Value() != "/resume 0abc1234 " {
+		t.Fatalf("composer %q flash %q", m.composer.Value(), m.flash)
+	}
+	m, cmd := press(m, "enter")
+	for _, msg := range collect(cmd) { // the index lookup → resumeFoundMsg
+		mm, next := m.Update(msg)
+		m = mm.(Model)
+		collect(next) // opens it (feeding its backendMsg would start the event pump)
+	}
+	if len(opened) != 1 || opened[0] != string(other) {
+		t.Fatalf("opened %v flash %q", opened, m.flash)
+	}
+	// The open session by id: a no-op.
+	m = typeText(m, "/resume "+string(rootID.Short()))
+	m = pressDrive(m, "enter")
+	if len(opened) != 1 || !strings.Contains(m.flash, "already open") {
+		t.Fatalf("opened %v flash %q", opened, m.flash)
+	}
+}
+
+// collect runs cmd (and batches) and returns the messages, fed nowhere.
+func collect(cmd tea.Cmd) []tea.Msg {
+	if cmd == nil {
+		return nil
+	}
+	switch msg := cmd().(type) {
+	case nil:
+		return nil
+	case tea.BatchMsg:
+		var out []tea.Msg
+		for _, c := range msg {
+			out = append(out, collect(c)...)
+		}
+		return out
+	default:
+		return []tea.Msg{msg}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/grovecli/grove/protocol"
+	"github.com/grovecli/grove/rollout"
 )
 
 // slashCommands are the composer's commands; args marks those that take
@@ -17,7 +18,7 @@ var slashCommands = []struct {
 	name, help string
 	args       bool
 }{
-	{"/resume", "resume a past session", false},
+	{"/resume", "resume a past session: /resume [id]", false},
 	{"/new", "start a new session", false},
 	{"/agents", "table of every agent (ctrl+t)", false},
 	{"/model", "set the model: /model <name> [effort]", true},
@@ -206,6 +207,22 @@ func (m Model) completeSlashLine() (tea.Model, tea.Cmd) {
 	}
 	cmd, _, _ := strings.Cut(v, " ")
 	switch cmd {
+	case "/resume":
+		home := m.opts.Home
+		if m.backend != nil {
+			home = m.info.Home
+		}
+		return m, func() tea.Msg {
+			entries, _, err := rollout.ListSessions(home, 0, 200)
+			if err != nil {
+				return flashMsg("sessions: " + err.Error())
+			}
+			ids := make([]string, len(entries))
+			for i, e := range entries {
+				ids[i] = e.ID.Short() // as the header and picker show them
+			}
+			return sessionsMsg{line: v, ids: ids}
+		}
 	case "/model":
 		if !m.modelsLoaded && m.opts.Models != nil {
 			m.flash = "loading the provider's models…"
@@ -233,9 +250,9 @@ func (m *Model) completeArg(line string, candidates []string) {
 	switch len(hits) {
 	case 0:
 		if len(candidates) == 0 {
-			m.flash = "no completions: the provider lists no models"
+			m.flash = "nothing to complete " + cmd + " with"
 		} else {
-			m.flash = "no model starts with " + arg
+			m.flash = "nothing starts with " + arg
 		}
 		return
 	case 1:
@@ -275,6 +292,9 @@ func (m Model) slash(text string) (tea.Model, tea.Cmd) {
 		if m.backend != nil {
 			home = m.info.Home
 		}
+		if arg != "" {
+			return m, m.resumeByID(home, arg)
+		}
 		m.picker = newPicker(home, m.now)
 		m.picker.current = m.sess.root
 		return m, m.picker.load()
@@ -306,4 +326,45 @@ func (m Model) slash(text string) (tea.Model, tea.Cmd) {
 		m.flash = "unknown command " + cmd + " · /help lists commands"
 	}
 	return m, nil
+}
+
+// sessionsMsg brings session ids for completing /resume.
+type sessionsMsg struct {
+	line string
+	ids  []string
+}
+
+// resumeFoundMsg: /resume <id> found a session to open.
+type resumeFoundMsg struct{ id protocol.ThreadID }
+
+// resumeByID looks the id (or a prefix or suffix of it) up in the session
+// index off the UI loop.
+func (m Model) resumeByID(home, arg string) tea.Cmd {
+	return func() tea.Msg {
+		e, err := rollout.FindSession(home, arg)
+		if err != nil {
+			return flashMsg(err.Error())
+		}
+		return resumeFoundMsg{id: e.ID}
+	}
+}
+
+// openSession opens a session by id, unless it is the one already open
+// (a second engine would write into the same rollout).
+func (m *Model) openSession(id protocol.ThreadID) tea.Cmd {
+	if m.backend != nil && id == m.sess.root {
+		m.flash = "session " + id.Short() + " is already open"
+		return nil
+	}
+	open := m.opts.OpenSession
+	return func() tea.Msg {
+		if open == nil {
+			return backendMsg{err: fmt.Errorf("resuming is not available here")}
+		}
+		b, err := open(string(id))
+		if err == nil && b == nil {
+			err = fmt.Errorf("session %s did not open", id)
+		}
+		return backendMsg{b: b, err: err}
+	}
 }
