@@ -213,7 +213,7 @@ func (t *Thread) enqueue(items ...protocol.Item) {
 	t.pending = append(t.pending, items...)
 	if t.firstPrompt == "" {
 		for _, it := range items {
-			if it.Role == protocol.RoleUser && it.Content != "" {
+			if (it.Role == protocol.RoleUser || it.Role == protocol.RoleAgent) && it.Content != "" {
 				t.firstPrompt = it.Content
 				break
 			}

@@ -107,7 +107,7 @@ func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, str
 		t.mu.Unlock()
 		for _, it := range pending {
 			t.appendHistory(it)
-			t.record(e.bus.Publish(protocol.Event{Type: protocol.EventUserMessage, ThreadID: t.id, TurnID: turnID, Message: it.Content}))
+			t.record(e.bus.Publish(inputEvent(t.id, turnID, it)))
 		}
 		if ctx.Err() != nil {
 			return outcomeInterrupted, "", ""
@@ -182,12 +182,23 @@ func (t *Thread) accountUsage(turnID string, u protocol.TokenUsage) {
 
 func (t *Thread) buildRequest() model.Request {
 	t.mu.Lock()
-	defer t.mu.Unlock()
-	return model.Request{
+	req := model.Request{
 		Model: t.modelName, Instructions: t.instructions,
 		Items: append([]protocol.Item(nil), t.history...), Tools: t.specs,
 		ReasoningEffort: t.effort, ParallelToolCalls: true,
 	}
+	t.mu.Unlock()
+	req.Items = t.e.modelItems(t, req.Items)
+	return req
+}
+
+// inputEvent announces an input item joining the conversation: a message
+// from another agent is agent_input naming its sender, never user_message.
+func inputEvent(id protocol.ThreadID, turnID string, it protocol.Item) protocol.Event {
+	if it.Role == protocol.RoleAgent {
+		return protocol.Event{Type: protocol.EventAgentInput, ThreadID: id, TurnID: turnID, Message: it.Content, From: it.From}
+	}
+	return protocol.Event{Type: protocol.EventUserMessage, ThreadID: id, TurnID: turnID, Message: it.Content}
 }
 
 // toolAllowed applies the thread's template policy.
