@@ -190,7 +190,7 @@ func (e *Engine) approveWorkdir(ctx context.Context, caller *Thread, dir, agentT
 		Chain:  append(e.chain(caller), label+" (new)"),
 		Reason: fmt.Sprintf("%s wants to start a %s agent in %s instead of %s", caller.label(), label, dir, from),
 	}
-	d, err := e.requestApproval(ctx, caller, route, req)
+	d, err := e.askApproval(ctx, caller, route, req)
 	if err != nil {
 		return fmt.Errorf("spawn_agent cancelled while waiting for approval of working_directory %s: %w", dir, err)
 	}

@@ -233,7 +233,7 @@ func (t *Thread) runTool(ctx context.Context, turnID string, c model.ToolCallReq
 	t.mu.Unlock()
 	env.Approve = func(ctx context.Context, req protocol.ApprovalRequest) (protocol.ReviewDecision, error) {
 		req.CallID = c.CallID
-		return e.requestApproval(ctx, t, t, req)
+		return e.askApproval(ctx, t, t, req)
 	}
 	env.Emit = func(ev protocol.Event) {
 		ev.ThreadID = t.id
