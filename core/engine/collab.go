@@ -172,10 +172,9 @@ func (e *Engine) toolSendInput(_ context.Context, caller *Thread, _ *tools.Env, 
 	if !e.mayControl(caller, t) {
 		return tools.Errorf("%v", notOwnedError("send_input", id))
 	}
-	if t.isClosed() {
+	if !t.deliver(a.Interrupt, fromAgent(caller.id, items)...) {
 		return tools.Errorf("send_input: agent %s is closed; call resume_agent first", id)
 	}
-	t.deliver(a.Interrupt, fromAgent(caller.id, items)...)
 	return jsonResult(map[string]any{"submission_id": uuid.NewString()}, "sent input to "+t.label(), id)
 }
 

@@ -38,6 +38,10 @@ func (t *Thread) loop() {
 	}
 }
 
+// testHookBeforeTakeInput, when set by a test, runs just before a turn
+// step takes queued input (to interleave a delivery there).
+var testHookBeforeTakeInput func(*Thread)
+
 // turnOutcome is how a turn ended.
 type turnOutcome int
 
@@ -69,26 +73,31 @@ func (t *Thread) runTurn(parent context.Context) {
 
 	outcome, lastText, errMsg := t.turnSteps(ctx, turnID)
 
+	t.record(e.bus.Publish(protocol.Event{Type: protocol.EventTurnCompleted, ThreadID: t.id, TurnID: turnID, Message: lastText}))
+	final := protocol.Completed(lastText, true)
+	switch outcome {
+	case outcomeInterrupted:
+		final = protocol.Interrupted()
+	case outcomeErrored:
+		final = protocol.Errored(errMsg)
+	}
+	// One critical section with deliver: input that arrived during the turn
+	// (an interrupting send_input) starts the next turn at once, so this
+	// turn's end is no final status for a waiter to stop on.
+	t.statusMu.Lock()
 	t.mu.Lock()
 	t.running = false
 	t.turnCancel = nil
-	closing := t.closing
+	closing := t.closing // closeSubtree sets shutdown
+	more := len(t.pending) > 0
 	if outcome == outcomeCompleted {
 		t.lastMessage = lastText
 	}
 	t.mu.Unlock()
-	t.record(e.bus.Publish(protocol.Event{Type: protocol.EventTurnCompleted, ThreadID: t.id, TurnID: turnID, Message: lastText}))
-	if closing {
-		t.flush()
-		return // closeSubtree sets shutdown
-	}
-	switch outcome {
-	case outcomeCompleted:
-		t.setStatus(protocol.Completed(lastText, true))
-	case outcomeInterrupted:
-		t.setStatus(protocol.Interrupted())
-	case outcomeErrored:
-		t.setStatus(protocol.Errored(errMsg))
+	changed := !closing && !more && t.setStatusLocked(final)
+	t.statusMu.Unlock()
+	if changed {
+		e.updateIndex(t)
 	}
 	t.flush()
 }
@@ -101,7 +110,16 @@ func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, str
 			return outcomeInterrupted, "", ""
 		}
 		// Input that arrived since the last request joins the conversation now.
+		if testHookBeforeTakeInput != nil {
+			testHookBeforeTakeInput(t)
+		}
+		// Taken under mu after checking ctx: deliver cancels under mu, so
+		// input sent with an interrupt is never taken by the turn it ends.
 		t.mu.Lock()
+		if ctx.Err() != nil {
+			t.mu.Unlock()
+			return outcomeInterrupted, "", ""
+		}
 		pending := t.pending
 		t.pending = nil
 		t.mu.Unlock()
