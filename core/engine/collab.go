@@ -215,6 +215,17 @@ func (e *Engine) toolWait(ctx context.Context, caller *Thread, _ *tools.Env, raw
 		return tools.Errorf("wait interrupted: %v", err)
 	}
 	out := map[string]any{"status": statuses, "timed_out": timedOut}
+	// The wire status of an interrupted agent is the bare "interrupted";
+	// what it had said before the interruption travels beside it.
+	saidSoFar := map[protocol.ThreadID]string{}
+	for id, st := range statuses {
+		if st.Kind == protocol.StatusInterrupted {
+			saidSoFar[id] = st.Message
+		}
+	}
+	if len(saidSoFar) > 0 {
+		out["said_so_far"] = saidSoFar
+	}
 	summary := fmt.Sprintf("%d of %d final", len(statuses), len(ids))
 	if timedOut {
 		summary = "timed out"

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -78,6 +79,7 @@ func (t *Thread) runTurn(parent context.Context) {
 	switch outcome {
 	case outcomeInterrupted:
 		final = protocol.Interrupted()
+		final.Message, final.HasMessage = lastText, lastText != ""
 	case outcomeErrored:
 		final = protocol.Errored(errMsg)
 	}
@@ -104,10 +106,20 @@ func (t *Thread) runTurn(parent context.Context) {
 
 func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, string, string) {
 	e := t.e
+	// said is what the agent has told so far this turn, for a waiter that
+	// stops on its interruption.
+	var said []string
+	var partial strings.Builder // the reply being streamed
+	soFar := func() string {
+		if partial.Len() > 0 {
+			return strings.Join(append(said, partial.String()), "\n\n")
+		}
+		return strings.Join(said, "\n\n")
+	}
 	for {
 		// An interrupted turn leaves queued input for the next turn.
 		if ctx.Err() != nil {
-			return outcomeInterrupted, "", ""
+			return outcomeInterrupted, soFar(), ""
 		}
 		// Input that arrived since the last request joins the conversation now.
 		if testHookBeforeTakeInput != nil {
@@ -118,7 +130,7 @@ func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, str
 		t.mu.Lock()
 		if ctx.Err() != nil {
 			t.mu.Unlock()
-			return outcomeInterrupted, "", ""
+			return outcomeInterrupted, soFar(), ""
 		}
 		pending := t.pending
 		t.pending = nil
@@ -128,16 +140,19 @@ func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, str
 			t.record(e.bus.Publish(inputEvent(t.id, turnID, it)))
 		}
 		if ctx.Err() != nil {
-			return outcomeInterrupted, "", ""
+			return outcomeInterrupted, soFar(), ""
 		}
 		req := t.buildRequest()
+		partial.Reset()
 		resp, err := e.opts.Client.Stream(ctx, req, func(d model.Delta) {
 			switch d.Kind {
 			case model.DeltaText:
+				partial.WriteString(d.Text)
 				e.bus.Publish(protocol.Event{Type: protocol.EventMessageDelta, ThreadID: t.id, TurnID: turnID, Delta: d.Text})
 			case model.DeltaReasoning:
 				e.bus.Publish(protocol.Event{Type: protocol.EventReasoningDelta, ThreadID: t.id, TurnID: turnID, Delta: d.Text})
 			case model.DeltaReset:
+				partial.Reset()
 				e.bus.Publish(protocol.Event{Type: protocol.EventMessageReset, ThreadID: t.id, TurnID: turnID})
 			case model.DeltaRetry:
 				t.record(e.bus.Publish(protocol.Event{Type: protocol.EventStreamRetry, ThreadID: t.id, TurnID: turnID, Message: d.Text}))
@@ -145,7 +160,7 @@ func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, str
 		})
 		if err != nil {
 			if ctx.Err() != nil {
-				return outcomeInterrupted, "", ""
+				return outcomeInterrupted, soFar(), ""
 			}
 			msg := err.Error()
 			t.record(e.bus.Publish(protocol.Event{Type: protocol.EventError, ThreadID: t.id, TurnID: turnID, Message: msg}))
@@ -155,7 +170,9 @@ func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, str
 		if resp.Reasoning != "" {
 			t.appendHistory(protocol.Item{Type: protocol.ItemReasoning, Summary: resp.Reasoning})
 		}
+		partial.Reset()
 		if resp.Text != "" {
+			said = append(said, resp.Text)
 			t.appendHistory(protocol.AssistantMessage(resp.Text))
 			t.record(e.bus.Publish(protocol.Event{Type: protocol.EventMessage, ThreadID: t.id, TurnID: turnID, Message: resp.Text}))
 		}
@@ -178,13 +195,13 @@ func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, str
 			abort = abort || r.Abort
 		}
 		if abort || ctx.Err() != nil {
-			return outcomeInterrupted, "", ""
+			return outcomeInterrupted, soFar(), ""
 		}
 		t.mu.Lock()
 		closing := t.closing
 		t.mu.Unlock()
 		if closing {
-			return outcomeInterrupted, "", ""
+			return outcomeInterrupted, soFar(), ""
 		}
 	}
 }
