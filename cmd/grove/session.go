@@ -115,9 +115,6 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 	if err := os.MkdirAll(cfg.Home, 0o700); err != nil {
 		return nil, fmt.Errorf("create %s: %w", cfg.Home, err)
 	}
-	if err := templates.SeedUserDir(cfg.Home); err != nil {
-		fmt.Fprintln(os.Stderr, "grove: warning: seed agent templates:", err)
-	}
 	catalog := templates.Load(templates.Dirs{Cwd: cwd, GroveHome: cfg.Home, UserHome: userHome()}, templates.Options{ModelAliases: cfg.Agents.ModelAliases})
 	modelName := prov.Model
 	eng, err := engine.New(ctx, engine.Options{

@@ -236,7 +236,9 @@ func (e *Engine) Submit(op protocol.Op) error {
 				return fmt.Errorf("thread %s is closed and could not be resumed: %w", t.id, err)
 			}
 		}
-		t.deliver(false, items...)
+		if !t.deliver(false, items...) {
+			return fmt.Errorf("thread %s is closing; try again once it has closed", t.id)
+		}
 		return nil
 	case protocol.OpInterrupt:
 		e.interruptTree(t)

@@ -51,6 +51,7 @@ func (e *Engine) spawn(ctx context.Context, r spawnRequest) (*Thread, error) {
 		if tpl, err = e.opts.Templates.Lookup(agentType); err != nil {
 			return nil, err
 		}
+		e.warnTemplate(caller, tpl)
 		if rolePrompt, persona, err = tpl.Select(r.agentName); err != nil {
 			return nil, err
 		}
@@ -190,7 +191,7 @@ func (e *Engine) approveWorkdir(ctx context.Context, caller *Thread, dir, agentT
 		Chain:  append(e.chain(caller), label+" (new)"),
 		Reason: fmt.Sprintf("%s wants to start a %s agent in %s instead of %s", caller.label(), label, dir, from),
 	}
-	d, err := e.requestApproval(ctx, caller, route, req)
+	d, err := e.askApproval(ctx, caller, route, req)
 	if err != nil {
 		return fmt.Errorf("spawn_agent cancelled while waiting for approval of working_directory %s: %w", dir, err)
 	}
@@ -228,4 +229,20 @@ func sameDir(a, b string) bool {
 		return filepath.Clean(a) == filepath.Clean(b)
 	}
 	return ra == rb
+}
+
+// warnTemplate shows a template's load warnings (an allow list that grants
+// no tools, a dropped Claude tool) once per session, on the spawning
+// thread, so the user learns why a role behaves as it does.
+func (e *Engine) warnTemplate(caller *Thread, tpl *templates.Template) {
+	for _, w := range tpl.Warnings {
+		e.warnMu.Lock()
+		key := "template\x00" + w
+		seen := e.warned[key]
+		e.warned[key] = true
+		e.warnMu.Unlock()
+		if !seen {
+			e.bus.Publish(protocol.Event{Type: protocol.EventWarning, ThreadID: caller.id, Message: "agent template " + w})
+		}
+	}
 }
