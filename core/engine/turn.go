@@ -79,7 +79,7 @@ func (t *Thread) runTurn(parent context.Context) {
 	t.mu.Unlock()
 	t.record(e.bus.Publish(protocol.Event{Type: protocol.EventTurnCompleted, ThreadID: t.id, TurnID: turnID, Message: lastText}))
 	if closing {
-		t.flush()
+		t.sync()
 		return // closeSubtree sets shutdown
 	}
 	switch outcome {
@@ -90,7 +90,8 @@ func (t *Thread) runTurn(parent context.Context) {
 	case outcomeErrored:
 		t.setStatus(protocol.Errored(errMsg))
 	}
-	t.flush()
+	// Lines were written as they happened; the turn's end makes them durable.
+	t.sync()
 }
 
 func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, string, string) {
