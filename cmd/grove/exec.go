@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/grovecli/grove/core/logging"
 	"github.com/grovecli/grove/protocol"
 )
 
@@ -68,7 +69,7 @@ func runExec(ctx context.Context, g *globalFlags, f *execFlags, prompt string, s
 	defer cancel()
 	rootID, err := s.start(f.resume)
 	if err != nil {
-		_ = s.eng.Shutdown(context.Background())
+		_ = s.shutdown(context.Background(), "start failed")
 		return err
 	}
 	if s.provider.Demo && !f.json {
@@ -79,7 +80,7 @@ func runExec(ctx context.Context, g *globalFlags, f *execFlags, prompt string, s
 	defer signal.Stop(sigs)
 
 	if err := s.eng.SubmitText(rootID, prompt); err != nil {
-		_ = s.eng.Shutdown(context.Background())
+		_ = s.shutdown(context.Background(), "submit failed")
 		return err
 	}
 	enc := json.NewEncoder(stdout)
@@ -94,6 +95,7 @@ loop:
 				break loop
 			}
 			interrupted = true
+			logging.L().Info("exec: interrupt requested", "thread", string(rootID))
 			fmt.Fprintln(stderr, "grove: interrupting (press ctrl+c again to stop now)")
 			_ = s.eng.Submit(protocol.Op{Type: protocol.OpInterrupt, ThreadID: rootID})
 		case <-ctx.Done():
@@ -142,7 +144,7 @@ loop:
 done:
 	shutdownCtx, stop := context.WithTimeout(context.Background(), 10*time.Second)
 	defer stop()
-	_ = s.eng.Shutdown(shutdownCtx)
+	_ = s.shutdown(shutdownCtx, "finished")
 	switch final.Kind {
 	case protocol.StatusCompleted:
 		if !f.json {
