@@ -2,6 +2,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -20,7 +21,13 @@ func main() {
 
 // run executes the command line and returns the exit status.
 func run() int {
-	err := newRootCmd().Execute()
+	term := watchTermination(context.Background())
+	err := newRootCmd().ExecuteContext(term.ctx)
+	term.Stop()
+	if term.Code() != 0 {
+		// SIGTERM/SIGHUP (or Ctrl+C twice) shut the run down: 128+signal.
+		err = term.Err()
+	}
 	if err == nil {
 		return 0
 	}
