@@ -19,7 +19,29 @@ import (
 
 func TestMain(m *testing.M) {
 	sandbox.MaybeRunHelper()
-	goleak.VerifyTestMain(m)
+	dir, err := os.MkdirTemp("", "grove-bin-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	if groveBin, err = buildGrove(dir); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	// goleak.VerifyTestMain exits; the binary's directory goes first.
+	goleak.VerifyTestMain(exitHook{m, func() { _ = os.RemoveAll(dir) }})
+}
+
+// exitHook runs cleanup after the tests, before goleak's check and exit.
+type exitHook struct {
+	m       *testing.M
+	cleanup func()
+}
+
+func (h exitHook) Run() int {
+	code := h.m.Run()
+	h.cleanup()
+	return code
 }
 
 // runCLI runs the grove command tree in-process with a private GROVE_HOME.

@@ -10,6 +10,7 @@ import (
 	"github.com/grovecli/grove/core/config"
 	"github.com/grovecli/grove/core/demo"
 	"github.com/grovecli/grove/core/engine"
+	"github.com/grovecli/grove/core/logging"
 	"github.com/grovecli/grove/core/model"
 	"github.com/grovecli/grove/protocol"
 	"github.com/grovecli/grove/templates"
@@ -21,7 +22,16 @@ type session struct {
 	provider config.Resolved
 	eng      *engine.Engine
 	cwd      string
+	// warnings are the problems found while opening the session (config,
+	// templates). They are logged; the TUI shows them on its status line
+	// (headless commands printed them to stderr already).
+	warnings []string
+	// stopLog and waitLog end the debug log's event reader.
+	stopLog, waitLog func()
 }
+
+// Warnings returns the problems found while opening the session.
+func (s *session) Warnings() []string { return append([]string(nil), s.warnings...) }
 
 type sessionOpts struct {
 	headless        bool
@@ -54,7 +64,7 @@ func loadConfig(g *globalFlags) (*config.Config, error) {
 		return nil, err
 	}
 	for _, w := range cfg.Warnings {
-		fmt.Fprintln(os.Stderr, "grove: warning:", w)
+		g.warn(w)
 	}
 	return cfg, nil
 }
@@ -90,6 +100,7 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 	if err != nil {
 		return nil, err
 	}
+	registerSecrets(cfg, prov.APIKey)
 	cwd, err := workingDir(g)
 	if err != nil {
 		return nil, err
@@ -115,6 +126,7 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 	if err := os.MkdirAll(cfg.Home, 0o700); err != nil {
 		return nil, fmt.Errorf("create %s: %w", cfg.Home, err)
 	}
+	warnings := append([]string(nil), cfg.Warnings...)
 	catalog := templates.Load(templates.Dirs{Cwd: cwd, GroveHome: cfg.Home, UserHome: userHome()}, templates.Options{ModelAliases: cfg.Agents.ModelAliases})
 	modelName := prov.Model
 	eng, err := engine.New(ctx, engine.Options{
@@ -129,7 +141,24 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 	if err != nil {
 		return nil, err
 	}
-	return &session{cfg: cfg, provider: prov, eng: eng, cwd: cwd}, nil
+	s := &session{cfg: cfg, provider: prov, eng: eng, cwd: cwd, warnings: warnings}
+	s.stopLog, s.waitLog = logEvents(eng)
+	return s, nil
+}
+
+// shutdown closes the engine (every thread interrupted, rollouts flushed
+// and closed) and logs each step with its duration.
+func (s *session) shutdown(ctx context.Context, reason string) error {
+	l := logging.L()
+	begin := time.Now()
+	l.Info("shutdown: begin", "reason", reason)
+	err := s.eng.Shutdown(ctx)
+	l.Info("shutdown: engine closed", "duration_ms", time.Since(begin).Milliseconds(), "err", err)
+	step := time.Now()
+	s.stopLog()
+	s.waitLog()
+	l.Info("shutdown: done", "log_drain_ms", time.Since(step).Milliseconds(), "duration_ms", time.Since(begin).Milliseconds())
+	return err
 }
 
 func userHome() string {

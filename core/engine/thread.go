@@ -171,7 +171,7 @@ func (t *Thread) role() string {
 	return t.agentType
 }
 
-// record appends an event to the rollout (buffered).
+// record appends an event to the rollout (written at once).
 func (t *Thread) record(ev protocol.Event) {
 	t.mu.Lock()
 	rec := t.rec
@@ -200,6 +200,19 @@ func (t *Thread) flush() {
 	t.mu.Unlock()
 	if rec != nil {
 		if err := rec.Flush(); err != nil {
+			t.e.warnOnce(t.id, "rollout", err)
+		}
+	}
+}
+
+// sync fsyncs the rollout (at turn ends; never on the per-item path).
+func (t *Thread) sync() {
+	t.mu.Lock()
+	rec := t.rec
+	t.mu.Unlock()
+	if rec != nil {
+		// A close that raced ahead has already flushed and closed the file.
+		if err := rec.Sync(); err != nil && !t.isClosed() {
 			t.e.warnOnce(t.id, "rollout", err)
 		}
 	}

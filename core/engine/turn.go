@@ -101,7 +101,8 @@ func (t *Thread) runTurn(parent context.Context) {
 	if changed {
 		e.updateIndex(t)
 	}
-	t.flush()
+	// Lines were written as they happened; the turn's end makes them durable.
+	t.sync()
 }
 
 func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, string, string) {
