@@ -103,7 +103,7 @@ func TestWriteRollsBackOnFailure(t *testing.T) {
 		{Op: OpUpdate, Path: a, MoveTo: filepath.Join(dir, "moved.txt"), New: "moved\n"},
 		{Op: OpAdd, Path: filepath.Join(blocker, "x.txt"), New: "x\n"}, // fails: parent is a file
 	}
-	err := Write(changes)
+	err := pinAndWrite(t, dir, changes)
 	if err == nil || !strings.Contains(err.Error(), "no files were changed") {
 		t.Fatalf("Write = %v", err)
 	}
@@ -140,7 +140,7 @@ func TestWriteKeepsModeAndSymlinks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := Write(ch); err != nil {
+	if err := pinAndWrite(t, dir, ch); err != nil {
 		t.Fatal(err)
 	}
 	if target, err := os.Readlink(link); err != nil || target != "real.sh" {
@@ -175,4 +175,16 @@ func TestSeek(t *testing.T) {
 			t.Errorf("seek(%q, %d, %v) = %d, want %d", tc.pattern, tc.start, tc.eof, got, tc.want)
 		}
 	}
+}
+
+// pinAndWrite writes changes confined beneath root, which must hold them.
+func pinAndWrite(t *testing.T, root string, changes []Change) error {
+	t.Helper()
+	pins := NewPins([]string{root})
+	t.Cleanup(func() { _ = pins.Close() })
+	outside, err := pins.Pin(changes)
+	if err != nil || len(outside) > 0 {
+		t.Fatalf("Pin = %v, %v", outside, err)
+	}
+	return Write(changes, pins)
 }
