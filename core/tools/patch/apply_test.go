@@ -1,6 +1,8 @@
 package patch
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -187,4 +189,42 @@ func pinAndWrite(t *testing.T, root string, changes []Change) error {
 		t.Fatalf("Pin = %v, %v", outside, err)
 	}
 	return Write(changes, pins)
+}
+
+// Deleting or moving a symlink acts on the link (the file it names stays),
+// and a rollback puts the link back as a link.
+func TestWriteDeletesAndRestoresSymlinks(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "real.txt")
+	if err := os.WriteFile(real, []byte("r\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link.txt")
+	if err := os.Symlink("real.txt", link); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "blocker"), []byte("file\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Rolled back: the delete is undone after a later failure.
+	failing := []Change{
+		{Op: OpDelete, Path: link},
+		{Op: OpAdd, Path: filepath.Join(dir, "blocker", "x.txt"), New: "x\n"},
+	}
+	if err := pinAndWrite(t, dir, failing); err == nil {
+		t.Fatal("want a failure")
+	}
+	if target, err := os.Readlink(link); err != nil || target != "real.txt" {
+		t.Fatalf("link not restored: %q %v", target, err)
+	}
+	// Done: the link goes, the file it named stays.
+	if err := pinAndWrite(t, dir, []Change{{Op: OpDelete, Path: link}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(link); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("link still there: %v", err)
+	}
+	if b, _ := os.ReadFile(real); string(b) != "r\n" {
+		t.Errorf("real.txt = %q", b)
+	}
 }

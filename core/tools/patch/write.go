@@ -29,6 +29,7 @@ func Write(changes []Change, pins *Pins) error {
 type undoStep struct {
 	at      Spot
 	content []byte
+	link    string // the target, when a symlink was there
 	mode    fs.FileMode
 	existed bool
 	dir     bool // a directory the write created
@@ -45,6 +46,14 @@ func (u *undoLog) remember(s Spot) error {
 	}
 	if err != nil {
 		return err
+	}
+	if mode&fs.ModeSymlink != 0 {
+		target, err := s.Root.Readlink(s.Rel)
+		if err != nil {
+			return err
+		}
+		u.steps = append(u.steps, undoStep{at: s, link: target, existed: true})
+		return nil
 	}
 	if !mode.IsRegular() {
 		return fmt.Errorf("%s is not a regular file (%v)", s.Path(), mode.Type())
@@ -162,6 +171,10 @@ func (u *undoLog) rollback() error {
 		switch {
 		case s.dir:
 			err = s.at.Root.Remove(s.at.Rel)
+		case s.existed && s.link != "":
+			if err = s.at.Root.Remove(s.at.Rel); err == nil || errors.Is(err, fs.ErrNotExist) {
+				err = s.at.Root.Symlink(s.link, s.at.Rel)
+			}
 		case s.existed:
 			err = s.at.Root.WriteFile(s.at.Rel, s.content, s.mode)
 		default:

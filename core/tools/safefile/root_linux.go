@@ -177,6 +177,37 @@ func (r *Root) Mkdir(rel string, perm fs.FileMode) error {
 	return nil
 }
 
+// Readlink returns the target of the symlink rel.
+func (r *Root) Readlink(rel string) (string, error) {
+	dfd, base, err := r.parent("readlink", rel)
+	if err != nil {
+		return "", err
+	}
+	defer unix.Close(dfd)
+	buf := make([]byte, unix.PathMax+1)
+	n, err := unix.Readlinkat(dfd, base, buf)
+	if err == nil && n == len(buf) {
+		err = unix.ENAMETOOLONG
+	}
+	if err != nil {
+		return "", pathErr("readlink", joinRoot(r.path, rel), err)
+	}
+	return string(buf[:n]), nil
+}
+
+// Symlink creates rel as a symlink to target (which is not followed).
+func (r *Root) Symlink(target, rel string) error {
+	dfd, base, err := r.parent("symlink", rel)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(dfd)
+	if err := unix.Symlinkat(target, dfd, base); err != nil {
+		return pathErr("symlink", joinRoot(r.path, rel), err)
+	}
+	return nil
+}
+
 // Remove removes the file, symlink or empty directory rel.
 func (r *Root) Remove(rel string) error {
 	dfd, base, err := r.parent("remove", rel)

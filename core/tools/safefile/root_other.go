@@ -104,6 +104,22 @@ func (r *Root) Mkdir(rel string, perm fs.FileMode) error {
 	return r.r.Mkdir(rel, perm)
 }
 
+// Readlink returns the target of the symlink rel.
+func (r *Root) Readlink(rel string) (string, error) {
+	if err := checkRel(rel); err != nil {
+		return "", &fs.PathError{Op: "readlink", Path: joinRoot(r.path, rel), Err: err}
+	}
+	return r.r.Readlink(rel)
+}
+
+// Symlink creates rel as a symlink to target (which is not followed).
+func (r *Root) Symlink(target, rel string) error {
+	if err := checkRel(rel); err != nil {
+		return &fs.PathError{Op: "symlink", Path: joinRoot(r.path, rel), Err: err}
+	}
+	return r.r.Symlink(target, rel)
+}
+
 // Remove removes the file, symlink or empty directory rel.
 func (r *Root) Remove(rel string) error {
 	if err := checkRel(rel); err != nil {
