@@ -72,3 +72,20 @@ func TestApplyPatchSymlinkSwapRace(t *testing.T) {
 	}
 	t.Logf("%d swaps, %d of 150 patches succeeded", swaps.Load(), succeeded)
 }
+
+// BenchmarkApplyPatchConfined measures a two-file patch written beneath a
+// workspace-write root (pinning, openat2, temp file and rename per file).
+func BenchmarkApplyPatchConfined(b *testing.B) {
+	ws := b.TempDir()
+	env := &Env{Cwd: ws, Sandbox: protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite}, ApprovalPolicy: protocol.ApprovalNever}
+	r := coreRegistry(b)
+	write(b, ws, "d/f.txt", "one\n")
+	i := 0
+	for b.Loop() {
+		i++
+		p := fmt.Sprintf("*** Begin Patch\n*** Add File: d/n%d/a.txt\n+x\n*** Update File: d/f.txt\n@@\n-one\n+one\n*** End Patch", i)
+		if res := run(b, r, env, "apply_patch", map[string]any{"input": p}); res.IsError {
+			b.Fatal(res.Output)
+		}
+	}
+}

@@ -165,3 +165,9 @@ func TestIsKnownSafeTable(t *testing.T) {
 		}
 	}
 }
+
+func BenchmarkIsKnownSafe(b *testing.B) {
+	for b.Loop() {
+		IsKnownSafe("grep -rn 'TODO' src/*.go | sort -u | head -20 && sed -n 1,5p main.go")
+	}
+}
