@@ -77,7 +77,8 @@ func safeRedirect(r *syntax.Redirect) bool {
 	}
 	switch r.Op {
 	case syntax.RdrIn:
-		return target != ""
+		// bash opens network connections for /dev/tcp/… and /dev/udp/….
+		return target != "" && !strings.HasPrefix(target, "/dev/tcp/") && !strings.HasPrefix(target, "/dev/udp/")
 	case syntax.DplIn, syntax.DplOut:
 		return target == "-" || isDigits(target)
 	case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll:
@@ -163,7 +164,7 @@ var optionRules = map[string]optionRule{
 	"sort":   {short: "oT", long: []string{"--output", "--compress-program", "--temporary-directory"}},
 	"rg":     {short: "z", long: []string{"--pre", "--hostname-bin", "--search-zip"}},
 	"tree":   {short: "oR", long: []string{"--output"}},
-	"file":   {short: "C", long: []string{"--compile"}},
+	"file":   {short: "CzZ", long: []string{"--compile", "--uncompress", "--uncompress-noreport"}}, // -z may run decompressors
 	"base64": {short: "o", long: []string{"--output"}},
 	"date":   {short: "s", long: []string{"--set"}},
 }
