@@ -2,6 +2,7 @@ package model
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -11,108 +12,53 @@ import (
 	"time"
 )
 
-// retryAfter reads Retry-After (seconds or HTTP date) and retry-after-ms.
-func retryAfter(h http.Header) time.Duration {
-	if v := h.Get("retry-after-ms"); v != "" {
-		if ms, err := strconv.ParseFloat(v, 64); err == nil {
-			return time.Duration(ms * float64(time.Millisecond))
-		}
-	}
-	v := h.Get("Retry-After")
-	if v == "" {
-		return 0
-	}
-	if s, err := strconv.ParseFloat(v, 64); err == nil {
-		return time.Duration(s * float64(time.Second))
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		return time.Until(t)
-	}
-	return 0
-}
-
-func (c *openAIClient) backoff(n int, se *streamError) time.Duration {
-	if se != nil && se.retryAfter > 0 {
-		return min(se.retryAfter, c.cfg.MaxRetryDelay)
-	}
-	d := c.cfg.RetryBaseDelay << n
-	d += time.Duration(rand.Int64N(int64(d)/4 + 1))
-	return min(d, c.cfg.MaxRetryDelay)
-}
-
-// dedup forwards streamed text across retries without repeating it: while
-// a new attempt re-sends text already shown it is suppressed; if it
-// diverges, one DeltaReset is sent and the new text starts over.
-type dedup struct {
-	onDelta func(Delta)
-	shown   strings.Builder // text delivered during this Stream call
-	cur     strings.Builder // text of the current attempt
-	synced  bool            // cur == shown: forward directly
-}
-
-func (d *dedup) newAttempt() {
-	d.cur.Reset()
-	d.synced = d.shown.Len() == 0
-}
-
-func (d *dedup) text(s string) {
-	d.cur.WriteString(s)
-	if d.onDelta == nil || s == "" {
-		return
-	}
-	if d.synced {
-		d.onDelta(Delta{Kind: DeltaText, Text: s})
-		d.shown.WriteString(s)
-		return
-	}
-	sh, cu := d.shown.String(), d.cur.String()
-	if len(cu) <= len(sh) && strings.HasPrefix(sh, cu) {
-		return // replaying what was already shown
-	}
-	if strings.HasPrefix(cu, sh) {
-		rest := cu[len(sh):]
-		d.onDelta(Delta{Kind: DeltaText, Text: rest})
-		d.shown.WriteString(rest)
-		d.synced = true
-		return
-	}
-	d.onDelta(Delta{Kind: DeltaReset})
-	d.shown.Reset()
-	d.shown.WriteString(cu)
-	d.onDelta(Delta{Kind: DeltaText, Text: cu})
-	d.synced = true
-}
-
-// Stream implements Client with bounded retries.
+// Stream implements Client. Transient faults (408/409/429/5xx, resets,
+// drops, idle streams, retryable errors inside the stream) are retried up
+// to MaxRetries times with capped exponential backoff, each announced
+// through onDelta(DeltaRetry); streamed output is never repeated (see
+// delivery).
 func (c *openAIClient) Stream(ctx context.Context, req Request, onDelta func(Delta)) (Response, error) {
-	body := c.buildBody(req)
-	dd := &dedup{onDelta: onDelta}
-	url := c.cfg.BaseURL + "/" + c.endpoint()
-	var last *streamError
-	for n := 0; ; n++ {
-		dd.newAttempt()
-		resp, err := c.streamOnce(ctx, body, dd, onDelta)
+	if err := ctx.Err(); err != nil {
+		return Response{}, err
+	}
+	summary := !c.noSummary.Load()
+	payload, err := c.encode(req, summary)
+	if err != nil {
+		return Response{}, err
+	}
+	out := &delivery{onDelta: onDelta}
+	for attempts, retries := 1, 0; ; attempts++ {
+		out.newAttempt()
+		asm := c.newAssembler(out)
+		err := c.attempt(ctx, payload, asm)
 		if err == nil {
-			return resp, nil
+			out.finish()
+			return asm.response(), nil
 		}
 		if ctx.Err() != nil {
 			return Response{}, ctx.Err()
 		}
 		var se *streamError
 		if !errors.As(err, &se) {
-			se = &streamError{msg: err.Error()}
+			se = &streamError{msg: redact(err.Error(), c.cfg.APIKey)}
 		}
-		last = se
-		if !se.retryable || n >= c.cfg.MaxRetries {
-			return Response{}, &APIError{Provider: c.cfg.Name, URL: url, StatusCode: last.status, Message: last.msg, Attempts: n + 1}
-		}
-		wait := c.backoff(n, se)
-		if onDelta != nil {
-			cause := se.msg
-			if se.status != 0 {
-				cause = fmt.Sprintf("HTTP %d", se.status)
+		// An organisation that may not have reasoning summaries gets a 400
+		// naming reasoning.summary: ask again without, now and from now on.
+		if se.status == http.StatusBadRequest && se.param == "reasoning.summary" && summary {
+			summary = false
+			c.noSummary.Store(true)
+			if payload, err = c.encode(req, false); err != nil {
+				return Response{}, err
 			}
-			onDelta(Delta{Kind: DeltaRetry, Text: fmt.Sprintf("%s from %s, retry %d/%d in %s", cause, c.cfg.Name, n+1, c.cfg.MaxRetries, wait.Round(10*time.Millisecond))})
+			continue
+		}
+		if !se.retryable || retries >= c.cfg.MaxRetries {
+			return Response{}, &APIError{Provider: c.cfg.Name, URL: c.streamURL, StatusCode: se.status, Message: se.msg, Attempts: attempts}
+		}
+		retries++
+		wait := c.backoff(retries, se.retryAfter)
+		if onDelta != nil {
+			onDelta(Delta{Kind: DeltaRetry, Text: fmt.Sprintf("%s from %s, retry %d/%d in %s", se.cause(), c.cfg.Name, retries, c.cfg.MaxRetries, roundDelay(wait))})
 		}
 		t := time.NewTimer(wait)
 		select {
@@ -124,16 +70,76 @@ func (c *openAIClient) Stream(ctx context.Context, req Request, onDelta func(Del
 	}
 }
 
-func (c *openAIClient) buildBody(req Request) map[string]any {
+// encode builds the request body for the configured wire API once per
+// Stream call; every attempt resends the same bytes.
+func (c *openAIClient) encode(req Request, summary bool) ([]byte, error) {
+	var body any
+	var err error
 	if c.cfg.WireAPI == "responses" {
-		return responsesBody(req)
+		body, err = responsesBody(req, summary)
+	} else {
+		body, err = chatBody(req)
 	}
-	return chatBody(req)
+	if err != nil {
+		return nil, fmt.Errorf("model provider %s: build request: %w", c.cfg.Name, err)
+	}
+	payload, err := json.Marshal(body)
+	if err != nil {
+		return nil, fmt.Errorf("model provider %s: encode request: %w", c.cfg.Name, err)
+	}
+	return payload, nil
 }
 
-func (c *openAIClient) streamOnce(ctx context.Context, body map[string]any, dd *dedup, onDelta func(Delta)) (Response, error) {
+func (c *openAIClient) newAssembler(out *delivery) assembler {
 	if c.cfg.WireAPI == "responses" {
-		return c.streamResponses(ctx, body, dd, onDelta)
+		return newResponsesAssembler(out)
 	}
-	return c.streamChat(ctx, body, dd, onDelta)
+	return newChatAssembler(out)
+}
+
+// backoff is the wait before retry n (1-based): the server's Retry-After
+// when it sent one, else RetryBaseDelay·2^(n-1) ±25% jitter; both capped
+// by MaxRetryDelay.
+func (c *openAIClient) backoff(n int, retryAfter time.Duration) time.Duration {
+	if retryAfter > 0 {
+		return min(retryAfter, c.cfg.MaxRetryDelay)
+	}
+	d := c.cfg.RetryBaseDelay << min(n-1, 20)
+	if d <= 0 || d > c.cfg.MaxRetryDelay {
+		d = c.cfg.MaxRetryDelay // also guards the shift against overflow
+	}
+	d = d*3/4 + rand.N(d/2+1)
+	return min(d, c.cfg.MaxRetryDelay)
+}
+
+// retryAfter reads retry-after-ms, then Retry-After (seconds or an HTTP
+// date); 0 when absent, unreadable or in the past.
+func retryAfter(h http.Header, now time.Time) time.Duration {
+	if v := strings.TrimSpace(h.Get("retry-after-ms")); v != "" {
+		if ms, err := strconv.ParseFloat(v, 64); err == nil && ms > 0 && ms < 1e9 {
+			return time.Duration(ms * float64(time.Millisecond))
+		}
+	}
+	v := strings.TrimSpace(h.Get("Retry-After"))
+	if v == "" {
+		return 0
+	}
+	if s, err := strconv.ParseFloat(v, 64); err == nil {
+		if s > 0 && s < 1e6 {
+			return time.Duration(s * float64(time.Second))
+		}
+		return 0
+	}
+	if t, err := http.ParseTime(v); err == nil && t.After(now) {
+		return t.Sub(now)
+	}
+	return 0
+}
+
+// roundDelay keeps retry notices readable ("850ms", "4.2s").
+func roundDelay(d time.Duration) time.Duration {
+	if d < time.Second {
+		return d.Round(time.Millisecond)
+	}
+	return d.Round(100 * time.Millisecond)
 }
