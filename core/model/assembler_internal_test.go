@@ -105,7 +105,7 @@ func TestResponsesAssemblerQuirks(t *testing.T) {
 		{"incomplete is terminal", []string{
 			`response.output_text.delta|{"type":"response.output_text.delta","item_id":"m","delta":"cut"}`,
 			`response.incomplete|{"type":"response.incomplete","response":{"id":"r4","status":"incomplete"}}`,
-		}, Response{Text: "cut", ResponseID: "r4"}, ""},
+		}, Response{Text: "cut", ResponseID: "r4", Incomplete: "the response is incomplete"}, ""},
 		{"no completed: incomplete", []string{`response.output_text.delta|{"type":"response.output_text.delta","item_id":"m","delta":"x"}`}, Response{}, "ended early"},
 		{"response.failed", []string{`response.failed|{"type":"response.failed","response":{"status":"failed","error":{"code":"server_error","message":"try again"}}}`}, Response{}, "try again"},
 		{"error event", []string{`error|{"type":"error","code":"invalid_prompt","message":"nope","param":null}`}, Response{}, "nope"},

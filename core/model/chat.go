@@ -17,9 +17,11 @@ type (
 		ParallelToolCalls *bool         `json:"parallel_tool_calls,omitempty"`
 		ReasoningEffort   string        `json:"reasoning_effort,omitempty"`
 		Stream            bool          `json:"stream"`
-		StreamOptions     struct {
-			IncludeUsage bool `json:"include_usage"`
-		} `json:"stream_options"`
+		// StreamOptions asks for the usage chunk; a few servers reject it.
+		StreamOptions *chatStreamOptions `json:"stream_options,omitempty"`
+	}
+	chatStreamOptions struct {
+		IncludeUsage bool `json:"include_usage"`
 	}
 	chatMessage struct {
 		Role string `json:"role"`
@@ -28,6 +30,9 @@ type (
 		Content    any            `json:"content"`
 		ToolCalls  []chatToolCall `json:"tool_calls,omitempty"`
 		ToolCallID string         `json:"tool_call_id,omitempty"`
+		// ReasoningContent goes back on assistant messages that carry tool
+		// calls: DeepSeek's thinking mode rejects the next request without it.
+		ReasoningContent string `json:"reasoning_content,omitempty"`
 	}
 	chatPart struct {
 		Type     string `json:"type"` // "text" | "image_url"
@@ -60,30 +65,45 @@ type (
 // system message, consecutive function calls one assistant message with
 // tool_calls (joined with the assistant text right before them), and each
 // output a `tool` message.
-func chatBody(req Request) (*chatRequest, error) {
+func chatBody(req Request, omit map[string]bool) (*chatRequest, error) {
 	body := &chatRequest{Model: req.Model, Stream: true}
-	body.StreamOptions.IncludeUsage = true
+	if !omit["stream_options"] {
+		body.StreamOptions = &chatStreamOptions{IncludeUsage: true}
+	}
 	msgs := make([]chatMessage, 0, len(req.Items)+1)
 	if req.Instructions != "" {
 		msgs = append(msgs, chatMessage{Role: "system", Content: req.Instructions})
 	}
-	// pending is an assistant message still collecting tool calls.
+	replay := newArgumentReplay(req.Items)
+	// pending is an assistant message still collecting tool calls;
+	// reasoning is the reasoning item of the reply it belongs to.
 	var pending *chatMessage
+	reasoning := ""
 	flush := func() {
 		if pending != nil {
+			if len(pending.ToolCalls) > 0 && !omit["reasoning_content"] {
+				pending.ReasoningContent = reasoning
+			}
 			msgs = append(msgs, *pending)
 			pending = nil
 		}
+		reasoning = ""
 	}
 	for _, it := range req.Items {
 		switch it.Type {
-		case protocol.ItemMessage:
+		case protocol.ItemReasoning:
 			flush()
+			reasoning = it.Summary
+		case protocol.ItemMessage:
 			if it.Role == protocol.RoleAssistant {
 				// Tool calls that follow this text join its message.
+				r := reasoning
+				flush()
+				reasoning = r
 				pending = &chatMessage{Role: "assistant", Content: it.Content}
 				continue
 			}
+			flush()
 			role := it.Role
 			if role == protocol.RoleDeveloper {
 				role = "system" // the one every compatible server knows
@@ -93,12 +113,11 @@ func chatBody(req Request) (*chatRequest, error) {
 			if pending == nil {
 				pending = &chatMessage{Role: "assistant"}
 			}
-			pending.ToolCalls = append(pending.ToolCalls, chatToolCall{ID: it.CallID, Type: "function", Function: chatFunction{Name: it.Name, Arguments: it.Arguments}})
+			pending.ToolCalls = append(pending.ToolCalls, chatToolCall{ID: it.CallID, Type: "function", Function: chatFunction{Name: it.Name, Arguments: replay.arguments(it)}})
 		case protocol.ItemFunctionCallOutput:
 			flush()
-			msgs = append(msgs, chatMessage{Role: "tool", ToolCallID: it.CallID, Content: it.Output})
+			msgs = append(msgs, chatMessage{Role: "tool", ToolCallID: it.CallID, Content: replay.output(it)})
 		}
-		// Reasoning items have no Chat Completions form; they are dropped.
 	}
 	flush()
 	body.Messages = msgs
@@ -109,11 +128,13 @@ func chatBody(req Request) (*chatRequest, error) {
 		}
 		body.Tools = append(body.Tools, chatTool{Type: "function", Function: toolFunction{Name: t.Name, Description: t.Description, Parameters: params}})
 	}
-	if len(body.Tools) > 0 {
+	if len(body.Tools) > 0 && !omit["parallel_tool_calls"] {
 		// Servers reject parallel_tool_calls without tools.
 		body.ParallelToolCalls = &req.ParallelToolCalls
 	}
-	body.ReasoningEffort = req.ReasoningEffort
+	if !omit["reasoning_effort"] {
+		body.ReasoningEffort = req.ReasoningEffort
+	}
 	return body, nil
 }
 
@@ -169,8 +190,8 @@ type chatChoice struct {
 }
 
 type chatDelta struct {
-	Content flexString `json:"content"`
-	Refusal flexString `json:"refusal"`
+	Content chatContentParts `json:"content"`
+	Refusal flexString       `json:"refusal"`
 	// Reasoning arrives as reasoning_content (DeepSeek, vLLM, llama.cpp) or
 	// reasoning (OpenRouter, Ollama).
 	ReasoningContent flexString `json:"reasoning_content"`
@@ -183,6 +204,56 @@ type chatDelta struct {
 			Arguments flexString `json:"arguments"`
 		} `json:"function"`
 	} `json:"tool_calls"`
+}
+
+// chatContentParts is a delta's content: a string, null, or (Mistral's
+// Magistral) an array of typed parts, "text" ones answer text and
+// "thinking" ones reasoning.
+type chatContentParts struct {
+	Text, Reasoning string
+}
+
+func (c *chatContentParts) UnmarshalJSON(b []byte) error {
+	*c = chatContentParts{}
+	s := strings.TrimSpace(string(b))
+	if s == "" || s == "null" {
+		return nil
+	}
+	if s[0] != '[' {
+		var f flexString
+		if err := f.UnmarshalJSON(b); err != nil {
+			return err
+		}
+		c.Text = string(f)
+		return nil
+	}
+	var parts []chatContentPart
+	if err := json.Unmarshal(b, &parts); err != nil {
+		return err
+	}
+	var text, reasoning strings.Builder
+	for _, p := range parts {
+		switch p.Type {
+		case "text", "output_text", "":
+			text.WriteString(p.Text)
+		case "thinking", "reasoning":
+			for _, t := range p.Thinking {
+				reasoning.WriteString(t.Text)
+			}
+			reasoning.WriteString(p.Text)
+		}
+		// Other parts (images, references) have no text to show.
+	}
+	c.Text, c.Reasoning = text.String(), reasoning.String()
+	return nil
+}
+
+type chatContentPart struct {
+	Type     string `json:"type"`
+	Text     string `json:"text"`
+	Thinking []struct {
+		Text string `json:"text"`
+	} `json:"thinking"`
 }
 
 type chatUsage struct {
@@ -236,14 +307,14 @@ type chatAssembler struct {
 	out       *delivery
 	id        string
 	usage     protocol.TokenUsage
-	calls     []*ToolCallRequest
-	byIndex   map[int]*ToolCallRequest
-	finished  bool // a finish_reason arrived: the reply is complete
+	byIndex   map[int]*callBuilder
+	finished  bool   // a finish_reason arrived: the reply is complete
+	stop      string // the finish_reason
 	sawChoice bool
 }
 
 func newChatAssembler(out *delivery) *chatAssembler {
-	return &chatAssembler{out: out, byIndex: map[int]*ToolCallRequest{}}
+	return &chatAssembler{out: out, byIndex: map[int]*callBuilder{}}
 }
 
 func (a *chatAssembler) event(_ string, data []byte) (bool, error) {
@@ -253,7 +324,8 @@ func (a *chatAssembler) event(_ string, data []byte) (bool, error) {
 	}
 	var ch chatChunk
 	if err := json.Unmarshal(data, &ch); err != nil {
-		return false, &streamError{msg: fmt.Sprintf("unreadable chunk: %v", err), retryable: true}
+		// The same bytes would arrive again: retrying cannot help.
+		return false, &streamError{msg: fmt.Sprintf("unreadable chunk: %v", err)}
 	}
 	return false, a.chunk(&ch)
 }
@@ -268,18 +340,20 @@ func (a *chatAssembler) chunk(ch *chatChunk) error {
 	for i := range ch.Choices {
 		c := &ch.Choices[i]
 		if c.Index != 0 {
-			continue // grove asks for one choice
+			continue // grove asks for one choice; others would interleave
 		}
 		d := &c.Delta
 		if c.Message != nil {
 			d = c.Message
 		}
-		if r := string(d.ReasoningContent) + string(d.Reasoning); r != "" {
-			a.out.add(DeltaReasoning, r)
+		// vLLM sends the same text as reasoning_content and reasoning: one
+		// field is enough (reasoning_content wins, it is the older name).
+		r := string(d.ReasoningContent)
+		if r == "" {
+			r = string(d.Reasoning)
 		}
-		if t := string(d.Content) + string(d.Refusal); t != "" {
-			a.out.add(DeltaText, t)
-		}
+		a.out.add(DeltaReasoning, d.Content.Reasoning+r)
+		a.out.add(DeltaText, d.Content.Text+string(d.Refusal))
 		for j, tc := range d.ToolCalls {
 			idx := j
 			if tc.Index != nil {
@@ -288,24 +362,25 @@ func (a *chatAssembler) chunk(ch *chatChunk) error {
 				idx = 0
 			}
 			call := a.byIndex[idx]
-			// Some servers (Gemini's compatibility layer) give every
-			// parallel call index 0: a new id at a used index is a new call.
-			if call == nil || (tc.ID != "" && call.CallID != "" && tc.ID != call.CallID) {
-				call = &ToolCallRequest{}
+			// Some servers (Gemini's compatibility layer) send parallel
+			// calls without an index: a new id at a used index is a new call.
+			if call == nil || (tc.ID != "" && call.id != "" && tc.ID != call.id) {
+				call = a.out.newCall()
 				a.byIndex[idx] = call
-				a.calls = append(a.calls, call)
 			}
 			if tc.ID != "" {
-				call.CallID = tc.ID
+				call.id = tc.ID
 			}
-			// The name comes once (OpenAI) or again with every chunk.
-			if n := tc.Function.Name; n != "" && n != call.Name {
-				call.Name += n
+			// The name comes once (OpenAI), in pieces, or whole again with
+			// every chunk (Fireworks, NIM, MiniMax): never repeat it.
+			if n := tc.Function.Name; n != "" && n != call.name {
+				call.name += n
 			}
-			call.Arguments += string(tc.Function.Arguments)
+			a.out.addArguments(call, string(tc.Function.Arguments))
 		}
 		if c.FinishReason != "" {
 			a.finished = true
+			a.stop = c.FinishReason
 		}
 		a.sawChoice = true
 	}
@@ -319,7 +394,7 @@ func (a *chatAssembler) chunk(ch *chatChunk) error {
 func (a *chatAssembler) whole(body []byte) error {
 	var ch chatChunk
 	if err := json.Unmarshal(body, &ch); err != nil {
-		return &streamError{msg: fmt.Sprintf("unreadable completion: %v", err), retryable: true}
+		return &streamError{msg: fmt.Sprintf("unreadable completion: %v", err)}
 	}
 	if err := a.chunk(&ch); err != nil {
 		return err
@@ -342,8 +417,11 @@ func (a *chatAssembler) end(reason error) error {
 
 func (a *chatAssembler) response() Response {
 	r := Response{Text: a.out.text.cur.String(), Reasoning: a.out.reasoning.cur.String(), Usage: a.usage, ResponseID: a.id}
-	for _, c := range a.calls {
-		r.ToolCalls = append(r.ToolCalls, *c)
+	for _, c := range a.out.calls {
+		r.ToolCalls = append(r.ToolCalls, c.request())
+	}
+	if a.stop == "length" {
+		r.Incomplete = "the reply reached the output token limit (finish_reason length)"
 	}
 	return r
 }

@@ -23,7 +23,7 @@ var wires = []string{"chat", "responses"}
 // client returns a client for the mock server with fast retries.
 func client(t testing.TB, s *modeltest.Server, wire string, edit ...func(*model.ProviderConfig)) model.Client {
 	t.Helper()
-	cfg := model.ProviderConfig{Name: "mock", BaseURL: s.URL(), APIKey: secret, WireAPI: wire, RetryBaseDelay: time.Millisecond, MaxRetryDelay: 20 * time.Millisecond, MaxRetries: 3}
+	cfg := model.ProviderConfig{Name: "mock", BaseURL: s.URL(), APIKey: secret, WireAPI: wire, RetryBaseDelay: time.Millisecond, MaxRetryDelay: 20 * time.Millisecond, MaxRetries: new(3)}
 	for _, e := range edit {
 		e(&cfg)
 	}

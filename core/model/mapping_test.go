@@ -55,7 +55,7 @@ func TestChatRequestMapping(t *testing.T) {
 		map[string]any{"role": "system", "content": "be brief"},
 		map[string]any{"role": "system", "content": "project rules"},
 		map[string]any{"role": "user", "content": "list and read"},
-		map[string]any{"role": "assistant", "content": "Looking.", "tool_calls": []any{
+		map[string]any{"role": "assistant", "content": "Looking.", "reasoning_content": "thinking", "tool_calls": []any{
 			map[string]any{"id": "c1", "type": "function", "function": map[string]any{"name": "list_dir", "arguments": `{"path":"."}`}},
 			map[string]any{"id": "c2", "type": "function", "function": map[string]any{"name": "read_file", "arguments": `{"path":"go.mod"}`}},
 		}},

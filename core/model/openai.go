@@ -8,8 +8,9 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
-	"sync/atomic"
+	"sync"
 	"time"
 )
 
@@ -24,11 +25,25 @@ type ProviderConfig struct {
 	// "responses" for api.openai.com and "chat" for everything else.
 	WireAPI string
 	Headers map[string]string // extra HTTP headers sent with every request
-	// MaxRetries bounds retries of one call (default 4; negative: none).
-	MaxRetries int
-	// StreamIdleTimeout fails (and retries) an attempt that receives no
-	// bytes for this long (default 300s).
+	// MaxRetries bounds retries of one call: nil means the default (4),
+	// 0 one attempt only.
+	MaxRetries *int
+	// StreamIdleTimeout fails (and retries) an attempt whose stream
+	// receives no bytes for this long (default 300s).
 	StreamIdleTimeout time.Duration
+	// ResponseHeaderTimeout fails (and retries) an attempt whose response
+	// headers do not arrive in time, connecting included (default 120s).
+	ResponseHeaderTimeout time.Duration
+	// QueryParams are added to every request URL (Azure's api-version).
+	QueryParams map[string]string
+	// OmitParams are request parameters never sent to this provider
+	// (stream_options, parallel_tool_calls, reasoning_effort, include, …);
+	// a parameter the provider rejects by name joins them at run time.
+	OmitParams []string
+	// MaxMessageBytes caps one reply's text, reasoning and each tool call's
+	// arguments (default DefaultMaxMessageBytes); the rest is dropped with
+	// a marker and a warning.
+	MaxMessageBytes int
 	// RetryBaseDelay is the first backoff (default 500ms); tests shrink it.
 	RetryBaseDelay time.Duration
 	// MaxRetryDelay caps every backoff, Retry-After included (default 30s).
@@ -53,9 +68,11 @@ type openAIClient struct {
 	streamURL string // base URL + /chat/completions or /responses
 	modelsURL string // base URL + /models
 	models    modelsCache
-	// noSummary is set once the provider refused reasoning.summary (an
-	// unverified OpenAI organisation); later requests leave it out.
-	noSummary atomic.Bool
+	retries   int
+	// omit holds the parameters left out of every request: configured, or
+	// refused by the provider during this process.
+	omitMu sync.Mutex
+	omit   map[string]bool
 }
 
 // New returns a Client for an OpenAI-compatible provider. It checks the
@@ -88,8 +105,30 @@ func New(cfg ProviderConfig) (Client, error) {
 			return nil, fmt.Errorf("model provider %s: http_headers: value of %s contains a line break or NUL", cfg.Name, k)
 		}
 	}
-	cfg.MaxRetries = defaultIf(cfg.MaxRetries, 4)
-	cfg.MaxRetries = max(cfg.MaxRetries, 0)
+	retries := 4
+	if cfg.MaxRetries != nil {
+		retries = max(*cfg.MaxRetries, 0)
+	}
+	if cfg.ResponseHeaderTimeout < 0 || cfg.StreamIdleTimeout < 0 || cfg.MaxMessageBytes < 0 {
+		return nil, fmt.Errorf("model provider %s: timeouts and max_message_bytes must not be negative", cfg.Name)
+	}
+	cfg.ResponseHeaderTimeout = defaultIf(cfg.ResponseHeaderTimeout, 120*time.Second)
+	cfg.MaxMessageBytes = defaultIf(cfg.MaxMessageBytes, DefaultMaxMessageBytes)
+	omit := map[string]bool{}
+	for _, p := range cfg.OmitParams {
+		if !omittable[p] {
+			return nil, fmt.Errorf("model provider %s: omit_params: %q is not a parameter grove can leave out (known: %s)", cfg.Name, p, strings.Join(omittableNames(), ", "))
+		}
+		omit[p] = true
+	}
+	q := base.Query()
+	for k, v := range cfg.QueryParams {
+		if k == "" {
+			return nil, fmt.Errorf("model provider %s: query_params: empty parameter name", cfg.Name)
+		}
+		q.Set(k, v)
+	}
+	base.RawQuery = q.Encode()
 	cfg.RetryBaseDelay = defaultIf(cfg.RetryBaseDelay, 500*time.Millisecond)
 	cfg.MaxRetryDelay = defaultIf(cfg.MaxRetryDelay, 30*time.Second)
 	cfg.StreamIdleTimeout = defaultIf(cfg.StreamIdleTimeout, 300*time.Second)
@@ -108,6 +147,8 @@ func New(cfg ProviderConfig) (Client, error) {
 		http:      hc,
 		streamURL: base.JoinPath(path).String(),
 		modelsURL: base.JoinPath("models").String(),
+		retries:   retries,
+		omit:      omit,
 	}, nil
 }
 
@@ -176,4 +217,44 @@ func redact(s, key string) string {
 		return s
 	}
 	return strings.ReplaceAll(s, key, "[redacted]")
+}
+
+// omittable are the request parameters grove can leave out when a
+// provider does not know them, by the names providers use in errors.
+var omittable = map[string]bool{
+	"stream_options": true, "parallel_tool_calls": true, "reasoning_effort": true,
+	"reasoning": true, "reasoning.effort": true, "reasoning.summary": true,
+	"include": true, "reasoning_content": true,
+}
+
+func omittableNames() []string {
+	names := make([]string, 0, len(omittable))
+	for k := range omittable {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// omitted returns a copy of the parameters to leave out.
+func (c *openAIClient) omitted() map[string]bool {
+	c.omitMu.Lock()
+	defer c.omitMu.Unlock()
+	m := make(map[string]bool, len(c.omit))
+	for k := range c.omit {
+		m[k] = true
+	}
+	return m
+}
+
+// refuse records that the provider rejected param; it reports whether
+// this is news (so the caller retries once without it).
+func (c *openAIClient) refuse(param string) bool {
+	c.omitMu.Lock()
+	defer c.omitMu.Unlock()
+	if c.omit[param] {
+		return false
+	}
+	c.omit[param] = true
+	return true
 }

@@ -3,6 +3,7 @@ package model
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/grovecli/grove/protocol"
 )
@@ -16,9 +17,21 @@ type (
 		Tools             []responsesTool     `json:"tools,omitempty"`
 		ParallelToolCalls *bool               `json:"parallel_tool_calls,omitempty"`
 		Reasoning         *responsesReasoning `json:"reasoning,omitempty"`
-		// Store is false: grove keeps the history itself and resends it.
-		Store  bool `json:"store"`
-		Stream bool `json:"stream"`
+		// Store is false: grove keeps the history itself and resends it,
+		// reasoning included, which needs its encrypted content.
+		Store   bool     `json:"store"`
+		Stream  bool     `json:"stream"`
+		Include []string `json:"include,omitempty"`
+	}
+	// responsesReasoningItem replays a reasoning item (stateless: no id).
+	responsesReasoningItem struct {
+		Type             string                 `json:"type"` // "reasoning"
+		Summary          []responsesSummaryPart `json:"summary"`
+		EncryptedContent string                 `json:"encrypted_content"`
+	}
+	responsesSummaryPart struct {
+		Type string `json:"type"` // "summary_text"
+		Text string `json:"text"`
 	}
 	responsesReasoning struct {
 		Effort  string `json:"effort"`
@@ -54,10 +67,14 @@ type (
 	}
 )
 
-// responsesBody maps a Request onto the Responses API. summary asks for
-// reasoning summaries along with the effort.
-func responsesBody(req Request, summary bool) (*responsesRequest, error) {
+// responsesBody maps a Request onto the Responses API, leaving out the
+// parameters the provider refused.
+func responsesBody(req Request, omit map[string]bool) (*responsesRequest, error) {
 	body := &responsesRequest{Model: req.Model, Instructions: req.Instructions, Stream: true, Input: make([]any, 0, len(req.Items))}
+	if !omit["include"] {
+		body.Include = []string{"reasoning.encrypted_content"}
+	}
+	replay := newArgumentReplay(req.Items)
 	for _, it := range req.Items {
 		switch it.Type {
 		case protocol.ItemMessage:
@@ -74,12 +91,21 @@ func responsesBody(req Request, summary bool) (*responsesRequest, error) {
 			}
 			body.Input = append(body.Input, responsesMessage{Type: "message", Role: it.Role, Content: parts})
 		case protocol.ItemFunctionCall:
-			body.Input = append(body.Input, responsesCall{Type: "function_call", CallID: it.CallID, Name: it.Name, Arguments: it.Arguments})
+			body.Input = append(body.Input, responsesCall{Type: "function_call", CallID: it.CallID, Name: it.Name, Arguments: replay.arguments(it)})
 		case protocol.ItemFunctionCallOutput:
-			body.Input = append(body.Input, responsesCallOutput{Type: "function_call_output", CallID: it.CallID, Output: it.Output})
+			body.Input = append(body.Input, responsesCallOutput{Type: "function_call_output", CallID: it.CallID, Output: replay.output(it)})
+		case protocol.ItemReasoning:
+			// Without its encrypted content (another provider, an older
+			// rollout, include refused) a stateless call cannot use it.
+			if it.EncryptedContent == "" || omit["include"] {
+				continue
+			}
+			summary := []responsesSummaryPart{}
+			if it.Summary != "" {
+				summary = append(summary, responsesSummaryPart{Type: "summary_text", Text: it.Summary})
+			}
+			body.Input = append(body.Input, responsesReasoningItem{Type: "reasoning", Summary: summary, EncryptedContent: it.EncryptedContent})
 		}
-		// Reasoning items would need the encrypted content a stateless
-		// (store=false) call does not return; they are dropped.
 	}
 	for _, t := range req.Tools {
 		params, err := toolParameters(t)
@@ -88,12 +114,12 @@ func responsesBody(req Request, summary bool) (*responsesRequest, error) {
 		}
 		body.Tools = append(body.Tools, responsesTool{Type: "function", Name: t.Name, Description: t.Description, Parameters: params})
 	}
-	if len(body.Tools) > 0 {
+	if len(body.Tools) > 0 && !omit["parallel_tool_calls"] {
 		body.ParallelToolCalls = &req.ParallelToolCalls
 	}
-	if req.ReasoningEffort != "" {
+	if req.ReasoningEffort != "" && !omit["reasoning"] && !omit["reasoning.effort"] {
 		body.Reasoning = &responsesReasoning{Effort: req.ReasoningEffort}
-		if summary {
+		if !omit["reasoning.summary"] {
 			body.Reasoning.Summary = "auto"
 		}
 	}
@@ -108,6 +134,7 @@ type respEvent struct {
 	OutputIndex  *int            `json:"output_index"`
 	SummaryIndex int             `json:"summary_index"`
 	Arguments    *string         `json:"arguments"`
+	Input        *string         `json:"input"`
 	Item         *respItem       `json:"item"`
 	Response     *respObject     `json:"response"`
 	Error        json.RawMessage `json:"error"`
@@ -119,7 +146,10 @@ type respItem struct {
 	CallID    string     `json:"call_id"`
 	Name      string     `json:"name"`
 	Arguments flexString `json:"arguments"`
-	Content   []struct {
+	Input     string     `json:"input"` // custom_tool_call
+	// EncryptedContent is a reasoning item's state, replayed next request.
+	EncryptedContent string `json:"encrypted_content"`
+	Content          []struct {
 		Type    string `json:"type"` // output_text | refusal
 		Text    string `json:"text"`
 		Refusal string `json:"refusal"`
@@ -130,10 +160,13 @@ type respItem struct {
 }
 
 type respObject struct {
-	ID     string          `json:"id"`
-	Status string          `json:"status"`
-	Error  json.RawMessage `json:"error"`
-	Output []respItem      `json:"output"`
+	ID                string          `json:"id"`
+	Status            string          `json:"status"`
+	Error             json.RawMessage `json:"error"`
+	IncompleteDetails *struct {
+		Reason string `json:"reason"`
+	} `json:"incomplete_details"`
+	Output []respItem `json:"output"`
 	Usage  *struct {
 		InputTokens        int64 `json:"input_tokens"`
 		OutputTokens       int64 `json:"output_tokens"`
@@ -152,17 +185,20 @@ type respObject struct {
 // text was not streamed as deltas are taken from output_item.done or the
 // final response, so servers that skip deltas still work.
 type responsesAssembler struct {
-	out      *delivery
-	id       string
-	usage    protocol.TokenUsage
-	calls    []*ToolCallRequest
-	byItem   map[string]*ToolCallRequest
-	byOutput map[int]*ToolCallRequest
-	streamed map[string]bool // items (messages, reasoning) that sent deltas
+	out        *delivery
+	id         string
+	usage      protocol.TokenUsage
+	byItem     map[string]*callBuilder
+	byOutput   map[int]*callBuilder
+	streamed   map[string]bool // items (messages, reasoning) that sent deltas
+	lastText   string          // the message item text came from last
+	reasoning  []protocol.Item // reasoning items, in order, for replay
+	seenReason map[string]bool
+	incomplete string
 }
 
 func newResponsesAssembler(out *delivery) *responsesAssembler {
-	return &responsesAssembler{out: out, byItem: map[string]*ToolCallRequest{}, byOutput: map[int]*ToolCallRequest{}, streamed: map[string]bool{}}
+	return &responsesAssembler{out: out, byItem: map[string]*callBuilder{}, byOutput: map[int]*callBuilder{}, streamed: map[string]bool{}, seenReason: map[string]bool{}}
 }
 
 // respHandled are the event types the assembler reads; others (text done,
@@ -174,6 +210,7 @@ var respHandled = map[string]bool{
 	"response.reasoning_summary_part.added": true,
 	"response.output_item.added":            true, "response.output_item.done": true,
 	"response.function_call_arguments.delta": true, "response.function_call_arguments.done": true,
+	"response.custom_tool_call_input.delta": true, "response.custom_tool_call_input.done": true,
 	"response.completed": true, "response.incomplete": true, "response.failed": true, "error": true,
 }
 
@@ -183,7 +220,8 @@ func (a *responsesAssembler) event(typ string, data []byte) (bool, error) {
 	}
 	var ev respEvent
 	if err := json.Unmarshal(data, &ev); err != nil {
-		return false, &streamError{msg: fmt.Sprintf("unreadable event: %v", err), retryable: true}
+		// The same bytes would arrive again: retrying cannot help.
+		return false, &streamError{msg: fmt.Sprintf("unreadable event: %v", err)}
 	}
 	if ev.Type == "" {
 		ev.Type = typ
@@ -195,7 +233,7 @@ func (a *responsesAssembler) event(typ string, data []byte) (bool, error) {
 		}
 	case "response.output_text.delta", "response.refusal.delta":
 		a.streamed[ev.ItemID] = true
-		a.out.add(DeltaText, ev.Delta)
+		a.text(ev.ItemID, ev.Delta)
 	case "response.reasoning_summary_text.delta", "response.reasoning_text.delta":
 		a.streamed[ev.ItemID] = true
 		a.out.add(DeltaReasoning, ev.Delta)
@@ -204,14 +242,18 @@ func (a *responsesAssembler) event(typ string, data []byte) (bool, error) {
 			a.out.add(DeltaReasoning, "\n\n") // one paragraph per summary part
 		}
 	case "response.output_item.added":
-		if ev.Item != nil && ev.Item.Type == "function_call" {
+		if ev.Item != nil && (ev.Item.Type == "function_call" || ev.Item.Type == "custom_tool_call") {
 			a.call(ev.Item.ID, ev.OutputIndex, ev.Item)
 		}
-	case "response.function_call_arguments.delta":
-		a.call(ev.ItemID, ev.OutputIndex, nil).Arguments += ev.Delta
+	case "response.function_call_arguments.delta", "response.custom_tool_call_input.delta":
+		a.out.addArguments(a.call(ev.ItemID, ev.OutputIndex, nil), ev.Delta)
 	case "response.function_call_arguments.done":
 		if ev.Arguments != nil {
-			a.call(ev.ItemID, ev.OutputIndex, nil).Arguments = *ev.Arguments
+			a.out.setArguments(a.call(ev.ItemID, ev.OutputIndex, nil), *ev.Arguments)
+		}
+	case "response.custom_tool_call_input.done":
+		if ev.Input != nil {
+			a.out.setArguments(a.call(ev.ItemID, ev.OutputIndex, nil), *ev.Input)
 		}
 	case "response.output_item.done":
 		if ev.Item != nil {
@@ -220,6 +262,9 @@ func (a *responsesAssembler) event(typ string, data []byte) (bool, error) {
 	case "response.completed", "response.incomplete":
 		if ev.Response != nil {
 			a.final(ev.Response)
+		}
+		if ev.Type == "response.incomplete" && a.incomplete == "" {
+			a.incomplete = "the response is incomplete"
 		}
 		return true, nil
 	case "response.failed":
@@ -237,15 +282,27 @@ func (a *responsesAssembler) event(typ string, data []byte) (bool, error) {
 	return false, nil
 }
 
-// call finds (or starts) the function call of an output item.
-func (a *responsesAssembler) call(itemID string, outputIndex *int, it *respItem) *ToolCallRequest {
+// text adds answer text of one message item; two messages of one
+// response are separate paragraphs, never glued together.
+func (a *responsesAssembler) text(itemID, s string) {
+	if s == "" {
+		return
+	}
+	if itemID != a.lastText && a.out.text.cur.Len() > 0 {
+		a.out.add(DeltaText, "\n\n")
+	}
+	a.lastText = itemID
+	a.out.add(DeltaText, s)
+}
+
+// call finds (or starts) the tool call of an output item.
+func (a *responsesAssembler) call(itemID string, outputIndex *int, it *respItem) *callBuilder {
 	c := a.byItem[itemID]
 	if c == nil && itemID == "" && outputIndex != nil {
 		c = a.byOutput[*outputIndex]
 	}
 	if c == nil {
-		c = &ToolCallRequest{}
-		a.calls = append(a.calls, c)
+		c = a.out.newCall()
 		if itemID != "" {
 			a.byItem[itemID] = c
 		}
@@ -255,23 +312,30 @@ func (a *responsesAssembler) call(itemID string, outputIndex *int, it *respItem)
 	}
 	if it != nil {
 		if it.CallID != "" {
-			c.CallID = it.CallID
+			c.id = it.CallID
 		}
 		if it.Name != "" {
-			c.Name = it.Name
+			c.name = it.Name
 		}
 	}
 	return c
 }
 
 // item folds in a finished output item: the authoritative arguments of a
-// call, or text/reasoning the server did not stream.
+// call, text the server did not stream, a reasoning item to replay.
 func (a *responsesAssembler) item(it *respItem, outputIndex *int) {
 	switch it.Type {
 	case "function_call":
 		c := a.call(it.ID, outputIndex, it)
 		if it.Arguments != "" {
-			c.Arguments = string(it.Arguments)
+			a.out.setArguments(c, string(it.Arguments))
+		}
+	case "custom_tool_call":
+		// A freeform tool's input is plain text, not JSON: it reaches the
+		// tool as is, and is replayed as {} with a note (see replay.go).
+		c := a.call(it.ID, outputIndex, it)
+		if it.Input != "" {
+			a.out.setArguments(c, it.Input)
 		}
 	case "message":
 		if a.streamed[it.ID] {
@@ -279,9 +343,10 @@ func (a *responsesAssembler) item(it *respItem, outputIndex *int) {
 		}
 		a.streamed[it.ID] = true
 		for _, p := range it.Content {
-			a.out.add(DeltaText, p.Text+p.Refusal)
+			a.text(it.ID, p.Text+p.Refusal)
 		}
 	case "reasoning":
+		a.keepReasoning(it)
 		if a.streamed[it.ID] {
 			return
 		}
@@ -295,6 +360,19 @@ func (a *responsesAssembler) item(it *respItem, outputIndex *int) {
 	}
 }
 
+// keepReasoning records a finished reasoning item for the next request.
+func (a *responsesAssembler) keepReasoning(it *respItem) {
+	if a.seenReason[it.ID] && it.ID != "" {
+		return
+	}
+	a.seenReason[it.ID] = true
+	parts := make([]string, 0, len(it.Summary))
+	for _, s := range it.Summary {
+		parts = append(parts, s.Text)
+	}
+	a.reasoning = append(a.reasoning, protocol.Item{Type: protocol.ItemReasoning, Summary: strings.Join(parts, "\n\n"), EncryptedContent: it.EncryptedContent})
+}
+
 // final reads the completed response: id, usage, and output items not
 // seen as events.
 func (a *responsesAssembler) final(r *respObject) {
@@ -304,6 +382,12 @@ func (a *responsesAssembler) final(r *respObject) {
 	for i := range r.Output {
 		idx := i
 		a.item(&r.Output[i], &idx)
+	}
+	if r.Status == "incomplete" || r.IncompleteDetails != nil {
+		a.incomplete = "the response is incomplete"
+		if r.IncompleteDetails != nil && r.IncompleteDetails.Reason != "" {
+			a.incomplete += " (" + r.IncompleteDetails.Reason + ")"
+		}
 	}
 	if u := r.Usage; u != nil {
 		a.usage = protocol.TokenUsage{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens, TotalTokens: u.TotalTokens}
@@ -323,7 +407,7 @@ func (a *responsesAssembler) final(r *respObject) {
 func (a *responsesAssembler) whole(body []byte) error {
 	var r respObject
 	if err := json.Unmarshal(body, &r); err != nil {
-		return &streamError{msg: fmt.Sprintf("unreadable response: %v", err), retryable: true}
+		return &streamError{msg: fmt.Sprintf("unreadable response: %v", err)}
 	}
 	if isErrorObject(r.Error) {
 		return streamErrorObject(r.Error)
@@ -340,9 +424,15 @@ func (a *responsesAssembler) whole(body []byte) error {
 func (a *responsesAssembler) end(reason error) error { return reason }
 
 func (a *responsesAssembler) response() Response {
-	r := Response{Text: a.out.text.cur.String(), Reasoning: a.out.reasoning.cur.String(), Usage: a.usage, ResponseID: a.id}
-	for _, c := range a.calls {
-		r.ToolCalls = append(r.ToolCalls, *c)
+	r := Response{Text: a.out.text.cur.String(), Reasoning: a.out.reasoning.cur.String(), Usage: a.usage, ResponseID: a.id, Incomplete: a.incomplete}
+	for _, c := range a.out.calls {
+		r.ToolCalls = append(r.ToolCalls, c.request())
+	}
+	// Reasoning items are worth keeping only when they can be replayed.
+	for _, it := range a.reasoning {
+		if it.EncryptedContent != "" {
+			r.ReasoningItems = append(r.ReasoningItems, it)
+		}
 	}
 	return r
 }

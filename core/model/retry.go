@@ -13,27 +13,40 @@ import (
 )
 
 // Stream implements Client. Transient faults (408/409/429/5xx, resets,
-// drops, idle streams, retryable errors inside the stream) are retried up
-// to MaxRetries times with capped exponential backoff, each announced
-// through onDelta(DeltaRetry); streamed output is never repeated (see
-// delivery).
+// drops, timeouts, retryable errors inside the stream) are retried up to
+// MaxRetries times with capped exponential backoff, each announced through
+// onDelta(DeltaRetry); streamed output is never repeated (see delivery).
+// Deterministic failures (other 4xx, unreadable replies) are not retried,
+// except that a 400 naming a parameter grove can leave out is retried once
+// without it, and that parameter stays out for the rest of the process.
 func (c *openAIClient) Stream(ctx context.Context, req Request, onDelta func(Delta)) (Response, error) {
 	if err := ctx.Err(); err != nil {
 		return Response{}, err
 	}
-	summary := !c.noSummary.Load()
-	payload, err := c.encode(req, summary)
+	omit := c.omitted()
+	payload, err := c.encode(req, omit)
 	if err != nil {
 		return Response{}, err
 	}
-	out := &delivery{onDelta: onDelta}
+	warn := func(msg string) {
+		if onDelta != nil {
+			onDelta(Delta{Kind: DeltaWarning, Text: msg})
+		}
+	}
+	out := &delivery{onDelta: onDelta, limit: c.cfg.MaxMessageBytes}
 	for attempts, retries := 1, 0; ; attempts++ {
 		out.newAttempt()
 		asm := c.newAssembler(out)
 		err := c.attempt(ctx, payload, asm)
 		if err == nil {
-			out.finish()
-			return asm.response(), nil
+			for _, w := range out.finish() {
+				warn(w)
+			}
+			resp := asm.response()
+			if resp.Incomplete != "" {
+				warn(fmt.Sprintf("reply from %s is incomplete: %s", c.cfg.Name, resp.Incomplete))
+			}
+			return resp, nil
 		}
 		if ctx.Err() != nil {
 			return Response{}, ctx.Err()
@@ -42,23 +55,21 @@ func (c *openAIClient) Stream(ctx context.Context, req Request, onDelta func(Del
 		if !errors.As(err, &se) {
 			se = &streamError{msg: redact(err.Error(), c.cfg.APIKey)}
 		}
-		// An organisation that may not have reasoning summaries gets a 400
-		// naming reasoning.summary: ask again without, now and from now on.
-		if se.status == http.StatusBadRequest && se.param == "reasoning.summary" && summary {
-			summary = false
-			c.noSummary.Store(true)
-			if payload, err = c.encode(req, false); err != nil {
+		if p := se.param; se.status == http.StatusBadRequest && omittable[p] && !omit[p] && c.refuse(p) {
+			warn(fmt.Sprintf("%s rejected the parameter %s (%s); sending requests without it from now on", c.cfg.Name, p, se.msg))
+			omit = c.omitted()
+			if payload, err = c.encode(req, omit); err != nil {
 				return Response{}, err
 			}
 			continue
 		}
-		if !se.retryable || retries >= c.cfg.MaxRetries {
-			return Response{}, &APIError{Provider: c.cfg.Name, URL: c.streamURL, StatusCode: se.status, Message: se.msg, Attempts: attempts}
+		if !se.retryable || retries >= c.retries {
+			return Response{}, &APIError{Provider: c.cfg.Name, URL: c.displayURL(), StatusCode: se.status, Message: se.msg, Attempts: attempts}
 		}
 		retries++
 		wait := c.backoff(retries, se.retryAfter)
 		if onDelta != nil {
-			onDelta(Delta{Kind: DeltaRetry, Text: fmt.Sprintf("%s from %s, retry %d/%d in %s", se.cause(), c.cfg.Name, retries, c.cfg.MaxRetries, roundDelay(wait))})
+			onDelta(Delta{Kind: DeltaRetry, Text: fmt.Sprintf("%s from %s, retry %d/%d in %s", se.cause(), c.cfg.Name, retries, c.retries, roundDelay(wait))})
 		}
 		t := time.NewTimer(wait)
 		select {
@@ -70,15 +81,21 @@ func (c *openAIClient) Stream(ctx context.Context, req Request, onDelta func(Del
 	}
 }
 
+// displayURL is the stream URL without its query (which may hold a key).
+func (c *openAIClient) displayURL() string {
+	u, _, _ := strings.Cut(c.streamURL, "?")
+	return u
+}
+
 // encode builds the request body for the configured wire API once per
 // Stream call; every attempt resends the same bytes.
-func (c *openAIClient) encode(req Request, summary bool) ([]byte, error) {
+func (c *openAIClient) encode(req Request, omit map[string]bool) ([]byte, error) {
 	var body any
 	var err error
 	if c.cfg.WireAPI == "responses" {
-		body, err = responsesBody(req, summary)
+		body, err = responsesBody(req, omit)
 	} else {
-		body, err = chatBody(req)
+		body, err = chatBody(req, omit)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("model provider %s: build request: %w", c.cfg.Name, err)

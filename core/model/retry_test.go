@@ -169,7 +169,7 @@ func TestConnectionRefusedExhausts(t *testing.T) {
 	s := modeltest.Start()
 	base := s.URL()
 	s.Close()
-	c, err := model.New(model.ProviderConfig{Name: "gone", BaseURL: base, APIKey: secret, RetryBaseDelay: time.Millisecond, MaxRetries: 2})
+	c, err := model.New(model.ProviderConfig{Name: "gone", BaseURL: base, APIKey: secret, RetryBaseDelay: time.Millisecond, MaxRetries: new(2)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,12 +184,16 @@ func TestConnectionRefusedExhausts(t *testing.T) {
 	}
 }
 
-func TestNegativeMaxRetriesDisablesRetries(t *testing.T) {
-	s := modeltest.NewServer(t)
-	s.Enqueue(modeltest.Reply{Status: 500}, modeltest.Reply{Text: "never"})
-	_, err := client(t, s, "chat", func(c *model.ProviderConfig) { c.MaxRetries = -1 }).Stream(context.Background(), req(), nil)
-	if err == nil || len(s.Requests()) != 1 {
-		t.Fatalf("%v, %d requests", err, len(s.Requests()))
+// request_max_retries = 0 means one attempt (it used to mean the default
+// of 4 retries); a negative count is the same as 0.
+func TestZeroMaxRetriesMeansOneAttempt(t *testing.T) {
+	for _, n := range []int{0, -1} {
+		s := modeltest.NewServer(t)
+		s.Enqueue(modeltest.Reply{Status: 500}, modeltest.Reply{Text: "never"})
+		_, err := client(t, s, "chat", func(c *model.ProviderConfig) { c.MaxRetries = new(n) }).Stream(context.Background(), req(), nil)
+		if err == nil || len(s.Requests()) != 1 {
+			t.Fatalf("max %d: %v, %d requests", n, err, len(s.Requests()))
+		}
 	}
 }
 

@@ -12,6 +12,8 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -50,7 +52,10 @@ func (e *streamError) cause() string {
 	return e.msg
 }
 
-var errIdle = errors.New("stream idle")
+var (
+	errIdle          = errors.New("stream idle")
+	errHeaderTimeout = errors.New("no response headers")
+)
 
 // maxBody bounds what is read of a non-streamed or error body.
 const maxBody = 32 << 20
@@ -61,31 +66,39 @@ const maxBody = 32 << 20
 func (c *openAIClient) attempt(parent context.Context, payload []byte, asm assembler) error {
 	ctx, cancel := context.WithCancelCause(parent)
 	defer cancel(nil)
-	// The idle timer runs from the request on and restarts with every read
-	// that returns bytes (SSE keep-alive comments count).
-	idle := time.AfterFunc(c.cfg.StreamIdleTimeout, func() { cancel(errIdle) })
-	defer idle.Stop()
+	// Until the headers arrive the header timeout applies (connecting
+	// included); then the idle timer, restarted by every read that
+	// returns bytes (SSE keep-alive comments count).
+	waiting := time.AfterFunc(c.cfg.ResponseHeaderTimeout, func() { cancel(errHeaderTimeout) })
 	req, err := c.newRequest(ctx, http.MethodPost, c.streamURL, payload)
 	if err != nil {
+		waiting.Stop()
 		return &streamError{msg: err.Error()}
 	}
 	req.Header.Set("Accept", "text/event-stream")
 	res, err := c.http.Do(req)
+	waiting.Stop()
 	if err != nil {
 		if parent.Err() != nil {
 			return parent.Err()
 		}
-		if context.Cause(ctx) == errIdle {
-			return &streamError{msg: fmt.Sprintf("no response for %s", c.cfg.StreamIdleTimeout), retryable: true}
+		if context.Cause(ctx) == errHeaderTimeout {
+			return &streamError{msg: fmt.Sprintf("no response within %s", c.cfg.ResponseHeaderTimeout), retryable: true}
 		}
 		return c.transportError(err)
 	}
 	defer res.Body.Close()
+	if context.Cause(ctx) == errHeaderTimeout {
+		return &streamError{msg: fmt.Sprintf("no response within %s", c.cfg.ResponseHeaderTimeout), retryable: true}
+	}
+	idle := time.AfterFunc(c.cfg.StreamIdleTimeout, func() { cancel(errIdle) })
+	defer idle.Stop()
 	res.Body = &activityReader{ReadCloser: res.Body, idle: idle, after: c.cfg.StreamIdleTimeout}
 	if res.StatusCode >= 300 {
 		return c.httpError(res)
 	}
-	if mt, _, _ := mime.ParseMediaType(res.Header.Get("Content-Type")); mt == "application/json" {
+	switch mt, _, _ := mime.ParseMediaType(res.Header.Get("Content-Type")); mt {
+	case "application/json":
 		body, err := io.ReadAll(io.LimitReader(res.Body, maxBody))
 		if err != nil {
 			if parent.Err() != nil {
@@ -94,6 +107,10 @@ func (c *openAIClient) attempt(parent context.Context, payload []byte, asm assem
 			return c.dropped(ctx, err)
 		}
 		return asm.whole(body)
+	case "text/html", "application/xhtml+xml":
+		// A login page, a proxy's placeholder, a base_url without /v1:
+		// the same page would come again.
+		return &streamError{msg: fmt.Sprintf("the server answered with an HTML page (%s), not an event stream: check base_url", mt)}
 	}
 	dec := ssestream.NewDecoder(res)
 	for dec.Next() {
@@ -226,7 +243,13 @@ func (c *openAIClient) httpError(res *http.Response) error {
 	if msg == "" {
 		msg = http.StatusText(res.StatusCode)
 	}
-	se := &streamError{status: res.StatusCode, msg: redact(msg, c.cfg.APIKey), param: e.Param, retryAfter: retryAfter(res.Header, time.Now())}
+	param := e.Param
+	if res.StatusCode == http.StatusBadRequest {
+		if p := rejectedParam(msg); p != "" && (param == "" || !omittable[param]) {
+			param = p
+		}
+	}
+	se := &streamError{status: res.StatusCode, msg: redact(msg, c.cfg.APIKey), param: param, retryAfter: retryAfter(res.Header, time.Now())}
 	switch s := res.StatusCode; {
 	case s == 408, s == 409, s == 429, s >= 500:
 		se.retryable = true
@@ -235,21 +258,64 @@ func (c *openAIClient) httpError(res *http.Response) error {
 }
 
 // streamErrorObject turns an error object inside the stream into an
-// error, retryable only when it reports a server fault or a rate limit.
+// error, retryable only when it reports a server fault, an overload or a
+// rate limit: by an HTTP-like numeric code (OpenRouter sends
+// {"code":502}) or by a type/code name.
 func streamErrorObject(raw json.RawMessage) error {
 	e := parseErrorObject(raw)
 	if e.Message == "" {
 		e.Message = strings.TrimSpace(string(raw))
 	}
-	code := strings.ToLower(fmt.Sprint(e.Code))
 	retry := false
-	for _, k := range []string{strings.ToLower(e.Type), code} {
-		switch k {
-		case "server_error", "internal_error", "internal_server_error", "api_error",
-			"rate_limit_exceeded", "rate_limit_error", "overloaded_error", "service_unavailable",
-			"408", "429", "500", "502", "503", "504", "529":
-			retry = true
+	switch code := e.Code.(type) {
+	case float64:
+		retry = retryableStatus(int(code))
+	case string:
+		if n, err := strconv.Atoi(code); err == nil {
+			retry = retryableStatus(n)
+		} else {
+			retry = transientName(code)
 		}
 	}
+	retry = retry || transientName(e.Type)
 	return &streamError{msg: "provider error in stream: " + e.Message, param: e.Param, retryable: retry}
+}
+
+// retryableStatus: timeouts, conflicts, rate limits and server faults.
+func retryableStatus(s int) bool { return s == 408 || s == 409 || s == 429 || s >= 500 && s <= 599 }
+
+// transientName reports whether an error type or code names a transient
+// condition.
+func transientName(name string) bool {
+	switch strings.ToLower(name) {
+	case "server_error", "internal_error", "internal_server_error", "api_error",
+		"rate_limit_exceeded", "rate_limit_error", "overloaded_error", "overloaded",
+		"service_unavailable", "service_unavailable_error", "timeout", "bad_gateway":
+		return true
+	}
+	return false
+}
+
+// paramPatterns find the parameter a 400 rejects by name, in the wordings
+// of OpenAI, Azure, vLLM, LiteLLM and others.
+var paramPatterns = []*regexp.Regexp{
+	regexp.MustCompile(`(?i)unknown parameter:? '?"?([a-z_.]+)`),
+	regexp.MustCompile(`(?i)unrecognized request arguments? supplied:? '?"?([a-z_.]+)`),
+	regexp.MustCompile(`(?i)unsupported parameter:? '?"?([a-z_.]+)`),
+	regexp.MustCompile(`(?i)'([a-z_.]+)' is not (?:supported|permitted|allowed)`),
+	regexp.MustCompile(`(?i)"?([a-z_.]+)"? is not (?:supported|permitted|allowed)`),
+	regexp.MustCompile(`(?i)extra (?:inputs|fields) are not permitted[^a-z]*([a-z_.]+)`),
+}
+
+// rejectedParam returns the omittable parameter msg rejects, or "".
+func rejectedParam(msg string) string {
+	for _, re := range paramPatterns {
+		for _, m := range re.FindAllStringSubmatch(msg, -1) {
+			p := strings.ToLower(strings.TrimSuffix(m[1], "."))
+			if omittable[p] {
+				return p
+			}
+		}
+	}
+	return ""
 }
