@@ -357,6 +357,12 @@ func (a *responsesAssembler) item(it *respItem, outputIndex *int) {
 			}
 			a.out.add(DeltaReasoning, s.Text)
 		}
+		if len(it.Summary) == 0 {
+			// Raw reasoning (reasoning_text parts: LM Studio, gpt-oss).
+			for _, p := range it.Content {
+				a.out.add(DeltaReasoning, p.Text)
+			}
+		}
 	}
 }
 

@@ -44,6 +44,19 @@ type Reply struct {
 	// ChunkDelay pauses between events (a slow stream); the pause ends
 	// when the client goes away.
 	ChunkDelay time.Duration
+	// Recorded replays these SSE data payloads verbatim instead of
+	// generating events (a recorded stream, see LoadFixture); a payload
+	// with a "type" field is sent as an event of that name, like the
+	// Responses API does. RecordedDone appends "data: [DONE]".
+	Recorded     []string
+	RecordedDone bool
+	// ContentType with Status 0 answers 200 with Body as is under this
+	// content type: a server that ignored stream:true (application/json)
+	// or an HTML page.
+	ContentType string
+	// Hang accepts the request and never sends headers (until the client
+	// goes away or the server closes).
+	Hang bool
 }
 
 func (r Reply) errorType() string {

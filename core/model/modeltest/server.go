@@ -40,6 +40,7 @@ type Server struct {
 	queue        []Reply
 	handler      func(CapturedRequest) Reply
 	reqs         []CapturedRequest
+	rules        []Rule
 	models       []string
 	modelsStatus int
 	modelsServed int
@@ -159,6 +160,10 @@ func (s *Server) serveModel(w http.ResponseWriter, r *http.Request, events func(
 		hijackClose(w)
 		return
 	}
+	if reply.Hang {
+		<-r.Context().Done()
+		return
+	}
 	for k, v := range reply.Header {
 		w.Header().Set(k, v)
 	}
@@ -170,11 +175,21 @@ func (s *Server) serveModel(w http.ResponseWriter, r *http.Request, events func(
 		writeError(w, reply.Status, body)
 		return
 	}
+	if reply.ContentType != "" {
+		w.Header().Set("Content-Type", reply.ContentType)
+		w.WriteHeader(http.StatusOK)
+		_, _ = io.WriteString(w, reply.Body)
+		return
+	}
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
 	w.WriteHeader(http.StatusOK)
 	flusher, _ := w.(http.Flusher)
-	for i, ev := range events(reply, cr.Body) {
+	evs := recordedEvents(reply)
+	if evs == nil {
+		evs = events(reply, cr.Body)
+	}
+	for i, ev := range evs {
 		if reply.DropAfterChunks > 0 && i >= reply.DropAfterChunks {
 			hijackClose(w)
 			return
@@ -200,10 +215,20 @@ func (s *Server) serveModel(w http.ResponseWriter, r *http.Request, events func(
 	}
 }
 
-// next records the request and returns the queued or handled reply.
+// next records the request and returns the queued or handled reply; a
+// request that breaks a provider rule gets the rule's rejection instead
+// (and consumes no scripted reply).
 func (s *Server) next(cr CapturedRequest) Reply {
 	s.mu.Lock()
 	s.reqs = append(s.reqs, cr)
+	rules := s.rules
+	s.mu.Unlock()
+	for _, rule := range rules {
+		if r := rule(cr); r != nil {
+			return *r
+		}
+	}
+	s.mu.Lock()
 	if len(s.queue) > 0 {
 		r := s.queue[0]
 		s.queue = s.queue[1:]
