@@ -41,7 +41,8 @@ type collector struct {
 	text    strings.Builder // text as a consumer honouring DeltaReset shows it
 	reason  strings.Builder
 	resets  int
-	retries []string
+	retries  []string
+	warnings []string
 }
 
 func (c *collector) on(d model.Delta) {
@@ -59,6 +60,8 @@ func (c *collector) on(d model.Delta) {
 		c.reason.Reset()
 	case model.DeltaRetry:
 		c.retries = append(c.retries, d.Text)
+	case model.DeltaWarning:
+		c.warnings = append(c.warnings, d.Text)
 	}
 }
 
