@@ -36,11 +36,11 @@ func client(t testing.TB, s *modeltest.Server, wire string, edit ...func(*model.
 
 // collector records what onDelta received.
 type collector struct {
-	mu      sync.Mutex
-	deltas  []model.Delta
-	text    strings.Builder // text as a consumer honouring DeltaReset shows it
-	reason  strings.Builder
-	resets  int
+	mu       sync.Mutex
+	deltas   []model.Delta
+	text     strings.Builder // text as a consumer honouring DeltaReset shows it
+	reason   strings.Builder
+	resets   int
 	retries  []string
 	warnings []string
 }
