@@ -67,6 +67,24 @@ func TestRejectedParameterIsDroppedForTheProcess(t *testing.T) {
 	}
 }
 
+// Pydantic-based servers (Mistral) answer 422 with an object as message
+// and the field in loc; the wording is the shape FastAPI/Pydantic v2 emit.
+func TestRejectedParameterPydanticShape(t *testing.T) {
+	s := modeltest.NewServer(t)
+	s.SetRules(func(cr modeltest.CapturedRequest) *modeltest.Reply {
+		if _, ok := cr.Body["stream_options"]; ok {
+			return &modeltest.Reply{Status: 422, Body: `{"object":"error","message":{"detail":[{"type":"extra_forbidden","loc":["body","stream_options"],"msg":"Extra inputs are not permitted","input":{"include_usage":true}}]},"type":"invalid_request_error","param":null,"code":null}`}
+		}
+		return nil
+	})
+	s.Enqueue(modeltest.Reply{Text: "ok"})
+	var col collector
+	resp, err := client(t, s, "chat").Stream(context.Background(), req(), col.on)
+	if err != nil || resp.Text != "ok" || len(col.warnings) != 1 || !strings.Contains(col.warnings[0], "stream_options") {
+		t.Fatalf("%v %q %q", err, resp.Text, col.warnings)
+	}
+}
+
 // A rejection that keeps coming is not retried forever.
 func TestRejectedParameterRetriedOnlyOnce(t *testing.T) {
 	s := modeltest.NewServer(t)

@@ -55,7 +55,7 @@ func (c *openAIClient) Stream(ctx context.Context, req Request, onDelta func(Del
 		if !errors.As(err, &se) {
 			se = &streamError{msg: redact(err.Error(), c.cfg.APIKey)}
 		}
-		if p := se.param; se.status == http.StatusBadRequest && omittable[p] && !omit[p] && c.refuse(p) {
+		if p := se.param; (se.status == http.StatusBadRequest || se.status == http.StatusUnprocessableEntity) && omittable[p] && !omit[p] && c.refuse(p) {
 			warn(fmt.Sprintf("%s rejected the parameter %s (%s); sending requests without it from now on", c.cfg.Name, p, se.msg))
 			omit = c.omitted()
 			if payload, err = c.encode(req, omit); err != nil {

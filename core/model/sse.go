@@ -191,23 +191,29 @@ func (c *openAIClient) transportError(err error) error {
 
 // apiErrorBody is the error shape of OpenAI and most compatible servers;
 // others send {"error":"text"} or {"message":"text"}.
+// Mistral's validation errors carry an object as message, kept as its text.
 type apiErrorBody struct {
-	Message string `json:"message"`
-	Type    string `json:"type"`
-	Code    any    `json:"code"`
-	Param   string `json:"param"`
+	Message string
+	Type    string
+	Code    any
+	Param   string
 }
 
 // parseErrorObject reads an error object (or string) from raw JSON.
 func parseErrorObject(raw []byte) apiErrorBody {
-	var e apiErrorBody
+	var e struct {
+		Message flexString `json:"message"`
+		Type    flexString `json:"type"`
+		Code    any        `json:"code"`
+		Param   flexString `json:"param"`
+	}
 	if json.Unmarshal(raw, &e) != nil {
 		var s string
 		if json.Unmarshal(raw, &s) == nil {
-			e.Message = s
+			e.Message = flexString(s)
 		}
 	}
-	return e
+	return apiErrorBody{Message: string(e.Message), Type: string(e.Type), Code: e.Code, Param: string(e.Param)}
 }
 
 func isErrorObject(raw json.RawMessage) bool {
@@ -221,7 +227,7 @@ func (c *openAIClient) httpError(res *http.Response) error {
 	raw, _ := io.ReadAll(io.LimitReader(res.Body, 64<<10))
 	var wrapper struct {
 		Error   json.RawMessage `json:"error"`
-		Message string          `json:"message"`
+		Message flexString      `json:"message"`
 	}
 	var e apiErrorBody
 	if json.Unmarshal(raw, &wrapper) == nil {
@@ -229,7 +235,8 @@ func (c *openAIClient) httpError(res *http.Response) error {
 			e = parseErrorObject(wrapper.Error)
 		}
 		if e.Message == "" {
-			e.Message = wrapper.Message
+			e.Message = string(wrapper.Message)
+			e.Param = parseErrorObject(raw).Param
 		}
 	}
 	msg := e.Message
@@ -244,8 +251,8 @@ func (c *openAIClient) httpError(res *http.Response) error {
 		msg = http.StatusText(res.StatusCode)
 	}
 	param := e.Param
-	if res.StatusCode == http.StatusBadRequest {
-		if p := rejectedParam(msg); p != "" && (param == "" || !omittable[param]) {
+	if res.StatusCode == http.StatusBadRequest || res.StatusCode == http.StatusUnprocessableEntity {
+		if p := rejectedParam(msg + " " + string(raw)); p != "" && (param == "" || !omittable[param]) {
 			param = p
 		}
 	}
@@ -304,7 +311,9 @@ var paramPatterns = []*regexp.Regexp{
 	regexp.MustCompile(`(?i)unsupported parameter:? '?"?([a-z_.]+)`),
 	regexp.MustCompile(`(?i)'([a-z_.]+)' is not (?:supported|permitted|allowed)`),
 	regexp.MustCompile(`(?i)"?([a-z_.]+)"? is not (?:supported|permitted|allowed)`),
-	regexp.MustCompile(`(?i)extra (?:inputs|fields) are not permitted[^a-z]*([a-z_.]+)`),
+	// Pydantic validation (Mistral, FastAPI-based servers): 422 with
+	// {"type":"extra_forbidden","loc":["body","stream_options"],…}.
+	regexp.MustCompile(`(?i)"extra_forbidden"\s*,\s*"loc"\s*:\s*\[\s*"body"\s*,\s*"([a-z_.]+)"`),
 }
 
 // rejectedParam returns the omittable parameter msg rejects, or "".
