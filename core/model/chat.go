@@ -180,6 +180,10 @@ type chatChunk struct {
 	Choices []chatChoice    `json:"choices"`
 	Usage   *chatUsage      `json:"usage"`
 	Error   json.RawMessage `json:"error"`
+	// XGroq carries Groq's usage when the top-level one is absent.
+	XGroq *struct {
+		Usage *chatUsage `json:"usage"`
+	} `json:"x_groq"`
 }
 
 type chatChoice struct {
@@ -386,6 +390,8 @@ func (a *chatAssembler) chunk(ch *chatChunk) error {
 	}
 	if ch.Usage != nil {
 		a.usage = ch.Usage.tokenUsage()
+	} else if ch.XGroq != nil && ch.XGroq.Usage != nil {
+		a.usage = ch.XGroq.Usage.tokenUsage()
 	}
 	return nil
 }

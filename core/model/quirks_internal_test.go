@@ -51,6 +51,9 @@ func TestChatProviderQuirks(t *testing.T) {
 		{"length is surfaced", []string{
 			`{"choices":[{"index":0,"delta":{"content":"half"},"finish_reason":"length"}]}`,
 		}, Response{Text: "half", Incomplete: "the reply reached the output token limit (finish_reason length)"}, ""},
+		{"Groq's usage inside x_groq", []string{
+			`{"choices":[{"index":0,"delta":{"content":"hi"},"finish_reason":"stop"}],"x_groq":{"id":"req_1","usage":{"prompt_tokens":7,"completion_tokens":2,"total_tokens":9}}}`,
+		}, Response{Text: "hi", Usage: usage(7, 0, 2, 0, 9)}, ""},
 		{"numeric in-band error code", []string{`{"error":{"code":502,"message":"Provider returned error"}}`}, Response{}, "Provider returned error"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
