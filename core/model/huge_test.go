@@ -2,6 +2,7 @@ package model_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -88,7 +89,7 @@ func peakHeap(f func()) uint64 {
 // A runaway answer is cut at the cap with a marker and a warning, and what
 // grove keeps (and shows) stays bounded by the cap, not by the stream.
 func TestHugeAnswerIsCapped(t *testing.T) {
-	const size, limit = 32 << 20, 256 << 10
+	const size, limit = 8 << 20, 64 << 10
 	var shown, warnings int
 	resp, err := hugeClient(t, size, limit).Stream(context.Background(), req(), func(d model.Delta) {
 		switch d.Kind {
@@ -121,4 +122,43 @@ func BenchmarkHugeAnswer(b *testing.B) {
 		}))
 	}
 	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
+}
+
+// oneEndlessEvent is an event stream whose first event never ends: data
+// lines forever, no blank line.
+type oneEndlessEvent struct{ sent int }
+
+func (e *oneEndlessEvent) Read(p []byte) (int, error) {
+	line := "data: " + strings.Repeat("x", 1018) + "\n"
+	n := 0
+	for n+len(line) <= len(p) {
+		n += copy(p[n:], line)
+	}
+	e.sent += n
+	return n, nil
+}
+
+func (e *oneEndlessEvent) Close() error { return nil }
+
+// An event that never ends is cut at its limit with a clear error, not
+// buffered until memory runs out, and not retried.
+func TestEndlessEventIsCut(t *testing.T) {
+	body := &oneEndlessEvent{}
+	rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		return &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"text/event-stream"}}, Body: body, Request: r}, nil
+	})
+	c, err := model.New(model.ProviderConfig{Name: "endless", BaseURL: "http://endless.invalid/v1", HTTPClient: &http.Client{Transport: rt}, MaxMessageBytes: 64 << 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var streamErr error
+	peak := peakHeap(func() { _, streamErr = c.Stream(context.Background(), req(), nil) })
+	var apiErr *model.APIError
+	if !errors.As(streamErr, &apiErr) || apiErr.Attempts != 1 || !strings.Contains(streamErr.Error(), "too large") {
+		t.Fatalf("%v", streamErr)
+	}
+	if body.sent > 9<<20 {
+		t.Fatalf("read %d bytes of one event before giving up", body.sent)
+	}
+	t.Logf("peak heap %d MiB", peak>>20)
 }

@@ -112,6 +112,7 @@ func (c *openAIClient) attempt(parent context.Context, payload []byte, asm assem
 		// the same page would come again.
 		return &streamError{msg: fmt.Sprintf("the server answered with an HTML page (%s), not an event stream: check base_url", mt)}
 	}
+	res.Body = &eventLimit{ReadCloser: res.Body, max: maxEventBytes(c.cfg.MaxMessageBytes)}
 	dec := ssestream.NewDecoder(res)
 	for dec.Next() {
 		ev := dec.Event()
@@ -126,6 +127,9 @@ func (c *openAIClient) attempt(parent context.Context, payload []byte, asm assem
 	}
 	if parent.Err() != nil {
 		return parent.Err()
+	}
+	if err := dec.Err(); errors.Is(err, errEventTooLarge) {
+		return &streamError{msg: err.Error()} // it would be as large again
 	}
 	return asm.end(c.dropped(ctx, dec.Err()))
 }
