@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/grovecli/grove/core/model/modeltest"
 )
@@ -70,6 +71,38 @@ func TestExecCompletesToolLoopOnRecordedStreams(t *testing.T) {
 			reqs := s.Requests()
 			if len(reqs) != 2 || !strings.Contains(string(reqs[1].Raw), fc.callID) {
 				t.Fatalf("%d requests; follow-up %s", len(reqs), reqs[len(reqs)-1].Raw)
+			}
+		})
+	}
+}
+
+// The timeouts of the provider table reach the client: a stalled stream
+// and a server that never answers are cut after the configured time and
+// retried, each as a stream_retry event.
+func TestExecProviderTimeoutsFromConfig(t *testing.T) {
+	for _, tc := range []struct {
+		name, key string
+		stall     modeltest.Reply
+		notice    string
+	}{
+		{"stalled stream", "stream_idle_timeout_ms", modeltest.Reply{Text: "never finished", ChunkDelay: time.Hour}, "idle for 200ms"},
+		{"no headers", "response_header_timeout_ms", modeltest.Reply{Hang: true}, "no response within 200ms"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			noProviderEnv(t)
+			s := modeltest.NewServer(t)
+			s.Enqueue(tc.stall, modeltest.Reply{Text: "answer after the retry"})
+			home := t.TempDir()
+			cfg := fmt.Sprintf("model_provider = \"slow\"\n[model_providers.slow]\nbase_url = %q\n%s = 200\n", s.URL(), tc.key)
+			if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(cfg), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			out, errOut, err := runCLI(t, home, "", "exec", "--json", "--cd", t.TempDir(), "-m", "m", "hi")
+			if err != nil {
+				t.Fatalf("exec: %v\n%s", err, errOut)
+			}
+			if !strings.Contains(out, `"type":"stream_retry"`) || !strings.Contains(out, tc.notice) || !strings.Contains(out, "answer after the retry") {
+				t.Fatalf("want a stream_retry with %q and the answer:\n%s", tc.notice, out)
 			}
 		})
 	}
