@@ -44,7 +44,9 @@ func TestExecCompletesToolLoopOnRecordedStreams(t *testing.T) {
 			}
 			s.SetRules(rules...)
 			s.Enqueue(modeltest.Reply{Recorded: recorded})
-			s.Handle(func(modeltest.CapturedRequest) modeltest.Reply { return modeltest.Reply{Text: "final answer after the tool"} })
+			s.Handle(func(modeltest.CapturedRequest) modeltest.Reply {
+				return modeltest.Reply{Text: "final answer after the tool"}
+			})
 			home := t.TempDir()
 			cfg := fmt.Sprintf("model_provider = \"recorded\"\n[model_providers.recorded]\nbase_url = %q\nwire_api = %q\nrequest_max_retries = 0\n", s.URL(), fc.wire)
 			if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(cfg), 0o600); err != nil {
