@@ -74,6 +74,10 @@ func TestExecCompletesToolLoopOnRecordedStreams(t *testing.T) {
 			if len(reqs) != 2 || !strings.Contains(string(reqs[1].Raw), fc.callID) {
 				t.Fatalf("%d requests; follow-up %s", len(reqs), reqs[len(reqs)-1].Raw)
 			}
+			// Encrypted reasoning survives the engine's history.
+			if enc := strings.Contains(strings.Join(recorded, ""), `"encrypted_content":"gAAAA`); enc != strings.Contains(string(reqs[1].Raw), `"encrypted_content":"gAAAA`) {
+				t.Fatalf("encrypted reasoning in the recording: %v; in the follow-up: %s", enc, reqs[1].Raw)
+			}
 		})
 	}
 }
@@ -107,5 +111,21 @@ func TestExecProviderTimeoutsFromConfig(t *testing.T) {
 				t.Fatalf("want a stream_retry with %q and the answer:\n%s", tc.notice, out)
 			}
 		})
+	}
+}
+
+// A reply cut by the token limit still reaches stdout, with a warning
+// event saying so.
+func TestExecWarnsAboutIncompleteReply(t *testing.T) {
+	noProviderEnv(t)
+	s := modeltest.NewServer(t)
+	s.Enqueue(modeltest.Reply{Recorded: []string{`{"choices":[{"index":0,"delta":{"content":"half an answer"},"finish_reason":"length"}]}`}})
+	t.Setenv("OPENAI_BASE_URL", s.URL())
+	out, errOut, err := runCLI(t, t.TempDir(), "", "exec", "--json", "--cd", t.TempDir(), "-m", "m", "hi")
+	if err != nil {
+		t.Fatalf("exec: %v\n%s", err, errOut)
+	}
+	if !strings.Contains(out, `"type":"warning"`) || !strings.Contains(out, "output token limit") || !strings.Contains(out, "half an answer") {
+		t.Fatalf("no warning or answer:\n%s", out)
 	}
 }
