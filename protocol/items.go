@@ -40,6 +40,9 @@ type Item struct {
 	Output    string `json:"output,omitempty"`
 	// reasoning summary text, when the provider returns one
 	Summary string `json:"summary,omitempty"`
+	// EncryptedContent is a reasoning item's opaque state (Responses API),
+	// sent back so the model keeps its reasoning across tool calls.
+	EncryptedContent string `json:"encrypted_content,omitempty"`
 }
 
 // UserMessage builds a user message item.

@@ -118,6 +118,8 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 		client, err = model.New(model.ProviderConfig{
 			Name: prov.Name, BaseURL: prov.BaseURL, APIKey: prov.APIKey, WireAPI: prov.WireAPI,
 			Headers: prov.Headers, MaxRetries: prov.MaxRetries,
+			StreamIdleTimeout: prov.StreamIdleTimeout, ResponseHeaderTimeout: prov.ResponseHeaderTimeout,
+			QueryParams: prov.QueryParams, OmitParams: prov.OmitParams, MaxMessageBytes: prov.MaxMessageBytes,
 		})
 		if err != nil {
 			return nil, fmt.Errorf("model provider %s: %w", prov.Name, err)

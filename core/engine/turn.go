@@ -157,6 +157,8 @@ func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, str
 				e.bus.Publish(protocol.Event{Type: protocol.EventMessageReset, ThreadID: t.id, TurnID: turnID})
 			case model.DeltaRetry:
 				t.record(e.bus.Publish(protocol.Event{Type: protocol.EventStreamRetry, ThreadID: t.id, TurnID: turnID, Message: d.Text}))
+			case model.DeltaWarning:
+				t.record(e.bus.Publish(protocol.Event{Type: protocol.EventWarning, ThreadID: t.id, TurnID: turnID, Message: d.Text}))
 			}
 		})
 		if err != nil {
@@ -168,7 +170,10 @@ func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, str
 			return outcomeErrored, "", msg
 		}
 		t.accountUsage(turnID, resp.Usage)
-		if resp.Reasoning != "" {
+		if len(resp.ReasoningItems) > 0 {
+			// Kept whole: the provider needs them back with the next request.
+			t.appendHistory(resp.ReasoningItems...)
+		} else if resp.Reasoning != "" {
 			t.appendHistory(protocol.Item{Type: protocol.ItemReasoning, Summary: resp.Reasoning})
 		}
 		partial.Reset()
