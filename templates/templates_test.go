@@ -133,6 +133,9 @@ func FuzzParse(f *testing.F) {
 		b, _ := os.ReadFile(filepath.Join("testdata", "corpus", e.Name()))
 		f.Add(b)
 	}
+	for _, front := range []string{"read_only: banana", "readonly: true", "read_onyl: 1", "allow_list: []", "tools: WebFetch", "ReadOnly:"} {
+		f.Add([]byte("---\ndescription: d\n" + front + "\n---\nP\n"))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		tpl, err := Parse("fuzz.md", data)
 		if err == nil && tpl.AgentType != "fuzz" && tpl.Format != "claude" {

@@ -2,6 +2,8 @@ package engine
 
 import (
 	"context"
+	"strings"
+	"sync"
 	"testing"
 
 	"github.com/grovecli/grove/core/model"
@@ -50,5 +52,43 @@ func TestApprovalAbortInterruptsTheAskingSubtree(t *testing.T) {
 		env.waitFor("interrupted "+string(id), func(ev protocol.Event) bool {
 			return ev.ThreadID == id && ev.Type == protocol.EventStatusChanged && ev.Status.Kind == protocol.StatusInterrupted
 		})
+	}
+}
+
+// An interrupt that lands before a turn has taken its queued input stops
+// the agent: the queued input does not start another turn on its own; it
+// is answered, with the next input, once someone delivers more.
+func TestInterruptBeforeInputIsTakenStopsTheAgent(t *testing.T) {
+	prompts := make(chan []string, 4)
+	env := newEnv(t, script{
+		"root": func(_ context.Context, tn turn) (model.Response, error) {
+			var users []string
+			for _, it := range tn.req.Items {
+				if it.Role == protocol.RoleUser {
+					users = append(users, it.Content)
+				}
+			}
+			prompts <- users
+			return text("ack " + strings.Join(users, "+")), nil
+		},
+	}, nil)
+	root := env.e.thread(env.root)
+	var once sync.Once
+	testHookBeforeTakeInput = func(th *Thread) {
+		if th == root {
+			once.Do(func() { env.e.interruptTree(th) })
+		}
+	}
+	t.Cleanup(func() { testHookBeforeTakeInput = nil })
+	env.send("first")
+	if st := env.rootFinal(1); st.Kind != protocol.StatusInterrupted {
+		t.Fatalf("interrupted before taking its input, the root went on: %v", st)
+	}
+	env.send("second")
+	if st := env.rootFinal(2); st.Message != "ack first+second" {
+		t.Fatalf("after new input: %v", st)
+	}
+	if got := <-prompts; strings.Join(got, "+") != "first+second" {
+		t.Fatalf("the model's first request had %q: the interrupted input ran on its own", got)
 	}
 }

@@ -179,3 +179,63 @@ func TestInterAgentMessagesAreLabelledWithTheSender(t *testing.T) {
 		}
 	}
 }
+
+// A sub-agent cannot reopen a closed sibling with resume_agent; the root
+// can.
+func TestSubAgentCannotResumeAClosedSibling(t *testing.T) {
+	closedID := make(chan string, 1)
+	env := newEnv(t, script{
+		"root": func(_ context.Context, tn turn) (model.Response, error) {
+			switch tn.rounds {
+			case 0:
+				return calls(toolCall("a", "spawn_agent", map[string]any{"agent_type": "worker", "message": "quick"})), nil
+			case 1:
+				return calls(toolCall("wa", "wait", map[string]any{"ids": []string{agentIDFrom(tn.output("a"))}})), nil
+			case 2:
+				return calls(toolCall("ca", "close_agent", map[string]any{"id": agentIDFrom(tn.output("a"))})), nil
+			case 3:
+				closedID <- agentIDFrom(tn.output("a"))
+				return calls(toolCall("b", "spawn_agent", map[string]any{"agent_type": "orchestrator", "message": "reopen it"})), nil
+			case 4:
+				return calls(toolCall("wb", "wait", map[string]any{"ids": []string{agentIDFrom(tn.output("b"))}})), nil
+			case 5:
+				return calls(toolCall("root-resume", "resume_agent", map[string]any{"id": agentIDFrom(tn.output("a"))})), nil
+			}
+			return text("done"), nil
+		},
+		"worker": func(context.Context, turn) (model.Response, error) { return text("quick answer"), nil },
+		"orchestrator": func(_ context.Context, tn turn) (model.Response, error) {
+			if tn.rounds == 0 {
+				return calls(toolCall("x", "resume_agent", map[string]any{"id": <-closedID})), nil
+			}
+			return text("tried"), nil
+		},
+	}, nil)
+	env.send("go")
+	env.waitFor("sibling's resume attempt", func(ev protocol.Event) bool {
+		return ev.Type == protocol.EventToolCallEnd && ev.Tool.CallID == "x"
+	})
+	if out := env.toolOutput("x"); !out.IsError || !strings.Contains(out.Output, "resume_agent refused") {
+		t.Fatalf("sibling resume: %+v", out)
+	}
+	env.rootFinal(1)
+	// A's only reopening is the root's, after the sibling's attempt.
+	a := spawnedID(t, env.toolOutput("a").Output)
+	evs := env.all(func(ev protocol.Event) bool {
+		return ev.ThreadID == a && ev.Type == protocol.EventStatusChanged || ev.Type == protocol.EventToolCallBegin && ev.Tool.CallID == "root-resume"
+	})
+	shut := false
+	for _, ev := range evs {
+		switch {
+		case ev.Type == protocol.EventToolCallBegin:
+			shut = false // the root's resume may reopen it from here on
+		case ev.Status.Kind == protocol.StatusShutdown:
+			shut = true
+		case shut:
+			t.Fatalf("closed sibling was reopened before the root resumed it: %v", *ev.Status)
+		}
+	}
+	if out := env.toolOutput("root-resume"); out.IsError {
+		t.Fatalf("the root may resume any agent: %s", out.Output)
+	}
+}

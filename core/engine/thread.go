@@ -44,15 +44,18 @@ type Thread struct {
 	turnCancel   context.CancelFunc
 	turnID       string
 	running      bool // a turn is in progress
-	closing      bool
-	closed       bool
-	rec          *rollout.Recorder
-	rolloutPath  string
-	specs        []model.ToolSpec
-	ctx          context.Context
-	cancel       context.CancelFunc
-	wake         chan struct{}
-	done         chan struct{}
+	// halted: interrupted (user, abort, an ancestor's interrupt); queued
+	// input waits for the next delivery instead of starting a turn.
+	halted      bool
+	closing     bool
+	closed      bool
+	rec         *rollout.Recorder
+	rolloutPath string
+	specs       []model.ToolSpec
+	ctx         context.Context
+	cancel      context.CancelFunc
+	wake        chan struct{}
+	done        chan struct{}
 
 	// statusMu serialises status transitions so their events and rollout
 	// lines appear in the order they happened.
@@ -275,6 +278,7 @@ func (t *Thread) deliver(interrupt bool, items ...protocol.Item) bool {
 		return false
 	}
 	t.queueLocked(items)
+	t.halted = false // new input resumes work, with everything queued
 	busy := t.running
 	if interrupt && busy && t.turnCancel != nil {
 		t.turnCancel()
@@ -292,15 +296,25 @@ func (t *Thread) deliver(interrupt bool, items ...protocol.Item) bool {
 	return true
 }
 
-// interrupt cancels the running turn, if any.
-func (t *Thread) interrupt() bool {
+// interrupt stops the thread's work: the running turn is cancelled, and
+// input still queued (a turn about to start, a message that arrived during
+// the turn) does not start another turn until new input is delivered, so
+// an interrupted agent really stops. A thread that was only about to work
+// becomes interrupted at once.
+func (t *Thread) interrupt() {
+	t.statusMu.Lock()
 	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.turnCancel != nil && t.running {
+	t.halted = true
+	if t.running && t.turnCancel != nil {
 		t.turnCancel()
-		return true
 	}
-	return false
+	queuedOnly := !t.running && len(t.pending) > 0
+	t.mu.Unlock()
+	changed := queuedOnly && t.status.IsActive() && t.setStatusLocked(protocol.Interrupted())
+	t.statusMu.Unlock()
+	if changed {
+		t.e.updateIndex(t)
+	}
 }
 
 func (t *Thread) isClosed() bool {

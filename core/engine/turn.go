@@ -21,7 +21,7 @@ func (t *Thread) loop() {
 	defer close(t.done)
 	for {
 		t.mu.Lock()
-		has := len(t.pending) > 0
+		has := len(t.pending) > 0 && !t.halted
 		ctx := t.ctx
 		t.mu.Unlock()
 		if !has {
@@ -60,6 +60,11 @@ func (t *Thread) runTurn(parent context.Context) {
 	defer cancel()
 	turnID := uuid.NewString()
 	t.mu.Lock()
+	if t.halted {
+		// Interrupted between the loop's check and here: no turn.
+		t.mu.Unlock()
+		return
+	}
 	t.turnCancel = cancel
 	t.turnID = turnID
 	t.running = true
@@ -91,7 +96,7 @@ func (t *Thread) runTurn(parent context.Context) {
 	t.running = false
 	t.turnCancel = nil
 	closing := t.closing // closeSubtree sets shutdown
-	more := len(t.pending) > 0
+	more := len(t.pending) > 0 && !t.halted
 	if outcome == outcomeCompleted {
 		t.lastMessage = lastText
 	}

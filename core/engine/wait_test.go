@@ -54,6 +54,10 @@ func TestWaitReturnsWhenAWaitedChildIsInterrupted(t *testing.T) {
 	if st := env.rootFinal(1); st.Message != "done" {
 		t.Fatalf("root: %v", st)
 	}
+	env.waitFor("background event with what the child had said", func(ev protocol.Event) bool {
+		return ev.Type == protocol.EventBackground && ev.Background.ChildID == child && ev.Background.Status.Kind == protocol.StatusInterrupted &&
+			strings.Contains(ev.Background.Message, "it had said: step one done\n\nhalf an answ")
+	})
 	for _, id := range []string{"w", "w2"} {
 		var w struct {
 			Status    map[protocol.ThreadID]protocol.AgentStatus `json:"status"`
