@@ -191,6 +191,9 @@ type chatChoice struct {
 	Delta        chatDelta  `json:"delta"`
 	Message      *chatDelta `json:"message"`
 	FinishReason string     `json:"finish_reason"`
+	// Error is OpenRouter's mid-stream failure, sent with finish_reason
+	// "error" when the upstream provider failed.
+	Error json.RawMessage `json:"error"`
 }
 
 type chatDelta struct {
@@ -345,6 +348,12 @@ func (a *chatAssembler) chunk(ch *chatChunk) error {
 		c := &ch.Choices[i]
 		if c.Index != 0 {
 			continue // grove asks for one choice; others would interleave
+		}
+		if isErrorObject(c.Error) {
+			return streamErrorObject(c.Error)
+		}
+		if c.FinishReason == "error" {
+			return &streamError{msg: "provider error in stream: the reply ended with finish_reason \"error\"", retryable: true}
 		}
 		d := &c.Delta
 		if c.Message != nil {

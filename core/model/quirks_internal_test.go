@@ -54,6 +54,13 @@ func TestChatProviderQuirks(t *testing.T) {
 		{"Groq's usage inside x_groq", []string{
 			`{"choices":[{"index":0,"delta":{"content":"hi"},"finish_reason":"stop"}],"x_groq":{"id":"req_1","usage":{"prompt_tokens":7,"completion_tokens":2,"total_tokens":9}}}`,
 		}, Response{Text: "hi", Usage: usage(7, 0, 2, 0, 9)}, ""},
+		{"OpenRouter error inside a choice", []string{
+			`{"choices":[{"index":0,"delta":{"content":"par"}}]}`,
+			`{"choices":[{"index":0,"delta":{"content":""},"finish_reason":"error","error":{"code":502,"message":"Upstream idle"}}]}`,
+		}, Response{}, "Upstream idle"},
+		{"finish_reason error without details", []string{
+			`{"choices":[{"index":0,"delta":{"content":"par"},"finish_reason":"error"}]}`,
+		}, Response{}, `finish_reason "error"`},
 		{"numeric in-band error code", []string{`{"error":{"code":502,"message":"Provider returned error"}}`}, Response{}, "Provider returned error"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
