@@ -155,6 +155,20 @@ func TestQueryParamsAndAPIVersion(t *testing.T) {
 	if _, err := c.Models(context.Background()); err != nil {
 		t.Fatal(err)
 	}
+	// Errors name the URL without its query (query_params may hold a key).
+	s.Enqueue(modeltest.Reply{Status: 401})
+	s.SetModelsStatus(500)
+	_, err := c.Stream(context.Background(), req(), nil)
+	fresh := client(t, s, "chat", func(c *model.ProviderConfig) {
+		c.BaseURL = s.URL() + "?api-version=2024-10-21"
+		c.QueryParams = map[string]string{"deployment": "gpt 4o"}
+	})
+	_, merr := fresh.Models(context.Background())
+	for _, e := range []error{err, merr} {
+		if e == nil || strings.Contains(e.Error(), "gpt") || strings.Contains(e.Error(), "api-version") {
+			t.Fatalf("error shows the query: %v", e)
+		}
+	}
 }
 
 // A reply cut by the token limit arrives, with a warning saying so.

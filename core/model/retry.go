@@ -81,9 +81,12 @@ func (c *openAIClient) Stream(ctx context.Context, req Request, onDelta func(Del
 	}
 }
 
-// displayURL is the stream URL without its query (which may hold a key).
-func (c *openAIClient) displayURL() string {
-	u, _, _ := strings.Cut(c.streamURL, "?")
+// displayURL is the stream URL as shown in errors.
+func (c *openAIClient) displayURL() string { return withoutQuery(c.streamURL) }
+
+// withoutQuery drops a URL's query: query_params may carry a credential.
+func withoutQuery(u string) string {
+	u, _, _ = strings.Cut(u, "?")
 	return u
 }
 
