@@ -292,3 +292,25 @@ func TestDeepSeekReasoningRoundTrip(t *testing.T) {
 		t.Fatalf("%+v", body.Messages)
 	}
 }
+
+// Encrypted reasoning another model cannot verify (a session resumed with
+// a different model) is left out of that request instead of failing it.
+func TestUnverifiableReasoningIsLeftOut(t *testing.T) {
+	s := modeltest.NewServer(t)
+	s.SetRules(func(cr modeltest.CapturedRequest) *modeltest.Reply {
+		if strings.Contains(string(cr.Raw), "gAAAold") {
+			return &modeltest.Reply{Status: 400, Body: `{"error":{"message":"The encrypted content gAAAold could not be verified.","type":"invalid_request_error","param":null,"code":"invalid_encrypted_content"}}`}
+		}
+		return nil
+	})
+	s.Enqueue(modeltest.Reply{Text: "ok"})
+	items := []protocol.Item{protocol.UserMessage("hi"), {Type: protocol.ItemReasoning, Summary: "s", EncryptedContent: "gAAAold"}, protocol.AssistantMessage("hello"), protocol.UserMessage("again")}
+	var col collector
+	resp, err := client(t, s, "responses").Stream(context.Background(), model.Request{Model: "other-model", Items: items}, col.on)
+	if err != nil || resp.Text != "ok" || len(col.warnings) != 1 || len(s.Requests()) != 2 {
+		t.Fatalf("%v %q warnings %q, %d requests", err, resp.Text, col.warnings, len(s.Requests()))
+	}
+	if inc, _ := s.Requests()[1].Body["include"].([]any); len(inc) != 1 {
+		t.Fatalf("include dropped for good: %v", s.Requests()[1].Body["include"])
+	}
+}

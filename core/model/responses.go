@@ -97,7 +97,7 @@ func responsesBody(req Request, omit map[string]bool) (*responsesRequest, error)
 		case protocol.ItemReasoning:
 			// Without its encrypted content (another provider, an older
 			// rollout, include refused) a stateless call cannot use it.
-			if it.EncryptedContent == "" || omit["include"] {
+			if it.EncryptedContent == "" || omit["include"] || omit[noReasoningReplay] {
 				continue
 			}
 			summary := []responsesSummaryPart{}
