@@ -435,8 +435,11 @@ func (a *chatAssembler) response() Response {
 	for _, c := range a.out.calls {
 		r.ToolCalls = append(r.ToolCalls, c.request())
 	}
-	if a.stop == "length" {
+	switch a.stop {
+	case "length":
 		r.Incomplete = "the reply reached the output token limit (finish_reason length)"
+	case "content_filter":
+		r.Incomplete = "the provider's content filter stopped the reply (finish_reason content_filter)"
 	}
 	return r
 }

@@ -51,6 +51,9 @@ func TestChatProviderQuirks(t *testing.T) {
 		{"length is surfaced", []string{
 			`{"choices":[{"index":0,"delta":{"content":"half"},"finish_reason":"length"}]}`,
 		}, Response{Text: "half", Incomplete: "the reply reached the output token limit (finish_reason length)"}, ""},
+		{"content filter is surfaced", []string{
+			`{"choices":[{"index":0,"delta":{"content":"par"},"finish_reason":"content_filter"}]}`,
+		}, Response{Text: "par", Incomplete: "the provider's content filter stopped the reply (finish_reason content_filter)"}, ""},
 		{"Groq's usage inside x_groq", []string{
 			`{"choices":[{"index":0,"delta":{"content":"hi"},"finish_reason":"stop"}],"x_groq":{"id":"req_1","usage":{"prompt_tokens":7,"completion_tokens":2,"total_tokens":9}}}`,
 		}, Response{Text: "hi", Usage: usage(7, 0, 2, 0, 9)}, ""},
