@@ -99,6 +99,10 @@ func TestResponsesProviderQuirks(t *testing.T) {
 			{Type: protocol.ItemReasoning, Summary: "plan", EncryptedContent: "gAAA1"},
 			{Type: protocol.ItemReasoning, EncryptedContent: "gAAA2"},
 		}}},
+		{"reasoning without ids is kept once", []string{
+			`response.output_item.done|{"type":"response.output_item.done","item":{"type":"reasoning","summary":[],"encrypted_content":"gX"}}`,
+			`response.completed|{"type":"response.completed","response":{"id":"r","output":[{"type":"reasoning","summary":[],"encrypted_content":"gX"}]}}`,
+		}, Response{ResponseID: "r", ReasoningItems: []protocol.Item{{Type: protocol.ItemReasoning, EncryptedContent: "gX"}}}},
 		{"incomplete says why", []string{
 			`response.output_text.delta|{"type":"response.output_text.delta","item_id":"m","delta":"cu"}`,
 			`response.incomplete|{"type":"response.incomplete","response":{"id":"r","status":"incomplete","incomplete_details":{"reason":"max_output_tokens"}}}`,

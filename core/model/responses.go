@@ -368,10 +368,16 @@ func (a *responsesAssembler) item(it *respItem, outputIndex *int) {
 
 // keepReasoning records a finished reasoning item for the next request.
 func (a *responsesAssembler) keepReasoning(it *respItem) {
-	if a.seenReason[it.ID] && it.ID != "" {
+	// The same item comes in output_item.done and again in the final
+	// response: keyed by id, or by its content when a server sends none.
+	key := it.ID
+	if key == "" {
+		key = "content:" + it.EncryptedContent
+	}
+	if a.seenReason[key] {
 		return
 	}
-	a.seenReason[it.ID] = true
+	a.seenReason[key] = true
 	parts := make([]string, 0, len(it.Summary))
 	for _, s := range it.Summary {
 		parts = append(parts, s.Text)
