@@ -178,9 +178,10 @@ func TestAgentsList(t *testing.T) {
 	if !strings.Contains(errOut, "broken.md") {
 		t.Errorf("broken template not reported:\n%s", errOut)
 	}
-	// $GROVE_HOME/agents was seeded with the built-in set.
-	if _, err := os.Stat(filepath.Join(home, "agents", "worker.md")); err != nil {
-		t.Errorf("agents dir not seeded: %v", err)
+	// No copies of the built-ins are seeded: they would shadow the user's
+	// ~/.codex/.agents and ~/.claude/agents files (seed 002's user scope).
+	if _, err := os.Stat(filepath.Join(home, "agents", "worker.md")); err == nil {
+		t.Errorf("$GROVE_HOME/agents was seeded with a copy of worker.md")
 	}
 	js, _, err := runCLI(t, home, "", "agents", "list", "--json", "--cd", dir)
 	if err != nil || !json.Valid([]byte(js)) {

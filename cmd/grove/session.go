@@ -118,6 +118,8 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 		client, err = model.New(model.ProviderConfig{
 			Name: prov.Name, BaseURL: prov.BaseURL, APIKey: prov.APIKey, WireAPI: prov.WireAPI,
 			Headers: prov.Headers, MaxRetries: prov.MaxRetries,
+			StreamIdleTimeout: prov.StreamIdleTimeout, ResponseHeaderTimeout: prov.ResponseHeaderTimeout,
+			QueryParams: prov.QueryParams, OmitParams: prov.OmitParams, MaxMessageBytes: prov.MaxMessageBytes,
 		})
 		if err != nil {
 			return nil, fmt.Errorf("model provider %s: %w", prov.Name, err)
@@ -127,11 +129,6 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 		return nil, fmt.Errorf("create %s: %w", cfg.Home, err)
 	}
 	warnings := append([]string(nil), cfg.Warnings...)
-	if err := templates.SeedUserDir(cfg.Home); err != nil {
-		msg := fmt.Sprintf("seed agent templates: %v", err)
-		g.warn(msg)
-		warnings = append(warnings, msg)
-	}
 	catalog := templates.Load(templates.Dirs{Cwd: cwd, GroveHome: cfg.Home, UserHome: userHome()}, templates.Options{ModelAliases: cfg.Agents.ModelAliases})
 	modelName := prov.Model
 	eng, err := engine.New(ctx, engine.Options{

@@ -49,6 +49,11 @@ type ProviderConfig struct {
 	EnvHTTPHeaders    map[string]string `toml:"env_http_headers"`
 	RequestMaxRetries *int              `toml:"request_max_retries"`
 	StreamIdleTimeout *int64            `toml:"stream_idle_timeout_ms"`
+	// Provider keys of the model layer: see core/config/provider.go.
+	ResponseHeaderTimeout *int64            `toml:"response_header_timeout_ms"`
+	QueryParams           map[string]string `toml:"query_params"`
+	OmitParams            []string          `toml:"omit_params"`
+	MaxMessageBytes       *int              `toml:"max_message_bytes"`
 }
 
 // WorkspaceWrite tunes the workspace-write sandbox.

@@ -70,6 +70,11 @@ type Engine struct {
 	warnMu sync.Mutex
 	warned map[string]bool
 
+	// indexMu makes an index entry's snapshot and its append one step:
+	// two updates racing could otherwise append the older snapshot last,
+	// and the index (last entry wins) would keep a stale note or status.
+	indexMu sync.Mutex
+
 	// waitMin/waitMax clamp wait timeouts (tests shrink the floor).
 	waitMin, waitMax, waitDefault time.Duration
 	closeGrace                    time.Duration
@@ -237,7 +242,9 @@ func (e *Engine) Submit(op protocol.Op) error {
 				return fmt.Errorf("thread %s is closed and could not be resumed: %w", t.id, err)
 			}
 		}
-		t.deliver(false, items...)
+		if !t.deliver(false, items...) {
+			return fmt.Errorf("thread %s is closing; try again once it has closed", t.id)
+		}
 		return nil
 	case protocol.OpInterrupt:
 		e.interruptTree(t)
@@ -374,6 +381,8 @@ func (e *Engine) warnOnce(id protocol.ThreadID, topic string, err error) {
 
 // updateIndex writes the thread's current summary to the session index.
 func (e *Engine) updateIndex(t *Thread) {
+	e.indexMu.Lock()
+	defer e.indexMu.Unlock()
 	st, _ := t.Status()
 	t.mu.Lock()
 	entry := rollout.IndexEntry{
