@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -43,8 +44,22 @@ func newFanOut(t *testing.T, marker, hold string) *fanOut {
 	return f
 }
 
+// partLabel finds "part N" in a worker's first message (the engine puts a
+// line naming the sending agent above it).
+var partLabel = regexp.MustCompile(`part \d+`)
+
+// threadOf names the thread a request belongs to: the root prompt or
+// "part N".
+func threadOf(firstUser string) string {
+	if firstUser == rootPrompt {
+		return rootPrompt
+	}
+	return partLabel.FindString(firstUser)
+}
+
 func (f *fanOut) reply(r modeltest.CapturedRequest) modeltest.Reply {
 	cr := parseChat(r)
+	cr.firstUser = threadOf(cr.firstUser)
 	f.mu.Lock()
 	if f.seen[cr.firstUser] == nil {
 		f.seen[cr.firstUser] = map[string]string{}
@@ -203,7 +218,7 @@ func TestCrashSuite(t *testing.T) {
 			// The root: its next request carried everything it had seen.
 			var next chatRequest
 			for _, req := range f.srv.Requests() {
-				if cr := parseChat(req); cr.firstUser == rootPrompt && cr.lastUser == "continue after the crash" {
+				if cr := parseChat(req); threadOf(cr.firstUser) == rootPrompt && cr.lastUser == "continue after the crash" {
 					next = cr
 				}
 			}
@@ -234,16 +249,12 @@ func TestCrashSuite(t *testing.T) {
 			// their model had seen, and nothing is left unanswered.
 			for i := range 3 {
 				thread := fmt.Sprintf("part %d", i)
-				path := findRollout(home, `"content":"`+thread+`"`)
-				if path == "" {
+				sess := workerRollout(t, home, thread)
+				if sess == nil {
 					if len(seen[thread]) > 0 {
 						t.Fatalf("%s: no rollout", thread)
 					}
 					continue
-				}
-				sess, err := rollout.Read(path)
-				if err != nil {
-					t.Fatal(err)
 				}
 				got := map[string]string{}
 				calls := map[string]bool{}
@@ -273,6 +284,34 @@ func TestCrashSuite(t *testing.T) {
 	}
 }
 
+// workerRollout reads the rollout of the sub-agent whose first message
+// names thread ("part N"), nil if it has none yet.
+func workerRollout(t *testing.T, home, thread string) *rollout.Session {
+	t.Helper()
+	var found *rollout.Session
+	_ = filepath.WalkDir(filepath.Join(home, "sessions"), func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || found != nil {
+			return nil
+		}
+		sess, err := rollout.Read(p)
+		if err != nil || sess.Meta.ParentID == "" {
+			return nil
+		}
+		for _, it := range sess.Items {
+			if it.Type == protocol.ItemMessage {
+				if threadOf(it.Content) == thread {
+					found = sess
+				}
+				break
+			}
+		}
+		return nil
+	})
+	return found
+}
+
+var middleLabel = regexp.MustCompile(`middle \d+`)
+
 // TestDeepTreeExitsOnSignal: a tree of 12 sub-agents (3 children with 3
 // grandchildren each, max_depth = 2), all busy, and grove exec exits on
 // SIGINT and on SIGTERM (bounded generously; the time is logged, not
@@ -291,7 +330,8 @@ func TestDeepTreeExitsOnSignal(t *testing.T) {
 			sleeping := 0
 			s.Handle(func(r modeltest.CapturedRequest) modeltest.Reply {
 				cr := parseChat(r)
-				if len(cr.outputs) > 0 && cr.firstUser != "deep" && !strings.HasPrefix(cr.firstUser, "child") {
+				leaf := strings.Contains(cr.firstUser, "leaf of")
+				if len(cr.outputs) > 0 && leaf {
 					return modeltest.Reply{Text: "done"}
 				}
 				spawn := func(prefix string) modeltest.Reply {
@@ -313,9 +353,9 @@ func TestDeepTreeExitsOnSignal(t *testing.T) {
 				}
 				switch {
 				case cr.firstUser == "deep":
-					return spawn("child")
-				case strings.HasPrefix(cr.firstUser, "child"):
-					return spawn("grandchild of " + cr.firstUser)
+					return spawn("middle")
+				case !leaf:
+					return spawn("leaf of " + middleLabel.FindString(cr.firstUser))
 				}
 				mu.Lock()
 				sleeping++
