@@ -1,0 +1,230 @@
+package appserver
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/grovecli/grove/core/engine"
+	"github.com/grovecli/grove/core/model"
+	"github.com/grovecli/grove/protocol"
+)
+
+// treeScript is the scripted model of the tests: "write NAME" runs a
+// command that writes NAME.txt, "spawn" spawns a child and waits for it,
+// "block" runs until interrupted.
+func treeScript(ctx context.Context, req model.Request) (model.Response, error) {
+	prompt, outs := lastInput(req.Items)
+	switch {
+	case strings.Contains(prompt, "child task"):
+		return model.Response{Text: "child finished", Usage: protocol.TokenUsage{InputTokens: 3, OutputTokens: 2, TotalTokens: 5}}, nil
+	case strings.HasPrefix(prompt, "write "):
+		name := strings.TrimPrefix(prompt, "write ")
+		if len(outs) == 0 {
+			return model.Response{ToolCalls: []model.ToolCallRequest{toolCall("call-"+name, "exec_command", map[string]any{"cmd": "echo hi > " + name + ".txt && cat " + name + ".txt"})}}, nil
+		}
+		return model.Response{Text: "wrote " + name, Usage: protocol.TokenUsage{InputTokens: 10, OutputTokens: 4, TotalTokens: 14}}, nil
+	case prompt == "spawn":
+		switch len(outs) {
+		case 0:
+			return model.Response{ToolCalls: []model.ToolCallRequest{toolCall("call-spawn", "spawn_agent", map[string]any{"message": "child task"})}}, nil
+		case 1:
+			var r struct {
+				AgentID string `json:"agent_id"`
+			}
+			_ = json.Unmarshal([]byte(outs[0]), &r)
+			return model.Response{ToolCalls: []model.ToolCallRequest{toolCall("call-wait", "wait", map[string]any{"ids": []string{r.AgentID}})}}, nil
+		}
+		return model.Response{Text: "children done"}, nil
+	case prompt == "block":
+		<-ctx.Done()
+		return model.Response{}, ctx.Err()
+	}
+	return model.Response{Text: "ok"}, nil
+}
+
+func str(m map[string]any, keys ...string) string {
+	var cur any = m
+	for _, k := range keys {
+		mm, _ := cur.(map[string]any)
+		cur = mm[k]
+	}
+	s, _ := cur.(string)
+	return s
+}
+
+// TestAppServerSession drives a whole session: start with Codex's options,
+// a command approved and one declined by the client, a note, a sub-agent
+// thread, an interrupt, listing and reading; then a second server resumes
+// the session and the engine (as the TUI opens it) resumes it too.
+func TestAppServerSession(t *testing.T) {
+	f := newFixture(t, treeScript)
+	c := f.start(t)
+	c.initialize()
+
+	start := c.result("thread/start", map[string]any{"cwd": f.cwd, "approvalPolicy": "untrusted", "sandbox": "workspace-write", "model": "model-x"})
+	root := str(start, "thread", "id")
+	if root == "" || start["approvalPolicy"] != "untrusted" || start["model"] != "model-x" || start["cwd"] != f.cwd || str(start, "sandbox", "type") != "workspaceWrite" {
+		t.Fatalf("thread/start did not honour its params: %v", start)
+	}
+	c.notification("thread/started", func(p map[string]any) bool { return str(p, "thread", "id") == root })
+
+	// A command the client accepts.
+	turn := c.result("turn/start", turnInput(root, "write a"))
+	turnID := str(turn, "turn", "id")
+	c.notification("turn/started", func(p map[string]any) bool { return str(p, "turn", "id") == turnID })
+	reqID, ap := c.serverRequest("item/commandExecution/requestApproval")
+	if ap["threadId"] != root || ap["turnId"] != turnID || !strings.Contains(str(ap, "command"), "a.txt") {
+		t.Fatalf("approval request: %v", ap)
+	}
+	c.reply(reqID, map[string]any{"decision": "accept"})
+	done := c.notification("item/completed", func(p map[string]any) bool { return str(p, "item", "type") == "commandExecution" })
+	if str(done, "item", "status") != "completed" || !strings.Contains(str(done, "item", "aggregatedOutput"), "hi") {
+		t.Fatalf("accepted command: %v", done)
+	}
+	c.notification("item/commandExecution/outputDelta", nil)
+	c.notification("item/agentMessage/delta", func(p map[string]any) bool { return p["threadId"] == root })
+	c.notification("thread/tokenUsage/updated", func(p map[string]any) bool { return p["threadId"] == root })
+	tc := c.notification("turn/completed", func(p map[string]any) bool { return str(p, "turn", "id") == turnID })
+	if str(tc, "turn", "status") != "completed" || !fileExists(filepath.Join(f.cwd, "a.txt")) {
+		t.Fatalf("turn after an accepted command: %v", tc)
+	}
+
+	// A command the client declines.
+	turnID = str(c.result("turn/start", turnInput(root, "write b")), "turn", "id")
+	reqID, _ = c.serverRequest("item/commandExecution/requestApproval")
+	c.reply(reqID, map[string]any{"decision": "decline"})
+	done = c.notification("item/completed", func(p map[string]any) bool { return str(p, "item", "type") == "commandExecution" })
+	if str(done, "item", "status") != "declined" || fileExists(filepath.Join(f.cwd, "b.txt")) {
+		t.Fatalf("declined command: %v", done)
+	}
+	c.notification("turn/completed", func(p map[string]any) bool { return str(p, "turn", "id") == turnID })
+
+	// thread/note/set answers the normalized note and notifies it.
+	note := c.result("thread/note/set", map[string]any{"threadId": root, "note": "  reviewing the parser  "})
+	upd := c.notification("thread/note/updated", nil)
+	if note["threadId"] != root || upd["threadId"] != root || upd["note"] != note["note"] || !strings.Contains(str(note, "note"), "reviewing the parser") {
+		t.Fatalf("note: response %v, notification %v", note, upd)
+	}
+
+	// A sub-agent is a thread of its own, naming its parent.
+	turnID = str(c.result("turn/start", turnInput(root, "spawn")), "turn", "id")
+	child := c.notification("thread/started", func(p map[string]any) bool { return str(p, "thread", "parentThreadId") == root })
+	childID := str(child, "thread", "id")
+	if str(child, "thread", "source", "subAgent", "thread_spawn", "parent_thread_id") != root {
+		t.Fatalf("child thread source: %v", child)
+	}
+	c.notification("turn/completed", func(p map[string]any) bool { return p["threadId"] == childID })
+	spawn := c.notification("item/completed", func(p map[string]any) bool {
+		return p["threadId"] == root && str(p, "item", "type") == "collabAgentToolCall" && str(p, "item", "tool") == "spawnAgent"
+	})
+	if ids, _ := spawn["item"].(map[string]any)["receiverThreadIds"].([]any); len(ids) != 1 || ids[0] != childID {
+		t.Fatalf("spawn item receivers: %v", spawn)
+	}
+	c.notification("turn/completed", func(p map[string]any) bool { return str(p, "turn", "id") == turnID })
+
+	// Interrupt a running turn.
+	turnID = str(c.result("turn/start", turnInput(root, "block")), "turn", "id")
+	c.notification("turn/started", func(p map[string]any) bool { return str(p, "turn", "id") == turnID })
+	if r := c.call("turn/start", turnInput(root, "again")); r["error"] == nil {
+		t.Fatalf("a second turn/start while one runs was accepted: %v", r)
+	}
+	c.result("turn/interrupt", map[string]any{"threadId": root, "turnId": turnID})
+	tc = c.notification("turn/completed", func(p map[string]any) bool { return str(p, "turn", "id") == turnID })
+	if str(tc, "turn", "status") != "interrupted" {
+		t.Fatalf("interrupted turn: %v", tc)
+	}
+
+	list := c.result("thread/list", map[string]any{"limit": 10})
+	data, _ := list["data"].([]any)
+	if len(data) != 1 || str(data[0].(map[string]any), "id") != root {
+		t.Fatalf("thread/list lists root sessions only: %v", list)
+	}
+	read := c.result("thread/read", map[string]any{"threadId": root, "includeTurns": true})
+	if turns, _ := read["thread"].(map[string]any)["turns"].([]any); len(turns) < 4 {
+		t.Fatalf("thread/read turns: %v", read)
+	}
+	c.result("thread/read", map[string]any{"threadId": childID})
+	c.close()
+
+	// A new server resumes the session from the shared store.
+	c = f.start(t)
+	c.initialize()
+	res := c.result("thread/resume", map[string]any{"threadId": root})
+	turns, _ := res["thread"].(map[string]any)["turns"].([]any)
+	if len(turns) < 4 || !strings.Contains(mustJSON(turns[0]), "write a") {
+		t.Fatalf("resumed thread turns: %v", res)
+	}
+	turnID = str(c.result("turn/start", turnInput(root, "hello")), "turn", "id")
+	c.notification("turn/completed", func(p map[string]any) bool { return str(p, "turn", "id") == turnID })
+	c.close()
+
+	// The engine, as the TUI opens it, resumes the editor's session.
+	eng, err := f.factory(context.Background(), ThreadConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := eng.ResumeSession(root)
+	if err != nil {
+		t.Fatalf("resume in the engine: %v", err)
+	}
+	hist := eng.History(id)
+	if p, _ := lastInput(hist); p != "hello" {
+		t.Fatalf("resumed history ends with %q", p)
+	}
+	shutdown(t, eng)
+}
+
+func shutdown(t *testing.T, eng *engine.Engine) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := eng.Shutdown(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func mustJSON(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// TestAppServerErrors: JSON-RPC errors with their codes; the connection
+// survives every one of them.
+func TestAppServerErrors(t *testing.T) {
+	f := newFixture(t, treeScript)
+	c := f.start(t)
+	if r := c.call("thread/list", nil); code(r) != protocol.RPCInvalidRequest {
+		t.Fatalf("request before initialize: %v", r)
+	}
+	c.initialize()
+	c.writeLine(`{"id": 99, "method": "thread/list", "params": {`)
+	if m := c.next(func(m map[string]any) bool { return m["error"] != nil }, "parse error"); code(m) != protocol.RPCParseError || m["id"] != nil {
+		t.Fatalf("malformed JSON: %v", m)
+	}
+	if r := c.call("thread/frobnicate", map[string]any{}); code(r) != protocol.RPCMethodNotFound {
+		t.Fatalf("unknown method: %v", r)
+	}
+	r := c.call("thread/read", map[string]any{"threadId": 42})
+	if code(r) != protocol.RPCInvalidParams || !strings.Contains(str(r, "error", "message"), "threadId") {
+		t.Fatalf("bad params must name the field: %v", r)
+	}
+	r = c.call("thread/start", map[string]any{"approvalPolicy": "sometimes"})
+	if code(r) != protocol.RPCInvalidParams || !strings.Contains(str(r, "error", "message"), "approvalPolicy") {
+		t.Fatalf("bad approvalPolicy: %v", r)
+	}
+	if r := c.call("turn/start", map[string]any{"threadId": "nope", "input": []any{}}); code(r) != protocol.RPCInvalidParams {
+		t.Fatalf("empty input: %v", r)
+	}
+	// Still serving.
+	c.result("thread/list", map[string]any{})
+	c.close()
+}
+
+func code(m map[string]any) int {
+	e, _ := m["error"].(map[string]any)
+	n, _ := e["code"].(float64)
+	return int(n)
+}
