@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/grovecli/grove/cmd/grove/acp"
 	"github.com/grovecli/grove/cmd/grove/appserver"
 	"github.com/grovecli/grove/core/engine"
 )
@@ -68,6 +69,36 @@ its own. See docs/app-server.md.`,
 			}
 			return appserver.Serve(cmd.Context(), cmd.InOrStdin(), cmd.OutOrStdout(), appserver.Options{
 				Home: cfg.Home, NewEngine: serverEngines(g), Version: groveVersion,
+			})
+		},
+	}
+	cmd.Flags().StringVar(&listen, "listen", "stdio://", "transport to serve on (stdio:// only)")
+	return cmd
+}
+
+func newACPCmd(g *globalFlags) *cobra.Command {
+	var listen string
+	cmd := &cobra.Command{
+		Use:   "acp",
+		Short: "Serve the Agent Client Protocol on stdio (Zed, JetBrains, Neovim)",
+		Long: `Serve the Agent Client Protocol on stdin/stdout, so editors that run ACP
+agents (Zed's agent_servers, JetBrains, Neovim plugins) can run grove. Each ACP
+session is a grove session; sub-agents show as tool calls of their parent.
+See docs/acp.md.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := checkListen(listen); err != nil {
+				return err
+			}
+			if _, err := loadConfig(g); err != nil {
+				return err
+			}
+			engines := serverEngines(g)
+			return acp.Serve(cmd.Context(), cmd.InOrStdin(), cmd.OutOrStdout(), acp.Options{
+				Version: groveVersion,
+				NewEngine: func(ctx context.Context, cwd string) (*engine.Engine, error) {
+					return engines(ctx, appserver.ThreadConfig{Cwd: cwd})
+				},
 			})
 		},
 	}
