@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -26,6 +27,15 @@ import (
 
 func TestMain(m *testing.M) {
 	sandbox.MaybeRunHelper()
+	if home := os.Getenv("GROVE_ACP_TEST_AGENT_HOME"); home != "" {
+		// The test binary as an agent process, for the TypeScript client.
+		f := &fixture{home: home, cwd: os.Getenv("GROVE_ACP_TEST_AGENT_CWD"), blocked: make(chan struct{}, 1)}
+		if err := Serve(context.Background(), os.Stdin, os.Stdout, Options{NewEngine: f.factory, Version: "test"}); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
 	goleak.VerifyTestMain(m)
 }
 
@@ -277,6 +287,11 @@ func (f *fixture) script(ctx context.Context, req model.Request) (model.Response
 			return call("call-wait", "wait", map[string]any{"ids": []string{r.AgentID}})
 		}
 		return model.Response{Text: "children done"}, nil
+	case prompt == "sleep":
+		if len(outs) == 0 {
+			return call("call-sleep", "exec_command", map[string]any{"cmd": "sleep 60"})
+		}
+		return model.Response{Text: "slept"}, nil
 	case prompt == "block":
 		select {
 		case f.blocked <- struct{}{}:
@@ -477,4 +492,46 @@ func TestACPSession(t *testing.T) {
 func fileExists(p string) bool {
 	_, err := os.Stat(p)
 	return err == nil
+}
+
+// TestACPWithTypeScriptClient drives grove acp with the official TypeScript
+// client (@agentclientprotocol/sdk): permission granted and denied, cancel
+// mid-turn, session/load. It needs node and the SDK installed, e.g.
+//
+//	npm install --prefix /some/dir @agentclientprotocol/sdk@2.4.0 zod@4
+//	GROVE_ACP_NODE_MODULES=/some/dir/node_modules go test ./cmd/grove/acp/
+func TestACPWithTypeScriptClient(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node not found: the TypeScript ACP client test needs node")
+	}
+	modules := os.Getenv("GROVE_ACP_NODE_MODULES")
+	if modules == "" || !fileExists(filepath.Join(modules, "@agentclientprotocol", "sdk", "package.json")) {
+		t.Skip("set GROVE_ACP_NODE_MODULES to a node_modules holding @agentclientprotocol/sdk (npm install @agentclientprotocol/sdk@2.4.0 zod@4) to run this test")
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The script resolves the SDK from a node_modules next to it.
+	dir := t.TempDir()
+	script, err := os.ReadFile("testdata/ts-client.mjs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "ts-client.mjs"), script, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(modules, filepath.Join(dir, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	cwd := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, filepath.Join(dir, "ts-client.mjs"), self, cwd)
+	cmd.Env = append(os.Environ(), "GROVE_ACP_TEST_AGENT_HOME="+t.TempDir(), "GROVE_ACP_TEST_AGENT_CWD="+cwd)
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "ok") {
+		t.Fatalf("TypeScript client: %v\n%s", err, out)
+	}
 }
