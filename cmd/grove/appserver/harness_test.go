@@ -154,6 +154,8 @@ type client struct {
 type fixture struct {
 	home, cwd string
 	script    model.ScriptFunc
+	// build, when set, replaces factory as the server's engine factory.
+	build EngineFactory
 }
 
 func (f *fixture) factory(ctx context.Context, cfg ThreadConfig) (*engine.Engine, error) {
@@ -182,11 +184,20 @@ func newFixture(t *testing.T, script model.ScriptFunc) *fixture {
 // start runs a server on pipes; the returned client's close ends it.
 func (f *fixture) start(t *testing.T) *client {
 	t.Helper()
+	return f.startWith(t, Options{})
+}
+
+func (f *fixture) startWith(t *testing.T, opts Options) *client {
+	t.Helper()
+	opts.Home, opts.NewEngine, opts.Version, opts.ShutdownGrace = f.home, f.factory, "0.1.0-test", 20*time.Second
+	if f.build != nil {
+		opts.NewEngine = f.build
+	}
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	c := &client{t: t, in: inW, msgs: make(chan map[string]any, 1024), done: make(chan error, 1), methods: map[string]string{}}
 	go func() {
-		err := Serve(context.Background(), inR, outW, Options{Home: f.home, NewEngine: f.factory, Version: "0.1.0-test", ShutdownGrace: 20 * time.Second})
+		err := Serve(context.Background(), inR, outW, opts)
 		_ = outW.Close()
 		c.done <- err
 	}()

@@ -3,6 +3,7 @@ package appserver
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -227,4 +228,77 @@ func code(m map[string]any) int {
 	e, _ := m["error"].(map[string]any)
 	n, _ := e["code"].(float64)
 	return int(n)
+}
+
+// TestAppServerOverloaded: with the request queue full, a request is
+// answered -32001 with Codex's message, and the connection goes on.
+func TestAppServerOverloaded(t *testing.T) {
+	f := newFixture(t, treeScript)
+	gate := make(chan struct{})
+	build := f.factory
+	f.build = func(ctx context.Context, cfg ThreadConfig) (*engine.Engine, error) {
+		<-gate // holds the worker inside thread/start
+		return build(ctx, cfg)
+	}
+	c := f.startWith(t, Options{QueueSize: 1})
+	c.initialize()
+	start := c.request("thread/start", map[string]any{})
+	// The worker holds thread/start, or it still waits in the queue: of
+	// three more requests, at least two find the queue (of one) full.
+	sent := map[string]bool{}
+	for i := 0; i < 3; i++ {
+		sent[c.request("thread/list", map[string]any{})] = true
+	}
+	for refused := 0; refused < 2; refused++ {
+		m := c.next(func(m map[string]any) bool { return sent[fmt.Sprint(m["id"])] && m["error"] != nil }, "overload error")
+		if code(m) != protocol.RPCOverloaded || str(m, "error", "message") != protocol.RPCOverloadedMessage {
+			t.Fatalf("overload answer: %v", m)
+		}
+		delete(sent, fmt.Sprint(m["id"]))
+	}
+	close(gate)
+	c.next(func(m map[string]any) bool { return fmt.Sprint(m["id"]) == start && m["result"] != nil }, "thread/start response")
+	c.result("thread/list", map[string]any{})
+	c.close()
+}
+
+// TestAppServerSubAgentApproval: a sub-agent's command approval names the
+// sub-agent's thread and turn.
+func TestAppServerSubAgentApproval(t *testing.T) {
+	f := newFixture(t, func(ctx context.Context, req model.Request) (model.Response, error) {
+		prompt, outs := lastInput(req.Items)
+		switch {
+		case strings.Contains(prompt, "child writes"):
+			if len(outs) == 0 {
+				return model.Response{ToolCalls: []model.ToolCallRequest{toolCall("call-child", "exec_command", map[string]any{"cmd": "echo x > child.txt"})}}, nil
+			}
+			return model.Response{Text: "child wrote"}, nil
+		case prompt == "delegate" && len(outs) == 0:
+			return model.Response{ToolCalls: []model.ToolCallRequest{toolCall("call-spawn", "spawn_agent", map[string]any{"message": "child writes"})}}, nil
+		}
+		return model.Response{Text: "ok"}, nil
+	})
+	c := f.start(t)
+	c.initialize()
+	root := str(c.result("thread/start", map[string]any{"approvalPolicy": "untrusted"}), "thread", "id")
+	c.result("turn/start", turnInput(root, "delegate"))
+	child := c.notification("thread/started", func(p map[string]any) bool { return str(p, "thread", "parentThreadId") == root })
+	childID := str(child, "thread", "id")
+	childTurn := str(c.notification("turn/started", func(p map[string]any) bool { return p["threadId"] == childID }), "turn", "id")
+	id, ap := c.serverRequest("item/commandExecution/requestApproval")
+	if ap["threadId"] != childID || ap["turnId"] != childTurn || ap["itemId"] != "call-child" {
+		t.Fatalf("sub-agent approval must name the sub-agent: %v (child %s turn %s)", ap, childID, childTurn)
+	}
+	c.notification("thread/status/changed", func(p map[string]any) bool {
+		flags, _ := p["status"].(map[string]any)["activeFlags"].([]any)
+		return p["threadId"] == childID && len(flags) == 1 && flags[0] == "waitingOnApproval"
+	})
+	c.reply(id, map[string]any{"decision": "acceptForSession"})
+	done := c.notification("item/completed", func(p map[string]any) bool {
+		return p["threadId"] == childID && str(p, "item", "type") == "commandExecution"
+	})
+	if str(done, "item", "status") != "completed" || !fileExists(filepath.Join(f.cwd, "child.txt")) {
+		t.Fatalf("approved sub-agent command: %v", done)
+	}
+	c.close()
 }
