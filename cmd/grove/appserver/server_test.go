@@ -258,6 +258,9 @@ func TestAppServerOverloaded(t *testing.T) {
 	}
 	close(gate)
 	c.next(func(m map[string]any) bool { return fmt.Sprint(m["id"]) == start && m["result"] != nil }, "thread/start response")
+	for id := range sent { // the one that was queued (if any) is answered
+		c.next(func(m map[string]any) bool { return fmt.Sprint(m["id"]) == id }, "queued request's answer")
+	}
 	c.result("thread/list", map[string]any{})
 	c.close()
 }
