@@ -82,7 +82,7 @@ func (s *Server) translate(sess *session, ev protocol.Event) []outMsg {
 	t := s.threads[ev.ThreadID]
 	if ev.Type == protocol.EventThreadStarted && ev.Thread != nil {
 		if t == nil {
-			t = &thread{sess: sess, info: *ev.Thread, status: ev.Thread.Status, tools: map[string]any{}}
+			t = newThread(sess, *ev.Thread)
 			s.threads[ev.ThreadID] = t
 		}
 		emit("thread/started", map[string]any{"thread": s.appThread(*ev.Thread, sess.root, threadState(ev.Thread.Status, false), "")})
@@ -161,8 +161,8 @@ func (s *Server) translate(sess *session, ev protocol.Event) []outMsg {
 			item = toolItem(*ev.Tool, ev.ThreadID, t.info.Cwd)
 		}
 		delete(t.tools, ev.Tool.CallID)
-		wasDeclined := t.tools["declined:"+ev.Tool.CallID] != nil
-		delete(t.tools, "declined:"+ev.Tool.CallID)
+		wasDeclined := t.declined[ev.Tool.CallID]
+		delete(t.declined, ev.Tool.CallID)
 		item = finishToolItem(item, *ev.Tool, wasDeclined)
 		if cmd, ok := item.(protocol.AppCommandExecutionItem); ok && ev.Tool.Output != "" {
 			// The engine reports a command's output at its end: one delta.
@@ -192,7 +192,7 @@ func (s *Server) translate(sess *session, ev protocol.Event) []outMsg {
 			asker.approvals--
 		}
 		if !ev.Decision.Approved() && ev.Approval.CallID != "" {
-			asker.tools["declined:"+ev.Approval.CallID] = true
+			asker.declined[ev.Approval.CallID] = true
 		}
 		emit("thread/status/changed", map[string]any{"threadId": string(asker.info.ID), "status": threadState(asker.status, asker.approvals > 0)})
 	case protocol.EventNoteUpdated:

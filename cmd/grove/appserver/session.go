@@ -40,9 +40,15 @@ type thread struct {
 	msgItem string // the open agentMessage item ("" when none)
 	msgText strings.Builder
 	tools   map[string]any // open tool items by call id
+	// declined marks calls whose approval the user refused.
+	declined map[string]bool
 
 	approvals int // approval requests of this thread awaiting the client
 	status    protocol.AgentStatus
+}
+
+func newThread(sess *session, ti protocol.ThreadInfo) *thread {
+	return &thread{sess: sess, info: ti, status: ti.Status, tools: map[string]any{}, declined: map[string]bool{}}
 }
 
 // openSession builds an engine and starts (or resumes) its root. The event
@@ -70,7 +76,7 @@ func (s *Server) openSession(cfg ThreadConfig, resumeID string) (*session, *thre
 	s.sessions = append(s.sessions, sess)
 	var rootThread *thread
 	for _, ti := range eng.Threads() {
-		t := &thread{sess: sess, info: ti, status: ti.Status, tools: map[string]any{}}
+		t := newThread(sess, ti)
 		s.threads[ti.ID] = t
 		if ti.ID == root {
 			rootThread = t
