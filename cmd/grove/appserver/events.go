@@ -61,6 +61,9 @@ func (s *Server) flushHeld(sess *session) {
 func (s *Server) releaseHeld(t *thread, st *protocol.AgentStatus) []outMsg {
 	turn := t.held
 	t.held = nil
+	if turn.ID == t.interruptAsked {
+		turn.Status = "interrupted"
+	}
 	if st != nil {
 		switch st.Kind {
 		case protocol.StatusInterrupted:
@@ -92,7 +95,15 @@ func (s *Server) translate(sess *session, ev protocol.Event) []outMsg {
 		return nil
 	}
 	if t.held != nil && ev.Type != protocol.EventStatusChanged {
+		// An interrupt that landed before the turn took its input ends the
+		// turn empty, and the engine runs that input in the next turn: the
+		// client asked to stop it, so that turn is interrupted too.
+		reinterrupt := ev.Type == protocol.EventTurnStarted && t.held.ID == t.interruptAsked && len(t.startWaiting) == 0
 		out = append(out, s.releaseHeld(t, nil)...)
+		if reinterrupt {
+			_ = sess.eng.Submit(protocol.Op{Type: protocol.OpInterrupt, ThreadID: t.info.ID})
+			t.interruptAsked = ev.TurnID
+		}
 	}
 	turnID := ev.TurnID
 	if turnID == "" {

@@ -234,6 +234,9 @@ func (s *Server) turnInterrupt(raw json.RawMessage) (any, *protocol.RPCError) {
 	}
 	s.mu.Lock()
 	cur := t.turnID
+	if cur == p.TurnID {
+		t.interruptAsked = cur
+	}
 	s.mu.Unlock()
 	if cur != p.TurnID {
 		return nil, rpcError(protocol.RPCInvalidRequest, "turn %s is not running on thread %s", p.TurnID, p.ThreadID)

@@ -15,9 +15,21 @@ import (
 )
 
 // treeScript is the scripted model of the tests: "write NAME" runs a
-// command that writes NAME.txt, "spawn" spawns a child and waits for it,
-// "block" runs until interrupted.
+// command that writes NAME.txt, "patch NAME" adds NAME.md, "spawn" spawns a
+// child and waits for it, "block" runs until interrupted.
 func treeScript(ctx context.Context, req model.Request) (model.Response, error) {
+	return blockingScript(nil)(ctx, req)
+}
+
+// blockingScript is treeScript that signals blocked when "block" is in its
+// model call.
+func blockingScript(blocked chan<- struct{}) model.ScriptFunc {
+	return func(ctx context.Context, req model.Request) (model.Response, error) {
+		return script(ctx, req, blocked)
+	}
+}
+
+func script(ctx context.Context, req model.Request, blocked chan<- struct{}) (model.Response, error) {
 	prompt, outs := lastInput(req.Items)
 	switch {
 	case strings.Contains(prompt, "child task"):
@@ -40,7 +52,17 @@ func treeScript(ctx context.Context, req model.Request) (model.Response, error) 
 			return model.Response{ToolCalls: []model.ToolCallRequest{toolCall("call-wait", "wait", map[string]any{"ids": []string{r.AgentID}})}}, nil
 		}
 		return model.Response{Text: "children done"}, nil
+	case strings.HasPrefix(prompt, "patch "):
+		name := strings.TrimPrefix(prompt, "patch ")
+		if len(outs) == 0 {
+			patch := "*** Begin Patch\n*** Add File: " + name + ".md\n+hello\n*** End Patch\n"
+			return model.Response{ToolCalls: []model.ToolCallRequest{toolCall("call-patch-"+name, "apply_patch", map[string]any{"input": patch})}}, nil
+		}
+		return model.Response{Text: "patched " + name}, nil
 	case prompt == "block":
+		if blocked != nil {
+			blocked <- struct{}{}
+		}
 		<-ctx.Done()
 		return model.Response{}, ctx.Err()
 	}
@@ -62,7 +84,8 @@ func str(m map[string]any, keys ...string) string {
 // thread, an interrupt, listing and reading; then a second server resumes
 // the session and the engine (as the TUI opens it) resumes it too.
 func TestAppServerSession(t *testing.T) {
-	f := newFixture(t, treeScript)
+	blocked := make(chan struct{}, 1)
+	f := newFixture(t, blockingScript(blocked))
 	c := f.start(t)
 	c.initialize()
 
@@ -104,6 +127,29 @@ func TestAppServerSession(t *testing.T) {
 	}
 	c.notification("turn/completed", func(p map[string]any) bool { return str(p, "turn", "id") == turnID })
 
+	// A patch the client accepts, then one it cancels (which also
+	// interrupts the turn).
+	turnID = str(c.result("turn/start", turnInput(root, "patch p1")), "turn", "id")
+	reqID, ap = c.serverRequest("item/fileChange/requestApproval")
+	if ap["threadId"] != root || ap["turnId"] != turnID || ap["itemId"] != "call-patch-p1" {
+		t.Fatalf("patch approval: %v", ap)
+	}
+	c.reply(reqID, map[string]any{"decision": "accept"})
+	done = c.notification("item/completed", func(p map[string]any) bool { return str(p, "item", "type") == "fileChange" })
+	changes, _ := done["item"].(map[string]any)["changes"].([]any)
+	if str(done, "item", "status") != "completed" || len(changes) != 1 || str(changes[0].(map[string]any), "path") != "p1.md" || !fileExists(filepath.Join(f.cwd, "p1.md")) {
+		t.Fatalf("accepted patch: %v", done)
+	}
+	c.notification("turn/completed", func(p map[string]any) bool { return str(p, "turn", "id") == turnID })
+	turnID = str(c.result("turn/start", turnInput(root, "patch p2")), "turn", "id")
+	reqID, _ = c.serverRequest("item/fileChange/requestApproval")
+	c.reply(reqID, map[string]any{"decision": "cancel"})
+	done = c.notification("item/completed", func(p map[string]any) bool { return str(p, "item", "type") == "fileChange" })
+	tc = c.notification("turn/completed", func(p map[string]any) bool { return str(p, "turn", "id") == turnID })
+	if str(done, "item", "status") != "declined" || str(tc, "turn", "status") != "interrupted" || fileExists(filepath.Join(f.cwd, "p2.md")) {
+		t.Fatalf("cancelled patch: item %v, turn %v", done, tc)
+	}
+
 	// thread/note/set answers the normalized note and notifies it.
 	note := c.result("thread/note/set", map[string]any{"threadId": root, "note": "  reviewing the parser  "})
 	upd := c.notification("thread/note/updated", nil)
@@ -130,6 +176,11 @@ func TestAppServerSession(t *testing.T) {
 	// Interrupt a running turn.
 	turnID = str(c.result("turn/start", turnInput(root, "block")), "turn", "id")
 	c.notification("turn/started", func(p map[string]any) bool { return str(p, "turn", "id") == turnID })
+	select {
+	case <-blocked: // the turn is in its model call
+	case <-time.After(60 * time.Second):
+		t.Fatal("the blocking turn never reached the model")
+	}
 	if r := c.call("turn/start", turnInput(root, "again")); r["error"] == nil {
 		t.Fatalf("a second turn/start while one runs was accepted: %v", r)
 	}
@@ -145,7 +196,7 @@ func TestAppServerSession(t *testing.T) {
 		t.Fatalf("thread/list lists root sessions only: %v", list)
 	}
 	read := c.result("thread/read", map[string]any{"threadId": root, "includeTurns": true})
-	if turns, _ := read["thread"].(map[string]any)["turns"].([]any); len(turns) < 4 {
+	if turns, _ := read["thread"].(map[string]any)["turns"].([]any); len(turns) < 6 {
 		t.Fatalf("thread/read turns: %v", read)
 	}
 	c.result("thread/read", map[string]any{"threadId": childID})
@@ -304,4 +355,55 @@ func TestAppServerSubAgentApproval(t *testing.T) {
 		t.Fatalf("approved sub-agent command: %v", done)
 	}
 	c.close()
+}
+
+// TestInterruptBeforeInputTaken: an interrupt that lands before the turn
+// takes its input ends that turn empty and the engine runs the input in the
+// next turn; the server reports the first turn interrupted and interrupts
+// the second (the client asked to stop that input).
+func TestInterruptBeforeInputTaken(t *testing.T) {
+	blocked := make(chan struct{}, 1)
+	f := newFixture(t, blockingScript(blocked))
+	var out strings.Builder
+	s := &Server{
+		opts: Options{Home: f.home, NewEngine: f.factory, Version: "test"}, ctx: context.Background(),
+		out: &writer{w: &out}, threads: map[protocol.ThreadID]*thread{}, approvals: map[int64]*pendingApproval{},
+	}
+	sess, root, err := s.openSession(ThreadConfig{}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		sess.stopEvents()
+		shutdown(t, sess.eng)
+	}()
+	id := root.info.ID
+	// The engine's side, replayed: turn A starts, the client interrupts it,
+	// it ends before taking the input.
+	s.onEvent(sess, protocol.Event{Type: protocol.EventTurnStarted, ThreadID: id, TurnID: "turn-a"})
+	if _, rerr := s.turnInterrupt(json.RawMessage(`{"threadId":"` + string(id) + `","turnId":"turn-a"}`)); rerr != nil {
+		t.Fatal(rerr)
+	}
+	s.onEvent(sess, protocol.Event{Type: protocol.EventTurnCompleted, ThreadID: id, TurnID: "turn-a"})
+	// The input runs in the next turn (here, really: it blocks in the model).
+	if err := sess.eng.SubmitText(id, "block"); err != nil {
+		t.Fatal(err)
+	}
+	<-blocked
+	s.onEvent(sess, protocol.Event{Type: protocol.EventTurnStarted, ThreadID: id, TurnID: "turn-b"})
+	if !strings.Contains(out.String(), `"id":"turn-a"`) || !strings.Contains(out.String(), `"status":"interrupted"`) {
+		t.Fatalf("turn A must complete interrupted:\n%s", out.String())
+	}
+	// The server interrupted the engine's running turn.
+	deadline := time.After(30 * time.Second)
+	for {
+		select {
+		case ev := <-sess.events:
+			if ev.Type == protocol.EventStatusChanged && ev.ThreadID == id && ev.Status.Kind == protocol.StatusInterrupted {
+				return
+			}
+		case <-deadline:
+			t.Fatal("the running turn was not interrupted")
+		}
+	}
 }

@@ -36,6 +36,8 @@ type thread struct {
 	turnError    string
 	// held is a finished turn whose outcome the next status event decides.
 	held *protocol.AppTurn
+	// interruptAsked is the turn the client interrupted.
+	interruptAsked string
 
 	msgItem string // the open agentMessage item ("" when none)
 	msgText strings.Builder
