@@ -535,3 +535,43 @@ func TestACPWithTypeScriptClient(t *testing.T) {
 		t.Fatalf("TypeScript client: %v\n%s", err, out)
 	}
 }
+
+// TestCancelReachesTheTurnThatRunsTheInput: a cancel that lands before the
+// turn takes its input ends that turn empty and the engine runs the input
+// in the next turn; the session interrupts that turn too.
+func TestCancelReachesTheTurnThatRunsTheInput(t *testing.T) {
+	f := &fixture{home: t.TempDir(), cwd: t.TempDir(), blocked: make(chan struct{}, 1)}
+	eng, err := f.factory(context.Background(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	events, stop := eng.Subscribe()
+	root, err := eng.StartRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		stop()
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		_ = eng.Shutdown(ctx)
+	}()
+	s := newSession(&agent{ctx: context.Background()}, eng, root, events, stop)
+	s.cancelling = true // the prompt was cancelled; its first turn ended empty
+	if err := eng.SubmitText(root, "block"); err != nil {
+		t.Fatal(err)
+	}
+	<-f.blocked
+	s.onEvent(protocol.Event{Type: protocol.EventTurnStarted, ThreadID: root, TurnID: "next"})
+	deadline := time.After(30 * time.Second)
+	for {
+		select {
+		case ev := <-events:
+			if ev.Type == protocol.EventStatusChanged && ev.ThreadID == root && ev.Status.Kind == protocol.StatusInterrupted {
+				return
+			}
+		case <-deadline:
+			t.Fatal("the turn running the cancelled input was not interrupted")
+		}
+	}
+}

@@ -31,6 +31,10 @@ type session struct {
 	// ends (nil when no prompt runs); turnOver marks turn_completed seen.
 	turnEnd  chan protocol.AgentStatus
 	turnOver bool
+	// cancelling: the client cancelled the running prompt. A cancel that
+	// lands before the turn takes its input ends that turn empty and the
+	// engine runs the input in the next turn, which is then interrupted too.
+	cancelling bool
 	// streamed marks threads whose current message went out as deltas.
 	streamed map[protocol.ThreadID]bool
 
@@ -82,7 +86,7 @@ func (s *session) prompt(ctx context.Context, items []protocol.InputItem) (sdk.P
 	s.mu.Unlock()
 	defer func() {
 		s.mu.Lock()
-		s.turnEnd = nil
+		s.turnEnd, s.cancelling = nil, false
 		s.mu.Unlock()
 	}()
 	if err := s.eng.Submit(protocol.Op{Type: protocol.OpUserTurn, ThreadID: s.root, Items: items}); err != nil {
@@ -94,6 +98,9 @@ func (s *session) prompt(ctx context.Context, items []protocol.InputItem) (sdk.P
 	case st = <-end:
 	case <-ctx.Done():
 		cancelled = true
+		s.mu.Lock()
+		s.cancelling = true
+		s.mu.Unlock()
 		_ = s.cancel()
 		select {
 		case st = <-end:
@@ -129,6 +136,13 @@ func (s *session) onEvent(ev protocol.Event) {
 		return
 	}
 	switch ev.Type {
+	case protocol.EventTurnStarted:
+		s.mu.Lock()
+		again := s.cancelling
+		s.mu.Unlock()
+		if again {
+			_ = s.cancel()
+		}
 	case protocol.EventTurnCompleted:
 		s.mu.Lock()
 		s.turnOver = true
