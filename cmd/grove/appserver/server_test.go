@@ -407,3 +407,41 @@ func TestInterruptBeforeInputTaken(t *testing.T) {
 		}
 	}
 }
+
+// TestResumeSessionOfAnotherFrontEnd: a session the engine ran for another
+// front end (the TUI, grove exec) resumes in the app-server with its turns.
+func TestResumeSessionOfAnotherFrontEnd(t *testing.T) {
+	f := newFixture(t, treeScript)
+	eng, err := f.factory(context.Background(), ThreadConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	events, stop := eng.Subscribe()
+	id, err := eng.StartRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := eng.SubmitText(id, "hello from the tui"); err != nil {
+		t.Fatal(err)
+	}
+	for ev := range events {
+		if ev.Type == protocol.EventTurnCompleted && ev.ThreadID == id {
+			break
+		}
+	}
+	stop()
+	shutdown(t, eng)
+
+	c := f.start(t)
+	c.initialize()
+	list := c.result("thread/list", map[string]any{})
+	if data, _ := list["data"].([]any); len(data) != 1 || str(data[0].(map[string]any), "preview") != "hello from the tui" {
+		t.Fatalf("thread/list: %v", list)
+	}
+	res := c.result("thread/resume", map[string]any{"threadId": string(id)})
+	turns, _ := res["thread"].(map[string]any)["turns"].([]any)
+	if len(turns) != 1 || !strings.Contains(mustJSON(turns[0]), "hello from the tui") || !strings.Contains(mustJSON(turns[0]), `"text":"ok"`) {
+		t.Fatalf("resumed turns: %v", turns)
+	}
+	c.close()
+}
