@@ -445,3 +445,18 @@ func TestResumeSessionOfAnotherFrontEnd(t *testing.T) {
 	}
 	c.close()
 }
+
+// TestEOFWithPendingApproval: the client goes away while an approval waits;
+// the server shuts the session down and returns (goleak checks the rest).
+func TestEOFWithPendingApproval(t *testing.T) {
+	f := newFixture(t, treeScript)
+	c := f.start(t)
+	c.initialize()
+	root := str(c.result("thread/start", map[string]any{"approvalPolicy": "untrusted"}), "thread", "id")
+	c.result("turn/start", turnInput(root, "write late"))
+	c.serverRequest("item/commandExecution/requestApproval")
+	c.close()
+	if fileExists(filepath.Join(f.cwd, "late.txt")) {
+		t.Fatal("an unanswered command ran")
+	}
+}
