@@ -386,6 +386,12 @@ func TestACPSession(t *testing.T) {
 	if err != nil || !init.AgentCapabilities.LoadSession {
 		t.Fatalf("initialize: %v %+v", err, init)
 	}
+	if _, err := c.NewSession(ctx, sdk.NewSessionRequest{Cwd: "relative/dir", McpServers: []sdk.McpServer{}}); err == nil || !strings.Contains(err.Error(), "absolute") {
+		t.Fatalf("a relative cwd must be refused: %v", err)
+	}
+	if _, err := c.Prompt(ctx, sdk.PromptRequest{SessionId: "no-such-session", Prompt: []sdk.ContentBlock{sdk.TextBlock("hi")}}); err == nil {
+		t.Fatal("a prompt to an unknown session must fail")
+	}
 	ns, err := c.NewSession(ctx, sdk.NewSessionRequest{Cwd: f.cwd, McpServers: []sdk.McpServer{}})
 	if err != nil {
 		t.Fatal(err)

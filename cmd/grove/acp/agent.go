@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -111,7 +112,18 @@ func (a *agent) Authenticate(context.Context, sdk.AuthenticateRequest) (sdk.Auth
 	return sdk.AuthenticateResponse{}, nil
 }
 
+// checkCwd enforces ACP's rule: the session directory is an absolute path.
+func checkCwd(cwd string) error {
+	if !filepath.IsAbs(cwd) {
+		return sdk.NewInvalidParams(map[string]any{"cwd": fmt.Sprintf("must be an absolute path, got %q", cwd)})
+	}
+	return nil
+}
+
 func (a *agent) NewSession(_ context.Context, p sdk.NewSessionRequest) (sdk.NewSessionResponse, error) {
+	if err := checkCwd(p.Cwd); err != nil {
+		return sdk.NewSessionResponse{}, err
+	}
 	s, err := a.open(p.Cwd, "")
 	if err != nil {
 		return sdk.NewSessionResponse{}, err
@@ -126,6 +138,9 @@ func (a *agent) NewSession(_ context.Context, p sdk.NewSessionRequest) (sdk.NewS
 func (a *agent) LoadSession(ctx context.Context, p sdk.LoadSessionRequest) (sdk.LoadSessionResponse, error) {
 	if p.SessionId == "" {
 		return sdk.LoadSessionResponse{}, sdk.NewInvalidParams(map[string]any{"sessionId": "required"})
+	}
+	if err := checkCwd(p.Cwd); err != nil {
+		return sdk.LoadSessionResponse{}, err
 	}
 	a.mu.Lock()
 	_, loaded := a.sessions[p.SessionId]
