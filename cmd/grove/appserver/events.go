@@ -126,6 +126,7 @@ func (s *Server) translate(sess *session, ev protocol.Event) []outMsg {
 		}
 		emit("turn/started", map[string]any{"threadId": tid, "turn": turn})
 	case protocol.EventTurnCompleted:
+		out = append(out, s.closeReasoning(t, turnID)...)
 		out = append(out, s.closeMessage(t, turnID, "")...)
 		done := time.Now()
 		completed, dur := done.Unix(), done.Sub(t.turnStart).Milliseconds()
@@ -144,7 +145,16 @@ func (s *Server) translate(sess *session, ev protocol.Event) []outMsg {
 		t.turnItems = append(t.turnItems, item)
 		emit("item/started", itemNote(tid, turnID, item, "startedAtMs"))
 		emit("item/completed", itemNote(tid, turnID, item, "completedAtMs"))
+	case protocol.EventReasoningDelta:
+		if t.reasonItem == "" {
+			t.reasonItem = newItemID()
+			t.reasonText.Reset()
+			emit("item/started", itemNote(tid, turnID, protocol.AppReasoningItem{Type: "reasoning", ID: t.reasonItem, Summary: []string{}, Content: []string{}}, "startedAtMs"))
+		}
+		t.reasonText.WriteString(ev.Delta)
+		emit("item/reasoning/summaryTextDelta", map[string]any{"threadId": tid, "turnId": turnID, "itemId": t.reasonItem, "delta": ev.Delta, "summaryIndex": 0})
 	case protocol.EventMessageDelta:
+		out = append(out, s.closeReasoning(t, turnID)...)
 		if t.msgItem == "" {
 			t.msgItem = newItemID()
 			t.msgText.Reset()
@@ -156,12 +166,14 @@ func (s *Server) translate(sess *session, ev protocol.Event) []outMsg {
 		// The stream restarted: the completed item carries the final text.
 		t.msgText.Reset()
 	case protocol.EventMessage:
+		out = append(out, s.closeReasoning(t, turnID)...)
 		if t.msgItem == "" {
 			t.msgItem = newItemID()
 			emit("item/started", itemNote(tid, turnID, protocol.AppAgentMessageItem{Type: "agentMessage", ID: t.msgItem, Text: ""}, "startedAtMs"))
 		}
 		out = append(out, s.closeMessage(t, turnID, ev.Message)...)
 	case protocol.EventToolCallBegin:
+		out = append(out, s.closeReasoning(t, turnID)...)
 		out = append(out, s.closeMessage(t, turnID, "")...)
 		item := toolItem(*ev.Tool, ev.ThreadID, t.info.Cwd)
 		t.tools[ev.Tool.CallID] = item
@@ -250,6 +262,18 @@ func (s *Server) closeMessage(t *thread, turnID, final string) []outMsg {
 	item := protocol.AppAgentMessageItem{Type: "agentMessage", ID: t.msgItem, Text: text}
 	t.msgItem = ""
 	t.msgText.Reset()
+	t.turnItems = append(t.turnItems, item)
+	return []outMsg{{method: "item/completed", params: itemNote(string(t.info.ID), turnID, item, "completedAtMs")}}
+}
+
+// closeReasoning completes the open reasoning item, if any.
+func (s *Server) closeReasoning(t *thread, turnID string) []outMsg {
+	if t.reasonItem == "" {
+		return nil
+	}
+	item := protocol.AppReasoningItem{Type: "reasoning", ID: t.reasonItem, Summary: []string{t.reasonText.String()}, Content: []string{}}
+	t.reasonItem = ""
+	t.reasonText.Reset()
 	t.turnItems = append(t.turnItems, item)
 	return []outMsg{{method: "item/completed", params: itemNote(string(t.info.ID), turnID, item, "completedAtMs")}}
 }

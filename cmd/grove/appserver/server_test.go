@@ -37,7 +37,7 @@ func script(ctx context.Context, req model.Request, blocked chan<- struct{}) (mo
 	case strings.HasPrefix(prompt, "write "):
 		name := strings.TrimPrefix(prompt, "write ")
 		if len(outs) == 0 {
-			return model.Response{ToolCalls: []model.ToolCallRequest{toolCall("call-"+name, "exec_command", map[string]any{"cmd": "echo hi > " + name + ".txt && cat " + name + ".txt"})}}, nil
+			return model.Response{Reasoning: "I will write " + name, ToolCalls: []model.ToolCallRequest{toolCall("call-"+name, "exec_command", map[string]any{"cmd": "echo hi > " + name + ".txt && cat " + name + ".txt"})}}, nil
 		}
 		return model.Response{Text: "wrote " + name, Usage: protocol.TokenUsage{InputTokens: 10, OutputTokens: 4, TotalTokens: 14}}, nil
 	case prompt == "spawn":
@@ -100,6 +100,11 @@ func TestAppServerSession(t *testing.T) {
 	turn := c.result("turn/start", turnInput(root, "write a"))
 	turnID := str(turn, "turn", "id")
 	c.notification("turn/started", func(p map[string]any) bool { return str(p, "turn", "id") == turnID })
+	c.notification("item/reasoning/summaryTextDelta", func(p map[string]any) bool { return p["turnId"] == turnID })
+	reasoning := c.notification("item/completed", func(p map[string]any) bool { return str(p, "item", "type") == "reasoning" })
+	if got := mustJSON(reasoning["item"]); !strings.Contains(got, "I will write a") {
+		t.Fatalf("reasoning item: %s", got)
+	}
 	reqID, ap := c.serverRequest("item/commandExecution/requestApproval")
 	if ap["threadId"] != root || ap["turnId"] != turnID || !strings.Contains(str(ap, "command"), "a.txt") {
 		t.Fatalf("approval request: %v", ap)

@@ -41,7 +41,10 @@ type thread struct {
 
 	msgItem string // the open agentMessage item ("" when none)
 	msgText strings.Builder
-	tools   map[string]any // open tool items by call id
+	// reasonItem is the open reasoning item ("" when none).
+	reasonItem string
+	reasonText strings.Builder
+	tools      map[string]any // open tool items by call id
 	// declined marks calls whose approval the user refused.
 	declined map[string]bool
 
