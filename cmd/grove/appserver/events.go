@@ -187,6 +187,9 @@ func (s *Server) translate(sess *session, ev protocol.Event) []outMsg {
 		wasDeclined := t.declined[ev.Tool.CallID]
 		delete(t.declined, ev.Tool.CallID)
 		item = finishToolItem(item, *ev.Tool, wasDeclined)
+		if collab, ok := item.(protocol.AppCollabToolCallItem); ok {
+			item = s.withAgentStates(collab)
+		}
 		if cmd, ok := item.(protocol.AppCommandExecutionItem); ok && ev.Tool.Output != "" {
 			// The engine reports a command's output at its end: one delta.
 			emit("item/commandExecution/outputDelta", map[string]any{"threadId": tid, "turnId": turnID, "itemId": cmd.ID, "delta": ev.Tool.Output})
@@ -264,6 +267,46 @@ func (s *Server) closeMessage(t *thread, turnID, final string) []outMsg {
 	t.msgText.Reset()
 	t.turnItems = append(t.turnItems, item)
 	return []outMsg{{method: "item/completed", params: itemNote(string(t.info.ID), turnID, item, "completedAtMs")}}
+}
+
+// withAgentStates fills a collab item's agentsStates from the receivers'
+// current statuses (Called with s.mu held).
+func (s *Server) withAgentStates(it protocol.AppCollabToolCallItem) protocol.AppCollabToolCallItem {
+	states := map[string]protocol.AppCollabState{}
+	for _, id := range it.ReceiverThreadIDs {
+		r := s.threads[protocol.ThreadID(id)]
+		if r == nil {
+			states[id] = protocol.AppCollabState{Status: "notFound"}
+			continue
+		}
+		st := protocol.AppCollabState{Status: collabStatus(r.status.Kind)}
+		if r.status.HasMessage {
+			msg := r.status.Message
+			st.Message = &msg
+		}
+		states[id] = st
+	}
+	it.AgentsStates = states
+	return it
+}
+
+// collabStatus names an agent status in Codex's CollabAgentStatus.
+func collabStatus(k protocol.StatusKind) string {
+	switch k {
+	case protocol.StatusPendingInit:
+		return "pendingInit"
+	case protocol.StatusRunning:
+		return "running"
+	case protocol.StatusInterrupted:
+		return "interrupted"
+	case protocol.StatusCompleted:
+		return "completed"
+	case protocol.StatusErrored:
+		return "errored"
+	case protocol.StatusShutdown:
+		return "shutdown"
+	}
+	return "notFound"
 }
 
 // closeReasoning completes the open reasoning item, if any.

@@ -176,6 +176,12 @@ func TestAppServerSession(t *testing.T) {
 	if ids, _ := spawn["item"].(map[string]any)["receiverThreadIds"].([]any); len(ids) != 1 || ids[0] != childID {
 		t.Fatalf("spawn item receivers: %v", spawn)
 	}
+	wait := c.notification("item/completed", func(p map[string]any) bool {
+		return p["threadId"] == root && str(p, "item", "tool") == "wait"
+	})
+	if got := str(wait, "item", "agentsStates", childID, "status"); got != "completed" {
+		t.Fatalf("wait item's agent state: %v", wait)
+	}
 	c.notification("turn/completed", func(p map[string]any) bool { return str(p, "turn", "id") == turnID })
 
 	// Interrupt a running turn.
