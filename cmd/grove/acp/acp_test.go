@@ -287,6 +287,12 @@ func (f *fixture) script(ctx context.Context, req model.Request) (model.Response
 			return call("call-wait", "wait", map[string]any{"ids": []string{r.AgentID}})
 		}
 		return model.Response{Text: "children done"}, nil
+	case strings.HasPrefix(prompt, "patch "):
+		name := strings.TrimPrefix(prompt, "patch ")
+		if len(outs) == 0 {
+			return call("call-patch", "apply_patch", map[string]any{"input": "*** Begin Patch\n*** Add File: " + name + ".md\n+hello\n*** End Patch\n"})
+		}
+		return model.Response{Text: "patched"}, nil
 	case prompt == "sleep":
 		if len(outs) == 0 {
 			return call("call-sleep", "exec_command", map[string]any{"cmd": "sleep 60"})
@@ -425,6 +431,25 @@ func TestACPSession(t *testing.T) {
 	if asked != 2 || len(opts) != 3 || opts[0].Kind != sdk.PermissionOptionKindAllowOnce || opts[1].Kind != sdk.PermissionOptionKindAllowAlways || opts[2].Kind != sdk.PermissionOptionKindRejectOnce {
 		t.Fatalf("permission requests: %d, options %+v", asked, opts)
 	}
+
+	// apply_patch shows as an edit with the file's diff.
+	c.client.setAnswer(string(protocol.DecisionApprovedForSession))
+	prompt(t, c, sid, "patch notes")
+	c.client.waitFor(t, "patch diff", func(u sdk.SessionUpdate) bool {
+		tu := u.ToolCallUpdate
+		if tu == nil || tu.ToolCallId != "call-patch" || tu.Status == nil || *tu.Status != sdk.ToolCallStatusCompleted {
+			return false
+		}
+		for _, ct := range tu.Content {
+			if ct.Diff != nil && ct.Diff.Path == filepath.Join(f.cwd, "notes.md") && ct.Diff.NewText == "hello\n" {
+				return true
+			}
+		}
+		return false
+	})
+	c.client.waitFor(t, "edit tool call", func(u sdk.SessionUpdate) bool {
+		return u.ToolCall != nil && u.ToolCall.ToolCallId == "call-patch" && u.ToolCall.Kind == sdk.ToolKindEdit
+	})
 
 	// A sub-agent is a tool call of its parent: "role: task", completed
 	// with the child's final message.
