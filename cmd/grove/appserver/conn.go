@@ -24,13 +24,16 @@ var errLineTooLong = errors.New("message longer than 16 MiB")
 
 // lineReader reads newline-terminated messages of bounded size.
 type lineReader struct {
-	r *bufio.Reader
+	r   *bufio.Reader
+	max int
 }
 
-func newLineReader(r io.Reader) *lineReader { return &lineReader{r: bufio.NewReaderSize(r, 64<<10)} }
+func newLineReader(r io.Reader, max int) *lineReader {
+	return &lineReader{r: bufio.NewReaderSize(r, 64<<10), max: max}
+}
 
 // next returns the next non-empty line without its newline. A line longer
-// than maxLineBytes is consumed and reported as errLineTooLong.
+// than the limit is consumed and reported as errLineTooLong.
 func (l *lineReader) next() ([]byte, error) {
 	for {
 		var buf []byte
@@ -38,7 +41,7 @@ func (l *lineReader) next() ([]byte, error) {
 		for {
 			chunk, err := l.r.ReadSlice('\n')
 			if !tooLong {
-				if len(buf)+len(chunk) > maxLineBytes {
+				if len(buf)+len(chunk) > l.max {
 					tooLong, buf = true, nil
 				} else {
 					buf = append(buf, chunk...)
@@ -48,8 +51,11 @@ func (l *lineReader) next() ([]byte, error) {
 				continue
 			}
 			if err != nil {
-				if err == io.EOF && len(buf) > 0 && !tooLong {
-					return bytes.TrimSpace(buf), nil
+				if line := bytes.TrimSpace(buf); err == io.EOF && len(line) > 0 && !tooLong {
+					return line, nil
+				}
+				if err == io.EOF && tooLong {
+					return nil, errLineTooLong // the next call reports EOF
 				}
 				return nil, err
 			}

@@ -135,7 +135,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 
 // read parses lines and queues requests until EOF or a read error.
 func (s *Server) read(ctx context.Context, in io.Reader, queue chan<- protocol.RPCMessage) error {
-	lr := newLineReader(in)
+	lr := newLineReader(in, maxLineBytes)
 	for {
 		line, err := lr.next()
 		if errors.Is(err, errLineTooLong) {
