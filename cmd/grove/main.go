@@ -12,7 +12,9 @@ import (
 func main() {
 	// The sandbox helper re-execs this binary; it must run before anything else.
 	sandbox.MaybeRunHelper()
-	if err := newRootCmd().Execute(); err != nil {
+	err := newRootCmd().Execute()
+	closeAllMCP() // MCP servers stop with grove
+	if err != nil {
 		var ee exitError
 		if errors.As(err, &ee) {
 			if ee.msg != "" {

@@ -38,7 +38,7 @@ With no API key and no provider configured, grove runs an offline demo model.`,
 	pf.StringVarP(&g.sandbox, "sandbox", "s", "", "sandbox mode: read-only, workspace-write or danger-full-access")
 	pf.StringVarP(&g.approval, "ask-for-approval", "a", "", "approval policy: untrusted, on-request, on-failure or never")
 	pf.BoolVar(&g.demo, "demo", false, "run the offline demo model even if a provider is configured")
-	root.AddCommand(newExecCmd(g), newResumeCmd(g), newAgentsCmd(g), newSessionsCmd(g))
+	root.AddCommand(newExecCmd(g), newResumeCmd(g), newAgentsCmd(g), newSessionsCmd(g), newMCPCmd(g))
 	return root
 }
 

@@ -120,6 +120,10 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 	}
 	catalog := templates.Load(templates.Dirs{Cwd: cwd, GroveHome: cfg.Home, UserHome: userHome()}, templates.Options{ModelAliases: cfg.Agents.ModelAliases})
 	modelName := prov.Model
+	reg, mcpMgr, err := newToolRegistry(cfg, cwd)
+	if err != nil {
+		return nil, err
+	}
 	eng, err := engine.New(ctx, engine.Options{
 		Home: cfg.Home, Client: client, Provider: prov.Name,
 		Model: modelName, ReasoningEffort: cfg.ReasoningEffort,
@@ -127,11 +131,13 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 		MaxThreads: cfg.Agents.MaxThreads, MaxDepth: cfg.Agents.MaxDepth,
 		Instructions: cfg.Instructions, Templates: catalog,
 		Headless: o.headless, ApproveWorkdirs: o.approveWorkdirs || cfg.Exec.ApproveWorkdirs,
-		Demo: prov.Demo,
+		Demo: prov.Demo, Tools: reg,
 	})
 	if err != nil {
+		_ = mcpMgr.Close()
 		return nil, err
 	}
+	closeMCPWithEngine(eng, mcpMgr)
 	return &session{cfg: cfg, provider: prov, eng: eng, cwd: cwd}, nil
 }
 

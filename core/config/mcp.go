@@ -12,24 +12,24 @@ import (
 // (stdio) or a url (Streamable HTTP).
 type MCPServer struct {
 	// stdio
-	Command string            `toml:"command" json:"command,omitempty"`
-	Args    []string          `toml:"args" json:"args,omitempty"`
-	Env     map[string]string `toml:"env" json:"env,omitempty"`
-	Cwd     string            `toml:"cwd" json:"cwd,omitempty"`
+	Command string            `toml:"command,omitempty" json:"command,omitempty"`
+	Args    []string          `toml:"args,omitempty" json:"args,omitempty"`
+	Env     map[string]string `toml:"env,omitempty" json:"env,omitempty"`
+	Cwd     string            `toml:"cwd,omitempty" json:"cwd,omitempty"`
 	// Streamable HTTP
-	URL               string            `toml:"url" json:"url,omitempty"`
-	HTTPHeaders       map[string]string `toml:"http_headers" json:"http_headers,omitempty"`
-	EnvHTTPHeaders    map[string]string `toml:"env_http_headers" json:"env_http_headers,omitempty"`
-	BearerTokenEnvVar string            `toml:"bearer_token_env_var" json:"bearer_token_env_var,omitempty"`
+	URL               string            `toml:"url,omitempty" json:"url,omitempty"`
+	HTTPHeaders       map[string]string `toml:"http_headers,omitempty" json:"http_headers,omitempty"`
+	EnvHTTPHeaders    map[string]string `toml:"env_http_headers,omitempty" json:"env_http_headers,omitempty"`
+	BearerTokenEnvVar string            `toml:"bearer_token_env_var,omitempty" json:"bearer_token_env_var,omitempty"`
 	// Both
-	StartupTimeoutSec *float64 `toml:"startup_timeout_sec" json:"startup_timeout_sec,omitempty"`
-	ToolTimeoutSec    *float64 `toml:"tool_timeout_sec" json:"tool_timeout_sec,omitempty"`
-	Enabled           *bool    `toml:"enabled" json:"enabled,omitempty"`
-	EnabledTools      []string `toml:"enabled_tools" json:"enabled_tools,omitempty"`
-	DisabledTools     []string `toml:"disabled_tools" json:"disabled_tools,omitempty"`
+	StartupTimeoutSec *float64 `toml:"startup_timeout_sec,omitempty" json:"startup_timeout_sec,omitempty"`
+	ToolTimeoutSec    *float64 `toml:"tool_timeout_sec,omitempty" json:"tool_timeout_sec,omitempty"`
+	Enabled           *bool    `toml:"enabled,omitempty" json:"enabled,omitempty"`
+	EnabledTools      []string `toml:"enabled_tools,omitempty" json:"enabled_tools,omitempty"`
+	DisabledTools     []string `toml:"disabled_tools,omitempty" json:"disabled_tools,omitempty"`
 	// Trusted (a grove key) lets the server's tools run without asking
 	// under untrusted / on-request.
-	Trusted bool `toml:"trusted" json:"trusted,omitempty"`
+	Trusted bool `toml:"trusted,omitempty" json:"trusted,omitempty"`
 }
 
 // MCP defaults (Codex's).
