@@ -58,12 +58,14 @@ func newStdioTransport(cfg config.MCPServer, defaultCwd string) (*sdk.CommandTra
 		cmd.Dir = defaultCwd
 	}
 	// Pdeathsig: if grove itself is killed, the kernel kills the server.
+	// Closing waits half a second for a server to exit on end of input
+	// (the spec's shutdown) before signalling it.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	// Bounds Wait when a grandchild keeps stderr open after the server exits.
 	cmd.WaitDelay = time.Second
 	tb := &tailBuffer{max: 4 << 10}
 	cmd.Stderr = tb
-	return &sdk.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}, &stdioProcess{cmd: cmd, stderr: tb}
+	return &sdk.CommandTransport{Command: cmd, TerminateDuration: 500 * time.Millisecond}, &stdioProcess{cmd: cmd, stderr: tb}
 }
 
 // kill ends the server's whole process group.
