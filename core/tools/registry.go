@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"sort"
 	"strings"
 	"sync"
@@ -26,6 +27,9 @@ type Registry struct {
 	tools map[string]*entry
 	// sources contribute tools discovered at run time (MCP servers).
 	sources []ToolSource
+	// compiled caches the compiled schemas of source tools (by identity).
+	compiledMu sync.Mutex
+	compiled   map[Tool]*entry
 }
 
 // ToolSource contributes tools that are discovered at run time (MCP
@@ -235,13 +239,36 @@ func (r *Registry) sourceEntry(ctx context.Context, env *Env, name string) (*ent
 		if sa, ok := t.(SandboxAware); ok && env != nil && !sa.AvailableIn(env.Sandbox.Mode) {
 			return &entry{tool: refusedTool{t, env.Sandbox.Mode}}, true
 		}
-		e, err := compileEntry(t)
-		if err != nil {
-			return &entry{tool: t}, true
-		}
-		return e, true
+		return r.compiledEntry(t), true
 	}
 	return nil, false
+}
+
+// compiledEntry compiles a source tool's schema once per tool value; a
+// schema that does not compile is left to the server to validate.
+func (r *Registry) compiledEntry(t Tool) *entry {
+	cacheable := reflect.TypeOf(t).Comparable()
+	if cacheable {
+		r.compiledMu.Lock()
+		e := r.compiled[t]
+		r.compiledMu.Unlock()
+		if e != nil {
+			return e
+		}
+	}
+	e, err := compileEntry(t)
+	if err != nil {
+		e = &entry{tool: t}
+	}
+	if cacheable {
+		r.compiledMu.Lock()
+		if r.compiled == nil || len(r.compiled) > 4096 { // tools replaced by list_changed age out
+			r.compiled = map[Tool]*entry{}
+		}
+		r.compiled[t] = e
+		r.compiledMu.Unlock()
+	}
+	return e
 }
 
 // refusedTool stands in for a tool the caller's sandbox does not offer.
