@@ -101,7 +101,7 @@ func NewRegistry() *Registry {
 // Register adds a tool, compiling its schema once. A second tool with the
 // same name is an error.
 func (r *Registry) Register(t Tool) error {
-	e, err := compileEntry(t)
+	e, err := compileEntry(t, nil)
 	if err != nil {
 		return err
 	}
@@ -116,8 +116,17 @@ func (r *Registry) Register(t Tool) error {
 	return nil
 }
 
-// compileEntry compiles a tool's parameter schema.
-func compileEntry(t Tool) (*entry, error) {
+// noLoader refuses every external $ref: a run-time tool's schema comes
+// from a server and must not make grove read files or URLs.
+type noLoader struct{}
+
+func (noLoader) Load(url string) (any, error) {
+	return nil, fmt.Errorf("external schema %s is not loaded", url)
+}
+
+// compileEntry compiles a tool's parameter schema (loader nil = the
+// library's default, for grove's own schemas).
+func compileEntry(t Tool, loader jsonschema.URLLoader) (*entry, error) {
 	spec := t.Spec()
 	if spec.Name == "" {
 		return nil, errors.New("register tool: empty name")
@@ -131,6 +140,9 @@ func compileEntry(t Tool) (*entry, error) {
 		return nil, fmt.Errorf("register tool %s: schema is not JSON: %w", spec.Name, err)
 	}
 	c := jsonschema.NewCompiler()
+	if loader != nil {
+		c.UseLoader(loader)
+	}
 	url := "tool:///" + spec.Name + ".json"
 	if err := c.AddResource(url, doc); err != nil {
 		return nil, fmt.Errorf("register tool %s: %w", spec.Name, err)
@@ -256,7 +268,7 @@ func (r *Registry) compiledEntry(t Tool) *entry {
 			return e
 		}
 	}
-	e, err := compileEntry(t)
+	e, err := compileEntry(t, noLoader{})
 	if err != nil {
 		e = &entry{tool: t}
 	}

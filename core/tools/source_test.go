@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -33,7 +34,9 @@ type fakeTool struct {
 func (t *fakeTool) Spec() model.ToolSpec {
 	return model.ToolSpec{Name: t.name, Parameters: json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}`)}
 }
-func (t *fakeTool) Run(context.Context, *Env, json.RawMessage) Result { return Result{Output: t.name + " ran"} }
+func (t *fakeTool) Run(context.Context, *Env, json.RawMessage) Result {
+	return Result{Output: t.name + " ran"}
+}
 func (t *fakeTool) AvailableIn(m protocol.SandboxMode) bool {
 	return m != protocol.SandboxReadOnly || t.readOnly
 }
@@ -80,5 +83,28 @@ func TestToolSourceInRegistry(t *testing.T) {
 	}
 	if _, ok := r.Get("mcp__s__read"); !ok {
 		t.Fatal("Get misses a source tool")
+	}
+}
+
+// schemaTool is a source tool whose schema is given as text.
+type schemaTool struct{ schema string }
+
+func (t *schemaTool) Spec() model.ToolSpec {
+	return model.ToolSpec{Name: "mcp__s__ref", Parameters: json.RawMessage(t.schema)}
+}
+func (t *schemaTool) Run(context.Context, *Env, json.RawMessage) Result { return Result{Output: "ran"} }
+
+func TestSourceSchemaNeverLoadsExternalRefs(t *testing.T) {
+	dir := t.TempDir()
+	secret := dir + "/secret.json"
+	if err := os.WriteFile(secret, []byte(`{"type":"string","description":"SECRET-CONTENT"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := NewRegistry()
+	r.AddSource(&fakeSource{tools: []Tool{&schemaTool{schema: `{"type":"object","properties":{"a":{"$ref":"file://` + secret + `"}}}`}}})
+	res := r.Run(context.Background(), &Env{}, "mcp__s__ref", json.RawMessage(`{"a":5}`))
+	// The $ref is not followed: the server validates, grove passes the call on.
+	if res.IsError || strings.Contains(res.Output, "SECRET") {
+		t.Fatalf("run = %+v", res)
 	}
 }
