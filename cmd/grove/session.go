@@ -10,6 +10,8 @@ import (
 	"github.com/grovecli/grove/core/config"
 	"github.com/grovecli/grove/core/demo"
 	"github.com/grovecli/grove/core/engine"
+	"github.com/grovecli/grove/core/logging"
+	"github.com/grovecli/grove/core/mcp"
 	"github.com/grovecli/grove/core/model"
 	"github.com/grovecli/grove/protocol"
 	"github.com/grovecli/grove/templates"
@@ -21,7 +23,18 @@ type session struct {
 	provider config.Resolved
 	eng      *engine.Engine
 	cwd      string
+	// warnings are the problems found while opening the session (config,
+	// templates). They are logged; the TUI shows them on its status line
+	// (headless commands printed them to stderr already).
+	warnings []string
+	// stopLog and waitLog end the debug log's event reader.
+	stopLog, waitLog func()
+	// mcp runs the session's MCP servers; shutdown stops them.
+	mcp *mcp.Manager
 }
+
+// Warnings returns the problems found while opening the session.
+func (s *session) Warnings() []string { return append([]string(nil), s.warnings...) }
 
 type sessionOpts struct {
 	headless        bool
@@ -54,7 +67,7 @@ func loadConfig(g *globalFlags) (*config.Config, error) {
 		return nil, err
 	}
 	for _, w := range cfg.Warnings {
-		fmt.Fprintln(os.Stderr, "grove: warning:", w)
+		g.warn(w)
 	}
 	return cfg, nil
 }
@@ -90,6 +103,7 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 	if err != nil {
 		return nil, err
 	}
+	registerSecrets(cfg, prov.APIKey)
 	cwd, err := workingDir(g)
 	if err != nil {
 		return nil, err
@@ -107,6 +121,8 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 		client, err = model.New(model.ProviderConfig{
 			Name: prov.Name, BaseURL: prov.BaseURL, APIKey: prov.APIKey, WireAPI: prov.WireAPI,
 			Headers: prov.Headers, MaxRetries: prov.MaxRetries,
+			StreamIdleTimeout: prov.StreamIdleTimeout, ResponseHeaderTimeout: prov.ResponseHeaderTimeout,
+			QueryParams: prov.QueryParams, OmitParams: prov.OmitParams, MaxMessageBytes: prov.MaxMessageBytes,
 		})
 		if err != nil {
 			return nil, fmt.Errorf("model provider %s: %w", prov.Name, err)
@@ -115,9 +131,7 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 	if err := os.MkdirAll(cfg.Home, 0o700); err != nil {
 		return nil, fmt.Errorf("create %s: %w", cfg.Home, err)
 	}
-	if err := templates.SeedUserDir(cfg.Home); err != nil {
-		fmt.Fprintln(os.Stderr, "grove: warning: seed agent templates:", err)
-	}
+	warnings := append([]string(nil), cfg.Warnings...)
 	catalog := templates.Load(templates.Dirs{Cwd: cwd, GroveHome: cfg.Home, UserHome: userHome()}, templates.Options{ModelAliases: cfg.Agents.ModelAliases})
 	modelName := prov.Model
 	reg, mcpMgr, err := newToolRegistry(cfg, cwd)
@@ -137,8 +151,30 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 		_ = mcpMgr.Close()
 		return nil, err
 	}
-	closeMCPWithEngine(eng, mcpMgr)
-	return &session{cfg: cfg, provider: prov, eng: eng, cwd: cwd}, nil
+	closeMCPWithEngine(eng, mcpMgr) // also when a front end shuts the engine down directly
+	s := &session{cfg: cfg, provider: prov, eng: eng, cwd: cwd, warnings: warnings, mcp: mcpMgr}
+	s.stopLog, s.waitLog = logEvents(eng)
+	return s, nil
+}
+
+// shutdown closes the engine (every thread interrupted, rollouts flushed
+// and closed) and logs each step with its duration.
+func (s *session) shutdown(ctx context.Context, reason string) error {
+	l := logging.L()
+	begin := time.Now()
+	l.Info("shutdown: begin", "reason", reason)
+	err := s.eng.Shutdown(ctx)
+	l.Info("shutdown: engine closed", "duration_ms", time.Since(begin).Milliseconds(), "err", err)
+	if s.mcp != nil {
+		step := time.Now()
+		_ = s.mcp.Close() // MCP servers stop with the session
+		l.Info("shutdown: MCP servers stopped", "duration_ms", time.Since(step).Milliseconds())
+	}
+	step := time.Now()
+	s.stopLog()
+	s.waitLog()
+	l.Info("shutdown: done", "log_drain_ms", time.Since(step).Milliseconds(), "duration_ms", time.Since(begin).Milliseconds())
+	return err
 }
 
 func userHome() string {

@@ -20,7 +20,7 @@ func (t *Thread) sourceEnv(turnID string) *tools.Env {
 	}
 	t.mu.Unlock()
 	env.Approve = func(ctx context.Context, req protocol.ApprovalRequest) (protocol.ReviewDecision, error) {
-		return e.requestApproval(ctx, t, t, req)
+		return e.askApproval(ctx, t, t, req)
 	}
 	env.Emit = func(ev protocol.Event) {
 		ev.ThreadID = t.id
