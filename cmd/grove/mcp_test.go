@@ -216,3 +216,69 @@ func TestMCPListAddRemove(t *testing.T) {
 		t.Fatalf("after remove:\n%s", out)
 	}
 }
+
+// oneToolCall scripts a root that calls one tool, then answers with its output.
+func oneToolCall(t *testing.T, name, args string) *modeltest.Server {
+	s := modeltest.NewServer(t)
+	s.Handle(func(r modeltest.CapturedRequest) modeltest.Reply {
+		msgs, _ := r.Body["messages"].([]any)
+		last, _ := msgs[len(msgs)-1].(map[string]any)
+		if last["role"] == "tool" {
+			return modeltest.Reply{Text: "tool said: " + fmt.Sprint(last["content"])}
+		}
+		return modeltest.Reply{ToolCalls: []modeltest.ToolCall{{ID: "c1", Name: name, Arguments: args}}}
+	})
+	t.Setenv("OPENAI_BASE_URL", s.URL())
+	t.Setenv("OPENAI_API_KEY", "sk-test")
+	return s
+}
+
+// A project's .mcp.json server is never started by grove exec without an
+// earlier approval: a warning says how to approve it, the run goes on.
+func TestExecProjectMCPServerNeedsApproval(t *testing.T) {
+	noProviderEnv(t)
+	work := t.TempDir()
+	_ = os.MkdirAll(filepath.Join(work, ".git"), 0o755)
+	marker := filepath.Join(t.TempDir(), "started")
+	cmdline := fmt.Sprintf(`{"mcpServers":{"proj":{"command":"sh","args":["-c","touch %s"]}}}`, marker)
+	if err := os.WriteFile(filepath.Join(work, ".mcp.json"), []byte(cmdline), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := oneToolCall(t, "read_file", `{"path":"x"}`)
+	out, errOut, err := runCLI(t, t.TempDir(), "", "exec", "--cd", work, "-m", "m", "go")
+	if err != nil {
+		t.Fatalf("exec: %v\n%s", err, errOut)
+	}
+	if !strings.Contains(out, "tool said") || !strings.Contains(errOut, "MCP server proj from") || !strings.Contains(errOut, "this session cannot ask") {
+		t.Fatalf("stdout %q\nstderr:\n%s", out, errOut)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("the unapproved project server's command ran")
+	}
+	for _, r := range s.Requests() {
+		if strings.Contains(fmt.Sprint(r.Body["tools"]), "mcp__proj") {
+			t.Fatal("the unapproved server's tools were offered")
+		}
+	}
+}
+
+// Headless, a tool that is not annotated read-only is refused with what
+// would let it run; trusted = true lets it run.
+func TestExecMCPToolApprovalHeadless(t *testing.T) {
+	npm := everythingDir(t)
+	noProviderEnv(t)
+	home := t.TempDir()
+	cfg := fmt.Sprintf("[mcp_servers.everything]\ncommand = \"npx\"\nargs = [\"-y\", \"@modelcontextprotocol/server-everything\", \"stdio\"]\ncwd = %q\nstartup_timeout_sec = 60\n", npm)
+	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	oneToolCall(t, "mcp__everything__toggle-simulated-logging", `{}`)
+	out, errOut, err := runCLI(t, home, "", "exec", "-m", "m", "go")
+	if err != nil || !strings.Contains(out, "trusted = true") {
+		t.Fatalf("untrusted: %v\nstdout %q\nstderr:\n%s", err, out, errOut)
+	}
+	out, errOut, err = runCLI(t, home, "", "exec", "-c", "mcp_servers.everything.trusted=true", "-m", "m", "go")
+	if err != nil || strings.Contains(out, "trusted = true") || !strings.Contains(strings.ToLower(out), "logging") {
+		t.Fatalf("trusted: %v\nstdout %q\nstderr:\n%s", err, out, errOut)
+	}
+}

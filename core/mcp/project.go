@@ -236,7 +236,11 @@ func (m *Manager) approveProject(ctx context.Context, env *tools.Env, s *server)
 	}
 	d, err := env.Approve(ctx, req)
 	if err != nil {
-		return false, fmt.Errorf("MCP server %s from %s was not started: %w", s.name, s.project.file, err)
+		if ctx.Err() != nil {
+			return false, fmt.Errorf("MCP server %s from %s was not started: %w", s.name, s.project.file, err)
+		}
+		// A headless session cannot ask: say how to approve instead.
+		return false, fmt.Errorf("MCP server %s from %s was not started: it needs your approval once and this session cannot ask (approve it in an interactive grove session, or copy it into [mcp_servers] in config.toml)", s.name, s.project.file)
 	}
 	switch d {
 	case protocol.DecisionApproved:

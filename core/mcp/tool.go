@@ -136,7 +136,11 @@ func (t *mcpTool) ask(ctx context.Context, env *tools.Env, raw json.RawMessage) 
 	}
 	d, err := env.Approve(ctx, req)
 	if err != nil {
-		return tools.Result{Output: fmt.Sprintf("%s: approval was not given: %v", t.name, err), IsError: true, Abort: ctx.Err() != nil}, false
+		if ctx.Err() != nil {
+			return tools.Result{Output: fmt.Sprintf("%s: approval was not given: %v", t.name, err), IsError: true, Abort: true}, false
+		}
+		// Nobody can answer (grove exec): say what would let it run.
+		return tools.Errorf("%s: this MCP tool is not annotated read-only, so it needs approval under approval_policy = %s, and no one can approve in this session; the user can mark the server trusted = true in [mcp_servers.%s] or run with -a never", t.name, env.ApprovalPolicy, t.srv.name), false
 	}
 	switch d {
 	case protocol.DecisionApproved, protocol.DecisionApprovedForSession:
