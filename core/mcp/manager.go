@@ -57,6 +57,7 @@ type Manager struct {
 	changedMu sync.Mutex
 	changed   chan struct{} // closed and replaced when a tool list changes
 	warnings  []string      // load-time warnings (config and .mcp.json)
+	warned    map[string]bool
 }
 
 // New builds a Manager; nothing starts until an agent needs the tools.
@@ -146,10 +147,34 @@ func (m *Manager) Tools(ctx context.Context, env *tools.Env) []tools.Tool {
 		wg.Wait()
 	}
 	var out []tools.Tool
+	seen := map[string]string{}
 	for _, s := range m.servers {
-		out = append(out, s.snapshot()...)
+		for _, t := range s.snapshot() {
+			name := t.Spec().Name
+			if other, dup := seen[name]; dup {
+				// Server "a" tool "b__c" and server "a__b" tool "c" meet here.
+				m.warnOnce("dup\x00"+name, fmt.Sprintf("MCP tool %s of server %s has the same name as one of server %s; only the latter is offered", name, s.name, other))
+				continue
+			}
+			seen[name] = s.name
+			out = append(out, t)
+		}
 	}
 	return out
+}
+
+// warnOnce logs a warning the first time key is seen.
+func (m *Manager) warnOnce(key, msg string) {
+	m.changedMu.Lock()
+	if m.warned == nil {
+		m.warned = map[string]bool{}
+	}
+	seen := m.warned[key]
+	m.warned[key] = true
+	m.changedMu.Unlock()
+	if !seen {
+		m.logWarning(msg)
+	}
 }
 
 // Status lists the servers for /mcp and `grove mcp list`.

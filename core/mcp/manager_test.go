@@ -429,3 +429,27 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+func TestAmbiguousNamesAcrossServersOfferedOnce(t *testing.T) {
+	// Server "a" tool "b__c" and server "a__b" tool "c" are both mcp__a__b__c.
+	m := New(Options{})
+	defer m.Close()
+	one := &server{name: "a", m: m, state: StateReady}
+	two := &server{name: "a__b", m: m, state: StateReady}
+	one.tools = []*mcpTool{{srv: one, raw: "b__c", name: sanitizeName(QualifiedName("a", "b__c"))}}
+	two.tools = []*mcpTool{{srv: two, raw: "c", name: sanitizeName(QualifiedName("a__b", "c"))}}
+	for _, s := range []*server{one, two} {
+		for _, tl := range s.tools {
+			tl.spec.Name = tl.name
+		}
+	}
+	m.servers = []*server{one, two}
+	got := specNames(m.Tools(context.Background(), nil))
+	if len(got) != 1 || got[0] != "mcp__a__b__c" {
+		t.Fatalf("tools = %v", got)
+	}
+	m.Tools(context.Background(), nil)
+	if w := m.Warnings(); len(w) != 1 || !strings.Contains(w[0], "same name") {
+		t.Fatalf("warnings = %v", w)
+	}
+}

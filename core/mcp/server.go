@@ -317,7 +317,7 @@ func (s *server) listTools(ctx context.Context, c *connection) ([]*mcpTool, erro
 			continue
 		}
 		seen[t.Name] = true
-		out = append(out, newMCPTool(s, c, t))
+		out = append(out, newMCPTool(s, t))
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].raw < out[j].raw })
 	return out, nil

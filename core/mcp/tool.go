@@ -25,7 +25,7 @@ type mcpTool struct {
 	destructive bool
 }
 
-func newMCPTool(s *server, _ *connection, t *sdk.Tool) *mcpTool {
+func newMCPTool(s *server, t *sdk.Tool) *mcpTool {
 	name := sanitizeName(QualifiedName(s.name, t.Name))
 	desc := t.Description
 	if desc == "" {
