@@ -64,6 +64,25 @@ func closeAllMCP() {
 	}
 }
 
+// mcpStatusLines is one line per server for the TUI's /mcp.
+func mcpStatusLines(st []mcp.ServerStatus) []string {
+	out := make([]string, 0, len(st))
+	for _, s := range st {
+		line := fmt.Sprintf("%s: %s", s.Name, s.State)
+		if s.State == mcp.StateReady {
+			line += fmt.Sprintf(", %d tools", s.Tools)
+		}
+		if s.Error != "" {
+			line += ": " + s.Error
+		}
+		if s.Source != "" {
+			line += " (" + s.Source + ")"
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
 func newMCPCmd(g *globalFlags) *cobra.Command {
 	cmd := &cobra.Command{Use: "mcp", Short: "list, add and remove MCP servers ([mcp_servers] in config.toml)"}
 	var asJSON bool

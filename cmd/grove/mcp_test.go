@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/grovecli/grove/core/mcp"
 	"github.com/grovecli/grove/core/model/modeltest"
 	"github.com/grovecli/grove/protocol"
 )
@@ -280,5 +281,17 @@ func TestExecMCPToolApprovalHeadless(t *testing.T) {
 	out, errOut, err = runCLI(t, home, "", "exec", "-c", "mcp_servers.everything.trusted=true", "-m", "m", "go")
 	if err != nil || strings.Contains(out, "trusted = true") || !strings.Contains(strings.ToLower(out), "logging") {
 		t.Fatalf("trusted: %v\nstdout %q\nstderr:\n%s", err, out, errOut)
+	}
+}
+
+func TestMCPStatusLines(t *testing.T) {
+	got := mcpStatusLines([]mcp.ServerStatus{
+		{Name: "everything", State: mcp.StateReady, Tools: 13},
+		{Name: "gh", State: mcp.StateFailed, Error: "MCP server gh failed to start: boom"},
+		{Name: "proj", State: mcp.StateIdle, Source: "/p/.mcp.json"},
+	})
+	want := []string{"everything: ready, 13 tools", "gh: failed: MCP server gh failed to start: boom", "proj: idle (/p/.mcp.json)"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("lines:\n%s", strings.Join(got, "\n"))
 	}
 }
