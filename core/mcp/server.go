@@ -298,8 +298,10 @@ func (s *server) refresh(ctx context.Context, c *connection) {
 		return
 	}
 	if err != nil {
-		s.stale = true // try again next time
-		s.warnLocked(fmt.Sprintf("MCP server %s: listing tools after a change failed: %v", s.name, err))
+		s.stale = true        // try again next time
+		if ctx.Err() == nil { // an interrupted turn is not the server's fault
+			s.warnLocked(fmt.Sprintf("MCP server %s: listing tools after a change failed: %v", s.name, err))
+		}
 		return
 	}
 	s.tools = list
