@@ -453,3 +453,36 @@ func TestAmbiguousNamesAcrossServersOfferedOnce(t *testing.T) {
 		t.Fatalf("warnings = %v", w)
 	}
 }
+
+// Many agents share one server: one start, one process, calls multiplexed.
+func TestConcurrentAgentsShareOneServer(t *testing.T) {
+	reg, m := newRegistry(t, map[string]config.MCPServer{"t": stdioServer("serve")})
+	var wg sync.WaitGroup
+	errs := make(chan string, 40)
+	for i := range 40 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			env := (&recorder{}).env(protocol.ApprovalNever, protocol.SandboxWorkspaceWrite)
+			reg.SpecsFor(context.Background(), env, nil) // every agent's first request races the start
+			want := "Echo: " + strings.Repeat("x", i)
+			if res := reg.Run(context.Background(), env, "mcp__t__echo", rawArgs(t, map[string]string{"text": strings.Repeat("x", i)})); res.Output != want {
+				errs <- res.Output
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error("wrong answer:", e)
+	}
+	m.servers[0].mu.Lock()
+	deaths, attempts := m.servers[0].deaths, m.servers[0].attempts
+	m.servers[0].mu.Unlock()
+	if st := m.Status()[0]; st.State != StateReady || deaths != 0 || attempts != 1 {
+		t.Fatalf("status %+v, deaths %d, start attempts %d (want 1)", st, deaths, attempts)
+	}
+	if w := m.Warnings(); len(w) != 0 {
+		t.Fatalf("warnings: %v", w)
+	}
+}

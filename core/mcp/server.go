@@ -46,6 +46,7 @@ type server struct {
 	stale    bool          // tools/list_changed arrived: list again on next use
 	starting chan struct{} // closed when the running start attempt ends
 	deaths   int           // times the connection died under us
+	attempts int           // start attempts (one per process started)
 	warnings []string      // not yet published (no thread to publish through)
 	approved bool
 }
@@ -98,6 +99,7 @@ func (s *server) ensure(ctx context.Context, env *tools.Env) {
 		case StateIdle:
 			s.state = StateStarting
 			s.starting = make(chan struct{})
+			s.attempts++
 			s.mu.Unlock()
 			s.start(ctx, env)
 		case StateStarting:
