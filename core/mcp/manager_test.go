@@ -486,3 +486,26 @@ func TestConcurrentAgentsShareOneServer(t *testing.T) {
 		t.Fatalf("warnings: %v", w)
 	}
 }
+
+// Streamable HTTP delivers list_changed over the standalone SSE stream.
+func TestListChangedOverHTTP(t *testing.T) {
+	srv := newTestServer()
+	hs := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, nil))
+	defer hs.Close()
+	reg, m := newRegistry(t, map[string]config.MCPServer{"web": {URL: hs.URL}})
+	env := (&recorder{}).env(protocol.ApprovalNever, protocol.SandboxWorkspaceWrite)
+	reg.SpecsFor(context.Background(), env, nil)
+	changed := m.Changed()
+	if res := reg.Run(context.Background(), env, "mcp__web__grow", nil); res.IsError {
+		t.Fatalf("grow: %+v", res)
+	}
+	select {
+	case <-changed:
+	case <-time.After(30 * time.Second):
+		t.Fatal("no tools/list_changed notification arrived over HTTP")
+	}
+	if res := reg.Run(context.Background(), env, "mcp__web__extra", nil); res.Output != "extra!" {
+		t.Fatalf("extra = %+v", res)
+	}
+	_ = m.Close()
+}
