@@ -31,6 +31,11 @@ const (
 	EventShutdownComplete  EventType = "shutdown_complete"
 )
 
+// EventToolProgress reports progress of a running tool call (an MCP
+// server's notifications/progress): Tool carries the call id and name,
+// Message the progress text.
+const EventToolProgress EventType = "tool_progress"
+
 // Event is one thing that happened in one thread. Exactly the payload field
 // that belongs to Type is set.
 type Event struct {

@@ -83,7 +83,6 @@ func TestAllowListNamingNothingGrantsNoTools(t *testing.T) {
 		"empty list":       "description: d\nallow_list: []",
 		"null list":        "description: d\nallow_list:",
 		"claude web tools": "name: webby\ndescription: d\ntools: WebFetch, WebSearch",
-		"claude mcp only":  "name: webby\ndescription: d\ntools: mcp__github__create_issue",
 		"claude empty":     "name: webby\ndescription: d\ntools: \"\"",
 	}
 	for name, front := range cases {

@@ -23,6 +23,7 @@ func main() {
 func run() int {
 	term := watchTermination(context.Background())
 	err := newRootCmd().ExecuteContext(term.ctx)
+	closeAllMCP() // MCP servers stop with grove
 	term.Stop()
 	if term.Code() != 0 {
 		// SIGTERM/SIGHUP (or Ctrl+C twice) shut the run down: 128+signal.

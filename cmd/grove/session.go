@@ -12,6 +12,7 @@ import (
 	"github.com/grovecli/grove/core/demo"
 	"github.com/grovecli/grove/core/engine"
 	"github.com/grovecli/grove/core/logging"
+	"github.com/grovecli/grove/core/mcp"
 	"github.com/grovecli/grove/core/model"
 	"github.com/grovecli/grove/protocol"
 	"github.com/grovecli/grove/templates"
@@ -31,6 +32,8 @@ type session struct {
 	warnings []string
 	// stopLog and waitLog end the debug log's event reader.
 	stopLog, waitLog func()
+	// mcp runs the session's MCP servers; shutdown stops them.
+	mcp *mcp.Manager
 }
 
 // maxSessionWarnings bounds the kept warnings (a broken disk repeats).
@@ -151,6 +154,10 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 	warnings := append([]string(nil), cfg.Warnings...)
 	catalog := templates.Load(templates.Dirs{Cwd: cwd, GroveHome: cfg.Home, UserHome: userHome()}, templates.Options{ModelAliases: cfg.Agents.ModelAliases})
 	modelName := prov.Model
+	reg, mcpMgr, err := newToolRegistry(cfg, cwd)
+	if err != nil {
+		return nil, err
+	}
 	eng, err := engine.New(ctx, engine.Options{
 		Home: cfg.Home, Client: client, Provider: prov.Name,
 		Model: modelName, ReasoningEffort: cfg.ReasoningEffort,
@@ -158,12 +165,14 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 		MaxThreads: cfg.Agents.MaxThreads, MaxDepth: cfg.Agents.MaxDepth,
 		Instructions: cfg.Instructions, Templates: catalog,
 		Headless: o.headless, ApproveWorkdirs: o.approveWorkdirs || cfg.Exec.ApproveWorkdirs,
-		Demo: prov.Demo,
+		Demo: prov.Demo, Tools: reg,
 	})
 	if err != nil {
+		_ = mcpMgr.Close()
 		return nil, err
 	}
-	s := &session{cfg: cfg, provider: prov, eng: eng, cwd: cwd, warnings: warnings}
+	closeMCPWithEngine(eng, mcpMgr) // also when a front end shuts the engine down directly
+	s := &session{cfg: cfg, provider: prov, eng: eng, cwd: cwd, warnings: warnings, mcp: mcpMgr}
 	s.stopLog, s.waitLog = logEvents(eng, s.addWarning)
 	return s, nil
 }
@@ -176,6 +185,11 @@ func (s *session) shutdown(ctx context.Context, reason string) error {
 	l.Info("shutdown: begin", "reason", reason)
 	err := s.eng.Shutdown(ctx)
 	l.Info("shutdown: engine closed", "duration_ms", time.Since(begin).Milliseconds(), "err", err)
+	if s.mcp != nil {
+		step := time.Now()
+		_ = s.mcp.Close() // MCP servers stop with the session
+		l.Info("shutdown: MCP servers stopped", "duration_ms", time.Since(step).Milliseconds())
+	}
 	step := time.Now()
 	s.stopLog()
 	s.waitLog()

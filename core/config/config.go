@@ -31,6 +31,7 @@ type Config struct {
 	Agents          Agents                    `toml:"agents"`
 	TUI             TUI                       `toml:"tui"`
 	Exec            Exec                      `toml:"exec"`
+	MCPServers      map[string]MCPServer      `toml:"mcp_servers"`
 
 	// Home is $GROVE_HOME (not a config key).
 	Home string `toml:"-"`
@@ -269,6 +270,7 @@ func (c *Config) fillDefaults() error {
 			return fmt.Errorf("model_providers.%s.wire_api %q: expected chat or responses", name, p.WireAPI)
 		}
 	}
+	c.validateMCP()
 	return nil
 }
 

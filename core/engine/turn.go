@@ -149,6 +149,7 @@ func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, str
 			return outcomeInterrupted, soFar(), ""
 		}
 		req := t.buildRequest()
+		req.Tools = e.tools.SpecsFor(ctx, t.sourceEnv(turnID), t.toolAllowed)
 		partial.Reset()
 		resp, err := e.opts.Client.Stream(ctx, req, func(d model.Delta) {
 			switch d.Kind {
