@@ -28,6 +28,8 @@ type Options struct {
 	NewSession func() (Backend, error)
 	// Models lists model names for /model completion (may be nil).
 	Models func() []string
+	// MCPServers describes the MCP servers, one line each, for /mcp (may be nil).
+	MCPServers func() []string
 	// Now is the clock (tests pin it).
 	Now func() time.Time
 	// ApprovalGrace overrides the modal's input grace period (tests).

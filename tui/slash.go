@@ -24,6 +24,7 @@ var slashCommands = []struct {
 	{"/model", "set the model: /model <name> [effort]", true},
 	{"/note", "set the focused agent's note: /note <text>", true},
 	{"/export", "write the focused transcript to a file: /export [path]", false},
+	{"/mcp", "MCP servers: state, tools, errors", false},
 	{"/help", "show keys and commands", false},
 	{"/quit", "quit grove", false},
 }
@@ -322,6 +323,19 @@ func (m Model) slash(text string) (tea.Model, tea.Cmd) {
 		}
 		name, effort, _ := strings.Cut(arg, " ")
 		return m, m.loadModels(modelsAction{kind: "set", name: name, effort: strings.TrimSpace(effort)})
+	case "/mcp":
+		if m.opts.MCPServers == nil {
+			m.flash = "no MCP servers configured ([mcp_servers] in config.toml, or .mcp.json)"
+			return m, nil
+		}
+		list := m.opts.MCPServers
+		return m, func() tea.Msg {
+			lines := list()
+			if len(lines) == 0 {
+				return flashMsg("no MCP servers configured ([mcp_servers] in config.toml, or .mcp.json)")
+			}
+			return flashMsg("MCP: " + strings.Join(lines, " · "))
+		}
 	default:
 		m.flash = "unknown command " + cmd + " · /help lists commands"
 	}
