@@ -5,8 +5,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -32,7 +34,7 @@ func TestTmuxSmoke(t *testing.T) {
 	home := filepath.Join(dir, "home")
 	session := "grove-smoke-" + filepath.Base(dir)
 	// A private tmux server: the test never touches the user's sessions.
-	sock := "grove-smoke-" + filepath.Base(dir)
+	sock := "grove-smoke-" + filepath.Base(filepath.Dir(dir)) // unique per run: tmux sockets are machine-wide
 	tmux := func(args ...string) string {
 		c := exec.Command("tmux", append([]string{"-L", sock}, args...)...)
 		c.Env = append(os.Environ(), "TERM=xterm-256color") // CI may have no TERM
@@ -116,13 +118,24 @@ func startTmux(t *testing.T, w, h int, env string, args ...string) *tmuxPane {
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("build: %v\n%s", err, out)
 	}
-	p := &tmuxPane{t: t, sock: "grove-test-" + filepath.Base(dir), name: "grove", bin: bin}
+	// The socket name is unique per run (tmux sockets are machine-wide).
+	p := &tmuxPane{t: t, sock: "grove-test-" + filepath.Base(filepath.Dir(dir)), name: "grove", bin: bin}
 	line := env + " TERM=xterm-256color " + bin
 	for _, a := range args {
 		line += " '" + strings.ReplaceAll(a, "'", `'\''`) + "'"
 	}
 	p.run("new-session", "-d", "-s", p.name, "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), line)
-	t.Cleanup(func() { _ = exec.Command("tmux", "-L", p.sock, "kill-server").Run() })
+	pid, _ := strconv.Atoi(strings.TrimSpace(p.run("display-message", "-p", "-t", p.name, "#{pane_pid}")))
+	t.Cleanup(func() {
+		_ = exec.Command("tmux", "-L", p.sock, "kill-server").Run()
+		// grove may still be writing its rollout in the test's temp dirs:
+		// wait for it to exit before they are removed.
+		for deadline := time.Now().Add(10 * time.Second); pid > 0 && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+			if syscall.Kill(pid, 0) != nil {
+				break
+			}
+		}
+	})
 	return p
 }
 
