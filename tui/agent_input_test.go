@@ -24,7 +24,7 @@ func TestAgentInputIsNotShownAsTheUser(t *testing.T) {
 		t.Fatalf("entry %+v", e)
 	}
 	hv := newThreadView(child(workerID, "worker", "", "", 1, rootID))
-	hv.loadHistory([]protocol.Item{protocol.AgentMessage(rootID, "fix it")})
+	newSession().loadHistory(hv, []protocol.Item{protocol.AgentMessage(rootID, "fix it")})
 	if len(hv.entries) != 1 || hv.entries[0].kind == entryUser || !strings.Contains(hv.entries[0].text, "message from agent") {
 		t.Fatalf("resumed agent message %+v", hv.entries)
 	}

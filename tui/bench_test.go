@@ -35,6 +35,7 @@ func BenchmarkViewManyAgents(b *testing.B) {
 		evs = append(evs, message(rootID, fmt.Sprintf("line %d of a long answer\nwith more text %d\nand more\nand the end", i, i)))
 	}
 	m = feed(m, evs...)
+	_ = m.View() // the first frame renders every message's Markdown once (cached after)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		m.r.frame++ // spinners advance every frame, as in the app
@@ -86,4 +87,42 @@ func BenchmarkPickerFirstPage(b *testing.B) {
 			b.Fatal("first page does not show the newest session")
 		}
 	}
+}
+
+// BenchmarkFrameWhileStreaming: one frame while 100 agents stream (each
+// frame: a batch with one delta per agent, applied, then View; the focused
+// root streams too, with a 5 000-line transcript). Reports the slowest frame.
+func BenchmarkFrameWhileStreaming(b *testing.B) {
+	fb := newFake(rootInfo())
+	c := &clock{t: t0.Add(time.Minute)}
+	m := NewModel(Options{Backend: fb, Now: c.now})
+	mm, _ := m.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
+	m = mm.(Model)
+	var evs []protocol.Event
+	ids := []protocol.ThreadID{rootID}
+	for i := 0; i < 100; i++ {
+		id := protocol.ThreadID(fmt.Sprintf("00000000-0000-7000-8000-%012d", i))
+		ids = append(ids, id)
+		evs = append(evs, started(child(id, "worker", "", fmt.Sprintf("task %d", i), 1, rootID), time.Second), status(id, protocol.Running(), 2*time.Second))
+	}
+	for i := 0; i < 1250; i++ {
+		evs = append(evs, message(rootID, fmt.Sprintf("line %d of a long answer\nwith more text %d\nand more\nand the end", i, i)))
+	}
+	m = feed(m, evs...)
+	_ = m.View()
+	batch := make([]protocol.Event, len(ids))
+	for i, id := range ids {
+		batch[i] = ev(protocol.EventMessageDelta, id, 3*time.Second)
+		batch[i].Delta = "token "
+	}
+	var worst time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		start := time.Now()
+		m = feed(m, batch...)
+		m.r.frame++
+		_ = m.View()
+		worst = max(worst, time.Since(start))
+	}
+	b.ReportMetric(float64(worst.Microseconds())/1000, "max-ms/frame")
 }

@@ -14,6 +14,7 @@ type fakeBackend struct {
 	ops     []protocol.Op
 	threads []protocol.ThreadInfo
 	info    SessionInfo
+	history map[protocol.ThreadID][]protocol.Item
 }
 
 func newFake(threads ...protocol.ThreadInfo) *fakeBackend {
@@ -31,7 +32,7 @@ func (f *fakeBackend) Submit(op protocol.Op) error {
 	return nil
 }
 func (f *fakeBackend) Threads() []protocol.ThreadInfo               { return f.threads }
-func (f *fakeBackend) History(protocol.ThreadID) []protocol.Item    { return nil }
+func (f *fakeBackend) History(id protocol.ThreadID) []protocol.Item { return f.history[id] }
 func (f *fakeBackend) RootID() protocol.ThreadID                    { return f.threads[0].ID }
 func (f *fakeBackend) Info() SessionInfo                            { return f.info }
 func (f *fakeBackend) PendingApprovals() []protocol.ApprovalRequest { return nil }
@@ -111,10 +112,10 @@ func treeScenario() []protocol.Event {
 		message(rootID, "I'll split this: an **explorer** finds the parser, a **worker** fixes it."),
 		toolBegin(rootID, "s1", "spawn_agent", `{"agent_type":"explorer","message":"find the parser"}`),
 		started(child(explorerID, "explorer", "", "find the date parser", 1, rootID), 2*time.Second),
-		toolEnd(rootID, "s1", "spawn_agent", `{"agent_type":"explorer"}`, `{"agent_id":"x"}`, explorerID),
+		toolEnd(rootID, "s1", "spawn_agent", `{"agent_type":"explorer"}`, `{"agent_id":"`+string(explorerID)+`"}`, explorerID),
 		toolBegin(rootID, "s2", "spawn_agent", `{"agent_type":"worker","agent_name":"careful","message":"fix it"}`),
 		started(child(workerID, "worker", "careful", "fix leap-year parsing", 1, rootID), 2*time.Second),
-		toolEnd(rootID, "s2", "spawn_agent", `{"agent_type":"worker"}`, `{"agent_id":"w"}`, workerID),
+		toolEnd(rootID, "s2", "spawn_agent", `{"agent_type":"worker"}`, `{"agent_id":"`+string(workerID)+`"}`, workerID),
 		started(child(reviewerID, "reviewer", "", "", 2, workerID), 3*time.Second),
 		started(child(closedID, "explorer", "quick", "old lookup", 1, rootID), 2*time.Second),
 		status(explorerID, protocol.Running(), 3*time.Second),

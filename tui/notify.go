@@ -1,11 +1,17 @@
 package tui
 
 import (
+	"context"
 	"os"
+	"os/exec"
+	"regexp"
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/gen2brain/beeep"
+
+	"github.com/grovecli/grove/protocol"
 )
 
 // Notification kinds (`[tui] notifications`).
@@ -32,6 +38,9 @@ type notifier struct {
 	focused bool
 	getenv  func(string) string
 	desktop func(title, msg string) error
+	// noPassthrough: inside tmux with allow-passthrough off, OSC 9 would go
+	// nowhere, so the bell is used instead.
+	noPassthrough bool
 }
 
 func newNotifier(cfg NotifyConfig) *notifier {
@@ -53,6 +62,9 @@ func (n *notifier) method() string {
 	switch n.cfg.Method {
 	case "osc9", "bel", "desktop":
 		return n.cfg.Method
+	}
+	if n.noPassthrough {
+		return "bel"
 	}
 	prog := strings.ToLower(n.getenv("TERM_PROGRAM"))
 	term := strings.ToLower(n.getenv("TERM"))
@@ -97,4 +109,74 @@ func (n *notifier) notify(kind, msg string) tea.Cmd {
 		}
 	}
 	return tea.Raw(n.sequence(msg))
+}
+
+// wantsOSC9 reports whether, passthrough aside, OSC 9 would be used.
+func (n *notifier) wantsOSC9() bool {
+	saved := n.noPassthrough
+	n.noPassthrough = false
+	defer func() { n.noPassthrough = saved }()
+	return n.method() == "osc9"
+}
+
+// passthroughMsg reports tmux's allow-passthrough setting.
+type passthroughMsg struct{ off bool }
+
+// checkPassthrough asks tmux (only when running inside it and OSC 9 would
+// be used) whether escape sequences may pass through to the terminal.
+func (n *notifier) checkPassthrough() tea.Cmd {
+	if n.getenv("TMUX") == "" || !n.wantsOSC9() {
+		return nil
+	}
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		out, err := exec.CommandContext(ctx, "tmux", "show-options", "-gqv", "allow-passthrough").Output()
+		if err != nil {
+			return nil // cannot tell: keep OSC 9
+		}
+		v := strings.TrimSpace(string(out))
+		return passthroughMsg{off: v != "on" && v != "all"}
+	}
+}
+
+var (
+	uuidPattern   = regexp.MustCompile(`[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}`)
+	mdLinkPattern = regexp.MustCompile(`\[([^\]]*)\]\([^)]*\)`)
+	mdPrefix      = regexp.MustCompile(`^\s*(#{1,6}\s+|>\s*|[-*+]\s+|\d+[.)]\s+)`)
+	mdEmphasis    = strings.NewReplacer("**", "", "__", "", "`", "", "~~", "")
+)
+
+// plainSummary turns Markdown into one plain line for a notification: the
+// first line with text, without heading marks, emphasis or link targets,
+// thread ids shortened, at most n columns.
+func plainSummary(s string, n int) string {
+	line := ""
+	for _, l := range strings.Split(s, "\n") {
+		l = strings.TrimSpace(mdPrefix.ReplaceAllString(l, ""))
+		if l != "" && strings.Trim(l, "-=*_ ") != "" {
+			line = l
+			break
+		}
+	}
+	line = mdLinkPattern.ReplaceAllString(line, "$1")
+	line = mdEmphasis.Replace(line)
+	line = uuidPattern.ReplaceAllStringFunc(line, func(id string) string { return protocol.ThreadID(id).Short() })
+	return clip(line, n)
+}
+
+// childNotice is the notification for a sub-agent's final status; none for
+// an agent that was closed (by its parent or on quit): it did not finish.
+func childNotice(label string, st protocol.AgentStatus) (string, bool) {
+	switch st.Kind {
+	case protocol.StatusCompleted:
+		msg := "grove: " + label + " finished"
+		if sum := plainSummary(st.Message, 160); sum != "" {
+			msg += ": " + sum
+		}
+		return msg, true
+	case protocol.StatusErrored:
+		return "grove: " + label + " failed: " + plainSummary(st.Message, 160), true
+	}
+	return "", false
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
+	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -16,7 +18,6 @@ type agentsOverlay struct {
 	sortBy    int // column index
 	filter    string
 	filtering bool
-	rows      []protocol.ThreadID // last rendered order (for Enter)
 }
 
 var overlayColumns = []string{"status", "elapsed", "role", "model", "last tool", "tokens", "note"}
@@ -24,16 +25,18 @@ var overlayColumns = []string{"status", "elapsed", "role", "model", "last tool",
 func newAgentsOverlay() *agentsOverlay { return &agentsOverlay{sortBy: -1} }
 
 // key handles a key; it returns a thread to jump to and whether to close.
-func (o *agentsOverlay) key(msg tea.KeyPressMsg) (protocol.ThreadID, bool) {
+// The rows are computed here as the view computes them (the view keeps no
+// state of its own).
+func (o *agentsOverlay) key(m *Model, msg tea.KeyPressMsg) (protocol.ThreadID, bool) {
+	rows := o.rows(m)
+	defer func() { o.cursor = min(o.cursor, max(0, len(o.rows(m))-1)) }()
 	k := msg.String()
 	if o.filtering {
 		switch k {
 		case "enter", "esc":
 			o.filtering = false
 		case "backspace":
-			if o.filter != "" {
-				o.filter = o.filter[:len(o.filter)-1]
-			}
+			o.filter = dropLastRune(o.filter)
 		default:
 			if t := msg.Text; t != "" {
 				o.filter += t
@@ -54,46 +57,45 @@ func (o *agentsOverlay) key(msg tea.KeyPressMsg) (protocol.ThreadID, bool) {
 	case "/":
 		o.filtering = true
 	case "enter":
-		if o.cursor < len(o.rows) {
-			return o.rows[o.cursor], true
+		if o.cursor < len(rows) {
+			return rows[o.cursor].id, true
 		}
 	}
 	return "", false
 }
 
-func (o *agentsOverlay) view(m *Model, w, h int) []string {
+// overlayRow is one agent in the table.
+type overlayRow struct {
+	id    protocol.ThreadID
+	cells []string
+	t     *threadView
+}
+
+// rows are the agents shown, filtered and sorted.
+func (o *agentsOverlay) rows(m *Model) []overlayRow {
 	now := m.now()
-	type row struct {
-		id    protocol.ThreadID
-		cells []string
-		t     *threadView
-	}
-	var rows []row
+	var rows []overlayRow
 	for _, id := range m.sess.treeOrder() {
 		t := m.sess.threads[id]
 		cells := []string{
-			statusWord(t.status), formatElapsed(t, now), strings.Repeat(" ", t.info.Depth) + roleLabel(t.info),
-			t.info.Model, t.lastTool, humanTokens(t.usage.TotalTokens), t.info.Note,
+			liveWord(t), formatElapsed(t, now), strings.Repeat(" ", t.info.Depth) + roleLabel(t.info),
+			t.info.Model, t.lastTool, humanTokens(t.usage.TotalTokens), t.note(),
 		}
 		if o.filter != "" && !strings.Contains(strings.ToLower(strings.Join(cells, " ")), strings.ToLower(o.filter)) {
 			continue
 		}
-		rows = append(rows, row{id, cells, t})
+		rows = append(rows, overlayRow{id, cells, t})
 	}
 	if o.sortBy >= 0 {
 		col := o.sortBy
-		sort.SliceStable(rows, func(i, j int) bool {
-			if col == 5 {
-				return rows[i].t.usage.TotalTokens > rows[j].t.usage.TotalTokens
-			}
-			return rows[i].cells[col] < rows[j].cells[col]
-		})
+		sort.SliceStable(rows, func(i, j int) bool { return agentLess(col, rows[i].t, rows[j].t, now) })
 	}
-	o.rows = o.rows[:0]
-	for _, r := range rows {
-		o.rows = append(o.rows, r.id)
-	}
-	o.cursor = min(o.cursor, max(0, len(rows)-1))
+	return rows
+}
+
+func (o *agentsOverlay) view(m *Model, w, h int) []string {
+	rows := o.rows(m)
+	cursor := min(o.cursor, max(0, len(rows)-1))
 	widths := []int{11, 8, 18, 16, 14, 8}
 	if w < 120 {
 		widths = []int{11, 6, 16, 12, 12, 6}
@@ -111,7 +113,11 @@ func (o *agentsOverlay) view(m *Model, w, h int) []string {
 		}
 		head += cell(c, widths[i]) + " "
 	}
-	head += "note"
+	if o.sortBy == 6 {
+		head += "note▾"
+	} else {
+		head += "note"
+	}
 	title := m.th.paneTitle.Render("Agents") + m.th.dim.Render(fmt.Sprintf(" %d · ↑↓ move · enter open · s sort · / filter · esc close", len(rows)))
 	if o.filtering || o.filter != "" {
 		title += "  " + m.th.key.Render("filter: ") + o.filter
@@ -120,12 +126,12 @@ func (o *agentsOverlay) view(m *Model, w, h int) []string {
 		}
 	}
 	lines := []string{title, m.th.tableHead.Render(padRight(head, w))}
-	start := max(0, o.cursor-(h-4))
+	start := max(0, cursor-(h-4))
 	for i, r := range rows {
 		if i < start {
 			continue
 		}
-		line := m.r.statusGlyph(r.t.status) + " "
+		line := m.r.threadGlyph(r.t) + " "
 		for c := 0; c < 6; c++ {
 			wc := widths[c]
 			if c == 0 {
@@ -134,10 +140,44 @@ func (o *agentsOverlay) view(m *Model, w, h int) []string {
 			line += cell(r.cells[c], wc) + " "
 		}
 		line += clip(r.cells[6], noteW)
-		if i == o.cursor {
+		if i == cursor {
 			line = m.th.tableSel.Render(padRight(ansiStrip(line), w))
 		}
 		lines = append(lines, line)
 	}
 	return lines
+}
+
+// statusRank orders statuses for sorting: what needs attention first.
+var statusRank = map[protocol.StatusKind]int{
+	protocol.StatusErrored: 0, protocol.StatusRunning: 1, protocol.StatusPendingInit: 2,
+	protocol.StatusInterrupted: 3, protocol.StatusCompleted: 4, protocol.StatusShutdown: 5, protocol.StatusNotFound: 6,
+}
+
+// agentLess compares two agents on a column by value (durations as
+// durations, tokens as numbers, roles without the tree indent).
+func agentLess(col int, a, b *threadView, now time.Time) bool {
+	switch col {
+	case 0:
+		return statusRank[a.shown().Kind] < statusRank[b.shown().Kind]
+	case 1:
+		da, _ := elapsed(a, now)
+		db, _ := elapsed(b, now)
+		return da > db
+	case 2:
+		return strings.ToLower(roleLabel(a.info)) < strings.ToLower(roleLabel(b.info))
+	case 3:
+		return a.info.Model < b.info.Model
+	case 4:
+		return a.lastTool < b.lastTool
+	case 5:
+		return a.usage.TotalTokens > b.usage.TotalTokens
+	}
+	return strings.ToLower(a.info.Note) < strings.ToLower(b.info.Note)
+}
+
+// dropLastRune removes the last character (never half of one).
+func dropLastRune(s string) string {
+	_, n := utf8.DecodeLastRuneInString(s)
+	return s[:len(s)-n]
 }

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"sort"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -26,6 +27,8 @@ type picker struct {
 	cursor   int
 	closed   bool
 	previews map[protocol.ThreadID][]string
+	// current is the session open now (marked; resuming it is a no-op).
+	current protocol.ThreadID
 }
 
 type pickerLoadedMsg struct {
@@ -122,7 +125,10 @@ func title(e rollout.IndexEntry) string {
 	return "(no prompt)"
 }
 
-// visible applies the fuzzy filter.
+// visible applies the filter. Matches are ranked by how well they match
+// within recency buckets (today, this week, this month, older), so an old
+// session never jumps over today's, and the order of what is shown does
+// not change as older pages load.
 func (p *picker) visible() []rollout.IndexEntry {
 	if p.filter == "" {
 		return p.entries
@@ -132,11 +138,36 @@ func (p *picker) visible() []rollout.IndexEntry {
 		src[i] = title(e) + " " + e.Note + " " + e.Cwd + " " + string(e.ID)
 	}
 	matches := fuzzy.Find(p.filter, src)
+	now := p.now()
+	sort.SliceStable(matches, func(i, j int) bool {
+		a, b := p.entries[matches[i].Index], p.entries[matches[j].Index]
+		if ba, bb := recencyBucket(now, a.UpdatedAt), recencyBucket(now, b.UpdatedAt); ba != bb {
+			return ba < bb
+		}
+		if matches[i].Score != matches[j].Score {
+			return matches[i].Score > matches[j].Score
+		}
+		return matches[i].Index < matches[j].Index // newest first
+	})
 	out := make([]rollout.IndexEntry, len(matches))
 	for i, m := range matches {
 		out[i] = p.entries[m.Index]
 	}
 	return out
+}
+
+// recencyBucket groups a time as today (0), this week (1), this month (2)
+// or older (3).
+func recencyBucket(now, t time.Time) int {
+	switch d := now.Sub(t); {
+	case d < 24*time.Hour:
+		return 0
+	case d < 7*24*time.Hour:
+		return 1
+	case d < 30*24*time.Hour:
+		return 2
+	}
+	return 3
 }
 
 // key handles a key press; it returns the id to resume on Enter.
@@ -165,7 +196,7 @@ func (p *picker) key(msg tea.KeyPressMsg) (string, tea.Cmd) {
 		p.cursor = min(max(0, len(list)-1), p.cursor+10)
 	case "backspace":
 		if p.filter != "" {
-			p.filter = p.filter[:len(p.filter)-1]
+			p.filter = dropLastRune(p.filter)
 			p.cursor = 0
 		}
 	default:
@@ -200,7 +231,7 @@ func Ago(d time.Duration) string {
 
 func (p *picker) view(r *renderer, w, h int) []string {
 	list := p.visible()
-	head := r.th.paneTitle.Render("Resume a session") + r.th.dim.Render(fmt.Sprintf("  %d sessions", len(p.entries)))
+	head := r.th.paneTitle.Render("Resume a session") + r.th.dim.Render("  "+plural(len(p.entries), "session"))
 	if p.more {
 		head += r.th.dim.Render("+")
 	}
@@ -227,7 +258,11 @@ func (p *picker) view(r *renderer, w, h int) []string {
 	var left []string
 	for i := start; i < len(list) && len(left) < rows; i++ {
 		e := list[i]
-		meta := fmt.Sprintf("%-8s %2d agents  %s", Ago(now.Sub(e.UpdatedAt)), e.ChildCount, shortenHome(e.Cwd))
+		when := Ago(now.Sub(e.UpdatedAt))
+		if e.ID == p.current {
+			when = "● open" // resuming it is a no-op
+		}
+		meta := fmt.Sprintf("%-8s %-9s %s", when, plural(e.ChildCount, "agent"), shortenHome(e.Cwd))
 		t := title(e)
 		if e.Note != "" {
 			t += " — " + e.Note

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"strings"
 	"time"
 
 	"github.com/grovecli/grove/protocol"
@@ -31,33 +32,133 @@ type entry struct {
 	collapsed bool
 	plan      *protocol.Plan
 	cardIDs   []protocol.ThreadID
-	cardCall  string // collab tool name of a status card
+	cardCall  string     // collab tool name of a status card
+	result    cardResult // what the collab call returned
 
 	cacheW     int
 	cacheLines []string
 	dirty      bool
+	// The finished blocks of a streaming message, rendered as Markdown.
+	stableLen, stableW int
+	stableLines        []string
 }
 
 func (e *entry) touch() { e.dirty = true }
 
 // threadView is the TUI's picture of one thread, built from events.
 type threadView struct {
-	info      protocol.ThreadInfo
-	status    protocol.AgentStatus
-	statusAt  time.Time
+	info     protocol.ThreadInfo
+	status   protocol.AgentStatus
+	statusAt time.Time // when status was reached (zero: unknown)
+	// turnAt is when the current (or last) turn started: elapsed counts
+	// from it, not from the thread's creation.
+	turnAt time.Time
+	// closed marks a thread that was shut down; lastReal keeps the status it
+	// had before (completed, errored, interrupted), which closing does not undo.
+	closed    bool
+	lastReal  protocol.AgentStatus
 	entries   []*entry
 	streaming *entry
 	usage     protocol.TokenUsage
 	lastTool  string
 	children  []protocol.ThreadID
 	toolIdx   map[string]*entry // call id → entry
+	// queued are messages sent to the thread that it has not taken yet.
+	queued []string
 	// scroll: top line when not following the bottom.
 	follow bool
 	top    int
 }
 
 func newThreadView(info protocol.ThreadInfo) *threadView {
-	return &threadView{info: info, status: info.Status, statusAt: info.StartedAt, toolIdx: map[string]*entry{}, follow: true}
+	t := &threadView{info: info, turnAt: info.StartedAt, toolIdx: map[string]*entry{}, follow: true}
+	t.setStatus(info.Status, time.Time{})
+	return t
+}
+
+// setStatus records a status change. Shutting down marks the thread closed
+// but keeps the status it ended with.
+func (t *threadView) setStatus(st protocol.AgentStatus, at time.Time) {
+	switch st.Kind {
+	case protocol.StatusShutdown:
+		t.closed = true
+		if t.lastReal.Kind != "" && !t.status.IsActive() && !t.statusAt.IsZero() {
+			t.status = st // it ended earlier: elapsed stops there
+			return
+		}
+	case protocol.StatusCompleted, protocol.StatusErrored, protocol.StatusInterrupted:
+		t.lastReal = st
+	case protocol.StatusRunning:
+		if t.status.Kind != protocol.StatusRunning && !at.IsZero() {
+			t.turnAt = at
+		}
+		t.closed = false
+	case protocol.StatusPendingInit:
+		t.closed = false
+	}
+	t.status, t.statusAt = st, at
+}
+
+// unqueue drops a delivered (or failed) message from the queue: the one
+// with that text, else the oldest (delivery is in order).
+func (t *threadView) unqueue(text string) {
+	if len(t.queued) == 0 {
+		return
+	}
+	i := 0
+	for j, q := range t.queued {
+		if q == text {
+			i = j
+			break
+		}
+	}
+	t.queued = append(t.queued[:i], t.queued[i+1:]...)
+}
+
+// fresh reports a thread that has not run a turn: the engine reports a new
+// root as completed with no message, which is not news.
+func (t *threadView) fresh() bool {
+	return t.status.Kind == protocol.StatusCompleted && !t.status.HasMessage && len(t.entries) == 0 && len(t.queued) == 0
+}
+
+// note is the thread's note as the model set it; the default note the
+// engine writes for a spawn without one ("agent_type=…; agent_name=…")
+// repeats the role and is not shown.
+func (t *threadView) note() string {
+	if isDefaultNote(t.info.Note) {
+		return ""
+	}
+	return t.info.Note
+}
+
+func isDefaultNote(n string) bool {
+	if n == "" {
+		return false
+	}
+	for _, part := range strings.Split(n, "; ") {
+		k, _, ok := strings.Cut(part, "=")
+		if !ok || (k != "agent_type" && k != "agent_name" && k != "agent_description") {
+			return false
+		}
+	}
+	return true
+}
+
+// shown is the status to display: a closed thread shows how it ended.
+func (t *threadView) shown() protocol.AgentStatus {
+	if t.status.Kind == protocol.StatusShutdown && t.lastReal.Kind != "" {
+		return t.lastReal
+	}
+	return t.status
+}
+
+// learn takes a status a collaboration call reported for this thread
+// (resumed sessions rebuild how closed children ended from it).
+func (t *threadView) learn(st protocol.AgentStatus) {
+	switch st.Kind {
+	case protocol.StatusCompleted, protocol.StatusErrored, protocol.StatusInterrupted:
+		t.lastReal = st
+	}
 }
 
 func (t *threadView) add(e *entry) *entry {
@@ -103,8 +204,7 @@ var collabTools = map[string]bool{"spawn_agent": true, "wait": true, "close_agen
 func (s *session) apply(ev protocol.Event) *threadView {
 	if ev.Type == protocol.EventThreadStarted && ev.Thread != nil {
 		t := s.ensure(*ev.Thread)
-		t.status = ev.Thread.Status
-		t.statusAt = ev.Timestamp
+		t.setStatus(ev.Thread.Status, ev.Timestamp)
 		return t
 	}
 	t := s.threads[ev.ThreadID]
@@ -113,16 +213,24 @@ func (s *session) apply(ev protocol.Event) *threadView {
 	}
 	switch ev.Type {
 	case protocol.EventStatusChanged:
-		t.status, t.statusAt = *ev.Status, ev.Timestamp
+		t.setStatus(*ev.Status, ev.Timestamp)
 		for _, c := range s.cards[ev.ThreadID] {
 			c.touch()
+			// A waiter does not wake for an interrupted agent: say so where
+			// it waits, so "waiting" is not a mystery.
+			if ev.Status.Kind == protocol.StatusInterrupted && c.running && c.cardCall == "wait" {
+				if p := s.threads[t.info.ParentID]; p != nil {
+					p.add(&entry{kind: entryInfo, text: "‖ " + roleLabel(t.info) + " was interrupted; " + roleLabel(p.info) + " is still waiting on it (it wakes when an agent finishes or the wait times out)"})
+				}
+			}
 		}
 	case protocol.EventThreadClosed:
-		t.status = protocol.Shutdown()
+		t.setStatus(protocol.Shutdown(), ev.Timestamp)
 		for _, c := range s.cards[ev.ThreadID] {
 			c.touch()
 		}
 	case protocol.EventUserMessage:
+		t.unqueue(ev.Message)
 		t.add(&entry{kind: entryUser, text: ev.Message})
 	case protocol.EventAgentInput:
 		// Another agent's message: shown as from that agent, never as the user's.
@@ -159,6 +267,7 @@ func (s *session) apply(ev protocol.Event) *threadView {
 		e := &entry{kind: entryTool, tool: &tc, running: true, collapsed: true}
 		if collabTools[tc.Name] {
 			e.kind, e.cardCall = entryCard, tc.Name
+			s.showOnCard(e, cardTargets(&tc))
 		}
 		t.toolIdx[tc.CallID] = t.add(e)
 	case protocol.EventToolCallEnd:
@@ -178,10 +287,12 @@ func (s *session) apply(ev protocol.Event) *threadView {
 		}
 		e.tool, e.running = &tc, false
 		if e.kind == entryCard {
-			e.cardIDs = tc.AgentIDs
-			for _, id := range tc.AgentIDs {
-				s.cards[id] = append(s.cards[id], e)
+			ids := tc.AgentIDs
+			if len(ids) == 0 {
+				ids = e.cardIDs
 			}
+			ids, e.result = parseCardResult(&tc, ids)
+			s.showOnCard(e, ids)
 		}
 		e.touch()
 	case protocol.EventPlanUpdated:
@@ -212,8 +323,30 @@ func (s *session) apply(ev protocol.Event) *threadView {
 	return t
 }
 
-// loadHistory rebuilds a transcript from stored items (resumed sessions).
-func (t *threadView) loadHistory(items []protocol.Item) {
+// showOnCard sets the agents a card shows and indexes the card under
+// each, so their status changes re-render it.
+func (s *session) showOnCard(e *entry, ids []protocol.ThreadID) {
+	for _, id := range ids {
+		if !containsEntry(s.cards[id], e) {
+			s.cards[id] = append(s.cards[id], e)
+		}
+	}
+	e.cardIDs = ids
+}
+
+func containsEntry(list []*entry, e *entry) bool {
+	for _, x := range list {
+		if x == e {
+			return true
+		}
+	}
+	return false
+}
+
+// loadHistory rebuilds a transcript from stored items (resumed sessions):
+// collaboration calls become cards again, showing what they returned, and
+// what they reported about agents since closed is how those ended.
+func (s *session) loadHistory(t *threadView, items []protocol.Item) {
 	calls := map[string]*entry{}
 	for _, it := range items {
 		switch it.Type {
@@ -229,11 +362,27 @@ func (t *threadView) loadHistory(items []protocol.Item) {
 			if it.Name == "update_plan" {
 				continue
 			}
-			// History has no live status: collaboration calls show as plain calls.
-			calls[it.CallID] = t.add(&entry{kind: entryTool, tool: &protocol.ToolCall{CallID: it.CallID, Name: it.Name, Arguments: it.Arguments}, collapsed: true})
+			e := &entry{kind: entryTool, tool: &protocol.ToolCall{CallID: it.CallID, Name: it.Name, Arguments: it.Arguments}, collapsed: true}
+			if collabTools[it.Name] {
+				e.kind, e.cardCall = entryCard, it.Name
+				s.showOnCard(e, cardTargets(e.tool))
+			}
+			calls[it.CallID] = t.add(e)
 		case protocol.ItemFunctionCallOutput:
-			if e := calls[it.CallID]; e != nil {
-				e.tool.Output = it.Output
+			e := calls[it.CallID]
+			if e == nil {
+				continue
+			}
+			e.tool.Output = it.Output
+			if e.kind == entryCard {
+				ids, res := parseCardResult(e.tool, e.cardIDs)
+				e.result = res
+				s.showOnCard(e, ids)
+				for id, st := range res.statuses {
+					if c := s.threads[id]; c != nil {
+						c.learn(st)
+					}
+				}
 			}
 		}
 	}

@@ -67,7 +67,7 @@ func (r *renderer) lines(s *session, e *entry, w int) []string {
 		if e.final {
 			out = strings.Split(r.md.render(e.text, mw), "\n")
 		} else {
-			out = wrap(e.text, mw)
+			out = r.streamingLines(e, mw)
 		}
 	case entryTool:
 		out = r.toolLines(e, w)
@@ -89,7 +89,7 @@ func (r *renderer) lines(s *session, e *entry, w int) []string {
 
 func hasActive(s *session, ids []protocol.ThreadID) bool {
 	for _, id := range ids {
-		if t := s.threads[id]; t != nil && !t.status.IsFinal() && t.status.Kind != protocol.StatusInterrupted {
+		if t := s.threads[id]; t != nil && t.status.IsActive() {
 			return true
 		}
 	}
@@ -204,66 +204,6 @@ func (r *renderer) statusGlyph(st protocol.AgentStatus) string {
 
 func roleLabel(info protocol.ThreadInfo) string { return info.Label() }
 
-// cardLines renders a status card for a collaboration call: the target
-// agents with their live status, updating in place.
-func (r *renderer) cardLines(s *session, e *entry, w int) []string {
-	tc := e.tool
-	w = min(w, maxCardWidth)
-	inner := max(10, w-4)
-	var body []string
-	title := r.th.cardTitle.Render(tc.Name)
-	if e.running {
-		title += " " + r.th.running.Render(r.spin())
-		if tc.Name == "wait" {
-			title += r.th.dim.Render(" waiting")
-		}
-	}
-	body = append(body, title)
-	if len(e.cardIDs) == 0 && !e.running {
-		if tc.IsError {
-			for _, l := range wrap(tc.Output, inner) {
-				body = append(body, r.th.toolErr.Render(l))
-			}
-		} else {
-			body = append(body, r.th.dim.Render(clip(tc.Output, inner)))
-		}
-	}
-	if e.running && len(e.cardIDs) == 0 {
-		var args struct {
-			AgentType string   `json:"agent_type"`
-			Message   string   `json:"message"`
-			IDs       []string `json:"ids"`
-		}
-		_ = json.Unmarshal([]byte(tc.Arguments), &args)
-		if args.AgentType != "" || args.Message != "" {
-			body = append(body, r.th.dim.Render(clip(args.AgentType+": "+args.Message, inner)))
-		}
-		for _, id := range args.IDs {
-			e.cardIDs = append(e.cardIDs, protocol.ThreadID(id))
-		}
-	}
-	for _, id := range e.cardIDs {
-		t := s.threads[id]
-		if t == nil {
-			body = append(body, r.th.dim.Render("■ "+string(id.Short())+" not found"))
-			continue
-		}
-		line := fmt.Sprintf("%s %s %s", r.statusGlyph(t.status), r.th.cardTitle.Render(roleLabel(t.info)), r.th.dim.Render(id.Short()))
-		line += " " + r.th.dim.Render(statusWord(t.status))
-		body = append(body, padRight(line, inner))
-		if t.info.Note != "" {
-			body = append(body, r.th.dim.Render("  note: "+clip(t.info.Note, inner-8)))
-		}
-		if t.status.Kind == protocol.StatusCompleted || t.status.Kind == protocol.StatusErrored {
-			if msg := firstLine(t.status.Message); msg != "" {
-				body = append(body, "  "+clip(msg, inner-2))
-			}
-		}
-	}
-	box := r.th.card.Width(min(w, maxCardWidth)).Render(strings.Join(body, "\n"))
-	return strings.Split(box, "\n")
-}
-
 // maxCardWidth and maxProseWidth keep cards and text readable on very
 // wide terminals.
 const (
@@ -307,32 +247,108 @@ func (r *renderer) planLines(p *protocol.Plan, w int) []string {
 	return out
 }
 
-// transcriptLines renders the visible window of a thread's transcript:
-// only entries intersecting the window are rendered (cached otherwise).
+// transcriptLines renders the visible window of a thread's transcript.
+// Following the bottom (the usual case) it renders entries from the last
+// one back until the window is full, so the Markdown of a long resumed
+// history is rendered only as it scrolls into view; scrolled, it needs
+// every entry's height (each cached per entry and width).
 func (r *renderer) transcriptLines(s *session, t *threadView, w, h int) []string {
+	tail := r.tailLines(t, w)
+	if t.follow {
+		var blocks [][]string
+		n := len(tail)
+		for i := len(t.entries) - 1; i >= 0 && n < h; i-- {
+			l := r.lines(s, t.entries[i], w)
+			blocks = append(blocks, l)
+			n += len(l)
+		}
+		out := make([]string, 0, n)
+		for i := len(blocks) - 1; i >= 0; i-- {
+			out = append(out, blocks[i]...)
+		}
+		out = append(out, tail...)
+		return out[max(0, len(out)-h):]
+	}
 	var all []string
 	for _, e := range t.entries {
 		all = append(all, r.lines(s, e, w)...)
 	}
-	if t.streaming == nil && t.status.Kind == protocol.StatusRunning {
-		all = append(all, r.th.running.Render(r.spin())+r.th.dim.Render(" working…"))
+	all = append(all, tail...)
+	top := min(max(0, t.top), max(0, len(all)-h))
+	return all[top:min(len(all), top+h)]
+}
+
+// streamingLines renders a message still streaming in the style of its
+// final render: the finished blocks (up to the last blank line outside a
+// code fence) go through Markdown, cached until another block finishes;
+// only the block being written shows as plain text, at the same margin.
+func (r *renderer) streamingLines(e *entry, w int) []string {
+	cut := stableCut(e.text)
+	var out []string
+	if cut > 0 {
+		if e.stableLen != cut || e.stableW != w {
+			e.stableLines = strings.Split(r.md.render(e.text[:cut], w), "\n")
+			e.stableLen, e.stableW = cut, w
+		}
+		out = append(out, e.stableLines...)
 	}
-	total := len(all)
-	top := t.top
-	if t.follow || top > total-h {
-		top = max(0, total-h)
-		if t.follow {
-			t.top = top
+	if tail := strings.TrimLeft(e.text[cut:], "\n"); tail != "" {
+		if n := len(out); n > 0 && strings.TrimSpace(ansiStrip(out[n-1])) != "" {
+			out = append(out, "") // blocks are apart, as in the final render
+		}
+		for _, l := range wrap(tail, max(1, w-streamMargin)) {
+			out = append(out, strings.Repeat(" ", streamMargin)+l)
 		}
 	}
-	top = max(0, top)
-	end := min(total, top+h)
-	return all[top:end]
+	return out
+}
+
+// streamMargin is the left margin of the Markdown style's paragraphs.
+const streamMargin = 2
+
+// stableCut is where the finished blocks of a streaming message end: after
+// its last blank line that is not inside a ``` fence (0: none yet).
+func stableCut(text string) int {
+	cut, fenced, pos := 0, false, 0
+	for _, line := range strings.SplitAfter(text, "\n") {
+		pos += len(line)
+		if !strings.HasSuffix(line, "\n") {
+			break // the line being written
+		}
+		t := strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(t, "```"):
+			fenced = !fenced
+		case t == "" && !fenced:
+			cut = pos
+		}
+	}
+	return cut
+}
+
+// tailLines follow the entries: the working spinner and the messages
+// still queued for the agent.
+func (r *renderer) tailLines(t *threadView, w int) []string {
+	var out []string
+	if t.streaming == nil && t.status.Kind == protocol.StatusRunning {
+		out = append(out, r.th.running.Render(r.spin())+r.th.dim.Render(" working…"))
+	}
+	for _, q := range t.queued {
+		for i, l := range wrap(q, max(1, w-2)) {
+			bar := "│ "
+			if i == 0 {
+				bar = "› "
+			}
+			out = append(out, r.th.dim.Render(bar+l))
+		}
+		out = append(out, r.th.dim.Render("  queued · delivered when the agent is free"), "")
+	}
+	return out
 }
 
 // totalLines is how tall a transcript is at width w.
 func (r *renderer) totalLines(s *session, t *threadView, w int) int {
-	n := 0
+	n := len(r.tailLines(t, w))
 	for _, e := range t.entries {
 		n += len(r.lines(s, e, w))
 	}

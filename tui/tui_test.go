@@ -20,7 +20,10 @@ import (
 
 func TestMain(m *testing.M) {
 	// teatest parks a goroutine on SIGINT for the life of the process.
-	goleak.VerifyTestMain(m, goleak.IgnoreTopFunction("github.com/charmbracelet/x/exp/teatest/v2.NewTestModel.func2"))
+	goleak.VerifyTestMain(m, goleak.IgnoreTopFunction("github.com/charmbracelet/x/exp/teatest/v2.NewTestModel.func2"),
+		// chroma's regexps (code blocks in Markdown) run a shared clock that
+		// stops itself a second after the last match.
+		goleak.IgnoreAnyFunction("github.com/dlclark/regexp2.runClock"))
 }
 
 type clock struct{ t time.Time }
@@ -135,7 +138,7 @@ func TestStatusCardEveryState(t *testing.T) {
 		m = feed(m,
 			toolBegin(rootID, "s1", "spawn_agent", `{"agent_type":"explorer","message":"look"}`),
 			started(child(explorerID, "explorer", "", "find the parser", 1, rootID), 2*time.Second),
-			toolEnd(rootID, "s1", "spawn_agent", `{}`, `{"agent_id":"x"}`, explorerID),
+			toolEnd(rootID, "s1", "spawn_agent", `{}`, `{"agent_id":"`+string(explorerID)+`"}`, explorerID),
 			status(explorerID, st, 10*time.Second),
 		)
 		s := screen(m)
@@ -172,7 +175,7 @@ func approvalEvent() protocol.Event {
 	return e
 }
 
-func TestGoldenApprovalModalAndGrace(t *testing.T) {
+func TestGoldenApprovalModal(t *testing.T) {
 	fb := newFake(rootInfo())
 	m, c := newTestModel(t, 80, 24, fb)
 	m = feed(m, approvalEvent())
@@ -181,14 +184,9 @@ func TestGoldenApprovalModalAndGrace(t *testing.T) {
 	if !strings.Contains(s, "root → orchestrator → worker (new)") || !strings.Contains(s, "/work/project/service") {
 		t.Fatalf("modal:\n%s", s)
 	}
-	// A key inside the grace period is swallowed.
+	// After the grace period, on an idle keyboard, y answers.
+	c.t = c.t.Add(approvalQuiet)
 	m, cmd := press(m, "y")
-	runCmd(cmd)
-	if len(fb.Ops()) != 0 || m.appr.current() == nil {
-		t.Fatalf("early key acted: %+v", fb.Ops())
-	}
-	c.t = c.t.Add(approvalGrace + time.Millisecond)
-	m, cmd = press(m, "y")
 	runCmd(cmd)
 	ops := fb.Ops()
 	if len(ops) != 1 || ops[0].Type != protocol.OpApproval || ops[0].ApprovalID != "ap1" || ops[0].Decision != protocol.DecisionApproved {

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"sync"
 	"time"
 
@@ -107,7 +108,7 @@ func runTUI(ctx context.Context, g *globalFlags, prompt string, start tuiStart) 
 		first = nil
 		home = cfg.Home
 	}
-	err = tui.Run(ctx, tui.Options{
+	exit, err := tui.Run(ctx, tui.Options{
 		Backend:       first,
 		Notify:        notifyConfig(g),
 		Home:          home,
@@ -143,6 +144,11 @@ func runTUI(ctx context.Context, g *globalFlags, prompt string, start tuiStart) 
 		shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		_ = last.eng.Shutdown(shutdownCtx)
+	}
+	// The screen is restored: leave the last answer and the way back in
+	// the terminal's scrollback.
+	if perr := exit.Print(os.Stdout); err == nil {
+		err = perr
 	}
 	return err
 }

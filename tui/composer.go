@@ -1,0 +1,129 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textarea"
+	tea "charm.land/bubbletea/v2"
+)
+
+const (
+	// pasteChipLines: a paste of at least this many lines shows as a chip
+	// ("[pasted 30 lines #1]") and is expanded when the message is sent.
+	pasteChipLines = 10
+	// pasteChipBytes: so does a paste this long on fewer lines.
+	pasteChipBytes = 2000
+	// composerContentRows bounds what the textarea holds (in wrapped
+	// rows); large pastes become chips, so only typing could reach it.
+	composerContentRows = 5000
+)
+
+// newComposer is the input box: it grows with its content (wrapped rows
+// count) up to a maximum set from the window height, then scrolls with the
+// cursor; it never drops a newline.
+func newComposer() textarea.Model {
+	ta := textarea.New()
+	ta.Placeholder = "Ask grove anything · / for commands · ? for help"
+	ta.ShowLineNumbers = false
+	ta.SetPromptFunc(2, func(p textarea.PromptInfo) string {
+		if p.LineNumber == 0 {
+			return "› "
+		}
+		return "  "
+	})
+	ta.KeyMap.InsertNewline = key.NewBinding(key.WithKeys("shift+enter", "ctrl+j", "alt+enter"))
+	ta.DynamicHeight = true
+	ta.MinHeight = 1
+	ta.MaxHeight = composerMaxRows(24)
+	ta.MaxContentHeight = composerContentRows
+	ta.CharLimit = 0
+	// A steady cursor: blinking would wake the program twice a second for nothing.
+	st := ta.Styles()
+	st.Cursor.Blink = false
+	ta.SetStyles(st)
+	ta.Focus()
+	return ta
+}
+
+// composerMaxRows is how tall the composer may grow in a window h rows high.
+func composerMaxRows(h int) int {
+	return max(1, min(12, h/3))
+}
+
+// pastes holds the text behind the chips in the composer.
+type pastes struct {
+	n      int
+	chips  []string
+	bodies map[string]string
+}
+
+// chip stores a large paste and returns the placeholder to insert; small
+// pastes are returned as they are.
+func (p *pastes) chip(text string) string {
+	text = strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\r", "\n")
+	lines := strings.Count(strings.TrimRight(text, "\n"), "\n") + 1
+	if lines < pasteChipLines && len(text) < pasteChipBytes {
+		return text
+	}
+	p.n++
+	label := fmt.Sprintf("[pasted %d lines #%d]", lines, p.n)
+	if lines == 1 {
+		label = fmt.Sprintf("[pasted %d chars #%d]", len([]rune(text)), p.n)
+	}
+	if p.bodies == nil {
+		p.bodies = map[string]string{}
+	}
+	p.chips = append(p.chips, label)
+	p.bodies[label] = text
+	return label
+}
+
+// expand replaces every chip still in s by its text; a chip the user
+// edited is no longer a chip and stays as typed.
+func (p *pastes) expand(s string) string {
+	for _, c := range p.chips {
+		s = strings.ReplaceAll(s, c, p.bodies[c])
+	}
+	return s
+}
+
+func (p *pastes) reset() { *p = pastes{n: p.n} }
+
+// paste inserts a bracketed paste into the composer (as a chip when large).
+func (m *Model) paste(msg tea.PasteMsg) {
+	m.composer.InsertString(m.pastes.chip(msg.Content))
+}
+
+// composerText is what sending would submit: the composer with its chips
+// expanded.
+func (m *Model) composerText() string {
+	return m.pastes.expand(m.composer.Value())
+}
+
+// clearComposer empties the composer and forgets its pastes.
+func (m *Model) clearComposer() {
+	m.composer.Reset()
+	m.pastes.reset()
+}
+
+// composerLines renders the composer: a rule naming who receives the
+// message (or the slash-command hints), then the input rows.
+func (m Model) composerLines() []string {
+	target := "root"
+	if t := m.sess.threads[m.focused]; t != nil {
+		target = roleLabel(t.info)
+	}
+	label := m.th.dim.Render(" to " + target + " ")
+	border := m.th.composerBorder.Render(strings.Repeat("─", max(0, m.w-lipglossWidth(label)-2)))
+	lines := []string{m.th.composerBorder.Render("──") + label + border}
+	lines = append(m.slashMenuLines(), lines...)
+	if m.search != nil {
+		lines[0] = m.searchLine()
+	}
+	for _, l := range strings.Split(m.composer.View(), "\n") {
+		lines = append(lines, padRight(" "+l, m.w))
+	}
+	return lines
+}

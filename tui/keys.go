@@ -1,0 +1,269 @@
+package tui
+
+import (
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/grovecli/grove/protocol"
+)
+
+// handleKey routes a key press to the active layer.
+func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	k := msg.String()
+	if k == "ctrl+c" {
+		return m.ctrlC()
+	}
+	m.flash = ""
+	m.quitHint = time.Time{}
+	now, lastKey := m.now(), m.lastKey
+	m.lastKey = now
+	if m.picker != nil {
+		done, cmd := m.picker.key(msg)
+		if done != "" {
+			if id := protocol.ThreadID(done); m.backend == nil || id != m.sess.root {
+				return m, m.openSession(id) // the picker stays until it opens
+			}
+			m.picker = nil
+			return m, m.openSession(protocol.ThreadID(done))
+		}
+		if m.picker.closed {
+			m.picker = nil
+			if m.backend == nil {
+				return m, tea.Quit
+			}
+		}
+		return m, cmd
+	}
+	if m.help {
+		m.help = false
+		return m, nil
+	}
+	if m.search != nil {
+		m.searchKey(msg)
+		return m, nil
+	}
+	if m.tsearch != nil && m.appr.current() == nil {
+		m.searchTranscriptKey(msg)
+		return m, nil
+	}
+	if k == "ctrl+f" || k == "/" && m.area == focusTree {
+		m.tsearch = &transcriptSearch{editing: true, cur: -1}
+		return m, nil
+	}
+	if m.overlay == nil && m.appr.current() != nil {
+		if done, cmd := m.approvalKey(k, now, lastKey); done {
+			return m, cmd
+		}
+	}
+	if m.overlay != nil {
+		jump, closeIt := m.overlay.key(&m, msg)
+		if jump != "" {
+			m.focusThread(jump)
+		}
+		if closeIt || jump != "" {
+			m.overlay = nil
+		}
+		return m, nil
+	}
+	switch k {
+	case "ctrl+t":
+		m.overlay = newAgentsOverlay()
+		return m, nil
+	case "ctrl+b":
+		m.showTree = !m.showTree
+		return m, nil
+	case "ctrl+r":
+		if m.area == focusComposer && len(m.history) > 0 {
+			m.search = &historySearch{match: -1, saved: m.composer.Value()}
+		}
+		return m, nil
+	case "alt+m", "f2":
+		m.mouse = !m.mouse
+		if m.mouse {
+			m.flash = "mouse capture on: wheel scrolls, clicks focus agents"
+		} else {
+			m.flash = "mouse capture off: select text with the mouse · alt+m or f2 turns it back on"
+		}
+		return m, nil
+	case "ctrl+o":
+		if t := m.sess.threads[m.focused]; t != nil {
+			for i := len(t.entries) - 1; i >= 0; i-- {
+				if e := t.entries[i]; e.kind == entryTool {
+					e.collapsed = !e.collapsed
+					e.touch()
+					break
+				}
+			}
+		}
+		return m, nil
+	case "pgup", "pgdown", "home", "end":
+		if t := m.sess.threads[m.focused]; t != nil {
+			switch k {
+			case "pgup":
+				m.scroll(t, -(m.bodyHeight() - 2))
+			case "pgdown":
+				m.scroll(t, m.bodyHeight()-2)
+			case "home":
+				t.follow, t.top = false, 0
+			case "end":
+				t.follow = true
+			}
+		}
+		return m, nil
+	case "esc":
+		if m.area == focusTree {
+			m.area = focusComposer
+			m.composer.Focus()
+			return m, nil
+		}
+		m.focusThread(m.sess.root)
+		return m, nil
+	case "up", "down", "enter":
+		if m.area == focusComposer {
+			if mm, cmd, ok := m.slashMenuKey(k); ok {
+				return mm, cmd
+			}
+		}
+	case "tab":
+		if m.area == focusComposer && len(m.slashMenu()) > 0 {
+			mm, cmd, _ := m.slashMenuKey(k)
+			return mm, cmd
+		}
+		if m.area == focusComposer && strings.HasPrefix(m.composer.Value(), "/") {
+			return m.completeSlashLine() // never jumps to the tree mid-command
+		}
+		if m.area == focusComposer {
+			m.area = focusTree
+			m.composer.Blur()
+			m.syncSelection()
+		} else {
+			m.area = focusComposer
+			m.composer.Focus()
+		}
+		return m, nil
+	}
+	if m.area == focusTree {
+		order := m.sess.treeOrder()
+		switch k {
+		case "up", "k":
+			m.selected = max(0, m.selected-1)
+		case "down", "j":
+			m.selected = min(len(order)-1, m.selected+1)
+		case "enter":
+			if m.selected < len(order) {
+				m.focusThread(order[m.selected])
+			}
+			m.area = focusComposer
+			m.composer.Focus()
+		case "?":
+			m.help = true
+		}
+		return m, nil
+	}
+	// Composer.
+	switch k {
+	case "?":
+		if m.composer.Value() == "" {
+			m.help = true
+			return m, nil
+		}
+	case "enter":
+		return m.send()
+	case "up", "down":
+		if m.composer.Value() == "" || m.histIdx != len(m.history) {
+			if len(m.history) == 0 {
+				return m, nil
+			}
+			if k == "up" {
+				m.histIdx = max(0, m.histIdx-1)
+			} else {
+				m.histIdx = min(len(m.history), m.histIdx+1)
+			}
+			if m.histIdx < len(m.history) {
+				m.composer.SetValue(m.history[m.histIdx])
+			} else {
+				m.composer.SetValue("")
+			}
+			return m, nil
+		}
+	}
+	m.slashSel = 0 // the menu filter changes with what is typed
+	var cmd tea.Cmd
+	m.composer, cmd = m.composer.Update(msg)
+	return m, cmd
+}
+
+// approvalKey offers a key to the approval modal; done is false when the
+// key belongs to the composer or the tree (the user is typing).
+func (m *Model) approvalKey(k string, now, lastKey time.Time) (done bool, cmd tea.Cmd) {
+	if !m.appr.focused {
+		switch {
+		case k == "tab" && !(m.area == focusComposer && strings.HasPrefix(m.composer.Value(), "/")):
+			// Focusing decides nothing; answers still wait out the grace.
+			m.appr.focused = true
+			return true, nil
+		case m.area == focusComposer && m.appr.mayTakeFocus(now, lastKey, m.composer.Value() != ""):
+			m.appr.focused = true // the key below decides whether it stays
+			if k == "enter" {
+				// Enter answers the highlighted option only once the
+				// highlight has been seen: the first one just shows it.
+				return true, nil
+			}
+		default:
+			return false, nil
+		}
+	}
+	act, d := m.appr.key(k, now)
+	switch act {
+	case approvalPass:
+		return false, nil
+	case approvalHandled:
+		return true, nil
+	}
+	req := *m.appr.current()
+	m.appr.remove(req.ID, now)
+	return true, m.submit(protocol.Op{Type: protocol.OpApproval, ThreadID: req.ThreadID, ApprovalID: req.ID, Decision: d})
+}
+
+func (m *Model) syncSelection() {
+	for i, id := range m.sess.treeOrder() {
+		if id == m.focused {
+			m.selected = i
+		}
+	}
+}
+
+func (m *Model) focusThread(id protocol.ThreadID) {
+	if _, ok := m.sess.threads[id]; ok {
+		m.focused = id
+		m.syncSelection()
+	}
+}
+
+// ctrlC interrupts the focused turn (the engine cascades to its
+// descendants); pressed again within 1.5 s, or on an idle screen, it quits.
+func (m Model) ctrlC() (tea.Model, tea.Cmd) {
+	if m.picker != nil && m.backend == nil {
+		return m, tea.Quit
+	}
+	now := m.now()
+	armed := !m.quitHint.IsZero()
+	if armed && (now.Sub(m.quitHint) < 1500*time.Millisecond || !m.running()) {
+		m.quitting = true
+		return m, tea.Batch(m.submit(protocol.Op{Type: protocol.OpShutdown}), tea.Quit)
+	}
+	m.quitHint = now
+	switch {
+	case m.composer.Value() != "":
+		m.clearComposer()
+		m.flash = "input cleared · press ctrl+c again to quit"
+		return m, nil
+	case m.running():
+		m.flash = "interrupting · press ctrl+c again to quit"
+		return m, m.submit(protocol.Op{Type: protocol.OpInterrupt, ThreadID: m.focused})
+	}
+	m.flash = "press ctrl+c again to quit"
+	return m, nil
+}

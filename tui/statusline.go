@@ -1,0 +1,71 @@
+package tui
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/grovecli/grove/protocol"
+)
+
+func (m Model) statusLine() string {
+	var parts []string
+	if m.flash != "" {
+		return padRight(m.th.warn.Render(" "+m.flash), m.w)
+	}
+	running := 0
+	total := protocol.TokenUsage{}
+	for _, t := range m.sess.threads {
+		if t.status.IsActive() {
+			running++
+		}
+		total.Add(t.usage)
+	}
+	if m.backend != nil {
+		parts = append(parts, m.info.Model+" · "+m.info.Provider)
+		parts = append(parts, shortenHome(m.info.Cwd))
+		if t := m.sess.threads[m.focused]; t != nil {
+			parts = append(parts, fmt.Sprintf("tokens %s/%s", humanTokens(t.usage.TotalTokens), humanTokens(total.TotalTokens)))
+		}
+		parts = append(parts, fmt.Sprintf("%d running", running))
+		if n := len(m.appr.queue); n > 0 {
+			parts = append(parts, m.th.warn.Render(fmt.Sprintf("%d approval(s)", n)))
+		}
+	}
+	hint := m.th.statusKey.Render("tab") + " tree  " + m.th.statusKey.Render("ctrl+t") + " agents  " + m.th.statusKey.Render("?") + " help"
+	if m.w < 100 {
+		hint = m.th.statusKey.Render("?") + " help"
+	}
+	left := " " + strings.Join(parts, m.th.dim.Render(" │ "))
+	// The hints stay; the session details give way (cut with an ellipsis).
+	room := m.w - lipglossWidth(hint) - 2
+	if room < 10 {
+		return padRight(m.th.status.Render(left), m.w)
+	}
+	if lipglossWidth(left) > room {
+		left = padRight(left, room)
+	}
+	gap := m.w - lipglossWidth(left) - lipglossWidth(hint) - 1
+	return m.th.status.Render(left) + strings.Repeat(" ", max(0, gap)) + hint + " "
+}
+
+func shortenHome(p string) string {
+	if h, err := os.UserHomeDir(); err == nil && h != "" && strings.HasPrefix(p, h) {
+		return "~" + strings.TrimPrefix(p, h)
+	}
+	if len(p) > 40 {
+		return "…" + filepath.Join(filepath.Base(filepath.Dir(p)), filepath.Base(p))
+	}
+	return p
+}
+
+func humanTokens(n int64) string {
+	switch {
+	case n >= 1_000_000:
+		return fmt.Sprintf("%.1fM", float64(n)/1e6)
+	case n >= 1000:
+		return fmt.Sprintf("%.1fk", float64(n)/1e3)
+	}
+	return fmt.Sprint(n)
+}

@@ -1,0 +1,155 @@
+package tui
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/grovecli/grove/protocol"
+)
+
+func (m Model) treeLines(w, h int) []string {
+	lines, _ := m.treeRows(w, h)
+	return lines
+}
+
+// treeRows renders the tree and reports which thread each row shows
+// ("" for title and detail rows), for mouse clicks.
+func (m Model) treeRows(w, h int) ([]string, []protocol.ThreadID) {
+	order := m.sess.treeOrder()
+	lines := []string{m.th.paneTitle.Render("agents") + m.th.dim.Render(fmt.Sprintf(" %d", len(order)))}
+	ids := []protocol.ThreadID{""}
+	now := m.now()
+	start := treeStart(order, m.selected, h-1, func(id protocol.ThreadID) int {
+		return len(m.treeDetail(m.sess.threads[id])) + 1
+	})
+	for i, id := range order {
+		if i < start {
+			continue
+		}
+		if len(lines) >= h {
+			break // only what fits is drawn
+		}
+		t := m.sess.threads[id]
+		indent := m.treePrefix(t)
+		elapsed := formatElapsed(t, now)
+		label := roleLabel(t.info)
+		left := indent + m.r.threadGlyph(t) + " " + label
+		right := m.th.dim.Render(elapsed)
+		line := padRight(left, w-lipglossWidth(right)-1) + " " + right
+		style := m.th.assistant
+		if t.closed {
+			style = m.th.closed
+		}
+		if i == m.selected && m.area == focusTree {
+			line = m.th.treeSel.Render(padRight(ansiStrip(line), w))
+		} else if id == m.focused {
+			line = m.th.treeSelBlur.Render(line)
+		} else {
+			line = style.Render(line)
+		}
+		lines = append(lines, line)
+		ids = append(ids, id)
+		for _, detail := range m.treeDetail(t) {
+			sub := m.treeContinuation(t) + "  "
+			lines = append(lines, m.th.treeDim.Render(padRight(sub+clip(detail, max(4, w-lipglossWidth(sub))), w)))
+			ids = append(ids, "")
+		}
+	}
+	return lines, ids
+}
+
+// treeDetail is the dim row under an agent (its note, else its model);
+// the root has none.
+func (m Model) treeDetail(t *threadView) []string {
+	if t == nil || t.info.Depth == 0 {
+		return nil
+	}
+	if note := t.note(); note != "" {
+		return []string{note}
+	}
+	return nil
+}
+
+// treeStart is the first agent to draw so that the selected one is on
+// screen: agents take rows(id) rows each and rows rows are available. It
+// starts at the top while the selection fits there, else it ends the
+// window on the selection.
+func treeStart(order []protocol.ThreadID, selected, rows int, height func(protocol.ThreadID) int) int {
+	if selected >= len(order) {
+		selected = len(order) - 1
+	}
+	used := 0
+	for i := 0; i <= selected; i++ {
+		used += height(order[i])
+	}
+	if used <= rows {
+		return 0
+	}
+	start, used := selected, height(order[selected])
+	for start > 0 && used+height(order[start-1]) <= rows {
+		start--
+		used += height(order[start])
+	}
+	return start
+}
+
+// treePrefix draws the tree guides (├ └ │) in front of a node.
+func (m Model) treePrefix(t *threadView) string {
+	if t.info.ParentID == "" {
+		return ""
+	}
+	guide := "├ "
+	if m.isLastChild(t) {
+		guide = "└ "
+	}
+	if p := m.sess.threads[t.info.ParentID]; p != nil {
+		return m.treeContinuation(p) + guide
+	}
+	return guide
+}
+
+// treeContinuation is the guide column below a node (for its children).
+func (m Model) treeContinuation(t *threadView) string {
+	if t == nil || t.info.ParentID == "" {
+		return ""
+	}
+	p := m.sess.threads[t.info.ParentID]
+	bar := "│ "
+	if m.isLastChild(t) {
+		bar = "  "
+	}
+	return m.treeContinuation(p) + bar
+}
+
+func (m Model) isLastChild(t *threadView) bool {
+	p := m.sess.threads[t.info.ParentID]
+	return p == nil || len(p.children) == 0 || p.children[len(p.children)-1] == t.info.ID
+}
+
+// elapsed is how long the current (or last) turn ran; ok is false when
+// that is unknown (a resumed session's threads).
+func elapsed(t *threadView, now time.Time) (d time.Duration, ok bool) {
+	if t.turnAt.IsZero() {
+		return 0, false
+	}
+	end := now
+	if !t.status.IsActive() {
+		if t.statusAt.IsZero() {
+			return 0, false
+		}
+		end = t.statusAt
+	}
+	return max(0, end.Sub(t.turnAt)), true
+}
+
+// formatElapsed renders elapsed as m:ss or hhmm; blank when unknown.
+func formatElapsed(t *threadView, now time.Time) string {
+	d, ok := elapsed(t, now)
+	if !ok {
+		return ""
+	}
+	if d < time.Hour {
+		return fmt.Sprintf("%d:%02d", int(d.Minutes()), int(d.Seconds())%60)
+	}
+	return fmt.Sprintf("%dh%02d", int(d.Hours()), int(d.Minutes())%60)
+}

@@ -1,0 +1,132 @@
+package tui
+
+import (
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// Layout.
+
+func (m Model) treeWidth() int {
+	if !m.showTree || m.w < 60 {
+		return 0
+	}
+	return min(44, max(24, m.w*3/10))
+}
+
+func (m Model) transcriptWidth() int {
+	tw := m.treeWidth()
+	if tw > 0 {
+		return max(10, m.w-tw-3)
+	}
+	return max(10, m.w-2)
+}
+
+func (m Model) bodyHeight() int {
+	return max(3, m.h-3-m.composer.Height()-len(m.slashMenu()))
+}
+
+// View renders the screen.
+func (m Model) View() tea.View {
+	v := tea.NewView(m.render())
+	v.AltScreen = true
+	if m.mouse {
+		v.MouseMode = tea.MouseModeCellMotion
+	}
+	v.ReportFocus = true
+	v.WindowTitle = "grove"
+	return v
+}
+
+func (m Model) render() string {
+	if m.w < 20 || m.h < 8 {
+		return "grove: window too small"
+	}
+	var out []string
+	out = append(out, m.headerLine())
+	bh := m.bodyHeight()
+	switch {
+	case m.picker != nil:
+		out = append(out, fit(m.picker.view(m.r, m.w, bh+m.composer.Height()+1), m.w, bh+m.composer.Height()+1)...)
+		out = append(out, m.statusLine())
+		return strings.Join(out, "\n")
+	case m.help:
+		out = append(out, fit(m.helpLines(), m.w, bh)...)
+	case m.overlay != nil:
+		out = append(out, fit(m.overlay.view(&m, m.w, bh), m.w, bh)...)
+	default:
+		out = append(out, m.bodyLines(bh)...)
+	}
+	out = append(out, m.composerLines()...)
+	out = append(out, m.statusLine())
+	return strings.Join(out, "\n")
+}
+
+func (m Model) headerLine() string {
+	title := m.th.header.Render("grove")
+	info := ""
+	if m.backend != nil {
+		info = " " + m.info.Model
+		if m.info.Provider != "" {
+			info += m.th.headerDim.Render(" · " + m.info.Provider)
+		}
+	}
+	right := ""
+	if m.info.Demo {
+		right = m.th.demo.Render("offline demo model")
+	}
+	if m.sess.root != "" {
+		right += m.th.headerDim.Render(" session " + m.sess.root.Short())
+	}
+	gap := m.w - lipglossWidth(title) - lipglossWidth(info) - lipglossWidth(right)
+	if gap < 1 {
+		return padRight(title+info+" "+right, m.w)
+	}
+	return title + info + strings.Repeat(" ", gap) + right
+}
+
+func (m Model) bodyLines(h int) []string {
+	tw := m.treeWidth()
+	xw := m.transcriptWidth()
+	var right []string
+	t := m.sess.threads[m.focused]
+	if m.appr.current() != nil {
+		// The asking agent's transcript stays visible above the modal.
+		modal := m.r.modalLines(&m.appr, xw, h-3)
+		if at := m.sess.threads[m.appr.asker(m.sess)]; at != nil {
+			title := m.th.paneTitle.Render(roleLabel(at.info)) + m.th.warn.Render(" asks")
+			right = append([]string{padRight(title, xw)}, m.r.transcriptLines(m.sess, at, xw, h-1-len(modal))...)
+		}
+		right = fit(right, xw, h-len(modal))
+		right = append(right, modal...)
+	} else if t != nil {
+		title := m.th.paneTitle.Render(roleLabel(t.info)) + " " + m.r.threadGlyph(t) + m.th.dim.Render(" "+liveWord(t))
+		if note := t.note(); note != "" {
+			title += m.th.dim.Render(" · " + clip(note, xw/2))
+		}
+		if !t.follow {
+			title += m.th.warn.Render(" · scrolled (end to follow)")
+		}
+		if m.tsearch != nil {
+			title = m.searchTitle()
+		}
+		body := m.r.transcriptLines(m.sess, t, xw, h-1)
+		if row := m.searchHit(); row >= 0 && row < len(body) {
+			body[row] = m.th.tableSel.Render(padRight(ansiStrip(body[row]), xw))
+		}
+		right = append([]string{padRight(title, xw)}, body...)
+	} else {
+		right = []string{m.th.dim.Render("no session open")}
+	}
+	right = fit(right, xw, h)
+	if tw == 0 {
+		return joinColumns(fit(nil, 1, h), right)
+	}
+	left := fit(m.treeLines(tw, h), tw, h)
+	sep := make([]string, h)
+	for i := range sep {
+		sep[i] = m.th.paneBorder.Render(" │ ")
+	}
+	return joinColumns(left, sep, right)
+}
