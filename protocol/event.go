@@ -78,6 +78,8 @@ type ThreadInfo struct {
 	StartedAt   time.Time   `json:"started_at"`
 	RolloutPath string      `json:"rollout_path,omitempty"`
 	Status      AgentStatus `json:"status"`
+	// Surface names the delegation tools the thread sees (collab, task, …).
+	Surface string `json:"surface,omitempty"`
 }
 
 // ThreadSource says how a thread came to be.

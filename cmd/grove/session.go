@@ -12,6 +12,9 @@ import (
 	"github.com/grovecli/grove/core/engine"
 	"github.com/grovecli/grove/core/logging"
 	"github.com/grovecli/grove/core/model"
+	"github.com/grovecli/grove/core/surface"
+	"github.com/grovecli/grove/core/surface/collab"
+	"github.com/grovecli/grove/core/surface/task"
 	"github.com/grovecli/grove/protocol"
 	"github.com/grovecli/grove/templates"
 )
@@ -139,6 +142,10 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 		Instructions: cfg.Instructions, Templates: catalog,
 		Headless: o.headless, ApproveWorkdirs: o.approveWorkdirs || cfg.Exec.ApproveWorkdirs,
 		Demo: prov.Demo,
+		Surfaces: []engine.SurfaceFactory{collab.New, task.Factory(task.Options{
+			ModelAliases: cfg.Agents.ModelAliases, TrustCustomAgents: cfg.Agents.TrustCustomAgents,
+		})},
+		SelectSurface: surface.Selector(cfg.Agents.Surface),
 	})
 	if err != nil {
 		return nil, err

@@ -46,16 +46,22 @@ func (e *Engine) registerCollabTools() error {
 		{"set_thread_note", setNoteDesc, setNoteSchema, e.toolSetNote},
 	}
 	for _, d := range defs {
-		if _, exists := e.tools.Get(d.name); exists {
+		if t, exists := e.tools.Get(d.name); exists {
+			e.collabTools = append(e.collabTools, t)
 			continue // a registry shared between engines already has them bound
 		}
 		t := &collabTool{e: e, run: d.run, spec: model.ToolSpec{Name: d.name, Description: d.desc, Parameters: json.RawMessage(d.schema)}}
 		if err := e.tools.Register(t); err != nil {
 			return fmt.Errorf("register %s: %w", d.name, err)
 		}
+		e.collabTools = append(e.collabTools, t)
 	}
 	return nil
 }
+
+// CollabTools are the engine's seed-000 collaboration tools (spawn_agent,
+// wait, …), for the surface that offers them (core/surface/collab).
+func (e *Engine) CollabTools() []tools.Tool { return append([]tools.Tool(nil), e.collabTools...) }
 
 // jsonResult renders a successful structured result.
 func jsonResult(v any, summary string, ids ...protocol.ThreadID) tools.Result {

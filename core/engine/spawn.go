@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/grovecli/grove/core/tools"
 	"github.com/grovecli/grove/protocol"
 	"github.com/grovecli/grove/templates"
 )
@@ -22,6 +23,10 @@ type spawnRequest struct {
 	model     string
 	effort    string
 	note      *string
+	// child is set by SpawnChild (a surface's own spawn): it fixes the
+	// surface, the instructions and the run limits itself.
+	child    *ChildSpec
+	ownTools *tools.Registry
 }
 
 // spawn creates a child of r.caller and starts it on r.items. Every
@@ -42,9 +47,10 @@ func (e *Engine) spawn(ctx context.Context, r spawnRequest) (*Thread, error) {
 	}
 	rolePrompt, description := "", ""
 	var persona *templates.Persona
-	if agentType != "" {
-		norm, err := templates.ValidateAgentType(agentType)
-		if err != nil {
+	var err error
+	if agentType != "" && r.child == nil {
+		var norm string
+		if norm, err = templates.ValidateAgentType(agentType); err != nil {
 			return nil, err
 		}
 		agentType = norm
@@ -119,12 +125,25 @@ func (e *Engine) spawn(ctx context.Context, r spawnRequest) (*Thread, error) {
 	if tpl != nil {
 		allow, deny = tpl.Policy()
 	}
-	child, err := e.newThread(threadSpec{
+	spec := threadSpec{
 		parent: caller, source: protocol.SourceSpawned,
 		agentType: agentType, agentName: r.agentName, description: description,
 		spawnCallID: r.callID, model: model, effort: effort, cwd: cwd, sandbox: sandbox,
 		allow: allow, deny: deny, rolePrompt: rolePrompt,
-	})
+	}
+	if r.child != nil {
+		applyChildSpec(&spec, r.child)
+		spec.run.own = r.ownTools
+	} else {
+		q := SurfaceQuery{Model: model, Parent: caller.surface}
+		if tpl != nil {
+			q.Template = tpl.Surface
+		}
+		if spec.surface, err = e.selectSurface(q); err != nil {
+			return nil, err
+		}
+	}
+	child, err := e.newThread(spec)
 	if err != nil {
 		return nil, err
 	}
