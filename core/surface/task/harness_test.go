@@ -131,7 +131,7 @@ type setup struct {
 }
 
 // start runs an engine with both surfaces and a root thread.
-func start(t *testing.T, c *scripted, s setup) (*engine.Engine, protocol.ThreadID) {
+func start(t *testing.T, c model.Client, s setup) (*engine.Engine, protocol.ThreadID) {
 	t.Helper()
 	if s.home == "" {
 		s.home = t.TempDir()

@@ -1,0 +1,64 @@
+package schema
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+)
+
+type params struct {
+	Name   string         `json:"name" required:"true" desc:"Who."`
+	Mode   string         `json:"mode,omitempty" enum:"fast,slow"`
+	Count  *int           `json:"count"`
+	Ratio  float64        `json:"ratio"`
+	Flag   bool           `json:"flag"`
+	Tags   []string       `json:"tags"`
+	Extra  map[string]any `json:"extra"`
+	Raw    json.RawMessage
+	Hidden string `json:"-"`
+	lower  string
+}
+
+func TestObjectFromStruct(t *testing.T) {
+	_ = params{}.lower
+	b, err := Object(params{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]any
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{
+		"type": "object", "additionalProperties": false, "required": []any{"name"},
+		"properties": map[string]any{
+			"name":  map[string]any{"type": "string", "description": "Who."},
+			"mode":  map[string]any{"type": "string", "enum": []any{"fast", "slow"}},
+			"count": map[string]any{"type": "integer"},
+			"ratio": map[string]any{"type": "number"},
+			"flag":  map[string]any{"type": "boolean"},
+			"tags":  map[string]any{"type": "array", "items": map[string]any{"type": "string"}},
+			"extra": map[string]any{"type": "object"},
+			"Raw":   map[string]any{"type": "object"},
+		},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("schema =\n%s", b)
+	}
+}
+
+func TestObjectRejectsWhatItCannotDescribe(t *testing.T) {
+	if _, err := Object(3); err == nil {
+		t.Error("a non-struct was accepted")
+	}
+	if _, err := Object(struct {
+		C chan int `json:"c"`
+	}{}); err == nil {
+		t.Error("a channel field was accepted")
+	}
+	if _, err := Object(struct {
+		N int `json:"n" enum:"1,2"`
+	}{}); err == nil {
+		t.Error("an enum on an integer was accepted")
+	}
+}
