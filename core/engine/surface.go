@@ -32,8 +32,9 @@ type SurfaceFactory func(*Engine) (Surface, error)
 
 // surfaceSet is the engine's registered surfaces.
 type surfaceSet struct {
-	names []string          // registration order
-	owner map[string]string // tool name → surface name
+	names  []string          // registration order
+	owner  map[string]string // tool name → surface name
+	byName map[string]Surface
 }
 
 // installSurfaces builds and registers the configured surfaces. A tool
@@ -41,6 +42,7 @@ type surfaceSet struct {
 // registry shared between engines) is only claimed, not registered again.
 func (e *Engine) installSurfaces() error {
 	e.surfaces.owner = map[string]string{}
+	e.surfaces.byName = map[string]Surface{}
 	for _, f := range e.opts.Surfaces {
 		s, err := f(e)
 		if err != nil {
@@ -56,6 +58,7 @@ func (e *Engine) installSurfaces() error {
 			}
 		}
 		e.surfaces.names = append(e.surfaces.names, name)
+		e.surfaces.byName[name] = s
 		for _, t := range s.Tools() {
 			tn := t.Spec().Name
 			if prev, taken := e.surfaces.owner[tn]; taken {

@@ -17,6 +17,9 @@ type surface struct{ tools []tools.Tool }
 func (s surface) Name() string        { return Name }
 func (s surface) Tools() []tools.Tool { return s.tools }
 
+// Instructions is the engine's prompt section for these tools.
+func (s surface) Instructions() string { return engine.CollabInstructions }
+
 // New is the engine.SurfaceFactory of the collab surface.
 func New(e *engine.Engine) (engine.Surface, error) {
 	return surface{tools: e.CollabTools()}, nil

@@ -72,3 +72,11 @@ func (s *Surface) Tools() []tools.Tool { return s.tools }
 
 // Agents is the registry of agent types.
 func (s *Surface) Agents() *Registry { return s.agents }
+
+// Instructions is the prompt section on delegating with Task.
+func (s *Surface) Instructions() string {
+	return `# Working with sub-agents
+- When part of the task is self-contained (a search across the codebase, a plan, a review), hand it to a sub-agent with Task: pick a subagent_type from the Task tool's list (Explore to investigate read-only, Plan to design a change), and give it a prompt with the goal, the files involved, the constraints and what to report back.
+- Task waits for the agent and returns its result. For independent parts, start several with run_in_background and collect each with TaskOutput. Continue an agent that already knows the context by passing its agent_id as resume.
+- Check what sub-agents report before you rely on it.`
+}

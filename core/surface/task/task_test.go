@@ -116,6 +116,9 @@ func TestSyncTaskWithOutputSchemaRetriesAfterViolation(t *testing.T) {
 	if !strings.Contains(first.Instructions, "You review code in "+cwd) {
 		t.Errorf("system prompt not substituted:\n%s", first.Instructions)
 	}
+	if strings.Contains(first.Instructions, "Working with sub-agents") {
+		t.Errorf("a Task agent was taught to delegate:\n%s", first.Instructions)
+	}
 	// Tools: Read→read_file, glob_files→list_dir+grep_files, and complete_task; no delegation.
 	names := toolNames(first)
 	slices.Sort(names)
@@ -428,6 +431,11 @@ func TestAutoSurfacePicksTaskForClaude(t *testing.T) {
 			names := toolNames(c.requests("root")[0])
 			if !slices.Contains(names, tc.tool) || slices.Contains(names, tc.not) {
 				t.Errorf("root tools = %v", names)
+			}
+			// The prompt teaches the surface's own tools.
+			instr := c.requests("root")[0].Instructions
+			if !strings.Contains(instr, "# Working with sub-agents\n- When") || !strings.Contains(instr, tc.tool) || strings.Contains(instr, tc.not+" ") {
+				t.Errorf("root instructions do not match the %s surface:\n%s", tc.want, instr)
 			}
 		})
 	}
