@@ -3,15 +3,17 @@
 // cannot drift apart.
 //
 // Field tags: `json:"name"` names the property (`-` skips it); `desc:"…"`
-// describes it; `enum:"a,b"` restricts a string; `required:"true"` makes it
-// required. Supported kinds: string, bool, integers, floats, slices of
-// those, and map[string]any / json.RawMessage (any JSON object).
+// describes it; `enum:"a,b"` restricts a string; `minItems:"1"` an array;
+// `required:"true"` makes it required. Supported kinds: string, bool,
+// integers, floats, structs (closed objects; embedded ones are flattened),
+// slices of those, and map[string]any / json.RawMessage (any object).
 package schema
 
 import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"strconv"
 	"strings"
 )
 
@@ -25,10 +27,37 @@ func Object(params any) (json.RawMessage, error) {
 	if t == nil || t.Kind() != reflect.Struct {
 		return nil, fmt.Errorf("schema: %T is not a struct", params)
 	}
+	doc, err := object(t)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(doc)
+}
+
+// object describes a struct type as a closed object; embedded structs
+// contribute their fields.
+func object(t reflect.Type) (map[string]any, error) {
 	props := map[string]any{}
 	var required []string
+	if err := addFields(t, props, &required); err != nil {
+		return nil, err
+	}
+	doc := map[string]any{"type": "object", "properties": props, "additionalProperties": false}
+	if len(required) > 0 {
+		doc["required"] = required
+	}
+	return doc, nil
+}
+
+func addFields(t reflect.Type, props map[string]any, required *[]string) error {
 	for i := range t.NumField() {
 		f := t.Field(i)
+		if f.Anonymous && f.Type.Kind() == reflect.Struct && f.Tag.Get("json") == "" {
+			if err := addFields(f.Type, props, required); err != nil {
+				return err
+			}
+			continue
+		}
 		if !f.IsExported() {
 			continue
 		}
@@ -41,27 +70,30 @@ func Object(params any) (json.RawMessage, error) {
 		}
 		p, err := property(f.Type)
 		if err != nil {
-			return nil, fmt.Errorf("schema: field %s: %w", f.Name, err)
+			return fmt.Errorf("schema: field %s: %w", f.Name, err)
 		}
 		if d := f.Tag.Get("desc"); d != "" {
 			p["description"] = d
 		}
 		if e := f.Tag.Get("enum"); e != "" {
 			if p["type"] != "string" {
-				return nil, fmt.Errorf("schema: field %s: enum on a non-string", f.Name)
+				return fmt.Errorf("schema: field %s: enum on a non-string", f.Name)
 			}
 			p["enum"] = strings.Split(e, ",")
 		}
+		if m := f.Tag.Get("minItems"); m != "" {
+			n, err := strconv.Atoi(m)
+			if err != nil || p["type"] != "array" {
+				return fmt.Errorf("schema: field %s: minItems needs an array and a number", f.Name)
+			}
+			p["minItems"] = n
+		}
 		if f.Tag.Get("required") == "true" {
-			required = append(required, name)
+			*required = append(*required, name)
 		}
 		props[name] = p
 	}
-	doc := map[string]any{"type": "object", "properties": props, "additionalProperties": false}
-	if len(required) > 0 {
-		doc["required"] = required
-	}
-	return json.Marshal(doc)
+	return nil
 }
 
 // MustObject is Object for parameter structs fixed at compile time; it
@@ -99,6 +131,8 @@ func property(t reflect.Type) (map[string]any, error) {
 			return nil, err
 		}
 		return map[string]any{"type": "array", "items": items}, nil
+	case reflect.Struct:
+		return object(t)
 	case reflect.Map:
 		if t.Key().Kind() != reflect.String {
 			return nil, fmt.Errorf("map key %s is not a string", t.Key())

@@ -62,3 +62,45 @@ func TestObjectRejectsWhatItCannotDescribe(t *testing.T) {
 		t.Error("an enum on an integer was accepted")
 	}
 }
+
+type inner struct {
+	Kind string `json:"kind" required:"true" enum:"a,b"`
+}
+
+type base struct {
+	ID string `json:"id" desc:"The id."`
+}
+
+type outer struct {
+	base
+	Items []inner `json:"items" minItems:"1"`
+}
+
+func TestObjectEmbeddedNestedAndMinItems(t *testing.T) {
+	b, err := Object(outer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]any
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{
+		"type": "object", "additionalProperties": false,
+		"properties": map[string]any{
+			"id": map[string]any{"type": "string", "description": "The id."},
+			"items": map[string]any{"type": "array", "minItems": float64(1), "items": map[string]any{
+				"type": "object", "additionalProperties": false, "required": []any{"kind"},
+				"properties": map[string]any{"kind": map[string]any{"type": "string", "enum": []any{"a", "b"}}},
+			}},
+		},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("schema =\n%s", b)
+	}
+	if _, err := Object(struct {
+		N int `json:"n" minItems:"1"`
+	}{}); err == nil {
+		t.Error("minItems on an integer was accepted")
+	}
+}
