@@ -118,22 +118,15 @@ func (e *Engine) SpawnChild(ctx context.Context, spec ChildSpec) (protocol.Threa
 	}
 	// The thread's own tools are compiled before anything is created: a
 	// broken output schema refuses the spawn.
-	var own *tools.Registry
-	if len(spec.Tools) > 0 {
-		own = tools.NewRegistry()
-		for _, t := range spec.Tools {
-			if err := own.Register(t); err != nil {
-				return "", err
-			}
-		}
+	own, err := ownRegistry(spec.Tools)
+	if err != nil {
+		return "", err
 	}
-	c := spec
 	child, err := e.spawn(ctx, spawnRequest{
 		caller: caller, callID: spec.CallID, items: fromAgent(caller.id, []protocol.Item{protocol.UserMessage(spec.Prompt)}),
-		agentType: spec.AgentType, model: strings.TrimSpace(spec.Model), note: noteOrNil(spec.Note), child: &c,
+		agentType: spec.AgentType, model: strings.TrimSpace(spec.Model), note: noteOrNil(spec.Note), child: &spec,
 		ownTools: own,
 	})
-	_ = c
 	if err != nil {
 		return "", err
 	}
@@ -294,14 +287,9 @@ func (e *Engine) Rebind(id protocol.ThreadID, spec ChildSpec) error {
 	if st, _ := t.Status(); st.IsActive() {
 		return fmt.Errorf("agent %s is still running", id)
 	}
-	var own *tools.Registry
-	if len(spec.Tools) > 0 {
-		own = tools.NewRegistry()
-		for _, tl := range spec.Tools {
-			if err := own.Register(tl); err != nil {
-				return err
-			}
-		}
+	own, err := ownRegistry(spec.Tools)
+	if err != nil {
+		return err
 	}
 	var ts threadSpec
 	applyChildSpec(&ts, &spec)
@@ -314,6 +302,20 @@ func (e *Engine) Rebind(id protocol.ThreadID, spec ChildSpec) error {
 	t.specs = specs
 	t.mu.Unlock()
 	return nil
+}
+
+// ownRegistry compiles a thread's own tools (nil when there are none).
+func ownRegistry(list []tools.Tool) (*tools.Registry, error) {
+	if len(list) == 0 {
+		return nil, nil
+	}
+	own := tools.NewRegistry()
+	for _, t := range list {
+		if err := own.Register(t); err != nil {
+			return nil, err
+		}
+	}
+	return own, nil
 }
 
 // ownTool returns the registry of the thread's own tools when it holds name.
