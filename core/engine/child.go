@@ -369,3 +369,14 @@ func sortedKeys(m map[string]bool) []string {
 	sort.Strings(out)
 	return out
 }
+
+// effectiveTools lists the registry tools the thread may use.
+func (t *Thread) effectiveTools() []string {
+	var out []string
+	for _, n := range t.e.tools.Names() {
+		if t.toolAllowed(n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}

@@ -81,14 +81,27 @@ func (e *Engine) newThread(spec threadSpec) (*Thread, error) {
 	case spec.rolloutPath != "":
 		rec, err = rollout.OpenAppend(spec.rolloutPath)
 	default:
-		rec, err = rollout.Create(e.opts.Home, rollout.SessionMeta{
+		meta := rollout.SessionMeta{
 			ID: t.id, ParentID: t.parentID, Depth: t.depth, Source: t.source,
 			AgentType: t.agentType, AgentName: t.agentName, Model: t.modelName,
 			Provider: e.opts.Provider, ReasoningEffort: t.effort, Cwd: t.cwd,
 			Sandbox: t.sandbox, ApprovalPolicy: e.opts.ApprovalPolicy,
 			SpawnCallID: t.spawnCallID, Note: t.note, Instructions: spec.rolePrompt,
 			AllowList: t.allow, DenyList: t.deny, Timestamp: t.createdAt,
-		})
+		}
+		if len(e.surfaces.names) > 0 {
+			surface := t.surface
+			meta.Surface = &surface
+		}
+		if t.run.allow != nil {
+			// A surface's filter is code; the file keeps its effect, so a
+			// reopened agent gets the same tools (minus its own).
+			meta.AllowList, meta.DenyList = t.effectiveTools(), nil
+			if len(meta.AllowList) == 0 {
+				meta.DenyList = []string{"*"}
+			}
+		}
+		rec, err = rollout.Create(e.opts.Home, meta)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("rollout for thread %s: %w", t.id, err)

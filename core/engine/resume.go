@@ -152,10 +152,12 @@ func (e *Engine) registerClosedChildren(parent *Thread) error {
 		if !sess.NoteSet {
 			note = m.Note
 		}
-		// A resumed child gets its parent's surface unless its role says
-		// otherwise (the rollout does not record it).
+		// A resumed child keeps the surface its rollout records; an older
+		// rollout's gets its role's, else its parent's.
 		surface := parent.surface
-		if tpl, terr := e.opts.Templates.Lookup(m.AgentType); m.AgentType != "" && terr == nil && tpl.Surface != "" {
+		if m.Surface != nil {
+			surface = *m.Surface
+		} else if tpl, terr := e.opts.Templates.Lookup(m.AgentType); m.AgentType != "" && terr == nil && tpl.Surface != "" {
 			if s, serr := e.selectSurface(SurfaceQuery{Model: m.Model, Template: tpl.Surface, Parent: parent.surface}); serr == nil {
 				surface = s
 			}

@@ -118,3 +118,47 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
+
+func TestResumedSessionKeepsATaskAgentsTools(t *testing.T) {
+	home, cwd := t.TempDir(), project(t, map[string]string{"fixer.yaml": customYAML})
+	c := &scripted{}
+	c.reply = func(role string, req model.Request) model.Response {
+		if role == "root" {
+			if _, ok := outputs(req)["t1"]; ok {
+				return model.Response{Text: "ok"}
+			}
+			return call("t1", "Task", `{"subagent_type":"fixer","prompt":"x","description":"fix"}`)
+		}
+		return model.Response{Text: "fixed"}
+	}
+	e1, root := start(t, c, setup{home: home, cwd: cwd})
+	runRoot(t, e1, root, "go")
+	child := protocol.ThreadID(agentID(rawOutput(c, "t1")))
+	if err := e1.Shutdown(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	c2 := &scripted{reply: func(string, model.Request) model.Response { return model.Response{Text: "again"} }}
+	e2, _ := start(t, c2, setup{home: home, cwd: cwd})
+	resumed, err := e2.ResumeSession(string(root))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info, ok := e2.Info(child); !ok || info.Surface != "" {
+		t.Fatalf("resumed Task agent: %+v", info)
+	}
+	if err := e2.ContinueChild(resumed, child, "once more", nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := e2.WaitFinal(context.Background(), child, 30*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	names := toolNames(c2.requests("fixer")[0])
+	for _, n := range []string{"exec_command", "apply_patch", "Task", "spawn_agent", "update_plan"} {
+		if contains(names, n) {
+			t.Errorf("reopened custom Task agent got %s: %v", n, names)
+		}
+	}
+	if !contains(names, "read_file") {
+		t.Errorf("reopened agent lost read_file: %v", names)
+	}
+}
