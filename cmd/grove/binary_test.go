@@ -218,7 +218,7 @@ func TestSignalsShutDownLikeCtrlC(t *testing.T) {
 					t.Errorf("rollout lacks %s:\n%s", want, b)
 				}
 			}
-			if !strings.Contains(p.stderr.String(), "terminated by") {
+			if want := map[syscall.Signal]string{syscall.SIGTERM: "terminated by SIGTERM", syscall.SIGHUP: "terminated by SIGHUP"}[tc.sig]; !strings.Contains(p.stderr.String(), want) {
 				t.Errorf("stderr: %s", p.stderr.String())
 			}
 			logb, _ := os.ReadFile(filepath.Join(home, "log", "grove.log"))

@@ -13,13 +13,17 @@ import (
 // probable sandbox denials, warnings such as rollout errors, errors, status
 // changes) to the debug log. It reads its own subscription promptly and ends
 // when the engine closes the bus or stop is called; wait returns once it has.
-func logEvents(eng *engine.Engine) (stop func(), wait func()) {
+// Warning events also go to onWarning.
+func logEvents(eng *engine.Engine, onWarning func(string)) (stop func(), wait func()) {
 	events, cancel := eng.Subscribe()
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		for ev := range events {
 			logEvent(logging.L(), ev)
+			if ev.Type == protocol.EventWarning && onWarning != nil {
+				onWarning(ev.Message)
+			}
 		}
 	}()
 	return cancel, func() { <-done }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/grovecli/grove/core/logging"
 	"github.com/grovecli/grove/core/model/modeltest"
@@ -119,5 +120,61 @@ func TestWarningsStayOffStderrUnderTheTUI(t *testing.T) {
 	logging.Install(nil)
 	if err != nil || !strings.Contains(errOut, "warning: config: unknown key \"no_such_key\"") {
 		t.Fatalf("headless warning: %v %q", err, errOut)
+	}
+}
+
+// TestResumeWarningsReachTheSession: the warnings the engine publishes while
+// a crashed session resumes (before any UI subscribes) are kept for the
+// TUI's status line, and logged.
+func TestResumeWarningsReachTheSession(t *testing.T) {
+	noProviderEnv(t)
+	home := t.TempDir()
+	if _, errOut, err := runCLI(t, home, "", "exec", "--approve-workdirs", "show me"); err != nil {
+		t.Fatalf("exec: %v\n%s", err, errOut)
+	}
+	logging.Install(nil)
+	list, _, err := runCLI(t, home, "", "sessions", "list", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var entry struct {
+		ID          string `json:"id"`
+		RolloutPath string `json:"rollout_path"`
+	}
+	if err := json.Unmarshal([]byte(strings.SplitN(list, "\n", 2)[0]), &entry); err != nil {
+		t.Fatal(err)
+	}
+	// grove died in the middle of a later turn.
+	f, err := os.OpenFile(entry.RolloutPath, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = f.WriteString(`{"timestamp":"2026-11-23T10:00:00Z","type":"event_msg","payload":{"type":"turn_started","thread_id":"` + entry.ID + `","timestamp":"2026-11-23T10:00:00Z","turn_id":"t-crashed"}}` + "\n")
+	_ = f.Close()
+
+	t.Setenv("GROVE_HOME", home)
+	g := &globalFlags{}
+	startLogging(newRootCmd(), g)
+	s, err := newSession(t.Context(), g, sessionOpts{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.start(entry.ID); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for !strings.Contains(strings.Join(s.Warnings(), "\n"), "grove exited before it finished") {
+		if time.Now().After(deadline) {
+			t.Fatalf("warnings %q", s.Warnings())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err := s.shutdown(t.Context(), "test"); err != nil {
+		t.Fatal(err)
+	}
+	logging.Install(nil)
+	b, _ := os.ReadFile(filepath.Join(home, "log", "grove.log"))
+	if !strings.Contains(string(b), "grove exited before it finished") {
+		t.Fatalf("crash warning not logged:\n%s", b)
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"log"
 	"os"
 	"runtime"
 	"strings"
@@ -48,6 +49,13 @@ func startLogging(cmd *cobra.Command, g *globalFlags) {
 		return
 	}
 	logging.Install(l)
+	if ownsScreen(cmd) {
+		// Libraries that print through the standard log package would
+		// write over the TUI: their lines go to the debug log instead.
+		log.SetOutput(lineLogger{})
+	} else {
+		log.SetOutput(os.Stderr)
+	}
 	l.Info("start", "command", cmd.CommandPath(), "pid", os.Getpid(), "go", runtime.Version(), "debug", g.debug, "tui", ownsScreen(cmd))
 }
 
@@ -97,4 +105,12 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.w.Write(p)
+}
+
+// lineLogger forwards standard-library log lines to the debug log.
+type lineLogger struct{}
+
+func (lineLogger) Write(p []byte) (int, error) {
+	logging.L().Info("library log", "line", strings.TrimRight(string(p), "\n"))
+	return len(p), nil
 }

@@ -22,6 +22,7 @@ func TestExecCompletesToolLoopOnRecordedStreams(t *testing.T) {
 		file, wire, callID string
 		thinking           bool // DeepSeek's thinking-mode rule applies
 	}{
+		{"chat-openai-gpt4o-parallel-tool-calls.sse", "chat", "call_DNYTawLBoN8fj3KN6qU9N1Ou", false},
 		{"chat-deepseek-v4-reasoning-tool-call.jsonl", "chat", "call_00_ioIn7yN9p1ZOMNpDLwd4MgAF", true},
 		{"chat-xai-grok-reasoning-tool-call.jsonl", "chat", "call_55117580", true},
 		{"chat-mistral-tool-call-no-index.jsonl", "chat", "gSIMJiOkT", false},
@@ -31,7 +32,7 @@ func TestExecCompletesToolLoopOnRecordedStreams(t *testing.T) {
 		{"responses-lmstudio-reasoning-tool-call.jsonl", "responses", "call_2025306790300011", false},
 		{"responses-openai-custom-tool-call.jsonl", "responses", "call_custom_sql_001", false},
 	} {
-		t.Run(strings.TrimSuffix(fc.file, ".jsonl"), func(t *testing.T) {
+		t.Run(strings.TrimSuffix(strings.TrimSuffix(fc.file, ".jsonl"), ".sse"), func(t *testing.T) {
 			noProviderEnv(t)
 			recorded, err := modeltest.LoadFixture(filepath.Join("..", "..", "core", "model", "testdata", "fixtures", fc.file))
 			if err != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/grovecli/grove/core/config"
@@ -26,15 +27,34 @@ type session struct {
 	eng      *engine.Engine
 	cwd      string
 	// warnings are the problems found while opening the session (config,
-	// templates). They are logged; the TUI shows them on its status line
-	// (headless commands printed them to stderr already).
+	// templates) and the engine's warnings since (a resumed session's torn
+	// lines or interrupted turn). They are logged; the TUI shows them on its
+	// status line (headless commands print them to stderr).
+	warnMu   sync.Mutex
 	warnings []string
 	// stopLog and waitLog end the debug log's event reader.
 	stopLog, waitLog func()
 }
 
-// Warnings returns the problems found while opening the session.
-func (s *session) Warnings() []string { return append([]string(nil), s.warnings...) }
+// maxSessionWarnings bounds the kept warnings (a broken disk repeats).
+const maxSessionWarnings = 100
+
+// Warnings returns the problems found while opening the session and the
+// engine's warnings since, oldest first. The engine publishes some before
+// any UI subscribes (while a session resumes): this is where those stay.
+func (s *session) Warnings() []string {
+	s.warnMu.Lock()
+	defer s.warnMu.Unlock()
+	return append([]string(nil), s.warnings...)
+}
+
+func (s *session) addWarning(w string) {
+	s.warnMu.Lock()
+	defer s.warnMu.Unlock()
+	if len(s.warnings) < maxSessionWarnings {
+		s.warnings = append(s.warnings, w)
+	}
+}
 
 type sessionOpts struct {
 	headless        bool
@@ -151,7 +171,7 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 		return nil, err
 	}
 	s := &session{cfg: cfg, provider: prov, eng: eng, cwd: cwd, warnings: warnings}
-	s.stopLog, s.waitLog = logEvents(eng)
+	s.stopLog, s.waitLog = logEvents(eng, s.addWarning)
 	return s, nil
 }
 

@@ -127,7 +127,12 @@ func (t *terminator) Err() error {
 	if code == 0 {
 		return nil
 	}
-	return exitError{code: code, msg: fmt.Sprintf("terminated by %s", syscall.Signal(code-128))}
+	names := map[int]string{129: "SIGHUP", 130: "SIGINT", 143: "SIGTERM"}
+	name, ok := names[code]
+	if !ok {
+		name = syscall.Signal(code - 128).String()
+	}
+	return exitError{code: code, msg: fmt.Sprintf("terminated by %s: interrupted, rollouts flushed and closed", name)}
 }
 
 // Stop ends the watch (the command finished).

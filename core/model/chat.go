@@ -191,6 +191,9 @@ type chatChoice struct {
 	Delta        chatDelta  `json:"delta"`
 	Message      *chatDelta `json:"message"`
 	FinishReason string     `json:"finish_reason"`
+	// Error is OpenRouter's mid-stream failure, sent with finish_reason
+	// "error" when the upstream provider failed.
+	Error json.RawMessage `json:"error"`
 }
 
 type chatDelta struct {
@@ -346,6 +349,12 @@ func (a *chatAssembler) chunk(ch *chatChunk) error {
 		if c.Index != 0 {
 			continue // grove asks for one choice; others would interleave
 		}
+		if isErrorObject(c.Error) {
+			return streamErrorObject(c.Error)
+		}
+		if c.FinishReason == "error" {
+			return &streamError{msg: "provider error in stream: the reply ended with finish_reason \"error\"", retryable: true}
+		}
 		d := &c.Delta
 		if c.Message != nil {
 			d = c.Message
@@ -426,8 +435,11 @@ func (a *chatAssembler) response() Response {
 	for _, c := range a.out.calls {
 		r.ToolCalls = append(r.ToolCalls, c.request())
 	}
-	if a.stop == "length" {
+	switch a.stop {
+	case "length":
 		r.Incomplete = "the reply reached the output token limit (finish_reason length)"
+	case "content_filter":
+		r.Incomplete = "the provider's content filter stopped the reply (finish_reason content_filter)"
 	}
 	return r
 }

@@ -15,17 +15,26 @@ import (
 // fixtureCase is one recorded provider stream (testdata/fixtures, sources
 // in testdata/README.md) and what grove must make of it.
 type fixtureCase struct {
-	file      string
-	wire      string
-	done      bool // append data: [DONE] (the recordings leave it out)
-	text      string
-	reasoning string // prefix of the assembled reasoning
-	calls     []model.ToolCallRequest
-	encrypted bool // the reply carries encrypted reasoning to replay
-	err       string
+	file       string
+	wire       string
+	done       bool // append data: [DONE] (the recordings leave it out)
+	text       string
+	reasoning  string // prefix of the assembled reasoning
+	calls      []model.ToolCallRequest
+	encrypted  bool // the reply carries encrypted reasoning to replay
+	incomplete bool // the reply stopped at the token limit: a warning
+	err        string
 }
 
 var fixtureCases = []fixtureCase{
+	{file: "chat-openai-gpt4o-parallel-tool-calls.sse", wire: "chat", done: true,
+		calls: []model.ToolCallRequest{
+			{CallID: "call_JMW1whyEaYG438VE1OIflxA2", Name: "GetWeatherArgs", Arguments: `{"city": "Edinburgh", "country": "GB", "units": "c"}`},
+			{CallID: "call_DNYTawLBoN8fj3KN6qU9N1Ou", Name: "get_stock_price", Arguments: `{"ticker": "AAPL", "exchange": "NASDAQ"}`},
+		}},
+	{file: "chat-openai-gpt4o-three-choices.sse", wire: "chat", done: true, text: `{"city":"San Francisco","temperature":65,"units":"f"}`},
+	{file: "chat-openai-gpt4o-length.sse", wire: "chat", done: true, text: `{"`, incomplete: true},
+	{file: "chat-openai-gpt4o-refusal.sse", wire: "chat", done: true, text: "I'm sorry, I can't assist with that request."},
 	{file: "chat-deepseek-v4-reasoning-tool-call.jsonl", wire: "chat",
 		reasoning: "The user is asking for the weather in San Francisco.",
 		calls:     []model.ToolCallRequest{{CallID: "call_00_ioIn7yN9p1ZOMNpDLwd4MgAF", Name: "weather", Arguments: `{"location": "San Francisco"}`}}},
@@ -81,7 +90,7 @@ func historyAfter(user string, resp model.Response, output string) []protocol.It
 // request grove builds from it passes the rules real providers enforce.
 func TestRecordedFixtures(t *testing.T) {
 	for _, fc := range fixtureCases {
-		name := strings.TrimSuffix(fc.file, ".jsonl")
+		name := strings.TrimSuffix(strings.TrimSuffix(fc.file, ".jsonl"), ".sse")
 		if fc.done {
 			name += "+DONE"
 		}
@@ -122,6 +131,9 @@ func TestRecordedFixtures(t *testing.T) {
 			}
 			if fc.encrypted != (len(resp.ReasoningItems) > 0) {
 				t.Fatalf("reasoning items %+v", resp.ReasoningItems)
+			}
+			if fc.incomplete != (resp.Incomplete != "") || fc.incomplete != (len(col.warnings) == 1) {
+				t.Fatalf("incomplete %q, warnings %q", resp.Incomplete, col.warnings)
 			}
 			if len(fc.calls) == 0 {
 				return

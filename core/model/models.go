@@ -92,14 +92,14 @@ func (c *openAIClient) fetchModels(parent context.Context) ([]ModelInfo, error) 
 		if parent.Err() != nil {
 			return nil, parent.Err()
 		}
-		return nil, fmt.Errorf("%w: model provider %s (%s): %s", ErrModelsUnavailable, c.cfg.Name, c.modelsURL, c.transportError(err).Error())
+		return nil, fmt.Errorf("%w: model provider %s (%s): %s", ErrModelsUnavailable, c.cfg.Name, withoutQuery(c.modelsURL), c.transportError(err).Error())
 	}
 	defer res.Body.Close()
 	switch s := res.StatusCode; {
 	case s == http.StatusNotFound || s == http.StatusMethodNotAllowed || s == http.StatusNotImplemented:
-		return nil, fmt.Errorf("%w: model provider %s (%s): HTTP %d", ErrModelsUnsupported, c.cfg.Name, c.modelsURL, s)
+		return nil, fmt.Errorf("%w: model provider %s (%s): HTTP %d", ErrModelsUnsupported, c.cfg.Name, withoutQuery(c.modelsURL), s)
 	case s >= 300:
-		return nil, fmt.Errorf("%w: model provider %s (%s): HTTP %d: %s", ErrModelsUnavailable, c.cfg.Name, c.modelsURL, s, c.httpError(res).Error())
+		return nil, fmt.Errorf("%w: model provider %s (%s): HTTP %d: %s", ErrModelsUnavailable, c.cfg.Name, withoutQuery(c.modelsURL), s, c.httpError(res).Error())
 	}
 	// OpenAI and most servers answer {"data":[{"id":…}]}; a few use
 	// "models" and "name".
@@ -111,7 +111,7 @@ func (c *openAIClient) fetchModels(parent context.Context) ([]ModelInfo, error) 
 		if parent.Err() != nil {
 			return nil, parent.Err()
 		}
-		return nil, fmt.Errorf("%w: model provider %s (%s): unreadable model list: %v", ErrModelsUnavailable, c.cfg.Name, c.modelsURL, err)
+		return nil, fmt.Errorf("%w: model provider %s (%s): unreadable model list: %v", ErrModelsUnavailable, c.cfg.Name, withoutQuery(c.modelsURL), err)
 	}
 	entries := page.Data
 	if entries == nil {

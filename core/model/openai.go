@@ -49,7 +49,8 @@ type ProviderConfig struct {
 	// MaxRetryDelay caps every backoff, Retry-After included (default 30s).
 	MaxRetryDelay time.Duration
 	// HTTPClient replaces the default client (a pooled transport, no
-	// overall timeout: streams are bounded by StreamIdleTimeout).
+	// overall timeout: an attempt is bounded by ResponseHeaderTimeout until
+	// its headers arrive, then by StreamIdleTimeout).
 	HTTPClient *http.Client
 	// ModelsTTL is how long a model list is cached (default 5 min).
 	ModelsTTL time.Duration

@@ -155,6 +155,20 @@ func TestQueryParamsAndAPIVersion(t *testing.T) {
 	if _, err := c.Models(context.Background()); err != nil {
 		t.Fatal(err)
 	}
+	// Errors name the URL without its query (query_params may hold a key).
+	s.Enqueue(modeltest.Reply{Status: 401})
+	s.SetModelsStatus(500)
+	_, err := c.Stream(context.Background(), req(), nil)
+	fresh := client(t, s, "chat", func(c *model.ProviderConfig) {
+		c.BaseURL = s.URL() + "?api-version=2024-10-21"
+		c.QueryParams = map[string]string{"deployment": "gpt 4o"}
+	})
+	_, merr := fresh.Models(context.Background())
+	for _, e := range []error{err, merr} {
+		if e == nil || strings.Contains(e.Error(), "gpt") || strings.Contains(e.Error(), "api-version") {
+			t.Fatalf("error shows the query: %v", e)
+		}
+	}
 }
 
 // A reply cut by the token limit arrives, with a warning saying so.
@@ -276,5 +290,27 @@ func TestDeepSeekReasoningRoundTrip(t *testing.T) {
 	}
 	if body.Messages[1].Role != "assistant" || body.Messages[1].ReasoningContent != "use the tool" {
 		t.Fatalf("%+v", body.Messages)
+	}
+}
+
+// Encrypted reasoning another model cannot verify (a session resumed with
+// a different model) is left out of that request instead of failing it.
+func TestUnverifiableReasoningIsLeftOut(t *testing.T) {
+	s := modeltest.NewServer(t)
+	s.SetRules(func(cr modeltest.CapturedRequest) *modeltest.Reply {
+		if strings.Contains(string(cr.Raw), "gAAAold") {
+			return &modeltest.Reply{Status: 400, Body: `{"error":{"message":"The encrypted content gAAAold could not be verified.","type":"invalid_request_error","param":null,"code":"invalid_encrypted_content"}}`}
+		}
+		return nil
+	})
+	s.Enqueue(modeltest.Reply{Text: "ok"})
+	items := []protocol.Item{protocol.UserMessage("hi"), {Type: protocol.ItemReasoning, Summary: "s", EncryptedContent: "gAAAold"}, protocol.AssistantMessage("hello"), protocol.UserMessage("again")}
+	var col collector
+	resp, err := client(t, s, "responses").Stream(context.Background(), model.Request{Model: "other-model", Items: items}, col.on)
+	if err != nil || resp.Text != "ok" || len(col.warnings) != 1 || len(s.Requests()) != 2 {
+		t.Fatalf("%v %q warnings %q, %d requests", err, resp.Text, col.warnings, len(s.Requests()))
+	}
+	if inc, _ := s.Requests()[1].Body["include"].([]any); len(inc) != 1 {
+		t.Fatalf("include dropped for good: %v", s.Requests()[1].Body["include"])
 	}
 }

@@ -51,9 +51,19 @@ func TestChatProviderQuirks(t *testing.T) {
 		{"length is surfaced", []string{
 			`{"choices":[{"index":0,"delta":{"content":"half"},"finish_reason":"length"}]}`,
 		}, Response{Text: "half", Incomplete: "the reply reached the output token limit (finish_reason length)"}, ""},
+		{"content filter is surfaced", []string{
+			`{"choices":[{"index":0,"delta":{"content":"par"},"finish_reason":"content_filter"}]}`,
+		}, Response{Text: "par", Incomplete: "the provider's content filter stopped the reply (finish_reason content_filter)"}, ""},
 		{"Groq's usage inside x_groq", []string{
 			`{"choices":[{"index":0,"delta":{"content":"hi"},"finish_reason":"stop"}],"x_groq":{"id":"req_1","usage":{"prompt_tokens":7,"completion_tokens":2,"total_tokens":9}}}`,
 		}, Response{Text: "hi", Usage: usage(7, 0, 2, 0, 9)}, ""},
+		{"OpenRouter error inside a choice", []string{
+			`{"choices":[{"index":0,"delta":{"content":"par"}}]}`,
+			`{"choices":[{"index":0,"delta":{"content":""},"finish_reason":"error","error":{"code":502,"message":"Upstream idle"}}]}`,
+		}, Response{}, "Upstream idle"},
+		{"finish_reason error without details", []string{
+			`{"choices":[{"index":0,"delta":{"content":"par"},"finish_reason":"error"}]}`,
+		}, Response{}, `finish_reason "error"`},
 		{"numeric in-band error code", []string{`{"error":{"code":502,"message":"Provider returned error"}}`}, Response{}, "Provider returned error"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -89,6 +99,10 @@ func TestResponsesProviderQuirks(t *testing.T) {
 			{Type: protocol.ItemReasoning, Summary: "plan", EncryptedContent: "gAAA1"},
 			{Type: protocol.ItemReasoning, EncryptedContent: "gAAA2"},
 		}}},
+		{"reasoning without ids is kept once", []string{
+			`response.output_item.done|{"type":"response.output_item.done","item":{"type":"reasoning","summary":[],"encrypted_content":"gX"}}`,
+			`response.completed|{"type":"response.completed","response":{"id":"r","output":[{"type":"reasoning","summary":[],"encrypted_content":"gX"}]}}`,
+		}, Response{ResponseID: "r", ReasoningItems: []protocol.Item{{Type: protocol.ItemReasoning, EncryptedContent: "gX"}}}},
 		{"incomplete says why", []string{
 			`response.output_text.delta|{"type":"response.output_text.delta","item_id":"m","delta":"cu"}`,
 			`response.incomplete|{"type":"response.incomplete","response":{"id":"r","status":"incomplete","incomplete_details":{"reason":"max_output_tokens"}}}`,

@@ -97,7 +97,7 @@ func responsesBody(req Request, omit map[string]bool) (*responsesRequest, error)
 		case protocol.ItemReasoning:
 			// Without its encrypted content (another provider, an older
 			// rollout, include refused) a stateless call cannot use it.
-			if it.EncryptedContent == "" || omit["include"] {
+			if it.EncryptedContent == "" || omit["include"] || omit[noReasoningReplay] {
 				continue
 			}
 			summary := []responsesSummaryPart{}
@@ -368,10 +368,16 @@ func (a *responsesAssembler) item(it *respItem, outputIndex *int) {
 
 // keepReasoning records a finished reasoning item for the next request.
 func (a *responsesAssembler) keepReasoning(it *respItem) {
-	if a.seenReason[it.ID] && it.ID != "" {
+	// The same item comes in output_item.done and again in the final
+	// response: keyed by id, or by its content when a server sends none.
+	key := it.ID
+	if key == "" {
+		key = "content:" + it.EncryptedContent
+	}
+	if a.seenReason[key] {
 		return
 	}
-	a.seenReason[it.ID] = true
+	a.seenReason[key] = true
 	parts := make([]string, 0, len(it.Summary))
 	for _, s := range it.Summary {
 		parts = append(parts, s.Text)

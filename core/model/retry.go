@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/grovecli/grove/protocol"
 )
 
 // Stream implements Client. Transient faults (408/409/429/5xx, resets,
@@ -63,6 +65,16 @@ func (c *openAIClient) Stream(ctx context.Context, req Request, onDelta func(Del
 			}
 			continue
 		}
+		// Encrypted reasoning from another model (a resumed session run with
+		// a different -m) cannot be verified: this call goes without it.
+		if se.status == http.StatusBadRequest && strings.Contains(strings.ToLower(se.msg), "encrypted content") && !omit[noReasoningReplay] && replaysReasoning(req) {
+			warn(fmt.Sprintf("%s could not use the reasoning kept from earlier replies (%s); sending this request without it", c.cfg.Name, se.msg))
+			omit[noReasoningReplay] = true
+			if payload, err = c.encode(req, omit); err != nil {
+				return Response{}, err
+			}
+			continue
+		}
 		if !se.retryable || retries >= c.retries {
 			return Response{}, &APIError{Provider: c.cfg.Name, URL: c.displayURL(), StatusCode: se.status, Message: se.msg, Attempts: attempts}
 		}
@@ -81,9 +93,26 @@ func (c *openAIClient) Stream(ctx context.Context, req Request, onDelta func(Del
 	}
 }
 
-// displayURL is the stream URL without its query (which may hold a key).
-func (c *openAIClient) displayURL() string {
-	u, _, _ := strings.Cut(c.streamURL, "?")
+// noReasoningReplay is an internal omit key: leave reasoning items out of
+// this request's input.
+const noReasoningReplay = "reasoning replay"
+
+// replaysReasoning reports whether req carries reasoning to replay.
+func replaysReasoning(req Request) bool {
+	for _, it := range req.Items {
+		if it.Type == protocol.ItemReasoning && it.EncryptedContent != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// displayURL is the stream URL as shown in errors.
+func (c *openAIClient) displayURL() string { return withoutQuery(c.streamURL) }
+
+// withoutQuery drops a URL's query: query_params may carry a credential.
+func withoutQuery(u string) string {
+	u, _, _ = strings.Cut(u, "?")
 	return u
 }
 

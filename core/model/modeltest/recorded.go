@@ -10,7 +10,10 @@ import (
 )
 
 // LoadFixture reads a recorded stream: one SSE data payload per line (the
-// `*.chunks.txt` format of provider SDK test suites), blank lines skipped.
+// `*.chunks.txt` format of provider SDK test suites), or a raw SSE
+// capture (`data: …` lines; `event:` lines, comments and `data: [DONE]`
+// are left out: RecordedDone adds the terminator back). Blank lines are
+// skipped.
 func LoadFixture(path string) ([]string, error) {
 	raw, err := os.ReadFile(path)
 	if err != nil {
@@ -20,9 +23,17 @@ func LoadFixture(path string) ([]string, error) {
 	sc := bufio.NewScanner(bytes.NewReader(raw))
 	sc.Buffer(nil, 16<<20)
 	for sc.Scan() {
-		if line := strings.TrimSpace(sc.Text()); line != "" {
-			out = append(out, line)
+		line := strings.TrimSpace(sc.Text())
+		switch {
+		case line == "", strings.HasPrefix(line, ":"), strings.HasPrefix(line, "event:"):
+			continue
+		case strings.HasPrefix(line, "data:"):
+			line = strings.TrimSpace(strings.TrimPrefix(line, "data:"))
+			if line == "[DONE]" {
+				continue
+			}
 		}
+		out = append(out, line)
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("load fixture %s: %w", path, err)
