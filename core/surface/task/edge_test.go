@@ -2,6 +2,7 @@ package task
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -160,5 +161,35 @@ func TestResumedSessionKeepsATaskAgentsTools(t *testing.T) {
 	}
 	if !contains(names, "read_file") {
 		t.Errorf("reopened agent lost read_file: %v", names)
+	}
+}
+
+func TestResumeRefusesARunningOrUnknownAgent(t *testing.T) {
+	release := make(chan struct{})
+	c := &scripted{}
+	c.reply = func(role string, req model.Request) model.Response {
+		if role == "Explore" {
+			<-release
+			return call("d", "complete_task", `{"result":"ok"}`)
+		}
+		outs := outputs(req)
+		switch {
+		case outs["t3"] != "":
+			close(release)
+			return model.Response{Text: "done"}
+		case outs["t2"] != "":
+			return call("t3", "Task", `{"subagent_type":"Explore","prompt":"x","description":"x","resume":"0000-not-an-agent"}`)
+		case outs["t1"] != "":
+			return call("t2", "Task", fmt.Sprintf(`{"subagent_type":"Explore","prompt":"more","description":"more","resume":%q}`, agentID(outs["t1"])))
+		}
+		return call("t1", "Task", `{"subagent_type":"Explore","prompt":"x","description":"x","run_in_background":true}`)
+	}
+	e, root := start(t, c, setup{})
+	runRoot(t, e, root, "go")
+	if out := rawOutput(c, "t2"); !strings.Contains(out, "still running") {
+		t.Errorf("resume of a running agent = %q", out)
+	}
+	if out := rawOutput(c, "t3"); !strings.Contains(out, "no agent 0000-not-an-agent") {
+		t.Errorf("resume of an unknown agent = %q", out)
 	}
 }
