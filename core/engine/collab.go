@@ -10,8 +10,8 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/grovecli/grove/core/model"
-	"github.com/grovecli/grove/core/surface/schema"
 	"github.com/grovecli/grove/core/tools"
+	"github.com/grovecli/grove/core/tools/schema"
 	"github.com/grovecli/grove/protocol"
 )
 
