@@ -4,7 +4,9 @@
 //
 // Field tags: `json:"name"` names the property (`-` skips it); `desc:"…"`
 // describes it; `enum:"a,b"` restricts a string; `minItems:"1"` an array;
-// `required:"true"` makes it required. Supported kinds: string, bool,
+// `minimum`/`maximum` a number; `schema:"{…}"` replaces the property with
+// raw JSON Schema (for anyOf and the like); `required:"true"` makes it
+// required. Supported kinds: string, bool,
 // integers, floats, structs (closed objects; embedded ones are flattened),
 // slices of those, and map[string]any / json.RawMessage (any object).
 package schema
@@ -87,6 +89,26 @@ func addFields(t reflect.Type, props map[string]any, required *[]string) error {
 				return fmt.Errorf("schema: field %s: minItems needs an array and a number", f.Name)
 			}
 			p["minItems"] = n
+		}
+		for _, k := range []string{"minimum", "maximum"} {
+			if v := f.Tag.Get(k); v != "" {
+				n, err := strconv.ParseFloat(v, 64)
+				if err != nil || (p["type"] != "integer" && p["type"] != "number") {
+					return fmt.Errorf("schema: field %s: %s needs a number field and value", f.Name, k)
+				}
+				p[k] = n
+			}
+		}
+		if raw := f.Tag.Get("schema"); raw != "" {
+			// A shape Go types cannot say (anyOf), written out.
+			var custom map[string]any
+			if err := json.Unmarshal([]byte(raw), &custom); err != nil {
+				return fmt.Errorf("schema: field %s: schema tag: %w", f.Name, err)
+			}
+			if d, ok := p["description"]; ok {
+				custom["description"] = d
+			}
+			p = custom
 		}
 		if f.Tag.Get("required") == "true" {
 			*required = append(*required, name)

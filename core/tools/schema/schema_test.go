@@ -104,3 +104,22 @@ func TestObjectEmbeddedNestedAndMinItems(t *testing.T) {
 		t.Error("minItems on an integer was accepted")
 	}
 }
+
+func TestObjectBoundsAndRawSchema(t *testing.T) {
+	b, err := Object(struct {
+		Depth   int             `json:"depth" minimum:"1" maximum:"10"`
+		Include json.RawMessage `json:"include" desc:"Globs." schema:"{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"array\"}]}"`
+	}{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"additionalProperties":false,"properties":{"depth":{"maximum":10,"minimum":1,"type":"integer"},"include":{"anyOf":[{"type":"string"},{"type":"array"}],"description":"Globs."}},"type":"object"}`
+	if string(b) != want {
+		t.Errorf("schema =\n%s\nwant\n%s", b, want)
+	}
+	if _, err := Object(struct {
+		S string `json:"s" minimum:"1"`
+	}{}); err == nil {
+		t.Error("minimum on a string was accepted")
+	}
+}
