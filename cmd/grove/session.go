@@ -166,6 +166,7 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 			ModelAliases: cfg.Agents.ModelAliases, TrustCustomAgents: cfg.Agents.TrustCustomAgents,
 		})},
 		SelectSurface: surface.Selector(cfg.Agents.Surface),
+		ModelAliases:  cfg.Agents.ModelAliases,
 	})
 	if err != nil {
 		return nil, err

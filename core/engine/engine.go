@@ -44,6 +44,9 @@ type Options struct {
 	// Demo marks the offline demo model (for display).
 	Demo bool
 	Now  func() time.Time
+	// ModelAliases maps sonnet/opus/haiku in a spawn's model to ids
+	// (agents.model_aliases).
+	ModelAliases map[string]string
 	// Surfaces are the delegation tool surfaces (core/surface/*); none
 	// means every thread sees every registered tool.
 	Surfaces []SurfaceFactory

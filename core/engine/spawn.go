@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/grovecli/grove/core/tools"
 	"github.com/grovecli/grove/protocol"
@@ -85,7 +86,14 @@ func (e *Engine) spawn(ctx context.Context, r spawnRequest) (*Thread, error) {
 		}
 	}
 	if r.model != "" {
-		model = r.model
+		m, err := e.modelAlias(r.model)
+		if err != nil {
+			return nil, err
+		}
+		if m != "" {
+			model = m
+		}
+		r.model = m
 	}
 	if r.effort != "" {
 		effort = r.effort
@@ -301,4 +309,19 @@ func (e *Engine) warnTemplate(caller *Thread, tpl *templates.Template) {
 			e.bus.Publish(protocol.Event{Type: protocol.EventWarning, ThreadID: caller.id, Message: "agent template " + w})
 		}
 	}
+}
+
+// modelAlias maps a spawn's model through agents.model_aliases: sonnet,
+// opus and haiku to their ids, inherit to "" (the caller's model).
+func (e *Engine) modelAlias(m string) (string, error) {
+	switch l := strings.ToLower(strings.TrimSpace(m)); l {
+	case "inherit":
+		return "", nil
+	case "sonnet", "opus", "haiku":
+		if v := e.opts.ModelAliases[l]; v != "" {
+			return v, nil
+		}
+		return "", fmt.Errorf("model alias %q has no mapping in [agents] model_aliases (set agents.model_aliases.%s, or give a model id)", l, l)
+	}
+	return m, nil
 }

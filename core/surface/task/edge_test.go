@@ -193,3 +193,28 @@ func TestResumeRefusesARunningOrUnknownAgent(t *testing.T) {
 		t.Errorf("resume of an unknown agent = %q", out)
 	}
 }
+
+func TestSpawnAgentModelAliases(t *testing.T) {
+	c := &scripted{}
+	c.reply = func(role string, req model.Request) model.Response {
+		if role != "root" {
+			return model.Response{Text: "child done"}
+		}
+		outs := outputs(req)
+		switch {
+		case outs["s2"] != "":
+			return model.Response{Text: "ok"}
+		case outs["s1"] != "":
+			return call("s2", "spawn_agent", `{"agent_type":"worker","message":"x","model":"opus"}`)
+		}
+		return call("s1", "spawn_agent", `{"agent_type":"worker","message":"x","model":"sonnet"}`)
+	}
+	e, root := start(t, c, setup{surface: "collab", aliases: map[string]string{"sonnet": "claude-sonnet-x"}})
+	runRoot(t, e, root, "go")
+	if out := toolOutput(t, c, "s1"); out["model"] != "claude-sonnet-x" {
+		t.Errorf("spawn with model sonnet = %v", out)
+	}
+	if out := rawOutput(c, "s2"); !strings.Contains(out, `model alias "opus" has no mapping`) {
+		t.Errorf("unmapped alias = %q", out)
+	}
+}

@@ -154,6 +154,7 @@ func start(t *testing.T, c model.Client, s setup) (*engine.Engine, protocol.Thre
 			ModelAliases: s.aliases, TrustCustomAgents: s.trust, Getenv: env,
 		})},
 		SelectSurface: surface.Selector(s.surface),
+		ModelAliases:  s.aliases,
 	})
 	if err != nil {
 		t.Fatal(err)
