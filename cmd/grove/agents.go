@@ -4,11 +4,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"github.com/grovecli/grove/core/surface"
+	"github.com/grovecli/grove/core/surface/task"
 	"github.com/grovecli/grove/templates"
 )
 
@@ -75,7 +77,7 @@ func printAgents(w, errw io.Writer, cat *templates.Catalog, configured string, a
 	if asJSON {
 		return json.NewEncoder(w).Encode(map[string]any{"surface": configured, "agents": rows, "problems": problems})
 	}
-	fmt.Fprintf(w, "tool surface: %s (agents.surface)\n", configured)
+	fmt.Fprintf(w, "tool surface: %s (agents.surface); Task also offers the built-in %s\n", configured, strings.Join(task.BuiltinTypes(), ", "))
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "AGENT_TYPE\tSCOPE\tSURFACE\tPERSONAS\tTOOLS\tSOURCE")
 	for _, r := range rows {

@@ -86,6 +86,15 @@ When you are done, call complete_task with a plan laid out as:
 3. Steps — numbered, small, each verifiable on its own.
 4. Risks — what could break, open questions, what to test.`
 
+// BuiltinTypes lists the built-in agent types.
+func BuiltinTypes() []string {
+	var out []string
+	for _, a := range builtins() {
+		out = append(out, a.Type)
+	}
+	return out
+}
+
 // fromTemplate turns a role template (grove, Claude Code or seed 004)
 // into a Task agent.
 func fromTemplate(t *templates.Template) *Agent {
