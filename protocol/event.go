@@ -83,6 +83,8 @@ type ThreadInfo struct {
 	StartedAt   time.Time   `json:"started_at"`
 	RolloutPath string      `json:"rollout_path,omitempty"`
 	Status      AgentStatus `json:"status"`
+	// Surface names the delegation tools the thread sees (collab, task, …).
+	Surface string `json:"surface,omitempty"`
 }
 
 // ThreadSource says how a thread came to be.
@@ -112,14 +114,14 @@ type ToolCall struct {
 
 // Plan is the payload of update_plan.
 type Plan struct {
-	Explanation string     `json:"explanation,omitempty"`
-	Steps       []PlanStep `json:"plan"`
+	Explanation string     `json:"explanation,omitempty" desc:"Optional note on why the plan changed."`
+	Steps       []PlanStep `json:"plan" required:"true" desc:"The steps, in order."`
 }
 
 // PlanStep is one step of a plan; Status is pending, in_progress or completed.
 type PlanStep struct {
-	Step   string `json:"step"`
-	Status string `json:"status"`
+	Step   string `json:"step" required:"true" desc:"What to do, in a few words."`
+	Status string `json:"status" required:"true" enum:"pending,in_progress,completed"`
 }
 
 // BackgroundEvent is published by the status observer of a spawned child

@@ -72,7 +72,7 @@ func FunctionCallOutput(callID, output string) Item {
 // the Codex shape: {"type":"text","text":…}, {"type":"image","image_url":…},
 // {"type":"local_image","path":…}.
 type InputItem struct {
-	Type     string `json:"type"`
+	Type     string `json:"type" required:"true" enum:"text,image,local_image"`
 	Text     string `json:"text,omitempty"`
 	ImageURL string `json:"image_url,omitempty"`
 	Path     string `json:"path,omitempty"`

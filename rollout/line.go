@@ -43,7 +43,10 @@ type SessionMeta struct {
 	Instructions    string                  `json:"instructions,omitempty"`
 	AllowList       []string                `json:"allow_list,omitempty"`
 	DenyList        []string                `json:"deny_list,omitempty"`
-	Timestamp       time.Time               `json:"timestamp"`
+	// Surface is the thread's delegation surface ("" = none); absent in
+	// rollouts written before surfaces existed.
+	Surface   *string   `json:"surface,omitempty"`
+	Timestamp time.Time `json:"timestamp"`
 }
 
 // TurnContext records the settings a turn ran with.

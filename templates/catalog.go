@@ -97,7 +97,7 @@ func Load(d Dirs, opts Options) *Catalog {
 		}
 		sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
 		for _, e := range entries {
-			if e.IsDir() || !strings.HasSuffix(e.Name(), ".md") {
+			if e.IsDir() || !(strings.HasSuffix(e.Name(), ".md") || isYAMLFile(e.Name())) {
 				continue
 			}
 			path := filepath.Join(s.dir, e.Name())
@@ -130,7 +130,8 @@ func (c *Catalog) add(path, scope string, data []byte, opts Options) {
 			pe = &ParseError{Path: path, Msg: err.Error()}
 		}
 		c.problems = append(c.problems, Problem{Path: pe.Path, Line: pe.Line, Err: pe.Msg})
-		stem := strings.ToLower(strings.TrimSuffix(filepath.Base(strings.TrimPrefix(path, "embedded:")), ".md"))
+		base := filepath.Base(strings.TrimPrefix(path, "embedded:"))
+		stem := strings.ToLower(strings.TrimSuffix(base, filepath.Ext(base)))
 		if _, taken := c.byType[stem]; !taken {
 			if _, seen := c.broken[stem]; !seen {
 				c.broken[stem] = pe

@@ -20,6 +20,9 @@ func Parse(path string, data []byte) (*Template, error) {
 func parse(path string, data []byte, opts Options) (*Template, error) {
 	text := strings.TrimPrefix(string(data), "\ufeff")
 	text = strings.ReplaceAll(text, "\r\n", "\n")
+	if isYAMLFile(path) {
+		return parseTaskDefinition(path, []byte(text), "", 0, opts)
+	}
 	fm, body, fmLine, bodyLine, err := splitFrontmatter(text)
 	if err != nil {
 		line := 1
@@ -31,6 +34,9 @@ func parse(path string, data []byte, opts Options) (*Template, error) {
 	fields, warnings, err := readFrontmatter(path, fm)
 	if err != nil {
 		return nil, err
+	}
+	if IsTaskFrontmatter(fields) {
+		return parseTaskDefinition(path, []byte(fm), body, fmLine-1, opts)
 	}
 	lines := keyLines(fm, fmLine)
 	if err := checkNearMissKeys(path, fields, lines); err != nil {
@@ -64,6 +70,7 @@ func parse(path string, data []byte, opts Options) (*Template, error) {
 	t.Description = strings.TrimSpace(str(fields["description"]))
 	t.ReasoningEffort = str(fields["reasoning_effort"])
 	t.Color = str(fields["color"])
+	t.Surface = strings.ToLower(strings.TrimSpace(str(fields["surface"])))
 	if v, ok := fields["read_only"]; ok {
 		ro, err := readOnlyValue(v)
 		if err != nil {
@@ -236,4 +243,10 @@ func listOfMaps(v any) []map[string]any {
 		}
 	}
 	return out
+}
+
+// isYAMLFile reports a seed-004 YAML definition file.
+func isYAMLFile(path string) bool {
+	ext := strings.ToLower(filepath.Ext(path))
+	return ext == ".yaml" || ext == ".yml"
 }

@@ -34,8 +34,14 @@ type Template struct {
 	Color           string
 	Source          string // file path or "embedded:<name>.md"
 	Scope           string // project | user | embedded
-	Format          string // grove | claude
+	Format          string // grove | claude | task (seed 004)
 	Warnings        []string
+	// Surface is the tool surface the role asks for (`surface:`; "" = the
+	// session's agents.surface).
+	Surface string
+	// Task is the seed-004 definition (YAML file or camelCase frontmatter);
+	// nil for other formats.
+	Task *TaskDefinition
 }
 
 // ErrNameRequiresType is seed 002's error for a persona without a role.

@@ -4,10 +4,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
+	"github.com/grovecli/grove/core/surface"
+	"github.com/grovecli/grove/core/surface/task"
 	"github.com/grovecli/grove/templates"
 )
 
@@ -28,7 +31,7 @@ func newAgentsCmd(g *globalFlags) *cobra.Command {
 				return err
 			}
 			cat := templates.Load(templates.Dirs{Cwd: cwd, GroveHome: cfg.Home, UserHome: userHome()}, templates.Options{ModelAliases: cfg.Agents.ModelAliases})
-			return printAgents(cmd.OutOrStdout(), cmd.ErrOrStderr(), cat, asJSON, expanded)
+			return printAgents(cmd.OutOrStdout(), cmd.ErrOrStderr(), cat, cfg.Agents.Surface, asJSON, expanded)
 		},
 	}
 	list.Flags().BoolVar(&asJSON, "json", false, "print JSON (the list_agents shape plus source paths)")
@@ -43,6 +46,7 @@ type agentRow struct {
 	Source          string   `json:"source"`
 	Scope           string   `json:"scope"`
 	Format          string   `json:"format"`
+	Surface         string   `json:"surface"`
 	Model           string   `json:"model,omitempty"`
 	ReasoningEffort string   `json:"reasoning_effort,omitempty"`
 	ReadOnly        bool     `json:"read_only,omitempty"`
@@ -53,11 +57,12 @@ type agentRow struct {
 	Warnings        []string `json:"warnings,omitempty"`
 }
 
-func printAgents(w, errw io.Writer, cat *templates.Catalog, asJSON, expanded bool) error {
+func printAgents(w, errw io.Writer, cat *templates.Catalog, configured string, asJSON, expanded bool) error {
 	var rows []agentRow
 	for _, t := range cat.All() {
 		r := agentRow{
 			AgentType: t.AgentType, Description: t.Description, Source: t.Source, Scope: t.Scope, Format: t.Format,
+			Surface:  roleSurface(t.Surface, configured, t.Model),
 			ReadOnly: t.ReadOnly, AllowList: nonNil(t.AllowList), DenyList: nonNil(t.DenyList), Warnings: t.Warnings,
 		}
 		for _, p := range t.Personas {
@@ -70,10 +75,11 @@ func printAgents(w, errw io.Writer, cat *templates.Catalog, asJSON, expanded boo
 	}
 	problems := cat.Problems()
 	if asJSON {
-		return json.NewEncoder(w).Encode(map[string]any{"agents": rows, "problems": problems})
+		return json.NewEncoder(w).Encode(map[string]any{"surface": configured, "agents": rows, "problems": problems})
 	}
+	fmt.Fprintf(w, "tool surface: %s (agents.surface); Task also offers the built-in %s\n", configured, strings.Join(task.BuiltinTypes(), ", "))
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "AGENT_TYPE\tSCOPE\tPERSONAS\tTOOLS\tSOURCE")
+	fmt.Fprintln(tw, "AGENT_TYPE\tSCOPE\tSURFACE\tPERSONAS\tTOOLS\tSOURCE")
 	for _, r := range rows {
 		tools := "all"
 		if len(r.AllowList) > 0 {
@@ -89,7 +95,7 @@ func printAgents(w, errw io.Writer, cat *templates.Catalog, asJSON, expanded boo
 		if len(r.AgentNames) > 0 {
 			personas = fmt.Sprint(r.AgentNames)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.AgentType, r.Scope, personas, tools, r.Source)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.AgentType, r.Scope, r.Surface, personas, tools, r.Source)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -122,4 +128,16 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// roleSurface is the surface a role's agents see: its own `surface:`, else
+// the configured one (auto decides by the role's model when it names one).
+func roleSurface(own, configured, model string) string {
+	if own == "" {
+		own = configured
+	}
+	if own == surface.Auto && model != "" {
+		return surface.ForModel(model)
+	}
+	return own
 }

@@ -14,6 +14,9 @@ import (
 	"github.com/grovecli/grove/core/logging"
 	"github.com/grovecli/grove/core/mcp"
 	"github.com/grovecli/grove/core/model"
+	"github.com/grovecli/grove/core/surface"
+	"github.com/grovecli/grove/core/surface/collab"
+	"github.com/grovecli/grove/core/surface/task"
 	"github.com/grovecli/grove/protocol"
 	"github.com/grovecli/grove/templates"
 )
@@ -166,6 +169,11 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 		Instructions: cfg.Instructions, Templates: catalog,
 		Headless: o.headless, ApproveWorkdirs: o.approveWorkdirs || cfg.Exec.ApproveWorkdirs,
 		Demo: prov.Demo, Tools: reg,
+		Surfaces: []engine.SurfaceFactory{collab.New, task.Factory(task.Options{
+			ModelAliases: cfg.Agents.ModelAliases, TrustCustomAgents: cfg.Agents.TrustCustomAgents,
+		})},
+		SelectSurface: surface.Selector(cfg.Agents.Surface),
+		ModelAliases:  cfg.Agents.ModelAliases,
 	})
 	if err != nil {
 		_ = mcpMgr.Close()

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -69,7 +70,16 @@ type Agents struct {
 	MaxDepth   int `toml:"max_depth"`
 	// ModelAliases maps Claude Code model aliases (sonnet, opus, haiku) to model ids.
 	ModelAliases map[string]string `toml:"model_aliases"`
+	// Surface picks the delegation tools: collab (seed 000), task (seed
+	// 004) or auto (task for Claude models, else collab).
+	Surface string `toml:"surface"`
+	// TrustCustomAgents lets user and project Task agents use exec_command
+	// and apply_patch (seed 004 blocks them for non-built-in agents).
+	TrustCustomAgents bool `toml:"trust_custom_agents"`
 }
+
+// Surfaces are the values agents.surface accepts.
+var Surfaces = []string{"collab", "task", "auto"}
 
 // TUI is the `[tui]` table.
 type TUI struct {
@@ -238,6 +248,13 @@ func (c *Config) fillDefaults() error {
 	}
 	if c.Agents.MaxThreads == 0 {
 		c.Agents.MaxThreads = DefaultMaxThreads
+	}
+	c.Agents.Surface = strings.ToLower(strings.TrimSpace(c.Agents.Surface))
+	if c.Agents.Surface == "" {
+		c.Agents.Surface = "collab"
+	}
+	if !slices.Contains(Surfaces, c.Agents.Surface) {
+		return fmt.Errorf("agents.surface %q: expected collab, task or auto", c.Agents.Surface)
 	}
 	if c.Agents.MaxThreads < 1 {
 		return fmt.Errorf("agents.max_threads %d: must be at least 1", c.Agents.MaxThreads)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/grovecli/grove/core/model"
 	"github.com/grovecli/grove/core/tools"
+	"github.com/grovecli/grove/core/tools/schema"
 	"github.com/grovecli/grove/protocol"
 )
 
@@ -32,30 +33,43 @@ func (c *collabTool) Run(ctx context.Context, env *tools.Env, args json.RawMessa
 }
 
 func (e *Engine) registerCollabTools() error {
+	// Each schema is generated from the struct its handler decodes, so
+	// the two cannot drift apart.
 	defs := []struct {
-		name, desc, schema string
-		run                func(context.Context, *Thread, *tools.Env, json.RawMessage) tools.Result
+		name, desc string
+		params     any
+		run        func(context.Context, *Thread, *tools.Env, json.RawMessage) tools.Result
 	}{
-		{"spawn_agent", spawnDesc, spawnSchema, e.toolSpawn},
-		{"send_input", sendInputDesc, sendInputSchema, e.toolSendInput},
-		{"wait", waitDesc, waitSchema, e.toolWait},
-		{"resume_agent", resumeDesc, idSchema, e.toolResume},
-		{"close_agent", closeDesc, idSchema, e.toolClose},
-		{"list_agents", listAgentsDesc, listAgentsSchema, e.toolListAgents},
-		{"list_active_agents", listActiveDesc, listActiveSchema, e.toolListActive},
-		{"set_thread_note", setNoteDesc, setNoteSchema, e.toolSetNote},
+		{"spawn_agent", spawnDesc, spawnArgs{}, e.toolSpawn},
+		{"send_input", sendInputDesc, sendInputArgs{}, e.toolSendInput},
+		{"wait", waitDesc, waitArgs{}, e.toolWait},
+		{"resume_agent", resumeDesc, idArg{}, e.toolResume},
+		{"close_agent", closeDesc, idArg{}, e.toolClose},
+		{"list_agents", listAgentsDesc, listAgentsArgs{}, e.toolListAgents},
+		{"list_active_agents", listActiveDesc, listActiveArgs{}, e.toolListActive},
+		{"set_thread_note", setNoteDesc, setNoteArgs{}, e.toolSetNote},
 	}
 	for _, d := range defs {
-		if _, exists := e.tools.Get(d.name); exists {
+		if t, exists := e.tools.Get(d.name); exists {
+			e.collabTools = append(e.collabTools, t)
 			continue // a registry shared between engines already has them bound
 		}
-		t := &collabTool{e: e, run: d.run, spec: model.ToolSpec{Name: d.name, Description: d.desc, Parameters: json.RawMessage(d.schema)}}
+		params, err := schema.Object(d.params)
+		if err != nil {
+			return fmt.Errorf("register %s: %w", d.name, err)
+		}
+		t := &collabTool{e: e, run: d.run, spec: model.ToolSpec{Name: d.name, Description: d.desc, Parameters: params}}
 		if err := e.tools.Register(t); err != nil {
 			return fmt.Errorf("register %s: %w", d.name, err)
 		}
+		e.collabTools = append(e.collabTools, t)
 	}
 	return nil
 }
+
+// CollabTools are the engine's seed-000 collaboration tools (spawn_agent,
+// wait, …), for the surface that offers them (core/surface/collab).
+func (e *Engine) CollabTools() []tools.Tool { return append([]tools.Tool(nil), e.collabTools...) }
 
 // jsonResult renders a successful structured result.
 func jsonResult(v any, summary string, ids ...protocol.ThreadID) tools.Result {
@@ -79,8 +93,8 @@ func decodeArgs(name string, raw json.RawMessage, v any) error {
 
 // idArg reads `id`, accepting Codex's `target` alias.
 type idArg struct {
-	ID     string `json:"id"`
-	Target string `json:"target"`
+	ID     string `json:"id" desc:"agent_id of the target agent."`
+	Target string `json:"target" desc:"Alias of id."`
 }
 
 func (a idArg) get() (protocol.ThreadID, error) {
@@ -98,14 +112,14 @@ func (a idArg) get() (protocol.ThreadID, error) {
 // --- spawn_agent ---
 
 type spawnArgs struct {
-	Message          string               `json:"message"`
-	Items            []protocol.InputItem `json:"items"`
-	AgentType        string               `json:"agent_type"`
-	AgentName        string               `json:"agent_name"`
-	WorkingDirectory string               `json:"working_directory"`
-	Model            string               `json:"model"`
-	ReasoningEffort  string               `json:"reasoning_effort"`
-	ThreadNote       *string              `json:"thread_note"`
+	Message          string               `json:"message" desc:"The task for the new agent. Provide message or items, not both."`
+	Items            []protocol.InputItem `json:"items" desc:"Structured input instead of message."`
+	AgentType        string               `json:"agent_type" desc:"Role template (snake_case or kebab-case), e.g. worker, explorer, orchestrator. Omit for a default agent."`
+	AgentName        string               `json:"agent_name" desc:"Persona within the agent_type template."`
+	WorkingDirectory string               `json:"working_directory" desc:"Directory the agent works in (default: yours). A different directory needs user approval."`
+	Model            string               `json:"model" desc:"Model override."`
+	ReasoningEffort  string               `json:"reasoning_effort" desc:"Reasoning effort override: minimal, low, medium, high or xhigh."`
+	ThreadNote       *string              `json:"thread_note" desc:"Short note shown in the agent tree."`
 }
 
 func (e *Engine) toolSpawn(ctx context.Context, caller *Thread, env *tools.Env, raw json.RawMessage) tools.Result {
@@ -148,8 +162,8 @@ func (e *Engine) toolSpawn(ctx context.Context, caller *Thread, env *tools.Env, 
 type sendInputArgs struct {
 	idArg
 	Message   string               `json:"message"`
-	Items     []protocol.InputItem `json:"items"`
-	Interrupt bool                 `json:"interrupt"`
+	Items     []protocol.InputItem `json:"items" desc:"Structured input instead of message."`
+	Interrupt bool                 `json:"interrupt" desc:"Interrupt the agent's current work first."`
 }
 
 func (e *Engine) toolSendInput(_ context.Context, caller *Thread, _ *tools.Env, raw json.RawMessage) tools.Result {
@@ -181,9 +195,9 @@ func (e *Engine) toolSendInput(_ context.Context, caller *Thread, _ *tools.Env, 
 // --- wait ---
 
 type waitArgs struct {
-	IDs       []string `json:"ids"`
-	Targets   []string `json:"targets"`
-	TimeoutMS *int64   `json:"timeout_ms"`
+	IDs       []string `json:"ids" minItems:"1" desc:"agent_ids to wait on."`
+	Targets   []string `json:"targets" minItems:"1" desc:"Alias of ids."`
+	TimeoutMS *int64   `json:"timeout_ms" desc:"Clamped to 10000..1800000; default 300000."`
 }
 
 func (e *Engine) toolWait(ctx context.Context, caller *Thread, _ *tools.Env, raw json.RawMessage) tools.Result {
@@ -285,8 +299,9 @@ func (e *Engine) toolClose(_ context.Context, caller *Thread, _ *tools.Env, raw 
 // --- set_thread_note ---
 
 type setNoteArgs struct {
-	idArg
-	Note string `json:"note"`
+	ID     string `json:"id" desc:"agent_id (your own id to set your note)."`
+	Target string `json:"target" desc:"Alias of id."`
+	Note   string `json:"note" required:"true" desc:"The note; empty clears it."`
 }
 
 func (e *Engine) toolSetNote(_ context.Context, caller *Thread, _ *tools.Env, raw json.RawMessage) tools.Result {
@@ -294,7 +309,7 @@ func (e *Engine) toolSetNote(_ context.Context, caller *Thread, _ *tools.Env, ra
 	if err := decodeArgs("set_thread_note", raw, &a); err != nil {
 		return tools.Errorf("%v", err)
 	}
-	id, err := a.get()
+	id, err := idArg{ID: a.ID, Target: a.Target}.get()
 	if err != nil {
 		return tools.Errorf("set_thread_note: %v", err)
 	}

@@ -1,6 +1,7 @@
 package engine
 
-// Descriptions and JSON schemas of the collaboration tools (seed 000).
+// Descriptions of the collaboration tools (seed 000); their schemas are
+// generated from the argument structs in collab.go and list_active.go.
 const (
 	spawnDesc      = `Start a sub-agent that works in parallel on a self-contained task and returns {agent_id, ...} immediately. Give it everything it needs in message (goal, files, constraints, what to report). Pick a role with agent_type (see list_agents; e.g. explorer for read-only investigation, worker for changes) and optionally a persona with agent_name. working_directory different from yours needs the user's approval. Use wait to collect its result and close_agent when done.`
 	sendInputDesc  = `Send a follow-up message to a sub-agent. With interrupt=true its current work is interrupted first.`
@@ -11,52 +12,3 @@ const (
 	listActiveDesc = `List spawned agents with their live status, note, model and how long they have been in their status. scope: children (default), descendants or all; include_tree adds parent_thread_id and depth; include_closed also lists shut-down agents.`
 	setNoteDesc    = `Set the short note shown next to an agent in the agent tree (what it is doing). An empty note clears it. Notes are trimmed, whitespace-collapsed and cut to 500 characters.`
 )
-
-const inputItemsSchema = `{"type":"array","description":"Structured input instead of message.","items":{"type":"object","properties":{"type":{"type":"string","enum":["text","image","local_image"]},"text":{"type":"string"},"image_url":{"type":"string"},"path":{"type":"string"}},"required":["type"],"additionalProperties":false}}`
-
-const spawnSchema = `{"type":"object","properties":{
-"message":{"type":"string","description":"The task for the new agent. Provide message or items, not both."},
-"items":` + inputItemsSchema + `,
-"agent_type":{"type":"string","description":"Role template (snake_case or kebab-case), e.g. worker, explorer, orchestrator. Omit for a default agent."},
-"agent_name":{"type":"string","description":"Persona within the agent_type template."},
-"working_directory":{"type":"string","description":"Directory the agent works in (default: yours). A different directory needs user approval."},
-"model":{"type":"string","description":"Model override."},
-"reasoning_effort":{"type":"string","description":"Reasoning effort override: minimal, low, medium, high or xhigh."},
-"thread_note":{"type":"string","description":"Short note shown in the agent tree."}
-},"additionalProperties":false}`
-
-const sendInputSchema = `{"type":"object","properties":{
-"id":{"type":"string","description":"agent_id of the target agent."},
-"target":{"type":"string","description":"Alias of id."},
-"message":{"type":"string"},
-"items":` + inputItemsSchema + `,
-"interrupt":{"type":"boolean","description":"Interrupt the agent's current work first."}
-},"additionalProperties":false}`
-
-const waitSchema = `{"type":"object","properties":{
-"ids":{"type":"array","items":{"type":"string"},"minItems":1,"description":"agent_ids to wait on."},
-"targets":{"type":"array","items":{"type":"string"},"minItems":1,"description":"Alias of ids."},
-"timeout_ms":{"type":"integer","description":"Clamped to 10000..1800000; default 300000."}
-},"additionalProperties":false}`
-
-const idSchema = `{"type":"object","properties":{
-"id":{"type":"string","description":"agent_id of the target agent."},
-"target":{"type":"string","description":"Alias of id."}
-},"additionalProperties":false}`
-
-const listAgentsSchema = `{"type":"object","properties":{
-"agent_type":{"type":"string","description":"Only this role."},
-"expanded":{"type":"boolean","description":"Include model, reasoning_effort and prompts."}
-},"additionalProperties":false}`
-
-const listActiveSchema = `{"type":"object","properties":{
-"scope":{"type":"string","enum":["children","descendants","all"],"description":"children (default), descendants or all."},
-"include_tree":{"type":"boolean","description":"Add parent_thread_id and depth."},
-"include_closed":{"type":"boolean","description":"Also list shutdown/not_found agents (default false)."}
-},"additionalProperties":false}`
-
-const setNoteSchema = `{"type":"object","properties":{
-"id":{"type":"string","description":"agent_id (your own id to set your note)."},
-"target":{"type":"string","description":"Alias of id."},
-"note":{"type":"string","description":"The note; empty clears it."}
-},"required":["note"],"additionalProperties":false}`

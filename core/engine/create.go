@@ -31,7 +31,9 @@ type threadSpec struct {
 	rolloutPath string
 	status      protocol.AgentStatus
 	// closed registers a thread of a resumed session as closed (resumable).
-	closed bool
+	closed  bool
+	surface string
+	run     childRun
 }
 
 // newThread builds, registers and records a thread; the loop is started by
@@ -50,7 +52,7 @@ func (e *Engine) newThread(spec threadSpec) (*Thread, error) {
 		e: e, id: spec.id, source: spec.source,
 		agentType: spec.agentType, agentName: spec.agentName, description: spec.description,
 		spawnCallID: spec.spawnCallID, createdAt: spec.createdAt,
-		allow: spec.allow, deny: spec.deny,
+		allow: spec.allow, deny: spec.deny, surface: spec.surface, run: spec.run,
 		modelName: spec.model, effort: spec.effort, cwd: spec.cwd, sandbox: spec.sandbox,
 		note:    spec.note,
 		history: spec.history,
@@ -68,7 +70,7 @@ func (e *Engine) newThread(spec threadSpec) (*Thread, error) {
 		}
 	}
 	t.instructions = e.instructionsFor(t, spec.rolePrompt)
-	t.specs = e.tools.Specs(t.toolAllowed)
+	t.specs = t.toolSpecs()
 
 	var rec *rollout.Recorder
 	var err error
@@ -79,14 +81,27 @@ func (e *Engine) newThread(spec threadSpec) (*Thread, error) {
 	case spec.rolloutPath != "":
 		rec, err = rollout.OpenAppend(spec.rolloutPath)
 	default:
-		rec, err = rollout.Create(e.opts.Home, rollout.SessionMeta{
+		meta := rollout.SessionMeta{
 			ID: t.id, ParentID: t.parentID, Depth: t.depth, Source: t.source,
 			AgentType: t.agentType, AgentName: t.agentName, Model: t.modelName,
 			Provider: e.opts.Provider, ReasoningEffort: t.effort, Cwd: t.cwd,
 			Sandbox: t.sandbox, ApprovalPolicy: e.opts.ApprovalPolicy,
 			SpawnCallID: t.spawnCallID, Note: t.note, Instructions: spec.rolePrompt,
 			AllowList: t.allow, DenyList: t.deny, Timestamp: t.createdAt,
-		})
+		}
+		if len(e.surfaces.names) > 0 {
+			surface := t.surface
+			meta.Surface = &surface
+		}
+		if t.run.allow != nil {
+			// A surface's filter is code; the file keeps its effect, so a
+			// reopened agent gets the same tools (minus its own).
+			meta.AllowList, meta.DenyList = t.effectiveTools(), nil
+			if len(meta.AllowList) == 0 {
+				meta.DenyList = []string{"*"}
+			}
+		}
+		rec, err = rollout.Create(e.opts.Home, meta)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("rollout for thread %s: %w", t.id, err)
@@ -160,7 +175,11 @@ func (e *Engine) startLoop(t *Thread) {
 
 // StartRoot creates the root thread of a new session.
 func (e *Engine) StartRoot() (protocol.ThreadID, error) {
-	t, err := e.newThread(threadSpec{
+	surface, err := e.selectSurface(SurfaceQuery{Model: e.opts.Model})
+	if err != nil {
+		return "", err
+	}
+	t, err := e.newThread(threadSpec{surface: surface,
 		source: protocol.SourceRoot, model: e.opts.Model, effort: e.opts.ReasoningEffort,
 		cwd: e.opts.Cwd, sandbox: e.opts.Sandbox,
 		// An idle root with no turn yet is waiting for input.

@@ -2,4 +2,9 @@
 // thread, the event bus, ops, approvals routing, and the agent control that
 // spawns, waits on, resumes and closes sub-agents. It knows nothing about
 // terminals; the TUI and `grove exec` consume its events.
+//
+// Delegation tool surfaces (core/surface/*) sit on its public primitives —
+// SpawnChild, ContinueChild, WaitFinal, Interrupt, Report, Info, History —
+// and are known to it only by the names they register (Options.Surfaces);
+// each thread sees the tools of its own surface.
 package engine

@@ -44,6 +44,14 @@ type Options struct {
 	// Demo marks the offline demo model (for display).
 	Demo bool
 	Now  func() time.Time
+	// ModelAliases maps sonnet/opus/haiku in a spawn's model to ids
+	// (agents.model_aliases).
+	ModelAliases map[string]string
+	// Surfaces are the delegation tool surfaces (core/surface/*); none
+	// means every thread sees every registered tool.
+	Surfaces []SurfaceFactory
+	// SelectSurface names a new thread's surface; nil picks the first.
+	SelectSurface func(SurfaceQuery) string
 }
 
 // Engine owns every thread of one session.
@@ -66,6 +74,9 @@ type Engine struct {
 
 	approvals approvalBroker
 	models    modelCatalog
+	surfaces  surfaceSet
+	// collabTools are the seed-000 tools this engine registered or found.
+	collabTools []tools.Tool
 
 	warnMu sync.Mutex
 	warned map[string]bool
@@ -144,6 +155,9 @@ func New(ctx context.Context, opts Options) (*Engine, error) {
 	e.approvals.init()
 	e.models.client = opts.Client
 	if err := e.registerCollabTools(); err != nil {
+		return nil, err
+	}
+	if err := e.installSurfaces(); err != nil {
 		return nil, err
 	}
 	return e, nil

@@ -8,7 +8,8 @@ import (
 	"strings"
 )
 
-// basePrompt is what every grove agent is told about how to work.
+// basePrompt is what every grove agent is told about how to work; %s is
+// its surface's section on delegation.
 const basePrompt = `You are a coding agent running in grove, a terminal tool that runs a tree of agents on the user's machine. You and any sub-agents share the user's workspace. Be precise, safe and helpful.
 
 # How you work
@@ -19,12 +20,8 @@ const basePrompt = `You are a coding agent running in grove, a terminal tool tha
 - Commands run through bash -lc inside a sandbox; if one fails for lack of permission, say so instead of working around the sandbox.
 - Do not use git commit, git push or destructive commands (rm -rf, git reset --hard) unless the user asked for them.
 
-# Working with sub-agents
-- When the task splits into independent parts, spawn_agent with an agent_type from list_agents (explorer to investigate read-only, worker to implement). Give each a self-contained message: the goal, the files involved, the constraints, and what to report back.
-- Use wait to collect results (it returns as soon as one agent finishes); send_input to follow up; close_agent when an agent's work is done. Keep your tree small: every agent costs time and tokens.
-- Check what sub-agents report before you rely on it.
 
-# Answering
+%s# Answering
 - End with a concise summary for the user: what changed (files), what you verified, and anything left open. Use Markdown sparingly; reference files as path:line.`
 
 // instructionsFor composes a thread's instructions: base prompt, the user's
@@ -32,7 +29,7 @@ const basePrompt = `You are a coding agent running in grove, a terminal tool tha
 // the environment.
 func (e *Engine) instructionsFor(t *Thread, rolePrompt string) string {
 	var b strings.Builder
-	b.WriteString(basePrompt)
+	fmt.Fprintf(&b, basePrompt, e.delegationSection(t.surface))
 	if s := strings.TrimSpace(e.opts.Instructions); s != "" {
 		b.WriteString("\n\n# User instructions\n")
 		b.WriteString(s)
@@ -93,4 +90,35 @@ func projectDocs(cwd string) string {
 		}
 	}
 	return strings.TrimSpace(b.String())
+}
+
+// CollabInstructions is the delegation section for seed 000's tools (the
+// engine's own collaboration tools, see core/surface/collab).
+const CollabInstructions = `# Working with sub-agents
+- When the task splits into independent parts, spawn_agent with an agent_type from list_agents (explorer to investigate read-only, worker to implement). Give each a self-contained message: the goal, the files involved, the constraints, and what to report back.
+- Use wait to collect results (it returns as soon as one agent finishes); send_input to follow up; close_agent when an agent's work is done. Keep your tree small: every agent costs time and tokens.
+- Check what sub-agents report before you rely on it.`
+
+// Instructor is a Surface that tells its agents how to delegate.
+type Instructor interface {
+	Instructions() string
+}
+
+// delegationSection is the prompt section of a thread's surface: none for
+// a thread without one (it cannot delegate), the collaboration tools'
+// when no surfaces are configured (every tool is visible then).
+func (e *Engine) delegationSection(surface string) string {
+	text := ""
+	switch {
+	case len(e.surfaces.names) == 0:
+		text = CollabInstructions
+	case surface != "":
+		if in, ok := e.surfaces.byName[surface].(Instructor); ok {
+			text = in.Instructions()
+		}
+	}
+	if text = strings.TrimSpace(text); text == "" {
+		return ""
+	}
+	return text + "\n\n"
 }

@@ -106,8 +106,12 @@ func (e *Engine) ResumeSession(id string) (protocol.ThreadID, error) {
 	if cwd == "" {
 		cwd = e.opts.Cwd
 	}
+	surface, err := e.selectSurface(SurfaceQuery{Model: e.opts.Model})
+	if err != nil {
+		return "", err
+	}
 	root, err := e.newThread(threadSpec{
-		id: m.ID, source: protocol.SourceResumed, model: e.opts.Model, effort: e.opts.ReasoningEffort,
+		surface: surface, id: m.ID, source: protocol.SourceResumed, model: e.opts.Model, effort: e.opts.ReasoningEffort,
 		cwd: cwd, sandbox: e.opts.Sandbox, note: note, history: sess.Items,
 		createdAt: m.Timestamp, rolloutPath: entry.RolloutPath, status: status,
 	})
@@ -148,8 +152,18 @@ func (e *Engine) registerClosedChildren(parent *Thread) error {
 		if !sess.NoteSet {
 			note = m.Note
 		}
+		// A resumed child keeps the surface its rollout records; an older
+		// rollout's gets its role's, else its parent's.
+		surface := parent.surface
+		if m.Surface != nil {
+			surface = *m.Surface
+		} else if tpl, terr := e.opts.Templates.Lookup(m.AgentType); m.AgentType != "" && terr == nil && tpl.Surface != "" {
+			if s, serr := e.selectSurface(SurfaceQuery{Model: m.Model, Template: tpl.Surface, Parent: parent.surface}); serr == nil {
+				surface = s
+			}
+		}
 		child, err := e.newThread(threadSpec{
-			id: m.ID, parent: parent, source: m.Source, agentType: m.AgentType, agentName: m.AgentName,
+			surface: surface, id: m.ID, parent: parent, source: m.Source, agentType: m.AgentType, agentName: m.AgentName,
 			spawnCallID: m.SpawnCallID, model: m.Model, effort: m.ReasoningEffort, cwd: m.Cwd,
 			sandbox: m.Sandbox, allow: m.AllowList, deny: m.DenyList, rolePrompt: m.Instructions,
 			note: note, history: sess.Items, createdAt: m.Timestamp,

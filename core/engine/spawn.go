@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
+	"github.com/grovecli/grove/core/tools"
 	"github.com/grovecli/grove/protocol"
 	"github.com/grovecli/grove/templates"
 )
@@ -22,6 +24,10 @@ type spawnRequest struct {
 	model     string
 	effort    string
 	note      *string
+	// child is set by SpawnChild (a surface's own spawn): it fixes the
+	// surface, the instructions and the run limits itself.
+	child    *ChildSpec
+	ownTools *tools.Registry
 }
 
 // spawn creates a child of r.caller and starts it on r.items. Every
@@ -42,9 +48,10 @@ func (e *Engine) spawn(ctx context.Context, r spawnRequest) (*Thread, error) {
 	}
 	rolePrompt, description := "", ""
 	var persona *templates.Persona
-	if agentType != "" {
-		norm, err := templates.ValidateAgentType(agentType)
-		if err != nil {
+	var err error
+	if agentType != "" && r.child == nil {
+		var norm string
+		if norm, err = templates.ValidateAgentType(agentType); err != nil {
 			return nil, err
 		}
 		agentType = norm
@@ -79,7 +86,14 @@ func (e *Engine) spawn(ctx context.Context, r spawnRequest) (*Thread, error) {
 		}
 	}
 	if r.model != "" {
-		model = r.model
+		m, err := e.modelAlias(r.model)
+		if err != nil {
+			return nil, err
+		}
+		if m != "" {
+			model = m
+		}
+		r.model = m
 	}
 	if r.effort != "" {
 		effort = r.effort
@@ -119,12 +133,25 @@ func (e *Engine) spawn(ctx context.Context, r spawnRequest) (*Thread, error) {
 	if tpl != nil {
 		allow, deny = tpl.Policy()
 	}
-	child, err := e.newThread(threadSpec{
+	spec := threadSpec{
 		parent: caller, source: protocol.SourceSpawned,
 		agentType: agentType, agentName: r.agentName, description: description,
 		spawnCallID: r.callID, model: model, effort: effort, cwd: cwd, sandbox: sandbox,
 		allow: allow, deny: deny, rolePrompt: rolePrompt,
-	})
+	}
+	if r.child != nil {
+		applyChildSpec(&spec, r.child)
+		spec.run.own = r.ownTools
+	} else {
+		q := SurfaceQuery{Model: model, Parent: caller.surface}
+		if tpl != nil {
+			q.Template = tpl.Surface
+		}
+		if spec.surface, err = e.selectSurface(q); err != nil {
+			return nil, err
+		}
+	}
+	child, err := e.newThread(spec)
 	if err != nil {
 		return nil, err
 	}
@@ -282,4 +309,19 @@ func (e *Engine) warnTemplate(caller *Thread, tpl *templates.Template) {
 			e.bus.Publish(protocol.Event{Type: protocol.EventWarning, ThreadID: caller.id, Message: "agent template " + w})
 		}
 	}
+}
+
+// modelAlias maps a spawn's model through agents.model_aliases: sonnet,
+// opus and haiku to their ids, inherit to "" (the caller's model).
+func (e *Engine) modelAlias(m string) (string, error) {
+	switch l := strings.ToLower(strings.TrimSpace(m)); l {
+	case "inherit":
+		return "", nil
+	case "sonnet", "opus", "haiku":
+		if v := e.opts.ModelAliases[l]; v != "" {
+			return v, nil
+		}
+		return "", fmt.Errorf("model alias %q has no mapping in [agents] model_aliases (set agents.model_aliases.%s, or give a model id)", l, l)
+	}
+	return m, nil
 }

@@ -25,6 +25,11 @@ type Thread struct {
 	spawnCallID string
 	createdAt   time.Time
 	allow, deny []string
+	// surface names the delegation tools this thread sees (see Surface).
+	surface string
+	// run holds what a surface added at spawn (SpawnChild): a tool filter,
+	// thread-own tools, limits; zero for an ordinary thread.
+	run childRun
 
 	mu           sync.Mutex
 	instructions string
@@ -39,6 +44,9 @@ type Thread struct {
 	pending      []protocol.Item
 	usage        protocol.TokenUsage
 	lastTool     string
+	steps        int    // model calls in the current/last turn
+	toolCalls    int    // tool calls in every turn
+	limitHit     string // LimitMaxSteps/LimitTimeout reached in the last turn
 	lastMessage  string
 	children     []protocol.ThreadID
 	turnCancel   context.CancelFunc
@@ -156,7 +164,7 @@ func (t *Thread) info() protocol.ThreadInfo {
 		Model: t.modelName, Provider: t.e.opts.Provider, ReasoningEffort: t.effort,
 		Cwd: t.cwd, Sandbox: t.sandbox, ApprovalPolicy: t.e.opts.ApprovalPolicy,
 		Note: t.note, Name: t.name, SpawnCallID: t.spawnCallID,
-		StartedAt: t.createdAt, Status: st,
+		StartedAt: t.createdAt, Status: st, Surface: t.surface,
 	}
 	ti.RolloutPath = t.rolloutPath
 	return ti

@@ -68,6 +68,7 @@ func (t *Thread) runTurn(parent context.Context) {
 	t.turnCancel = cancel
 	t.turnID = turnID
 	t.running = true
+	t.steps, t.limitHit = 0, ""
 	tc := rollout.TurnContext{TurnID: turnID, Model: t.modelName, ReasoningEffort: t.effort, Cwd: t.cwd, Sandbox: t.sandbox, ApprovalPolicy: e.opts.ApprovalPolicy}
 	rec := t.rec
 	t.mu.Unlock()
@@ -122,6 +123,19 @@ func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, str
 		}
 		return strings.Join(said, "\n\n")
 	}
+	// A surface's limits (SpawnChild): limitCtx ends at MaxTime, and after
+	// it the grace step's own deadline; ctx alone is the interrupt path.
+	t.mu.Lock()
+	lim, endTurn := t.run.limits, t.run.endTurn
+	t.mu.Unlock()
+	limitCtx := ctx
+	if lim.MaxTime > 0 {
+		var cancelLimit context.CancelFunc
+		limitCtx, cancelLimit = context.WithTimeout(ctx, lim.MaxTime)
+		defer cancelLimit()
+	}
+	var graceOnly map[string]bool // set during the grace step
+	steps := 0
 	for {
 		// An interrupted turn leaves queued input for the next turn.
 		if ctx.Err() != nil {
@@ -148,10 +162,42 @@ func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, str
 		if ctx.Err() != nil {
 			return outcomeInterrupted, soFar(), ""
 		}
+		if graceOnly == nil {
+			reason := ""
+			switch {
+			case lim.MaxSteps > 0 && steps >= lim.MaxSteps:
+				reason = LimitMaxSteps
+			case lim.MaxTime > 0 && limitCtx.Err() != nil:
+				reason = LimitTimeout
+			}
+			if reason != "" {
+				var cancelGrace context.CancelFunc
+				limitCtx, cancelGrace = t.enterGrace(ctx, turnID, lim, reason)
+				defer cancelGrace()
+				graceOnly = map[string]bool{}
+				for _, n := range lim.GraceTools {
+					graceOnly[n] = true
+				}
+			}
+		}
 		req := t.buildRequest()
 		req.Tools = e.tools.SpecsFor(ctx, t.sourceEnv(turnID), t.toolAllowed)
+		// A surface's own tools (Task's complete_task…) are per thread.
+		t.mu.Lock()
+		own := t.run.own
+		t.mu.Unlock()
+		if own != nil {
+			req.Tools = append(req.Tools, own.Specs(nil)...)
+		}
+		if graceOnly != nil {
+			req.Tools = onlyTools(req.Tools, graceOnly)
+		}
+		steps++
+		t.mu.Lock()
+		t.steps = steps
+		t.mu.Unlock()
 		partial.Reset()
-		resp, err := e.opts.Client.Stream(ctx, req, func(d model.Delta) {
+		resp, err := e.opts.Client.Stream(limitCtx, req, func(d model.Delta) {
 			switch d.Kind {
 			case model.DeltaText:
 				partial.WriteString(d.Text)
@@ -170,6 +216,12 @@ func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, str
 		if err != nil {
 			if ctx.Err() != nil {
 				return outcomeInterrupted, soFar(), ""
+			}
+			if limitCtx.Err() != nil {
+				if graceOnly != nil {
+					return outcomeCompleted, soFar(), "" // the grace step ran out too
+				}
+				continue // time is up: the grace step comes next
 			}
 			msg := err.Error()
 			t.record(e.bus.Publish(protocol.Event{Type: protocol.EventError, ThreadID: t.id, TurnID: turnID, Message: msg}))
@@ -200,14 +252,21 @@ func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, str
 			calls[i] = protocol.FunctionCall(c.CallID, c.Name, c.Arguments)
 		}
 		t.appendHistory(calls...)
-		results := t.runTools(ctx, turnID, resp.ToolCalls)
-		abort := false
+		t.mu.Lock()
+		t.toolCalls += len(calls)
+		t.mu.Unlock()
+		results := t.runTools(limitCtx, turnID, resp.ToolCalls, graceOnly)
+		abort, ended := false, false
 		for i, r := range results {
 			t.appendHistory(protocol.FunctionCallOutput(resp.ToolCalls[i].CallID, r.Output))
 			abort = abort || r.Abort
+			ended = ended || (endTurn[resp.ToolCalls[i].Name] && !r.IsError)
 		}
 		if abort || ctx.Err() != nil {
 			return outcomeInterrupted, soFar(), ""
+		}
+		if ended || graceOnly != nil {
+			return outcomeCompleted, soFar(), ""
 		}
 		t.mu.Lock()
 		closing := t.closing
@@ -248,20 +307,31 @@ func inputEvent(id protocol.ThreadID, turnID string, it protocol.Item) protocol.
 	return protocol.Event{Type: protocol.EventUserMessage, ThreadID: id, TurnID: turnID, Message: it.Content}
 }
 
-// toolAllowed applies the thread's template policy.
+// toolAllowed applies the thread's template policy, its surface and the
+// filter its surface gave it.
 func (t *Thread) toolAllowed(name string) bool {
+	if !t.e.surfaceAllows(t.surface, name) {
+		return false
+	}
+	if t.run.allow != nil && !t.run.allow(name) {
+		return false
+	}
 	return tools.Policy{Allow: t.allow, Deny: t.deny}.Allowed(name)
 }
 
 // runTools executes one reply's tool calls concurrently and returns their
 // results in call order.
-func (t *Thread) runTools(ctx context.Context, turnID string, calls []model.ToolCallRequest) []tools.Result {
+func (t *Thread) runTools(ctx context.Context, turnID string, calls []model.ToolCallRequest, only map[string]bool) []tools.Result {
 	results := make([]tools.Result, len(calls))
 	var wg sync.WaitGroup
 	for i, c := range calls {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			if only != nil && !only[c.Name] {
+				results[i] = tools.Errorf("tool %q is not available in the final step: call only %s", c.Name, strings.Join(sortedKeys(only), ", "))
+				return
+			}
 			results[i] = t.runTool(ctx, turnID, c)
 		}()
 	}
@@ -290,7 +360,12 @@ func (t *Thread) runTool(ctx context.Context, turnID string, c model.ToolCallReq
 	begin := &protocol.ToolCall{CallID: c.CallID, Name: c.Name, Arguments: c.Arguments}
 	t.record(e.bus.Publish(protocol.Event{Type: protocol.EventToolCallBegin, ThreadID: t.id, TurnID: turnID, Tool: begin}))
 	start := time.Now()
-	res := e.tools.RunAllowed(ctx, env, c.Name, json.RawMessage(c.Arguments), t.toolAllowed)
+	var res tools.Result
+	if own, ok := t.ownTool(c.Name); ok {
+		res = own.Run(ctx, env, c.Name, json.RawMessage(c.Arguments))
+	} else {
+		res = e.tools.RunAllowed(ctx, env, c.Name, json.RawMessage(c.Arguments), t.toolAllowed)
+	}
 	if ctx.Err() != nil && !res.IsError && res.Output == "" {
 		res = tools.Result{Output: "aborted: the turn was interrupted", IsError: true}
 	}

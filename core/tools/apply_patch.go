@@ -10,6 +10,7 @@ import (
 	"github.com/grovecli/grove/core/model"
 	"github.com/grovecli/grove/core/sandbox"
 	"github.com/grovecli/grove/core/tools/patch"
+	"github.com/grovecli/grove/core/tools/schema"
 	"github.com/grovecli/grove/protocol"
 )
 
@@ -61,16 +62,17 @@ Example:
 
 Paths are relative to the working directory (absolute paths work too); never use line numbers. New lines of an added file must start with +.`
 
+// applyPatchArgs are apply_patch's arguments; its schema is generated from them.
+type applyPatchArgs struct {
+	Input string `json:"input" required:"true" desc:"The entire patch, from *** Begin Patch to *** End Patch."`
+}
+
 func (applyPatch) Spec() model.ToolSpec {
-	return model.ToolSpec{Name: "apply_patch", Description: applyPatchDesc, Parameters: json.RawMessage(`{"type":"object","properties":{
-"input":{"type":"string","description":"The entire patch, from *** Begin Patch to *** End Patch."}
-},"required":["input"],"additionalProperties":false}`)}
+	return model.ToolSpec{Name: "apply_patch", Description: applyPatchDesc, Parameters: schema.MustObject(applyPatchArgs{})}
 }
 
 func (applyPatch) Run(ctx context.Context, env *Env, raw json.RawMessage) Result {
-	var a struct {
-		Input string `json:"input"`
-	}
+	var a applyPatchArgs
 	if err := decode("apply_patch", raw, &a); err != nil {
 		return Errorf("%v", err)
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/grovecli/grove/core/model"
+	"github.com/grovecli/grove/core/tools/schema"
 )
 
 const (
@@ -37,21 +38,16 @@ type grepFiles struct{}
 func NewGrepFiles() Tool { return grepFiles{} }
 
 func (grepFiles) Spec() model.ToolSpec {
-	return model.ToolSpec{Name: "grep_files", Description: "Search the contents of files with a regular expression (Go RE2 syntax: no backreferences or lookaround). Returns matching lines as `path:line: text`, paths relative to the searched directory, sorted by path and line. Skips .git, binary files and files over 4 MiB. Narrow the search with include globs.", Parameters: json.RawMessage(`{"type":"object","properties":{
-"pattern":{"type":"string","description":"RE2 regular expression matched against each line."},
-"path":{"type":"string","description":"Directory or file to search: absolute, or relative to the working directory (default: the working directory)."},
-"include":{"description":"Glob, or list of globs, of the files to search, relative to path; ** crosses directories (\"**/*.go\"); a glob without / also matches base names (\"*.go\").","anyOf":[{"type":"string"},{"type":"array","items":{"type":"string"}}]},
-"case_insensitive":{"type":"boolean","description":"Match regardless of case (default false)."},
-"limit":{"type":"integer","minimum":1,"maximum":2000,"description":"Maximum number of matching lines to return (default 100)."}
-},"required":["pattern"],"additionalProperties":false}`)}
+	return model.ToolSpec{Name: "grep_files", Description: "Search the contents of files with a regular expression (Go RE2 syntax: no backreferences or lookaround). Returns matching lines as `path:line: text`, paths relative to the searched directory, sorted by path and line. Skips .git, binary files and files over 4 MiB. Narrow the search with include globs.", Parameters: schema.MustObject(grepArgs{})}
 }
 
+// grepArgs are grep_files's arguments; its schema is generated from them.
 type grepArgs struct {
-	Pattern         string          `json:"pattern"`
-	Path            string          `json:"path"`
-	Include         json.RawMessage `json:"include"`
-	CaseInsensitive bool            `json:"case_insensitive"`
-	Limit           int             `json:"limit"`
+	Pattern         string          `json:"pattern" required:"true" desc:"RE2 regular expression matched against each line."`
+	Path            string          `json:"path" desc:"Directory or file to search: absolute, or relative to the working directory (default: the working directory)."`
+	Include         json.RawMessage `json:"include" schema:"{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"array\",\"items\":{\"type\":\"string\"}}]}" desc:"Glob, or list of globs, of the files to search, relative to path; ** crosses directories (\"**/*.go\"); a glob without / also matches base names (\"*.go\")."`
+	CaseInsensitive bool            `json:"case_insensitive" desc:"Match regardless of case (default false)."`
+	Limit           int             `json:"limit" minimum:"1" maximum:"2000" desc:"Maximum number of matching lines to return (default 100)."`
 }
 
 type grepMatch struct {

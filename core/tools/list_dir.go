@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/grovecli/grove/core/model"
+	"github.com/grovecli/grove/core/tools/schema"
 )
 
 const (
@@ -22,27 +23,24 @@ const (
 
 type listDir struct{}
 
+// listDirArgs are list_dir's arguments; its schema is generated from them.
+type listDirArgs struct {
+	Path    string `json:"path" desc:"Directory to list: absolute, or relative to the working directory (\".\" for the working directory itself)."`
+	DirPath string `json:"dir_path" desc:"Alias of path."`
+	Depth   int    `json:"depth" minimum:"1" maximum:"10" desc:"How many levels to show: 1 = only the directory's own entries (default 2)."`
+	Offset  int    `json:"offset" minimum:"1" desc:"1-based number of the first entry to return (default 1)."`
+	Limit   int    `json:"limit" minimum:"1" desc:"Maximum number of entries to return (default 200)."`
+}
+
 // NewListDir returns the list_dir tool.
 func NewListDir() Tool { return listDir{} }
 
 func (listDir) Spec() model.ToolSpec {
-	return model.ToolSpec{Name: "list_dir", Description: "List the entries of a directory as an indented tree, sorted by name, descending into subdirectories up to depth levels. Directories end in `/`, symlinks in `@`; .git is skipped. Page through big trees with offset and limit.", Parameters: json.RawMessage(`{"type":"object","properties":{
-"path":{"type":"string","description":"Directory to list: absolute, or relative to the working directory (\".\" for the working directory itself)."},
-"dir_path":{"type":"string","description":"Alias of path."},
-"depth":{"type":"integer","minimum":1,"maximum":10,"description":"How many levels to show: 1 = only the directory's own entries (default 2)."},
-"offset":{"type":"integer","minimum":1,"description":"1-based number of the first entry to return (default 1)."},
-"limit":{"type":"integer","minimum":1,"description":"Maximum number of entries to return (default 200)."}
-},"additionalProperties":false}`)}
+	return model.ToolSpec{Name: "list_dir", Description: "List the entries of a directory as an indented tree, sorted by name, descending into subdirectories up to depth levels. Directories end in `/`, symlinks in `@`; .git is skipped. Page through big trees with offset and limit.", Parameters: schema.MustObject(listDirArgs{})}
 }
 
 func (listDir) Run(ctx context.Context, env *Env, raw json.RawMessage) Result {
-	var a struct {
-		Path    string `json:"path"`
-		DirPath string `json:"dir_path"`
-		Depth   int    `json:"depth"`
-		Offset  int    `json:"offset"`
-		Limit   int    `json:"limit"`
-	}
+	var a listDirArgs
 	if err := decode("list_dir", raw, &a); err != nil {
 		return Errorf("%v", err)
 	}

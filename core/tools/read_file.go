@@ -15,6 +15,7 @@ import (
 
 	"github.com/grovecli/grove/core/model"
 	"github.com/grovecli/grove/core/tools/safefile"
+	"github.com/grovecli/grove/core/tools/schema"
 )
 
 const (
@@ -25,25 +26,23 @@ const (
 
 type readFile struct{}
 
+// readFileArgs are read_file's arguments; its schema is generated from them.
+type readFileArgs struct {
+	Path     string `json:"path" desc:"File to read: absolute, or relative to the working directory."`
+	FilePath string `json:"file_path" desc:"Alias of path."`
+	Offset   int    `json:"offset" minimum:"1" desc:"1-based number of the first line to return (default 1)."`
+	Limit    int    `json:"limit" minimum:"1" desc:"Maximum number of lines to return (default 2000)."`
+}
+
 // NewReadFile returns the read_file tool.
 func NewReadFile() Tool { return readFile{} }
 
 func (readFile) Spec() model.ToolSpec {
-	return model.ToolSpec{Name: "read_file", Description: fmt.Sprintf("Read a text file. Each line comes back prefixed with its 1-based number as `L<n>: `; lines longer than %d characters are cut. Reads up to %d lines from offset; page through long files with offset and limit. Use list_dir for directories.", readMaxLineLen, readDefaultLimit), Parameters: json.RawMessage(`{"type":"object","properties":{
-"path":{"type":"string","description":"File to read: absolute, or relative to the working directory."},
-"file_path":{"type":"string","description":"Alias of path."},
-"offset":{"type":"integer","minimum":1,"description":"1-based number of the first line to return (default 1)."},
-"limit":{"type":"integer","minimum":1,"description":"Maximum number of lines to return (default 2000)."}
-},"additionalProperties":false}`)}
+	return model.ToolSpec{Name: "read_file", Description: fmt.Sprintf("Read a text file. Each line comes back prefixed with its 1-based number as `L<n>: `; lines longer than %d characters are cut. Reads up to %d lines from offset; page through long files with offset and limit. Use list_dir for directories.", readMaxLineLen, readDefaultLimit), Parameters: schema.MustObject(readFileArgs{})}
 }
 
 func (readFile) Run(ctx context.Context, env *Env, raw json.RawMessage) Result {
-	var a struct {
-		Path     string `json:"path"`
-		FilePath string `json:"file_path"`
-		Offset   int    `json:"offset"`
-		Limit    int    `json:"limit"`
-	}
+	var a readFileArgs
 	if err := decode("read_file", raw, &a); err != nil {
 		return Errorf("%v", err)
 	}

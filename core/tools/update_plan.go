@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/grovecli/grove/core/model"
+	"github.com/grovecli/grove/core/tools/schema"
 	"github.com/grovecli/grove/protocol"
 )
 
@@ -16,13 +17,7 @@ type updatePlan struct{}
 func NewUpdatePlan() Tool { return updatePlan{} }
 
 func (updatePlan) Spec() model.ToolSpec {
-	return model.ToolSpec{Name: "update_plan", Description: "Updates the task plan the user sees as a checklist. Send the whole plan each time: short steps, each pending, in_progress or completed, with at most one step in_progress. Mark a step completed as soon as it is done and the next one in_progress. Use it for multi-step work, not for single simple actions.", Parameters: json.RawMessage(`{"type":"object","properties":{
-"explanation":{"type":"string","description":"Optional note on why the plan changed."},
-"plan":{"type":"array","description":"The steps, in order.","items":{"type":"object","properties":{
-"step":{"type":"string","description":"What to do, in a few words."},
-"status":{"type":"string","enum":["pending","in_progress","completed"]}
-},"required":["step","status"],"additionalProperties":false}}
-},"required":["plan"],"additionalProperties":false}`)}
+	return model.ToolSpec{Name: "update_plan", Description: "Updates the task plan the user sees as a checklist. Send the whole plan each time: short steps, each pending, in_progress or completed, with at most one step in_progress. Mark a step completed as soon as it is done and the next one in_progress. Use it for multi-step work, not for single simple actions.", Parameters: schema.MustObject(protocol.Plan{})}
 }
 
 func (updatePlan) Run(_ context.Context, env *Env, raw json.RawMessage) Result {

@@ -1,0 +1,382 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/grovecli/grove/core/model"
+	"github.com/grovecli/grove/core/tools"
+	"github.com/grovecli/grove/protocol"
+	"github.com/grovecli/grove/rollout"
+)
+
+// ChildSpec is a sub-agent as a surface defines it (SpawnChild): the
+// engine's spawn (depth and thread limits, rollout, tree, observer) with
+// the surface's own instructions, tools and limits.
+type ChildSpec struct {
+	Caller protocol.ThreadID
+	CallID string
+	// Prompt is the first input, sent as the caller's message.
+	Prompt string
+	// AgentType labels the agent in the tree and the rollout.
+	AgentType   string
+	Description string
+	// Model overrides the caller's model ("" inherits).
+	Model string
+	// Instructions are the role prompt (the engine adds its base prompt,
+	// the project docs and the environment).
+	Instructions string
+	// History is put before Prompt (a forked parent context).
+	History []protocol.Item
+	// Surface is the child's own delegation surface ("" = none).
+	Surface string
+	// Allow filters the engine's tools (nil = all).
+	Allow func(name string) bool
+	// Tools are tools of this thread only (complete_task); Allow does not
+	// apply to them.
+	Tools []tools.Tool
+	// EndTurnTools end the turn after a successful call (complete_task).
+	EndTurnTools []string
+	Limits       Limits
+	ReadOnly     bool
+	Note         string
+}
+
+// Limits bound one turn of a child. On reaching MaxSteps model calls or
+// MaxTime, the child gets one grace step: GracePrompt(reason) is added as
+// a user message and only GraceTools are offered, within Grace.
+type Limits struct {
+	MaxSteps    int
+	MaxTime     time.Duration
+	Grace       time.Duration
+	GracePrompt func(reason string) string
+	GraceTools  []string
+}
+
+// Limit reasons (RunReport.LimitHit).
+const (
+	LimitMaxSteps = "max_turns"
+	LimitTimeout  = "timeout"
+)
+
+// childRun is what SpawnChild adds to a thread.
+type childRun struct {
+	allow   func(string) bool
+	own     *tools.Registry
+	endTurn map[string]bool
+	limits  Limits
+}
+
+// RunReport is what a surface reports about a child's last turn.
+type RunReport struct {
+	Status protocol.AgentStatus
+	// Steps counts model calls in the last turn, ToolCalls tool calls in
+	// every turn.
+	Steps     int
+	ToolCalls int
+	Usage     protocol.TokenUsage
+	// LimitHit is LimitMaxSteps or LimitTimeout when the last turn reached
+	// one ("" otherwise).
+	LimitHit    string
+	LastMessage string
+	AgentType   string
+	StartedAt   time.Time
+	// StatusAt is when the current status began (a final one: when the
+	// work ended).
+	StatusAt time.Time
+}
+
+func applyChildSpec(spec *threadSpec, c *ChildSpec) {
+	spec.agentType = c.AgentType
+	spec.description = c.Description
+	spec.rolePrompt = c.Instructions
+	spec.surface = c.Surface
+	spec.history = append([]protocol.Item(nil), c.History...)
+	if c.ReadOnly {
+		spec.sandbox = protocol.SandboxPolicy{Mode: protocol.SandboxReadOnly}
+	}
+	run := childRun{allow: c.Allow, limits: c.Limits, endTurn: map[string]bool{}}
+	for _, n := range c.EndTurnTools {
+		run.endTurn[n] = true
+	}
+	spec.run = run
+}
+
+// SpawnChild starts a sub-agent of spec.Caller on spec.Prompt and returns
+// its id at once.
+func (e *Engine) SpawnChild(ctx context.Context, spec ChildSpec) (protocol.ThreadID, error) {
+	caller := e.thread(spec.Caller)
+	if caller == nil {
+		return "", fmt.Errorf("calling thread %s is not part of this session", spec.Caller)
+	}
+	if strings.TrimSpace(spec.Prompt) == "" {
+		return "", errors.New("empty prompt")
+	}
+	// The thread's own tools are compiled before anything is created: a
+	// broken output schema refuses the spawn.
+	own, err := ownRegistry(spec.Tools)
+	if err != nil {
+		return "", err
+	}
+	child, err := e.spawn(ctx, spawnRequest{
+		caller: caller, callID: spec.CallID, items: fromAgent(caller.id, []protocol.Item{protocol.UserMessage(spec.Prompt)}),
+		agentType: spec.AgentType, model: strings.TrimSpace(spec.Model), note: noteOrNil(spec.Note), child: &spec,
+		ownTools: own,
+	})
+	if err != nil {
+		return "", err
+	}
+	return child.id, nil
+}
+
+func noteOrNil(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// ContinueChild gives a finished agent a new prompt (Task's resume): an
+// agent of this session continues where it stopped; a closed one is
+// reopened; an agent of an earlier session is adopted from its rollout as
+// a child of the caller, with its whole transcript. rebind (may be nil)
+// gives it a surface's run settings again before the prompt arrives. An
+// agent still working is refused.
+func (e *Engine) ContinueChild(callerID, id protocol.ThreadID, prompt string, rebind *ChildSpec) error {
+	caller := e.thread(callerID)
+	if caller == nil {
+		return fmt.Errorf("calling thread %s is not part of this session", callerID)
+	}
+	if strings.TrimSpace(prompt) == "" {
+		return errors.New("empty prompt")
+	}
+	t := e.thread(id)
+	if t == nil {
+		var err error
+		if t, err = e.adopt(caller, id); err != nil {
+			return err
+		}
+	}
+	if t == caller || !e.mayControl(caller, t) {
+		return notOwnedError("resume", id)
+	}
+	if st, _ := t.Status(); st.IsActive() {
+		return fmt.Errorf("agent %s is still running; wait for it to finish before resuming it", id)
+	}
+	if t.isClosed() {
+		if _, err := e.resumeThread(id); err != nil {
+			return err
+		}
+	}
+	if rebind != nil {
+		if err := e.Rebind(id, *rebind); err != nil {
+			return err
+		}
+	}
+	if !t.deliver(false, fromAgent(caller.id, []protocol.Item{protocol.UserMessage(prompt)})...) {
+		return fmt.Errorf("agent %s is closing; try again once it has closed", id)
+	}
+	return nil
+}
+
+// adopt registers an agent of an earlier session (found in the session
+// index) as a closed child of caller, ready for resumeThread. The child
+// keeps its id and rollout; it needs a definition from the surface again,
+// so it is adopted without thread-own tools or limits.
+func (e *Engine) adopt(caller *Thread, id protocol.ThreadID) (*Thread, error) {
+	entry, err := rollout.FindSession(e.opts.Home, string(id))
+	if err != nil {
+		return nil, fmt.Errorf("no agent %s in this session or in earlier ones: %w", id, err)
+	}
+	if entry.ID != id {
+		return nil, fmt.Errorf("no agent %s (give the full agent_id)", id)
+	}
+	sess, err := rollout.Read(entry.RolloutPath)
+	if err != nil {
+		return nil, fmt.Errorf("resume agent %s: %w", id, err)
+	}
+	m := sess.Meta
+	if m.ParentID == "" {
+		return nil, fmt.Errorf("agent %s is a root session, not a sub-agent; resume it with grove resume", id)
+	}
+	return e.newThread(threadSpec{
+		id: m.ID, parent: caller, source: protocol.SourceResumed, agentType: m.AgentType, agentName: m.AgentName,
+		spawnCallID: m.SpawnCallID, model: m.Model, effort: m.ReasoningEffort, cwd: m.Cwd,
+		sandbox: m.Sandbox, allow: m.AllowList, deny: m.DenyList, rolePrompt: m.Instructions,
+		note: m.Note, history: sess.Items, createdAt: m.Timestamp,
+		rolloutPath: entry.RolloutPath, status: protocol.Shutdown(), closed: true,
+		run: childRun{allow: func(name string) bool { return e.surfaces.owner[name] == "" }},
+	})
+}
+
+// WaitFinal blocks until the agent is final or interrupted, ctx ends or
+// timeout passes (timedOut).
+func (e *Engine) WaitFinal(ctx context.Context, id protocol.ThreadID, timeout time.Duration) (protocol.AgentStatus, bool, error) {
+	st, timedOut, err := e.waitAny(ctx, []protocol.ThreadID{id}, timeout)
+	if err != nil || timedOut {
+		return protocol.AgentStatus{}, timedOut, err
+	}
+	return st[id], false, nil
+}
+
+// Report describes a thread's last turn (ok=false for an unknown id).
+func (e *Engine) Report(id protocol.ThreadID) (RunReport, bool) {
+	t := e.thread(id)
+	if t == nil {
+		return RunReport{}, false
+	}
+	st, at := t.Status()
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return RunReport{
+		Status: st, StatusAt: at, Steps: t.steps, ToolCalls: t.toolCalls, Usage: t.usage,
+		LimitHit: t.limitHit, LastMessage: t.lastMessage, AgentType: t.agentType, StartedAt: t.createdAt,
+	}, true
+}
+
+// Info returns a thread's snapshot (ok=false for an unknown id).
+func (e *Engine) Info(id protocol.ThreadID) (protocol.ThreadInfo, bool) {
+	t := e.thread(id)
+	if t == nil {
+		return protocol.ThreadInfo{}, false
+	}
+	return t.info(), true
+}
+
+// Interrupt stops an agent's work and its subtree's, if caller may.
+func (e *Engine) Interrupt(callerID, id protocol.ThreadID) error {
+	caller, t := e.thread(callerID), e.thread(id)
+	if caller == nil || t == nil {
+		return fmt.Errorf("no agent %s in this session", id)
+	}
+	if !e.mayControl(caller, t) {
+		return notOwnedError("interrupt", id)
+	}
+	e.interruptTree(t)
+	return nil
+}
+
+// IsChildOf reports whether id is a descendant of caller (or caller).
+func (e *Engine) IsChildOf(callerID, id protocol.ThreadID) bool {
+	caller, t := e.thread(callerID), e.thread(id)
+	return caller != nil && t != nil && e.isDescendant(t, caller)
+}
+
+// toolSpecs are the specs the thread's model sees: the registry's tools
+// its policy allows, then its own tools.
+func (t *Thread) toolSpecs() []model.ToolSpec {
+	specs := t.e.tools.Specs(t.toolAllowed)
+	if t.run.own != nil {
+		specs = append(specs, t.run.own.Specs(nil)...)
+	}
+	return specs
+}
+
+// Rebind gives a child of this session a surface's run settings again
+// (Task's resume of an adopted or reopened agent): filter, own tools,
+// end-turn tools and limits. Refused while the agent works.
+func (e *Engine) Rebind(id protocol.ThreadID, spec ChildSpec) error {
+	t := e.thread(id)
+	if t == nil {
+		return fmt.Errorf("no agent %s in this session", id)
+	}
+	if st, _ := t.Status(); st.IsActive() {
+		return fmt.Errorf("agent %s is still running", id)
+	}
+	own, err := ownRegistry(spec.Tools)
+	if err != nil {
+		return err
+	}
+	var ts threadSpec
+	applyChildSpec(&ts, &spec)
+	ts.run.own = own
+	t.mu.Lock()
+	t.run = ts.run
+	t.mu.Unlock()
+	specs := t.toolSpecs()
+	t.mu.Lock()
+	t.specs = specs
+	t.mu.Unlock()
+	return nil
+}
+
+// ownRegistry compiles a thread's own tools (nil when there are none).
+func ownRegistry(list []tools.Tool) (*tools.Registry, error) {
+	if len(list) == 0 {
+		return nil, nil
+	}
+	own := tools.NewRegistry()
+	for _, t := range list {
+		if err := own.Register(t); err != nil {
+			return nil, err
+		}
+	}
+	return own, nil
+}
+
+// ownTool returns the registry of the thread's own tools when it holds name.
+func (t *Thread) ownTool(name string) (*tools.Registry, bool) {
+	t.mu.Lock()
+	own := t.run.own
+	t.mu.Unlock()
+	if own == nil {
+		return nil, false
+	}
+	_, ok := own.Get(name)
+	return own, ok
+}
+
+// enterGrace starts the grace step: the limit is recorded, the grace
+// prompt joins the conversation, and the step gets its own deadline.
+func (t *Thread) enterGrace(ctx context.Context, turnID string, lim Limits, reason string) (context.Context, context.CancelFunc) {
+	t.mu.Lock()
+	t.limitHit = reason
+	t.mu.Unlock()
+	msg := "You have reached a limit. Call complete_task now with your best answer; no other tool is available."
+	if lim.GracePrompt != nil {
+		msg = lim.GracePrompt(reason)
+	}
+	it := protocol.UserMessage(msg)
+	t.appendHistory(it)
+	t.record(t.e.bus.Publish(inputEvent(t.id, turnID, it)))
+	grace := lim.Grace
+	if grace <= 0 {
+		grace = 60 * time.Second
+	}
+	return context.WithTimeout(ctx, grace)
+}
+
+// onlyTools keeps the specs named in only.
+func onlyTools(specs []model.ToolSpec, only map[string]bool) []model.ToolSpec {
+	var out []model.ToolSpec
+	for _, s := range specs {
+		if only[s.Name] {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// effectiveTools lists the registry tools the thread may use.
+func (t *Thread) effectiveTools() []string {
+	var out []string
+	for _, n := range t.e.tools.Names() {
+		if t.toolAllowed(n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}

@@ -1,0 +1,106 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/grovecli/grove/core/tools"
+)
+
+// Surface is one set of delegation tools a thread may be offered (the
+// packages under core/surface build them over the engine's public
+// primitives). The engine knows surfaces only by the names they give
+// themselves: it registers their tools and shows every thread the tools of
+// its own surface and of no other.
+type Surface interface {
+	Name() string
+	Tools() []tools.Tool
+}
+
+// SurfaceQuery is what selecting a thread's surface may look at.
+type SurfaceQuery struct {
+	Model string
+	// Template is the role template's `surface:` ("" when none).
+	Template string
+	// Parent is the spawning thread's surface ("" for the root).
+	Parent string
+}
+
+// SurfaceFactory builds a surface once the engine exists (its tools call
+// back into the engine).
+type SurfaceFactory func(*Engine) (Surface, error)
+
+// surfaceSet is the engine's registered surfaces.
+type surfaceSet struct {
+	names  []string          // registration order
+	owner  map[string]string // tool name → surface name
+	byName map[string]Surface
+}
+
+// installSurfaces builds and registers the configured surfaces. A tool
+// that is already registered (the engine's own collaboration tools, or a
+// registry shared between engines) is only claimed, not registered again.
+func (e *Engine) installSurfaces() error {
+	e.surfaces.owner = map[string]string{}
+	e.surfaces.byName = map[string]Surface{}
+	for _, f := range e.opts.Surfaces {
+		s, err := f(e)
+		if err != nil {
+			return fmt.Errorf("engine: build surface: %w", err)
+		}
+		name := s.Name()
+		if name == "" {
+			return fmt.Errorf("engine: a surface has no name")
+		}
+		for _, n := range e.surfaces.names {
+			if n == name {
+				return fmt.Errorf("engine: surface %q registered twice", name)
+			}
+		}
+		e.surfaces.names = append(e.surfaces.names, name)
+		e.surfaces.byName[name] = s
+		for _, t := range s.Tools() {
+			tn := t.Spec().Name
+			if prev, taken := e.surfaces.owner[tn]; taken {
+				return fmt.Errorf("engine: tool %s belongs to surfaces %s and %s", tn, prev, name)
+			}
+			e.surfaces.owner[tn] = name
+			if _, exists := e.tools.Get(tn); exists {
+				continue
+			}
+			if err := e.tools.Register(t); err != nil {
+				return fmt.Errorf("engine: surface %s: %w", name, err)
+			}
+		}
+	}
+	return nil
+}
+
+// selectSurface picks a new thread's surface: the configured selector's
+// answer when it names a registered surface, else the first surface.
+func (e *Engine) selectSurface(q SurfaceQuery) (string, error) {
+	if len(e.surfaces.names) == 0 {
+		return "", nil
+	}
+	name := e.surfaces.names[0]
+	if e.opts.SelectSurface != nil {
+		name = strings.TrimSpace(e.opts.SelectSurface(q))
+	}
+	for _, n := range e.surfaces.names {
+		if n == name {
+			return name, nil
+		}
+	}
+	return "", fmt.Errorf("unknown tool surface %q (available: %s)", name, strings.Join(e.surfaces.names, ", "))
+}
+
+// SurfaceNames lists the registered surfaces in registration order.
+func (e *Engine) SurfaceNames() []string { return append([]string(nil), e.surfaces.names...) }
+
+// surfaceAllows reports whether a thread on surface may see tool name:
+// tools no surface owns are everyone's; a surface's tools are its own
+// threads'. Without configured surfaces every tool is visible.
+func (e *Engine) surfaceAllows(surface, name string) bool {
+	owner, owned := e.surfaces.owner[name]
+	return !owned || owner == surface
+}

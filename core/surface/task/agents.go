@@ -1,0 +1,204 @@
+package task
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/grovecli/grove/templates"
+)
+
+// Seed 004's run defaults (§3.1.2, §3.6).
+const (
+	DefaultMaxTurns = 50
+	DefaultMaxTime  = 300 * time.Second
+	DefaultGrace    = 60 * time.Second
+)
+
+// Agent is one subagent_type as the Task tool runs it: a built-in, a role
+// template, a Claude Code agent file or a seed-004 definition.
+type Agent struct {
+	Type      string // as the model names it (Explore, code-reviewer)
+	WhenToUse string
+	Builtin   bool
+	Source    string // file path, or "builtin"
+	// Prompt and Query are templates with ${name} placeholders.
+	Prompt string
+	Query  string
+	// Allow (nil = every tool) and Deny hold grove tool names or globs.
+	Allow, Deny []string
+	Model       string // resolved id, or "" to inherit
+	ReadOnly    bool
+	ForkContext bool
+	MaxTurns    int
+	MaxTime     time.Duration
+	Grace       time.Duration
+	Inputs      map[string]templates.InputDefinition
+	Output      *templates.OutputConfig
+}
+
+// builtins are seed 004's Explore and Plan agents (§4).
+func builtins() []*Agent {
+	return []*Agent{
+		{
+			Type:      "Explore",
+			WhenToUse: "Fast, read-only exploration of a codebase: finding files, searching code, explaining how something is structured.",
+			Builtin:   true, Source: "builtin", ReadOnly: true,
+			Allow:    []string{"read_file", "list_dir", "grep_files"},
+			Prompt:   explorePrompt,
+			MaxTurns: 30, MaxTime: 120 * time.Second, Grace: DefaultGrace,
+		},
+		{
+			Type:      "Plan",
+			WhenToUse: "Designing an implementation: reads the relevant code and returns a step-by-step plan with the files to change and the risks.",
+			Builtin:   true, Source: "builtin", ReadOnly: true, ForkContext: true,
+			Allow:    []string{"read_file", "list_dir", "grep_files"},
+			Prompt:   planPrompt,
+			MaxTurns: DefaultMaxTurns, MaxTime: DefaultMaxTime, Grace: DefaultGrace,
+		},
+	}
+}
+
+const explorePrompt = `You look around a codebase quickly and report what you found. You cannot change anything.
+
+Working directory: ${cwd}
+
+How to work:
+- Start wide (list_dir, grep_files for names and patterns), then read only the files that matter.
+- Search for several spellings and places at once rather than one at a time.
+- Stay on the question you were given; skip what does not bear on it.
+
+When you are done, call complete_task with a report that gives the answer first, then the file paths (with line numbers where useful), short code excerpts that support it, and anything surprising you noticed.`
+
+const planPrompt = `You are planning a change, not making it. Read what you need, then hand back a plan someone else can follow step by step.
+
+Working directory: ${cwd}
+
+How to work:
+- Pin down what is asked and what must not change.
+- Find the code involved: entry points, the types and functions to touch, the tests that cover them, existing patterns worth copying.
+- Weigh the alternatives briefly and pick one.
+
+When you are done, call complete_task with a plan laid out as:
+1. Approach — a few sentences on the chosen design and why.
+2. Files — each file to create or modify, with what changes in it.
+3. Steps — numbered, small, each verifiable on its own.
+4. Risks — what could break, open questions, what to test.`
+
+// BuiltinTypes lists the built-in agent types.
+func BuiltinTypes() []string {
+	var out []string
+	for _, a := range builtins() {
+		out = append(out, a.Type)
+	}
+	return out
+}
+
+// fromTemplate turns a role template (grove, Claude Code or seed 004)
+// into a Task agent.
+func fromTemplate(t *templates.Template) *Agent {
+	a := &Agent{
+		Type: t.AgentType, WhenToUse: t.Description, Source: t.Source,
+		Prompt: t.DefaultPrompt, Allow: t.AllowList, Deny: t.DenyList,
+		Model: t.Model, ReadOnly: t.ReadOnly,
+		MaxTurns: DefaultMaxTurns, MaxTime: DefaultMaxTime, Grace: DefaultGrace,
+	}
+	// The embedded roles ship with grove: they are as trusted as the
+	// built-ins.
+	a.Builtin = t.Scope == "embedded"
+	if a.Prompt == "" && len(t.Personas) > 0 {
+		a.Prompt = t.Personas[0].Prompt
+	}
+	if d := t.Task; d != nil {
+		a.Type = d.AgentType
+		if d.DisplayName != "" && a.WhenToUse == "" {
+			a.WhenToUse = d.DisplayName
+		}
+		a.Query = d.PromptConfig.Query
+		a.ForkContext = d.ForkContext
+		if d.RunConfig.MaxTurns > 0 {
+			a.MaxTurns = d.RunConfig.MaxTurns
+		}
+		if d.RunConfig.MaxTimeSeconds > 0 {
+			a.MaxTime = time.Duration(d.RunConfig.MaxTimeSeconds) * time.Second
+		}
+		if g := d.RunConfig.GracePeriodSeconds; g != nil {
+			a.Grace = time.Duration(*g) * time.Second
+		}
+		if d.InputConfig != nil {
+			a.Inputs = d.InputConfig.Inputs
+		}
+		a.Output = d.OutputConfig
+	}
+	return a
+}
+
+// Registry is the agents the Task tool can start: the catalog's (nearest
+// first) and the built-ins.
+type Registry struct {
+	agents   []*Agent
+	problems []templates.Problem
+}
+
+// NewRegistry builds the registry from a template catalog (nil = only
+// the built-ins). A catalog template named like a built-in replaces it.
+func NewRegistry(cat *templates.Catalog) *Registry {
+	r := &Registry{problems: cat.Problems()}
+	taken := map[string]bool{}
+	for _, t := range cat.All() {
+		a := fromTemplate(t)
+		r.agents = append(r.agents, a)
+		taken[strings.ToLower(a.Type)] = true
+	}
+	for _, b := range builtins() {
+		if !taken[strings.ToLower(b.Type)] {
+			r.agents = append(r.agents, b)
+		}
+	}
+	sort.SliceStable(r.agents, func(i, j int) bool {
+		if r.agents[i].Builtin != r.agents[j].Builtin {
+			return r.agents[i].Builtin
+		}
+		return r.agents[i].Type < r.agents[j].Type
+	})
+	return r
+}
+
+// Lookup finds an agent by its exact type, then case-insensitively.
+func (r *Registry) Lookup(name string) (*Agent, bool) {
+	for _, a := range r.agents {
+		if a.Type == name {
+			return a, true
+		}
+	}
+	for _, a := range r.agents {
+		if strings.EqualFold(a.Type, name) {
+			return a, true
+		}
+	}
+	return nil, false
+}
+
+// Types lists the agent types.
+func (r *Registry) Types() []string {
+	out := make([]string, len(r.agents))
+	for i, a := range r.agents {
+		out[i] = a.Type
+	}
+	return out
+}
+
+// unknownTypeError is seed 004's error, plus the definition files that
+// were skipped (one may be the agent the model asked for).
+func (r *Registry) unknownTypeError(name string) string {
+	quoted := make([]string, 0, len(r.agents))
+	for _, t := range r.Types() {
+		quoted = append(quoted, fmt.Sprintf("%q", t))
+	}
+	msg := fmt.Sprintf("Unknown subagent type '%s'. Available: [%s]", name, strings.Join(quoted, ", "))
+	for _, p := range r.problems {
+		msg += fmt.Sprintf("\nskipped agent file %s:%d: %s", p.Path, p.Line, p.Err)
+	}
+	return msg
+}

@@ -1,0 +1,63 @@
+package task
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/grovecli/grove/core/model"
+	"github.com/grovecli/grove/core/tools"
+	"github.com/grovecli/grove/core/tools/schema"
+	"github.com/grovecli/grove/protocol"
+)
+
+// taskOutputArgs are TaskOutput's parameters (seed 004 §3.6.2).
+type taskOutputArgs struct {
+	AgentID string `json:"agent_id" required:"true" desc:"The agent_id Task returned."`
+	Block   *bool  `json:"block" desc:"Wait for the agent to finish (default true)."`
+	Timeout *int   `json:"timeout" desc:"Seconds to wait when blocking (default 300, at most 3600)."`
+}
+
+// TaskOutput's wait bounds.
+const (
+	outputDefaultTimeout = 300
+	outputMaxTimeout     = 3600
+)
+
+type taskOutputTool struct{ s *Surface }
+
+func (t *taskOutputTool) Spec() model.ToolSpec {
+	return model.ToolSpec{Name: ToolTaskOutput, Description: "Get the result of a sub-agent started with Task (run_in_background). Blocks until it finishes unless block is false.", Parameters: schema.MustObject(taskOutputArgs{})}
+}
+
+func (t *taskOutputTool) Run(ctx context.Context, env *tools.Env, raw json.RawMessage) tools.Result {
+	s := t.s
+	var a taskOutputArgs
+	if err := json.Unmarshal(raw, &a); err != nil {
+		return tools.Errorf("TaskOutput: invalid arguments: %v", err)
+	}
+	id := protocol.ThreadID(strings.TrimSpace(a.AgentID))
+	block := a.Block == nil || *a.Block
+	timeout := outputDefaultTimeout
+	if a.Timeout != nil {
+		timeout = min(max(*a.Timeout, 0), outputMaxTimeout)
+	}
+	// Only the caller's own agents: a sibling's results are not its own.
+	if _, known := s.results.get(id); !known || !s.e.IsChildOf(env.ThreadID, id) || id == env.ThreadID {
+		return jsonResult(map[string]any{"status": "not_found", "message": "No task found with that agent_id"}, true, "no task "+id.Short())
+	}
+	if block {
+		if _, _, err := s.e.WaitFinal(ctx, id, time.Duration(timeout)*time.Second); err != nil {
+			return tools.Errorf("TaskOutput interrupted: %v", err)
+		}
+	}
+	rep, _ := s.e.Report(id)
+	if rep.Status.IsActive() {
+		return jsonResult(map[string]any{"status": "running", "message": "Task still running or timed out waiting"}, false, "still running "+id.Short())
+	}
+	o := s.outcome(id)
+	out := map[string]any{"status": o.Status, "result": o.Result, "turns_used": o.Turns, "duration_seconds": o.Duration.Seconds()}
+	return jsonResult(out, o.Status != StatusGoal, fmt.Sprintf("%s → %s", id.Short(), o.Status), id)
+}

@@ -1,0 +1,519 @@
+package task
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/grovecli/grove/core/engine"
+	"github.com/grovecli/grove/core/model"
+	"github.com/grovecli/grove/protocol"
+)
+
+// reviewerYAML is a seed-004 definition with camelCase keys, typed inputs
+// and a typed output.
+const reviewerYAML = `agentType: code-reviewer
+displayName: "Code Reviewer"
+whenToUse: "Reviews one file and reports issues"
+tools:
+  - Read
+  - glob_files
+disallowedTools:
+  - shell
+modelConfig:
+  model: inherit
+  temperature: 0.1
+runConfig:
+  maxTimeSeconds: 120
+  maxTurns: 5
+  gracePeriodSeconds: 30
+inputConfig:
+  inputs:
+    file_path:
+      type: string
+      required: true
+      description: "Path to the file to review"
+    review_focus:
+      type: string
+      description: "What to focus on"
+outputConfig:
+  outputName: review_report
+  description: "The review"
+  schema:
+    type: object
+    properties:
+      summary: { type: string }
+      issues:
+        type: array
+        items: { type: string }
+    required: [summary, issues]
+promptConfig:
+  systemPrompt: |
+    You review code in ${cwd}.
+  query: |
+    Review the file: ${file_path}
+    Focus: ${review_focus}
+`
+
+func TestSyncTaskWithOutputSchemaRetriesAfterViolation(t *testing.T) {
+	cwd := project(t, map[string]string{"reviewer.yaml": reviewerYAML})
+	c := &scripted{}
+	c.reply = func(role string, req model.Request) model.Response {
+		switch role {
+		case "root":
+			if _, ok := outputs(req)["t1"]; ok {
+				return model.Response{Text: "reviewed"}
+			}
+			return call("t1", "Task", `{"subagent_type":"code-reviewer","prompt":"be strict","description":"review main","inputs":{"file_path":"main.go","review_focus":"errors"}}`)
+		case "code-reviewer":
+			outs := outputs(req)
+			switch {
+			case outs["c2"] != "":
+				return model.Response{Text: "unexpected extra step"}
+			case outs["c1"] != "":
+				return call("c2", "complete_task", `{"review_report":{"summary":"ok","issues":["unchecked error"]}}`)
+			}
+			return call("c1", "complete_task", `{"review_report":{"summary":"missing issues"}}`)
+		}
+		return model.Response{Text: "?"}
+	}
+	e, root := start(t, c, setup{cwd: cwd})
+	runRoot(t, e, root, "review main.go")
+
+	out := toolOutput(t, c, "t1")
+	if out["status"] != "goal" {
+		t.Fatalf("status = %v, want goal: %v", out["status"], out)
+	}
+	res, _ := out["result"].(map[string]any)
+	if res["summary"] != "ok" || fmt.Sprint(res["issues"]) != "[unchecked error]" {
+		t.Errorf("result = %#v, want the typed review_report", out["result"])
+	}
+	for _, k := range []string{"turns_used", "duration_seconds", "agent_id", "total_tool_use_count", "total_tokens"} {
+		if _, ok := out[k]; !ok {
+			t.Errorf("result lacks %s: %v", k, out)
+		}
+	}
+	if out["turns_used"] != float64(2) || out["total_tool_use_count"] != float64(2) || out["total_tokens"] != float64(30) {
+		t.Errorf("metrics = turns %v, tools %v, tokens %v; want 2, 2, 30", out["turns_used"], out["total_tool_use_count"], out["total_tokens"])
+	}
+	reqs := c.requests("code-reviewer")
+	if len(reqs) != 2 {
+		t.Fatalf("reviewer made %d requests, want 2", len(reqs))
+	}
+	// The violation went back to the model, naming the missing field.
+	if v := outputs(reqs[1])["c1"]; !strings.Contains(v, "issues") {
+		t.Errorf("schema violation not reported to the model: %q", v)
+	}
+	first := reqs[0]
+	// inputConfig substituted into the query, cwd into the system prompt.
+	if msg := lastUser(first); !strings.Contains(msg, "Review the file: main.go") || !strings.Contains(msg, "Focus: errors") || !strings.Contains(msg, "be strict") {
+		t.Errorf("first message = %q", msg)
+	}
+	if !strings.Contains(first.Instructions, "You review code in "+cwd) {
+		t.Errorf("system prompt not substituted:\n%s", first.Instructions)
+	}
+	if strings.Contains(first.Instructions, "Working with sub-agents") {
+		t.Errorf("a Task agent was taught to delegate:\n%s", first.Instructions)
+	}
+	// Tools: Read→read_file, glob_files→list_dir+grep_files, and complete_task; no delegation.
+	names := toolNames(first)
+	slices.Sort(names)
+	if want := []string{"complete_task", "grep_files", "list_dir", "read_file"}; !slices.Equal(names, want) {
+		t.Errorf("tools = %v, want %v", names, want)
+	}
+	// The tree shows it like any agent, with the description as its note.
+	info, ok := e.Info(protocol.ThreadID(out["agent_id"].(string)))
+	if !ok || info.AgentType != "code-reviewer" || info.Note != "review main" || info.ParentID != root {
+		t.Errorf("agent info = %+v", info)
+	}
+}
+
+func TestTaskInputValidation(t *testing.T) {
+	cwd := project(t, map[string]string{"reviewer.yaml": reviewerYAML})
+	c := &scripted{}
+	c.reply = func(role string, req model.Request) model.Response {
+		outs := outputs(req)
+		switch {
+		case outs["t2"] != "":
+			return model.Response{Text: "done"}
+		case outs["t1"] != "":
+			return call("t2", "Task", `{"subagent_type":"code-reviewer","prompt":"x","description":"d","inputs":{"file_path":3}}`)
+		}
+		return call("t1", "Task", `{"subagent_type":"code-reviewer","prompt":"x","description":"d"}`)
+	}
+	e, root := start(t, c, setup{cwd: cwd})
+	runRoot(t, e, root, "go")
+	if out := rawOutput(c, "t1"); !strings.Contains(out, "missing required input file_path") {
+		t.Errorf("missing input: %q", out)
+	}
+	if out := rawOutput(c, "t2"); !strings.Contains(out, "input file_path: expected string") {
+		t.Errorf("wrong input type: %q", out)
+	}
+}
+
+func TestBackgroundTaskAndTaskOutput(t *testing.T) {
+	release := make(chan struct{})
+	var once sync.Once
+	c := &scripted{}
+	c.reply = func(role string, req model.Request) model.Response {
+		switch role {
+		case "root":
+			outs := outputs(req)
+			switch {
+			case outs["o2"] != "":
+				return model.Response{Text: "all done"}
+			case outs["o1"] != "":
+				once.Do(func() { close(release) })
+				return call("o2", "TaskOutput", fmt.Sprintf(`{"agent_id":%q}`, agentID(outs["t1"])))
+			case outs["t1"] != "":
+				return call("o1", "TaskOutput", fmt.Sprintf(`{"agent_id":%q,"block":false}`, agentID(outs["t1"])))
+			}
+			return call("t1", "Task", `{"subagent_type":"Explore","prompt":"find main","description":"find main","run_in_background":true}`)
+		case "Explore":
+			<-release
+			if _, ok := outputs(req)["x1"]; ok {
+				return model.Response{Text: "stray"}
+			}
+			return call("x1", "complete_task", `{"result":"main is in cmd/"}`)
+		}
+		return model.Response{}
+	}
+	e, root := start(t, c, setup{})
+	runRoot(t, e, root, "explore")
+
+	launched := toolOutput(t, c, "t1")
+	if launched["status"] != "async_launched" || launched["description"] != "find main" || launched["agent_id"] == "" {
+		t.Errorf("launch = %v", launched)
+	}
+	if got := toolOutput(t, c, "o1"); got["status"] != "running" || got["message"] != "Task still running or timed out waiting" {
+		t.Errorf("non-blocking TaskOutput = %v", got)
+	}
+	got := toolOutput(t, c, "o2")
+	if got["status"] != "goal" || got["result"] != "main is in cmd/" || got["turns_used"] != float64(1) {
+		t.Errorf("blocking TaskOutput = %v", got)
+	}
+	// Background agents get only the async-safe tools, and Explore only its read-only ones.
+	names := toolNames(c.requests("Explore")[0])
+	slices.Sort(names)
+	if want := []string{"complete_task", "grep_files", "list_dir", "read_file"}; !slices.Equal(names, want) {
+		t.Errorf("background Explore tools = %v, want %v", names, want)
+	}
+}
+
+func agentID(out string) string {
+	var m map[string]any
+	_ = json.Unmarshal([]byte(out), &m)
+	s, _ := m["agent_id"].(string)
+	return s
+}
+
+func TestTaskOutputNotFound(t *testing.T) {
+	c := &scripted{}
+	c.reply = func(role string, req model.Request) model.Response {
+		if _, ok := outputs(req)["o1"]; ok {
+			return model.Response{Text: "ok"}
+		}
+		return call("o1", "TaskOutput", `{"agent_id":"nope","block":false}`)
+	}
+	e, root := start(t, c, setup{})
+	runRoot(t, e, root, "x")
+	if got := toolOutput(t, c, "o1"); got["status"] != "not_found" || got["message"] != "No task found with that agent_id" {
+		t.Errorf("TaskOutput of an unknown id = %v", got)
+	}
+}
+
+const limitedYAML = `agentType: counter
+whenToUse: counts files
+tools: [list_dir]
+runConfig:
+  maxTurns: 2
+`
+
+// limitScript runs a counter agent that lists the directory until its
+// turns run out; in the grace step it calls complete_task, or (ignore)
+// only talks.
+func limitScript(ignore bool) *scripted {
+	c := &scripted{}
+	c.reply = func(role string, req model.Request) model.Response {
+		switch role {
+		case "root":
+			if _, ok := outputs(req)["t1"]; ok {
+				return model.Response{Text: "ok"}
+			}
+			return call("t1", "Task", `{"subagent_type":"counter","prompt":"count","description":"count files"}`)
+		case "counter":
+			if strings.Contains(lastUser(req), "This is your last step") {
+				if ignore {
+					return model.Response{Text: "partial: 3 files so far"}
+				}
+				return call("g", "complete_task", `{"result":"3 files"}`)
+			}
+			n := len(outputs(req))
+			return call(fmt.Sprintf("l%d", n), "list_dir", `{"path":"."}`)
+		}
+		return model.Response{}
+	}
+	return c
+}
+
+func TestMaxTurnsGraceStepReachesGoal(t *testing.T) {
+	c := limitScript(false)
+	e, root := start(t, c, setup{cwd: project(t, map[string]string{"counter.yaml": limitedYAML})})
+	runRoot(t, e, root, "go")
+	out := toolOutput(t, c, "t1")
+	if out["status"] != "goal" || out["result"] != "3 files" || out["turns_used"] != float64(3) {
+		t.Errorf("result = %v, want goal after the grace step", out)
+	}
+	reqs := c.requests("counter")
+	grace := reqs[len(reqs)-1]
+	if names := toolNames(grace); !slices.Equal(names, []string{"complete_task"}) {
+		t.Errorf("grace step tools = %v, want only complete_task", names)
+	}
+}
+
+func TestMaxTurnsGraceIgnoredKeepsPartialResult(t *testing.T) {
+	c := limitScript(true)
+	e, root := start(t, c, setup{cwd: project(t, map[string]string{"counter.yaml": limitedYAML})})
+	runRoot(t, e, root, "go")
+	out := toolOutput(t, c, "t1")
+	if out["status"] != "max_turns" || out["result"] != "partial: 3 files so far" {
+		t.Errorf("result = %v, want max_turns with the partial result", out)
+	}
+	if n := len(c.requests("counter")); n != 3 {
+		t.Errorf("counter made %d requests, want 2 + the grace step", n)
+	}
+}
+
+func TestUnknownSubagentType(t *testing.T) {
+	c := &scripted{}
+	c.reply = func(role string, req model.Request) model.Response {
+		if _, ok := outputs(req)["t1"]; ok {
+			return model.Response{Text: "ok"}
+		}
+		return call("t1", "Task", `{"subagent_type":"Nope","prompt":"x","description":"x"}`)
+	}
+	e, root := start(t, c, setup{})
+	runRoot(t, e, root, "x")
+	out := rawOutput(c, "t1")
+	if !strings.HasPrefix(out, `Unknown subagent type 'Nope'. Available: [`) || !strings.Contains(out, `"Explore", "Plan"`) || !strings.Contains(out, `"worker"`) {
+		t.Errorf("unknown type error = %q", out)
+	}
+}
+
+const customYAML = `agentType: fixer
+whenToUse: fixes things
+`
+
+func TestNonBuiltinAgentRefusedExec(t *testing.T) {
+	c := &scripted{}
+	c.reply = func(role string, req model.Request) model.Response {
+		switch role {
+		case "root":
+			if _, ok := outputs(req)["t1"]; ok {
+				return model.Response{Text: "ok"}
+			}
+			return call("t1", "Task", `{"subagent_type":"fixer","prompt":"run the tests","description":"fix"}`)
+		case "fixer":
+			if out, ok := outputs(req)["x"]; ok {
+				return call("d", "complete_task", fmt.Sprintf(`{"result":%q}`, out))
+			}
+			return call("x", "exec_command", `{"cmd":"echo hacked"}`)
+		}
+		return model.Response{}
+	}
+	e, root := start(t, c, setup{cwd: project(t, map[string]string{"fixer.yaml": customYAML})})
+	runRoot(t, e, root, "x")
+	out := toolOutput(t, c, "t1")
+	if res, _ := out["result"].(string); !strings.Contains(res, `"exec_command" is not available`) {
+		t.Errorf("exec_command was not refused: %v", out)
+	}
+	names := toolNames(c.requests("fixer")[0])
+	if slices.Contains(names, "exec_command") || slices.Contains(names, "apply_patch") || slices.Contains(names, "Task") || slices.Contains(names, "update_plan") || slices.Contains(names, "spawn_agent") {
+		t.Errorf("custom agent tools = %v", names)
+	}
+	if !slices.Contains(names, "read_file") {
+		t.Errorf("custom agent lost its read tools: %v", names)
+	}
+}
+
+func TestTrustCustomAgentsLiftsTheTier(t *testing.T) {
+	c := &scripted{}
+	c.reply = func(role string, req model.Request) model.Response {
+		switch role {
+		case "root":
+			if _, ok := outputs(req)["t1"]; ok {
+				return model.Response{Text: "ok"}
+			}
+			return call("t1", "Task", `{"subagent_type":"fixer","prompt":"x","description":"fix"}`)
+		}
+		return call("d", "complete_task", `{"result":"ok"}`)
+	}
+	e, root := start(t, c, setup{cwd: project(t, map[string]string{"fixer.yaml": customYAML}), trust: true})
+	runRoot(t, e, root, "x")
+	names := toolNames(c.requests("fixer")[0])
+	if !slices.Contains(names, "exec_command") || !slices.Contains(names, "apply_patch") {
+		t.Errorf("trusted custom agent tools = %v", names)
+	}
+}
+
+func TestResumeFinishedAgentInNewProcess(t *testing.T) {
+	home := t.TempDir()
+	cwd := project(t, nil)
+	c1 := &scripted{}
+	c1.reply = func(role string, req model.Request) model.Response {
+		if role == "root" {
+			if _, ok := outputs(req)["t1"]; ok {
+				return model.Response{Text: "ok"}
+			}
+			return call("t1", "Task", `{"subagent_type":"Explore","prompt":"remember the word kumquat","description":"remember"}`)
+		}
+		return call("d", "complete_task", `{"result":"remembered"}`)
+	}
+	e1, root1 := start(t, c1, setup{home: home, cwd: cwd})
+	runRoot(t, e1, root1, "go")
+	id := agentID(rawOutput(c1, "t1"))
+	if id == "" {
+		t.Fatalf("no agent id: %s", rawOutput(c1, "t1"))
+	}
+	if err := e1.Shutdown(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+
+	// A new process: a new engine and a new session on the same home.
+	c2 := &scripted{}
+	c2.reply = func(role string, req model.Request) model.Response {
+		if role == "root" {
+			if _, ok := outputs(req)["t2"]; ok {
+				return model.Response{Text: "ok"}
+			}
+			return call("t2", "Task", fmt.Sprintf(`{"subagent_type":"Explore","prompt":"what was the word?","description":"recall","resume":%q}`, id))
+		}
+		var said []string
+		for _, it := range req.Items {
+			said = append(said, it.Content)
+		}
+		return call("d2", "complete_task", fmt.Sprintf(`{"result":%q}`, strings.Join(said, "|")))
+	}
+	e2, root2 := start(t, c2, setup{home: home, cwd: cwd})
+	runRoot(t, e2, root2, "again")
+	out := toolOutput(t, c2, "t2")
+	res, _ := out["result"].(string)
+	if out["status"] != "goal" || out["agent_id"] != id || !strings.Contains(res, "kumquat") || !strings.Contains(res, "what was the word?") {
+		t.Errorf("resumed result = %v", out)
+	}
+	if info, ok := e2.Info(protocol.ThreadID(id)); !ok || info.ParentID != root2 {
+		t.Errorf("resumed agent is not in the new tree: %+v", info)
+	}
+	// complete_task is bound again for the resumed run.
+	if names := toolNames(c2.requests("Explore")[0]); !slices.Contains(names, "complete_task") {
+		t.Errorf("resumed agent tools = %v", names)
+	}
+}
+
+func TestAutoSurfacePicksTaskForClaude(t *testing.T) {
+	for _, tc := range []struct{ model, want, tool, not string }{
+		{"claude-sonnet-4-5", "task", "Task", "spawn_agent"},
+		{"anthropic/claude-opus", "task", "TaskOutput", "wait"},
+		{"gpt-5", "collab", "spawn_agent", "Task"},
+	} {
+		t.Run(tc.model, func(t *testing.T) {
+			c := &scripted{reply: func(string, model.Request) model.Response { return model.Response{Text: "hi"} }}
+			e, root := start(t, c, setup{model: tc.model, surface: "auto"})
+			info, _ := e.Info(root)
+			if info.Surface != tc.want {
+				t.Errorf("surface = %q, want %q", info.Surface, tc.want)
+			}
+			runRoot(t, e, root, "hello")
+			names := toolNames(c.requests("root")[0])
+			if !slices.Contains(names, tc.tool) || slices.Contains(names, tc.not) {
+				t.Errorf("root tools = %v", names)
+			}
+			// The prompt teaches the surface's own tools.
+			instr := c.requests("root")[0].Instructions
+			if !strings.Contains(instr, "# Working with sub-agents\n- When") || !strings.Contains(instr, tc.tool) || strings.Contains(instr, tc.not+" ") {
+				t.Errorf("root instructions do not match the %s surface:\n%s", tc.want, instr)
+			}
+		})
+	}
+}
+
+func TestPlanForksParentContext(t *testing.T) {
+	c := &scripted{}
+	c.reply = func(role string, req model.Request) model.Response {
+		if role == "root" {
+			outs := outputs(req)
+			switch {
+			case outs["t1"] != "":
+				return model.Response{Text: "planned"}
+			case outs["l1"] != "":
+				return call("t1", "Task", `{"subagent_type":"Plan","prompt":"plan the change","description":"plan"}`)
+			}
+			return model.Response{Text: "looking", ToolCalls: []model.ToolCallRequest{{CallID: "l1", Name: "list_dir", Arguments: `{"path":"."}`}}}
+		}
+		return call("p", "complete_task", `{"result":"1. do it"}`)
+	}
+	e, root := start(t, c, setup{})
+	runRoot(t, e, root, "the secret requirement is zebra")
+	req := c.requests("Plan")[0]
+	var text []string
+	for _, it := range req.Items {
+		if it.Type == protocol.ItemFunctionCall && it.CallID == "t1" {
+			t.Errorf("the unresolved Task call was forked into the child")
+		}
+		text = append(text, it.Content)
+	}
+	all := strings.Join(text, "\n")
+	if !strings.Contains(all, "zebra") || !strings.Contains(all, "### ENTERING SUB-AGENT ROUTINE ###") {
+		t.Errorf("forked context = %q", all)
+	}
+	if !strings.HasSuffix(lastUser(req), "\nplan the change") {
+		t.Errorf("last message = %q, want the task prompt", lastUser(req))
+	}
+	if info := mustInfo(t, e, req); info.Sandbox.Mode != protocol.SandboxReadOnly {
+		t.Errorf("Plan sandbox = %v, want read-only", info.Sandbox.Mode)
+	}
+}
+
+func mustInfo(t *testing.T, e *engine.Engine, req model.Request) protocol.ThreadInfo {
+	t.Helper()
+	for _, ti := range e.Threads() {
+		if ti.AgentType == roleOf(req) {
+			return ti
+		}
+	}
+	t.Fatalf("no thread of role %s", roleOf(req))
+	return protocol.ThreadInfo{}
+}
+
+func TestModelResolutionChain(t *testing.T) {
+	aliases := map[string]string{"sonnet": "claude-sonnet-4-5", "haiku": "claude-haiku-4-5"}
+	env := map[string]string{}
+	getenv := func(k string) string { return env[k] }
+	cases := []struct {
+		call, def, env, want string
+	}{
+		{"haiku", "opus-id", "env-model", "claude-haiku-4-5"},
+		{"inherit", "def-model", "env-model", "def-model"},
+		{"", "", "sonnet", "claude-sonnet-4-5"},
+		{"", "", "", ""},
+		{"my-model", "", "", "my-model"},
+	}
+	for _, tc := range cases {
+		env["CODEX_SUBAGENT_MODEL"] = tc.env
+		got, err := resolveModel(tc.call, tc.def, getenv, aliases)
+		if err != nil || got != tc.want {
+			t.Errorf("resolve(%q, %q, env %q) = %q, %v; want %q", tc.call, tc.def, tc.env, got, err, tc.want)
+		}
+	}
+	env["GROVE_SUBAGENT_MODEL"] = "grove-model"
+	if got, _ := resolveModel("", "", getenv, aliases); got != "grove-model" {
+		t.Errorf("GROVE_SUBAGENT_MODEL not preferred: %q", got)
+	}
+	if _, err := resolveModel("opus", "", getenv, aliases); err == nil || !strings.Contains(err.Error(), "model_aliases") {
+		t.Errorf("unmapped alias: %v", err)
+	}
+}

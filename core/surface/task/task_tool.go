@@ -1,0 +1,225 @@
+package task
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/grovecli/grove/core/engine"
+	"github.com/grovecli/grove/core/model"
+	"github.com/grovecli/grove/core/tools"
+	"github.com/grovecli/grove/core/tools/schema"
+	"github.com/grovecli/grove/protocol"
+)
+
+// taskArgs are Task's parameters (seed 004 §3.6.1); the schema the model
+// sees is generated from this struct.
+type taskArgs struct {
+	SubagentType    string         `json:"subagent_type" required:"true" desc:"The type of agent to start (see the list in this tool's description)."`
+	Prompt          string         `json:"prompt" required:"true" desc:"The task for the agent: everything it needs to know, and what to report back."`
+	Description     string         `json:"description" required:"true" desc:"A short (3-5 word) description of the task, shown to the user."`
+	Model           string         `json:"model" desc:"Optional model: sonnet, opus, haiku, inherit, or a model id."`
+	RunInBackground bool           `json:"run_in_background" desc:"Start the agent and return its agent_id at once; collect the result with TaskOutput."`
+	Resume          string         `json:"resume" desc:"agent_id of an earlier agent to continue with its full previous transcript (prompt is its next instruction)."`
+	Inputs          map[string]any `json:"inputs" desc:"Values for the agent's declared inputs (see its inputs in this tool's description)."`
+}
+
+type taskTool struct {
+	s    *Surface
+	spec model.ToolSpec
+}
+
+func newTaskTool(s *Surface) *taskTool {
+	return &taskTool{s: s, spec: model.ToolSpec{Name: ToolTask, Description: taskDescription(s.agents), Parameters: schema.MustObject(taskArgs{})}}
+}
+
+func (t *taskTool) Spec() model.ToolSpec { return t.spec }
+
+// taskDescription lists the agent types with when to use them.
+func taskDescription(r *Registry) string {
+	var b strings.Builder
+	b.WriteString("Start a specialised sub-agent on a focused, self-contained task. It works in its own context with its own tools and returns its result when done (or, with run_in_background, at once with an agent_id for TaskOutput).\n\nAvailable subagent types:\n")
+	for _, a := range r.agents {
+		fmt.Fprintf(&b, "- %s: %s", a.Type, oneLine(a.WhenToUse))
+		if len(a.Inputs) > 0 {
+			fmt.Fprintf(&b, " Inputs: %s.", inputList(a.Inputs))
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("\nGive the agent everything it needs in prompt: it does not see this conversation (except types that fork it). Continue an earlier agent, with everything it already knows, by passing its agent_id as resume.")
+	return b.String()
+}
+
+func oneLine(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if s == "" {
+		return "(no description)"
+	}
+	if len(s) > 300 {
+		s = s[:300] + "…"
+	}
+	return s
+}
+
+func (t *taskTool) Run(ctx context.Context, env *tools.Env, raw json.RawMessage) tools.Result {
+	s := t.s
+	var a taskArgs
+	if err := json.Unmarshal(raw, &a); err != nil {
+		return tools.Errorf("Task: invalid arguments: %v", err)
+	}
+	a.SubagentType, a.Description = strings.TrimSpace(a.SubagentType), strings.TrimSpace(a.Description)
+	if strings.TrimSpace(a.Prompt) == "" {
+		return tools.Errorf("Task: prompt is empty; say what the agent should do")
+	}
+	agent, ok := s.agents.Lookup(a.SubagentType)
+	if !ok {
+		return tools.Errorf("%s", s.agents.unknownTypeError(a.SubagentType))
+	}
+	spec, err := s.childSpec(env, agent, a)
+	if err != nil {
+		return tools.Errorf("Task: %v", err)
+	}
+	start := time.Now()
+	var id protocol.ThreadID
+	if resume := strings.TrimSpace(a.Resume); resume != "" {
+		id = protocol.ThreadID(resume)
+		s.results.begin(id, run{agent: agent, description: a.Description, startedAt: start.UnixNano(), background: a.RunInBackground}, true)
+		if err := s.e.ContinueChild(env.ThreadID, id, spec.Prompt, &spec); err != nil {
+			return tools.Errorf("Task: resume %s: %v", resume, err)
+		}
+	} else {
+		if id, err = s.e.SpawnChild(ctx, spec); err != nil {
+			return tools.Errorf("Task: %v", err)
+		}
+		s.results.begin(id, run{agent: agent, description: a.Description, startedAt: start.UnixNano(), background: a.RunInBackground}, false)
+	}
+	if a.RunInBackground {
+		out := map[string]any{"status": "async_launched", "agent_id": id, "description": a.Description}
+		return jsonResult(out, false, fmt.Sprintf("%s: %s (background)", agent.Type, a.Description), id)
+	}
+	// Synchronous: the agent's own limits end it; the wait outlasts them.
+	st, timedOut, err := s.e.WaitFinal(ctx, id, agent.MaxTime+agent.Grace+time.Minute)
+	if err != nil || timedOut {
+		_ = s.e.Interrupt(env.ThreadID, id)
+		if err == nil {
+			st, _, _ = s.e.WaitFinal(context.WithoutCancel(ctx), id, 10*time.Second)
+		}
+	}
+	o := s.outcome(id)
+	if err != nil || st.Kind == protocol.StatusInterrupted {
+		o.Status = StatusAborted
+	}
+	out := map[string]any{
+		"status": o.Status, "result": o.Result, "turns_used": o.Turns, "duration_seconds": o.Duration.Seconds(),
+		"agent_id": id, "total_tool_use_count": o.ToolCalls, "total_tokens": o.Tokens,
+	}
+	return jsonResult(out, o.Status != StatusGoal, fmt.Sprintf("%s: %s → %s (%d turns, %d tokens)", agent.Type, a.Description, o.Status, o.Turns, o.Tokens), id)
+}
+
+// childSpec turns a Task call into the engine's ChildSpec.
+func (s *Surface) childSpec(env *tools.Env, a *Agent, args taskArgs) (engine.ChildSpec, error) {
+	vars, err := checkInputs(a.Inputs, args.Inputs)
+	if err != nil {
+		return engine.ChildSpec{}, err
+	}
+	vars["cwd"] = env.Cwd
+	vars["prompt"] = args.Prompt
+	vars["description"] = args.Description
+	model, err := resolveModel(args.Model, a.Model, s.opts.Getenv, s.opts.ModelAliases)
+	if err != nil {
+		return engine.ChildSpec{}, err
+	}
+	complete, err := newCompleteTask(a, s.results)
+	if err != nil {
+		return engine.ChildSpec{}, err
+	}
+	spec := engine.ChildSpec{
+		Caller: env.ThreadID, CallID: env.CallID,
+		Prompt:    firstMessage(a, args.Prompt, vars),
+		AgentType: a.Type, Description: args.Description, Note: args.Description,
+		Model: model, Instructions: substitute(a.Prompt, vars) + completionNote,
+		Allow:        toolFilter(a, args.RunInBackground, s.opts.TrustCustomAgents),
+		Tools:        []tools.Tool{complete},
+		EndTurnTools: []string{ToolCompleteTask},
+		Limits: engine.Limits{
+			MaxSteps: a.MaxTurns, MaxTime: a.MaxTime, Grace: a.Grace,
+			GracePrompt: gracePrompt, GraceTools: []string{ToolCompleteTask},
+		},
+		ReadOnly: a.ReadOnly,
+	}
+	if a.ForkContext && args.Resume == "" {
+		spec.History = forkHistory(s.e.History(env.ThreadID))
+	}
+	return spec, nil
+}
+
+// completionNote tells every Task agent how its work ends.
+const completionNote = "\n\nWhen your task is done, call complete_task with your result: that call ends your work and hands the result back. A reply without it also ends your work, but carries no typed result."
+
+// Result statuses (seed 004 §3.4.2).
+const (
+	StatusGoal     = "goal"
+	StatusTimeout  = "timeout"
+	StatusMaxTurns = "max_turns"
+	StatusAborted  = "aborted"
+	StatusError    = "error"
+)
+
+// outcome is a finished run in Task's terms.
+type outcome struct {
+	Status string
+	// Result is text, or the typed value complete_task submitted.
+	Result    any
+	Turns     int
+	ToolCalls int
+	Tokens    int64
+	Duration  time.Duration
+}
+
+// outcome reads an agent's run: complete_task's value if it was called,
+// else what the agent last said, with the limit it ran into.
+func (s *Surface) outcome(id protocol.ThreadID) outcome {
+	rep, _ := s.e.Report(id)
+	r, _ := s.results.get(id)
+	o := outcome{Turns: rep.Steps, ToolCalls: rep.ToolCalls, Tokens: rep.Usage.TotalTokens}
+	if o.Tokens == 0 {
+		o.Tokens = rep.Usage.InputTokens + rep.Usage.OutputTokens
+	}
+	if r.startedAt != 0 && !rep.StatusAt.IsZero() {
+		o.Duration = max(rep.StatusAt.Sub(time.Unix(0, r.startedAt)), 0)
+	}
+	partial := rep.Status.Message
+	if partial == "" {
+		partial = rep.LastMessage
+	}
+	switch {
+	case r.completed && r.agent != nil && r.agent.Output != nil && json.Valid([]byte(r.result)):
+		o.Status, o.Result = StatusGoal, json.RawMessage(r.result)
+	case r.completed:
+		o.Status, o.Result = StatusGoal, r.result
+	case rep.Status.Kind == protocol.StatusErrored:
+		o.Status, o.Result = StatusError, rep.Status.Message
+	case rep.Status.Kind == protocol.StatusInterrupted || rep.Status.Kind == protocol.StatusShutdown:
+		o.Status, o.Result = StatusAborted, partial
+	case rep.LimitHit == engine.LimitMaxSteps:
+		o.Status, o.Result = StatusMaxTurns, partial
+	case rep.LimitHit == engine.LimitTimeout:
+		o.Status, o.Result = StatusTimeout, partial
+	case r.agent != nil && r.agent.Output != nil:
+		o.Status = StatusError
+		o.Result = "the agent ended without calling complete_task with its " + r.agent.Output.OutputName + "; its last message: " + partial
+	default:
+		o.Status, o.Result = StatusGoal, partial
+	}
+	return o
+}
+
+func jsonResult(v any, isError bool, summary string, ids ...protocol.ThreadID) tools.Result {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return tools.Errorf("encode result: %v", err)
+	}
+	return tools.Result{Output: string(b), IsError: isError, Summary: summary, AgentIDs: ids}
+}
