@@ -5,54 +5,297 @@ package sandbox
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
+	"runtime"
+	"sync"
 	"syscall"
 
-	"github.com/landlock-lsm/go-landlock/landlock"
-	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
+	"golang.org/x/sys/unix"
 
 	"github.com/grovecli/grove/protocol"
 )
 
+// probeArg asks the helper only to prove it started (namespace probe).
+const probeArg = "probe"
+
+// maxProcesses bounds the processes of one command tree (RLIMIT_NPROC in
+// the command's own user namespace, where the count starts at zero).
+const maxProcesses = 1024
+
 // MaybeRunHelper turns this process into the sandbox helper when it was
-// started as one (os.Args[1] == HelperArg): it restricts itself with
-// Landlock and execs the command after "--", never returning; on any
-// failure it says why on stderr and exits 126 without running the command.
-// Otherwise it returns at once. main and the TestMain of every package that
-// runs sandboxed commands call it first.
+// started as one (os.Args[1] == HelperArg): it restricts itself, starts the
+// command after "--" and supervises it, never returning; on a setup failure
+// it says why on stderr and exits 126 without running the command.
+// Otherwise it returns at once. The package's init calls it, so the helper
+// starts before the initialisers of most of the binary run; main and the
+// TestMains still call it for clarity.
 func MaybeRunHelper() {
 	if len(os.Args) < 2 || os.Args[1] != HelperArg {
 		return
 	}
-	err := runHelper(os.Args[2:])
-	// runHelper returns only on failure: a successful exec replaced us.
-	fmt.Fprintf(os.Stderr, "grove sandbox: %v\n", err)
-	os.Exit(126)
+	if len(os.Args) == 3 && os.Args[2] == probeArg {
+		// Namespaces are usable only if the helper can also mount its own
+		// /proc (psx, which Landlock uses, walks /proc/self/task).
+		if err := mountProc(); err != nil {
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	code, err := runHelper(os.Args[2:])
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "grove sandbox: %v\n", err)
+		os.Exit(126)
+	}
+	os.Exit(code)
 }
 
-func runHelper(args []string) error {
+// helperProcAttr starts the helper in its own session (no controlling
+// terminal, so no TIOCSTI into the user's shell). With namespaces it is
+// PID 1 of a new PID namespace: when it dies, for any reason, the kernel
+// kills every process of the namespace, so SIGKILL on grove's death is
+// enough. Without, it gets SIGTERM and kills the tree it reaped itself.
+func helperProcAttr(namespaces bool) *syscall.SysProcAttr {
+	a := &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGTERM}
+	if namespaces {
+		uid, gid := os.Getuid(), os.Getgid()
+		a.Cloneflags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID
+		a.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
+		a.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
+		a.GidMappingsEnableSetgroups = false
+		a.Pdeathsig = syscall.SIGKILL
+	}
+	return a
+}
+
+var nsProbe struct {
+	once sync.Once
+	ok   bool
+}
+
+// namespacesAvailable reports (once per process) whether the helper can be
+// started in new user, mount and PID namespaces; distributions may forbid
+// unprivileged user namespaces, and then the helper runs without them.
+func namespacesAvailable() bool {
+	nsProbe.once.Do(func() {
+		self, err := helperBinary()
+		if err != nil {
+			return
+		}
+		cmd := exec.Command(self, HelperArg, probeArg)
+		cmd.SysProcAttr = helperProcAttr(true)
+		nsProbe.ok = cmd.Run() == nil
+	})
+	return nsProbe.ok
+}
+
+var watch struct {
+	once sync.Once
+	fd   *os.File
+}
+
+// parentWatch is a pidfd of this process, handed to every helper: it
+// becomes readable when grove exits however it exits (kill -9 too), and
+// the helper then kills its tree. A death signal alone is not enough: the
+// kernel drops it when the helper's credentials change in its user
+// namespace. Nil before Linux 5.3.
+func parentWatch() *os.File {
+	watch.once.Do(func() {
+		fd, err := unix.PidfdOpen(os.Getpid(), 0)
+		if err != nil {
+			return
+		}
+		unix.CloseOnExec(fd)
+		watch.fd = os.NewFile(uintptr(fd), "grove-pidfd")
+	})
+	return watch.fd
+}
+
+// watchParent kills the tree and exits when the pidfd at fd signals that
+// grove has exited.
+func watchParent(fd int) {
+	for {
+		fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
+		n, err := unix.Poll(fds, -1)
+		if errors.Is(err, unix.EINTR) || (err == nil && n == 0) {
+			continue
+		}
+		killTree()
+		os.Exit(128 + int(syscall.SIGKILL))
+	}
+}
+
+// Stop ends a command started by Command with its whole process tree: the
+// helper kills everything it supervises and exits (the caller kills the
+// helper if it has not exited after a grace period; WaitDelay does that for
+// commands started with a context).
+func Stop(cmd *exec.Cmd) error {
+	if cmd == nil || cmd.Process == nil {
+		return nil
+	}
+	return cmd.Process.Signal(syscall.SIGTERM)
+}
+
+// runHelper restricts this process, starts the command in a new session
+// and supervises it: the helper is the subreaper of everything the command
+// starts (a `setsid cmd &` escapes the process group, not the helper), so
+// when the command ends, is stopped, or grove dies, it kills them all. It
+// returns the command's exit code (128+N for signal N).
+func runHelper(args []string) (int, error) {
 	spec, argv, err := parseHelperArgs(args)
 	if err != nil {
-		return err
+		return 0, err
 	}
-	// BestEffort would silently enforce nothing on a kernel without
-	// Landlock; the helper must never run a command unconfined.
-	if _, err := Supported(); err != nil {
-		return err
+	// Keep the thread that starts the command: the command's death signal
+	// fires when that thread exits, not the process.
+	runtime.LockOSThread()
+	if spec.ParentFD > 0 {
+		go watchParent(spec.ParentFD)
 	}
-	cfg, rules := landlockRules(spec)
-	if err := cfg.Restrict(rules...); err != nil {
-		return fmt.Errorf("apply the %s sandbox with Landlock: %w", spec.Policy.Mode, err)
+	restricted := spec.Policy.Mode != protocol.SandboxDangerFullAccess
+	if restricted {
+		// BestEffort would silently enforce nothing on a kernel without
+		// Landlock; the helper must never run a command unconfined.
+		if _, err := Supported(); err != nil {
+			return 0, err
+		}
+		if spec.Namespaces {
+			if err := setupMounts(spec); err != nil {
+				return 0, err
+			}
+			if os.Getuid() != 0 {
+				// Counted per user namespace; the kernel exempts the
+				// global root user, so this binds unprivileged users.
+				lim := &unix.Rlimit{Cur: maxProcesses, Max: maxProcesses}
+				if err := unix.Setrlimit(unix.RLIMIT_NPROC, lim); err != nil {
+					return 0, fmt.Errorf("bound the number of processes: %w", err)
+				}
+			}
+		}
+	}
+	// Only 0-2 reach the command: anything grove inherited without
+	// close-on-exec (from its own parent) stays behind.
+	if err := unix.CloseRange(3, ^uint(0), unix.CLOSE_RANGE_CLOEXEC); err != nil {
+		return 0, fmt.Errorf("close inherited file descriptors: %w", err)
+	}
+	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
+		return 0, fmt.Errorf("become the subreaper of the command: %w", err)
+	}
+	stop := make(chan os.Signal, 1)
+	signal.Notify(stop, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+	if restricted {
+		cfg, rules := landlockRules(spec)
+		if err := cfg.Restrict(rules...); err != nil {
+			return 0, fmt.Errorf("apply the %s sandbox with Landlock: %w", spec.Policy.Mode, err)
+		}
+		if err := loadSeccomp(spec.Policy); err != nil {
+			return 0, fmt.Errorf("apply the %s sandbox's seccomp filter: %w", spec.Policy.Mode, err)
+		}
 	}
 	path, err := exec.LookPath(argv[0])
 	if err != nil {
-		return fmt.Errorf("command %s: %w", argv[0], err)
+		return 0, fmt.Errorf("command %s: %w", argv[0], err)
 	}
-	err = syscall.Exec(path, argv, os.Environ())
-	return fmt.Errorf("exec %s: %w", path, err)
+	pid, err := syscall.ForkExec(path, argv, &syscall.ProcAttr{
+		Dir:   spec.Dir,
+		Env:   os.Environ(),
+		Files: []uintptr{0, 1, 2},
+		Sys:   &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL},
+	})
+	if err != nil {
+		return 0, fmt.Errorf("start %s: %w", path, err)
+	}
+	go func() {
+		<-stop
+		killTree()
+	}()
+	code := reapUntil(pid)
+	killTree()
+	reapAll()
+	return code, nil
+}
+
+// reapUntil reaps children (the subreaper inherits orphans) until pid ends
+// and returns its exit code.
+func reapUntil(pid int) int {
+	for {
+		var ws syscall.WaitStatus
+		wpid, err := syscall.Wait4(-1, &ws, 0, nil)
+		if errors.Is(err, syscall.EINTR) {
+			continue
+		}
+		if err != nil {
+			return 126 // no children left: cannot happen before pid ends
+		}
+		if wpid != pid {
+			continue
+		}
+		if ws.Signaled() {
+			return 128 + int(ws.Signal())
+		}
+		return ws.ExitStatus()
+	}
+}
+
+// reapAll kills and reaps until no child is left; processes may still be
+// forking while they are killed, so it keeps killing what appears.
+func reapAll() {
+	for {
+		var ws syscall.WaitStatus
+		wpid, err := syscall.Wait4(-1, &ws, syscall.WNOHANG, nil)
+		switch {
+		case errors.Is(err, syscall.EINTR):
+		case err != nil: // ECHILD: done
+			return
+		case wpid == 0: // alive children: kill again, then block for one
+			killTree()
+			_, _ = syscall.Wait4(-1, &ws, 0, nil)
+		}
+	}
+}
+
+// killTree kills every process the helper supervises. As PID 1 of its own
+// namespace, kill(-1) reaches exactly the namespace; otherwise it walks its
+// descendants through /proc (orphans were re-parented to the helper, the
+// subreaper).
+func killTree() {
+	if os.Getpid() == 1 {
+		_ = syscall.Kill(-1, syscall.SIGKILL)
+		return
+	}
+	for _, pid := range descendants(os.Getpid()) {
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+	}
+}
+
+// descendants lists the processes below pid (breadth first) from
+// /proc/PID/task/TID/children.
+func descendants(pid int) []int {
+	var out []int
+	queue := []int{pid}
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		tasks, _ := os.ReadDir(fmt.Sprintf("/proc/%d/task", p))
+		for _, t := range tasks {
+			raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/children", p, t.Name()))
+			if err != nil {
+				continue
+			}
+			for _, f := range bytes.Fields(raw) {
+				var c int
+				if _, err := fmt.Sscan(string(f), &c); err == nil && c > 0 {
+					out = append(out, c)
+					queue = append(queue, c)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // parseHelperArgs reads `POLICY_JSON -- COMMAND [ARGS...]`.
@@ -67,49 +310,17 @@ func parseHelperArgs(args []string) (helperSpec, []string, error) {
 		return spec, nil, fmt.Errorf("decode the sandbox policy %q: %w", args[0], err)
 	}
 	switch spec.Policy.Mode {
-	case protocol.SandboxReadOnly, protocol.SandboxWorkspaceWrite:
+	case protocol.SandboxReadOnly, protocol.SandboxWorkspaceWrite, protocol.SandboxDangerFullAccess:
 	default:
-		return spec, nil, fmt.Errorf("the helper only applies read-only or workspace-write, not %q", spec.Policy.Mode)
+		return spec, nil, fmt.Errorf("unknown sandbox mode %q (want read-only, workspace-write or danger-full-access)", spec.Policy.Mode)
 	}
 	for _, r := range spec.Roots {
 		if !filepath.IsAbs(r) {
 			return spec, nil, fmt.Errorf("writable root %q is not absolute", r)
 		}
 	}
+	if spec.Dir != "" && !filepath.IsAbs(spec.Dir) {
+		return spec, nil, fmt.Errorf("working directory %q is not absolute", spec.Dir)
+	}
 	return spec, args[2:], nil
-}
-
-// landlockRules turns a restricted policy into a Landlock ruleset.
-//
-//   - Read and execute everywhere.
-//   - Writable in every restricted mode: the null-like devices and the
-//     terminal (with ioctl, which terminals need).
-//   - workspace-write adds the roots (the cwd, writable_roots, the temp dir)
-//     and /dev/shm, including moving files between their directories
-//     ("refer"; without it a cross-directory rename fails with EXDEV).
-//   - Network: with ABI >= 4 and no network_access, TCP connect and bind
-//     are denied in both restricted modes (no port is allowed). UNIX
-//     sockets keep working: pathname sockets are only restricted from ABI 9
-//     and abstract ones by a scope this ruleset does not set. UDP is not
-//     restrictable before ABI 10 and stays open.
-//   - Signals (ABI >= 6) only reach processes of the same sandbox, so a
-//     sandboxed `kill -9 -1` cannot take down grove or the user's programs.
-//
-// BestEffort drops what an older kernel cannot enforce instead of failing.
-func landlockRules(spec helperSpec) (landlock.Config, []landlock.Rule) {
-	rules := []landlock.Rule{
-		landlock.RODirs("/"),
-		landlock.RWFiles("/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/ptmx").WithIoctlDev().IgnoreIfMissing(),
-		landlock.RWDirs("/dev/pts").WithIoctlDev().IgnoreIfMissing(),
-	}
-	if spec.Policy.Mode == protocol.SandboxWorkspaceWrite {
-		roots := append([]string{"/dev/shm"}, spec.Roots...)
-		rules = append(rules, landlock.RWDirs(roots...).WithRefer().IgnoreIfMissing())
-	}
-	cfg := landlock.V5.BestEffort()
-	cfg.Scoped = landlock.ScopedSet(llsys.ScopeSignal)
-	if spec.Policy.NetworkAccess {
-		cfg.HandledAccessNet = 0 // not handled: all TCP allowed
-	}
-	return cfg, rules
 }

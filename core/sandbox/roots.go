@@ -136,3 +136,41 @@ func resolve(p string) (string, error) {
 	}
 	return resolved, nil
 }
+
+// CheckWorkdir resolves a command's working directory (relative to the
+// thread's cwd, symlinks followed) and refuses one outside the thread's
+// workspace under a restricted policy: the cwd and, under workspace-write,
+// the writable roots. A working directory never adds a root; this check
+// keeps the model from believing it could. danger-full-access allows any
+// directory.
+func CheckWorkdir(policy protocol.SandboxPolicy, cwd, workdir string) (string, error) {
+	cwd = absolute("", cwd)
+	dir := cwd
+	if workdir != "" {
+		dir = absolute(cwd, workdir)
+	}
+	real, err := resolve(dir)
+	if err != nil {
+		return "", fmt.Errorf("workdir %s: %w", workdir, err)
+	}
+	if st, err := os.Stat(real); err != nil || !st.IsDir() {
+		return "", fmt.Errorf("workdir %s is not a directory", dir)
+	}
+	if policy.Mode == protocol.SandboxDangerFullAccess {
+		return real, nil
+	}
+	allowed := WritableRoots(policy, cwd)
+	if rc, err := resolve(cwd); err == nil {
+		allowed = append([]string{rc}, allowed...)
+	}
+	for _, r := range allowed {
+		if within(r, real) {
+			return real, nil
+		}
+	}
+	where := dir
+	if real != filepath.Clean(dir) {
+		where = fmt.Sprintf("%s (resolves to %s)", dir, real)
+	}
+	return "", fmt.Errorf("workdir %s is outside this thread's workspace (%s sandbox: %s); a workdir never widens the sandbox — run inside the workspace, or `cd` there in the command if you only need to read", where, policy.Mode, strings.Join(slices.Compact(allowed), ", "))
+}

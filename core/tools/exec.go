@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -27,6 +28,10 @@ type ExecOptions struct {
 }
 
 type execCommand struct{ o ExecOptions }
+
+// stopGrace is how long a stopped command's helper has to take its tree
+// down before it is killed itself.
+const stopGrace = 2 * time.Second
 
 // NewExecCommand returns the exec_command tool.
 func NewExecCommand(o ExecOptions) Tool {
@@ -68,9 +73,9 @@ func (x *execCommand) Run(ctx context.Context, env *Env, raw json.RawMessage) Re
 	if strings.TrimSpace(a.Cmd) == "" {
 		return Errorf("exec_command: cmd is empty")
 	}
-	dir := resolvePath(env.Cwd, a.Workdir)
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return Errorf("exec_command: workdir %s is not a directory", dir)
+	dir, err := sandbox.CheckWorkdir(env.Sandbox, env.Cwd, a.Workdir)
+	if err != nil {
+		return Errorf("exec_command: %v", err)
 	}
 	timeout := x.o.DefaultTimeout
 	if a.TimeoutMS > 0 {
@@ -108,7 +113,7 @@ func (x *execCommand) Run(ctx context.Context, env *Env, raw json.RawMessage) Re
 			policy = protocol.SandboxPolicy{Mode: protocol.SandboxDangerFullAccess}
 		}
 	}
-	res := x.run(ctx, policy, dir, a.Cmd, timeout)
+	res := x.run(ctx, policy, env.Cwd, dir, a.Cmd, timeout)
 	retryable := env.ApprovalPolicy == protocol.ApprovalOnFailure || env.ApprovalPolicy == protocol.ApprovalUntrusted
 	if retryable && policy.Mode != protocol.SandboxDangerFullAccess && !res.IsError && looksLikeSandboxDenial(res) {
 		req.Reason = "the command failed inside the sandbox (permission denied); run it again without the sandbox?"
@@ -116,7 +121,7 @@ func (x *execCommand) Run(ctx context.Context, env *Env, raw json.RawMessage) Re
 			r.Output = res.Output + "\n\n" + r.Output
 			return r
 		}
-		return x.run(ctx, protocol.SandboxPolicy{Mode: protocol.SandboxDangerFullAccess}, dir, a.Cmd, timeout)
+		return x.run(ctx, protocol.SandboxPolicy{Mode: protocol.SandboxDangerFullAccess}, env.Cwd, dir, a.Cmd, timeout)
 	}
 	return res
 }
@@ -151,7 +156,12 @@ func looksLikeSandboxDenial(r Result) bool {
 	return false
 }
 
-func (x *execCommand) run(ctx context.Context, policy protocol.SandboxPolicy, dir, command string, timeout time.Duration) Result {
+// run runs command in dir under policy; the writable roots come from the
+// thread's cwd. The sandbox helper supervises the command: it runs in a
+// new session without a controlling terminal, stdin from /dev/null, and
+// its whole tree (also what left the process group) dies when it ends, on
+// a timeout or interrupt, and with grove.
+func (x *execCommand) run(ctx context.Context, policy protocol.SandboxPolicy, cwd, dir, command string, timeout time.Duration) Result {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	extra := []string{"GROVE_SANDBOX=" + string(policy.Mode), "PAGER=cat", "GIT_PAGER=cat", "NO_COLOR=1", "TERM=dumb"}
@@ -160,16 +170,15 @@ func (x *execCommand) run(ctx context.Context, policy protocol.SandboxPolicy, di
 		extra = append(extra, "TMPDIR="+os.TempDir())
 	}
 	argv, env := shellCommand(command, extra...)
-	cmd, err := sandbox.Command(context.WithoutCancel(ctx), policy, dir, argv)
+	cmd, err := sandbox.CommandIn(context.WithoutCancel(ctx), policy, cwd, dir, argv)
 	if err != nil {
 		return Errorf("exec_command: %v", err)
 	}
 	cmd.Env = env
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Stdin = nil
-	// Our own pipe (an *os.File goes to the child as is): when the shell
-	// exits, the group is killed at once instead of waiting for background
-	// children that still hold the output open.
+	cmd.Stdin = nil // /dev/null
+	// Our own pipe (an *os.File goes to the child as is): the helper kills
+	// the tree when the shell exits, so the pipe closes then instead of
+	// waiting for background children that still hold the output open.
 	pr, pw, err := os.Pipe()
 	if err != nil {
 		return Errorf("exec_command: pipe: %v", err)
@@ -177,7 +186,21 @@ func (x *execCommand) run(ctx context.Context, policy protocol.SandboxPolicy, di
 	out := &capBuffer{max: x.o.MaxOutputBytes}
 	cmd.Stdout, cmd.Stderr = pw, pw
 	start := time.Now()
-	if err := cmd.Start(); err != nil {
+	done := make(chan error, 1)
+	started := make(chan error, 1)
+	go func() {
+		// The helper's death signal fires when the thread that started it
+		// exits: hold this thread until the helper is reaped.
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		if err := cmd.Start(); err != nil {
+			started <- err
+			return
+		}
+		started <- nil
+		done <- cmd.Wait()
+	}()
+	if err := <-started; err != nil {
 		_ = pr.Close()
 		_ = pw.Close()
 		return Errorf("exec_command: start: %v", err)
@@ -188,26 +211,22 @@ func (x *execCommand) run(ctx context.Context, policy protocol.SandboxPolicy, di
 		defer close(copied)
 		_, _ = io.Copy(out, pr)
 	}()
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
 	var waitErr error
 	killed := false
 	select {
 	case waitErr = <-done:
 	case <-ctx.Done():
 		killed = true
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		waitErr = <-done
+		_ = sandbox.Stop(cmd)
+		select {
+		case waitErr = <-done:
+		case <-time.After(stopGrace):
+			_ = cmd.Process.Kill()
+			waitErr = <-done
+		}
 	}
-	// Reap anything the command left running in its group.
-	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-	select {
-	case <-copied:
-	case <-time.After(2 * time.Second):
-		// A process that left the group (setsid) still holds the pipe.
-	}
-	_ = pr.Close()
 	<-copied
+	_ = pr.Close()
 	dur := time.Since(start)
 	code := exitCode(cmd.ProcessState)
 	var exitErr *exec.ExitError
