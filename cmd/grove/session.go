@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/grovecli/grove/core/config"
+	"github.com/grovecli/grove/core/tools"
 	"github.com/grovecli/grove/core/demo"
 	"github.com/grovecli/grove/core/engine"
 	"github.com/grovecli/grove/core/model"
@@ -90,6 +91,8 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 	if err != nil {
 		return nil, err
 	}
+	se := cfg.ShellEnvironment
+	tools.SetShellEnvPolicy(tools.ShellEnvPolicy{Secrets: cfg.ProviderEnvKeys(), Exclude: se.Exclude, IncludeOnly: se.IncludeOnly, Set: se.Set, IgnoreDefaultExcludes: se.IgnoreDefaultExcludes})
 	cwd, err := workingDir(g)
 	if err != nil {
 		return nil, err

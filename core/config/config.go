@@ -30,6 +30,8 @@ type Config struct {
 	Agents          Agents                    `toml:"agents"`
 	TUI             TUI                       `toml:"tui"`
 	Exec            Exec                      `toml:"exec"`
+	// ShellEnvironment filters the environment commands see.
+	ShellEnvironment ShellEnvironmentPolicy `toml:"shell_environment_policy"`
 
 	// Home is $GROVE_HOME (not a config key).
 	Home string `toml:"-"`
@@ -205,6 +207,9 @@ func (c *Config) fillDefaults() error {
 		return fmt.Errorf("tui.notification_condition %q: expected unfocused or always", c.TUI.NotificationCondition)
 	}
 	if _, err := c.NotificationKinds(); err != nil {
+		return err
+	}
+	if err := c.ShellEnvironment.validate(); err != nil {
 		return err
 	}
 	for name, p := range c.ModelProviders {
