@@ -8,10 +8,10 @@ import (
 	"time"
 
 	"github.com/grovecli/grove/core/config"
-	"github.com/grovecli/grove/core/tools"
 	"github.com/grovecli/grove/core/demo"
 	"github.com/grovecli/grove/core/engine"
 	"github.com/grovecli/grove/core/model"
+	"github.com/grovecli/grove/core/tools"
 	"github.com/grovecli/grove/protocol"
 	"github.com/grovecli/grove/templates"
 )

@@ -34,7 +34,7 @@ env_http_headers = { "X-Auth" = "CORP_AUTH" }
 		}
 	}
 	for body, want := range map[string]string{
-		"[shell_environment_policy]\nexclude = [\"[\"]\n": `shell_environment_policy.exclude: bad glob "["`,
+		"[shell_environment_policy]\nexclude = [\"[\"]\n":         `shell_environment_policy.exclude: bad glob "["`,
 		"[shell_environment_policy]\nset = { \"A=B\" = \"x\" }\n": `bad variable name "A=B"`,
 	} {
 		if _, err := Load(writeConfig(t, body), nil); err == nil || !strings.Contains(err.Error(), want) {
