@@ -14,6 +14,7 @@ import (
 	"runtime"
 	"sync"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -124,8 +125,8 @@ func watchParent(fd int) {
 		if errors.Is(err, unix.EINTR) || (err == nil && n == 0) {
 			continue
 		}
-		killTree()
-		os.Exit(128 + int(syscall.SIGKILL))
+		close(parentGone)
+		return
 	}
 }
 
@@ -167,13 +168,12 @@ func runHelper(args []string) (int, error) {
 			if err := setupMounts(spec); err != nil {
 				return 0, err
 			}
-			if os.Getuid() != 0 {
-				// Counted per user namespace; the kernel exempts the
-				// global root user, so this binds unprivileged users.
-				lim := &unix.Rlimit{Cur: maxProcesses, Max: maxProcesses}
-				if err := unix.Setrlimit(unix.RLIMIT_NPROC, lim); err != nil {
-					return 0, fmt.Errorf("bound the number of processes: %w", err)
-				}
+			// Counted per user namespace, where only this command's
+			// processes run as the user. The kernel exempts the global
+			// root user: this binds unprivileged users.
+			lim := &unix.Rlimit{Cur: maxProcesses, Max: maxProcesses}
+			if err := unix.Setrlimit(unix.RLIMIT_NPROC, lim); err != nil {
+				return 0, fmt.Errorf("bound the number of processes: %w", err)
 			}
 		}
 	}
@@ -209,18 +209,49 @@ func runHelper(args []string) (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("start %s: %w", path, err)
 	}
-	go func() {
-		<-stop
-		killTree()
-	}()
-	code := reapUntil(pid)
-	killTree()
-	reapAll()
-	return code, nil
+	return supervise(pid, stop), nil
 }
 
+// supervise waits for the command and takes its tree down when it ends,
+// when the helper is stopped, or when grove dies. Every kill is sent from
+// this (the locked, forking) thread: with Landlock before ABI 8 each
+// thread restricted itself into a domain of its own, and a signal's scope
+// is the sender's domain, which only this thread shares with the command.
+// Reaping may run on any thread.
+func supervise(pid int, stop <-chan os.Signal) int {
+	exited := make(chan int, 1)
+	reaped := make(chan struct{})
+	go func() {
+		exited <- reapUntil(pid)
+		reapAll()
+		close(reaped)
+	}()
+	var code int
+	select {
+	case code = <-exited:
+	case <-stop:
+		killTree()
+		code = <-exited
+	case <-parentGone:
+		killTree()
+		code = <-exited
+	}
+	// Everything the command left behind, also what is still forking.
+	for {
+		killTree()
+		select {
+		case <-reaped:
+			return code
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+}
+
+// parentGone is closed when grove has exited (see watchParent).
+var parentGone = make(chan struct{})
+
 // reapUntil reaps children (the subreaper inherits orphans) until pid ends
-// and returns its exit code.
+// and returns its exit code (128+N for signal N).
 func reapUntil(pid int) int {
 	for {
 		var ws syscall.WaitStatus
@@ -229,7 +260,7 @@ func reapUntil(pid int) int {
 			continue
 		}
 		if err != nil {
-			return 126 // no children left: cannot happen before pid ends
+			return 126 // no child left before pid ended: cannot happen
 		}
 		if wpid != pid {
 			continue
@@ -241,19 +272,13 @@ func reapUntil(pid int) int {
 	}
 }
 
-// reapAll kills and reaps until no child is left; processes may still be
-// forking while they are killed, so it keeps killing what appears.
+// reapAll reaps until no child is left (supervise keeps killing them).
 func reapAll() {
 	for {
 		var ws syscall.WaitStatus
-		wpid, err := syscall.Wait4(-1, &ws, syscall.WNOHANG, nil)
-		switch {
-		case errors.Is(err, syscall.EINTR):
-		case err != nil: // ECHILD: done
-			return
-		case wpid == 0: // alive children: kill again, then block for one
-			killTree()
-			_, _ = syscall.Wait4(-1, &ws, 0, nil)
+		_, err := syscall.Wait4(-1, &ws, 0, nil)
+		if err != nil && !errors.Is(err, syscall.EINTR) {
+			return // ECHILD: done
 		}
 	}
 }

@@ -1,3 +1,5 @@
+//go:build linux
+
 package sandbox
 
 import (
@@ -24,6 +26,12 @@ const dialEnv = "GROVE_SANDBOX_TEST_DIAL"
 
 func TestMain(m *testing.M) {
 	MaybeRunHelper()
+	if probe := os.Getenv(probeEnv); probe != "" {
+		runProbe(probe) // exits
+	}
+	if os.Getenv(parentEnv) != "" {
+		runParent() // exits
+	}
 	if addr := os.Getenv(dialEnv); addr != "" {
 		network, address, _ := strings.Cut(addr, ":")
 		c, err := net.Dial(network, address)
