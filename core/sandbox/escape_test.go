@@ -505,3 +505,22 @@ func TestOrphansDieWithGrove(t *testing.T) {
 		t.Logf("gone after %s", waitGone(t, m))
 	})
 }
+
+// A seccomp EPERM on getpeername(stdin) made bash believe sshd started it,
+// so every sandboxed `bash -c` sourced ~/.bashrc (slow, and not what an
+// unsandboxed command does).
+func TestSandboxedBashDoesNotSourceBashrc(t *testing.T) {
+	requireLandlock(t, 1)
+	work, _ := dirs(t)
+	home := t.TempDir()
+	if err := os.WriteFile(filepath.Join(home, ".bashrc"), []byte("echo SOURCED-BASHRC\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("HOME", home)
+	t.Setenv("SHLVL", "0")
+	for _, p := range []protocol.SandboxPolicy{readOnly, workspaceWrite, fullAccess} {
+		if out, _ := sh(t, p, work, "echo ran"); strings.Contains(out, "SOURCED") || !strings.Contains(out, "ran") {
+			t.Errorf("%s: %s", p.Mode, out)
+		}
+	}
+}

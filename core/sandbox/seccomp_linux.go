@@ -74,6 +74,9 @@ var metadataSyscalls = []string{
 //     made and used as a pair, never to reach a listener outside (docker,
 //     ssh-agent, D-Bus). sendto is allowed only without an address (send on
 //     a connected pair).
+//     getpeername stays allowed: it reveals nothing without a connection,
+//     and bash takes its EPERM on stdin for "run by sshd" and sources
+//     ~/.bashrc into every command.
 //   - read-only: none of the metadata system calls. (workspace-write gets
 //     read-only mounts outside the roots instead; see setupMounts.)
 func seccompRules(policy protocol.SandboxPolicy) []seccompRule {
@@ -88,7 +91,7 @@ func seccompRules(policy protocol.SandboxPolicy) []seccompRule {
 			seccompRule{name: "sendto", kind: denyPtrSet, arg: 4},
 		)
 		for _, n := range []string{"io_uring_setup", "io_uring_enter", "io_uring_register",
-			"connect", "accept", "accept4", "bind", "listen", "getpeername", "getsockname",
+			"connect", "accept", "accept4", "bind", "listen", "getsockname",
 			"shutdown", "sendmmsg", "recvmmsg", "getsockopt", "setsockopt"} {
 			rules = append(rules, seccompRule{name: n})
 		}
