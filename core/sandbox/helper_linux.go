@@ -68,6 +68,10 @@ func helperProcAttr(namespaces bool) *syscall.SysProcAttr {
 		a.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
 		a.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
 		a.GidMappingsEnableSetgroups = false
+		// An unprivileged user keeps no capability across the helper's
+		// execve, even in its own user namespace; it needs CAP_SYS_ADMIN
+		// there to mount. The helper drops it before the command runs.
+		a.AmbientCaps = []uintptr{unix.CAP_SYS_ADMIN}
 		a.Pdeathsig = syscall.SIGKILL
 	}
 	return a
@@ -176,6 +180,11 @@ func runHelper(args []string) (int, error) {
 				return 0, fmt.Errorf("bound the number of processes: %w", err)
 			}
 		}
+	}
+	// The command gets no capability from the helper (root in its own
+	// user namespace keeps root's, as outside).
+	if err := unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil && !errors.Is(err, unix.EINVAL) {
+		return 0, fmt.Errorf("drop ambient capabilities: %w", err)
 	}
 	// Only 0-2 reach the command: anything grove inherited without
 	// close-on-exec (from its own parent) stays behind.
