@@ -82,6 +82,14 @@ func runProbe(probe string) {
 		}
 	case "xattr":
 		err = unix.Setxattr(arg, "user.grove", []byte("x"), 0)
+	case "session":
+		// Session leader, no controlling terminal, stdin /dev/null.
+		in, _ := os.Readlink("/proc/self/fd/0")
+		sid, _ := unix.Getsid(0)
+		_, ttyErr := os.OpenFile("/dev/tty", os.O_RDWR, 0)
+		if sid != os.Getpid() || ttyErr == nil || in != os.DevNull {
+			err = fmt.Errorf("sid %d pid %d, /dev/tty: %v, stdin %s", sid, os.Getpid(), ttyErr, in)
+		}
 	case "fd":
 		n, _ := strconv.Atoi(arg)
 		_, err = unix.FcntlInt(uintptr(n), unix.F_GETFD, 0)
@@ -103,13 +111,8 @@ func probe(t *testing.T, policy protocol.SandboxPolicy, cwd, what string) string
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd, err := Command(context.Background(), policy, cwd, []string{self})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Env = append(os.Environ(), probeEnv+"="+what)
-	out, _ := cmd.CombinedOutput()
-	return strings.TrimSpace(string(out))
+	out, _ := runStart(t, policy, cwd, []string{self}, append(os.Environ(), probeEnv+"="+what))
+	return strings.TrimSpace(out)
 }
 
 // bothWays runs f with the helper in its namespaces and without them
@@ -202,11 +205,45 @@ func TestEscapeTerminal(t *testing.T) {
 	})
 	// No mode has a controlling terminal: every command is in a session
 	// of its own, and stdin is /dev/null.
-	for _, p := range []protocol.SandboxPolicy{readOnly, workspaceWrite, fullAccess} {
-		out, _ := sh(t, p, work, `[ "$(cut -d' ' -f6 /proc/$$/stat)" = "$$" ] && echo leader; exec 3</dev/tty && echo tty; readlink /proc/$$/fd/0`)
-		if !strings.Contains(out, "leader") || strings.Contains(out, "\ntty") || !strings.Contains(out, "/dev/null") {
-			t.Errorf("%s: session and terminal: %s", p.Mode, out)
+	bothWays(t, func(t *testing.T) {
+		for _, p := range []protocol.SandboxPolicy{readOnly, workspaceWrite, fullAccess} {
+			if got := probe(t, p, work, "session"); got != "ok" {
+				t.Errorf("%s: %s", p.Mode, got)
+			}
 		}
+	})
+}
+
+// The pool helper serves concurrent commands of one sandbox, each in a PID
+// namespace of its own, and reports each one's own exit code.
+func TestPoolServesConcurrentCommands(t *testing.T) {
+	requireLandlock(t, 1)
+	if !namespacesAvailable() {
+		t.Skip("no user namespaces: no pool helper")
+	}
+	work, _ := dirs(t)
+	type result struct {
+		i, code int
+		out     string
+	}
+	results := make(chan result)
+	for i := range 8 {
+		go func() {
+			out, code := sh(t, workspaceWrite, work, fmt.Sprintf("echo $$-%d; exit %d", i, i))
+			results <- result{i, code, out}
+		}()
+	}
+	for range 8 {
+		r := <-results
+		if r.code != r.i || strings.TrimSpace(r.out) != fmt.Sprintf("1-%d", r.i) {
+			t.Errorf("command %d: exit %d, output %q", r.i, r.code, r.out)
+		}
+	}
+	pools.mu.Lock()
+	n := len(pools.helpers)
+	pools.mu.Unlock()
+	if n == 0 {
+		t.Fatal("no pool helper was used")
 	}
 }
 
@@ -436,27 +473,26 @@ func TestOrphansDieWhenTheCommandIsStopped(t *testing.T) {
 	work, _ := dirs(t)
 	allModes(t, func(t *testing.T, p protocol.SandboxPolicy) {
 		m := marker(t)
-		ctx, cancel := context.WithCancel(context.Background())
-		defer cancel()
-		cmd, err := Command(ctx, p, work, []string{"bash", "-c", "setsid sleep " + m + " & sleep " + m + " & echo ready; wait"})
+		pr, pw, err := os.Pipe()
 		if err != nil {
 			t.Fatal(err)
 		}
-		stdout, err := cmd.StdoutPipe()
+		defer pr.Close()
+		proc, err := Start(p, work, work, []string{"bash", "-c", "setsid sleep " + m + " & sleep " + m + " & echo ready; wait"}, os.Environ(), pw)
+		_ = pw.Close()
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		if line, _ := bufio.NewReader(stdout).ReadString('\n'); line != "ready\n" {
+		if line, _ := bufio.NewReader(pr).ReadString('\n'); line != "ready\n" {
 			t.Fatalf("got %q", line)
 		}
 		for len(withMarker(m)) < 2 {
 			time.Sleep(5 * time.Millisecond)
 		}
-		cancel() // a timeout or an interrupt
-		_ = cmd.Wait()
+		_ = proc.Stop() // a timeout or an interrupt
+		if code, err := proc.Wait(); err != nil || code != 128+int(syscall.SIGKILL) {
+			t.Errorf("stopped command: exit %d, %v", code, err)
+		}
 		t.Logf("gone after %s", waitGone(t, m))
 	})
 }
@@ -469,17 +505,13 @@ func runParent() {
 	p.Mode = protocol.SandboxMode(os.Getenv(parentEnv))
 	m := os.Getenv("GROVE_SANDBOX_TEST_MARKER")
 	wd, _ := os.Getwd()
-	cmd, err := Command(context.Background(), p, wd, []string{"bash", "-c", "setsid sleep " + m + " & sleep " + m + " & wait"})
+	proc, err := Start(p, wd, wd, []string{"bash", "-c", "setsid sleep " + m + " & sleep " + m + " & wait"}, os.Environ(), os.Stdout)
 	if err != nil {
 		fmt.Println(err)
 		os.Exit(1)
 	}
-	if err := cmd.Start(); err != nil {
-		fmt.Println(err)
-		os.Exit(1)
-	}
 	fmt.Println("ready")
-	_ = cmd.Wait()
+	_, _ = proc.Wait()
 	os.Exit(0)
 }
 

@@ -47,6 +47,14 @@ func MaybeRunHelper() {
 		}
 		os.Exit(0)
 	}
+	if len(os.Args) == 4 && os.Args[2] == poolArg {
+		_, err := runPool(os.Args[3])
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "grove sandbox: %v\n", err)
+			os.Exit(126)
+		}
+		os.Exit(0)
+	}
 	code, err := runHelper(os.Args[2:])
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "grove sandbox: %v\n", err)
@@ -150,13 +158,13 @@ func Stop(cmd *exec.Cmd) error {
 // starts (a `setsid cmd &` escapes the process group, not the helper), so
 // when the command ends, is stopped, or grove dies, it kills them all. It
 // returns the command's exit code (128+N for signal N).
-func runHelper(args []string) (int, error) {
-	spec, argv, err := parseHelperArgs(args)
-	if err != nil {
-		return 0, err
-	}
-	// Keep the thread that starts the command: the command's death signal
-	// fires when that thread exits, not the process.
+// restrictSelf turns this process into a restricted supervisor: mounts
+// (with namespaces), the process bound, no capabilities and no inherited
+// descriptors for what it starts, subreaper, Landlock and seccomp. It locks
+// the calling goroutine to its thread, which must start the commands: the
+// commands' death signal fires when that thread exits, and (before Landlock
+// ABI 8) only that thread shares the commands' Landlock domain.
+func restrictSelf(spec helperSpec) (chan os.Signal, error) {
 	runtime.LockOSThread()
 	if spec.ParentFD > 0 {
 		go watchParent(spec.ParentFD)
@@ -166,44 +174,56 @@ func runHelper(args []string) (int, error) {
 		// BestEffort would silently enforce nothing on a kernel without
 		// Landlock; the helper must never run a command unconfined.
 		if _, err := Supported(); err != nil {
-			return 0, err
+			return nil, err
 		}
 		if spec.Namespaces {
 			if err := setupMounts(spec); err != nil {
-				return 0, err
+				return nil, err
 			}
-			// Counted per user namespace, where only this command's
-			// processes run as the user. The kernel exempts the global
+			// Counted per user namespace, where only this helper's
+			// commands run as the user. The kernel exempts the global
 			// root user: this binds unprivileged users.
 			lim := &unix.Rlimit{Cur: maxProcesses, Max: maxProcesses}
 			if err := unix.Setrlimit(unix.RLIMIT_NPROC, lim); err != nil {
-				return 0, fmt.Errorf("bound the number of processes: %w", err)
+				return nil, fmt.Errorf("bound the number of processes: %w", err)
 			}
 		}
 	}
 	// The command gets no capability from the helper (root in its own
 	// user namespace keeps root's, as outside).
 	if err := unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil && !errors.Is(err, unix.EINVAL) {
-		return 0, fmt.Errorf("drop ambient capabilities: %w", err)
+		return nil, fmt.Errorf("drop ambient capabilities: %w", err)
 	}
 	// Only 0-2 reach the command: anything grove inherited without
 	// close-on-exec (from its own parent) stays behind.
 	if err := unix.CloseRange(3, ^uint(0), unix.CLOSE_RANGE_CLOEXEC); err != nil {
-		return 0, fmt.Errorf("close inherited file descriptors: %w", err)
+		return nil, fmt.Errorf("close inherited file descriptors: %w", err)
 	}
 	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
-		return 0, fmt.Errorf("become the subreaper of the command: %w", err)
+		return nil, fmt.Errorf("become the subreaper of the command: %w", err)
 	}
 	stop := make(chan os.Signal, 1)
 	signal.Notify(stop, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
 	if restricted {
 		cfg, rules := landlockRules(spec)
 		if err := cfg.Restrict(rules...); err != nil {
-			return 0, fmt.Errorf("apply the %s sandbox with Landlock: %w", spec.Policy.Mode, err)
+			return nil, fmt.Errorf("apply the %s sandbox with Landlock: %w", spec.Policy.Mode, err)
 		}
 		if err := loadSeccomp(spec.Policy); err != nil {
-			return 0, fmt.Errorf("apply the %s sandbox's seccomp filter: %w", spec.Policy.Mode, err)
+			return nil, fmt.Errorf("apply the %s sandbox's seccomp filter: %w", spec.Policy.Mode, err)
 		}
+	}
+	return stop, nil
+}
+
+func runHelper(args []string) (int, error) {
+	spec, argv, err := parseHelperArgs(args)
+	if err != nil {
+		return 0, err
+	}
+	stop, err := restrictSelf(spec)
+	if err != nil {
+		return 0, err
 	}
 	path, err := exec.LookPath(argv[0])
 	if err != nil {
@@ -334,27 +354,33 @@ func descendants(pid int) []int {
 
 // parseHelperArgs reads `POLICY_JSON -- COMMAND [ARGS...]`.
 func parseHelperArgs(args []string) (helperSpec, []string, error) {
-	var spec helperSpec
 	if len(args) < 3 || args[1] != "--" {
-		return spec, nil, fmt.Errorf("usage: %s POLICY_JSON -- COMMAND [ARGS...] (got %d arguments)", HelperArg, len(args))
+		return helperSpec{}, nil, fmt.Errorf("usage: %s POLICY_JSON -- COMMAND [ARGS...] (got %d arguments)", HelperArg, len(args))
 	}
-	dec := json.NewDecoder(bytes.NewReader([]byte(args[0])))
+	spec, err := decodeSpec(args[0])
+	return spec, args[2:], err
+}
+
+// decodeSpec reads and checks the helper's policy argument.
+func decodeSpec(raw string) (helperSpec, error) {
+	var spec helperSpec
+	dec := json.NewDecoder(bytes.NewReader([]byte(raw)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&spec); err != nil {
-		return spec, nil, fmt.Errorf("decode the sandbox policy %q: %w", args[0], err)
+		return spec, fmt.Errorf("decode the sandbox policy %q: %w", raw, err)
 	}
 	switch spec.Policy.Mode {
 	case protocol.SandboxReadOnly, protocol.SandboxWorkspaceWrite, protocol.SandboxDangerFullAccess:
 	default:
-		return spec, nil, fmt.Errorf("unknown sandbox mode %q (want read-only, workspace-write or danger-full-access)", spec.Policy.Mode)
+		return spec, fmt.Errorf("unknown sandbox mode %q (want read-only, workspace-write or danger-full-access)", spec.Policy.Mode)
 	}
 	for _, r := range spec.Roots {
 		if !filepath.IsAbs(r) {
-			return spec, nil, fmt.Errorf("writable root %q is not absolute", r)
+			return spec, fmt.Errorf("writable root %q is not absolute", r)
 		}
 	}
 	if spec.Dir != "" && !filepath.IsAbs(spec.Dir) {
-		return spec, nil, fmt.Errorf("working directory %q is not absolute", spec.Dir)
+		return spec, fmt.Errorf("working directory %q is not absolute", spec.Dir)
 	}
-	return spec, args[2:], nil
+	return spec, nil
 }

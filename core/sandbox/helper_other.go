@@ -41,3 +41,15 @@ func Stop(cmd *exec.Cmd) error {
 
 // parentWatch: no pidfds here.
 func parentWatch() *os.File { return nil }
+
+// No pool helper outside Linux.
+type pooledProcess struct{}
+
+func poolSupported() bool { return false }
+
+func startInPool(helperSpec, []string, []string, *os.File) (*pooledProcess, error) {
+	return nil, fmt.Errorf("sandbox: no pool helper on this system")
+}
+
+func (*pooledProcess) wait() (int, error) { return -1, fmt.Errorf("sandbox: no pool helper") }
+func (*pooledProcess) stop() error        { return nil }

@@ -4,8 +4,8 @@ package sandbox
 
 import (
 	"context"
-	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -75,20 +75,33 @@ func dirs(t *testing.T) (work, outside string) {
 	return work, outside
 }
 
-// sh runs a bash script under policy in cwd and returns its combined
-// output and exit code.
+// sh runs a bash script under policy in cwd through Start (the pool
+// helper when namespaces are available) and returns its combined output
+// and exit code.
 func sh(t *testing.T, policy protocol.SandboxPolicy, cwd, script string) (string, int) {
 	t.Helper()
-	cmd, err := Command(context.Background(), policy, cwd, []string{"bash", "-c", script})
+	return runStart(t, policy, cwd, []string{"bash", "-c", script}, os.Environ())
+}
+
+func runStart(t *testing.T, policy protocol.SandboxPolicy, cwd string, argv, env []string) (string, int) {
+	t.Helper()
+	pr, pw, err := os.Pipe()
 	if err != nil {
-		t.Fatalf("Command: %v", err)
+		t.Fatal(err)
 	}
-	out, err := cmd.CombinedOutput()
-	var exitErr *exec.ExitError
-	if err != nil && !errors.As(err, &exitErr) {
-		t.Fatalf("run %q: %v", script, err)
+	p, err := Start(policy, cwd, cwd, argv, env, pw)
+	_ = pw.Close()
+	if err != nil {
+		_ = pr.Close()
+		t.Fatalf("Start: %v", err)
 	}
-	return string(out), cmd.ProcessState.ExitCode()
+	out, _ := io.ReadAll(pr)
+	_ = pr.Close()
+	code, err := p.Wait()
+	if err != nil {
+		t.Fatalf("Wait: %v", err)
+	}
+	return string(out), code
 }
 
 // deniedByKernel: Landlock says EACCES, the read-only mounts EROFS.

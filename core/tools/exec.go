@@ -8,11 +8,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
-	"runtime"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/grovecli/grove/core/model"
@@ -170,12 +167,6 @@ func (x *execCommand) run(ctx context.Context, policy protocol.SandboxPolicy, cw
 		extra = append(extra, "TMPDIR="+os.TempDir())
 	}
 	argv, env := shellCommand(command, extra...)
-	cmd, err := sandbox.CommandIn(context.WithoutCancel(ctx), policy, cwd, dir, argv)
-	if err != nil {
-		return Errorf("exec_command: %v", err)
-	}
-	cmd.Env = env
-	cmd.Stdin = nil // /dev/null
 	// Our own pipe (an *os.File goes to the child as is): the helper kills
 	// the tree when the shell exits, so the pipe closes then instead of
 	// waiting for background children that still hold the output open.
@@ -184,54 +175,47 @@ func (x *execCommand) run(ctx context.Context, policy protocol.SandboxPolicy, cw
 		return Errorf("exec_command: pipe: %v", err)
 	}
 	out := &capBuffer{max: x.o.MaxOutputBytes}
-	cmd.Stdout, cmd.Stderr = pw, pw
 	start := time.Now()
-	done := make(chan error, 1)
-	started := make(chan error, 1)
-	go func() {
-		// The helper's death signal fires when the thread that started it
-		// exits: hold this thread until the helper is reaped.
-		runtime.LockOSThread()
-		defer runtime.UnlockOSThread()
-		if err := cmd.Start(); err != nil {
-			started <- err
-			return
-		}
-		started <- nil
-		done <- cmd.Wait()
-	}()
-	if err := <-started; err != nil {
-		_ = pr.Close()
-		_ = pw.Close()
-		return Errorf("exec_command: start: %v", err)
-	}
+	proc, err := sandbox.Start(policy, cwd, dir, argv, env, pw)
 	_ = pw.Close() // the child holds its copy
+	if err != nil {
+		_ = pr.Close()
+		return Errorf("exec_command: %v", err)
+	}
 	copied := make(chan struct{})
 	go func() {
 		defer close(copied)
 		_, _ = io.Copy(out, pr)
 	}()
-	var waitErr error
+	type exit struct {
+		code int
+		err  error
+	}
+	done := make(chan exit, 1)
+	go func() {
+		code, err := proc.Wait()
+		done <- exit{code, err}
+	}()
+	var ended exit
 	killed := false
 	select {
-	case waitErr = <-done:
+	case ended = <-done:
 	case <-ctx.Done():
 		killed = true
-		_ = sandbox.Stop(cmd)
+		_ = proc.Stop()
 		select {
-		case waitErr = <-done:
+		case ended = <-done:
 		case <-time.After(stopGrace):
-			_ = cmd.Process.Kill()
-			waitErr = <-done
+			proc.Kill()
+			ended = <-done
 		}
 	}
 	<-copied
 	_ = pr.Close()
 	dur := time.Since(start)
-	code := exitCode(cmd.ProcessState)
-	var exitErr *exec.ExitError
-	if waitErr != nil && !errors.As(waitErr, &exitErr) && !killed {
-		return Result{Output: fmt.Sprintf("exec_command: %v\n%s", waitErr, out.String()), IsError: true, Duration: dur}
+	code := ended.code
+	if ended.err != nil && !killed {
+		return Result{Output: fmt.Sprintf("exec_command: %v\n%s", ended.err, out.String()), IsError: true, Duration: dur}
 	}
 	var b strings.Builder
 	switch {
@@ -247,17 +231,6 @@ func (x *execCommand) run(ctx context.Context, policy protocol.SandboxPolicy, cw
 		Output: b.String(), ExitCode: &c, Duration: dur, IsError: killed,
 		Summary: fmt.Sprintf("`%s` → exit %d (%.1fs)", clipCmd(command), code, dur.Seconds()),
 	}
-}
-
-// exitCode is the shell convention: the status, or 128+N for signal N.
-func exitCode(ps *os.ProcessState) int {
-	if ps == nil {
-		return -1
-	}
-	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		return 128 + int(ws.Signal())
-	}
-	return ps.ExitCode()
 }
 
 func clipCmd(s string) string {

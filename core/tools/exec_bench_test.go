@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"os/exec"
 	"testing"
 
 	"github.com/grovecli/grove/core/sandbox"
@@ -11,7 +12,20 @@ import (
 // sandbox mode (issue 17: sandboxed within 1.5× of unsandboxed).
 //
 //	go test ./core/tools -run '^$' -bench ExecTurnaround -benchtime 200x
+//
+// "unsupervised bash" is the floor: the same `bash -c true` started
+// directly, as danger-full-access did before commands were supervised.
 func BenchmarkExecTurnaround(b *testing.B) {
+	b.Run("unsupervised bash", func(b *testing.B) {
+		argv, env := shellCommand("true")
+		for b.Loop() {
+			cmd := exec.Command(argv[0], argv[1:]...)
+			cmd.Env = env
+			if err := cmd.Run(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 	for _, mode := range []protocol.SandboxMode{protocol.SandboxDangerFullAccess, protocol.SandboxWorkspaceWrite, protocol.SandboxReadOnly} {
 		b.Run(string(mode), func(b *testing.B) {
 			if _, err := sandbox.Supported(); err != nil && mode != protocol.SandboxDangerFullAccess {
