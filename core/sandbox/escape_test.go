@@ -11,6 +11,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -229,8 +230,25 @@ func TestPoolServesConcurrentCommands(t *testing.T) {
 	results := make(chan result)
 	for i := range 8 {
 		go func() {
-			out, code := sh(t, workspaceWrite, work, fmt.Sprintf("echo $$-%d; exit %d", i, i))
-			results <- result{i, code, out}
+			pr, pw, err := os.Pipe()
+			if err != nil {
+				results <- result{i, -1, err.Error()}
+				return
+			}
+			p, err := Start(workspaceWrite, work, work, []string{"bash", "-c", fmt.Sprintf("echo $$-%d; exit %d", i, i)}, os.Environ(), pw)
+			_ = pw.Close()
+			if err != nil {
+				_ = pr.Close()
+				results <- result{i, -1, err.Error()}
+				return
+			}
+			out, _ := io.ReadAll(pr)
+			_ = pr.Close()
+			code, err := p.Wait()
+			if err != nil {
+				out = []byte(err.Error())
+			}
+			results <- result{i, code, string(out)}
 		}()
 	}
 	for range 8 {

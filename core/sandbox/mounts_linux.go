@@ -16,12 +16,6 @@ import (
 	"github.com/grovecli/grove/protocol"
 )
 
-// ProtectedNames are the directories (or files: a worktree's .git) kept
-// read-only inside every writable root under workspace-write, as Codex
-// does: repository metadata and hooks, and the agents' own configuration,
-// which a command could otherwise rewrite to run code later, unsandboxed.
-var ProtectedNames = []string{".git", ".grove", ".codex", ".claude"}
-
 // setupMounts runs in the helper's private mount namespace, before
 // Landlock (which then forbids any further mount change). It makes every
 // mount read-only except the writable roots, so metadata writes Landlock
