@@ -24,14 +24,16 @@ import (
 // probeArg asks the helper only to prove it started (namespace probe).
 const probeArg = "probe"
 
-// maxProcesses bounds the processes of one command tree (RLIMIT_NPROC in
-// the command's own user namespace, where the count starts at zero).
+// maxProcesses bounds the processes of one sandbox's commands
+// (RLIMIT_NPROC in the helper's own user namespace, where the count starts
+// at zero).
 const maxProcesses = 1024
 
 // MaybeRunHelper turns this process into the sandbox helper when it was
-// started as one (os.Args[1] == HelperArg): it restricts itself, starts the
-// command after "--" and supervises it, never returning; on a setup failure
-// it says why on stderr and exits 126 without running the command.
+// started as one (os.Args[1] == HelperArg): it restricts itself, then
+// either serves commands (pool_linux.go) or starts the command after "--"
+// and supervises it, never returning; on a setup failure it says why and
+// exits 126 without running anything.
 // Otherwise it returns at once. The package's init calls it, so the helper
 // starts before the initialisers of most of the binary run; main and the
 // TestMains still call it for clarity.
@@ -128,8 +130,8 @@ func parentWatch() *os.File {
 	return watch.fd
 }
 
-// watchParent kills the tree and exits when the pidfd at fd signals that
-// grove has exited.
+// watchParent closes parentGone when the pidfd at fd signals that grove
+// has exited; the supervising thread then kills the tree.
 func watchParent(fd int) {
 	for {
 		fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
