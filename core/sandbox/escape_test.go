@@ -583,3 +583,36 @@ func TestSandboxedBashDoesNotSourceBashrc(t *testing.T) {
 		}
 	}
 }
+
+// Commands of one sandbox share its pool helper, yet none can read or
+// steer another's processes: each starts in a Landlock domain of its own,
+// nested in the helper's.
+func TestPoolCommandsAreIsolatedFromEachOther(t *testing.T) {
+	requireLandlock(t, 6)
+	if !namespacesAvailable() {
+		t.Skip("no user namespaces: commands of a sandbox share a Landlock domain (docs/security.md)")
+	}
+	work, _ := dirs(t)
+	secret := fmt.Sprintf("GROVE_TEST_SECRET=%d", time.Now().UnixNano())
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Close()
+	victim, err := Start(workspaceWrite, work, work, []string{"bash", "-c", "echo ready; exec sleep 30"}, append(os.Environ(), secret), pw)
+	_ = pw.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if line, _ := bufio.NewReader(pr).ReadString('\n'); line != "ready\n" {
+		t.Fatalf("victim: %q", line)
+	}
+	// The attacker sees the victim in /proc, but may not read it.
+	out, _ := sh(t, workspaceWrite, work, "for f in /proc/[0-9]*/environ; do { tr '\\0' '\\n' < $f; } 2>/dev/null; done | grep -c "+strings.Split(secret, "=")[0]+"; ls /proc | grep -c '^[0-9]'")
+	_ = victim.Stop()
+	_, _ = victim.Wait()
+	lines := strings.Fields(out)
+	if len(lines) != 2 || lines[0] != "0" || lines[1] == "0" {
+		t.Fatalf("another command's environment was readable (matches, processes seen): %q", out)
+	}
+}

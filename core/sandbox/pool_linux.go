@@ -25,11 +25,15 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"syscall"
 
+	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
 	"golang.org/x/sys/unix"
+
+	"github.com/grovecli/grove/protocol"
 )
 
 // poolArg makes the helper serve commands: `HelperArg serve SPEC`.
@@ -106,8 +110,11 @@ func runPool(raw string) (int, error) {
 	chld := make(chan os.Signal, 16)
 	signal.Notify(chld, syscall.SIGCHLD)
 	type running struct {
-		id    uint64
-		reply int
+		id     uint64
+		reply  int
+		exited chan struct{}
+		kill   chan struct{}
+		killed bool
 	}
 	byPid := map[int]running{}
 	pidOf := map[uint64]int{}
@@ -115,8 +122,7 @@ func runPool(raw string) (int, error) {
 		select {
 		case r, ok := <-reqs:
 			if !ok {
-				killTree()
-				return 0, nil
+				return 0, teardown(spec)
 			}
 			switch r.Op {
 			case "start":
@@ -126,7 +132,17 @@ func runPool(raw string) (int, error) {
 					}
 					continue
 				}
-				pid, err := startPooled(r.poolRequest, r.fds[0], r.fds[1], spec.Namespaces)
+				exited, kill := make(chan struct{}), make(chan struct{})
+				var pid int
+				var err error
+				if spec.Namespaces {
+					pid, err = startIsolated(spec, r.poolRequest, r.fds[0], r.fds[1], exited, kill)
+				} else {
+					// Without namespaces this thread must start (and
+					// kill) everything: it alone shares the commands'
+					// Landlock domain (see restrictSelf).
+					pid, err = startPooled(r.poolRequest, r.fds[0], r.fds[1], false)
+				}
 				_ = unix.Close(r.fds[0])
 				_ = unix.Close(r.fds[1])
 				if err != nil {
@@ -135,11 +151,21 @@ func runPool(raw string) (int, error) {
 					continue
 				}
 				_ = sendReply(r.fds[2], poolReply{Started: true})
-				byPid[pid] = running{r.ID, r.fds[2]}
+				byPid[pid] = running{r.ID, r.fds[2], exited, kill, false}
 				pidOf[r.ID] = pid
 			case "kill":
-				if pid, ok := pidOf[r.ID]; ok {
-					killCommand(pid, spec.Namespaces)
+				pid, ok := pidOf[r.ID]
+				if !ok {
+					continue
+				}
+				if !spec.Namespaces {
+					killCommand(pid)
+					continue
+				}
+				if c := byPid[pid]; !c.killed {
+					c.killed = true
+					byPid[pid] = c
+					close(c.kill) // its own thread kills it (see startIsolated)
 				}
 			}
 		case <-chld:
@@ -169,6 +195,7 @@ func runPool(raw string) (int, error) {
 				}
 				_ = sendReply(c.reply, poolReply{Exit: &code})
 				_ = unix.Close(c.reply)
+				close(c.exited)
 				delete(byPid, pid)
 				delete(pidOf, c.id)
 			}
@@ -176,23 +203,106 @@ func runPool(raw string) (int, error) {
 				killTree()
 			}
 		case <-stop:
-			killTree()
-			return 0, nil
+			return 0, teardown(spec)
 		case <-parentGone:
-			killTree()
-			return 0, nil
+			return 0, teardown(spec)
 		}
 	}
 }
 
-// killCommand kills a command with its tree: as PID 1 of its namespace
-// the kernel takes the tree; otherwise its group and its descendants.
-func killCommand(pid int, namespaces bool) {
-	if !namespaces {
-		_ = syscall.Kill(-pid, syscall.SIGKILL)
-		for _, d := range descendants(pid) {
-			_ = syscall.Kill(d, syscall.SIGKILL)
+// teardown ends every command before the helper exits. With namespaces
+// the helper is PID 1 of the outer one: its exit makes the kernel kill
+// them all (it could not signal them itself, they are in nested Landlock
+// domains). Without, it kills its descendants.
+func teardown(spec helperSpec) error {
+	if !spec.Namespaces {
+		killTree()
+	}
+	return nil
+}
+
+// startIsolated starts a command from a thread of its own that first
+// enters a Landlock domain nested in the helper's (restricted modes): the
+// command then can signal (and trace) neither the helper nor the other
+// commands of this sandbox, only its own processes. Each thread of the
+// helper is in a Landlock domain of its own (psx restricts them one by one
+// before ABI 8), so only this thread can signal the command: it kills it
+// when kill is closed. It lives until exited is closed (the command's
+// death signal fires when it exits), then ends with its extra layer,
+// never reused.
+func startIsolated(spec helperSpec, r poolRequest, stdin, out int, exited, kill <-chan struct{}) (int, error) {
+	type result struct {
+		pid int
+		err error
+	}
+	res := make(chan result, 1)
+	go func() {
+		runtime.LockOSThread() // never unlocked: the thread ends with this goroutine
+		if spec.Policy.Mode != protocol.SandboxDangerFullAccess {
+			if err := isolateThread(spec.Policy); err != nil {
+				res <- result{0, err}
+				return
+			}
 		}
+		pid, err := startPooled(r, stdin, out, spec.Namespaces)
+		res <- result{pid, err}
+		if err != nil {
+			return
+		}
+		select {
+		case <-exited:
+		case <-kill:
+			// PID 1 of its namespace: the kernel takes the tree.
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+			<-exited
+		}
+	}()
+	got := <-res
+	return got.pid, got.err
+}
+
+// isolateThread adds to this thread a Landlock layer that only scopes
+// signals (and abstract Unix sockets without network access). It needs
+// Landlock ABI 6; before, commands share the helper's domain.
+func isolateThread(policy protocol.SandboxPolicy) error {
+	if abi, err := Supported(); err != nil || abi < 6 {
+		return nil
+	}
+	scoped := uint64(llsys.ScopeSignal)
+	if !policy.NetworkAccess {
+		scoped |= llsys.ScopeAbstractUnixSocket
+	}
+	// Every layer denies moving and linking across directories ("refer")
+	// unless it handles and grants it: grant it everywhere, the helper's
+	// layer decides.
+	fd, err := llsys.LandlockCreateRuleset(&llsys.RulesetAttr{HandledAccessFS: llsys.AccessFSRefer, Scoped: scoped}, 0)
+	if err != nil {
+		return fmt.Errorf("isolate the command (Landlock ruleset): %w", err)
+	}
+	defer unix.Close(fd)
+	root, err := unix.Open("/", unix.O_PATH|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return fmt.Errorf("isolate the command: %w", err)
+	}
+	defer unix.Close(root)
+	if err := llsys.LandlockAddPathBeneathRule(fd, &llsys.PathBeneathAttr{AllowedAccess: llsys.AccessFSRefer, ParentFd: root}, 0); err != nil {
+		return fmt.Errorf("isolate the command (Landlock rule): %w", err)
+	}
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return fmt.Errorf("isolate the command: no_new_privs: %w", err)
+	}
+	if err := llsys.LandlockRestrictSelf(fd, 0); err != nil {
+		return fmt.Errorf("isolate the command (Landlock): %w", err)
+	}
+	return nil
+}
+
+// killCommand kills a command started without namespaces: its group and
+// its descendants.
+func killCommand(pid int) {
+	_ = syscall.Kill(-pid, syscall.SIGKILL)
+	for _, d := range descendants(pid) {
+		_ = syscall.Kill(d, syscall.SIGKILL)
 	}
 	_ = syscall.Kill(pid, syscall.SIGKILL)
 }
