@@ -17,6 +17,7 @@ import (
 	"github.com/grovecli/grove/core/surface"
 	"github.com/grovecli/grove/core/surface/collab"
 	"github.com/grovecli/grove/core/surface/task"
+	"github.com/grovecli/grove/core/tools"
 	"github.com/grovecli/grove/protocol"
 	"github.com/grovecli/grove/templates"
 )
@@ -127,6 +128,8 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 		return nil, err
 	}
 	registerSecrets(cfg, prov.APIKey)
+	se := cfg.ShellEnvironment
+	tools.SetShellEnvPolicy(tools.ShellEnvPolicy{Secrets: cfg.ProviderEnvKeys(), Exclude: se.Exclude, IncludeOnly: se.IncludeOnly, Set: se.Set, IgnoreDefaultExcludes: se.IgnoreDefaultExcludes})
 	cwd, err := workingDir(g)
 	if err != nil {
 		return nil, err

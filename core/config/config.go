@@ -33,6 +33,8 @@ type Config struct {
 	TUI             TUI                       `toml:"tui"`
 	Exec            Exec                      `toml:"exec"`
 	MCPServers      map[string]MCPServer      `toml:"mcp_servers"`
+	// ShellEnvironment filters the environment commands see.
+	ShellEnvironment ShellEnvironmentPolicy `toml:"shell_environment_policy"`
 
 	// Home is $GROVE_HOME (not a config key).
 	Home string `toml:"-"`
@@ -280,6 +282,9 @@ func (c *Config) fillDefaults() error {
 		return fmt.Errorf("tui.notification_condition %q: expected unfocused or always", c.TUI.NotificationCondition)
 	}
 	if _, err := c.NotificationKinds(); err != nil {
+		return err
+	}
+	if err := c.ShellEnvironment.validate(); err != nil {
 		return err
 	}
 	for name, p := range c.ModelProviders {

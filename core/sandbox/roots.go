@@ -11,6 +11,12 @@ import (
 	"github.com/grovecli/grove/protocol"
 )
 
+// ProtectedNames are the directories (or files: a worktree's .git) kept
+// read-only inside every writable root under workspace-write, as Codex
+// does: repository metadata and hooks, and the agents' own configuration,
+// which a command could otherwise rewrite to run code later, unsandboxed.
+var ProtectedNames = []string{".git", ".grove", ".codex", ".claude"}
+
 // WritableRoots lists where policy lets commands and patches write, with
 // symlinks resolved: under workspace-write the thread's cwd, the policy's
 // writable_roots (relative ones against cwd) and the temp dir. Other modes
@@ -61,6 +67,9 @@ func CheckWritable(policy protocol.SandboxPolicy, cwd, path string) error {
 	roots := WritableRoots(policy, cwd)
 	for _, r := range roots {
 		if within(r, real) {
+			if name := protectedName(r, real); name != "" {
+				return fmt.Errorf("%s is inside %s, which stays read-only under workspace-write", path, filepath.Join(r, name))
+			}
 			return nil
 		}
 	}
@@ -135,4 +144,56 @@ func resolve(p string) (string, error) {
 		pending = append(strings.Split(target, string(filepath.Separator)), pending...)
 	}
 	return resolved, nil
+}
+
+// CheckWorkdir resolves a command's working directory (relative to the
+// thread's cwd, symlinks followed) and refuses one outside the thread's
+// workspace under a restricted policy: the cwd and, under workspace-write,
+// the writable roots. A working directory never adds a root; this check
+// keeps the model from believing it could. danger-full-access allows any
+// directory.
+func CheckWorkdir(policy protocol.SandboxPolicy, cwd, workdir string) (string, error) {
+	cwd = absolute("", cwd)
+	dir := cwd
+	if workdir != "" {
+		dir = absolute(cwd, workdir)
+	}
+	real, err := resolve(dir)
+	if err != nil {
+		return "", fmt.Errorf("workdir %s: %w", workdir, err)
+	}
+	if st, err := os.Stat(real); err != nil || !st.IsDir() {
+		return "", fmt.Errorf("workdir %s is not a directory", dir)
+	}
+	if policy.Mode == protocol.SandboxDangerFullAccess {
+		return real, nil
+	}
+	allowed := WritableRoots(policy, cwd)
+	if rc, err := resolve(cwd); err == nil {
+		allowed = append([]string{rc}, allowed...)
+	}
+	for _, r := range allowed {
+		if within(r, real) {
+			return real, nil
+		}
+	}
+	where := dir
+	if real != filepath.Clean(dir) {
+		where = fmt.Sprintf("%s (resolves to %s)", dir, real)
+	}
+	return "", fmt.Errorf("workdir %s is outside this thread's workspace (%s sandbox: %s); a workdir never widens the sandbox — run inside the workspace, or `cd` there in the command if you only need to read", where, policy.Mode, strings.Join(slices.Compact(allowed), ", "))
+}
+
+// protectedName returns the protected name (ProtectedNames) that p, inside
+// root, lies in, or "".
+func protectedName(root, p string) string {
+	rel, err := filepath.Rel(root, p)
+	if err != nil {
+		return ""
+	}
+	first, _, _ := strings.Cut(rel, string(filepath.Separator))
+	if slices.Contains(ProtectedNames, first) {
+		return first
+	}
+	return ""
 }

@@ -1,8 +1,9 @@
-// Package sandbox confines commands with the kernel (Landlock), not with
-// string checks: a restricted command runs through a re-exec of this binary
-// (the helper) that restricts itself, then execs the command. Writes
-// outside the allowed roots fail with EACCES; TCP is blocked unless the
-// policy allows network.
+// Package sandbox confines commands with the kernel, not with string
+// checks: every command runs under a re-exec of this binary (the helper)
+// that restricts itself (Landlock, a seccomp filter, and on Linux with user
+// namespaces a private mount and PID namespace), starts the command in a
+// new session and stays as its supervisor, so the whole process tree dies
+// with the command, on a timeout, or with grove.
 package sandbox
 
 import (
@@ -12,6 +13,8 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"runtime"
+	"time"
 
 	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
 
@@ -20,6 +23,10 @@ import (
 
 // HelperArg is argv[1] of the re-exec'd sandbox helper.
 const HelperArg = "__grove_sandbox_exec"
+
+// stopGrace is how long a stopped helper has to kill its tree before it is
+// killed itself.
+const stopGrace = 2 * time.Second
 
 // abiProbe reports the kernel's Landlock ABI (tests replace it).
 var abiProbe = func() (int, error) { return llsys.LandlockGetABIVersion() }
@@ -38,35 +45,72 @@ func Supported() (abi int, err error) {
 }
 
 // helperSpec is what the parent hands the helper (argv[2], JSON): the
-// policy and the writable roots already resolved against the thread's cwd
-// and the parent's temp dir.
+// policy, the writable roots already resolved against the thread's cwd and
+// the parent's temp dir, and the directory the command runs in.
 type helperSpec struct {
 	Policy protocol.SandboxPolicy `json:"policy"`
 	Roots  []string               `json:"roots,omitempty"`
+	// Dir is the command's working directory; the helper enters it again
+	// after changing its mounts, so the cwd sees the new mounts.
+	Dir string `json:"dir,omitempty"`
+	// Namespaces says the helper was started in new user, mount and PID
+	// namespaces (the parent asked the kernel for them).
+	Namespaces bool `json:"namespaces,omitempty"`
+	// ParentFD is the helper's descriptor of a pidfd of grove (0: none).
+	ParentFD int `json:"parent_fd,omitempty"`
 }
 
-// Command builds the command that runs argv in cwd under policy.
-// danger-full-access runs it directly; read-only and workspace-write run it
-// through the helper, and are refused (never run unconfined) when the
-// kernel has no Landlock. The caller owns the rest of the exec.Cmd
-// (environment, stdio, process attributes).
+// Command builds the command that runs argv in cwd under policy, with the
+// writable roots taken from cwd. See CommandIn.
 func Command(ctx context.Context, policy protocol.SandboxPolicy, cwd string, argv []string) (*exec.Cmd, error) {
+	return CommandIn(ctx, policy, cwd, cwd, argv)
+}
+
+// CommandIn builds the command that runs argv in dir under policy. The
+// writable roots come from the thread's cwd and the policy only, never from
+// dir: a working directory cannot widen the sandbox (use CheckWorkdir to
+// refuse one outside the roots). read-only and workspace-write are refused
+// (never run unconfined) when the kernel has no Landlock.
+//
+// The returned command is ready to start; the caller sets Env and stdio and
+// must keep the process attributes (new session, death signal,
+// namespaces). Stop ends it with its whole tree.
+func CommandIn(ctx context.Context, policy protocol.SandboxPolicy, cwd, dir string, argv []string) (*exec.Cmd, error) {
 	if len(argv) == 0 {
 		return nil, errors.New("sandbox: empty command")
 	}
 	switch policy.Mode {
-	case protocol.SandboxDangerFullAccess:
-		cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-		cmd.Dir = cwd
-		return cmd, nil
-	case protocol.SandboxReadOnly, protocol.SandboxWorkspaceWrite:
+	case protocol.SandboxDangerFullAccess, protocol.SandboxReadOnly, protocol.SandboxWorkspaceWrite:
 	default:
 		return nil, fmt.Errorf("sandbox: unknown sandbox mode %q (want read-only, workspace-write or danger-full-access)", policy.Mode)
 	}
-	if _, err := Supported(); err != nil {
-		return nil, fmt.Errorf("sandbox mode %s requires Landlock, which this kernel does not provide; set sandbox_mode = \"danger-full-access\" to run unconfined (%v)", policy.Mode, err)
+	restricted := policy.Mode != protocol.SandboxDangerFullAccess
+	if !restricted && runtime.GOOS != "linux" {
+		// No supervising helper outside Linux: a process group it is.
+		cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+		cmd.Dir = dir
+		if cmd.Dir == "" {
+			cmd.Dir = cwd
+		}
+		cmd.SysProcAttr = helperProcAttr(false)
+		cmd.Cancel = func() error { return Stop(cmd) }
+		return cmd, nil
 	}
-	spec, err := json.Marshal(helperSpec{Policy: policy, Roots: WritableRoots(policy, cwd)})
+	if restricted {
+		if _, err := Supported(); err != nil {
+			return nil, fmt.Errorf("sandbox mode %s requires Landlock, which this kernel does not provide; set sandbox_mode = \"danger-full-access\" to run unconfined (%v)", policy.Mode, err)
+		}
+	}
+	if dir == "" {
+		dir = cwd
+	}
+	spec := helperSpec{Policy: policy, Roots: WritableRoots(policy, cwd), Dir: absolute("", dir)}
+	spec.Namespaces = restricted && namespacesAvailable()
+	watch := parentWatch()
+	if watch != nil {
+		spec.ParentFD = 3 // ExtraFiles[0]
+	}
+	raw, err := json.Marshal(spec)
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: encode policy: %w", err)
 	}
@@ -74,16 +118,31 @@ func Command(ctx context.Context, policy protocol.SandboxPolicy, cwd string, arg
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.CommandContext(ctx, self, append([]string{HelperArg, string(spec), "--"}, argv...)...)
-	cmd.Dir = cwd
+	cmd := exec.CommandContext(ctx, self, append([]string{HelperArg, string(raw), "--"}, argv...)...)
+	cmd.Dir = dir
+	cmd.SysProcAttr = helperProcAttr(spec.Namespaces)
+	if watch != nil {
+		cmd.ExtraFiles = []*os.File{watch}
+	}
+	// CommandContext's default kill would take only the helper; ask it to
+	// take the tree down instead (Stop escalates to SIGKILL itself).
+	cmd.Cancel = func() error { return Stop(cmd) }
+	cmd.WaitDelay = stopGrace
 	return cmd, nil
 }
+
+// helperOverride replaces this binary as the helper (benchmarks measure
+// the real grove binary with it).
+var helperOverride string
 
 // helperBinary names this very binary. /proc/self/exe, resolved by the
 // kernel in the forked child, stays right when the file on disk was
 // replaced or deleted meanwhile (an upgrade during a session), so the
 // helper always speaks the parent's protocol.
 func helperBinary() (string, error) {
+	if helperOverride != "" {
+		return helperOverride, nil
+	}
 	const procSelf = "/proc/self/exe"
 	if _, err := os.Stat(procSelf); err == nil {
 		return procSelf, nil

@@ -1,9 +1,11 @@
+//go:build linux
+
 package sandbox
 
 import (
 	"context"
-	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -24,6 +26,12 @@ const dialEnv = "GROVE_SANDBOX_TEST_DIAL"
 
 func TestMain(m *testing.M) {
 	MaybeRunHelper()
+	if probe := os.Getenv(probeEnv); probe != "" {
+		runProbe(probe) // exits
+	}
+	if os.Getenv(parentEnv) != "" {
+		runParent() // exits
+	}
 	if addr := os.Getenv(dialEnv); addr != "" {
 		network, address, _ := strings.Cut(addr, ":")
 		c, err := net.Dial(network, address)
@@ -67,20 +75,49 @@ func dirs(t *testing.T) (work, outside string) {
 	return work, outside
 }
 
-// sh runs a bash script under policy in cwd and returns its combined
-// output and exit code.
+// sh runs a bash script under policy in cwd through Start (the pool
+// helper when namespaces are available) and returns its combined output
+// and exit code.
 func sh(t *testing.T, policy protocol.SandboxPolicy, cwd, script string) (string, int) {
 	t.Helper()
-	cmd, err := Command(context.Background(), policy, cwd, []string{"bash", "-c", script})
+	return runStart(t, policy, cwd, []string{"bash", "-c", script}, os.Environ())
+}
+
+func runStart(t *testing.T, policy protocol.SandboxPolicy, cwd string, argv, env []string) (string, int) {
+	t.Helper()
+	pr, pw, err := os.Pipe()
 	if err != nil {
-		t.Fatalf("Command: %v", err)
+		t.Fatal(err)
 	}
-	out, err := cmd.CombinedOutput()
-	var exitErr *exec.ExitError
-	if err != nil && !errors.As(err, &exitErr) {
-		t.Fatalf("run %q: %v", script, err)
+	p, err := Start(policy, cwd, cwd, argv, env, pw)
+	_ = pw.Close()
+	if err != nil {
+		_ = pr.Close()
+		t.Fatalf("Start: %v", err)
 	}
-	return string(out), cmd.ProcessState.ExitCode()
+	out, _ := io.ReadAll(pr)
+	_ = pr.Close()
+	code, err := p.Wait()
+	if err != nil {
+		t.Fatalf("Wait: %v", err)
+	}
+	return string(out), code
+}
+
+// deniedByKernel: Landlock says EACCES, the read-only mounts EROFS.
+func deniedByKernel(out string) bool {
+	return strings.Contains(out, "Permission denied") || strings.Contains(out, "Read-only file system")
+}
+
+// withoutNamespaces runs the rest of the test with the helper started
+// without user, mount and PID namespaces (Landlock and seccomp only), as on
+// systems that forbid unprivileged user namespaces.
+func withoutNamespaces(t *testing.T) {
+	t.Helper()
+	namespacesAvailable() // settle the probe first
+	old := nsProbe.ok
+	nsProbe.ok = false
+	t.Cleanup(func() { nsProbe.ok = old })
 }
 
 func exists(p string) bool {
@@ -90,6 +127,14 @@ func exists(p string) bool {
 
 func TestWorkspaceWrite(t *testing.T) {
 	requireLandlock(t, 1)
+	t.Run("namespaces", testWorkspaceWrite)
+	t.Run("landlock only", func(t *testing.T) {
+		withoutNamespaces(t)
+		testWorkspaceWrite(t)
+	})
+}
+
+func testWorkspaceWrite(t *testing.T) {
 	work, outside := dirs(t)
 	extra := filepath.Join(filepath.Dir(outside), "extra")
 	if err := os.Mkdir(extra, 0o755); err != nil {
@@ -126,8 +171,8 @@ func TestWorkspaceWrite(t *testing.T) {
 				}
 				return
 			}
-			if code == 0 || !strings.Contains(out, "Permission denied") {
-				t.Fatalf("want EACCES, exit %d: %s", code, out)
+			if code == 0 || !deniedByKernel(out) {
+				t.Fatalf("want EACCES or EROFS, exit %d: %s", code, out)
 			}
 			if exists(tc.created) {
 				t.Fatalf("%s was created despite the sandbox", tc.created)
@@ -138,6 +183,14 @@ func TestWorkspaceWrite(t *testing.T) {
 
 func TestReadOnly(t *testing.T) {
 	requireLandlock(t, 1)
+	t.Run("namespaces", testReadOnly)
+	t.Run("landlock only", func(t *testing.T) {
+		withoutNamespaces(t)
+		testReadOnly(t)
+	})
+}
+
+func testReadOnly(t *testing.T) {
 	work, _ := dirs(t)
 	keep := filepath.Join(work, "keep")
 	if err := os.WriteFile(keep, nil, 0o644); err != nil {
@@ -146,7 +199,7 @@ func TestReadOnly(t *testing.T) {
 	policy := protocol.SandboxPolicy{Mode: protocol.SandboxReadOnly}
 	for _, script := range []string{"echo x > f", `echo x > "$TMPDIR/f"`, "mkdir d", "rm keep"} {
 		out, code := sh(t, policy, work, script)
-		if code == 0 || !strings.Contains(out, "denied") {
+		if code == 0 || !deniedByKernel(out) {
 			t.Errorf("%q: want a denial, exit %d: %s", script, code, out)
 		}
 	}
@@ -161,12 +214,9 @@ func TestReadOnly(t *testing.T) {
 func TestDangerFullAccess(t *testing.T) {
 	work, outside := dirs(t)
 	policy := protocol.SandboxPolicy{Mode: protocol.SandboxDangerFullAccess}
-	cmd, err := Command(context.Background(), policy, work, []string{"true"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if strings.Contains(strings.Join(cmd.Args, " "), HelperArg) {
-		t.Fatalf("danger-full-access went through the helper: %v", cmd.Args)
+	// Supervised by the helper (so its tree dies with it) but unconfined.
+	if out, code := sh(t, policy, work, "readlink /proc/$$/ns/user /proc/$PPID/ns/user | uniq | wc -l"); code != 0 || strings.TrimSpace(out) != "1" {
+		t.Fatalf("danger-full-access runs in a namespace of its own: exit %d: %s", code, out)
 	}
 	if out, code := sh(t, policy, work, "echo x > "+filepath.Join(outside, "f")); code != 0 {
 		t.Fatalf("full access: exit %d: %s", code, out)
@@ -197,10 +247,11 @@ func TestNetwork(t *testing.T) {
 		addr   string
 		want   string
 	}{
-		{"tcp blocked under workspace-write", protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite}, "tcp:" + tcp.Addr().String(), "permission denied"},
-		{"tcp blocked under read-only", protocol.SandboxPolicy{Mode: protocol.SandboxReadOnly}, "tcp:" + tcp.Addr().String(), "permission denied"},
+		{"tcp blocked under workspace-write", protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite}, "tcp:" + tcp.Addr().String(), "socket: operation not permitted"},
+		{"tcp blocked under read-only", protocol.SandboxPolicy{Mode: protocol.SandboxReadOnly}, "tcp:" + tcp.Addr().String(), "socket: operation not permitted"},
 		{"tcp allowed with network_access", protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite, NetworkAccess: true}, "tcp:" + tcp.Addr().String(), "connected"},
-		{"unix sockets keep working", protocol.SandboxPolicy{Mode: protocol.SandboxReadOnly}, "unix:" + sock, "connected"},
+		{"unix listener outside blocked", protocol.SandboxPolicy{Mode: protocol.SandboxReadOnly}, "unix:" + sock, "connect: operation not permitted"},
+		{"unix listener reachable with network_access", protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite, NetworkAccess: true}, "unix:" + sock, "connected"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cmd, err := Command(context.Background(), tc.policy, work, []string{self})
@@ -229,7 +280,9 @@ func TestSignalsStayInsideTheSandbox(t *testing.T) {
 	}()
 	policy := protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite}
 	out, code := sh(t, policy, work, "kill -TERM "+strconv.Itoa(victim.Process.Pid))
-	if code == 0 || !strings.Contains(out, "Operation not permitted") {
+	// Landlock's scope says EPERM; in its own PID namespace the victim
+	// does not even exist.
+	if code == 0 || !(strings.Contains(out, "Operation not permitted") || strings.Contains(out, "No such process")) {
 		t.Fatalf("a sandboxed command signalled a process outside: exit %d: %s", code, out)
 	}
 	if err := victim.Process.Signal(syscall.Signal(0)); err != nil {
@@ -307,7 +360,8 @@ func TestHelperFailsClosed(t *testing.T) {
 		{"no command", []string{`{"policy":{"mode":"read-only"}}`, "--"}, "usage"},
 		{"bad json", []string{`{"policy":`, "--", "touch", marker}, "decode the sandbox policy"},
 		{"unknown field", []string{`{"policy":{"mode":"read-only"},"rootz":[]}`, "--", "touch", marker}, "unknown field"},
-		{"unconfined mode", []string{`{"policy":{"mode":"danger-full-access"}}`, "--", "touch", marker}, "only applies read-only or workspace-write"},
+		{"unknown mode", []string{`{"policy":{"mode":"sideways"}}`, "--", "touch", marker}, `unknown sandbox mode "sideways"`},
+		{"relative dir", []string{`{"policy":{"mode":"read-only"},"dir":"rel"}`, "--", "touch", marker}, "not absolute"},
 		{"relative root", []string{`{"policy":{"mode":"workspace-write"},"roots":["rel"]}`, "--", "touch", marker}, "not absolute"},
 		{"missing command", []string{`{"policy":{"mode":"read-only"}}`, "--", "grove-no-such-command"}, "grove-no-such-command"},
 	} {
@@ -386,6 +440,11 @@ func TestCheckWritable(t *testing.T) {
 		{"error lists the roots", ws, "/etc/passwd", work + ", " + filepath.Join(work, "tmp")},
 		{"extra root", protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite, WritableRoots: []string{outside}}, filepath.Join(outside, "x"), ""},
 		{"root of the filesystem as a root", protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite, WritableRoots: []string{"/"}}, "/etc/x", ""},
+		{"git hooks", ws, filepath.Join(work, ".git/hooks/pre-commit"), "inside " + filepath.Join(work, ".git") + ", which stays read-only"},
+		{"agent config", ws, ".claude/settings.json", "stays read-only"},
+		{"a worktree's .git file", ws, ".git", "stays read-only"},
+		{"grove config in an extra root", protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite, WritableRoots: []string{outside}}, filepath.Join(outside, ".grove/config.toml"), "stays read-only"},
+		{"a name that only starts like one", ws, ".github/workflows/x.yml", ""},
 		{"read-only", protocol.SandboxPolicy{Mode: protocol.SandboxReadOnly}, filepath.Join(work, "x"), "read-only"},
 		{"danger-full-access", protocol.SandboxPolicy{Mode: protocol.SandboxDangerFullAccess}, "/etc/x", ""},
 		{"unknown mode", protocol.SandboxPolicy{}, filepath.Join(work, "x"), "unknown sandbox mode"},

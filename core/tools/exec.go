@@ -8,10 +8,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/grovecli/grove/core/model"
@@ -27,6 +25,10 @@ type ExecOptions struct {
 }
 
 type execCommand struct{ o ExecOptions }
+
+// stopGrace is how long a stopped command's helper has to take its tree
+// down before it is killed itself.
+const stopGrace = 2 * time.Second
 
 // NewExecCommand returns the exec_command tool.
 func NewExecCommand(o ExecOptions) Tool {
@@ -68,9 +70,9 @@ func (x *execCommand) Run(ctx context.Context, env *Env, raw json.RawMessage) Re
 	if strings.TrimSpace(a.Cmd) == "" {
 		return Errorf("exec_command: cmd is empty")
 	}
-	dir := resolvePath(env.Cwd, a.Workdir)
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return Errorf("exec_command: workdir %s is not a directory", dir)
+	dir, err := sandbox.CheckWorkdir(env.Sandbox, env.Cwd, a.Workdir)
+	if err != nil {
+		return Errorf("exec_command: %v", err)
 	}
 	timeout := x.o.DefaultTimeout
 	if a.TimeoutMS > 0 {
@@ -112,7 +114,7 @@ func (x *execCommand) Run(ctx context.Context, env *Env, raw json.RawMessage) Re
 			policy = protocol.SandboxPolicy{Mode: protocol.SandboxDangerFullAccess}
 		}
 	}
-	res := x.run(ctx, policy, dir, a.Cmd, timeout)
+	res := x.run(ctx, policy, env.Cwd, dir, a.Cmd, timeout)
 	retryable := env.ApprovalPolicy == protocol.ApprovalOnFailure || env.ApprovalPolicy == protocol.ApprovalUntrusted
 	if retryable && policy.Mode != protocol.SandboxDangerFullAccess && !res.IsError && looksLikeSandboxDenial(res) {
 		req.Reason = "the command failed inside the sandbox (permission denied); run it again without the sandbox?"
@@ -121,7 +123,7 @@ func (x *execCommand) Run(ctx context.Context, env *Env, raw json.RawMessage) Re
 			r.Output = res.Output + "\n\n" + r.Output
 			return r
 		}
-		return x.run(ctx, protocol.SandboxPolicy{Mode: protocol.SandboxDangerFullAccess}, dir, a.Cmd, timeout)
+		return x.run(ctx, protocol.SandboxPolicy{Mode: protocol.SandboxDangerFullAccess}, env.Cwd, dir, a.Cmd, timeout)
 	}
 	return res
 }
@@ -156,7 +158,12 @@ func looksLikeSandboxDenial(r Result) bool {
 	return false
 }
 
-func (x *execCommand) run(ctx context.Context, policy protocol.SandboxPolicy, dir, command string, timeout time.Duration) Result {
+// run runs command in dir under policy; the writable roots come from the
+// thread's cwd. The sandbox helper supervises the command: it runs in a
+// new session without a controlling terminal, stdin from /dev/null, and
+// its whole tree (also what left the process group) dies when it ends, on
+// a timeout or interrupt, and with grove.
+func (x *execCommand) run(ctx context.Context, policy protocol.SandboxPolicy, cwd, dir, command string, timeout time.Duration) Result {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	extra := []string{"GROVE_SANDBOX=" + string(policy.Mode), "PAGER=cat", "GIT_PAGER=cat", "NO_COLOR=1", "TERM=dumb"}
@@ -165,59 +172,55 @@ func (x *execCommand) run(ctx context.Context, policy protocol.SandboxPolicy, di
 		extra = append(extra, "TMPDIR="+os.TempDir())
 	}
 	argv, env := shellCommand(command, extra...)
-	cmd, err := sandbox.Command(context.WithoutCancel(ctx), policy, dir, argv)
-	if err != nil {
-		return Errorf("exec_command: %v", err)
-	}
-	cmd.Env = env
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Stdin = nil
-	// Our own pipe (an *os.File goes to the child as is): when the shell
-	// exits, the group is killed at once instead of waiting for background
-	// children that still hold the output open.
+	// Our own pipe (an *os.File goes to the child as is): the helper kills
+	// the tree when the shell exits, so the pipe closes then instead of
+	// waiting for background children that still hold the output open.
 	pr, pw, err := os.Pipe()
 	if err != nil {
 		return Errorf("exec_command: pipe: %v", err)
 	}
 	out := &capBuffer{max: x.o.MaxOutputBytes}
-	cmd.Stdout, cmd.Stderr = pw, pw
 	start := time.Now()
-	if err := cmd.Start(); err != nil {
-		_ = pr.Close()
-		_ = pw.Close()
-		return Errorf("exec_command: start: %v", err)
-	}
+	proc, err := sandbox.Start(policy, cwd, dir, argv, env, pw)
 	_ = pw.Close() // the child holds its copy
+	if err != nil {
+		_ = pr.Close()
+		return Errorf("exec_command: %v", err)
+	}
 	copied := make(chan struct{})
 	go func() {
 		defer close(copied)
 		_, _ = io.Copy(out, pr)
 	}()
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	var waitErr error
+	type exit struct {
+		code int
+		err  error
+	}
+	done := make(chan exit, 1)
+	go func() {
+		code, err := proc.Wait()
+		done <- exit{code, err}
+	}()
+	var ended exit
 	killed := false
 	select {
-	case waitErr = <-done:
+	case ended = <-done:
 	case <-ctx.Done():
 		killed = true
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		waitErr = <-done
+		_ = proc.Stop()
+		select {
+		case ended = <-done:
+		case <-time.After(stopGrace):
+			proc.Kill()
+			ended = <-done
+		}
 	}
-	// Reap anything the command left running in its group.
-	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-	select {
-	case <-copied:
-	case <-time.After(2 * time.Second):
-		// A process that left the group (setsid) still holds the pipe.
-	}
-	_ = pr.Close()
 	<-copied
+	_ = pr.Close()
 	dur := time.Since(start)
-	code := exitCode(cmd.ProcessState)
-	var exitErr *exec.ExitError
-	if waitErr != nil && !errors.As(waitErr, &exitErr) && !killed {
-		return Result{Output: fmt.Sprintf("exec_command: %v\n%s", waitErr, out.String()), IsError: true, Duration: dur}
+	code := ended.code
+	if ended.err != nil && !killed {
+		return Result{Output: fmt.Sprintf("exec_command: %v\n%s", ended.err, out.String()), IsError: true, Duration: dur}
 	}
 	var b strings.Builder
 	switch {
@@ -233,17 +236,6 @@ func (x *execCommand) run(ctx context.Context, policy protocol.SandboxPolicy, di
 		Output: b.String(), ExitCode: &c, Duration: dur, IsError: killed,
 		Summary: fmt.Sprintf("`%s` → exit %d (%.1fs)", clipCmd(command), code, dur.Seconds()),
 	}
-}
-
-// exitCode is the shell convention: the status, or 128+N for signal N.
-func exitCode(ps *os.ProcessState) int {
-	if ps == nil {
-		return -1
-	}
-	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		return 128 + int(ws.Signal())
-	}
-	return ps.ExitCode()
 }
 
 func clipCmd(s string) string {

@@ -1,0 +1,153 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/grovecli/grove/protocol"
+)
+
+// setupMounts runs in the helper's private mount namespace, before
+// Landlock (which then forbids any further mount change). It makes every
+// mount read-only except the writable roots, so metadata writes Landlock
+// does not cover (chmod, chown, utime, xattrs) fail with EROFS outside the
+// roots, and binds the protected names inside the roots read-only. /dev,
+// /proc and /sys are left as they are: device nodes are governed by
+// Landlock, and the pseudo file systems by their own permissions.
+func setupMounts(spec helperSpec) error {
+	if err := mountProc(); err != nil {
+		return err
+	}
+	var writable []string
+	if spec.Policy.Mode == protocol.SandboxWorkspaceWrite {
+		writable = append([]string{"/dev/shm"}, spec.Roots...)
+	}
+	// A root becomes a mount of its own, so remounting the file system it
+	// lives on read-only leaves it writable.
+	for _, r := range writable {
+		if err := unix.Mount(r, r, "", unix.MS_BIND|unix.MS_REC, ""); err != nil && !os.IsNotExist(err) {
+			return fmt.Errorf("bind the writable root %s: %w", r, err)
+		}
+	}
+	points, err := mountPoints()
+	if err != nil {
+		return err
+	}
+	for _, m := range points {
+		if underAny(m, writable) || underAny(m, []string{"/dev", "/proc", "/sys"}) {
+			continue
+		}
+		// Best effort per mount: one the namespace cannot reach (hidden
+		// under another) cannot be written through either.
+		_ = remountReadOnly(m)
+	}
+	for _, r := range spec.Roots {
+		for _, name := range ProtectedNames {
+			p := filepath.Join(r, name)
+			real, err := filepath.EvalSymlinks(p)
+			if err != nil || !underAny(real, spec.Roots) {
+				continue // absent, or outside the roots and read-only already
+			}
+			if err := unix.Mount(real, real, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+				return fmt.Errorf("bind %s: %w", real, err)
+			}
+			if err := remountReadOnly(real); err != nil {
+				return fmt.Errorf("make %s read-only: %w", real, err)
+			}
+		}
+	}
+	// The cwd still points into the mounts as they were; enter it again.
+	if spec.Dir != "" {
+		if err := os.Chdir(spec.Dir); err != nil {
+			return fmt.Errorf("enter %s: %w", spec.Dir, err)
+		}
+	}
+	return nil
+}
+
+// mountProc mounts a /proc of the helper's own PID namespace: psx (which
+// Landlock uses to restrict every thread) finds the threads through
+// /proc/self, and the command sees only its own processes.
+func mountProc() error {
+	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+		return fmt.Errorf("make the mounts private: %w", err)
+	}
+	if err := unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
+		return fmt.Errorf("mount /proc for the sandbox: %w", err)
+	}
+	return nil
+}
+
+// remountReadOnly makes the mount at p read-only, keeping the flags a user
+// namespace may not clear (nosuid, nodev, noexec, atime).
+func remountReadOnly(p string) error {
+	var st unix.Statfs_t
+	if err := unix.Statfs(p, &st); err != nil {
+		return err
+	}
+	flags := uintptr(unix.MS_BIND | unix.MS_REMOUNT | unix.MS_RDONLY)
+	for _, f := range []struct{ st, ms uintptr }{
+		{unix.ST_NOSUID, unix.MS_NOSUID}, {unix.ST_NODEV, unix.MS_NODEV}, {unix.ST_NOEXEC, unix.MS_NOEXEC},
+		{unix.ST_NOATIME, unix.MS_NOATIME}, {unix.ST_NODIRATIME, unix.MS_NODIRATIME}, {unix.ST_RELATIME, unix.MS_RELATIME},
+	} {
+		if uintptr(st.Flags)&f.st != 0 {
+			flags |= f.ms
+		}
+	}
+	return unix.Mount("", p, "", flags, "")
+}
+
+// mountPoints lists the mount points of this namespace, parents first.
+func mountPoints() ([]string, error) {
+	raw, err := os.ReadFile("/proc/self/mountinfo")
+	if err != nil {
+		return nil, fmt.Errorf("list the mounts: %w", err)
+	}
+	var out []string
+	sc := bufio.NewScanner(bytes.NewReader(raw))
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) > 4 {
+			out = append(out, unescapeMount(f[4]))
+		}
+	}
+	return out, sc.Err()
+}
+
+// unescapeMount decodes the octal escapes of mountinfo (\040 for a space).
+func unescapeMount(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+4 <= len(s) {
+			if n, err := strconv.ParseUint(s[i+1:i+4], 8, 8); err == nil {
+				b.WriteByte(byte(n))
+				i += 3
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+func underAny(p string, roots []string) bool {
+	for _, r := range roots {
+		if within(r, p) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,111 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"syscall"
+
+	"github.com/grovecli/grove/protocol"
+)
+
+// Process is a command started by Start.
+type Process struct {
+	pooled *pooledProcess // through the long-lived helper of its sandbox
+	cmd    *exec.Cmd      // through a helper of its own
+	done   chan error
+}
+
+// Start runs argv in dir under policy, the writable roots taken from the
+// thread's cwd, with env, stdin /dev/null, and stdout and stderr to out.
+// Restricted commands go through their sandbox's long-lived helper when
+// namespaces are available (see pool_linux.go), otherwise through a
+// helper of their own (Command). Wait must be called.
+func Start(policy protocol.SandboxPolicy, cwd, dir string, argv, env []string, out *os.File) (*Process, error) {
+	if dir == "" {
+		dir = cwd
+	}
+	if len(argv) > 0 && poolSupported() && parentWatch() != nil {
+		restricted := policy.Mode == protocol.SandboxReadOnly || policy.Mode == protocol.SandboxWorkspaceWrite
+		_, noLandlock := Supported()
+		if policy.Mode == protocol.SandboxDangerFullAccess || (restricted && noLandlock == nil) {
+			spec := helperSpec{Policy: policy, Roots: WritableRoots(policy, cwd), Dir: absolute("", dir), Namespaces: restricted && namespacesAvailable()}
+			p, err := startInPool(spec, argv, env, out)
+			if err != nil {
+				return nil, err
+			}
+			return &Process{pooled: p}, nil
+		}
+	}
+	cmd, err := CommandIn(context.Background(), policy, cwd, dir, argv)
+	if err != nil {
+		return nil, err
+	}
+	cmd.Env = env
+	cmd.Stdin = nil
+	cmd.Stdout, cmd.Stderr = out, out
+	p := &Process{cmd: cmd, done: make(chan error, 1)}
+	started := make(chan error, 1)
+	go func() {
+		// The helper's death signal fires when the thread that started it
+		// exits: hold this thread until the helper is reaped.
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		if err := cmd.Start(); err != nil {
+			started <- err
+			return
+		}
+		started <- nil
+		p.done <- cmd.Wait()
+	}()
+	if err := <-started; err != nil {
+		return nil, fmt.Errorf("start: %w", err)
+	}
+	return p, nil
+}
+
+// Wait waits for the command and returns its exit code, the shell's
+// convention (128+N for signal N). An error means it could not be
+// followed to its end.
+func (p *Process) Wait() (int, error) {
+	if p.pooled != nil {
+		return p.pooled.wait()
+	}
+	err := <-p.done
+	code := exitCode(p.cmd.ProcessState)
+	var exitErr *exec.ExitError
+	if err != nil && !errors.As(err, &exitErr) {
+		return code, err
+	}
+	return code, nil
+}
+
+// Stop ends the command with its whole tree.
+func (p *Process) Stop() error {
+	if p.pooled != nil {
+		return p.pooled.stop()
+	}
+	return Stop(p.cmd)
+}
+
+// Kill is the last resort when Stop did not end it in time.
+func (p *Process) Kill() {
+	if p.pooled != nil {
+		_ = p.pooled.stop()
+		return
+	}
+	_ = p.cmd.Process.Kill()
+}
+
+func exitCode(ps *os.ProcessState) int {
+	if ps == nil {
+		return -1
+	}
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return 128 + int(ws.Signal())
+	}
+	return ps.ExitCode()
+}
