@@ -62,7 +62,10 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	defer cancel()
 	a := &agent{opts: opts, ctx: ctx, sessions: map[sdk.SessionId]*session{}}
 	a.conn = sdk.NewAgentSideConnection(a, out, in)
-	a.conn.SetLogger(logging.L())
+	// No SetLogger: the SDK starts reading in NewAgentSideConnection, so
+	// setting it afterwards races with that reader. Its default,
+	// slog.Default, writes through the log package, which grove routes
+	// into its debug log.
 	select {
 	case <-a.conn.Done():
 	case <-ctx.Done():
