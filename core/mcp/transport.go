@@ -57,10 +57,9 @@ func newStdioTransport(cfg config.MCPServer, defaultCwd string) (*sdk.CommandTra
 	if cmd.Dir == "" {
 		cmd.Dir = defaultCwd
 	}
-	// Pdeathsig: if grove itself is killed, the kernel kills the server.
 	// Closing waits half a second for a server to exit on end of input
 	// (the spec's shutdown) before signalling it.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	cmd.SysProcAttr = serverProcAttr()
 	// Bounds Wait when a grandchild keeps stderr open after the server exits.
 	cmd.WaitDelay = time.Second
 	tb := &tailBuffer{max: 4 << 10}
