@@ -12,12 +12,16 @@ import (
 // subscriber has its own unbounded queue drained by its own goroutine, so a
 // slow reader (the TUI) never stalls an agent. When a reader lags, adjacent
 // message deltas of the same thread are merged; no other event is dropped.
+//
+// Nothing on the bus ever waits for a reader: not Publish, not Close. A
+// subscription's pump belongs to its subscriber and ends when the subscriber
+// has drained the closed queue or cancelled; Close only tells the pumps.
 type Bus struct {
-	seq  atomic.Uint64
-	now  func() time.Time
-	mu   sync.Mutex
-	subs map[*subscription]struct{}
-	wg   sync.WaitGroup
+	seq    atomic.Uint64
+	now    func() time.Time
+	mu     sync.Mutex
+	subs   map[*subscription]struct{}
+	closed bool
 }
 
 func newBus(now func() time.Time) *Bus {
@@ -35,7 +39,7 @@ type subscription struct {
 }
 
 // Publish stamps ev with a sequence number and timestamp and queues it for
-// every subscriber.
+// every subscriber. After Close it only stamps ev.
 func (b *Bus) Publish(ev protocol.Event) protocol.Event {
 	ev.Seq = b.seq.Add(1)
 	if ev.Timestamp.IsZero() {
@@ -50,49 +54,54 @@ func (b *Bus) Publish(ev protocol.Event) protocol.Event {
 }
 
 // Subscribe returns a channel of every event published from now on and a
-// cancel func that stops delivery and closes the channel.
+// cancel func that stops delivery and closes the channel. After Close the
+// channel is already closed.
 func (b *Bus) Subscribe() (<-chan protocol.Event, func()) {
 	s := &subscription{
 		wake: make(chan struct{}, 1),
 		done: make(chan struct{}),
 		out:  make(chan protocol.Event, 64),
 	}
-	b.mu.Lock()
-	b.subs[s] = struct{}{}
-	b.mu.Unlock()
-	b.wg.Add(1)
-	go func() {
-		defer b.wg.Done()
-		s.pump()
-	}()
 	cancel := func() {
 		b.mu.Lock()
 		delete(b.subs, s)
 		b.mu.Unlock()
 		s.once.Do(func() { close(s.done) })
 	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed {
+		close(s.out)
+		return s.out, cancel
+	}
+	b.subs[s] = struct{}{}
+	go s.pump()
 	return s.out, cancel
 }
 
-// Close ends every subscription (their channels close once drained of what
-// was already queued) and waits for the pumps to exit.
+// Close ends every subscription: each channel closes once its reader has
+// received what was already queued (or at once when it cancels). Close
+// returns without waiting for any reader, so a shutdown never hangs on a
+// consumer that stopped reading. Safe to call more than once.
 func (b *Bus) Close() {
 	b.mu.Lock()
-	subs := make([]*subscription, 0, len(b.subs))
-	for s := range b.subs {
-		subs = append(subs, s)
-	}
+	b.closed = true
+	subs := b.subs
+	b.subs = map[*subscription]struct{}{}
 	b.mu.Unlock()
-	for _, s := range subs {
+	for s := range subs {
 		s.mu.Lock()
 		s.closed = true
 		s.mu.Unlock()
-		select {
-		case s.wake <- struct{}{}:
-		default:
-		}
+		s.signal()
 	}
-	b.wg.Wait()
+}
+
+func (s *subscription) signal() {
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
 }
 
 func (s *subscription) push(ev protocol.Event) {
@@ -108,12 +117,11 @@ func (s *subscription) push(ev protocol.Event) {
 	}
 	s.queue = append(s.queue, ev)
 	s.mu.Unlock()
-	select {
-	case s.wake <- struct{}{}:
-	default:
-	}
+	s.signal()
 }
 
+// pump moves queued events to the subscriber's channel. It is owned by the
+// subscriber: it stops on cancel, or after a Close once the queue is empty.
 func (s *subscription) pump() {
 	defer close(s.out)
 	for {
