@@ -106,7 +106,6 @@ func (e *Engine) spawn(ctx context.Context, r spawnRequest) (*Thread, error) {
 	if err := e.reserveSlot(); err != nil {
 		return nil, err
 	}
-	defer e.releaseSlot()
 
 	var allow, deny []string
 	if tpl != nil {
@@ -116,9 +115,11 @@ func (e *Engine) spawn(ctx context.Context, r spawnRequest) (*Thread, error) {
 		parent: caller, source: protocol.SourceSpawned,
 		agentType: agentType, agentName: r.agentName, description: description,
 		spawnCallID: r.callID, model: model, effort: effort, cwd: cwd, sandbox: sandbox,
-		allow: allow, deny: deny, rolePrompt: rolePrompt,
+		allow: allow, deny: deny, rolePrompt: rolePrompt, reserved: true,
 	})
 	if err != nil {
+		// Not registered: the slot was never handed over.
+		e.releaseSlot()
 		return nil, err
 	}
 	note := defaultNote(agentType, r.agentName, description)
