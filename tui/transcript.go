@@ -6,31 +6,8 @@ import (
 	"strings"
 	"time"
 
-	"charm.land/glamour/v2"
-
 	"github.com/grovecli/grove/protocol"
 )
-
-// markdown renders finished assistant messages, one renderer per width.
-type markdown struct {
-	w int
-	r *glamour.TermRenderer
-}
-
-func (m *markdown) render(text string, w int) string {
-	if m.r == nil || m.w != w {
-		r, err := glamour.NewTermRenderer(glamour.WithStandardStyle("dark"), glamour.WithWordWrap(w))
-		if err != nil {
-			return text
-		}
-		m.r, m.w = r, w
-	}
-	out, err := m.r.Render(text)
-	if err != nil {
-		return text
-	}
-	return strings.Trim(out, "\n")
-}
 
 // renderer turns entries into lines; it is owned by the root model.
 type renderer struct {
@@ -65,7 +42,10 @@ func (r *renderer) lines(s *session, e *entry, w int) []string {
 		// Prose stays at a readable measure on very wide terminals.
 		mw := min(w, maxProseWidth)
 		if e.final {
-			out = strings.Split(r.md.render(e.text, mw), "\n")
+			// A two-column margin, as the Markdown renderer always had.
+			for _, l := range strings.Split(r.md.render(e.text, mw-2), "\n") {
+				out = append(out, "  "+l)
+			}
 		} else {
 			out = wrap(e.text, mw)
 		}
