@@ -11,8 +11,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-
 	"github.com/grovecli/grove/core/model"
 )
 
@@ -27,8 +25,7 @@ type Registry struct {
 
 type entry struct {
 	tool   Tool
-	schema *jsonschema.Schema
-	doc    any // the decoded schema, to say what a missing field expects
+	schema *schema
 }
 
 // NewRegistry returns an empty registry.
@@ -47,16 +44,11 @@ func (r *Registry) Register(t Tool) error {
 	if len(bytes.TrimSpace(params)) == 0 {
 		params = json.RawMessage(`{"type":"object"}`)
 	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(params))
+	doc, err := decodeJSON(params)
 	if err != nil {
 		return fmt.Errorf("register tool %s: schema is not JSON: %w", spec.Name, err)
 	}
-	c := jsonschema.NewCompiler()
-	url := "tool:///" + spec.Name + ".json"
-	if err := c.AddResource(url, doc); err != nil {
-		return fmt.Errorf("register tool %s: %w", spec.Name, err)
-	}
-	sch, err := c.Compile(url)
+	sch, err := compileSchema(doc, "#")
 	if err != nil {
 		return fmt.Errorf("register tool %s: compile schema: %w", spec.Name, err)
 	}
@@ -65,7 +57,7 @@ func (r *Registry) Register(t Tool) error {
 	if _, dup := r.tools[spec.Name]; dup {
 		return fmt.Errorf("register tool %s: a tool with this name is already registered", spec.Name)
 	}
-	r.tools[spec.Name] = &entry{tool: t, schema: sch, doc: doc}
+	r.tools[spec.Name] = &entry{tool: t, schema: sch}
 	r.order = append(r.order, spec.Name)
 	return nil
 }
@@ -164,12 +156,12 @@ func (e *entry) validate(name string, args json.RawMessage) (json.RawMessage, er
 			}
 		}
 	}
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+	inst, err := decodeJSON(b)
 	if err != nil {
 		return nil, fmt.Errorf("invalid arguments for %s: %v", name, err)
 	}
-	if err := e.schema.Validate(inst); err != nil {
-		return nil, fmt.Errorf("invalid arguments for %s: %s", name, describeSchemaError(err, e.doc))
+	if vs := e.schema.validate(inst, nil); len(vs) > 0 {
+		return nil, fmt.Errorf("invalid arguments for %s: %s", name, describeViolations(vs))
 	}
 	return json.RawMessage(b), nil
 }
