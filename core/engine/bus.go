@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -30,7 +31,7 @@ func newBus(now func() time.Time) *Bus {
 
 type subscription struct {
 	mu     sync.Mutex
-	queue  []protocol.Event
+	queue  []queued
 	wake   chan struct{}
 	done   chan struct{}
 	out    chan protocol.Event
@@ -97,6 +98,21 @@ func (b *Bus) Close() {
 	}
 }
 
+// queued is one event waiting for the reader. While the reader lags, later
+// deltas of the same message are appended to more, so merging n deltas
+// costs O(total length), not O(n × length).
+type queued struct {
+	ev   protocol.Event
+	more *strings.Builder
+}
+
+func (q *queued) event() protocol.Event {
+	if q.more != nil {
+		q.ev.Delta = q.more.String()
+	}
+	return q.ev
+}
+
 func (s *subscription) signal() {
 	select {
 	case s.wake <- struct{}{}:
@@ -108,14 +124,18 @@ func (s *subscription) push(ev protocol.Event) {
 	s.mu.Lock()
 	if n := len(s.queue); n > 0 && ev.Type == protocol.EventMessageDelta {
 		last := &s.queue[n-1]
-		if last.Type == protocol.EventMessageDelta && last.ThreadID == ev.ThreadID && last.TurnID == ev.TurnID {
-			last.Delta += ev.Delta
-			last.Seq = ev.Seq
+		if l := &last.ev; l.Type == protocol.EventMessageDelta && l.ThreadID == ev.ThreadID && l.TurnID == ev.TurnID {
+			if last.more == nil {
+				last.more = &strings.Builder{}
+				last.more.WriteString(l.Delta)
+			}
+			last.more.WriteString(ev.Delta)
+			l.Seq = ev.Seq
 			s.mu.Unlock()
 			return
 		}
 	}
-	s.queue = append(s.queue, ev)
+	s.queue = append(s.queue, queued{ev: ev})
 	s.mu.Unlock()
 	s.signal()
 }
@@ -130,9 +150,9 @@ func (s *subscription) pump() {
 		s.queue = nil
 		closed := s.closed
 		s.mu.Unlock()
-		for _, ev := range batch {
+		for i := range batch {
 			select {
-			case s.out <- ev:
+			case s.out <- batch[i].event():
 			case <-s.done:
 				return
 			}

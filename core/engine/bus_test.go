@@ -168,3 +168,42 @@ func TestShutdownDeepTreeWithStalledSubscriber(t *testing.T) {
 		t.Fatalf("%d thread_closed events, want %d", closed, 1+width+width*width)
 	}
 }
+
+// BenchmarkBusPublishLaggingReader: one op = one delta published while the
+// reader is busy elsewhere (it reads every 10 000 deltas), so deltas merge
+// in the queue; merging must stay linear in the text length.
+func BenchmarkBusPublishLaggingReader(b *testing.B) {
+	bus := newBus(time.Now)
+	ch, cancel := bus.Subscribe()
+	defer cancel()
+	d := protocol.Event{Type: protocol.EventMessageDelta, ThreadID: "t", TurnID: "u", Delta: "word "}
+	got := 0
+	drain := func() {
+		for {
+			select {
+			case ev := <-ch:
+				got += len(ev.Delta)
+			default:
+				return
+			}
+		}
+	}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		bus.Publish(d)
+		if i%10_000 == 9_999 {
+			drain()
+		}
+	}
+	b.StopTimer()
+	bus.Publish(protocol.Event{Type: protocol.EventWarning})
+	for ev := range ch {
+		got += len(ev.Delta)
+		if ev.Type == protocol.EventWarning {
+			break
+		}
+	}
+	if got != b.N*len(d.Delta) {
+		b.Fatalf("delivered %d bytes of deltas, want %d", got, b.N*len(d.Delta))
+	}
+}
