@@ -48,8 +48,11 @@ func main() {
 	build.Stderr = os.Stderr
 	check(build.Run())
 
-	var turn, start, rss1, rss7, fan []float64
+	var turn, start, rss1, rss7, fan, execSandboxed, execFull []float64
 	for i := 0; i < *runs; i++ {
+		// exec_command `true` turnaround, sandboxed and not, alternately.
+		execSandboxed = append(execSandboxed, runToolLoop(bin, tmp, 20, "exec_command", `{"cmd":"true"}`).roundMS)
+		execFull = append(execFull, runToolLoop(bin, tmp, 20, "exec_command", `{"cmd":"true"}`, "-s", "danger-full-access").roundMS)
 		r := runLoop(bin, tmp, 40)
 		turn = append(turn, r.turnaroundMS)
 		start = append(start, r.startupMS)
@@ -63,7 +66,9 @@ func main() {
 	fmt.Printf("grove bench (median of %d runs, zero-latency mock model, sandbox workspace-write)\n", *runs)
 	fmt.Printf("  package init (GODEBUG=inittrace=1)  %7.2f ms   (target ≤ 3 ms)\n", initMS)
 	fmt.Printf("  `grove --help` (whole process)      %7.2f ms   (target ≤ 8 ms)\n", helpMS)
-	fmt.Printf("  harness turnaround per tool call   %7.2f ms   (target ≤ 25 ms)\n", median(turn))
+	fmt.Printf("  harness turnaround per tool call   %7.2f ms   (list_dir; target ≤ 25 ms)\n", median(turn))
+	fmt.Printf("  exec_command `true` per call, sandboxed %4.2f ms  (request to request; %.2f× unsandboxed, target ≤ 1.5×)\n", median(execSandboxed), median(execSandboxed)/median(execFull))
+	fmt.Printf("  exec_command `true` per call, unsandboxed %4.2f ms (danger-full-access)\n", median(execFull))
 	fmt.Printf("  startup to first model request      %7.1f ms   (target ≤ 15 ms)\n", median(start))
 	fmt.Printf("  peak RSS, one agent                 %7.1f MB   (target ≤ 50 MB)\n", median(rss1))
 	fmt.Printf("  peak RSS, root + 6 children         %7.1f MB   (target ≤ 80 MB)\n", median(rss7))
@@ -183,6 +188,9 @@ func inspect(body map[string]any) (rounds int, sub bool) {
 
 type loopResult struct {
 	turnaroundMS, startupMS, rssMB float64
+	// roundMS is model request to model request: the reply, the tool run
+	// and the harness, for one tool call.
+	roundMS float64
 }
 
 // run starts grove exec --json against the server and returns its events
@@ -223,18 +231,24 @@ func runCPU(bin, tmp string, s *modeltest.Server, prompt string, extra ...string
 	return evs, wall, float64(ru.Maxrss) / 1024, begin, cpu
 }
 
-// runLoop: one agent, n rounds of a cheap tool (read_file), then an answer.
+// runLoop: one agent, n rounds of a cheap tool (list_dir), then an answer.
 func runLoop(bin, tmp string, n int) loopResult {
+	return runToolLoop(bin, tmp, n, "list_dir", `{"path":"."}`)
+}
+
+// runToolLoop: one agent, n rounds of tool with args, then an answer;
+// extra are grove flags (e.g. the sandbox mode).
+func runToolLoop(bin, tmp string, n int, tool, args string, extra ...string) loopResult {
 	s := modeltest.Start()
 	defer s.Close()
 	s.Handle(func(r modeltest.CapturedRequest) modeltest.Reply {
 		rounds, _ := inspect(r.Body)
 		if rounds < n {
-			return modeltest.Reply{ToolCalls: []modeltest.ToolCall{{ID: fmt.Sprintf("c%d", rounds), Name: "list_dir", Arguments: `{"path":"."}`}}, ChunkSize: 64}
+			return modeltest.Reply{ToolCalls: []modeltest.ToolCall{{ID: fmt.Sprintf("c%d", rounds), Name: tool, Arguments: args}}, ChunkSize: 64}
 		}
 		return modeltest.Reply{Text: "done", ChunkSize: 64}
 	})
-	evs, _, rss, begin := run(bin, tmp, s, "loop")
+	evs, _, rss, begin := run(bin, tmp, s, "loop", extra...)
 	reqs := s.Requests()
 	var ends []time.Time
 	for _, ev := range evs {
@@ -251,6 +265,7 @@ func runLoop(bin, tmp string, n int) loopResult {
 		total += reqs[i+1].Received.Sub(end)
 	}
 	return loopResult{
+		roundMS:      float64(reqs[n].Received.Sub(reqs[0].Received).Microseconds()) / float64(n) / 1000,
 		turnaroundMS: float64(total.Microseconds()) / float64(n) / 1000,
 		startupMS:    float64(reqs[0].Received.Sub(begin).Microseconds()) / 1000,
 		rssMB:        rss,
