@@ -61,6 +61,10 @@ func markdownStyles() *mdStyles {
 func (markdown) render(text string, w int) string {
 	w = max(w, 8)
 	lines := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
+	for i, l := range lines {
+		// Tabs become spaces first, so indentation counts bytes.
+		lines[i] = expandTabs(l)
+	}
 	out := renderBlocks(lines, w, markdownStyles())
 	for len(out) > 0 && out[len(out)-1] == "" {
 		out = out[:len(out)-1]
@@ -448,6 +452,7 @@ func parseInline(text string) []span {
 		}
 	}
 	rs := []rune(text)
+	ix := newInlineIndex(rs)
 	for i := 0; i < len(rs); i++ {
 		r := rs[i]
 		switch {
@@ -456,7 +461,7 @@ func parseInline(text string) []span {
 			i++
 		case r == '`':
 			n := runLen(rs, i, '`')
-			end := findRun(rs, i+n, '`', n)
+			end := ix.findRun(i+n, '`', n)
 			if end < 0 {
 				b.WriteString(string(rs[i : i+n]))
 				i += n - 1
@@ -472,7 +477,7 @@ func parseInline(text string) []span {
 			out = append(out, s)
 			i = end + n - 1
 		case (r == '*' || r == '_') && i+1 < len(rs) && rs[i+1] == r:
-			if !cur.bold && !canOpen(rs, i, 2) || cur.bold && !canClose(rs, i) || !cur.bold && findRun(rs, i+2, r, 2) < 0 {
+			if !cur.bold && !canOpen(rs, i, 2) || cur.bold && !canClose(rs, i) || !cur.bold && ix.findRun(i+2, r, 2) < 0 {
 				b.WriteString(string(rs[i : i+2]))
 				i++
 				continue
@@ -481,14 +486,14 @@ func parseInline(text string) []span {
 			cur.bold = !cur.bold
 			i++
 		case r == '*' || r == '_' && !intraword(rs, i):
-			if !cur.italic && (!canOpen(rs, i, 1) || findRun(rs, i+1, r, 1) < 0) || cur.italic && !canClose(rs, i) {
+			if !cur.italic && (!canOpen(rs, i, 1) || ix.findRun(i+1, r, 1) < 0) || cur.italic && !canClose(rs, i) {
 				b.WriteRune(r)
 				continue
 			}
 			emit()
 			cur.italic = !cur.italic
 		case r == '~' && i+1 < len(rs) && rs[i+1] == '~':
-			if !cur.strike && findRun(rs, i+2, '~', 2) < 0 {
+			if !cur.strike && ix.findRun(i+2, '~', 2) < 0 {
 				b.WriteString("~~")
 				i++
 				continue
@@ -497,7 +502,7 @@ func parseInline(text string) []span {
 			cur.strike = !cur.strike
 			i++
 		case r == '[':
-			label, url, n, ok := parseLink(rs, i)
+			label, url, n, ok := ix.parseLink(i)
 			if !ok {
 				b.WriteRune(r)
 				continue
@@ -517,7 +522,7 @@ func parseInline(text string) []span {
 			}
 			i += n - 1
 		case r == '<':
-			end := indexRune(rs, i+1, '>')
+			end := ix.next(i+1, '>')
 			if end > 0 {
 				inner := string(rs[i+1 : end])
 				if strings.Contains(inner, "://") && !strings.ContainsAny(inner, " \t") || strings.Contains(inner, "@") && !strings.ContainsAny(inner, " \t") {
@@ -544,8 +549,73 @@ func runLen(rs []rune, i int, r rune) int {
 	return n
 }
 
-// findRun finds the next run of exactly n r's from i, or -1.
-func findRun(rs []rune, i int, r rune, n int) int {
+// inlineIndex answers parseInline's look-ahead questions in amortised
+// constant time, so a hostile message (thousands of unclosed backticks,
+// brackets or asterisks) renders in linear time instead of quadratic.
+type inlineIndex struct {
+	rs []rune
+	// closeBracket[i] is the ']' matching the '[' at i, or -1.
+	closeBracket []int
+	// nextParen / nextAngle[i]: the first ')' / '>' at or after i, or -1.
+	nextParen, nextAngle []int
+	// noRun[{r, n}] is the smallest start from which a search for a run
+	// failed: every later start fails too.
+	noRun map[[2]int]int
+}
+
+func newInlineIndex(rs []rune) *inlineIndex {
+	ix := &inlineIndex{rs: rs, closeBracket: make([]int, len(rs)), nextParen: make([]int, len(rs)+1), nextAngle: make([]int, len(rs)+1), noRun: map[[2]int]int{}}
+	var open []int
+	for i := 0; i < len(rs); i++ {
+		ix.closeBracket[i] = -1
+		switch rs[i] {
+		case '\\':
+			if i+1 < len(rs) {
+				i++
+				ix.closeBracket[i] = -1
+			}
+		case '[':
+			open = append(open, i)
+		case ']':
+			if n := len(open); n > 0 {
+				ix.closeBracket[open[n-1]] = i
+				open = open[:n-1]
+			}
+		}
+	}
+	ix.nextParen[len(rs)], ix.nextAngle[len(rs)] = -1, -1
+	for i := len(rs) - 1; i >= 0; i-- {
+		ix.nextParen[i], ix.nextAngle[i] = ix.nextParen[i+1], ix.nextAngle[i+1]
+		switch rs[i] {
+		case ')':
+			ix.nextParen[i] = i
+		case '>':
+			ix.nextAngle[i] = i
+		}
+	}
+	return ix
+}
+
+// next returns the first r (')' or '>') at or after from, or -1.
+func (ix *inlineIndex) next(from int, r rune) int {
+	if from >= len(ix.rs) {
+		return -1
+	}
+	if r == ')' {
+		return ix.nextParen[from]
+	}
+	return ix.nextAngle[from]
+}
+
+// findRun finds the next run of exactly n r's from i (for emphasis, n or
+// more), or -1.
+func (ix *inlineIndex) findRun(i int, r rune, n int) int {
+	key := [2]int{int(r), n}
+	if failed, ok := ix.noRun[key]; ok && i >= failed {
+		return -1
+	}
+	rs := ix.rs
+	start := i
 	for i < len(rs) {
 		if rs[i] == r {
 			m := runLen(rs, i, r)
@@ -557,14 +627,8 @@ func findRun(rs []rune, i int, r rune, n int) int {
 		}
 		i++
 	}
-	return -1
-}
-
-func indexRune(rs []rune, from int, r rune) int {
-	for i := from; i < len(rs); i++ {
-		if rs[i] == r {
-			return i
-		}
+	if failed, ok := ix.noRun[key]; !ok || start < failed {
+		ix.noRun[key] = start
 	}
 	return -1
 }
@@ -586,27 +650,13 @@ func intraword(rs []rune, i int) bool {
 }
 
 // parseLink parses [label](url) at rs[i]; n is its length in runes.
-func parseLink(rs []rune, i int) (label, url string, n int, ok bool) {
-	depth := 0
-	j := i
-	for ; j < len(rs); j++ {
-		if rs[j] == '\\' {
-			j++
-			continue
-		}
-		if rs[j] == '[' {
-			depth++
-		} else if rs[j] == ']' {
-			depth--
-			if depth == 0 {
-				break
-			}
-		}
-	}
-	if j >= len(rs)-1 || rs[j+1] != '(' {
+func (ix *inlineIndex) parseLink(i int) (label, url string, n int, ok bool) {
+	rs := ix.rs
+	j := ix.closeBracket[i]
+	if j < 0 || j+1 >= len(rs) || rs[j+1] != '(' {
 		return "", "", 0, false
 	}
-	end := indexRune(rs, j+2, ')')
+	end := ix.next(j+2, ')')
 	if end < 0 {
 		return "", "", 0, false
 	}
@@ -667,7 +717,7 @@ func wrapSpans(spans []span, w int, first, rest string) []string {
 				for ww > w-width && w-width > 0 && ww > w {
 					// A word longer than a whole line is cut.
 					head := ansi.Truncate(word, w-width, "")
-					if head == "" {
+					if ansi.StringWidth(head) == 0 {
 						break // a wide rune in a one-column gap
 					}
 					line.WriteString(style.Render(head))

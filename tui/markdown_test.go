@@ -31,6 +31,8 @@ func TestMarkdownBlocks(t *testing.T) {
 		{"table", "| a | b |\n|---|--:|\n| x | 10 |\n| yy | 2 |", "a  │  b\n───┼───\nx  │ 10\nyy │  2"},
 		{"pipe in code cell", "| c |\n|---|\n| `a|b` |", "c\n───\na|b"},
 		{"hard break", "one  \ntwo\\\nthree", "one\ntwo\nthree"},
+		{"tab-indented continuation", "- a\n\tb\n- c\n\t\td", "• a b\n• c d"},
+		{"tab under an ordered item", "1. a\n\tb", "1. a b"},
 		{"unmatched markers stay", "2 * 3 = 6 and a_b and **open", "2 * 3 = 6 and a_b and **open"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -97,4 +99,24 @@ func abs(x int) int {
 		return -x
 	}
 	return x
+}
+
+// BenchmarkMarkdownRender: a typical finished answer, and inputs built to
+// make a careless inline parser quadratic (unclosed backticks, brackets,
+// emphasis markers).
+func BenchmarkMarkdownRender(b *testing.B) {
+	typical := strings.Repeat("## Step\n\nSome **bold** text with `code` and a [link](https://x.dev).\n\n- item one\n- item two\n\n```go\nfunc main() {}\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n", 20)
+	for _, c := range []struct{ name, src string }{
+		{"typical", typical},
+		{"unclosed-backticks", strings.Repeat("`a ", 6000)},
+		{"unclosed-brackets", strings.Repeat("[a ", 6000)},
+		{"emphasis-markers", strings.Repeat("*a _b ", 6000)},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			var m markdown
+			for b.Loop() {
+				_ = m.render(c.src, 100)
+			}
+		})
+	}
 }
