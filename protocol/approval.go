@@ -28,6 +28,9 @@ type ApprovalRequest struct {
 	Files   []string `json:"files,omitempty"`
 	Dir     string   `json:"dir,omitempty"`
 	Reason  string   `json:"reason,omitempty"`
+	// Sandbox is the sandbox an approved command runs in (exec);
+	// danger-full-access under a sandboxed thread is an escalation.
+	Sandbox SandboxMode `json:"sandbox,omitempty"`
 }
 
 // ReviewDecision answers an ApprovalRequest.

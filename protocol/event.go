@@ -15,6 +15,7 @@ const (
 	EventReasoningDelta    EventType = "reasoning_delta"
 	EventMessage           EventType = "message"
 	EventUserMessage       EventType = "user_message"
+	EventAgentInput        EventType = "agent_input" // a message from another agent (From)
 	EventToolCallBegin     EventType = "tool_call_begin"
 	EventToolCallEnd       EventType = "tool_call_end"
 	EventPlanUpdated       EventType = "plan_updated"
@@ -30,6 +31,11 @@ const (
 	EventShutdownComplete  EventType = "shutdown_complete"
 )
 
+// EventToolProgress reports progress of a running tool call (an MCP
+// server's notifications/progress): Tool carries the call id and name,
+// Message the progress text.
+const EventToolProgress EventType = "tool_progress"
+
 // Event is one thing that happened in one thread. Exactly the payload field
 // that belongs to Type is set.
 type Event struct {
@@ -43,7 +49,8 @@ type Event struct {
 
 	Thread     *ThreadInfo      `json:"thread,omitempty"`      // thread_started
 	Delta      string           `json:"delta,omitempty"`       // message_delta, reasoning_delta
-	Message    string           `json:"message,omitempty"`     // message, user_message, error, warning, stream_retry
+	Message    string           `json:"message,omitempty"`     // message, user_message, agent_input, error, warning, stream_retry
+	From       ThreadID         `json:"from,omitempty"`        // agent_input: the sending agent
 	Tool       *ToolCall        `json:"tool,omitempty"`        // tool_call_begin/end
 	Plan       *Plan            `json:"plan,omitempty"`        // plan_updated
 	Approval   *ApprovalRequest `json:"approval,omitempty"`    // approval_requested/resolved

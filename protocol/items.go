@@ -16,6 +16,10 @@ const (
 	RoleAssistant = "assistant"
 	RoleDeveloper = "developer"
 	RoleSystem    = "system"
+	// RoleAgent marks a message another agent sent (spawn_agent's task,
+	// send_input): it is stored and shown as coming from that agent, never
+	// as the user's; the engine hands it to the model as labelled input.
+	RoleAgent = "agent"
 )
 
 // Item is one entry of a thread's history, as sent to the model and stored in
@@ -25,6 +29,8 @@ type Item struct {
 	// message
 	Role    string `json:"role,omitempty"`
 	Content string `json:"content,omitempty"`
+	// From is the sending agent of a RoleAgent message.
+	From ThreadID `json:"from,omitempty"`
 	// Images attached to a user message (data: or https: URLs).
 	Images []string `json:"images,omitempty"`
 	// function_call / function_call_output
@@ -34,10 +40,18 @@ type Item struct {
 	Output    string `json:"output,omitempty"`
 	// reasoning summary text, when the provider returns one
 	Summary string `json:"summary,omitempty"`
+	// EncryptedContent is a reasoning item's opaque state (Responses API),
+	// sent back so the model keeps its reasoning across tool calls.
+	EncryptedContent string `json:"encrypted_content,omitempty"`
 }
 
 // UserMessage builds a user message item.
 func UserMessage(text string) Item { return Item{Type: ItemMessage, Role: RoleUser, Content: text} }
+
+// AgentMessage builds a message that agent from sent to another agent.
+func AgentMessage(from ThreadID, text string) Item {
+	return Item{Type: ItemMessage, Role: RoleAgent, From: from, Content: text}
+}
 
 // AssistantMessage builds an assistant message item.
 func AssistantMessage(text string) Item {

@@ -27,8 +27,9 @@ func BenchmarkListSessionsFirstPage(b *testing.B) {
 	}
 }
 
-// BenchmarkAppendItem: one ~200-byte assistant message, flushed every 16
-// items as turns end.
+// BenchmarkAppendItem: one ~200-byte assistant message, written to the
+// file at once (one write call per line, no fsync); the Flush every 16
+// items is what turn ends did when lines were buffered, and is now a no-op.
 func BenchmarkAppendItem(b *testing.B) {
 	r, err := rollout.Create(b.TempDir(), rollout.SessionMeta{ID: "bench"})
 	if err != nil {

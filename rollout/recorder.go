@@ -14,19 +14,20 @@ import (
 	"github.com/grovecli/grove/protocol"
 )
 
-// Recorder appends to one thread's rollout. Lines are buffered in memory
-// and written by Flush (at turn boundaries and status changes). Safe for
-// concurrent use.
+// Recorder appends to one thread's rollout. Each line is written to the
+// file as it is appended, in one write call, so a kill -9 loses at most the
+// line being written (the reader skips a torn last line). Nothing is
+// fsynced on that path: Sync does it, at turn ends. Safe for concurrent use.
 type Recorder struct {
 	mu     sync.Mutex
 	path   string
 	f      *os.File
-	buf    []byte // encoded lines not yet written
+	buf    []byte // encoded lines not yet written (after a failed write)
 	closed bool
 	now    func() time.Time
 }
 
-// maxIdleBuffer is the buffer capacity kept between flushes; a larger one
+// maxIdleBuffer is the buffer capacity kept between writes; a larger one
 // (after a huge tool output) is released.
 const maxIdleBuffer = 1 << 20
 
@@ -90,6 +91,7 @@ func OpenAppend(path string) (*Recorder, error) {
 		return nil, fmt.Errorf("open rollout %s: %w", path, err)
 	}
 	if torn {
+		// Prepended to the next line's write.
 		r.buf = append(r.buf, '\n')
 	}
 	return r, nil
@@ -111,13 +113,13 @@ func endsTorn(f *os.File) (bool, error) {
 // Path is the rollout file.
 func (r *Recorder) Path() string { return r.path }
 
-// AppendItem buffers a response_item line.
+// AppendItem writes a response_item line.
 func (r *Recorder) AppendItem(it protocol.Item) error { return r.append(TypeResponseItem, it) }
 
-// AppendEvent buffers an event_msg line (the payload is the event's JSON).
+// AppendEvent writes an event_msg line (the payload is the event's JSON).
 func (r *Recorder) AppendEvent(ev protocol.Event) error { return r.append(TypeEventMsg, ev) }
 
-// AppendTurnContext buffers a turn_context line.
+// AppendTurnContext writes a turn_context line.
 func (r *Recorder) AppendTurnContext(tc TurnContext) error { return r.append(TypeTurnContext, tc) }
 
 func (r *Recorder) append(typ string, payload any) error {
@@ -144,11 +146,14 @@ func (r *Recorder) append(typ string, payload any) error {
 	r.buf = append(r.buf, `","payload":`...)
 	r.buf = append(r.buf, p...)
 	r.buf = append(r.buf, "}\n"...)
-	return nil
+	// Written now, not at the turn's end: a crash must not take the lines
+	// of the running turn with it. A failed write keeps the bytes for the
+	// next append or Flush.
+	return r.flushLocked()
 }
 
-// Flush writes the buffered lines to the file in one write call. It does
-// not fsync (see Sync).
+// Flush writes any lines a failed write left behind, in one write call. It
+// does not fsync (see Sync).
 func (r *Recorder) Flush() error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -190,7 +195,7 @@ func (r *Recorder) Sync() error {
 	return nil
 }
 
-// Close flushes and closes the file; it is idempotent.
+// Close flushes, fsyncs and closes the file; it is idempotent.
 func (r *Recorder) Close() error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -200,6 +205,11 @@ func (r *Recorder) Close() error {
 	r.closed = true
 	err := r.flushLocked()
 	r.buf = nil
+	if err == nil {
+		if serr := r.f.Sync(); serr != nil {
+			err = fmt.Errorf("rollout %s: sync: %w", r.path, serr)
+		}
+	}
 	if cerr := r.f.Close(); err == nil && cerr != nil {
 		err = fmt.Errorf("rollout %s: close: %w", r.path, cerr)
 	}

@@ -252,7 +252,9 @@ func TestFlushErrorKeepsLines(t *testing.T) {
 	if err != nil {
 		t.Skip(err)
 	}
-	must(t, r.AppendItem(protocol.UserMessage("x")))
+	if err := r.AppendItem(protocol.UserMessage("x")); err == nil || !strings.Contains(err.Error(), "/dev/full: write") {
+		t.Fatalf("append to a full disk: %v", err)
+	}
 	for range 2 {
 		if err := r.Flush(); err == nil || !strings.Contains(err.Error(), "/dev/full: write") {
 			t.Fatalf("flush to a full disk: %v", err)
@@ -262,4 +264,39 @@ func TestFlushErrorKeepsLines(t *testing.T) {
 		t.Fatal("close with unwritten lines reported no error")
 	}
 	must(t, r.Close())
+}
+
+// TestAppendIsOnDiskAtOnce: every line reaches the file when it is
+// appended, without Flush, so a kill -9 mid-turn keeps the turn so far; a
+// torn tail left by the killed writer is sealed by the next line.
+func TestAppendIsOnDiskAtOnce(t *testing.T) {
+	r := newRec(t, t.TempDir(), "live")
+	items := []protocol.Item{protocol.UserMessage("go"), protocol.FunctionCall("c1", "exec_command", `{"cmd":"ls"}`)}
+	for i, it := range items {
+		must(t, r.AppendItem(it))
+		s, err := Read(r.Path())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(s.Items, items[:i+1]) {
+			t.Fatalf("after %d appends the file holds %+v", i+1, s.Items)
+		}
+	}
+	// The writer dies mid-line; a resumed writer starts on a fresh line.
+	appendRaw(t, r.Path(), `{"timestamp":"2026-11-23T10:00:01Z","type":"respo`)
+	r2, err := OpenAppend(r.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := protocol.FunctionCallOutput("c1", "aborted")
+	must(t, r2.AppendItem(out))
+	s, err := Read(r.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := append(items, out); !reflect.DeepEqual(s.Items, want) || len(s.Warnings) != 1 {
+		t.Fatalf("items %+v warnings %q", s.Items, s.Warnings)
+	}
+	must(t, r.Close())
+	must(t, r2.Close())
 }

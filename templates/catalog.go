@@ -45,6 +45,9 @@ type Catalog struct {
 
 type source struct {
 	dir, scope string
+	// seeded: older grove versions copied the built-ins here; an unedited
+	// copy must not shadow the user's other directories.
+	seeded bool
 }
 
 // searchPath lists template directories nearest first.
@@ -67,18 +70,18 @@ func searchPath(d Dirs) []source {
 		}
 		for _, c := range chain {
 			out = append(out,
-				source{filepath.Join(c, ".grove", "agents"), "project"},
-				source{filepath.Join(c, ".codex", ".agents"), "project"},
-				source{filepath.Join(c, ".claude", "agents"), "project"})
+				source{dir: filepath.Join(c, ".grove", "agents"), scope: "project"},
+				source{dir: filepath.Join(c, ".codex", ".agents"), scope: "project"},
+				source{dir: filepath.Join(c, ".claude", "agents"), scope: "project"})
 		}
 	}
 	if d.GroveHome != "" {
-		out = append(out, source{filepath.Join(d.GroveHome, "agents"), "user"})
+		out = append(out, source{dir: filepath.Join(d.GroveHome, "agents"), scope: "user", seeded: true})
 	}
 	if d.UserHome != "" {
 		out = append(out,
-			source{filepath.Join(d.UserHome, ".codex", ".agents"), "user"},
-			source{filepath.Join(d.UserHome, ".claude", "agents"), "user"})
+			source{dir: filepath.Join(d.UserHome, ".codex", ".agents"), scope: "user"},
+			source{dir: filepath.Join(d.UserHome, ".claude", "agents"), scope: "user"})
 	}
 	return out
 }
@@ -102,6 +105,9 @@ func Load(d Dirs, opts Options) *Catalog {
 			if err != nil {
 				c.problems = append(c.problems, Problem{Path: path, Err: err.Error()})
 				continue
+			}
+			if s.seeded && isSeedCopy(e.Name(), data) {
+				continue // the built-in itself, loaded last
 			}
 			c.add(path, s.scope, data, opts)
 		}
@@ -181,26 +187,18 @@ func (c *Catalog) Problems() []Problem {
 	return append([]Problem(nil), c.problems...)
 }
 
-// SeedUserDir copies the embedded templates into $GROVE_HOME/agents when
-// that directory holds none of their names (seed 002).
-func SeedUserDir(groveHome string) error {
-	dir := filepath.Join(groveHome, "agents")
+// isSeedCopy reports whether a file in $GROVE_HOME/agents is an unedited
+// copy of a built-in, as grove once seeded there. Seed 002's user scope
+// (~/.codex/.agents) must override the built-ins, and such a copy, searched
+// first, would shadow it; so grove no longer seeds, and treats old copies
+// as the built-ins they are. An edited copy is the user's own template.
+func isSeedCopy(name string, data []byte) bool {
+	stem := strings.TrimSuffix(name, ".md")
 	for _, n := range EmbeddedNames {
-		if _, err := os.Stat(filepath.Join(dir, n+".md")); err == nil {
-			return nil
+		if n == stem {
+			builtin, err := embedded.ReadFile("agents/" + n + ".md")
+			return err == nil && string(builtin) == string(data)
 		}
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("seed %s: %w", dir, err)
-	}
-	for _, n := range EmbeddedNames {
-		data, err := embedded.ReadFile("agents/" + n + ".md")
-		if err != nil {
-			return err
-		}
-		if err := os.WriteFile(filepath.Join(dir, n+".md"), data, 0o644); err != nil {
-			return fmt.Errorf("seed %s: %w", dir, err)
-		}
-	}
-	return nil
+	return false
 }

@@ -47,7 +47,13 @@ func mapClaudeTools(path string, names []string, warnings []string) ([]string, [
 		case unsupportedClaudeTools[base]:
 			warnings = append(warnings, fmt.Sprintf("%s: Claude tool %s has no grove equivalent; dropped", path, base))
 		case strings.HasPrefix(base, "mcp__"):
-			warnings = append(warnings, fmt.Sprintf("%s: MCP tool %s is not available in grove; dropped", path, base))
+			// MCP tools keep Claude Code's names (grove uses the same
+			// mcp__<server>__<tool> convention); a bare mcp__<server>
+			// means every tool of that server, as in Claude Code.
+			if !strings.Contains(strings.TrimPrefix(base, "mcp__"), "__") {
+				base += "__*"
+			}
+			add(base)
 		default:
 			warnings = append(warnings, fmt.Sprintf("%s: unknown tool %q kept as-is", path, base))
 			add(base)

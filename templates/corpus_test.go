@@ -51,7 +51,7 @@ var corpus = map[string]expect{
 	"c01-claude-basic.md":            {agentType: "c01-claude-basic", format: "claude", description: "Use this agent when reviewing code", allow: []string{"read_file", "grep_files", "list_dir"}, prompt: "code reviewer"},
 	"c02-claude-list-tools.md":       {agentType: "c02-claude-list-tools", format: "claude", description: "Tools as a list", allow: []string{"exec_command", "apply_patch"}, model: "alias-opus"},
 	"c03-claude-inherit.md":          {agentType: "c03-claude-inherit", format: "claude", description: "Inherits the model"},
-	"c04-claude-mcp-web.md":          {agentType: "c04-claude-mcp-web", format: "claude", description: "Uses web and mcp", allow: []string{"read_file", "update_plan"}, warning: "MCP tool"},
+	"c04-claude-mcp-web.md":          {agentType: "c04-claude-mcp-web", format: "claude", description: "Uses web and mcp", allow: []string{"read_file", "mcp__github__create_issue", "update_plan"}, warning: "WebFetch"},
 	"c05-claude-task.md":             {agentType: "c05-claude-task", format: "claude", description: "Delegates with Task", allow: []string{"spawn_agent", "wait", "send_input", "close_agent", "list_agents", "list_active_agents", "read_file"}},
 	"c06-claude-sloppy.md":           {agentType: "c06-claude-sloppy", format: "claude", description: "Use this agent when: the user asks for tests. Examples: <example>Context: tests user: add tests</example>", allow: []string{"exec_command", "read_file"}, warning: "sonnet"},
 	"c07-claude-name-differs.md":     {agentType: "security-auditor", format: "claude", description: "Audits security", allow: []string{"read_file", "grep_files"}},

@@ -20,7 +20,7 @@ func Parse(path string, data []byte) (*Template, error) {
 func parse(path string, data []byte, opts Options) (*Template, error) {
 	text := strings.TrimPrefix(string(data), "\ufeff")
 	text = strings.ReplaceAll(text, "\r\n", "\n")
-	fm, body, bodyLine, err := splitFrontmatter(text)
+	fm, body, fmLine, bodyLine, err := splitFrontmatter(text)
 	if err != nil {
 		line := 1
 		if err != errNoFrontmatter {
@@ -30,6 +30,10 @@ func parse(path string, data []byte, opts Options) (*Template, error) {
 	}
 	fields, warnings, err := readFrontmatter(path, fm)
 	if err != nil {
+		return nil, err
+	}
+	lines := keyLines(fm, fmLine)
+	if err := checkNearMissKeys(path, fields, lines); err != nil {
 		return nil, err
 	}
 	t := &Template{Source: path, Warnings: warnings}
@@ -60,7 +64,13 @@ func parse(path string, data []byte, opts Options) (*Template, error) {
 	t.Description = strings.TrimSpace(str(fields["description"]))
 	t.ReasoningEffort = str(fields["reasoning_effort"])
 	t.Color = str(fields["color"])
-	t.ReadOnly = boolish(fields["read_only"])
+	if v, ok := fields["read_only"]; ok {
+		ro, err := readOnlyValue(v)
+		if err != nil {
+			return nil, &ParseError{Path: path, Line: lines["read_only"], Msg: err.Error()}
+		}
+		t.ReadOnly = ro
+	}
 	model := str(fields["model"])
 	if t.Format == "claude" {
 		t.Model, t.Warnings = mapClaudeModel(path, model, opts.ModelAliases, t.Warnings)
@@ -75,6 +85,7 @@ func parse(path string, data []byte, opts Options) (*Template, error) {
 		t.AllowList = list(fields["allow_list"])
 		t.DenyList = list(fields["deny_list"])
 	}
+	t.noToolsIfAllowListEmpty(fields, lines)
 	for _, raw := range listOfMaps(fields["agent_names"]) {
 		p := Persona{Name: str(raw["name"]), Description: str(raw["description"]), Model: str(raw["model"]), ReasoningEffort: str(raw["reasoning_effort"])}
 		if p.Name == "" {
@@ -88,22 +99,23 @@ func parse(path string, data []byte, opts Options) (*Template, error) {
 	return t, nil
 }
 
-// splitFrontmatter separates `---` frontmatter from the body.
-func splitFrontmatter(text string) (fm, body string, bodyLine int, err error) {
+// splitFrontmatter separates `---` frontmatter from the body; fmLine and
+// bodyLine are the file lines where each starts.
+func splitFrontmatter(text string) (fm, body string, fmLine, bodyLine int, err error) {
 	lines := strings.Split(text, "\n")
 	i := 0
 	for i < len(lines) && strings.TrimSpace(lines[i]) == "" {
 		i++
 	}
 	if i >= len(lines) || strings.TrimSpace(lines[i]) != "---" {
-		return "", "", 0, errNoFrontmatter
+		return "", "", 0, 0, errNoFrontmatter
 	}
 	for j := i + 1; j < len(lines); j++ {
 		if t := strings.TrimSpace(lines[j]); t == "---" || t == "..." {
-			return strings.Join(lines[i+1:j], "\n"), strings.Join(lines[j+1:], "\n"), j + 2, nil
+			return strings.Join(lines[i+1:j], "\n"), strings.Join(lines[j+1:], "\n"), i + 2, j + 2, nil
 		}
 	}
-	return "", "", 0, fmt.Errorf("frontmatter opened with --- on line %d is never closed", i+1)
+	return "", "", 0, 0, fmt.Errorf("frontmatter opened with --- on line %d is never closed", i+1)
 }
 
 // readFrontmatter parses strictly with YAML first, then falls back to a
@@ -181,19 +193,6 @@ func str(v any) string {
 	default:
 		return strings.TrimSpace(fmt.Sprint(x))
 	}
-}
-
-func boolish(v any) bool {
-	switch x := v.(type) {
-	case bool:
-		return x
-	case string:
-		switch strings.ToLower(strings.TrimSpace(x)) {
-		case "true", "yes", "on", "1":
-			return true
-		}
-	}
-	return false
 }
 
 // list accepts a YAML list or a comma-separated string.

@@ -89,26 +89,6 @@ func TestDiscoveryOrder(t *testing.T) {
 	}
 }
 
-func TestSeedUserDir(t *testing.T) {
-	home := t.TempDir()
-	if err := SeedUserDir(home); err != nil {
-		t.Fatal(err)
-	}
-	for _, n := range EmbeddedNames {
-		if _, err := os.Stat(filepath.Join(home, "agents", n+".md")); err != nil {
-			t.Fatal(err)
-		}
-	}
-	home2 := t.TempDir()
-	write(t, filepath.Join(home2, "agents", "worker.md"), "---\ndescription: mine\n---\nmine\n")
-	if err := SeedUserDir(home2); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(home2, "agents", "explorer.md")); err == nil {
-		t.Fatal("seeded a directory that already had one of the names")
-	}
-}
-
 func TestListAgentsShape(t *testing.T) {
 	c := Load(Dirs{}, Options{})
 	res, err := ListAgents(c, "", false)
@@ -152,6 +132,9 @@ func FuzzParse(f *testing.F) {
 	for _, e := range entries {
 		b, _ := os.ReadFile(filepath.Join("testdata", "corpus", e.Name()))
 		f.Add(b)
+	}
+	for _, front := range []string{"read_only: banana", "readonly: true", "read_onyl: 1", "allow_list: []", "tools: WebFetch", "ReadOnly:"} {
+		f.Add([]byte("---\ndescription: d\n" + front + "\n---\nP\n"))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		tpl, err := Parse("fuzz.md", data)

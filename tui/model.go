@@ -32,6 +32,8 @@ type Options struct {
 	NewSession func() (Backend, error)
 	// Models lists model names for /model completion (may be nil).
 	Models func() []string
+	// MCPServers describes the MCP servers, one line each, for /mcp (may be nil).
+	MCPServers func() []string
 	// Now is the clock (tests pin it).
 	Now func() time.Time
 	// ApprovalGrace overrides the modal's input grace period (tests).
@@ -619,6 +621,7 @@ var slashCommands = []struct{ name, help string }{
 	{"/agents", "table of every agent (ctrl+t)"},
 	{"/model", "set the model: /model <name> [effort]"},
 	{"/note", "set the focused agent's note: /note <text>"},
+	{"/mcp", "MCP servers: state, tools, errors"},
 	{"/help", "show keys and commands"},
 	{"/quit", "quit grove"},
 }
@@ -684,6 +687,19 @@ func (m Model) slash(text string) (tea.Model, tea.Cmd) {
 		name, effort, _ := strings.Cut(arg, " ")
 		m.info.Model = name
 		return m, m.submit(protocol.Op{Type: protocol.OpSetModel, ThreadID: m.focused, Model: name, ReasoningEffort: strings.TrimSpace(effort)})
+	case "/mcp":
+		if m.opts.MCPServers == nil {
+			m.flash = "no MCP servers configured ([mcp_servers] in config.toml, or .mcp.json)"
+			return m, nil
+		}
+		list := m.opts.MCPServers
+		return m, func() tea.Msg {
+			lines := list()
+			if len(lines) == 0 {
+				return flashMsg("no MCP servers configured ([mcp_servers] in config.toml, or .mcp.json)")
+			}
+			return flashMsg("MCP: " + strings.Join(lines, " · "))
+		}
 	default:
 		m.flash = "unknown command " + cmd + " · /help lists commands"
 	}

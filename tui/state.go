@@ -124,6 +124,13 @@ func (s *session) apply(ev protocol.Event) *threadView {
 		}
 	case protocol.EventUserMessage:
 		t.add(&entry{kind: entryUser, text: ev.Message})
+	case protocol.EventAgentInput:
+		// Another agent's message: shown as from that agent, never as the user's.
+		from := "agent " + ev.From.Short()
+		if f := s.threads[ev.From]; f != nil {
+			from = f.info.Label()
+		}
+		t.add(&entry{kind: entryInfo, text: "message from " + from + ":\n" + ev.Message})
 	case protocol.EventMessageDelta:
 		if t.streaming == nil {
 			t.streaming = t.add(&entry{kind: entryAssistant})
@@ -215,6 +222,8 @@ func (t *threadView) loadHistory(items []protocol.Item) {
 				t.add(&entry{kind: entryAssistant, text: it.Content, final: true})
 			} else if it.Role == protocol.RoleUser {
 				t.add(&entry{kind: entryUser, text: it.Content})
+			} else if it.Role == protocol.RoleAgent {
+				t.add(&entry{kind: entryInfo, text: "message from agent " + it.From.Short() + ":\n" + it.Content})
 			}
 		case protocol.ItemFunctionCall:
 			if it.Name == "update_plan" {

@@ -122,7 +122,8 @@ func (r *renderer) toolLines(e *entry, w int) []string {
 			mark = r.th.done.Render("✓")
 		}
 	}
-	head := fmt.Sprintf("%s %s %s", mark, r.th.toolName.Render(tc.Name), r.th.toolArgs.Render(clip(toolSummary(tc), max(10, w-len(tc.Name)-4))))
+	name := displayToolName(tc.Name)
+	head := fmt.Sprintf("%s %s %s", mark, r.th.toolName.Render(name), r.th.toolArgs.Render(clip(toolSummary(tc), max(10, w-len(name)-4))))
 	out := []string{padRight(head, w)}
 	if e.running || tc.Output == "" {
 		return out

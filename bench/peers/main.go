@@ -179,7 +179,7 @@ func runOnce(t tool, sc scenario, tmp string, verbose bool) (float64, error) {
 	defer os.RemoveAll(work)
 	srv := modeltest.Start()
 	defer srv.Close()
-	srv.SetModels([]string{"test-model"}, 0)
+	srv.SetModels([]string{"test-model"})
 	sm := &scriptedModel{sc: sc}
 	srv.Handle(sm.reply)
 	prompt := fmt.Sprintf("BENCH-ROOT %s", sc.name)

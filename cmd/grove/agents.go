@@ -27,9 +27,6 @@ func newAgentsCmd(g *globalFlags) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := templates.SeedUserDir(cfg.Home); err != nil {
-				fmt.Fprintln(cmd.ErrOrStderr(), "grove: warning: seed agent templates:", err)
-			}
 			cat := templates.Load(templates.Dirs{Cwd: cwd, GroveHome: cfg.Home, UserHome: userHome()}, templates.Options{ModelAliases: cfg.Agents.ModelAliases})
 			return printAgents(cmd.OutOrStdout(), cmd.ErrOrStderr(), cat, asJSON, expanded)
 		},

@@ -9,11 +9,11 @@ import (
 	"os"
 	"os/signal"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/grovecli/grove/core/logging"
 	"github.com/grovecli/grove/protocol"
 )
 
@@ -60,6 +60,7 @@ func runExec(ctx context.Context, g *globalFlags, f *execFlags, prompt string, s
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	term := terminatorFrom(ctx)
 	s, err := newSession(ctx, g, sessionOpts{headless: true, approveWorkdirs: f.approveWorkdirs})
 	if err != nil {
 		return err
@@ -68,22 +69,25 @@ func runExec(ctx context.Context, g *globalFlags, f *execFlags, prompt string, s
 	defer cancel()
 	rootID, err := s.start(f.resume)
 	if err != nil {
-		_ = s.eng.Shutdown(context.Background())
+		_ = s.shutdown(context.Background(), "start failed")
 		return err
 	}
 	if s.provider.Demo && !f.json {
 		fmt.Fprintf(stderr, "grove: no model configured: running the offline demo model in %s\n", s.cwd)
 	}
+	// Ctrl+C interrupts the root; a second one stops. SIGTERM and SIGHUP
+	// arrive as the end of ctx (see terminator).
 	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	signal.Notify(sigs, os.Interrupt)
 	defer signal.Stop(sigs)
 
 	if err := s.eng.SubmitText(rootID, prompt); err != nil {
-		_ = s.eng.Shutdown(context.Background())
+		_ = s.shutdown(context.Background(), "submit failed")
 		return err
 	}
 	enc := json.NewEncoder(stdout)
 	interrupted := false
+	stopping := false // a signal asked to stop now: no waiting for a final status
 	var final protocol.AgentStatus
 	var lastMessage string
 loop:
@@ -91,12 +95,18 @@ loop:
 		select {
 		case <-sigs:
 			if interrupted {
+				term.BeginShutdown(130)
+				stopping = true
 				break loop
 			}
 			interrupted = true
+			logging.L().Info("exec: interrupt requested", "thread", string(rootID))
 			fmt.Fprintln(stderr, "grove: interrupting (press ctrl+c again to stop now)")
 			_ = s.eng.Submit(protocol.Op{Type: protocol.OpInterrupt, ThreadID: rootID})
 		case <-ctx.Done():
+			// Terminated (SIGTERM/SIGHUP): interrupt everything and close.
+			interrupted, stopping = true, true
+			_ = s.eng.Submit(protocol.Op{Type: protocol.OpInterrupt, ThreadID: rootID})
 			break loop
 		case ev, ok := <-events:
 			if !ok {
@@ -123,7 +133,7 @@ loop:
 	}
 	// Wait for the final status event that follows turn_completed.
 	deadline := time.After(2 * time.Second)
-	for final.Kind == "" || final.Kind == protocol.StatusRunning || final.Kind == protocol.StatusPendingInit {
+	for !stopping && (final.Kind == "" || final.Kind == protocol.StatusRunning || final.Kind == protocol.StatusPendingInit) {
 		select {
 		case ev, ok := <-events:
 			if !ok {
@@ -140,9 +150,33 @@ loop:
 		}
 	}
 done:
-	shutdownCtx, stop := context.WithTimeout(context.Background(), 10*time.Second)
+	// Events keep flowing while the tree closes: they are drained (and
+	// printed with --json) so that no shutdown step waits on this reader.
+	drained := make(chan struct{})
+	go func() {
+		defer close(drained)
+		for ev := range events {
+			if f.json {
+				_ = enc.Encode(ev)
+			}
+		}
+	}()
+	grace := 10 * time.Second
+	if stopping {
+		grace = 5 * time.Second
+	}
+	shutdownCtx, stop := context.WithTimeout(context.Background(), grace)
 	defer stop()
-	_ = s.eng.Shutdown(shutdownCtx)
+	reason := "finished"
+	if stopping {
+		reason = "signal"
+	}
+	_ = s.shutdown(shutdownCtx, reason)
+	cancel() // ends the subscription if the bus did not close in time
+	<-drained
+	if err := term.Err(); err != nil {
+		return err
+	}
 	switch final.Kind {
 	case protocol.StatusCompleted:
 		if !f.json {

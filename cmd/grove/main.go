@@ -2,27 +2,46 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
 
+	"github.com/grovecli/grove/core/logging"
 	"github.com/grovecli/grove/core/sandbox"
 )
 
 func main() {
 	// The sandbox helper re-execs this binary; it must run before anything else.
 	sandbox.MaybeRunHelper()
-	if err := newRootCmd().Execute(); err != nil {
-		var ee exitError
-		if errors.As(err, &ee) {
-			if ee.msg != "" {
-				fmt.Fprintln(os.Stderr, "grove:", ee.msg)
-			}
-			os.Exit(ee.code)
-		}
-		fmt.Fprintln(os.Stderr, "grove:", err)
-		os.Exit(1)
+	code := run()
+	stopLogging(code)
+	os.Exit(code)
+}
+
+// run executes the command line and returns the exit status.
+func run() int {
+	term := watchTermination(context.Background())
+	err := newRootCmd().ExecuteContext(term.ctx)
+	closeAllMCP() // MCP servers stop with grove
+	term.Stop()
+	if term.Code() != 0 {
+		// SIGTERM/SIGHUP (or Ctrl+C twice) shut the run down: 128+signal.
+		err = term.Err()
 	}
+	if err == nil {
+		return 0
+	}
+	var ee exitError
+	if errors.As(err, &ee) {
+		if ee.msg != "" {
+			fmt.Fprintln(os.Stderr, "grove:", ee.msg)
+		}
+		return ee.code
+	}
+	logging.L().Error("command failed", "err", err)
+	fmt.Fprintln(os.Stderr, "grove:", err)
+	return 1
 }
 
 // exitError carries a specific exit code out of a command.

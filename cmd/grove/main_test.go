@@ -19,7 +19,29 @@ import (
 
 func TestMain(m *testing.M) {
 	sandbox.MaybeRunHelper()
-	goleak.VerifyTestMain(m)
+	dir, err := os.MkdirTemp("", "grove-bin-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	if groveBin, err = buildGrove(dir); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	// goleak.VerifyTestMain exits; the binary's directory goes first.
+	goleak.VerifyTestMain(exitHook{m, func() { _ = os.RemoveAll(dir) }})
+}
+
+// exitHook runs cleanup after the tests, before goleak's check and exit.
+type exitHook struct {
+	m       *testing.M
+	cleanup func()
+}
+
+func (h exitHook) Run() int {
+	code := h.m.Run()
+	h.cleanup()
+	return code
 }
 
 // runCLI runs the grove command tree in-process with a private GROVE_HOME.
@@ -156,9 +178,10 @@ func TestAgentsList(t *testing.T) {
 	if !strings.Contains(errOut, "broken.md") {
 		t.Errorf("broken template not reported:\n%s", errOut)
 	}
-	// $GROVE_HOME/agents was seeded with the built-in set.
-	if _, err := os.Stat(filepath.Join(home, "agents", "worker.md")); err != nil {
-		t.Errorf("agents dir not seeded: %v", err)
+	// No copies of the built-ins are seeded: they would shadow the user's
+	// ~/.codex/.agents and ~/.claude/agents files (seed 002's user scope).
+	if _, err := os.Stat(filepath.Join(home, "agents", "worker.md")); err == nil {
+		t.Errorf("$GROVE_HOME/agents was seeded with a copy of worker.md")
 	}
 	js, _, err := runCLI(t, home, "", "agents", "list", "--json", "--cd", dir)
 	if err != nil || !json.Valid([]byte(js)) {

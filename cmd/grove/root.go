@@ -1,6 +1,8 @@
 package main
 
 import (
+	"io"
+
 	"github.com/spf13/cobra"
 )
 
@@ -12,6 +14,10 @@ type globalFlags struct {
 	sandbox   string
 	approval  string
 	demo      bool
+	debug     bool
+
+	// warnOut receives warnings (stderr), nil while the TUI owns the screen.
+	warnOut io.Writer
 }
 
 func newRootCmd() *cobra.Command {
@@ -27,6 +33,9 @@ With no API key and no provider configured, grove runs an offline demo model.`,
 		Args:          cobra.ArbitraryArgs,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		PersistentPreRun: func(cmd *cobra.Command, _ []string) {
+			startLogging(cmd, g)
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runTUI(cmd.Context(), g, joinPrompt(args), tuiStart{})
 		},
@@ -38,7 +47,10 @@ With no API key and no provider configured, grove runs an offline demo model.`,
 	pf.StringVarP(&g.sandbox, "sandbox", "s", "", "sandbox mode: read-only, workspace-write or danger-full-access")
 	pf.StringVarP(&g.approval, "ask-for-approval", "a", "", "approval policy: untrusted, on-request, on-failure or never")
 	pf.BoolVar(&g.demo, "demo", false, "run the offline demo model even if a provider is configured")
+	pf.BoolVar(&g.debug, "debug", false, "mirror the debug log ($GROVE_HOME/log/grove.log) to stderr (headless commands)")
 	root.AddCommand(newExecCmd(g), newResumeCmd(g), newAgentsCmd(g), newSessionsCmd(g))
+	root.AddCommand(newAppServerCmd(g), newACPCmd(g))
+	root.AddCommand(newMCPCmd(g))
 	return root
 }
 

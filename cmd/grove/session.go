@@ -5,11 +5,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/grovecli/grove/core/config"
 	"github.com/grovecli/grove/core/demo"
 	"github.com/grovecli/grove/core/engine"
+	"github.com/grovecli/grove/core/logging"
+	"github.com/grovecli/grove/core/mcp"
 	"github.com/grovecli/grove/core/model"
 	"github.com/grovecli/grove/protocol"
 	"github.com/grovecli/grove/templates"
@@ -21,6 +24,36 @@ type session struct {
 	provider config.Resolved
 	eng      *engine.Engine
 	cwd      string
+	// warnings are the problems found while opening the session (config,
+	// templates) and the engine's warnings since (a resumed session's torn
+	// lines or interrupted turn). They are logged; the TUI shows them on its
+	// status line (headless commands print them to stderr).
+	warnMu   sync.Mutex
+	warnings []string
+	// stopLog and waitLog end the debug log's event reader.
+	stopLog, waitLog func()
+	// mcp runs the session's MCP servers; shutdown stops them.
+	mcp *mcp.Manager
+}
+
+// maxSessionWarnings bounds the kept warnings (a broken disk repeats).
+const maxSessionWarnings = 100
+
+// Warnings returns the problems found while opening the session and the
+// engine's warnings since, oldest first. The engine publishes some before
+// any UI subscribes (while a session resumes): this is where those stay.
+func (s *session) Warnings() []string {
+	s.warnMu.Lock()
+	defer s.warnMu.Unlock()
+	return append([]string(nil), s.warnings...)
+}
+
+func (s *session) addWarning(w string) {
+	s.warnMu.Lock()
+	defer s.warnMu.Unlock()
+	if len(s.warnings) < maxSessionWarnings {
+		s.warnings = append(s.warnings, w)
+	}
 }
 
 type sessionOpts struct {
@@ -54,7 +87,7 @@ func loadConfig(g *globalFlags) (*config.Config, error) {
 		return nil, err
 	}
 	for _, w := range cfg.Warnings {
-		fmt.Fprintln(os.Stderr, "grove: warning:", w)
+		g.warn(w)
 	}
 	return cfg, nil
 }
@@ -90,6 +123,7 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 	if err != nil {
 		return nil, err
 	}
+	registerSecrets(cfg, prov.APIKey)
 	cwd, err := workingDir(g)
 	if err != nil {
 		return nil, err
@@ -107,6 +141,8 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 		client, err = model.New(model.ProviderConfig{
 			Name: prov.Name, BaseURL: prov.BaseURL, APIKey: prov.APIKey, WireAPI: prov.WireAPI,
 			Headers: prov.Headers, MaxRetries: prov.MaxRetries,
+			StreamIdleTimeout: prov.StreamIdleTimeout, ResponseHeaderTimeout: prov.ResponseHeaderTimeout,
+			QueryParams: prov.QueryParams, OmitParams: prov.OmitParams, MaxMessageBytes: prov.MaxMessageBytes,
 		})
 		if err != nil {
 			return nil, fmt.Errorf("model provider %s: %w", prov.Name, err)
@@ -115,11 +151,13 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 	if err := os.MkdirAll(cfg.Home, 0o700); err != nil {
 		return nil, fmt.Errorf("create %s: %w", cfg.Home, err)
 	}
-	if err := templates.SeedUserDir(cfg.Home); err != nil {
-		fmt.Fprintln(os.Stderr, "grove: warning: seed agent templates:", err)
-	}
+	warnings := append([]string(nil), cfg.Warnings...)
 	catalog := templates.Load(templates.Dirs{Cwd: cwd, GroveHome: cfg.Home, UserHome: userHome()}, templates.Options{ModelAliases: cfg.Agents.ModelAliases})
 	modelName := prov.Model
+	reg, mcpMgr, err := newToolRegistry(cfg, cwd)
+	if err != nil {
+		return nil, err
+	}
 	eng, err := engine.New(ctx, engine.Options{
 		Home: cfg.Home, Client: client, Provider: prov.Name,
 		Model: modelName, ReasoningEffort: cfg.ReasoningEffort,
@@ -127,12 +165,36 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 		MaxThreads: cfg.Agents.MaxThreads, MaxDepth: cfg.Agents.MaxDepth,
 		Instructions: cfg.Instructions, Templates: catalog,
 		Headless: o.headless, ApproveWorkdirs: o.approveWorkdirs || cfg.Exec.ApproveWorkdirs,
-		Demo: prov.Demo,
+		Demo: prov.Demo, Tools: reg,
 	})
 	if err != nil {
+		_ = mcpMgr.Close()
 		return nil, err
 	}
-	return &session{cfg: cfg, provider: prov, eng: eng, cwd: cwd}, nil
+	closeMCPWithEngine(eng, mcpMgr) // also when a front end shuts the engine down directly
+	s := &session{cfg: cfg, provider: prov, eng: eng, cwd: cwd, warnings: warnings, mcp: mcpMgr}
+	s.stopLog, s.waitLog = logEvents(eng, s.addWarning)
+	return s, nil
+}
+
+// shutdown closes the engine (every thread interrupted, rollouts flushed
+// and closed) and logs each step with its duration.
+func (s *session) shutdown(ctx context.Context, reason string) error {
+	l := logging.L()
+	begin := time.Now()
+	l.Info("shutdown: begin", "reason", reason)
+	err := s.eng.Shutdown(ctx)
+	l.Info("shutdown: engine closed", "duration_ms", time.Since(begin).Milliseconds(), "err", err)
+	if s.mcp != nil {
+		step := time.Now()
+		_ = s.mcp.Close() // MCP servers stop with the session
+		l.Info("shutdown: MCP servers stopped", "duration_ms", time.Since(step).Milliseconds())
+	}
+	step := time.Now()
+	s.stopLog()
+	s.waitLog()
+	l.Info("shutdown: done", "log_drain_ms", time.Since(step).Milliseconds(), "duration_ms", time.Since(begin).Milliseconds())
+	return err
 }
 
 func userHome() string {

@@ -115,6 +115,12 @@ func runTUI(ctx context.Context, g *globalFlags, prompt string, start tuiStart) 
 		StartInPicker: start.picker,
 		OpenSession:   func(id string) (tui.Backend, error) { return open(id) },
 		NewSession:    func() (tui.Backend, error) { return open("") },
+		MCPServers: func() []string {
+			if current := cur(); current != nil && current.mcp != nil {
+				return mcpStatusLines(current.mcp.Status())
+			}
+			return nil
+		},
 		Models: func() []string {
 			current := cur()
 			if current == nil {

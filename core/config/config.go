@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -30,6 +31,7 @@ type Config struct {
 	Agents          Agents                    `toml:"agents"`
 	TUI             TUI                       `toml:"tui"`
 	Exec            Exec                      `toml:"exec"`
+	MCPServers      map[string]MCPServer      `toml:"mcp_servers"`
 
 	// Home is $GROVE_HOME (not a config key).
 	Home string `toml:"-"`
@@ -48,6 +50,11 @@ type ProviderConfig struct {
 	EnvHTTPHeaders    map[string]string `toml:"env_http_headers"`
 	RequestMaxRetries *int              `toml:"request_max_retries"`
 	StreamIdleTimeout *int64            `toml:"stream_idle_timeout_ms"`
+	// Provider keys of the model layer: see core/config/provider.go.
+	ResponseHeaderTimeout *int64            `toml:"response_header_timeout_ms"`
+	QueryParams           map[string]string `toml:"query_params"`
+	OmitParams            []string          `toml:"omit_params"`
+	MaxMessageBytes       *int              `toml:"max_message_bytes"`
 }
 
 // WorkspaceWrite tunes the workspace-write sandbox.
@@ -104,10 +111,20 @@ func Home() (string, error) {
 func Load(home string, overrides []string) (*Config, error) {
 	tree := map[string]any{}
 	path := filepath.Join(home, "config.toml")
+	// source names what the settings came from, for errors that are not
+	// about one line: the file only when it exists.
+	source := "config"
 	data, err := os.ReadFile(path)
 	switch {
 	case err == nil:
+		source = "config " + path
 		if _, err := toml.Decode(string(data), &tree); err != nil {
+			return nil, fmt.Errorf("config %s: %w", path, err)
+		}
+		// Type errors are found here, on the file as written, so their
+		// line numbers are the file's (the merged tree below is re-encoded
+		// and its lines are not).
+		if _, err := toml.Decode(string(data), &Config{}); err != nil {
 			return nil, fmt.Errorf("config %s: %w", path, err)
 		}
 	case errors.Is(err, os.ErrNotExist):
@@ -115,27 +132,68 @@ func Load(home string, overrides []string) (*Config, error) {
 		return nil, fmt.Errorf("read config %s: %w", path, err)
 	}
 	for _, o := range overrides {
+		if err := checkOverride(o); err != nil {
+			return nil, err
+		}
 		if err := applyOverride(tree, o); err != nil {
 			return nil, err
 		}
 	}
 	var buf bytes.Buffer
 	if err := toml.NewEncoder(&buf).Encode(tree); err != nil {
-		return nil, fmt.Errorf("config: re-encode: %w", err)
+		return nil, fmt.Errorf("%s: re-encode: %w", source, err)
 	}
 	cfg := &Config{Home: home}
 	md, err := toml.Decode(buf.String(), cfg)
 	if err != nil {
-		return nil, fmt.Errorf("config %s: %w", path, err)
+		// The file and each override decoded on their own; only their
+		// combination (a table replaced by a value) can fail here.
+		return nil, fmt.Errorf("%s with the -c overrides: %s", source, withoutLine(err))
 	}
 	for _, k := range md.Undecoded() {
 		cfg.Warnings = append(cfg.Warnings, fmt.Sprintf("config: unknown key %q (ignored)", k.String()))
 	}
 	if err := cfg.fillDefaults(); err != nil {
-		return nil, fmt.Errorf("config %s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", source, err)
 	}
 	return cfg, nil
 }
+
+// checkOverride decodes one -c override on its own, so that a type error
+// names the override rather than a line of a file.
+func checkOverride(o string) error {
+	tree := map[string]any{}
+	if err := applyOverride(tree, o); err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	if err := toml.NewEncoder(&buf).Encode(tree); err != nil {
+		return fmt.Errorf("-c %q: %w", o, err)
+	}
+	if _, err := toml.Decode(buf.String(), &Config{}); err != nil {
+		return fmt.Errorf("-c %q: %s", o, withoutLine(err))
+	}
+	return nil
+}
+
+// withoutLine renders a decode error of re-encoded TOML without its line
+// number, which points into text the user never wrote.
+func withoutLine(err error) string {
+	var pe toml.ParseError
+	if errors.As(err, &pe) {
+		if pe.LastKey != "" {
+			return fmt.Sprintf("%s: %s", pe.LastKey, pe.Message)
+		}
+		return pe.Message
+	}
+	// Type errors are plain: `toml: line N (last key "k"): message`.
+	if m := decodeErrLine.FindStringSubmatch(err.Error()); m != nil {
+		return m[1] + ": " + m[2]
+	}
+	return err.Error()
+}
+
+var decodeErrLine = regexp.MustCompile(`^toml: (?:line \d+ )?\(last key "([^"]*)"\): (.*)$`)
 
 // applyOverride sets one dotted key in the raw TOML tree.
 func applyOverride(tree map[string]any, o string) error {
@@ -212,6 +270,7 @@ func (c *Config) fillDefaults() error {
 			return fmt.Errorf("model_providers.%s.wire_api %q: expected chat or responses", name, p.WireAPI)
 		}
 	}
+	c.validateMCP()
 	return nil
 }
 

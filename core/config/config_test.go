@@ -127,3 +127,30 @@ func TestResolveProvider(t *testing.T) {
 		t.Fatalf("missing key: %v", err)
 	}
 }
+
+// TestTypeErrorsCiteTheFileLine: a type error names the line of the file
+// as written (comments, blank lines and table order make the re-encoded
+// text differ), and an error from -c blames the override, not a file.
+func TestTypeErrorsCiteTheFileLine(t *testing.T) {
+	body := "# grove settings\nmodel = \"m\"\n\n[agents]\nmax_threads = \"12\"\n"
+	home := writeConfig(t, body)
+	_, err := Load(home, nil)
+	if err == nil || !strings.Contains(err.Error(), "line 5") || !strings.Contains(err.Error(), filepath.Join(home, "config.toml")) {
+		t.Fatalf("err %v, want line 5 of the file", err)
+	}
+	// The same mistake in an override, with no config file at all.
+	_, err = Load(t.TempDir(), []string{`agents.max_threads="12"`})
+	if err == nil || !strings.Contains(err.Error(), `-c "agents.max_threads=\"12\""`) || strings.Contains(err.Error(), "config.toml") || strings.Contains(err.Error(), "line") {
+		t.Fatalf("override error %v", err)
+	}
+	// A valid file with a bad override blames the override.
+	_, err = Load(writeConfig(t, "model = \"m\"\n"), []string{"agents.max_depth=deep"})
+	if err == nil || !strings.HasPrefix(err.Error(), `-c "agents.max_depth=deep"`) {
+		t.Fatalf("override error %v", err)
+	}
+	// A value check (not a type error) without a file names no file.
+	_, err = Load(t.TempDir(), []string{"agents.max_threads=-1"})
+	if err == nil || strings.Contains(err.Error(), "config.toml") || !strings.Contains(err.Error(), "agents.max_threads") {
+		t.Fatalf("value error %v", err)
+	}
+}

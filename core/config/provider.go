@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 )
 
 // Resolved is the provider grove will talk to.
@@ -11,11 +12,26 @@ type Resolved struct {
 	Name    string
 	BaseURL string
 	// APIKey comes from the environment; never persisted.
-	APIKey     string
-	WireAPI    string // chat | responses
-	Headers    map[string]string
-	Model      string
-	MaxRetries int
+	APIKey  string
+	WireAPI string // chat | responses
+	Headers map[string]string
+	Model   string
+	// MaxRetries is request_max_retries: nil = the model layer's default,
+	// 0 = one attempt.
+	MaxRetries *int
+	// StreamIdleTimeout (stream_idle_timeout_ms) cuts a stream silent for
+	// this long; ResponseHeaderTimeout (response_header_timeout_ms) an
+	// attempt whose headers do not arrive in time. 0 = default.
+	StreamIdleTimeout     time.Duration
+	ResponseHeaderTimeout time.Duration
+	// QueryParams (query_params) are added to every request URL, e.g.
+	// Azure's api-version.
+	QueryParams map[string]string
+	// OmitParams (omit_params) are request parameters never sent.
+	OmitParams []string
+	// MaxMessageBytes (max_message_bytes) caps one model message; 0 =
+	// default.
+	MaxMessageBytes int
 	// Demo means no provider is configured: run the offline demo model.
 	Demo bool
 }
@@ -97,8 +113,27 @@ func (c *Config) ResolveProvider(getenv func(string) string) (Resolved, error) {
 		}
 	}
 	if p.RequestMaxRetries != nil {
-		r.MaxRetries = *p.RequestMaxRetries
+		if *p.RequestMaxRetries < 0 {
+			return Resolved{}, fmt.Errorf("model_providers.%s.request_max_retries = %d: want 0 or more", name, *p.RequestMaxRetries)
+		}
+		n := *p.RequestMaxRetries
+		r.MaxRetries = &n
 	}
+	var err error
+	if r.StreamIdleTimeout, err = millis(name, "stream_idle_timeout_ms", p.StreamIdleTimeout); err != nil {
+		return Resolved{}, err
+	}
+	if r.ResponseHeaderTimeout, err = millis(name, "response_header_timeout_ms", p.ResponseHeaderTimeout); err != nil {
+		return Resolved{}, err
+	}
+	if p.MaxMessageBytes != nil {
+		if *p.MaxMessageBytes <= 0 {
+			return Resolved{}, fmt.Errorf("model_providers.%s.max_message_bytes = %d: want a positive size", name, *p.MaxMessageBytes)
+		}
+		r.MaxMessageBytes = *p.MaxMessageBytes
+	}
+	r.QueryParams = p.QueryParams
+	r.OmitParams = p.OmitParams
 	if r.Model == "" {
 		r.Model = DefaultModel
 	}
@@ -127,5 +162,31 @@ func mergeProvider(base, over ProviderConfig) ProviderConfig {
 	if over.RequestMaxRetries != nil {
 		base.RequestMaxRetries = over.RequestMaxRetries
 	}
+	if over.StreamIdleTimeout != nil {
+		base.StreamIdleTimeout = over.StreamIdleTimeout
+	}
+	if over.ResponseHeaderTimeout != nil {
+		base.ResponseHeaderTimeout = over.ResponseHeaderTimeout
+	}
+	if over.QueryParams != nil {
+		base.QueryParams = over.QueryParams
+	}
+	if over.OmitParams != nil {
+		base.OmitParams = over.OmitParams
+	}
+	if over.MaxMessageBytes != nil {
+		base.MaxMessageBytes = over.MaxMessageBytes
+	}
 	return base
+}
+
+// millis reads a positive millisecond key; nil is 0 (the default).
+func millis(provider, key string, v *int64) (time.Duration, error) {
+	if v == nil {
+		return 0, nil
+	}
+	if *v <= 0 || *v > int64(24*time.Hour/time.Millisecond) {
+		return 0, fmt.Errorf("model_providers.%s.%s = %d: want milliseconds between 1 and 86400000", provider, key, *v)
+	}
+	return time.Duration(*v) * time.Millisecond, nil
 }

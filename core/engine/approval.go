@@ -32,17 +32,37 @@ func (b *approvalBroker) init() {
 	b.session = map[string]bool{}
 }
 
-// sessionKey identifies what an approve-for-session decision covers.
+// sessionKey identifies what an approve-for-session decision covers: a
+// command in one sandbox and one directory (approving `make` sandboxed
+// approves neither `make` unsandboxed nor `make` elsewhere), a patch's
+// files relative to one directory, a working directory.
 func sessionKey(req protocol.ApprovalRequest) string {
 	switch req.Kind {
 	case protocol.ApprovalExec:
-		return "exec\x00" + req.Command
+		return "exec\x00" + string(req.Sandbox) + "\x00" + req.Cwd + "\x00" + req.Command
 	case protocol.ApprovalPatch:
-		return "patch\x00" + strings.Join(req.Files, "\x00")
+		return "patch\x00" + req.Cwd + "\x00" + strings.Join(req.Files, "\x00")
 	case protocol.ApprovalWorkingDir:
 		return "dir\x00" + req.Dir
 	}
 	return string(req.Kind) + "\x00" + req.Command + req.Dir
+}
+
+// rememberable reports whether an approve-for-session decision on req may
+// be remembered and reused. Running a command outside the sandbox of a
+// sandboxed thread (an escalation), or in a sandbox the request does not
+// name, is asked every time.
+func rememberable(t *Thread, req protocol.ApprovalRequest) bool {
+	if req.Kind != protocol.ApprovalExec {
+		return true
+	}
+	switch req.Sandbox {
+	case "":
+		return false
+	case protocol.SandboxDangerFullAccess:
+		return t.sandbox.Mode == protocol.SandboxDangerFullAccess
+	}
+	return true
 }
 
 // PendingApprovals lists unanswered requests, oldest first.
@@ -69,10 +89,9 @@ func (e *Engine) requestApproval(ctx context.Context, t, route *Thread, req prot
 	if len(req.Chain) == 0 {
 		req.Chain = e.chain(t)
 	}
-	key := sessionKey(req)
 	b := &e.approvals
 	b.mu.Lock()
-	remembered := b.session[key]
+	remembered := rememberable(t, req) && b.session[sessionKey(req)]
 	b.mu.Unlock()
 	if remembered {
 		return protocol.DecisionApprovedForSession, nil
@@ -149,7 +168,7 @@ func (b *approvalBroker) resolve(e *Engine, id string, d protocol.ReviewDecision
 	if p == nil {
 		return fmt.Errorf("no pending approval %s (already answered or cancelled)", id)
 	}
-	if d == protocol.DecisionApprovedForSession {
+	if d == protocol.DecisionApprovedForSession && rememberable(p.thread, p.req) {
 		b.mu.Lock()
 		b.session[sessionKey(p.req)] = true
 		b.mu.Unlock()

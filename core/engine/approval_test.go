@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -64,5 +65,76 @@ func TestApprovalDecisions(t *testing.T) {
 	}
 	if err := env.e.Submit(protocol.Op{Type: protocol.OpApproval, ApprovalID: "nope", Decision: protocol.DecisionApproved}); err == nil {
 		t.Fatal("answering an unknown approval should fail")
+	}
+}
+
+// "Approve for session" covers one command in one sandbox and one
+// directory: it must not approve re-running the command outside the
+// sandbox, and an escalation asks every time, even when the user answered
+// "for session" before.
+func TestApprovalForSessionIsKeyedOnSandboxAndDir(t *testing.T) {
+	run := func(id string, args map[string]any) (model.Response, error) {
+		args["cmd"] = "touch one"
+		return calls(toolCall(id, "exec_command", args)), nil
+	}
+	env := newEnv(t, script{
+		"root": func(_ context.Context, tn turn) (model.Response, error) {
+			switch tn.rounds {
+			case 0:
+				return run("sandboxed", map[string]any{})
+			case 1:
+				return run("escalated1", map[string]any{"sandbox_permissions": "require_escalated", "justification": "j"})
+			case 2:
+				return run("escalated2", map[string]any{"sandbox_permissions": "require_escalated", "justification": "j"})
+			case 3:
+				return run("elsewhere", map[string]any{"workdir": "sub"})
+			case 4:
+				return run("again", map[string]any{})
+			}
+			return text("done"), nil
+		},
+	}, func(o *Options) {
+		o.ApprovalPolicy = protocol.ApprovalUntrusted
+		o.Sandbox = protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite}
+	})
+	var asked []protocol.ApprovalRequest
+	answer := func(d protocol.ReviewDecision) {
+		t.Helper()
+		ev := env.waitFor("an approval", func(ev protocol.Event) bool {
+			return ev.Type == protocol.EventApprovalRequested && !slices.ContainsFunc(asked, func(r protocol.ApprovalRequest) bool { return r.ID == ev.Approval.ID })
+		})
+		asked = append(asked, *ev.Approval)
+		if err := env.e.Submit(protocol.Op{Type: protocol.OpApproval, ApprovalID: ev.Approval.ID, Decision: d}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env.send("go")
+	answer(protocol.DecisionApprovedForSession) // sandboxed
+	answer(protocol.DecisionApprovedForSession) // escalated: asked despite the sandboxed approval
+	answer(protocol.DecisionApproved)           // escalated again: "for session" was not remembered
+	answer(protocol.DecisionDenied)             // another directory
+	if st := env.rootFinal(1); st.Message != "done" {
+		t.Fatalf("root %+v", st)
+	}
+	requests := env.all(func(ev protocol.Event) bool { return ev.Type == protocol.EventApprovalRequested })
+	if len(requests) != 4 {
+		t.Fatalf("%d approval requests, want 4", len(requests))
+	}
+	want := []protocol.SandboxMode{protocol.SandboxWorkspaceWrite, protocol.SandboxDangerFullAccess, protocol.SandboxDangerFullAccess, protocol.SandboxWorkspaceWrite}
+	for i, req := range asked {
+		if req.Sandbox != want[i] {
+			t.Errorf("request %d sandbox = %q, want %q", i, req.Sandbox, want[i])
+		}
+	}
+	if !strings.HasSuffix(asked[3].Cwd, "sub") {
+		t.Errorf("request 3 cwd = %q", asked[3].Cwd)
+	}
+	for _, id := range []string{"sandboxed", "escalated1", "escalated2", "again"} {
+		if out := env.toolOutput(id); out.IsError || out.ExitCode == nil || *out.ExitCode != 0 {
+			t.Errorf("%s: %+v", id, out)
+		}
+	}
+	if out := env.toolOutput("elsewhere"); !out.IsError || !strings.Contains(out.Output, "rejected by user") {
+		t.Errorf("elsewhere: %+v", out)
 	}
 }

@@ -121,7 +121,7 @@ func (e *Engine) toolSpawn(ctx context.Context, caller *Thread, env *tools.Env, 
 		return tools.Errorf("spawn_agent: %v", err)
 	}
 	child, err := e.spawn(ctx, spawnRequest{
-		caller: caller, callID: env.CallID, items: items,
+		caller: caller, callID: env.CallID, items: fromAgent(caller.id, items),
 		agentType: strings.TrimSpace(a.AgentType), agentName: strings.TrimSpace(a.AgentName),
 		workdir: strings.TrimSpace(a.WorkingDirectory), model: strings.TrimSpace(a.Model),
 		effort: strings.TrimSpace(a.ReasoningEffort), note: a.ThreadNote,
@@ -152,7 +152,7 @@ type sendInputArgs struct {
 	Interrupt bool                 `json:"interrupt"`
 }
 
-func (e *Engine) toolSendInput(_ context.Context, _ *Thread, _ *tools.Env, raw json.RawMessage) tools.Result {
+func (e *Engine) toolSendInput(_ context.Context, caller *Thread, _ *tools.Env, raw json.RawMessage) tools.Result {
 	var a sendInputArgs
 	if err := decodeArgs("send_input", raw, &a); err != nil {
 		return tools.Errorf("%v", err)
@@ -169,10 +169,12 @@ func (e *Engine) toolSendInput(_ context.Context, _ *Thread, _ *tools.Env, raw j
 	if t == nil {
 		return tools.Errorf("send_input: no agent %s in this session (see list_active_agents)", id)
 	}
-	if t.isClosed() {
+	if !e.mayControl(caller, t) {
+		return tools.Errorf("%v", notOwnedError("send_input", id))
+	}
+	if !t.deliver(a.Interrupt, fromAgent(caller.id, items)...) {
 		return tools.Errorf("send_input: agent %s is closed; call resume_agent first", id)
 	}
-	t.deliver(a.Interrupt, items...)
 	return jsonResult(map[string]any{"submission_id": uuid.NewString()}, "sent input to "+t.label(), id)
 }
 
@@ -184,7 +186,7 @@ type waitArgs struct {
 	TimeoutMS *int64   `json:"timeout_ms"`
 }
 
-func (e *Engine) toolWait(ctx context.Context, _ *Thread, _ *tools.Env, raw json.RawMessage) tools.Result {
+func (e *Engine) toolWait(ctx context.Context, caller *Thread, _ *tools.Env, raw json.RawMessage) tools.Result {
 	var a waitArgs
 	if err := decodeArgs("wait", raw, &a); err != nil {
 		return tools.Errorf("%v", err)
@@ -205,11 +207,25 @@ func (e *Engine) toolWait(ctx context.Context, _ *Thread, _ *tools.Env, raw json
 	if len(ids) == 0 {
 		return tools.Errorf("wait: ids must be a non-empty list of agent ids")
 	}
+	if err := e.checkWaitable(caller, ids); err != nil {
+		return tools.Errorf("%v", err)
+	}
 	statuses, timedOut, err := e.waitAny(ctx, ids, e.clampWait(a.TimeoutMS))
 	if err != nil {
 		return tools.Errorf("wait interrupted: %v", err)
 	}
 	out := map[string]any{"status": statuses, "timed_out": timedOut}
+	// The wire status of an interrupted agent is the bare "interrupted";
+	// what it had said before the interruption travels beside it.
+	saidSoFar := map[protocol.ThreadID]string{}
+	for id, st := range statuses {
+		if st.Kind == protocol.StatusInterrupted {
+			saidSoFar[id] = st.Message
+		}
+	}
+	if len(saidSoFar) > 0 {
+		out["said_so_far"] = saidSoFar
+	}
 	summary := fmt.Sprintf("%d of %d final", len(statuses), len(ids))
 	if timedOut {
 		summary = "timed out"
@@ -219,7 +235,7 @@ func (e *Engine) toolWait(ctx context.Context, _ *Thread, _ *tools.Env, raw json
 
 // --- resume_agent ---
 
-func (e *Engine) toolResume(_ context.Context, _ *Thread, _ *tools.Env, raw json.RawMessage) tools.Result {
+func (e *Engine) toolResume(_ context.Context, caller *Thread, _ *tools.Env, raw json.RawMessage) tools.Result {
 	var a idArg
 	if err := decodeArgs("resume_agent", raw, &a); err != nil {
 		return tools.Errorf("%v", err)
@@ -227,6 +243,9 @@ func (e *Engine) toolResume(_ context.Context, _ *Thread, _ *tools.Env, raw json
 	id, err := a.get()
 	if err != nil {
 		return tools.Errorf("resume_agent: %v", err)
+	}
+	if t := e.thread(id); t != nil && !e.mayControl(caller, t) {
+		return tools.Errorf("%v", notOwnedError("resume_agent", id))
 	}
 	st, err := e.resumeThread(id)
 	if err != nil {
@@ -253,8 +272,8 @@ func (e *Engine) toolClose(_ context.Context, caller *Thread, _ *tools.Env, raw 
 	if t.parentID == "" {
 		return tools.Errorf("close_agent: %s is the root thread and cannot be closed", id)
 	}
-	if caller.parentID != "" && !e.isDescendant(t, caller) {
-		return tools.Errorf("close_agent refused: agent %s is not this agent or one of its descendants; a sub-agent may only close itself and its own subtree", id)
+	if !e.mayControl(caller, t) {
+		return tools.Errorf("%v", notOwnedError("close_agent", id))
 	}
 	prev, _ := t.Status()
 	if err := e.closeSubtree(t, caller); err != nil {
@@ -270,7 +289,7 @@ type setNoteArgs struct {
 	Note string `json:"note"`
 }
 
-func (e *Engine) toolSetNote(_ context.Context, _ *Thread, _ *tools.Env, raw json.RawMessage) tools.Result {
+func (e *Engine) toolSetNote(_ context.Context, caller *Thread, _ *tools.Env, raw json.RawMessage) tools.Result {
 	var a setNoteArgs
 	if err := decodeArgs("set_thread_note", raw, &a); err != nil {
 		return tools.Errorf("%v", err)
@@ -282,6 +301,9 @@ func (e *Engine) toolSetNote(_ context.Context, _ *Thread, _ *tools.Env, raw jso
 	t := e.thread(id)
 	if t == nil {
 		return tools.Errorf("set_thread_note: no agent %s in this session", id)
+	}
+	if !e.mayControl(caller, t) {
+		return tools.Errorf("%v", notOwnedError("set_thread_note", id))
 	}
 	n, err := e.setNote(t, a.Note)
 	if err != nil {

@@ -65,7 +65,7 @@ func (e *Engine) newThread(spec threadSpec) (*Thread, error) {
 		t.depth = spec.parent.depth + 1
 	}
 	for _, it := range spec.history {
-		if it.Type == protocol.ItemMessage && it.Role == protocol.RoleUser && it.Content != "" {
+		if it.Type == protocol.ItemMessage && (it.Role == protocol.RoleUser || it.Role == protocol.RoleAgent) && it.Content != "" {
 			t.firstPrompt = it.Content
 			break
 		}

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/grovecli/grove/core/logging"
 	"github.com/grovecli/grove/core/model"
 	"github.com/grovecli/grove/core/tools"
 	"github.com/grovecli/grove/protocol"
@@ -68,6 +69,11 @@ type Engine struct {
 
 	warnMu sync.Mutex
 	warned map[string]bool
+
+	// indexMu makes an index entry's snapshot and its append one step:
+	// two updates racing could otherwise append the older snapshot last,
+	// and the index (last entry wins) would keep a stale note or status.
+	indexMu sync.Mutex
 
 	// waitMin/waitMax clamp wait timeouts (tests shrink the floor).
 	waitMin, waitMax, waitDefault time.Duration
@@ -236,7 +242,9 @@ func (e *Engine) Submit(op protocol.Op) error {
 				return fmt.Errorf("thread %s is closed and could not be resumed: %w", t.id, err)
 			}
 		}
-		t.deliver(false, items...)
+		if !t.deliver(false, items...) {
+			return fmt.Errorf("thread %s is closing; try again once it has closed", t.id)
+		}
 		return nil
 	case protocol.OpInterrupt:
 		e.interruptTree(t)
@@ -330,27 +338,37 @@ func (e *Engine) Shutdown(ctx context.Context) error {
 		}
 	}
 	e.mu.Unlock()
+	log := logging.L()
+	begin := time.Now()
 	for _, t := range roots {
 		_ = e.closeSubtree(t, nil)
 	}
+	log.Info("engine shutdown: threads closed", "trees", len(roots), "duration_ms", time.Since(begin).Milliseconds())
 	e.cancel()
 	done := make(chan struct{})
 	go func() { e.wg.Wait(); close(done) }()
+	step := time.Now()
 	select {
 	case <-done:
 	case <-ctx.Done():
+		log.Warn("engine shutdown: gave up waiting for goroutines", "waited_ms", time.Since(step).Milliseconds(), "err", ctx.Err())
 		return ctx.Err()
 	}
+	log.Info("engine shutdown: goroutines stopped", "duration_ms", time.Since(step).Milliseconds())
 	if root != nil {
 		e.bus.Publish(protocol.Event{Type: protocol.EventShutdownComplete, ThreadID: root.id})
 	}
+	step = time.Now()
 	e.bus.Close()
+	log.Info("engine shutdown: event bus closed", "duration_ms", time.Since(step).Milliseconds(), "total_ms", time.Since(begin).Milliseconds())
 	return nil
 }
 
 // warnOnce publishes a warning once per thread and topic (e.g. a rollout
 // write failure) so a broken disk does not flood the UI.
 func (e *Engine) warnOnce(id protocol.ThreadID, topic string, err error) {
+	// The debug log gets every occurrence; the UI only the first.
+	logging.L().Warn("engine: "+topic+" error", "thread", string(id), "err", err)
 	key := string(id) + "/" + topic
 	e.warnMu.Lock()
 	seen := e.warned[key]
@@ -363,6 +381,8 @@ func (e *Engine) warnOnce(id protocol.ThreadID, topic string, err error) {
 
 // updateIndex writes the thread's current summary to the session index.
 func (e *Engine) updateIndex(t *Thread) {
+	e.indexMu.Lock()
+	defer e.indexMu.Unlock()
 	st, _ := t.Status()
 	t.mu.Lock()
 	entry := rollout.IndexEntry{

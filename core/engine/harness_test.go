@@ -32,6 +32,8 @@ type turn struct {
 	rounds  int
 	outputs map[string]string
 	prompt  string
+	// from is the label line of a prompt another agent sent ("" for the user).
+	from string
 }
 
 func (t turn) output(callID string) string { return t.outputs[callID] }
@@ -47,7 +49,13 @@ func (t turn) hasTool(name string) bool {
 
 func parseTurn(req model.Request) turn {
 	d := demo.ParseTurn(req.Items)
-	return turn{req: req, rounds: d.Rounds, outputs: d.Outputs, prompt: d.Prompt}
+	tn := turn{req: req, rounds: d.Rounds, outputs: d.Outputs, prompt: d.Prompt}
+	if strings.HasPrefix(tn.prompt, agentInputPrefix) {
+		if i := strings.IndexByte(tn.prompt, '\n'); i >= 0 {
+			tn.from, tn.prompt = tn.prompt[:i], tn.prompt[i+1:]
+		}
+	}
+	return tn
 }
 
 // roleOf returns the role a request belongs to: "root" or the agent_type.
@@ -79,6 +87,17 @@ func (s script) fn() model.ScriptFunc {
 		}
 		return f(ctx, parseTurn(req))
 	}
+}
+
+// inputText is an input message's text without the label line the model
+// sees above a message from another agent.
+func inputText(it protocol.Item) string {
+	if strings.HasPrefix(it.Content, agentInputPrefix) {
+		if i := strings.IndexByte(it.Content, '\n'); i >= 0 {
+			return it.Content[i+1:]
+		}
+	}
+	return it.Content
 }
 
 func toolCall(id, name string, args any) model.ToolCallRequest {

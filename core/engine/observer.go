@@ -44,6 +44,9 @@ func backgroundMessage(child *Thread, callID string, st protocol.AgentStatus, el
 	case protocol.StatusShutdown:
 		return fmt.Sprintf("%s was shut down after %s", who, fmtDuration(elapsed))
 	case protocol.StatusInterrupted:
+		if st.HasMessage {
+			return fmt.Sprintf("%s was interrupted after %s; it had said: %s", who, fmtDuration(elapsed), st.Message)
+		}
 		return fmt.Sprintf("%s was interrupted", who)
 	case protocol.StatusRunning:
 		return fmt.Sprintf("%s is running", who)

@@ -34,6 +34,13 @@ func (e *Engine) resumeThread(id protocol.ThreadID) (protocol.AgentStatus, error
 	if err != nil {
 		return protocol.AgentStatus{}, fmt.Errorf("cannot resume agent %s: %w", id, err)
 	}
+	crashWarning, err := repairAfterCrash(sess)
+	if err != nil {
+		return protocol.AgentStatus{}, fmt.Errorf("cannot resume agent %s: %w", id, err)
+	}
+	if crashWarning != "" {
+		sess.Warnings = append(sess.Warnings, crashWarning)
+	}
 	rec, err := rollout.OpenAppend(path)
 	if err != nil {
 		return protocol.AgentStatus{}, fmt.Errorf("cannot resume agent %s: %w", id, err)
@@ -79,6 +86,17 @@ func (e *Engine) ResumeSession(id string) (protocol.ThreadID, error) {
 	if err != nil {
 		return "", fmt.Errorf("resume %s: %w", id, err)
 	}
+	// A session whose grove died mid-turn resumes with that turn shown as
+	// interrupted and its running calls answered as aborted.
+	crashWarning, err := repairAfterCrash(sess)
+	if err != nil {
+		return "", fmt.Errorf("resume %s: %w", id, err)
+	}
+	status := protocol.Completed(lastAssistantMessage(sess.Items), lastAssistantMessage(sess.Items) != "")
+	if crashWarning != "" {
+		sess.Warnings = append(sess.Warnings, crashWarning)
+		status = protocol.Interrupted()
+	}
 	m := sess.Meta
 	note := sess.Note
 	if !sess.NoteSet {
@@ -91,8 +109,7 @@ func (e *Engine) ResumeSession(id string) (protocol.ThreadID, error) {
 	root, err := e.newThread(threadSpec{
 		id: m.ID, source: protocol.SourceResumed, model: e.opts.Model, effort: e.opts.ReasoningEffort,
 		cwd: cwd, sandbox: e.opts.Sandbox, note: note, history: sess.Items,
-		createdAt: m.Timestamp, rolloutPath: entry.RolloutPath,
-		status: protocol.Completed(lastAssistantMessage(sess.Items), lastAssistantMessage(sess.Items) != ""),
+		createdAt: m.Timestamp, rolloutPath: entry.RolloutPath, status: status,
 	})
 	if err != nil {
 		return "", err
@@ -120,6 +137,11 @@ func (e *Engine) registerClosedChildren(parent *Thread) error {
 				firstErr = err
 			}
 			continue
+		}
+		// A child that was running when grove died is repaired now, so
+		// its file and its resumed history say what happened.
+		if _, err := repairAfterCrash(sess); err != nil && firstErr == nil {
+			firstErr = fmt.Errorf("agent %s: %w", sess.Meta.ID, err)
 		}
 		m := sess.Meta
 		note := sess.Note

@@ -40,7 +40,7 @@ func TestResumeSessionRebuildsTree(t *testing.T) {
 			var users []string
 			for _, it := range tn.req.Items {
 				if it.Role == protocol.RoleUser {
-					users = append(users, it.Content)
+					users = append(users, inputText(it))
 				}
 			}
 			return text("I saw: " + strings.Join(users, " / ")), nil

@@ -51,6 +51,7 @@ func (e *Engine) spawn(ctx context.Context, r spawnRequest) (*Thread, error) {
 		if tpl, err = e.opts.Templates.Lookup(agentType); err != nil {
 			return nil, err
 		}
+		e.warnTemplate(caller, tpl)
 		if rolePrompt, persona, err = tpl.Select(r.agentName); err != nil {
 			return nil, err
 		}
@@ -88,19 +89,25 @@ func (e *Engine) spawn(ctx context.Context, r spawnRequest) (*Thread, error) {
 			return nil, err
 		}
 	}
-	// Working directory.
+	// Working directory: resolved once; the child gets the caller's own
+	// directory when it is the same one, else the resolved path, approved
+	// and re-checked, never a name through a symlink that could be
+	// repointed later.
 	cwd := callerCwd
 	if r.workdir != "" {
-		wd, err := resolveDir(callerCwd, r.workdir)
+		wd, err := pinDir(callerCwd, r.workdir)
 		if err != nil {
 			return nil, err
 		}
-		if !sameDir(wd, callerCwd) {
-			if err := e.approveWorkdir(ctx, caller, wd, agentType, r.agentName); err != nil {
+		if !sameDir(wd.path, callerCwd) {
+			if err := e.approveWorkdir(ctx, caller, wd.path, agentType, r.agentName); err != nil {
 				return nil, err
 			}
+			if err := wd.recheck(); err != nil {
+				return nil, err
+			}
+			cwd = wd.path
 		}
-		cwd = wd
 	}
 	// Slot reservation, atomic with respect to other spawns.
 	if err := e.reserveSlot(); err != nil {
@@ -191,7 +198,7 @@ func (e *Engine) approveWorkdir(ctx context.Context, caller *Thread, dir, agentT
 		Chain:  append(e.chain(caller), label+" (new)"),
 		Reason: fmt.Sprintf("%s wants to start a %s agent in %s instead of %s", caller.label(), label, dir, from),
 	}
-	d, err := e.requestApproval(ctx, caller, route, req)
+	d, err := e.askApproval(ctx, caller, route, req)
 	if err != nil {
 		return fmt.Errorf("spawn_agent cancelled while waiting for approval of working_directory %s: %w", dir, err)
 	}
@@ -207,26 +214,73 @@ func (e *Engine) approveWorkdir(ctx context.Context, caller *Thread, dir, agentT
 	return fmt.Errorf("spawn_agent rejected: the user denied working_directory %s; spawn without working_directory to use %s", dir, from)
 }
 
-func resolveDir(base, p string) (string, error) {
+// pinnedDir is a working directory resolved once: its path crosses no
+// symlink, and its identity is kept to re-check it after the approval wait.
+type pinnedDir struct {
+	path string
+	info os.FileInfo
+}
+
+// pinDir resolves p (relative to base) with every symlink followed.
+func pinDir(base, p string) (pinnedDir, error) {
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(base, p)
 	}
 	p = filepath.Clean(p)
-	st, err := os.Stat(p)
+	real, err := filepath.EvalSymlinks(p)
 	if err != nil {
-		return "", fmt.Errorf("working_directory %s: %w", p, err)
+		return pinnedDir{}, fmt.Errorf("working_directory %s: %w", p, err)
+	}
+	st, err := os.Stat(real)
+	if err != nil {
+		return pinnedDir{}, fmt.Errorf("working_directory %s: %w", p, err)
 	}
 	if !st.IsDir() {
-		return "", fmt.Errorf("working_directory %s is not a directory", p)
+		return pinnedDir{}, fmt.Errorf("working_directory %s is not a directory", p)
 	}
-	return p, nil
+	return pinnedDir{path: real, info: st}, nil
+}
+
+// recheck fails if the pinned path no longer names the same directory
+// through no symlink (it was swapped while the user decided).
+func (d pinnedDir) recheck() error {
+	real, err := filepath.EvalSymlinks(d.path)
+	if err == nil && real != d.path {
+		err = fmt.Errorf("it now resolves to %s", real)
+	}
+	if err == nil {
+		var st os.FileInfo
+		if st, err = os.Stat(real); err == nil && !os.SameFile(st, d.info) {
+			err = errors.New("it was replaced by another directory")
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("spawn_agent rejected: working_directory %s changed while waiting for approval: %w", d.path, err)
+	}
+	return nil
 }
 
 func sameDir(a, b string) bool {
-	ra, errA := filepath.EvalSymlinks(a)
-	rb, errB := filepath.EvalSymlinks(b)
+	sa, errA := os.Stat(a)
+	sb, errB := os.Stat(b)
 	if errA != nil || errB != nil {
 		return filepath.Clean(a) == filepath.Clean(b)
 	}
-	return ra == rb
+	return os.SameFile(sa, sb)
+}
+
+// warnTemplate shows a template's load warnings (an allow list that grants
+// no tools, a dropped Claude tool) once per session, on the spawning
+// thread, so the user learns why a role behaves as it does.
+func (e *Engine) warnTemplate(caller *Thread, tpl *templates.Template) {
+	for _, w := range tpl.Warnings {
+		e.warnMu.Lock()
+		key := "template\x00" + w
+		seen := e.warned[key]
+		e.warned[key] = true
+		e.warnMu.Unlock()
+		if !seen {
+			e.bus.Publish(protocol.Event{Type: protocol.EventWarning, ThreadID: caller.id, Message: "agent template " + w})
+		}
+	}
 }

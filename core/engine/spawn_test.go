@@ -325,7 +325,7 @@ func TestResumeAgentRestoresHistoryAndIsNoopWhenActive(t *testing.T) {
 			var users []string
 			for _, it := range tn.req.Items {
 				if it.Role == protocol.RoleUser {
-					users = append(users, it.Content)
+					users = append(users, inputText(it))
 				}
 			}
 			return text("seen: " + strings.Join(users, " | ")), nil

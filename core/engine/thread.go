@@ -44,15 +44,18 @@ type Thread struct {
 	turnCancel   context.CancelFunc
 	turnID       string
 	running      bool // a turn is in progress
-	closing      bool
-	closed       bool
-	rec          *rollout.Recorder
-	rolloutPath  string
-	specs        []model.ToolSpec
-	ctx          context.Context
-	cancel       context.CancelFunc
-	wake         chan struct{}
-	done         chan struct{}
+	// halted: interrupted (user, abort, an ancestor's interrupt); queued
+	// input waits for the next delivery instead of starting a turn.
+	halted      bool
+	closing     bool
+	closed      bool
+	rec         *rollout.Recorder
+	rolloutPath string
+	specs       []model.ToolSpec
+	ctx         context.Context
+	cancel      context.CancelFunc
+	wake        chan struct{}
+	done        chan struct{}
 
 	// statusMu serialises status transitions so their events and rollout
 	// lines appear in the order they happened.
@@ -81,9 +84,20 @@ func (t *Thread) statusAndWatch() (protocol.AgentStatus, <-chan struct{}) {
 // and observers, and the session index.
 func (t *Thread) setStatus(s protocol.AgentStatus) {
 	t.statusMu.Lock()
+	changed := t.setStatusLocked(s)
+	t.statusMu.Unlock()
+	// Outside statusMu: the index walks the tree under e.mu.
+	if changed {
+		t.e.updateIndex(t)
+	}
+}
+
+// setStatusLocked is setStatus for a caller holding statusMu, minus the
+// session index (the caller updates it after unlocking when this reports a
+// change).
+func (t *Thread) setStatusLocked(s protocol.AgentStatus) bool {
 	if t.status.Kind == s.Kind && t.status.Message == s.Message && t.status.HasMessage == s.HasMessage {
-		t.statusMu.Unlock()
-		return
+		return false
 	}
 	t.status = s
 	t.statusAt = t.e.now()
@@ -99,9 +113,7 @@ func (t *Thread) setStatus(s protocol.AgentStatus) {
 		f.push(s)
 	}
 	t.e.bus.Publish(ev)
-	t.statusMu.Unlock()
-	// Outside statusMu: the index walks the tree under e.mu.
-	t.e.updateIndex(t)
+	return true
 }
 
 // subscribeStatus returns a feed of every future status change.
@@ -162,7 +174,7 @@ func (t *Thread) role() string {
 	return t.agentType
 }
 
-// record appends an event to the rollout (buffered).
+// record appends an event to the rollout (written at once).
 func (t *Thread) record(ev protocol.Event) {
 	t.mu.Lock()
 	rec := t.rec
@@ -196,6 +208,19 @@ func (t *Thread) flush() {
 	}
 }
 
+// sync fsyncs the rollout (at turn ends; never on the per-item path).
+func (t *Thread) sync() {
+	t.mu.Lock()
+	rec := t.rec
+	t.mu.Unlock()
+	if rec != nil {
+		// A close that raced ahead has already flushed and closed the file.
+		if err := rec.Sync(); err != nil && !t.isClosed() {
+			t.e.warnOnce(t.id, "rollout", err)
+		}
+	}
+}
+
 // appendHistory adds items to the history and the rollout.
 func (t *Thread) appendHistory(items ...protocol.Item) {
 	t.mu.Lock()
@@ -206,56 +231,90 @@ func (t *Thread) appendHistory(items ...protocol.Item) {
 	}
 }
 
-// enqueue adds user input and wakes the loop. Input that arrives during a
-// turn is delivered to the model at its next request.
+// enqueue adds input for a thread whose loop has not started yet (spawn).
 func (t *Thread) enqueue(items ...protocol.Item) {
 	t.mu.Lock()
+	t.queueLocked(items)
+	t.mu.Unlock()
+	t.signal()
+}
+
+// queueLocked appends input to pending (t.mu held).
+func (t *Thread) queueLocked(items []protocol.Item) {
 	t.pending = append(t.pending, items...)
 	if t.firstPrompt == "" {
 		for _, it := range items {
-			if it.Role == protocol.RoleUser && it.Content != "" {
+			if (it.Role == protocol.RoleUser || it.Role == protocol.RoleAgent) && it.Content != "" {
 				t.firstPrompt = it.Content
 				break
 			}
 		}
 	}
-	t.mu.Unlock()
+}
+
+// signal wakes the loop.
+func (t *Thread) signal() {
 	select {
 	case t.wake <- struct{}{}:
 	default:
 	}
 }
 
-// deliver enqueues follow-up input. An idle thread is marked running at
-// once, so a wait issued right after sees the new work rather than the
-// previous final status. With interrupt, the running turn is cancelled in
-// the same critical section that queues the input, so the input always
-// survives into the next turn and an interrupt cannot miss a turn that
-// was just starting.
-func (t *Thread) deliver(interrupt bool, items ...protocol.Item) {
+// deliver queues follow-up input; it reports false for a closed thread.
+// Queueing, the interrupt and the running mark are one critical section
+// (statusMu, then mu), and the turn takes input only under mu after
+// checking its context, so an interrupting message can never be taken by
+// the turn it cancels and then dropped unanswered; and the end of a turn
+// (same locks) either sees the new input and runs another turn without
+// announcing a final status, or announces its status before this marks
+// the thread running — a wait issued right after never sees the previous
+// final status.
+func (t *Thread) deliver(interrupt bool, items ...protocol.Item) bool {
+	t.statusMu.Lock()
 	t.mu.Lock()
-	idle := !t.running
-	t.mu.Unlock()
-	if idle {
-		t.setStatus(protocol.Running())
+	if t.closed || t.closing {
+		t.mu.Unlock()
+		t.statusMu.Unlock()
+		return false
 	}
-	t.mu.Lock()
-	if interrupt && t.running && t.turnCancel != nil {
+	t.queueLocked(items)
+	t.halted = false // new input resumes work, with everything queued
+	busy := t.running
+	if interrupt && busy && t.turnCancel != nil {
 		t.turnCancel()
 	}
 	t.mu.Unlock()
-	t.enqueue(items...)
+	changed := false
+	if !busy {
+		changed = t.setStatusLocked(protocol.Running())
+	}
+	t.statusMu.Unlock()
+	if changed {
+		t.e.updateIndex(t)
+	}
+	t.signal()
+	return true
 }
 
-// interrupt cancels the running turn, if any.
-func (t *Thread) interrupt() bool {
+// interrupt stops the thread's work: the running turn is cancelled, and
+// input still queued (a turn about to start, a message that arrived during
+// the turn) does not start another turn until new input is delivered, so
+// an interrupted agent really stops. A thread that was only about to work
+// becomes interrupted at once.
+func (t *Thread) interrupt() {
+	t.statusMu.Lock()
 	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.turnCancel != nil && t.running {
+	t.halted = true
+	if t.running && t.turnCancel != nil {
 		t.turnCancel()
-		return true
 	}
-	return false
+	queuedOnly := !t.running && len(t.pending) > 0
+	t.mu.Unlock()
+	changed := queuedOnly && t.status.IsActive() && t.setStatusLocked(protocol.Interrupted())
+	t.statusMu.Unlock()
+	if changed {
+		t.e.updateIndex(t)
+	}
 }
 
 func (t *Thread) isClosed() bool {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -20,7 +21,7 @@ func (t *Thread) loop() {
 	defer close(t.done)
 	for {
 		t.mu.Lock()
-		has := len(t.pending) > 0
+		has := len(t.pending) > 0 && !t.halted
 		ctx := t.ctx
 		t.mu.Unlock()
 		if !has {
@@ -37,6 +38,10 @@ func (t *Thread) loop() {
 		t.runTurn(ctx)
 	}
 }
+
+// testHookBeforeTakeInput, when set by a test, runs just before a turn
+// step takes queued input (to interleave a delivery there).
+var testHookBeforeTakeInput func(*Thread)
 
 // turnOutcome is how a turn ended.
 type turnOutcome int
@@ -55,6 +60,11 @@ func (t *Thread) runTurn(parent context.Context) {
 	defer cancel()
 	turnID := uuid.NewString()
 	t.mu.Lock()
+	if t.halted {
+		// Interrupted between the loop's check and here: no turn.
+		t.mu.Unlock()
+		return
+	}
 	t.turnCancel = cancel
 	t.turnID = turnID
 	t.running = true
@@ -69,75 +79,112 @@ func (t *Thread) runTurn(parent context.Context) {
 
 	outcome, lastText, errMsg := t.turnSteps(ctx, turnID)
 
+	t.record(e.bus.Publish(protocol.Event{Type: protocol.EventTurnCompleted, ThreadID: t.id, TurnID: turnID, Message: lastText}))
+	final := protocol.Completed(lastText, true)
+	switch outcome {
+	case outcomeInterrupted:
+		final = protocol.Interrupted()
+		final.Message, final.HasMessage = lastText, lastText != ""
+	case outcomeErrored:
+		final = protocol.Errored(errMsg)
+	}
+	// One critical section with deliver: input that arrived during the turn
+	// (an interrupting send_input) starts the next turn at once, so this
+	// turn's end is no final status for a waiter to stop on.
+	t.statusMu.Lock()
 	t.mu.Lock()
 	t.running = false
 	t.turnCancel = nil
-	closing := t.closing
+	closing := t.closing // closeSubtree sets shutdown
+	more := len(t.pending) > 0 && !t.halted
 	if outcome == outcomeCompleted {
 		t.lastMessage = lastText
 	}
 	t.mu.Unlock()
-	t.record(e.bus.Publish(protocol.Event{Type: protocol.EventTurnCompleted, ThreadID: t.id, TurnID: turnID, Message: lastText}))
-	if closing {
-		t.flush()
-		return // closeSubtree sets shutdown
+	changed := !closing && !more && t.setStatusLocked(final)
+	t.statusMu.Unlock()
+	if changed {
+		e.updateIndex(t)
 	}
-	switch outcome {
-	case outcomeCompleted:
-		t.setStatus(protocol.Completed(lastText, true))
-	case outcomeInterrupted:
-		t.setStatus(protocol.Interrupted())
-	case outcomeErrored:
-		t.setStatus(protocol.Errored(errMsg))
-	}
-	t.flush()
+	// Lines were written as they happened; the turn's end makes them durable.
+	t.sync()
 }
 
 func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, string, string) {
 	e := t.e
+	// said is what the agent has told so far this turn, for a waiter that
+	// stops on its interruption.
+	var said []string
+	var partial strings.Builder // the reply being streamed
+	soFar := func() string {
+		if partial.Len() > 0 {
+			return strings.Join(append(said, partial.String()), "\n\n")
+		}
+		return strings.Join(said, "\n\n")
+	}
 	for {
 		// An interrupted turn leaves queued input for the next turn.
 		if ctx.Err() != nil {
-			return outcomeInterrupted, "", ""
+			return outcomeInterrupted, soFar(), ""
 		}
 		// Input that arrived since the last request joins the conversation now.
+		if testHookBeforeTakeInput != nil {
+			testHookBeforeTakeInput(t)
+		}
+		// Taken under mu after checking ctx: deliver cancels under mu, so
+		// input sent with an interrupt is never taken by the turn it ends.
 		t.mu.Lock()
+		if ctx.Err() != nil {
+			t.mu.Unlock()
+			return outcomeInterrupted, soFar(), ""
+		}
 		pending := t.pending
 		t.pending = nil
 		t.mu.Unlock()
 		for _, it := range pending {
 			t.appendHistory(it)
-			t.record(e.bus.Publish(protocol.Event{Type: protocol.EventUserMessage, ThreadID: t.id, TurnID: turnID, Message: it.Content}))
+			t.record(e.bus.Publish(inputEvent(t.id, turnID, it)))
 		}
 		if ctx.Err() != nil {
-			return outcomeInterrupted, "", ""
+			return outcomeInterrupted, soFar(), ""
 		}
 		req := t.buildRequest()
+		req.Tools = e.tools.SpecsFor(ctx, t.sourceEnv(turnID), t.toolAllowed)
+		partial.Reset()
 		resp, err := e.opts.Client.Stream(ctx, req, func(d model.Delta) {
 			switch d.Kind {
 			case model.DeltaText:
+				partial.WriteString(d.Text)
 				e.bus.Publish(protocol.Event{Type: protocol.EventMessageDelta, ThreadID: t.id, TurnID: turnID, Delta: d.Text})
 			case model.DeltaReasoning:
 				e.bus.Publish(protocol.Event{Type: protocol.EventReasoningDelta, ThreadID: t.id, TurnID: turnID, Delta: d.Text})
 			case model.DeltaReset:
+				partial.Reset()
 				e.bus.Publish(protocol.Event{Type: protocol.EventMessageReset, ThreadID: t.id, TurnID: turnID})
 			case model.DeltaRetry:
 				t.record(e.bus.Publish(protocol.Event{Type: protocol.EventStreamRetry, ThreadID: t.id, TurnID: turnID, Message: d.Text}))
+			case model.DeltaWarning:
+				t.record(e.bus.Publish(protocol.Event{Type: protocol.EventWarning, ThreadID: t.id, TurnID: turnID, Message: d.Text}))
 			}
 		})
 		if err != nil {
 			if ctx.Err() != nil {
-				return outcomeInterrupted, "", ""
+				return outcomeInterrupted, soFar(), ""
 			}
 			msg := err.Error()
 			t.record(e.bus.Publish(protocol.Event{Type: protocol.EventError, ThreadID: t.id, TurnID: turnID, Message: msg}))
 			return outcomeErrored, "", msg
 		}
 		t.accountUsage(turnID, resp.Usage)
-		if resp.Reasoning != "" {
+		if len(resp.ReasoningItems) > 0 {
+			// Kept whole: the provider needs them back with the next request.
+			t.appendHistory(resp.ReasoningItems...)
+		} else if resp.Reasoning != "" {
 			t.appendHistory(protocol.Item{Type: protocol.ItemReasoning, Summary: resp.Reasoning})
 		}
+		partial.Reset()
 		if resp.Text != "" {
+			said = append(said, resp.Text)
 			t.appendHistory(protocol.AssistantMessage(resp.Text))
 			t.record(e.bus.Publish(protocol.Event{Type: protocol.EventMessage, ThreadID: t.id, TurnID: turnID, Message: resp.Text}))
 		}
@@ -160,13 +207,13 @@ func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, str
 			abort = abort || r.Abort
 		}
 		if abort || ctx.Err() != nil {
-			return outcomeInterrupted, "", ""
+			return outcomeInterrupted, soFar(), ""
 		}
 		t.mu.Lock()
 		closing := t.closing
 		t.mu.Unlock()
 		if closing {
-			return outcomeInterrupted, "", ""
+			return outcomeInterrupted, soFar(), ""
 		}
 	}
 }
@@ -182,12 +229,23 @@ func (t *Thread) accountUsage(turnID string, u protocol.TokenUsage) {
 
 func (t *Thread) buildRequest() model.Request {
 	t.mu.Lock()
-	defer t.mu.Unlock()
-	return model.Request{
+	req := model.Request{
 		Model: t.modelName, Instructions: t.instructions,
 		Items: append([]protocol.Item(nil), t.history...), Tools: t.specs,
 		ReasoningEffort: t.effort, ParallelToolCalls: true,
 	}
+	t.mu.Unlock()
+	req.Items = t.e.modelItems(t, req.Items)
+	return req
+}
+
+// inputEvent announces an input item joining the conversation: a message
+// from another agent is agent_input naming its sender, never user_message.
+func inputEvent(id protocol.ThreadID, turnID string, it protocol.Item) protocol.Event {
+	if it.Role == protocol.RoleAgent {
+		return protocol.Event{Type: protocol.EventAgentInput, ThreadID: id, TurnID: turnID, Message: it.Content, From: it.From}
+	}
+	return protocol.Event{Type: protocol.EventUserMessage, ThreadID: id, TurnID: turnID, Message: it.Content}
 }
 
 // toolAllowed applies the thread's template policy.
@@ -222,7 +280,7 @@ func (t *Thread) runTool(ctx context.Context, turnID string, c model.ToolCallReq
 	t.mu.Unlock()
 	env.Approve = func(ctx context.Context, req protocol.ApprovalRequest) (protocol.ReviewDecision, error) {
 		req.CallID = c.CallID
-		return e.requestApproval(ctx, t, t, req)
+		return e.askApproval(ctx, t, t, req)
 	}
 	env.Emit = func(ev protocol.Event) {
 		ev.ThreadID = t.id

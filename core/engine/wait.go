@@ -17,9 +17,12 @@ func (e *Engine) clampWait(ms *int64) time.Duration {
 	return min(max(d, e.waitMin), e.waitMax)
 }
 
-// waitAny blocks until at least one of ids is final or the timeout passes.
-// It returns the first final status plus any others final at that moment;
-// an unknown id is final (not_found) at once.
+// waitAny blocks until at least one of ids is final or interrupted, or the
+// timeout passes. It returns the first such status plus any others at that
+// moment; an unknown id is final (not_found) at once. Interrupted is not
+// final (the agent can take more input), but an interrupted agent does
+// nothing until someone sends it input, so waiting on would only run into
+// the timeout.
 func (e *Engine) waitAny(ctx context.Context, ids []protocol.ThreadID, timeout time.Duration) (map[protocol.ThreadID]protocol.AgentStatus, bool, error) {
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
@@ -36,7 +39,7 @@ func (e *Engine) waitAny(ctx context.Context, ids []protocol.ThreadID, timeout t
 				continue
 			}
 			st, ch := t.statusAndWatch()
-			if st.IsFinal() {
+			if st.IsFinal() || st.Kind == protocol.StatusInterrupted {
 				final[id] = st
 				continue
 			}

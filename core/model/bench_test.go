@@ -4,26 +4,26 @@ import (
 	"context"
 	"testing"
 
-	"github.com/grovecli/grove/core/model"
 	"github.com/grovecli/grove/core/model/modeltest"
 )
 
-// BenchmarkStreamToolCall: one streamed tool-call reply from the in-process
-// server, per wire API (client overhead + loopback HTTP).
+// BenchmarkStreamToolCall measures one streamed reply with a tool call
+// (arguments in 16-byte chunks) from the in-process server, per wire API:
+// client overhead plus loopback HTTP and the mock's encoding.
 func BenchmarkStreamToolCall(b *testing.B) {
-	for _, wire := range []string{"chat", "responses"} {
+	for _, wire := range wires {
 		b.Run(wire, func(b *testing.B) {
-			s := modeltest.Start()
-			defer s.Close()
+			s := modeltest.NewServer(b)
 			s.Handle(func(modeltest.CapturedRequest) modeltest.Reply {
-				return modeltest.Reply{ChunkSize: 16, ToolCalls: []modeltest.ToolCall{{ID: "c1", Name: "exec_command", Arguments: `{"cmd":"go test ./...","timeout_ms":60000}`}}}
+				return modeltest.Reply{Text: "Running the tests now.", ChunkSize: 16, ToolCalls: []modeltest.ToolCall{{ID: "c1", Name: "exec_command", Arguments: `{"cmd":"go test ./... -run TestStream -count=1","timeout_ms":60000,"workdir":"core/model"}`}}}
 			})
-			c, _ := model.New(model.ProviderConfig{Name: "bench", BaseURL: s.URL(), APIKey: "k", WireAPI: wire})
+			c := client(b, s, wire)
 			r := req()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				if _, err := c.Stream(context.Background(), r, nil); err != nil {
-					b.Fatal(err)
+			b.ReportAllocs()
+			for b.Loop() {
+				resp, err := c.Stream(context.Background(), r, nil)
+				if err != nil || len(resp.ToolCalls) != 1 {
+					b.Fatal(resp, err)
 				}
 			}
 		})

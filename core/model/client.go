@@ -40,6 +40,10 @@ const (
 	// DeltaRetry reports that the stream failed and is being retried; Text
 	// holds a human-readable reason ("429 from openai, retry 2/5 in 1.2s").
 	DeltaRetry
+	// DeltaWarning reports something the user should know about a reply
+	// that nevertheless arrived: a truncated message, a reply cut by the
+	// token limit, a parameter the provider refused and grove now omits.
+	DeltaWarning
 )
 
 // Delta is one streamed fragment.
@@ -63,6 +67,13 @@ type Response struct {
 	Usage     protocol.TokenUsage
 	// ResponseID is the provider's id for the response, when it has one.
 	ResponseID string
+	// ReasoningItems are the reply's reasoning items that must be sent
+	// back with the next request (Responses API: encrypted content, since
+	// grove calls with store=false); nil when there are none.
+	ReasoningItems []protocol.Item
+	// Incomplete says why the reply stopped early (the output token limit,
+	// a content filter); "" for a complete reply.
+	Incomplete string
 }
 
 // ModelInfo describes one model the provider offers.

@@ -1,16 +1,80 @@
 package model
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/grovecli/grove/protocol"
 )
 
-// responsesBody builds a Responses API request.
-func responsesBody(req Request) map[string]any {
-	input := []map[string]any{}
+// Responses API request shapes (only the fields grove sends).
+type (
+	responsesRequest struct {
+		Model             string              `json:"model"`
+		Instructions      string              `json:"instructions,omitempty"`
+		Input             []any               `json:"input"`
+		Tools             []responsesTool     `json:"tools,omitempty"`
+		ParallelToolCalls *bool               `json:"parallel_tool_calls,omitempty"`
+		Reasoning         *responsesReasoning `json:"reasoning,omitempty"`
+		// Store is false: grove keeps the history itself and resends it,
+		// reasoning included, which needs its encrypted content.
+		Store   bool     `json:"store"`
+		Stream  bool     `json:"stream"`
+		Include []string `json:"include,omitempty"`
+	}
+	// responsesReasoningItem replays a reasoning item (stateless: no id).
+	responsesReasoningItem struct {
+		Type             string                 `json:"type"` // "reasoning"
+		Summary          []responsesSummaryPart `json:"summary"`
+		EncryptedContent string                 `json:"encrypted_content"`
+	}
+	responsesSummaryPart struct {
+		Type string `json:"type"` // "summary_text"
+		Text string `json:"text"`
+	}
+	responsesReasoning struct {
+		Effort  string `json:"effort"`
+		Summary string `json:"summary,omitempty"`
+	}
+	responsesMessage struct {
+		Type    string          `json:"type"` // "message"
+		Role    string          `json:"role"`
+		Content []responsesPart `json:"content"`
+	}
+	responsesPart struct {
+		Type     string `json:"type"` // input_text | output_text | input_image
+		Text     string `json:"text,omitempty"`
+		ImageURL string `json:"image_url,omitempty"`
+	}
+	responsesCall struct {
+		Type      string `json:"type"` // "function_call"
+		CallID    string `json:"call_id"`
+		Name      string `json:"name"`
+		Arguments string `json:"arguments"`
+	}
+	responsesCallOutput struct {
+		Type   string `json:"type"` // "function_call_output"
+		CallID string `json:"call_id"`
+		Output string `json:"output"`
+	}
+	responsesTool struct {
+		Type        string          `json:"type"` // "function"
+		Name        string          `json:"name"`
+		Description string          `json:"description,omitempty"`
+		Parameters  json.RawMessage `json:"parameters"`
+		Strict      bool            `json:"strict"`
+	}
+)
+
+// responsesBody maps a Request onto the Responses API, leaving out the
+// parameters the provider refused.
+func responsesBody(req Request, omit map[string]bool) (*responsesRequest, error) {
+	body := &responsesRequest{Model: req.Model, Instructions: req.Instructions, Stream: true, Input: make([]any, 0, len(req.Items))}
+	if !omit["include"] {
+		body.Include = []string{"reasoning.encrypted_content"}
+	}
+	replay := newArgumentReplay(req.Items)
 	for _, it := range req.Items {
 		switch it.Type {
 		case protocol.ItemMessage:
@@ -18,61 +82,92 @@ func responsesBody(req Request) map[string]any {
 			if it.Role == protocol.RoleAssistant {
 				partType = "output_text"
 			}
-			parts := []map[string]any{}
+			parts := make([]responsesPart, 0, len(it.Images)+1)
 			if it.Content != "" || len(it.Images) == 0 {
-				parts = append(parts, map[string]any{"type": partType, "text": it.Content})
+				parts = append(parts, responsesPart{Type: partType, Text: it.Content})
 			}
 			for _, u := range it.Images {
-				parts = append(parts, map[string]any{"type": "input_image", "image_url": u})
+				parts = append(parts, responsesPart{Type: "input_image", ImageURL: u})
 			}
-			input = append(input, map[string]any{"type": "message", "role": it.Role, "content": parts})
+			body.Input = append(body.Input, responsesMessage{Type: "message", Role: it.Role, Content: parts})
 		case protocol.ItemFunctionCall:
-			input = append(input, map[string]any{"type": "function_call", "call_id": it.CallID, "name": it.Name, "arguments": it.Arguments})
+			body.Input = append(body.Input, responsesCall{Type: "function_call", CallID: it.CallID, Name: it.Name, Arguments: replay.arguments(it)})
 		case protocol.ItemFunctionCallOutput:
-			input = append(input, map[string]any{"type": "function_call_output", "call_id": it.CallID, "output": it.Output})
+			body.Input = append(body.Input, responsesCallOutput{Type: "function_call_output", CallID: it.CallID, Output: replay.output(it)})
+		case protocol.ItemReasoning:
+			// Without its encrypted content (another provider, an older
+			// rollout, include refused) a stateless call cannot use it.
+			if it.EncryptedContent == "" || omit["include"] || omit[noReasoningReplay] {
+				continue
+			}
+			summary := []responsesSummaryPart{}
+			if it.Summary != "" {
+				summary = append(summary, responsesSummaryPart{Type: "summary_text", Text: it.Summary})
+			}
+			body.Input = append(body.Input, responsesReasoningItem{Type: "reasoning", Summary: summary, EncryptedContent: it.EncryptedContent})
 		}
 	}
-	body := map[string]any{"model": req.Model, "input": input, "stream": true, "store": false}
-	if req.Instructions != "" {
-		body["instructions"] = req.Instructions
-	}
-	if len(req.Tools) > 0 {
-		tools := make([]map[string]any, len(req.Tools))
-		for i, t := range req.Tools {
-			tools[i] = map[string]any{"type": "function", "name": t.Name, "description": t.Description, "parameters": t.Parameters, "strict": false}
+	for _, t := range req.Tools {
+		params, err := toolParameters(t)
+		if err != nil {
+			return nil, err
 		}
-		body["tools"] = tools
-		body["parallel_tool_calls"] = req.ParallelToolCalls
+		body.Tools = append(body.Tools, responsesTool{Type: "function", Name: t.Name, Description: t.Description, Parameters: params})
 	}
-	if req.ReasoningEffort != "" {
-		body["reasoning"] = map[string]any{"effort": req.ReasoningEffort, "summary": "auto"}
+	if len(body.Tools) > 0 && !omit["parallel_tool_calls"] {
+		body.ParallelToolCalls = &req.ParallelToolCalls
 	}
-	return body
+	if req.ReasoningEffort != "" && !omit["reasoning"] && !omit["reasoning.effort"] {
+		body.Reasoning = &responsesReasoning{Effort: req.ReasoningEffort}
+		if !omit["reasoning.summary"] {
+			body.Reasoning.Summary = "auto"
+		}
+	}
+	return body, nil
 }
 
+// respEvent is one Responses stream event (the fields grove reads).
 type respEvent struct {
-	Type     string          `json:"type"`
-	Delta    string          `json:"delta"`
-	ItemID   string          `json:"item_id"`
-	Item     *respItem       `json:"item"`
-	Response *respObject     `json:"response"`
-	Message  string          `json:"message"`
-	Code     any             `json:"code"`
-	Error    json.RawMessage `json:"error"`
+	Type         string          `json:"type"`
+	Delta        string          `json:"delta"`
+	ItemID       string          `json:"item_id"`
+	OutputIndex  *int            `json:"output_index"`
+	SummaryIndex int             `json:"summary_index"`
+	Arguments    *string         `json:"arguments"`
+	Input        *string         `json:"input"`
+	Item         *respItem       `json:"item"`
+	Response     *respObject     `json:"response"`
+	Error        json.RawMessage `json:"error"`
 }
 
 type respItem struct {
-	Type      string `json:"type"`
-	ID        string `json:"id"`
-	CallID    string `json:"call_id"`
-	Name      string `json:"name"`
-	Arguments string `json:"arguments"`
+	Type      string     `json:"type"` // message | function_call | reasoning | …
+	ID        string     `json:"id"`
+	CallID    string     `json:"call_id"`
+	Name      string     `json:"name"`
+	Arguments flexString `json:"arguments"`
+	Input     string     `json:"input"` // custom_tool_call
+	// EncryptedContent is a reasoning item's state, replayed next request.
+	EncryptedContent string `json:"encrypted_content"`
+	Content          []struct {
+		Type    string `json:"type"` // output_text | refusal
+		Text    string `json:"text"`
+		Refusal string `json:"refusal"`
+	} `json:"content"`
+	Summary []struct {
+		Text string `json:"text"`
+	} `json:"summary"`
 }
 
 type respObject struct {
-	ID    string          `json:"id"`
-	Error json.RawMessage `json:"error"`
-	Usage *struct {
+	ID                string          `json:"id"`
+	Status            string          `json:"status"`
+	Error             json.RawMessage `json:"error"`
+	IncompleteDetails *struct {
+		Reason string `json:"reason"`
+	} `json:"incomplete_details"`
+	Output []respItem `json:"output"`
+	Usage  *struct {
 		InputTokens        int64 `json:"input_tokens"`
 		OutputTokens       int64 `json:"output_tokens"`
 		TotalTokens        int64 `json:"total_tokens"`
@@ -85,88 +180,271 @@ type respObject struct {
 	} `json:"usage"`
 }
 
-func (c *openAIClient) streamResponses(ctx context.Context, body map[string]any, dd *dedup, onDelta func(Delta)) (Response, error) {
-	var resp Response
-	type call struct{ callID, name, args string }
-	var order []string
-	calls := map[string]*call{}
-	err := c.attempt(ctx, body, func(typ string, data []byte) (bool, error) {
-		var ev respEvent
-		if err := json.Unmarshal(data, &ev); err != nil {
-			return false, &streamError{msg: fmt.Sprintf("unreadable event: %v", err), retryable: true}
-		}
-		if ev.Type == "" {
-			ev.Type = typ
-		}
-		switch ev.Type {
-		case "response.output_text.delta":
-			resp.Text += ev.Delta
-			dd.text(ev.Delta)
-		case "response.reasoning_summary_text.delta", "response.reasoning_text.delta":
-			resp.Reasoning += ev.Delta
-			if onDelta != nil {
-				onDelta(Delta{Kind: DeltaReasoning, Text: ev.Delta})
-			}
-		case "response.output_item.added", "response.output_item.done":
-			if ev.Item != nil && ev.Item.Type == "function_call" {
-				cl := calls[ev.Item.ID]
-				if cl == nil {
-					cl = &call{}
-					calls[ev.Item.ID] = cl
-					order = append(order, ev.Item.ID)
-				}
-				cl.callID, cl.name = ev.Item.CallID, ev.Item.Name
-				if ev.Type == "response.output_item.done" && ev.Item.Arguments != "" {
-					cl.args = ev.Item.Arguments
-				}
-			}
-		case "response.function_call_arguments.delta":
-			if cl := calls[ev.ItemID]; cl != nil {
-				cl.args += ev.Delta
-			}
-		case "response.function_call_arguments.done":
-			if cl := calls[ev.ItemID]; cl != nil {
-				var done struct {
-					Arguments string `json:"arguments"`
-				}
-				if json.Unmarshal(data, &done) == nil && done.Arguments != "" {
-					cl.args = done.Arguments
-				}
-			}
-		case "response.completed", "response.incomplete":
-			if r := ev.Response; r != nil {
-				resp.ResponseID = r.ID
-				if u := r.Usage; u != nil {
-					resp.Usage = protocol.TokenUsage{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens, TotalTokens: u.TotalTokens}
-					if u.InputTokensDetails != nil {
-						resp.Usage.CachedInputTokens = u.InputTokensDetails.CachedTokens
-					}
-					if u.OutputTokensDetails != nil {
-						resp.Usage.ReasoningTokens = u.OutputTokensDetails.ReasoningTokens
-					}
-				}
-			}
-			return true, nil
-		case "response.failed":
-			if ev.Response != nil && len(ev.Response.Error) > 0 {
-				return false, streamErrorObject(ev.Response.Error)
-			}
-			return false, &streamError{msg: "response failed", retryable: true}
-		case "error":
-			raw := ev.Error
-			if len(raw) == 0 {
-				raw = data
-			}
-			return false, streamErrorObject(raw)
-		}
+// responsesAssembler builds one attempt's Response from Responses events.
+// Tool calls are keyed by item id (output index as a fallback); items whose
+// text was not streamed as deltas are taken from output_item.done or the
+// final response, so servers that skip deltas still work.
+type responsesAssembler struct {
+	out        *delivery
+	id         string
+	usage      protocol.TokenUsage
+	byItem     map[string]*callBuilder
+	byOutput   map[int]*callBuilder
+	streamed   map[string]bool // items (messages, reasoning) that sent deltas
+	lastText   string          // the message item text came from last
+	reasoning  []protocol.Item // reasoning items, in order, for replay
+	seenReason map[string]bool
+	incomplete string
+}
+
+func newResponsesAssembler(out *delivery) *responsesAssembler {
+	return &responsesAssembler{out: out, byItem: map[string]*callBuilder{}, byOutput: map[int]*callBuilder{}, streamed: map[string]bool{}, seenReason: map[string]bool{}}
+}
+
+// respHandled are the event types the assembler reads; others (text done,
+// content parts, …) repeat what the deltas said and are skipped undecoded.
+var respHandled = map[string]bool{
+	"response.created": true, "response.in_progress": true,
+	"response.output_text.delta": true, "response.refusal.delta": true,
+	"response.reasoning_summary_text.delta": true, "response.reasoning_text.delta": true,
+	"response.reasoning_summary_part.added": true,
+	"response.output_item.added":            true, "response.output_item.done": true,
+	"response.function_call_arguments.delta": true, "response.function_call_arguments.done": true,
+	"response.custom_tool_call_input.delta": true, "response.custom_tool_call_input.done": true,
+	"response.completed": true, "response.incomplete": true, "response.failed": true, "error": true,
+}
+
+func (a *responsesAssembler) event(typ string, data []byte) (bool, error) {
+	if typ != "" && !respHandled[typ] {
 		return false, nil
-	})
-	if err != nil {
-		return Response{}, err
 	}
-	for _, id := range order {
-		cl := calls[id]
-		resp.ToolCalls = append(resp.ToolCalls, ToolCallRequest{CallID: cl.callID, Name: cl.name, Arguments: cl.args})
+	var ev respEvent
+	if err := json.Unmarshal(data, &ev); err != nil {
+		// The same bytes would arrive again: retrying cannot help.
+		return false, &streamError{msg: fmt.Sprintf("unreadable event: %v", err)}
 	}
-	return resp, nil
+	if ev.Type == "" {
+		ev.Type = typ
+	}
+	switch ev.Type {
+	case "response.created", "response.in_progress":
+		if ev.Response != nil {
+			a.id = ev.Response.ID
+		}
+	case "response.output_text.delta", "response.refusal.delta":
+		a.streamed[ev.ItemID] = true
+		a.text(ev.ItemID, ev.Delta)
+	case "response.reasoning_summary_text.delta", "response.reasoning_text.delta":
+		a.streamed[ev.ItemID] = true
+		a.out.add(DeltaReasoning, ev.Delta)
+	case "response.reasoning_summary_part.added":
+		if a.out.reasoning.cur.Len() > 0 {
+			a.out.add(DeltaReasoning, "\n\n") // one paragraph per summary part
+		}
+	case "response.output_item.added":
+		if ev.Item != nil && (ev.Item.Type == "function_call" || ev.Item.Type == "custom_tool_call") {
+			a.call(ev.Item.ID, ev.OutputIndex, ev.Item)
+		}
+	case "response.function_call_arguments.delta", "response.custom_tool_call_input.delta":
+		a.out.addArguments(a.call(ev.ItemID, ev.OutputIndex, nil), ev.Delta)
+	case "response.function_call_arguments.done":
+		if ev.Arguments != nil {
+			a.out.setArguments(a.call(ev.ItemID, ev.OutputIndex, nil), *ev.Arguments)
+		}
+	case "response.custom_tool_call_input.done":
+		if ev.Input != nil {
+			a.out.setArguments(a.call(ev.ItemID, ev.OutputIndex, nil), *ev.Input)
+		}
+	case "response.output_item.done":
+		if ev.Item != nil {
+			a.item(ev.Item, ev.OutputIndex)
+		}
+	case "response.completed", "response.incomplete":
+		if ev.Response != nil {
+			a.final(ev.Response)
+		}
+		if ev.Type == "response.incomplete" && a.incomplete == "" {
+			a.incomplete = "the response is incomplete"
+		}
+		return true, nil
+	case "response.failed":
+		if ev.Response != nil && isErrorObject(ev.Response.Error) {
+			return false, streamErrorObject(ev.Response.Error)
+		}
+		return false, &streamError{msg: "provider error in stream: response failed", retryable: true}
+	case "error":
+		raw := ev.Error
+		if !isErrorObject(raw) {
+			raw = data // the event itself carries code and message
+		}
+		return false, streamErrorObject(raw)
+	}
+	return false, nil
+}
+
+// text adds answer text of one message item; two messages of one
+// response are separate paragraphs, never glued together.
+func (a *responsesAssembler) text(itemID, s string) {
+	if s == "" {
+		return
+	}
+	if itemID != a.lastText && a.out.text.cur.Len() > 0 {
+		a.out.add(DeltaText, "\n\n")
+	}
+	a.lastText = itemID
+	a.out.add(DeltaText, s)
+}
+
+// call finds (or starts) the tool call of an output item.
+func (a *responsesAssembler) call(itemID string, outputIndex *int, it *respItem) *callBuilder {
+	c := a.byItem[itemID]
+	if c == nil && itemID == "" && outputIndex != nil {
+		c = a.byOutput[*outputIndex]
+	}
+	if c == nil {
+		c = a.out.newCall()
+		if itemID != "" {
+			a.byItem[itemID] = c
+		}
+		if outputIndex != nil {
+			a.byOutput[*outputIndex] = c
+		}
+	}
+	if it != nil {
+		if it.CallID != "" {
+			c.id = it.CallID
+		}
+		if it.Name != "" {
+			c.name = it.Name
+		}
+	}
+	return c
+}
+
+// item folds in a finished output item: the authoritative arguments of a
+// call, text the server did not stream, a reasoning item to replay.
+func (a *responsesAssembler) item(it *respItem, outputIndex *int) {
+	switch it.Type {
+	case "function_call":
+		c := a.call(it.ID, outputIndex, it)
+		if it.Arguments != "" {
+			a.out.setArguments(c, string(it.Arguments))
+		}
+	case "custom_tool_call":
+		// A freeform tool's input is plain text, not JSON: it reaches the
+		// tool as is, and is replayed as {} with a note (see replay.go).
+		c := a.call(it.ID, outputIndex, it)
+		if it.Input != "" {
+			a.out.setArguments(c, it.Input)
+		}
+	case "message":
+		if a.streamed[it.ID] {
+			return
+		}
+		a.streamed[it.ID] = true
+		for _, p := range it.Content {
+			a.text(it.ID, p.Text+p.Refusal)
+		}
+	case "reasoning":
+		a.keepReasoning(it)
+		if a.streamed[it.ID] {
+			return
+		}
+		a.streamed[it.ID] = true
+		for i, s := range it.Summary {
+			if i > 0 || a.out.reasoning.cur.Len() > 0 {
+				a.out.add(DeltaReasoning, "\n\n")
+			}
+			a.out.add(DeltaReasoning, s.Text)
+		}
+		if len(it.Summary) == 0 {
+			// Raw reasoning (reasoning_text parts: LM Studio, gpt-oss).
+			for _, p := range it.Content {
+				a.out.add(DeltaReasoning, p.Text)
+			}
+		}
+	}
+}
+
+// keepReasoning records a finished reasoning item for the next request.
+func (a *responsesAssembler) keepReasoning(it *respItem) {
+	// The same item comes in output_item.done and again in the final
+	// response: keyed by id, or by its content when a server sends none.
+	key := it.ID
+	if key == "" {
+		key = "content:" + it.EncryptedContent
+	}
+	if a.seenReason[key] {
+		return
+	}
+	a.seenReason[key] = true
+	parts := make([]string, 0, len(it.Summary))
+	for _, s := range it.Summary {
+		parts = append(parts, s.Text)
+	}
+	a.reasoning = append(a.reasoning, protocol.Item{Type: protocol.ItemReasoning, Summary: strings.Join(parts, "\n\n"), EncryptedContent: it.EncryptedContent})
+}
+
+// final reads the completed response: id, usage, and output items not
+// seen as events.
+func (a *responsesAssembler) final(r *respObject) {
+	if r.ID != "" {
+		a.id = r.ID
+	}
+	for i := range r.Output {
+		idx := i
+		a.item(&r.Output[i], &idx)
+	}
+	if r.Status == "incomplete" || r.IncompleteDetails != nil {
+		a.incomplete = "the response is incomplete"
+		if r.IncompleteDetails != nil && r.IncompleteDetails.Reason != "" {
+			a.incomplete += " (" + r.IncompleteDetails.Reason + ")"
+		}
+	}
+	if u := r.Usage; u != nil {
+		a.usage = protocol.TokenUsage{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens, TotalTokens: u.TotalTokens}
+		if u.InputTokensDetails != nil {
+			a.usage.CachedInputTokens = u.InputTokensDetails.CachedTokens
+		}
+		if u.OutputTokensDetails != nil {
+			a.usage.ReasoningTokens = u.OutputTokensDetails.ReasoningTokens
+		}
+		if a.usage.TotalTokens == 0 {
+			a.usage.TotalTokens = a.usage.InputTokens + a.usage.OutputTokens
+		}
+	}
+}
+
+// whole reads a non-streamed response object.
+func (a *responsesAssembler) whole(body []byte) error {
+	var r respObject
+	if err := json.Unmarshal(body, &r); err != nil {
+		return &streamError{msg: fmt.Sprintf("unreadable response: %v", err)}
+	}
+	if isErrorObject(r.Error) {
+		return streamErrorObject(r.Error)
+	}
+	if r.Status == "failed" {
+		return &streamError{msg: "provider error: response failed", retryable: true}
+	}
+	a.final(&r)
+	return nil
+}
+
+// end: a Responses stream is complete only with response.completed (or
+// response.incomplete).
+func (a *responsesAssembler) end(reason error) error { return reason }
+
+func (a *responsesAssembler) response() Response {
+	r := Response{Text: a.out.text.cur.String(), Reasoning: a.out.reasoning.cur.String(), Usage: a.usage, ResponseID: a.id, Incomplete: a.incomplete}
+	for _, c := range a.out.calls {
+		r.ToolCalls = append(r.ToolCalls, c.request())
+	}
+	// Reasoning items are worth keeping only when they can be replayed.
+	for _, it := range a.reasoning {
+		if it.EncryptedContent != "" {
+			r.ReasoningItems = append(r.ReasoningItems, it)
+		}
+	}
+	return r
 }

@@ -2,6 +2,7 @@ package model
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -9,90 +10,44 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/grovecli/grove/protocol"
 )
 
-// retryAfter reads Retry-After (seconds or HTTP date) and retry-after-ms.
-func retryAfter(h http.Header) time.Duration {
-	if v := h.Get("retry-after-ms"); v != "" {
-		if ms, err := strconv.ParseFloat(v, 64); err == nil {
-			return time.Duration(ms * float64(time.Millisecond))
+// Stream implements Client. Transient faults (408/409/429/5xx, resets,
+// drops, timeouts, retryable errors inside the stream) are retried up to
+// MaxRetries times with capped exponential backoff, each announced through
+// onDelta(DeltaRetry); streamed output is never repeated (see delivery).
+// Deterministic failures (other 4xx, unreadable replies) are not retried,
+// except that a 400 naming a parameter grove can leave out is retried once
+// without it, and that parameter stays out for the rest of the process.
+func (c *openAIClient) Stream(ctx context.Context, req Request, onDelta func(Delta)) (Response, error) {
+	if err := ctx.Err(); err != nil {
+		return Response{}, err
+	}
+	omit := c.omitted()
+	payload, err := c.encode(req, omit)
+	if err != nil {
+		return Response{}, err
+	}
+	warn := func(msg string) {
+		if onDelta != nil {
+			onDelta(Delta{Kind: DeltaWarning, Text: msg})
 		}
 	}
-	v := h.Get("Retry-After")
-	if v == "" {
-		return 0
-	}
-	if s, err := strconv.ParseFloat(v, 64); err == nil {
-		return time.Duration(s * float64(time.Second))
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		return time.Until(t)
-	}
-	return 0
-}
-
-func (c *openAIClient) backoff(n int, se *streamError) time.Duration {
-	if se != nil && se.retryAfter > 0 {
-		return min(se.retryAfter, c.cfg.MaxRetryDelay)
-	}
-	d := c.cfg.RetryBaseDelay << n
-	d += time.Duration(rand.Int64N(int64(d)/4 + 1))
-	return min(d, c.cfg.MaxRetryDelay)
-}
-
-// dedup forwards streamed text across retries without repeating it: while
-// a new attempt re-sends text already shown it is suppressed; if it
-// diverges, one DeltaReset is sent and the new text starts over.
-type dedup struct {
-	onDelta func(Delta)
-	shown   strings.Builder // text delivered during this Stream call
-	cur     strings.Builder // text of the current attempt
-	synced  bool            // cur == shown: forward directly
-}
-
-func (d *dedup) newAttempt() {
-	d.cur.Reset()
-	d.synced = d.shown.Len() == 0
-}
-
-func (d *dedup) text(s string) {
-	d.cur.WriteString(s)
-	if d.onDelta == nil || s == "" {
-		return
-	}
-	if d.synced {
-		d.onDelta(Delta{Kind: DeltaText, Text: s})
-		d.shown.WriteString(s)
-		return
-	}
-	sh, cu := d.shown.String(), d.cur.String()
-	if len(cu) <= len(sh) && strings.HasPrefix(sh, cu) {
-		return // replaying what was already shown
-	}
-	if strings.HasPrefix(cu, sh) {
-		rest := cu[len(sh):]
-		d.onDelta(Delta{Kind: DeltaText, Text: rest})
-		d.shown.WriteString(rest)
-		d.synced = true
-		return
-	}
-	d.onDelta(Delta{Kind: DeltaReset})
-	d.shown.Reset()
-	d.shown.WriteString(cu)
-	d.onDelta(Delta{Kind: DeltaText, Text: cu})
-	d.synced = true
-}
-
-// Stream implements Client with bounded retries.
-func (c *openAIClient) Stream(ctx context.Context, req Request, onDelta func(Delta)) (Response, error) {
-	body := c.buildBody(req)
-	dd := &dedup{onDelta: onDelta}
-	url := c.cfg.BaseURL + "/" + c.endpoint()
-	var last *streamError
-	for n := 0; ; n++ {
-		dd.newAttempt()
-		resp, err := c.streamOnce(ctx, body, dd, onDelta)
+	out := &delivery{onDelta: onDelta, limit: c.cfg.MaxMessageBytes}
+	for attempts, retries := 1, 0; ; attempts++ {
+		out.newAttempt()
+		asm := c.newAssembler(out)
+		err := c.attempt(ctx, payload, asm)
 		if err == nil {
+			for _, w := range out.finish() {
+				warn(w)
+			}
+			resp := asm.response()
+			if resp.Incomplete != "" {
+				warn(fmt.Sprintf("reply from %s is incomplete: %s", c.cfg.Name, resp.Incomplete))
+			}
 			return resp, nil
 		}
 		if ctx.Err() != nil {
@@ -100,19 +55,33 @@ func (c *openAIClient) Stream(ctx context.Context, req Request, onDelta func(Del
 		}
 		var se *streamError
 		if !errors.As(err, &se) {
-			se = &streamError{msg: err.Error()}
+			se = &streamError{msg: redact(err.Error(), c.cfg.APIKey)}
 		}
-		last = se
-		if !se.retryable || n >= c.cfg.MaxRetries {
-			return Response{}, &APIError{Provider: c.cfg.Name, URL: url, StatusCode: last.status, Message: last.msg, Attempts: n + 1}
-		}
-		wait := c.backoff(n, se)
-		if onDelta != nil {
-			cause := se.msg
-			if se.status != 0 {
-				cause = fmt.Sprintf("HTTP %d", se.status)
+		if p := se.param; (se.status == http.StatusBadRequest || se.status == http.StatusUnprocessableEntity) && omittable[p] && !omit[p] && c.refuse(p) {
+			warn(fmt.Sprintf("%s rejected the parameter %s (%s); sending requests without it from now on", c.cfg.Name, p, se.msg))
+			omit = c.omitted()
+			if payload, err = c.encode(req, omit); err != nil {
+				return Response{}, err
 			}
-			onDelta(Delta{Kind: DeltaRetry, Text: fmt.Sprintf("%s from %s, retry %d/%d in %s", cause, c.cfg.Name, n+1, c.cfg.MaxRetries, wait.Round(10*time.Millisecond))})
+			continue
+		}
+		// Encrypted reasoning from another model (a resumed session run with
+		// a different -m) cannot be verified: this call goes without it.
+		if se.status == http.StatusBadRequest && strings.Contains(strings.ToLower(se.msg), "encrypted content") && !omit[noReasoningReplay] && replaysReasoning(req) {
+			warn(fmt.Sprintf("%s could not use the reasoning kept from earlier replies (%s); sending this request without it", c.cfg.Name, se.msg))
+			omit[noReasoningReplay] = true
+			if payload, err = c.encode(req, omit); err != nil {
+				return Response{}, err
+			}
+			continue
+		}
+		if !se.retryable || retries >= c.retries {
+			return Response{}, &APIError{Provider: c.cfg.Name, URL: c.displayURL(), StatusCode: se.status, Message: se.msg, Attempts: attempts}
+		}
+		retries++
+		wait := c.backoff(retries, se.retryAfter)
+		if onDelta != nil {
+			onDelta(Delta{Kind: DeltaRetry, Text: fmt.Sprintf("%s from %s, retry %d/%d in %s", se.cause(), c.cfg.Name, retries, c.retries, roundDelay(wait))})
 		}
 		t := time.NewTimer(wait)
 		select {
@@ -124,16 +93,99 @@ func (c *openAIClient) Stream(ctx context.Context, req Request, onDelta func(Del
 	}
 }
 
-func (c *openAIClient) buildBody(req Request) map[string]any {
-	if c.cfg.WireAPI == "responses" {
-		return responsesBody(req)
+// noReasoningReplay is an internal omit key: leave reasoning items out of
+// this request's input.
+const noReasoningReplay = "reasoning replay"
+
+// replaysReasoning reports whether req carries reasoning to replay.
+func replaysReasoning(req Request) bool {
+	for _, it := range req.Items {
+		if it.Type == protocol.ItemReasoning && it.EncryptedContent != "" {
+			return true
+		}
 	}
-	return chatBody(req)
+	return false
 }
 
-func (c *openAIClient) streamOnce(ctx context.Context, body map[string]any, dd *dedup, onDelta func(Delta)) (Response, error) {
+// displayURL is the stream URL as shown in errors.
+func (c *openAIClient) displayURL() string { return withoutQuery(c.streamURL) }
+
+// withoutQuery drops a URL's query: query_params may carry a credential.
+func withoutQuery(u string) string {
+	u, _, _ = strings.Cut(u, "?")
+	return u
+}
+
+// encode builds the request body for the configured wire API once per
+// Stream call; every attempt resends the same bytes.
+func (c *openAIClient) encode(req Request, omit map[string]bool) ([]byte, error) {
+	var body any
+	var err error
 	if c.cfg.WireAPI == "responses" {
-		return c.streamResponses(ctx, body, dd, onDelta)
+		body, err = responsesBody(req, omit)
+	} else {
+		body, err = chatBody(req, omit)
 	}
-	return c.streamChat(ctx, body, dd, onDelta)
+	if err != nil {
+		return nil, fmt.Errorf("model provider %s: build request: %w", c.cfg.Name, err)
+	}
+	payload, err := json.Marshal(body)
+	if err != nil {
+		return nil, fmt.Errorf("model provider %s: encode request: %w", c.cfg.Name, err)
+	}
+	return payload, nil
+}
+
+func (c *openAIClient) newAssembler(out *delivery) assembler {
+	if c.cfg.WireAPI == "responses" {
+		return newResponsesAssembler(out)
+	}
+	return newChatAssembler(out)
+}
+
+// backoff is the wait before retry n (1-based): the server's Retry-After
+// when it sent one, else RetryBaseDelay·2^(n-1) ±25% jitter; both capped
+// by MaxRetryDelay.
+func (c *openAIClient) backoff(n int, retryAfter time.Duration) time.Duration {
+	if retryAfter > 0 {
+		return min(retryAfter, c.cfg.MaxRetryDelay)
+	}
+	d := c.cfg.RetryBaseDelay << min(n-1, 20)
+	if d <= 0 || d > c.cfg.MaxRetryDelay {
+		d = c.cfg.MaxRetryDelay // also guards the shift against overflow
+	}
+	d = d*3/4 + rand.N(d/2+1)
+	return min(d, c.cfg.MaxRetryDelay)
+}
+
+// retryAfter reads retry-after-ms, then Retry-After (seconds or an HTTP
+// date); 0 when absent, unreadable or in the past.
+func retryAfter(h http.Header, now time.Time) time.Duration {
+	if v := strings.TrimSpace(h.Get("retry-after-ms")); v != "" {
+		if ms, err := strconv.ParseFloat(v, 64); err == nil && ms > 0 && ms < 1e9 {
+			return time.Duration(ms * float64(time.Millisecond))
+		}
+	}
+	v := strings.TrimSpace(h.Get("Retry-After"))
+	if v == "" {
+		return 0
+	}
+	if s, err := strconv.ParseFloat(v, 64); err == nil {
+		if s > 0 && s < 1e6 {
+			return time.Duration(s * float64(time.Second))
+		}
+		return 0
+	}
+	if t, err := http.ParseTime(v); err == nil && t.After(now) {
+		return t.Sub(now)
+	}
+	return 0
+}
+
+// roundDelay keeps retry notices readable ("850ms", "4.2s").
+func roundDelay(d time.Duration) time.Duration {
+	if d < time.Second {
+		return d.Round(time.Millisecond)
+	}
+	return d.Round(100 * time.Millisecond)
 }

@@ -2,6 +2,8 @@ package model
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"strings"
 	"time"
 )
@@ -10,7 +12,9 @@ import (
 type ScriptFunc func(ctx context.Context, req Request) (Response, error)
 
 // Scripted is a Client whose replies come from a function: engine tests and
-// the offline demo drive the real engine with it. Safe for concurrent use.
+// the offline demo drive the real engine with it. It is safe for concurrent
+// Stream calls (its state is fixed at construction) as long as the script
+// itself is.
 type Scripted struct {
 	name      string
 	fn        ScriptFunc
@@ -28,7 +32,7 @@ func WithChunkDelay(d time.Duration) ScriptedOption { return func(s *Scripted) {
 
 // WithModels sets what Models returns.
 func WithModels(m []ModelInfo) ScriptedOption {
-	return func(s *Scripted) { s.models, s.modelsErr = m, nil }
+	return func(s *Scripted) { s.models, s.modelsErr = slices.Clone(m), nil }
 }
 
 // WithModelsError makes Models fail with err.
@@ -51,37 +55,52 @@ func (s *Scripted) Models(context.Context) ([]ModelInfo, error) {
 	if s.modelsErr != nil {
 		return nil, s.modelsErr
 	}
-	return append([]ModelInfo(nil), s.models...), nil
+	return slices.Clone(s.models), nil
 }
 
 // Stream implements Client: it asks the script, then streams the reply's
-// text in word-sized chunks.
+// reasoning and text in word-sized chunks, pausing between chunks when a
+// chunk delay is set. Cancellation stops it between chunks.
 func (s *Scripted) Stream(ctx context.Context, req Request, onDelta func(Delta)) (Response, error) {
 	if err := ctx.Err(); err != nil {
 		return Response{}, err
+	}
+	if s.fn == nil {
+		return Response{}, fmt.Errorf("scripted provider %s: no script", s.name)
 	}
 	resp, err := s.fn(ctx, req)
 	if err != nil {
 		return Response{}, err
 	}
 	if onDelta != nil {
-		if resp.Reasoning != "" {
-			onDelta(Delta{Kind: DeltaReasoning, Text: resp.Reasoning})
-		}
-		for _, chunk := range chunks(resp.Text) {
-			if s.delay > 0 {
-				t := time.NewTimer(s.delay)
-				select {
-				case <-ctx.Done():
-					t.Stop()
-					return Response{}, ctx.Err()
-				case <-t.C:
+		for _, d := range []Delta{{Kind: DeltaReasoning, Text: resp.Reasoning}, {Kind: DeltaText, Text: resp.Text}} {
+			for _, chunk := range chunks(d.Text) {
+				if err := s.pause(ctx); err != nil {
+					return Response{}, err
 				}
+				onDelta(Delta{Kind: d.Kind, Text: chunk})
 			}
-			onDelta(Delta{Kind: DeltaText, Text: chunk})
 		}
 	}
-	return resp, ctx.Err()
+	if err := ctx.Err(); err != nil {
+		return Response{}, err
+	}
+	return resp, nil
+}
+
+// pause waits the chunk delay, or until ctx ends.
+func (s *Scripted) pause(ctx context.Context) error {
+	if s.delay <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(s.delay)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
 }
 
 // chunks splits text after spaces and newlines, keeping every byte.

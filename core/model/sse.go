@@ -1,152 +1,334 @@
 package model
 
 import (
-	"bytes"
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"mime"
+	"net"
 	"net/http"
+	"net/url"
+	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/openai/openai-go/v3/packages/ssestream"
 )
 
-// streamError is a failure of one attempt.
+// assembler turns one attempt's events into a Response.
+type assembler interface {
+	// event handles one SSE event; done reports the terminal event.
+	event(typ string, data []byte) (done bool, err error)
+	// whole handles a non-streamed JSON body (a server that ignored
+	// "stream": true).
+	whole(body []byte) error
+	// end is called when the stream stopped before a terminal event, with
+	// the reason; it returns nil if what arrived is nevertheless complete.
+	end(reason error) error
+	response() Response
+}
+
+// streamError is the failure of one attempt.
 type streamError struct {
-	status     int
+	status     int // HTTP status, 0 when the failure was not one
 	msg        string
+	param      string // the request field an HTTP 400 names, if any
 	retryable  bool
 	retryAfter time.Duration
 }
 
 func (e *streamError) Error() string { return e.msg }
 
-// attempt is one request: it posts body and feeds every SSE event to
-// handle. It returns nil only when the stream reached its terminal event.
-func (c *openAIClient) attempt(parent context.Context, body map[string]any, handle func(typ string, data []byte) (done bool, err error)) error {
-	ctx, cancel := context.WithCancel(parent)
-	defer cancel()
-	payload, err := json.Marshal(body)
-	if err != nil {
-		return &streamError{msg: fmt.Sprintf("encode request: %v", err)}
+// cause is the short reason shown in a retry notice.
+func (e *streamError) cause() string {
+	if e.status != 0 {
+		return fmt.Sprintf("HTTP %d", e.status)
 	}
-	req, err := c.newRequest(ctx, http.MethodPost, c.endpoint(), bytes.NewReader(payload))
+	return e.msg
+}
+
+var (
+	errIdle          = errors.New("stream idle")
+	errHeaderTimeout = errors.New("no response headers")
+)
+
+// maxBody bounds what is read of a non-streamed or error body.
+const maxBody = 32 << 20
+
+// attempt posts payload once and feeds the reply to asm. It returns nil
+// when the reply is complete, the parent's error when it was cancelled,
+// and a *streamError otherwise.
+func (c *openAIClient) attempt(parent context.Context, payload []byte, asm assembler) error {
+	ctx, cancel := context.WithCancelCause(parent)
+	defer cancel(nil)
+	// Until the headers arrive the header timeout applies (connecting
+	// included); then the idle timer, restarted by every read that
+	// returns bytes (SSE keep-alive comments count).
+	waiting := time.AfterFunc(c.cfg.ResponseHeaderTimeout, func() { cancel(errHeaderTimeout) })
+	req, err := c.newRequest(ctx, http.MethodPost, c.streamURL, payload)
 	if err != nil {
+		waiting.Stop()
 		return &streamError{msg: err.Error()}
 	}
 	req.Header.Set("Accept", "text/event-stream")
 	res, err := c.http.Do(req)
+	waiting.Stop()
 	if err != nil {
 		if parent.Err() != nil {
 			return parent.Err()
 		}
-		// Connection refused/reset, EOF before headers: transient.
-		return &streamError{msg: redact(err.Error(), c.cfg.APIKey), retryable: true}
+		if context.Cause(ctx) == errHeaderTimeout {
+			return &streamError{msg: fmt.Sprintf("no response within %s", c.cfg.ResponseHeaderTimeout), retryable: true}
+		}
+		return c.transportError(err)
 	}
 	defer res.Body.Close()
-	if res.StatusCode >= 400 {
-		return httpError(res, c.cfg.APIKey)
+	if context.Cause(ctx) == errHeaderTimeout {
+		return &streamError{msg: fmt.Sprintf("no response within %s", c.cfg.ResponseHeaderTimeout), retryable: true}
 	}
-	// Idle watchdog: a stream that goes silent is cut and retried.
-	activity := make(chan struct{}, 1)
-	go func() {
-		t := time.NewTimer(c.cfg.StreamIdleTimeout)
-		defer t.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-activity:
-				if !t.Stop() {
-					<-t.C
-				}
-				t.Reset(c.cfg.StreamIdleTimeout)
-			case <-t.C:
-				cancel()
-				return
+	idle := time.AfterFunc(c.cfg.StreamIdleTimeout, func() { cancel(errIdle) })
+	defer idle.Stop()
+	res.Body = &activityReader{ReadCloser: res.Body, idle: idle, after: c.cfg.StreamIdleTimeout}
+	if res.StatusCode >= 300 {
+		return c.httpError(res)
+	}
+	switch mt, _, _ := mime.ParseMediaType(res.Header.Get("Content-Type")); mt {
+	case "application/json":
+		body, err := io.ReadAll(io.LimitReader(res.Body, maxBody))
+		if err != nil {
+			if parent.Err() != nil {
+				return parent.Err()
 			}
+			return c.dropped(ctx, err)
 		}
-	}()
-	dec := ssestream.NewDecoder(res)
-	if dec == nil {
-		return &streamError{status: res.StatusCode, msg: "response is not an event stream", retryable: false}
+		return asm.whole(body)
+	case "text/html", "application/xhtml+xml":
+		// A login page, a proxy's placeholder, a base_url without /v1:
+		// the same page would come again.
+		return &streamError{msg: fmt.Sprintf("the server answered with an HTML page (%s), not an event stream: check base_url", mt)}
 	}
-	defer dec.Close()
+	res.Body = &eventLimit{ReadCloser: res.Body, max: maxEventBytes(c.cfg.MaxMessageBytes)}
+	dec := ssestream.NewDecoder(res)
 	for dec.Next() {
-		select {
-		case activity <- struct{}{}:
-		default:
-		}
 		ev := dec.Event()
-		done, err := handle(ev.Type, ev.Data)
+		done, err := asm.event(ev.Type, ev.Data)
 		if err != nil {
 			return err
 		}
 		if done {
+			drain(res.Body, cancel)
 			return nil
 		}
 	}
 	if parent.Err() != nil {
 		return parent.Err()
 	}
-	if ctx.Err() != nil {
+	if err := dec.Err(); errors.Is(err, errEventTooLarge) {
+		return &streamError{msg: err.Error()} // it would be as large again
+	}
+	return asm.end(c.dropped(ctx, dec.Err()))
+}
+
+// drain reads what follows the terminal event (the chunked encoding's end)
+// so the connection goes back to the pool instead of being closed; a
+// server that keeps talking is cut after a second.
+func drain(body io.Reader, cancel context.CancelCauseFunc) {
+	t := time.AfterFunc(time.Second, func() { cancel(errDrain) })
+	defer t.Stop()
+	_, _ = io.CopyN(io.Discard, body, 64<<10)
+}
+
+var errDrain = errors.New("reply complete")
+
+// dropped describes a reply that stopped early: idle, broken (err), or
+// closed cleanly before its terminal event (err == nil).
+func (c *openAIClient) dropped(ctx context.Context, err error) *streamError {
+	switch {
+	case context.Cause(ctx) == errIdle:
 		return &streamError{msg: fmt.Sprintf("stream idle for %s", c.cfg.StreamIdleTimeout), retryable: true}
+	case err != nil:
+		return &streamError{msg: "stream dropped: " + redact(err.Error(), c.cfg.APIKey), retryable: true}
 	}
-	if err := dec.Err(); err != nil {
-		return &streamError{msg: fmt.Sprintf("stream dropped: %v", err), retryable: true}
-	}
-	return &streamError{msg: "stream ended before completion", retryable: true}
+	return &streamError{msg: "stream ended before the reply was complete", retryable: true}
 }
 
-// streamErrorObject turns an `error` object inside the stream into an error.
-func streamErrorObject(raw json.RawMessage) error {
+// activityReader restarts the idle timer whenever bytes arrive.
+type activityReader struct {
+	io.ReadCloser
+	idle  *time.Timer
+	after time.Duration
+}
+
+func (r *activityReader) Read(p []byte) (int, error) {
+	n, err := r.ReadCloser.Read(p)
+	if n > 0 {
+		r.idle.Reset(r.after)
+	}
+	return n, err
+}
+
+// transportError classifies a failure to get a response: resets, refusals
+// and EOFs are transient; an unknown host or a bad certificate is not.
+func (c *openAIClient) transportError(err error) error {
+	msg := err.Error()
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		msg = ue.Err.Error() // the URL is reported separately
+	}
+	se := &streamError{msg: redact(msg, c.cfg.APIKey), retryable: true}
+	var dnsErr *net.DNSError
+	var certErr *tls.CertificateVerificationError
+	var authErr x509.UnknownAuthorityError
+	var hostErr x509.HostnameError
+	switch {
+	case errors.As(err, &dnsErr) && dnsErr.IsNotFound,
+		errors.As(err, &certErr), errors.As(err, &authErr), errors.As(err, &hostErr):
+		se.retryable = false
+	}
+	return se
+}
+
+// apiErrorBody is the error shape of OpenAI and most compatible servers;
+// others send {"error":"text"} or {"message":"text"}.
+// Mistral's validation errors carry an object as message, kept as its text.
+type apiErrorBody struct {
+	Message string
+	Type    string
+	Code    any
+	Param   string
+}
+
+// parseErrorObject reads an error object (or string) from raw JSON.
+func parseErrorObject(raw []byte) apiErrorBody {
 	var e struct {
-		Message string `json:"message"`
-		Type    string `json:"type"`
-		Code    any    `json:"code"`
+		Message flexString `json:"message"`
+		Type    flexString `json:"type"`
+		Code    any        `json:"code"`
+		Param   flexString `json:"param"`
 	}
-	_ = json.Unmarshal(raw, &e)
-	if e.Message == "" {
-		e.Message = string(raw)
+	if json.Unmarshal(raw, &e) != nil {
+		var s string
+		if json.Unmarshal(raw, &s) == nil {
+			e.Message = flexString(s)
+		}
 	}
-	code := fmt.Sprint(e.Code)
-	retry := e.Type == "server_error" || code == "server_error" || code == "rate_limit_exceeded" || e.Type == "rate_limit_error" || code == "500" || code == "503"
-	return &streamError{msg: "provider error in stream: " + e.Message, retryable: retry}
+	return apiErrorBody{Message: string(e.Message), Type: string(e.Type), Code: e.Code, Param: string(e.Param)}
 }
 
-// httpError turns an error response into a streamError (retryable for
-// 408, 409, 429 and 5xx, with the server's Retry-After).
-func httpError(res *http.Response, key string) error {
+func isErrorObject(raw json.RawMessage) bool {
+	s := strings.TrimSpace(string(raw))
+	return s != "" && s != "null" && s != "{}" && s != `""`
+}
+
+// httpError turns an error status into a streamError: 408, 409, 429 and
+// 5xx are retryable, honouring the server's Retry-After.
+func (c *openAIClient) httpError(res *http.Response) error {
 	raw, _ := io.ReadAll(io.LimitReader(res.Body, 64<<10))
-	var body struct {
-		Error json.RawMessage `json:"error"`
+	var wrapper struct {
+		Error   json.RawMessage `json:"error"`
+		Message flexString      `json:"message"`
 	}
-	msg := strings.TrimSpace(string(raw))
-	if json.Unmarshal(raw, &body) == nil && len(body.Error) > 0 {
-		var e struct {
-			Message string `json:"message"`
+	var e apiErrorBody
+	if json.Unmarshal(raw, &wrapper) == nil {
+		if isErrorObject(wrapper.Error) {
+			e = parseErrorObject(wrapper.Error)
 		}
-		if json.Unmarshal(body.Error, &e) == nil && e.Message != "" {
-			msg = e.Message
-		} else {
-			var s string
-			if json.Unmarshal(body.Error, &s) == nil && s != "" {
-				msg = s
-			}
+		if e.Message == "" {
+			e.Message = string(wrapper.Message)
+			e.Param = parseErrorObject(raw).Param
+		}
+	}
+	msg := e.Message
+	if msg == "" {
+		// Not JSON (a proxy's HTML page, say): its first line if short.
+		msg = strings.TrimSpace(string(raw))
+		if mt, _, _ := mime.ParseMediaType(res.Header.Get("Content-Type")); mt == "text/html" || len(msg) > 300 || strings.ContainsAny(msg, "\n<") {
+			msg = http.StatusText(res.StatusCode)
 		}
 	}
 	if msg == "" {
 		msg = http.StatusText(res.StatusCode)
 	}
-	if len(msg) > 500 {
-		msg = msg[:500] + "…"
+	param := e.Param
+	if res.StatusCode == http.StatusBadRequest || res.StatusCode == http.StatusUnprocessableEntity {
+		if p := rejectedParam(msg + " " + string(raw)); p != "" && (param == "" || !omittable[param]) {
+			param = p
+		}
 	}
-	se := &streamError{status: res.StatusCode, msg: redact(msg, key), retryAfter: retryAfter(res.Header)}
-	switch {
-	case res.StatusCode == 408, res.StatusCode == 409, res.StatusCode == 429, res.StatusCode >= 500:
+	se := &streamError{status: res.StatusCode, msg: redact(msg, c.cfg.APIKey), param: param, retryAfter: retryAfter(res.Header, time.Now())}
+	switch s := res.StatusCode; {
+	case s == 408, s == 409, s == 429, s >= 500:
 		se.retryable = true
 	}
 	return se
+}
+
+// streamErrorObject turns an error object inside the stream into an
+// error, retryable only when it reports a server fault, an overload or a
+// rate limit: by an HTTP-like numeric code (OpenRouter sends
+// {"code":502}) or by a type/code name.
+func streamErrorObject(raw json.RawMessage) error {
+	e := parseErrorObject(raw)
+	if e.Message == "" {
+		e.Message = strings.TrimSpace(string(raw))
+	}
+	retry := false
+	switch code := e.Code.(type) {
+	case float64:
+		retry = retryableStatus(int(code))
+	case string:
+		if n, err := strconv.Atoi(code); err == nil {
+			retry = retryableStatus(n)
+		} else {
+			retry = transientName(code)
+		}
+	}
+	retry = retry || transientName(e.Type)
+	return &streamError{msg: "provider error in stream: " + e.Message, param: e.Param, retryable: retry}
+}
+
+// retryableStatus: timeouts, conflicts, rate limits and server faults.
+func retryableStatus(s int) bool { return s == 408 || s == 409 || s == 429 || s >= 500 && s <= 599 }
+
+// transientName reports whether an error type or code names a transient
+// condition.
+func transientName(name string) bool {
+	switch strings.ToLower(name) {
+	case "server_error", "internal_error", "internal_server_error", "api_error",
+		"rate_limit_exceeded", "rate_limit_error", "overloaded_error", "overloaded",
+		"service_unavailable", "service_unavailable_error", "timeout", "bad_gateway":
+		return true
+	}
+	return false
+}
+
+// paramPatterns find the parameter a 400 rejects by name, in the wordings
+// of OpenAI, Azure, vLLM, LiteLLM and others.
+var paramPatterns = []*regexp.Regexp{
+	regexp.MustCompile(`(?i)unknown parameter:? '?"?([a-z_.]+)`),
+	regexp.MustCompile(`(?i)unrecognized request arguments? supplied:? '?"?([a-z_.]+)`),
+	regexp.MustCompile(`(?i)unsupported parameter:? '?"?([a-z_.]+)`),
+	regexp.MustCompile(`(?i)'([a-z_.]+)' is not (?:supported|permitted|allowed)`),
+	regexp.MustCompile(`(?i)"?([a-z_.]+)"? is not (?:supported|permitted|allowed)`),
+	// Pydantic validation (Mistral, FastAPI-based servers): 422 with
+	// {"type":"extra_forbidden","loc":["body","stream_options"],…}.
+	regexp.MustCompile(`(?i)"extra_forbidden"\s*,\s*"loc"\s*:\s*\[\s*"body"\s*,\s*"([a-z_.]+)"`),
+}
+
+// rejectedParam returns the omittable parameter msg rejects, or "".
+func rejectedParam(msg string) string {
+	for _, re := range paramPatterns {
+		for _, m := range re.FindAllStringSubmatch(msg, -1) {
+			p := strings.ToLower(strings.TrimSuffix(m[1], "."))
+			if omittable[p] {
+				return p
+			}
+		}
+	}
+	return ""
 }

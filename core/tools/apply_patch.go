@@ -82,6 +82,15 @@ func (applyPatch) Run(ctx context.Context, env *Env, raw json.RawMessage) Result
 	if err != nil {
 		return Errorf("apply_patch: %v; no files were changed", err)
 	}
+	// Resolve every path once and pin it beneath an open root: the check
+	// below and the write after it then see the same file, whatever
+	// happens to symlinks in between.
+	pins := patch.NewPins(writeRoots(env))
+	defer pins.Close()
+	pinnedOutside, err := pins.Pin(changes)
+	if err != nil {
+		return Errorf("apply_patch: %v; no files were changed", err)
+	}
 	var files, outside []string
 	for _, c := range changes {
 		for _, path := range []string{c.Path, c.MoveTo} {
@@ -93,6 +102,10 @@ func (applyPatch) Run(ctx context.Context, env *Env, raw json.RawMessage) Result
 				outside = append(outside, err.Error())
 			}
 		}
+	}
+	if len(outside) == 0 && len(pinnedOutside) > 0 {
+		// The tree changed between pinning and checking.
+		outside = append(outside, fmt.Sprintf("%s is outside the writable roots of this sandbox", strings.Join(pinnedOutside, ", ")))
 	}
 	untrusted := env.ApprovalPolicy == protocol.ApprovalUntrusted
 	if len(outside) > 0 || untrusted {
@@ -125,10 +138,19 @@ func (applyPatch) Run(ctx context.Context, env *Env, raw json.RawMessage) Result
 	if err := ctx.Err(); err != nil {
 		return Result{Output: "apply_patch: interrupted; no files were changed", IsError: true, Abort: true}
 	}
-	if err := patch.Write(changes); err != nil {
+	if err := patch.Write(changes, pins); err != nil {
 		return Errorf("apply_patch: %v", err)
 	}
 	return Result{Output: patchReport(env.Cwd, changes), Summary: patchSummary(changes)}
+}
+
+// writeRoots are the directories patches may write beneath without
+// approval: the sandbox's writable roots, or everything when it is off.
+func writeRoots(env *Env) []string {
+	if env.Sandbox.Mode == protocol.SandboxDangerFullAccess {
+		return []string{string(filepath.Separator)}
+	}
+	return sandbox.WritableRoots(env.Sandbox, env.Cwd)
 }
 
 // patchReport lists the changed files like Codex does.

@@ -348,3 +348,32 @@ func FuzzParsePatch(f *testing.F) {
 		}
 	})
 }
+
+// Symlinks that stay inside the writable roots keep working: a working
+// directory reached through a link, and a directory link inside it.
+func TestApplyPatchThroughInsideSymlinks(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	base := t.TempDir()
+	real := filepath.Join(base, "real")
+	write(t, real, "lib/src/a.txt", "one\n")
+	if err := os.Symlink("real", filepath.Join(base, "ws")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("lib/src", filepath.Join(real, "src")); err != nil {
+		t.Fatal(err)
+	}
+	env := &Env{Cwd: filepath.Join(base, "ws"), Sandbox: protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite}, ApprovalPolicy: protocol.ApprovalNever}
+	res := run(t, coreRegistry(t), env, "apply_patch", map[string]any{"input": "*** Begin Patch\n*** Update File: src/a.txt\n@@\n-one\n+two\n*** Add File: src/new/b.txt\n+b\n*** End Patch"})
+	if res.IsError {
+		t.Fatalf("patch through inside links failed: %s", res.Output)
+	}
+	if got := read(t, real, "lib/src/a.txt"); got != "two\n" {
+		t.Errorf("a.txt = %q", got)
+	}
+	if got := read(t, real, "lib/src/new/b.txt"); got != "b\n" {
+		t.Errorf("b.txt = %q", got)
+	}
+	if fi, err := os.Lstat(filepath.Join(real, "src")); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("src link replaced: %v %v", fi, err)
+	}
+}

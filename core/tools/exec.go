@@ -78,7 +78,7 @@ func (x *execCommand) Run(ctx context.Context, env *Env, raw json.RawMessage) Re
 	}
 	policy := env.Sandbox
 	escalate := a.SandboxPermissions == "require_escalated"
-	req := protocol.ApprovalRequest{Kind: protocol.ApprovalExec, Command: a.Cmd, Cwd: dir, Reason: a.Justification}
+	req := protocol.ApprovalRequest{Kind: protocol.ApprovalExec, Command: a.Cmd, Cwd: dir, Reason: a.Justification, Sandbox: policy.Mode}
 
 	switch env.ApprovalPolicy {
 	case protocol.ApprovalNever:
@@ -89,6 +89,9 @@ func (x *execCommand) Run(ctx context.Context, env *Env, raw json.RawMessage) Re
 		if escalate || !IsKnownSafe(a.Cmd) {
 			if req.Reason == "" {
 				req.Reason = "approval_policy is untrusted: every command that is not a known read-only one needs approval"
+			}
+			if escalate {
+				req.Sandbox = protocol.SandboxDangerFullAccess
 			}
 			if res, ok := ask(ctx, env, req); !ok {
 				return res
@@ -102,6 +105,7 @@ func (x *execCommand) Run(ctx context.Context, env *Env, raw json.RawMessage) Re
 			if req.Reason == "" {
 				req.Reason = "the model asks to run this outside the sandbox"
 			}
+			req.Sandbox = protocol.SandboxDangerFullAccess
 			if res, ok := ask(ctx, env, req); !ok {
 				return res
 			}
@@ -112,6 +116,7 @@ func (x *execCommand) Run(ctx context.Context, env *Env, raw json.RawMessage) Re
 	retryable := env.ApprovalPolicy == protocol.ApprovalOnFailure || env.ApprovalPolicy == protocol.ApprovalUntrusted
 	if retryable && policy.Mode != protocol.SandboxDangerFullAccess && !res.IsError && looksLikeSandboxDenial(res) {
 		req.Reason = "the command failed inside the sandbox (permission denied); run it again without the sandbox?"
+		req.Sandbox = protocol.SandboxDangerFullAccess
 		if r, ok := ask(ctx, env, req); !ok {
 			r.Output = res.Output + "\n\n" + r.Output
 			return r

@@ -6,12 +6,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"sort"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/grovecli/grove/core/model"
+	"github.com/grovecli/grove/protocol"
 )
 
 // Registry maps tool names to handlers and validates every call's
@@ -21,11 +23,71 @@ type Registry struct {
 	mu    sync.RWMutex
 	order []string // registration order, for Specs
 	tools map[string]*entry
+	// sources contribute tools discovered at run time (MCP servers).
+	sources []ToolSource
+	// compiled caches the compiled schemas of source tools (by identity).
+	compiledMu sync.Mutex
+	compiled   map[Tool]*entry
+}
+
+// ToolSource contributes tools that are discovered at run time (MCP
+// servers). Tools returns the source's current tools; with env non-nil the
+// call comes from a thread about to use them, and the source may start
+// first (lazily, bounded by its own timeouts and ctx), ask approvals and
+// publish warnings through env. Its tools' names never collide with
+// registered ones (they carry a prefix such as mcp__).
+type ToolSource interface {
+	Tools(ctx context.Context, env *Env) []Tool
+}
+
+// SandboxAware is implemented by tools that are only offered under some
+// sandbox modes (an MCP tool not annotated read-only is hidden from
+// read-only agents).
+type SandboxAware interface {
+	AvailableIn(mode protocol.SandboxMode) bool
+}
+
+// AddSource adds a run-time tool source; its tools follow the registered
+// ones in Specs.
+func (r *Registry) AddSource(s ToolSource) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.sources = append(r.sources, s)
+}
+
+// sourceTools lists the sources' tools (started ones only when env is nil).
+func (r *Registry) sourceTools(ctx context.Context, env *Env) []Tool {
+	r.mu.RLock()
+	srcs := append([]ToolSource(nil), r.sources...)
+	r.mu.RUnlock()
+	var out []Tool
+	for _, s := range srcs {
+		out = append(out, s.Tools(ctx, env)...)
+	}
+	return out
+}
+
+// SpecsFor is Specs for a thread about to call the model: run-time sources
+// start if they have not (see ToolSource), and tools that are not
+// available under env.Sandbox are left out.
+func (r *Registry) SpecsFor(ctx context.Context, env *Env, allow func(name string) bool) []model.ToolSpec {
+	out := r.Specs(allow)
+	for _, t := range r.sourceTools(ctx, env) {
+		spec := t.Spec()
+		if allow != nil && !allow(spec.Name) {
+			continue
+		}
+		if sa, ok := t.(SandboxAware); ok && env != nil && !sa.AvailableIn(env.Sandbox.Mode) {
+			continue
+		}
+		out = append(out, spec)
+	}
+	return out
 }
 
 type entry struct {
 	tool   Tool
-	schema *schema
+	schema *schema // nil: the tool's server validates (see compiledEntry)
 }
 
 // NewRegistry returns an empty registry.
@@ -36,9 +98,28 @@ func NewRegistry() *Registry {
 // Register adds a tool, compiling its schema once. A second tool with the
 // same name is an error.
 func (r *Registry) Register(t Tool) error {
+	e, err := compileEntry(t)
+	if err != nil {
+		return err
+	}
+	name := t.Spec().Name
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, dup := r.tools[name]; dup {
+		return fmt.Errorf("register tool %s: a tool with this name is already registered", name)
+	}
+	r.tools[name] = e
+	r.order = append(r.order, name)
+	return nil
+}
+
+// compileEntry compiles a tool's parameter schema. grove's validator
+// implements the keywords tool schemas use and never loads anything: an
+// external (or any) $ref is a compile error.
+func compileEntry(t Tool) (*entry, error) {
 	spec := t.Spec()
 	if spec.Name == "" {
-		return errors.New("register tool: empty name")
+		return nil, errors.New("register tool: empty name")
 	}
 	params := spec.Parameters
 	if len(bytes.TrimSpace(params)) == 0 {
@@ -46,38 +127,39 @@ func (r *Registry) Register(t Tool) error {
 	}
 	doc, err := decodeJSON(params)
 	if err != nil {
-		return fmt.Errorf("register tool %s: schema is not JSON: %w", spec.Name, err)
+		return nil, fmt.Errorf("register tool %s: schema is not JSON: %w", spec.Name, err)
 	}
 	sch, err := compileSchema(doc, "#")
 	if err != nil {
-		return fmt.Errorf("register tool %s: compile schema: %w", spec.Name, err)
+		return nil, fmt.Errorf("register tool %s: compile schema: %w", spec.Name, err)
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if _, dup := r.tools[spec.Name]; dup {
-		return fmt.Errorf("register tool %s: a tool with this name is already registered", spec.Name)
-	}
-	r.tools[spec.Name] = &entry{tool: t, schema: sch}
-	r.order = append(r.order, spec.Name)
-	return nil
+	return &entry{tool: t, schema: sch}, nil
 }
 
 // Get returns a tool by name.
 func (r *Registry) Get(name string) (Tool, bool) {
 	r.mu.RLock()
-	defer r.mu.RUnlock()
 	e, ok := r.tools[name]
+	r.mu.RUnlock()
 	if !ok {
+		for _, t := range r.sourceTools(context.Background(), nil) {
+			if t.Spec().Name == name {
+				return t, true
+			}
+		}
 		return nil, false
 	}
 	return e.tool, true
 }
 
-// Names lists the registered tools, sorted.
+// Names lists the registered tools and those of started sources, sorted.
 func (r *Registry) Names() []string {
 	r.mu.RLock()
-	defer r.mu.RUnlock()
 	out := append([]string(nil), r.order...)
+	r.mu.RUnlock()
+	for _, t := range r.sourceTools(context.Background(), nil) {
+		out = append(out, t.Spec().Name)
+	}
 	sort.Strings(out)
 	return out
 }
@@ -111,6 +193,9 @@ func (r *Registry) RunAllowed(ctx context.Context, env *Env, name string, args j
 	e, ok := r.tools[name]
 	r.mu.RUnlock()
 	if !ok {
+		e, ok = r.sourceEntry(ctx, env, name)
+	}
+	if !ok {
 		var avail []string
 		for _, n := range r.Names() {
 			if allow == nil || allow(n) {
@@ -137,6 +222,60 @@ func (r *Registry) RunAllowed(ctx context.Context, env *Env, name string, args j
 	return res
 }
 
+// sourceEntry finds a run-time tool by name and compiles its schema for
+// this call (sources change their tools at run time, so nothing is cached
+// here). A schema that does not compile is validated by the server instead.
+func (r *Registry) sourceEntry(ctx context.Context, env *Env, name string) (*entry, bool) {
+	for _, t := range r.sourceTools(ctx, env) {
+		if t.Spec().Name != name {
+			continue
+		}
+		if sa, ok := t.(SandboxAware); ok && env != nil && !sa.AvailableIn(env.Sandbox.Mode) {
+			return &entry{tool: refusedTool{t, env.Sandbox.Mode}}, true
+		}
+		return r.compiledEntry(t), true
+	}
+	return nil, false
+}
+
+// compiledEntry compiles a source tool's schema once per tool value; a
+// schema that does not compile (keywords grove's validator does not
+// implement, such as $ref) is left to the server to validate.
+func (r *Registry) compiledEntry(t Tool) *entry {
+	cacheable := reflect.TypeOf(t).Comparable()
+	if cacheable {
+		r.compiledMu.Lock()
+		e := r.compiled[t]
+		r.compiledMu.Unlock()
+		if e != nil {
+			return e
+		}
+	}
+	e, err := compileEntry(t)
+	if err != nil {
+		e = &entry{tool: t}
+	}
+	if cacheable {
+		r.compiledMu.Lock()
+		if r.compiled == nil || len(r.compiled) > 4096 { // tools replaced by list_changed age out
+			r.compiled = map[Tool]*entry{}
+		}
+		r.compiled[t] = e
+		r.compiledMu.Unlock()
+	}
+	return e
+}
+
+// refusedTool stands in for a tool the caller's sandbox does not offer.
+type refusedTool struct {
+	Tool
+	mode protocol.SandboxMode
+}
+
+func (r refusedTool) Run(context.Context, *Env, json.RawMessage) Result {
+	return Errorf("tool %q is not available under the %s sandbox (it is not annotated read-only)", r.Spec().Name, r.mode)
+}
+
 // validate normalises empty arguments to {} and checks them against the
 // schema, returning the arguments the handler should decode.
 func (e *entry) validate(name string, args json.RawMessage) (json.RawMessage, error) {
@@ -159,6 +298,9 @@ func (e *entry) validate(name string, args json.RawMessage) (json.RawMessage, er
 	inst, err := decodeJSON(b)
 	if err != nil {
 		return nil, fmt.Errorf("invalid arguments for %s: %v", name, err)
+	}
+	if e.schema == nil {
+		return json.RawMessage(b), nil
 	}
 	if vs := e.schema.validate(inst, nil); len(vs) > 0 {
 		return nil, fmt.Errorf("invalid arguments for %s: %s", name, describeViolations(vs))

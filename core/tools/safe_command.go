@@ -3,111 +3,226 @@ package tools
 import (
 	"regexp"
 	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
 )
 
-// sedPrintOnly matches sed scripts that only print a line range: 5p, 1,20p, $p.
-var sedPrintOnly = regexp.MustCompile(`^(\d+|\$)(,(\d+|\$))?p$`)
-
-// IsKnownSafe reports whether a command only reads: every piece of a
-// pipeline or && / ; chain is a known read-only command and nothing is
-// redirected or substituted. Under approval_policy=untrusted these run
-// without asking. It errs on the side of asking.
+// IsKnownSafe reports whether a command only reads, so that under
+// approval_policy=untrusted it may run without asking. The command is
+// parsed as bash and judged as Codex judges it: the script is a list of
+// simple commands joined by &&, ||, ; and pipes; every word is a literal
+// (no expansions, no substitutions, no globs that could produce an option
+// or braces that could produce several words); nothing is backgrounded or
+// redirected to a file; and each simple command is a known reader whose
+// arguments include no option that writes, deletes or runs something (GNU
+// abbreviations of long options included). Anything else asks.
 func IsKnownSafe(cmd string) bool {
-	if strings.ContainsAny(cmd, "><`\n") || strings.Contains(cmd, "$(") {
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(cmd), "")
+	if err != nil || len(f.Stmts) == 0 {
 		return false
 	}
-	// A lone & backgrounds a command: the chain is no longer one read.
-	if strings.Contains(strings.ReplaceAll(cmd, "&&", ""), "&") {
-		return false
-	}
-	for _, part := range splitChain(cmd) {
-		words := strings.Fields(part)
-		if len(words) == 0 || !safeWords(words) {
+	for _, s := range f.Stmts {
+		if !safeStmt(s) {
 			return false
 		}
 	}
 	return true
 }
 
-// splitChain splits on |, ||, && and ;.
-func splitChain(cmd string) []string {
-	r := strings.NewReplacer("||", "\x00", "&&", "\x00", "|", "\x00", ";", "\x00")
-	return strings.Split(r.Replace(cmd), "\x00")
+func safeStmt(s *syntax.Stmt) bool {
+	if s == nil || s.Background || s.Coprocess || s.Disown {
+		return false
+	}
+	for _, r := range s.Redirs {
+		if !safeRedirect(r) {
+			return false
+		}
+	}
+	switch c := s.Cmd.(type) {
+	case *syntax.BinaryCmd:
+		switch c.Op {
+		case syntax.AndStmt, syntax.OrStmt, syntax.Pipe, syntax.PipeAll:
+			return safeStmt(c.X) && safeStmt(c.Y)
+		}
+		return false
+	case *syntax.CallExpr:
+		if len(c.Assigns) > 0 || len(c.Args) == 0 {
+			return false // VAR=x cmd can change what cmd does (e.g. LD_PRELOAD)
+		}
+		words := make([]string, len(c.Args))
+		for i, w := range c.Args {
+			lit, ok := literalWord(w)
+			if !ok {
+				return false
+			}
+			words[i] = lit
+		}
+		return safeWords(words)
+	}
+	// Subshells, blocks, loops, functions, [[ ]], (( )), declare, time…
+	return false
 }
 
+// safeRedirect accepts input from a plain file, duplicating a descriptor
+// (2>&1) and discarding output into /dev/null; every other redirection
+// writes a file or holds expansions.
+func safeRedirect(r *syntax.Redirect) bool {
+	if r.Hdoc != nil || r.Word == nil {
+		return false
+	}
+	target, ok := literalWord(r.Word)
+	if !ok {
+		return false
+	}
+	switch r.Op {
+	case syntax.RdrIn:
+		// bash opens network connections for /dev/tcp/… and /dev/udp/….
+		return target != "" && !strings.HasPrefix(target, "/dev/tcp/") && !strings.HasPrefix(target, "/dev/udp/")
+	case syntax.DplIn, syntax.DplOut:
+		return target == "-" || isDigits(target)
+	case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll:
+		return target == "/dev/null"
+	}
+	return false
+}
+
+// literalWord returns the value of a word that expands to exactly itself:
+// unquoted text without expansions or braces, single quotes, and double
+// quotes holding only text. A glob is allowed only after a leading
+// literal that is not an option (src/*.go, not *.go or -o*): a file named
+// "-o" must not become an option.
+func literalWord(w *syntax.Word) (string, bool) {
+	for i, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			// {a,b} and {1..3} become several words.
+			if strings.ContainsAny(p.Value, "{}") {
+				return "", false
+			}
+			if g := strings.IndexAny(p.Value, "*?["); g >= 0 && (i > 0 || g == 0 || p.Value[0] == '-') {
+				return "", false
+			}
+		case *syntax.SglQuoted:
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				if _, ok := q.(*syntax.Lit); !ok {
+					return "", false
+				}
+			}
+		default: // $VAR, $(…), `…`, <(…), $((…)), extglobs
+			return "", false
+		}
+	}
+	s, err := expand.Literal(nil, w)
+	if err != nil {
+		return "", false
+	}
+	return s, true
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// safePlain are readers with no option that writes or runs anything.
 var safePlain = map[string]bool{
-	"ls": true, "cat": true, "pwd": true, "echo": true, "head": true, "tail": true, "wc": true,
-	"which": true, "file": true, "stat": true, "grep": true, "nl": true,
-	"true": true, "false": true, "whoami": true, "date": true, "uname": true, "du": true, "df": true,
-	"cut": true, "basename": true, "dirname": true, "realpath": true,
+	"cat": true, "cd": true, "cut": true, "echo": true, "expr": true, "false": true, "grep": true,
+	"head": true, "id": true, "ls": true, "nl": true, "paste": true, "pwd": true, "rev": true,
+	"seq": true, "stat": true, "tail": true, "tr": true, "true": true, "uname": true, "wc": true,
+	"which": true, "whoami": true, "tac": true, "numfmt": true, "basename": true, "dirname": true,
+	"realpath": true, "du": true, "df": true,
+}
+
+// sedPrintOnly matches the only sed scripts allowed: print one line or a
+// range (5p, 1,20p, $p).
+var sedPrintOnly = regexp.MustCompile(`^(\d+|\$)(,(\d+|\$))?p$`)
+
+// findUnsafe are find's primaries that run, delete or write files.
+var findUnsafe = map[string]bool{
+	"-exec": true, "-execdir": true, "-ok": true, "-okdir": true, "-delete": true,
+	"-fls": true, "-fprint": true, "-fprint0": true, "-fprintf": true,
+}
+
+// optionRule names the options of a command that write, delete or run
+// something: short letters (also inside clusters like -uo) and long names
+// (also GNU abbreviations like --o for --output, and --name=value).
+type optionRule struct {
+	short string
+	long  []string
+}
+
+var optionRules = map[string]optionRule{
+	"sort":   {short: "oT", long: []string{"--output", "--compress-program", "--temporary-directory"}},
+	"rg":     {short: "z", long: []string{"--pre", "--hostname-bin", "--search-zip"}},
+	"tree":   {short: "oR", long: []string{"--output"}},
+	"file":   {short: "CzZ", long: []string{"--compile", "--uncompress", "--uncompress-noreport"}}, // -z may run decompressors
+	"base64": {short: "o", long: []string{"--output"}},
+	"date":   {short: "s", long: []string{"--set"}},
 }
 
 func safeWords(w []string) bool {
-	name := w[0]
-	switch {
-	case name == "find":
-		for _, a := range w[1:] {
-			if a == "-exec" || a == "-execdir" || a == "-delete" || a == "-ok" || a == "-okdir" || strings.HasPrefix(a, "-fprint") || a == "-fls" {
+	name, args := w[0], w[1:]
+	if strings.Contains(name, "/") {
+		return false // ./ls or /tmp/cat may be anything
+	}
+	switch name {
+	case "find":
+		for _, a := range args {
+			if findUnsafe[a] {
 				return false
 			}
 		}
 		return true
-	case name == "git":
-		if len(w) < 2 {
-			return false
-		}
-		switch w[1] {
-		case "branch":
-			// Listing only: any name would create or change a branch.
-			for _, a := range w[2:] {
-				if !strings.HasPrefix(a, "-") || a == "-D" || a == "-d" || a == "-m" || a == "-M" || a == "-c" || a == "-C" || a == "--delete" || a == "--move" || a == "--copy" || a == "-f" || a == "--force" || a == "-u" || strings.HasPrefix(a, "--set-upstream") || a == "--unset-upstream" || a == "--edit-description" {
-					return false
-				}
-			}
-			return true
-		case "status", "log", "diff", "show", "rev-parse", "ls-files", "blame":
-			for _, a := range w[2:] {
-				if a == "--output" || strings.HasPrefix(a, "--output=") || a == "-D" || a == "-d" || a == "-m" || a == "-M" || a == "--delete" {
-					return false
-				}
-			}
-			return true
-		}
-		return false
-	case name == "sed":
-		// Only `sed -n '<range>p' file…`: sed scripts can write (w) and run (e).
-		return len(w) > 2 && w[1] == "-n" && sedPrintOnly.MatchString(strings.Trim(w[2], `'"`))
-	case name == "rg":
-		for _, a := range w[1:] {
-			// --pre runs a program; -z/--search-zip start decompressors.
-			if a == "--pre" || strings.HasPrefix(a, "--pre=") || a == "-z" || a == "--search-zip" || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "z") {
-				return false
-			}
-		}
-		return true
-	case name == "sort":
-		for _, a := range w[1:] {
-			if a == "-o" || strings.HasPrefix(a, "-o") || strings.HasPrefix(a, "--output") {
-				return false
-			}
-		}
-		return true
-	case name == "tree":
-		for _, a := range w[1:] {
-			if a == "-o" || strings.HasPrefix(a, "-o") {
-				return false
-			}
-		}
-		return true
-	case name == "uniq":
+	case "sed":
+		// Only `sed -n <range>p [file]`: every other script or option can
+		// write (w, -i) or run commands (e), as Codex caps it.
+		return len(w) >= 3 && len(w) <= 4 && w[1] == "-n" && sedPrintOnly.MatchString(w[2]) &&
+			(len(w) == 3 || !strings.HasPrefix(w[3], "-"))
+	case "uniq":
 		// `uniq in out` writes out.
 		n := 0
-		for _, a := range w[1:] {
-			if !strings.HasPrefix(a, "-") {
+		for _, a := range args {
+			if a == "-" || !strings.HasPrefix(a, "-") {
 				n++
 			}
 		}
 		return n <= 1
 	}
+	if rule, ok := optionRules[name]; ok {
+		return !rule.matches(args)
+	}
 	return safePlain[name]
+}
+
+// matches reports whether any argument before "--" is one of the rule's
+// options.
+func (r optionRule) matches(args []string) bool {
+	for _, a := range args {
+		switch {
+		case a == "--":
+			return false
+		case strings.HasPrefix(a, "--"):
+			opt, _, _ := strings.Cut(a, "=")
+			for _, l := range r.long {
+				// getopt_long accepts any unambiguous prefix: --o, --comp.
+				if len(opt) > 2 && strings.HasPrefix(l, opt) {
+					return true
+				}
+			}
+		case strings.HasPrefix(a, "-") && len(a) > 1:
+			if strings.ContainsAny(a[1:], r.short) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -1,7 +1,9 @@
 // Package modeltest is an in-process model server for tests and
-// benchmarks: it speaks Chat Completions and Responses over SSE with
-// scripted replies and fault injection, so no test needs the network or a
-// key.
+// benchmarks: it speaks Chat Completions (POST /v1/chat/completions) and
+// Responses (POST /v1/responses) over SSE, with the event shapes the real
+// APIs send, plus GET /v1/models; replies are scripted per test and can
+// inject faults (error statuses, resets, drops, errors inside the stream,
+// slow streams). No test needs the network or a key.
 package modeltest
 
 import (
@@ -10,193 +12,268 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/grovecli/grove/protocol"
 )
 
-// ToolCall is a scripted function call.
-type ToolCall struct {
-	ID, Name, Arguments string
-}
-
-// Reply is one scripted answer (or fault).
-type Reply struct {
-	Text      string
-	Reasoning string
-	ToolCalls []ToolCall
-	Usage     protocol.TokenUsage
-	// Status >= 400 answers with that HTTP status and Body (JSON error).
-	Status int
-	Header map[string]string
-	Body   string
-	// DropAfterChunks closes the stream after N data chunks (0 = no drop).
-	DropAfterChunks int
-	// Reset closes the connection without any response.
-	Reset bool
-	// StreamError sends an error object inside the stream.
-	StreamError string
-	// ChunkSize splits text and arguments into pieces of this many bytes (default 4).
-	ChunkSize int
-}
-
-// CapturedRequest is what the server received.
+// CapturedRequest is one model request the server received.
 type CapturedRequest struct {
-	Path     string
-	Header   http.Header
-	Body     map[string]any
-	Received time.Time
+	Method string
+	Path   string // e.g. /v1/chat/completions
+	Query  string // the raw query, if any
+	// RemoteAddr is the client's address: requests sharing it came over
+	// one (kept-alive) connection.
+	RemoteAddr string
+	Header     http.Header
+	Body       map[string]any // the decoded JSON body (nil if it was not JSON)
+	Raw        []byte
+	Received   time.Time
 }
 
-// Server is the fake provider.
+// Server is the fake provider. Safe for concurrent requests and calls.
 type Server struct {
-	srv          *httptest.Server
+	srv *httptest.Server
+
 	mu           sync.Mutex
 	queue        []Reply
 	handler      func(CapturedRequest) Reply
 	reqs         []CapturedRequest
+	rules        []Rule
 	models       []string
 	modelsStatus int
+	modelsServed int
+	closeOnce    sync.Once
 }
 
-// Start runs a server; call Close when done.
+// Start runs a server; the caller must Close it.
 func Start() *Server {
 	s := &Server{models: []string{"test-model"}}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
 	return s
 }
 
-// NewServer starts a server closed by t.Cleanup.
+// NewServer starts a server that t.Cleanup closes (t is a testing.TB).
 func NewServer(t interface{ Cleanup(func()) }) *Server {
 	s := Start()
 	t.Cleanup(s.Close)
 	return s
 }
 
-// Close stops the server.
+// Close cuts open connections (slow streams end at once) and waits for
+// every handler to return. Calling it again is harmless.
 func (s *Server) Close() {
-	s.srv.CloseClientConnections()
-	s.srv.Close()
+	s.closeOnce.Do(func() {
+		s.srv.CloseClientConnections()
+		s.srv.Close()
+	})
 }
 
-// URL is the base URL (ending in /v1).
+// URL is the base URL, ending in /v1.
 func (s *Server) URL() string { return s.srv.URL + "/v1" }
 
-// Enqueue adds replies consumed in order.
+// Enqueue adds replies, consumed in order by the next model requests.
 func (s *Server) Enqueue(r ...Reply) {
 	s.mu.Lock()
 	s.queue = append(s.queue, r...)
 	s.mu.Unlock()
 }
 
-// Handle sets a function that answers when the queue is empty.
+// Handle sets a function that answers whenever the queue is empty. It is
+// called concurrently, outside the server's lock.
 func (s *Server) Handle(f func(CapturedRequest) Reply) {
 	s.mu.Lock()
 	s.handler = f
 	s.mu.Unlock()
 }
 
-// SetModels sets the /models list; status != 0 makes /models fail with it.
-func (s *Server) SetModels(ids []string, status int) {
+// SetModels sets the ids GET /models lists (default: test-model).
+func (s *Server) SetModels(ids []string) {
 	s.mu.Lock()
-	s.models, s.modelsStatus = ids, status
+	s.models = slices.Clone(ids)
 	s.mu.Unlock()
 }
 
-// Requests returns every captured model request.
+// SetModelsStatus makes GET /models answer with this error status (0
+// restores the list).
+func (s *Server) SetModelsStatus(status int) {
+	s.mu.Lock()
+	s.modelsStatus = status
+	s.mu.Unlock()
+}
+
+// ModelsRequests counts the GET /models requests served so far.
+func (s *Server) ModelsRequests() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.modelsServed
+}
+
+// Requests returns every captured model request, in arrival order.
 func (s *Server) Requests() []CapturedRequest {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return append([]CapturedRequest(nil), s.reqs...)
+	return slices.Clone(s.reqs)
 }
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	switch {
-	case r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/models"):
-		s.mu.Lock()
-		ids, status := s.models, s.modelsStatus
-		s.mu.Unlock()
-		if status != 0 {
-			http.Error(w, `{"error":{"message":"models unavailable"}}`, status)
-			return
-		}
-		data := make([]map[string]any, len(ids))
-		for i, id := range ids {
-			data[i] = map[string]any{"id": id, "object": "model", "created": 0, "owned_by": "test"}
-		}
-		w.Header().Set("Content-Type", "application/json")
-		_ = json.NewEncoder(w).Encode(map[string]any{"object": "list", "data": data})
-		return
-	case r.Method != http.MethodPost:
-		http.NotFound(w, r)
-		return
-	}
-	raw, _ := io.ReadAll(r.Body)
-	var body map[string]any
-	_ = json.Unmarshal(raw, &body)
-	cr := CapturedRequest{Path: r.URL.Path, Header: r.Header.Clone(), Body: body, Received: time.Now()}
-	s.mu.Lock()
-	s.reqs = append(s.reqs, cr)
-	var reply Reply
-	switch {
-	case len(s.queue) > 0:
-		reply = s.queue[0]
-		s.queue = s.queue[1:]
-	case s.handler != nil:
-		h := s.handler
-		s.mu.Unlock()
-		reply = h(cr)
-		s.mu.Lock()
+	case r.Method == http.MethodGet && r.URL.Path == "/v1/models":
+		s.serveModels(w)
+	case r.Method == http.MethodPost && r.URL.Path == "/v1/chat/completions":
+		s.serveModel(w, r, chatEvents)
+	case r.Method == http.MethodPost && r.URL.Path == "/v1/responses":
+		s.serveModel(w, r, responsesEvents)
 	default:
-		reply = Reply{Status: 500, Body: `{"error":{"message":"modeltest: no scripted reply left","type":"server_error"}}`}
+		writeError(w, http.StatusNotFound, fmt.Sprintf(`{"error":{"message":"modeltest: no route for %s %s","type":"invalid_request_error"}}`, r.Method, r.URL.Path))
 	}
+}
+
+func (s *Server) serveModels(w http.ResponseWriter) {
+	s.mu.Lock()
+	ids, status := slices.Clone(s.models), s.modelsStatus
+	s.modelsServed++
 	s.mu.Unlock()
+	if status != 0 {
+		writeError(w, status, fmt.Sprintf(`{"error":{"message":"modeltest: models answer %d","type":"server_error"}}`, status))
+		return
+	}
+	data := make([]map[string]any, len(ids))
+	for i, id := range ids {
+		data[i] = map[string]any{"id": id, "object": "model", "created": 1700000000, "owned_by": "modeltest"}
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(map[string]any{"object": "list", "data": data})
+}
+
+// serveModel captures a model request, picks its reply and plays it.
+func (s *Server) serveModel(w http.ResponseWriter, r *http.Request, events func(Reply, map[string]any) []string) {
+	raw, err := io.ReadAll(r.Body)
+	if err != nil {
+		return // the client went away
+	}
+	cr := CapturedRequest{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, RemoteAddr: r.RemoteAddr, Header: r.Header.Clone(), Raw: raw, Received: time.Now()}
+	_ = json.Unmarshal(raw, &cr.Body)
+	reply := s.next(cr)
 	if reply.Reset {
-		if hj, ok := w.(http.Hijacker); ok {
-			if conn, _, err := hj.Hijack(); err == nil {
-				_ = conn.Close()
-				return
-			}
-		}
+		hijackClose(w)
+		return
+	}
+	if reply.Hang {
+		<-r.Context().Done()
+		return
 	}
 	for k, v := range reply.Header {
 		w.Header().Set(k, v)
 	}
 	if reply.Status >= 400 {
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(reply.Status)
+		body := reply.Body
+		if body == "" {
+			body = fmt.Sprintf(`{"error":{"message":%q,"type":"server_error"}}`, http.StatusText(reply.Status))
+		}
+		writeError(w, reply.Status, body)
+		return
+	}
+	if reply.ContentType != "" {
+		w.Header().Set("Content-Type", reply.ContentType)
+		w.WriteHeader(http.StatusOK)
 		_, _ = io.WriteString(w, reply.Body)
 		return
 	}
 	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
 	w.WriteHeader(http.StatusOK)
-	var events []string
-	if strings.HasSuffix(r.URL.Path, "/responses") {
-		events = responsesEvents(reply)
-	} else {
-		events = chatEvents(reply)
+	flusher, _ := w.(http.Flusher)
+	evs := recordedEvents(reply)
+	if evs == nil {
+		evs = events(reply, cr.Body)
 	}
-	fl, _ := w.(http.Flusher)
-	for i, ev := range events {
+	for i, ev := range evs {
 		if reply.DropAfterChunks > 0 && i >= reply.DropAfterChunks {
-			if hj, ok := w.(http.Hijacker); ok {
-				if conn, _, err := hj.Hijack(); err == nil {
-					_ = conn.Close()
-				}
-			}
+			hijackClose(w)
 			return
+		}
+		if reply.TruncateAfterChunks > 0 && i >= reply.TruncateAfterChunks {
+			return
+		}
+		if i > 0 && reply.ChunkDelay > 0 {
+			t := time.NewTimer(reply.ChunkDelay)
+			select {
+			case <-r.Context().Done():
+				t.Stop()
+				return
+			case <-t.C:
+			}
 		}
 		if _, err := io.WriteString(w, ev); err != nil {
 			return
 		}
-		if fl != nil {
-			fl.Flush()
+		if flusher != nil {
+			flusher.Flush()
 		}
 	}
 }
 
+// next records the request and returns the queued or handled reply; a
+// request that breaks a provider rule gets the rule's rejection instead
+// (and consumes no scripted reply).
+func (s *Server) next(cr CapturedRequest) Reply {
+	s.mu.Lock()
+	s.reqs = append(s.reqs, cr)
+	rules := s.rules
+	s.mu.Unlock()
+	for _, rule := range rules {
+		if r := rule(cr); r != nil {
+			return *r
+		}
+	}
+	s.mu.Lock()
+	if len(s.queue) > 0 {
+		r := s.queue[0]
+		s.queue = s.queue[1:]
+		s.mu.Unlock()
+		return r
+	}
+	h := s.handler
+	s.mu.Unlock()
+	if h != nil {
+		return h(cr)
+	}
+	return Reply{Status: http.StatusInternalServerError, Body: `{"error":{"message":"modeltest: no scripted reply left","type":"server_error"}}`}
+}
+
+func writeError(w http.ResponseWriter, status int, body string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = io.WriteString(w, body)
+}
+
+// hijackClose flushes what was written and closes the connection without
+// finishing the response (the client sees a reset or a truncated stream).
+func hijackClose(w http.ResponseWriter) {
+	if hj, ok := w.(http.Hijacker); ok {
+		if conn, _, err := hj.Hijack(); err == nil {
+			_ = conn.Close()
+			return
+		}
+	}
+	panic(http.ErrAbortHandler) // not hijackable: abort the response
+}
+
+// sse formats one event; chat chunks have no event name.
+func sse(event string, v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("modeltest: encode event: %v", err))
+	}
+	if event == "" {
+		return "data: " + string(b) + "\n\n"
+	}
+	return "event: " + event + "\ndata: " + string(b) + "\n\n"
+}
+
+// pieces splits s into chunks of n bytes (default 4).
 func pieces(s string, n int) []string {
 	if n <= 0 {
 		n = 4
@@ -212,74 +289,14 @@ func pieces(s string, n int) []string {
 	return out
 }
 
-func sse(event string, v any) string {
-	b, _ := json.Marshal(v)
-	if event == "" {
-		return "data: " + string(b) + "\n\n"
+// requestModel is the model the request named, echoed like real servers do.
+func requestModel(body map[string]any) string {
+	if m, ok := body["model"].(string); ok && m != "" {
+		return m
 	}
-	return "event: " + event + "\ndata: " + string(b) + "\n\n"
+	return "test-model"
 }
 
-func chatEvents(r Reply) []string {
-	var out []string
-	chunk := func(delta map[string]any, finish any) string {
-		return sse("", map[string]any{"id": "chatcmpl-test", "object": "chat.completion.chunk", "choices": []any{map[string]any{"index": 0, "delta": delta, "finish_reason": finish}}})
-	}
-	out = append(out, chunk(map[string]any{"role": "assistant"}, nil))
-	for _, p := range pieces(r.Reasoning, r.ChunkSize) {
-		out = append(out, chunk(map[string]any{"reasoning_content": p}, nil))
-	}
-	for _, p := range pieces(r.Text, r.ChunkSize) {
-		out = append(out, chunk(map[string]any{"content": p}, nil))
-	}
-	if r.StreamError != "" {
-		out = append(out, sse("", map[string]any{"error": map[string]any{"message": r.StreamError, "type": "invalid_request_error"}}))
-	}
-	for i, tc := range r.ToolCalls {
-		out = append(out, chunk(map[string]any{"tool_calls": []any{map[string]any{"index": i, "id": tc.ID, "type": "function", "function": map[string]any{"name": tc.Name, "arguments": ""}}}}, nil))
-		for _, p := range pieces(tc.Arguments, r.ChunkSize) {
-			out = append(out, chunk(map[string]any{"tool_calls": []any{map[string]any{"index": i, "function": map[string]any{"arguments": p}}}}, nil))
-		}
-	}
-	finish := "stop"
-	if len(r.ToolCalls) > 0 {
-		finish = "tool_calls"
-	}
-	out = append(out, chunk(map[string]any{}, finish))
-	u := r.Usage
-	out = append(out, sse("", map[string]any{"id": "chatcmpl-test", "choices": []any{}, "usage": map[string]any{
-		"prompt_tokens": u.InputTokens, "completion_tokens": u.OutputTokens, "total_tokens": u.TotalTokens,
-		"prompt_tokens_details": map[string]any{"cached_tokens": u.CachedInputTokens}}}))
-	out = append(out, "data: [DONE]\n\n")
-	return out
-}
-
-func responsesEvents(r Reply) []string {
-	var out []string
-	out = append(out, sse("response.created", map[string]any{"type": "response.created", "response": map[string]any{"id": "resp_test", "status": "in_progress"}}))
-	for _, p := range pieces(r.Reasoning, r.ChunkSize) {
-		out = append(out, sse("response.reasoning_summary_text.delta", map[string]any{"type": "response.reasoning_summary_text.delta", "delta": p}))
-	}
-	if r.Text != "" {
-		out = append(out, sse("response.output_item.added", map[string]any{"type": "response.output_item.added", "item": map[string]any{"type": "message", "id": "msg_1", "role": "assistant"}}))
-		for _, p := range pieces(r.Text, r.ChunkSize) {
-			out = append(out, sse("response.output_text.delta", map[string]any{"type": "response.output_text.delta", "item_id": "msg_1", "delta": p}))
-		}
-	}
-	if r.StreamError != "" {
-		out = append(out, sse("error", map[string]any{"type": "error", "code": "invalid_request", "message": r.StreamError}))
-	}
-	for i, tc := range r.ToolCalls {
-		id := fmt.Sprintf("fc_%d", i)
-		out = append(out, sse("response.output_item.added", map[string]any{"type": "response.output_item.added", "item": map[string]any{"type": "function_call", "id": id, "call_id": tc.ID, "name": tc.Name, "arguments": ""}}))
-		for _, p := range pieces(tc.Arguments, r.ChunkSize) {
-			out = append(out, sse("response.function_call_arguments.delta", map[string]any{"type": "response.function_call_arguments.delta", "item_id": id, "delta": p}))
-		}
-		out = append(out, sse("response.output_item.done", map[string]any{"type": "response.output_item.done", "item": map[string]any{"type": "function_call", "id": id, "call_id": tc.ID, "name": tc.Name, "arguments": tc.Arguments}}))
-	}
-	u := r.Usage
-	out = append(out, sse("response.completed", map[string]any{"type": "response.completed", "response": map[string]any{"id": "resp_test", "status": "completed", "usage": map[string]any{
-		"input_tokens": u.InputTokens, "output_tokens": u.OutputTokens, "total_tokens": u.TotalTokens,
-		"input_tokens_details": map[string]any{"cached_tokens": u.CachedInputTokens}, "output_tokens_details": map[string]any{"reasoning_tokens": u.ReasoningTokens}}}}))
-	return out
-}
+// IsResponses reports whether the request went to the Responses endpoint
+// (else Chat Completions).
+func (r CapturedRequest) IsResponses() bool { return strings.HasSuffix(r.Path, "/responses") }

@@ -1,6 +1,8 @@
 package patch
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -103,7 +105,7 @@ func TestWriteRollsBackOnFailure(t *testing.T) {
 		{Op: OpUpdate, Path: a, MoveTo: filepath.Join(dir, "moved.txt"), New: "moved\n"},
 		{Op: OpAdd, Path: filepath.Join(blocker, "x.txt"), New: "x\n"}, // fails: parent is a file
 	}
-	err := Write(changes)
+	err := pinAndWrite(t, dir, changes)
 	if err == nil || !strings.Contains(err.Error(), "no files were changed") {
 		t.Fatalf("Write = %v", err)
 	}
@@ -140,7 +142,7 @@ func TestWriteKeepsModeAndSymlinks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := Write(ch); err != nil {
+	if err := pinAndWrite(t, dir, ch); err != nil {
 		t.Fatal(err)
 	}
 	if target, err := os.Readlink(link); err != nil || target != "real.sh" {
@@ -174,5 +176,55 @@ func TestSeek(t *testing.T) {
 		if got := seek(lines, tc.pattern, tc.start, tc.eof); got != tc.want {
 			t.Errorf("seek(%q, %d, %v) = %d, want %d", tc.pattern, tc.start, tc.eof, got, tc.want)
 		}
+	}
+}
+
+// pinAndWrite writes changes confined beneath root, which must hold them.
+func pinAndWrite(t *testing.T, root string, changes []Change) error {
+	t.Helper()
+	pins := NewPins([]string{root})
+	t.Cleanup(func() { _ = pins.Close() })
+	outside, err := pins.Pin(changes)
+	if err != nil || len(outside) > 0 {
+		t.Fatalf("Pin = %v, %v", outside, err)
+	}
+	return Write(changes, pins)
+}
+
+// Deleting or moving a symlink acts on the link (the file it names stays),
+// and a rollback puts the link back as a link.
+func TestWriteDeletesAndRestoresSymlinks(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "real.txt")
+	if err := os.WriteFile(real, []byte("r\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link.txt")
+	if err := os.Symlink("real.txt", link); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "blocker"), []byte("file\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Rolled back: the delete is undone after a later failure.
+	failing := []Change{
+		{Op: OpDelete, Path: link},
+		{Op: OpAdd, Path: filepath.Join(dir, "blocker", "x.txt"), New: "x\n"},
+	}
+	if err := pinAndWrite(t, dir, failing); err == nil {
+		t.Fatal("want a failure")
+	}
+	if target, err := os.Readlink(link); err != nil || target != "real.txt" {
+		t.Fatalf("link not restored: %q %v", target, err)
+	}
+	// Done: the link goes, the file it named stays.
+	if err := pinAndWrite(t, dir, []Change{{Op: OpDelete, Path: link}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(link); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("link still there: %v", err)
+	}
+	if b, _ := os.ReadFile(real); string(b) != "r\n" {
+		t.Errorf("real.txt = %q", b)
 	}
 }

@@ -5,17 +5,18 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
+	"path"
 )
 
-// Write applies computed changes to disk, each file through a temporary
-// file and a rename. If a step fails, the steps already done are undone
-// (files restored, created files and directories removed), so the patch
-// lands entirely or not at all.
-func Write(changes []Change) error {
+// Write applies computed changes to disk at the spots pins holds for
+// them, each file through a temporary file and a rename in its directory.
+// If a step fails, the steps already done are undone (files restored,
+// created files and directories removed), so the patch lands entirely or
+// not at all.
+func Write(changes []Change, pins *Pins) error {
 	var u undoLog
 	for _, c := range changes {
-		if err := u.apply(c); err != nil {
+		if err := u.apply(c, pins); err != nil {
 			if rerr := u.rollback(); rerr != nil {
 				return fmt.Errorf("%w; rolling back also failed: %v", err, rerr)
 			}
@@ -26,8 +27,9 @@ func Write(changes []Change) error {
 }
 
 type undoStep struct {
-	path    string
+	at      Spot
 	content []byte
+	link    string // the target, when a symlink was there
 	mode    fs.FileMode
 	existed bool
 	dir     bool // a directory the write created
@@ -35,91 +37,127 @@ type undoStep struct {
 
 type undoLog struct{ steps []undoStep }
 
-// remember records path's current state before it is changed.
-func (u *undoLog) remember(path string) error {
-	st, err := os.Lstat(path)
+// remember records the state at s before it is changed.
+func (u *undoLog) remember(s Spot) error {
+	mode, err := s.Root.Lstat(s.Rel)
 	if errors.Is(err, fs.ErrNotExist) {
-		u.steps = append(u.steps, undoStep{path: path})
+		u.steps = append(u.steps, undoStep{at: s})
 		return nil
 	}
 	if err != nil {
 		return err
 	}
-	b, err := os.ReadFile(path)
+	if mode&fs.ModeSymlink != 0 {
+		target, err := s.Root.Readlink(s.Rel)
+		if err != nil {
+			return err
+		}
+		u.steps = append(u.steps, undoStep{at: s, link: target, existed: true})
+		return nil
+	}
+	if !mode.IsRegular() {
+		return fmt.Errorf("%s is not a regular file (%v)", s.Path(), mode.Type())
+	}
+	b, err := s.Root.ReadFile(s.Rel)
 	if err != nil {
 		return err
 	}
-	u.steps = append(u.steps, undoStep{path: path, content: b, mode: st.Mode().Perm(), existed: true})
+	u.steps = append(u.steps, undoStep{at: s, content: b, mode: mode.Perm(), existed: true})
 	return nil
 }
 
-// mkdirs creates the missing parents of path, remembering each one.
-func (u *undoLog) mkdirs(path string) error {
+// mkdirs creates the missing parents of s beneath its root, remembering
+// each one.
+func (u *undoLog) mkdirs(s Spot) error {
 	var missing []string
-	for d := filepath.Dir(path); ; d = filepath.Dir(d) {
-		if _, err := os.Lstat(d); err == nil || filepath.Dir(d) == d {
+	for d := path.Dir(s.Rel); d != "."; d = path.Dir(d) {
+		if _, err := s.Root.Lstat(d); err == nil {
 			break
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return err
 		}
 		missing = append(missing, d)
 	}
 	for i := len(missing) - 1; i >= 0; i-- {
-		if err := os.Mkdir(missing[i], 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+		if err := s.Root.Mkdir(missing[i], 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
 			return err
 		}
-		u.steps = append(u.steps, undoStep{path: missing[i], dir: true})
+		u.steps = append(u.steps, undoStep{at: Spot{Root: s.Root, Rel: missing[i]}, dir: true})
 	}
 	return nil
 }
 
-func (u *undoLog) apply(c Change) error {
+func (u *undoLog) apply(c Change, pins *Pins) error {
 	switch c.Op {
 	case OpAdd:
+		at, err := pins.spot(c.Path, false)
+		if err != nil {
+			return fmt.Errorf("add %s: %w", c.Path, err)
+		}
 		// Directories first, so that rolling back removes the file first.
-		if err := u.mkdirs(c.Path); err != nil {
+		if err := u.mkdirs(at); err != nil {
 			return fmt.Errorf("add %s: %w", c.Path, err)
 		}
-		if err := u.remember(c.Path); err != nil {
+		if err := u.remember(at); err != nil {
 			return fmt.Errorf("add %s: %w", c.Path, err)
 		}
-		if err := writeFile(c.Path, c.New, 0o644); err != nil {
+		if err := at.Root.WriteFile(at.Rel, []byte(c.New), 0o644); err != nil {
 			return fmt.Errorf("add %s: %w", c.Path, err)
 		}
 	case OpDelete:
-		if err := u.remember(c.Path); err != nil {
+		at, err := pins.spot(c.Path, false)
+		if err != nil {
 			return fmt.Errorf("delete %s: %w", c.Path, err)
 		}
-		if err := os.Remove(c.Path); err != nil {
+		if err := u.remember(at); err != nil {
+			return fmt.Errorf("delete %s: %w", c.Path, err)
+		}
+		if err := at.Root.Remove(at.Rel); err != nil {
 			return fmt.Errorf("delete %s: %w", c.Path, err)
 		}
 	case OpUpdate:
-		// Write through a symlink to the file it names, keeping the link.
-		target := c.Path
-		if c.MoveTo != "" {
-			target = c.MoveTo
-		} else if real, err := filepath.EvalSymlinks(c.Path); err == nil {
-			target = real
-		}
-		mode := fs.FileMode(0o644)
-		if st, err := os.Stat(c.Path); err == nil {
-			mode = st.Mode().Perm()
-		}
-		if err := u.mkdirs(target); err != nil {
-			return fmt.Errorf("update %s: %w", target, err)
-		}
-		if err := u.remember(target); err != nil {
-			return fmt.Errorf("update %s: %w", target, err)
-		}
-		if err := writeFile(target, c.New, mode); err != nil {
-			return fmt.Errorf("update %s: %w", target, err)
-		}
-		if c.MoveTo != "" {
-			if err := u.remember(c.Path); err != nil {
-				return fmt.Errorf("move %s: %w", c.Path, err)
-			}
-			if err := os.Remove(c.Path); err != nil {
-				return fmt.Errorf("move %s: %w", c.Path, err)
-			}
-		}
+		return u.update(c, pins)
+	}
+	return nil
+}
+
+// update writes an updated file in place (through a symlink to the file
+// it names, keeping the link) or at its new name, removing the old one.
+func (u *undoLog) update(c Change, pins *Pins) error {
+	target := c.Path
+	at, err := pins.spot(c.Path, true)
+	if c.MoveTo != "" {
+		target = c.MoveTo
+		at, err = pins.spot(c.MoveTo, false)
+	}
+	if err != nil {
+		return fmt.Errorf("update %s: %w", target, err)
+	}
+	mode := fs.FileMode(0o644)
+	if st, err := os.Stat(c.Path); err == nil {
+		mode = st.Mode().Perm()
+	}
+	if err := u.mkdirs(at); err != nil {
+		return fmt.Errorf("update %s: %w", target, err)
+	}
+	if err := u.remember(at); err != nil {
+		return fmt.Errorf("update %s: %w", target, err)
+	}
+	if err := at.Root.WriteFile(at.Rel, []byte(c.New), mode); err != nil {
+		return fmt.Errorf("update %s: %w", target, err)
+	}
+	if c.MoveTo == "" {
+		return nil
+	}
+	from, err := pins.spot(c.Path, false)
+	if err != nil {
+		return fmt.Errorf("move %s: %w", c.Path, err)
+	}
+	if err := u.remember(from); err != nil {
+		return fmt.Errorf("move %s: %w", c.Path, err)
+	}
+	if err := from.Root.Remove(from.Rel); err != nil {
+		return fmt.Errorf("move %s: %w", c.Path, err)
 	}
 	return nil
 }
@@ -132,11 +170,15 @@ func (u *undoLog) rollback() error {
 		var err error
 		switch {
 		case s.dir:
-			err = os.Remove(s.path)
+			err = s.at.Root.Remove(s.at.Rel)
+		case s.existed && s.link != "":
+			if err = s.at.Root.Remove(s.at.Rel); err == nil || errors.Is(err, fs.ErrNotExist) {
+				err = s.at.Root.Symlink(s.link, s.at.Rel)
+			}
 		case s.existed:
-			err = writeFile(s.path, string(s.content), s.mode)
+			err = s.at.Root.WriteFile(s.at.Rel, s.content, s.mode)
 		default:
-			if err = os.Remove(s.path); errors.Is(err, fs.ErrNotExist) {
+			if err = s.at.Root.Remove(s.at.Rel); errors.Is(err, fs.ErrNotExist) {
 				err = nil
 			}
 		}
@@ -145,29 +187,4 @@ func (u *undoLog) rollback() error {
 		}
 	}
 	return errors.Join(errs...)
-}
-
-// writeFile replaces path atomically: a temporary file in the same
-// directory, then a rename.
-func writeFile(path, content string, mode fs.FileMode) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".grove-patch-*")
-	if err != nil {
-		return err
-	}
-	name := tmp.Name()
-	_, werr := tmp.WriteString(content)
-	cerr := tmp.Close()
-	if err := errors.Join(werr, cerr); err != nil {
-		_ = os.Remove(name)
-		return err
-	}
-	if err := os.Chmod(name, mode); err != nil {
-		_ = os.Remove(name)
-		return err
-	}
-	if err := os.Rename(name, path); err != nil {
-		_ = os.Remove(name)
-		return err
-	}
-	return nil
 }

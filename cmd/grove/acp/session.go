@@ -1,0 +1,423 @@
+package acp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/grovecli/grove/core/engine"
+	"github.com/grovecli/grove/core/logging"
+	"github.com/grovecli/grove/protocol"
+)
+
+// maxProgressLines bounds the live progress a sub-agent's tool call shows.
+const maxProgressLines = 20
+
+// session is one ACP session: a grove root thread and its sub-agents.
+type session struct {
+	a          *agent
+	eng        *engine.Engine
+	id         sdk.SessionId
+	root       protocol.ThreadID
+	events     <-chan protocol.Event
+	stopEvents func()
+
+	mu sync.Mutex
+	// turnEnd receives the root's status when the running prompt's turn
+	// ends (nil when no prompt runs); turnOver marks turn_completed seen.
+	turnEnd  chan protocol.AgentStatus
+	turnOver bool
+	// cancelling: the client cancelled the running prompt. A cancel that
+	// lands before the turn takes its input ends that turn empty and the
+	// engine runs the input in the next turn, which is then interrupted too.
+	cancelling bool
+	// streamed marks threads whose current message went out as deltas.
+	streamed map[protocol.ThreadID]bool
+
+	// Sub-agents: each thread maps to the root's spawn_agent tool call that
+	// stands for its subtree (its anchor), which shows their progress.
+	anchors   map[protocol.ThreadID]string
+	labels    map[protocol.ThreadID]string
+	tasks     map[string]string                // spawn call id → task message
+	progress  map[string][]string              // anchor → progress lines
+	owners    map[string]protocol.ThreadID     // anchor → the child it spawned
+	finished  map[string]*protocol.AgentStatus // anchor → the child's final status
+	spawnDone map[string]bool                  // anchor → the spawn_agent call itself ended
+}
+
+func newSession(a *agent, eng *engine.Engine, root protocol.ThreadID, events <-chan protocol.Event, stop func()) *session {
+	return &session{
+		a: a, eng: eng, id: sdk.SessionId(root), root: root, events: events, stopEvents: stop,
+		streamed: map[protocol.ThreadID]bool{}, anchors: map[protocol.ThreadID]string{},
+		labels: map[protocol.ThreadID]string{}, tasks: map[string]string{},
+		progress: map[string][]string{}, owners: map[string]protocol.ThreadID{},
+		finished: map[string]*protocol.AgentStatus{}, spawnDone: map[string]bool{},
+	}
+}
+
+// warnMCP logs MCP servers handed over by the client: grove's engine has no
+// MCP client yet, so they are not started.
+func (s *session) warnMCP(servers []sdk.McpServer) {
+	if len(servers) > 0 {
+		logging.L().Warn("acp: MCP servers from the client are not supported yet; ignored", "session", string(s.id), "count", len(servers))
+	}
+}
+
+// update sends one session/update.
+func (s *session) update(u sdk.SessionUpdate) {
+	if err := s.a.conn.SessionUpdate(s.a.ctx, sdk.SessionNotification{SessionId: s.id, Update: u}); err != nil {
+		logging.L().Debug("acp: session update not delivered", "session", string(s.id), "err", err)
+	}
+}
+
+// prompt runs one turn and waits for its end; ctx ends on session/cancel.
+func (s *session) prompt(ctx context.Context, items []protocol.InputItem) (sdk.PromptResponse, error) {
+	end := make(chan protocol.AgentStatus, 1)
+	s.mu.Lock()
+	if s.turnEnd != nil {
+		s.mu.Unlock()
+		return sdk.PromptResponse{}, sdk.NewInvalidRequest(map[string]any{"sessionId": "a prompt is already running in this session; session/cancel it first"})
+	}
+	s.turnEnd, s.turnOver = end, false
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		s.turnEnd, s.cancelling = nil, false
+		s.mu.Unlock()
+	}()
+	if err := s.eng.Submit(protocol.Op{Type: protocol.OpUserTurn, ThreadID: s.root, Items: items}); err != nil {
+		return sdk.PromptResponse{}, sdk.NewInternalError(map[string]any{"error": err.Error()})
+	}
+	cancelled := false
+	var st protocol.AgentStatus
+	select {
+	case st = <-end:
+	case <-ctx.Done():
+		cancelled = true
+		s.mu.Lock()
+		s.cancelling = true
+		s.mu.Unlock()
+		_ = s.cancel()
+		select {
+		case st = <-end:
+		case <-s.a.ctx.Done():
+		}
+	case <-s.a.ctx.Done():
+		return sdk.PromptResponse{}, errors.New("connection closed")
+	}
+	switch {
+	case cancelled || st.Kind == protocol.StatusInterrupted:
+		return sdk.PromptResponse{StopReason: sdk.StopReasonCancelled}, nil
+	case st.Kind == protocol.StatusErrored:
+		return sdk.PromptResponse{}, sdk.NewInternalError(map[string]any{"error": st.Message})
+	}
+	return sdk.PromptResponse{StopReason: sdk.StopReasonEndTurn}, nil
+}
+
+// cancel interrupts the root's turn and every sub-agent's.
+func (s *session) cancel() error {
+	return s.eng.Submit(protocol.Op{Type: protocol.OpInterrupt, ThreadID: s.root})
+}
+
+// pump forwards the engine's events until the engine closes its bus.
+func (s *session) pump() {
+	for ev := range s.events {
+		s.onEvent(ev)
+	}
+}
+
+func (s *session) onEvent(ev protocol.Event) {
+	if ev.ThreadID != s.root {
+		s.onSubAgentEvent(ev)
+		return
+	}
+	switch ev.Type {
+	case protocol.EventTurnStarted:
+		s.mu.Lock()
+		again := s.cancelling
+		s.mu.Unlock()
+		if again {
+			_ = s.cancel()
+		}
+	case protocol.EventTurnCompleted:
+		s.mu.Lock()
+		s.turnOver = true
+		s.mu.Unlock()
+	case protocol.EventStatusChanged:
+		s.mu.Lock()
+		if s.turnOver && s.turnEnd != nil && !ev.Status.IsActive() {
+			s.turnEnd <- *ev.Status
+			s.turnEnd, s.turnOver = nil, false
+		}
+		s.mu.Unlock()
+	case protocol.EventMessageDelta:
+		s.mu.Lock()
+		s.streamed[ev.ThreadID] = true
+		s.mu.Unlock()
+		s.update(sdk.UpdateAgentMessageText(ev.Delta))
+	case protocol.EventReasoningDelta:
+		s.update(sdk.UpdateAgentThoughtText(ev.Delta))
+	case protocol.EventMessage:
+		s.mu.Lock()
+		streamed := s.streamed[ev.ThreadID]
+		delete(s.streamed, ev.ThreadID)
+		s.mu.Unlock()
+		if !streamed && ev.Message != "" {
+			s.update(sdk.UpdateAgentMessageText(ev.Message))
+		}
+	case protocol.EventToolCallBegin:
+		s.toolBegin(*ev.Tool)
+	case protocol.EventToolCallEnd:
+		s.toolEnd(*ev.Tool)
+	case protocol.EventPlanUpdated:
+		s.update(planUpdate(*ev.Plan))
+	case protocol.EventApprovalRequested:
+		s.askPermission(*ev.Approval)
+	case protocol.EventError:
+		logging.L().Warn("acp: turn error", "session", string(s.id), "err", ev.Message)
+	}
+}
+
+func (s *session) toolBegin(tc protocol.ToolCall) {
+	if tc.Name == "spawn_agent" {
+		s.mu.Lock()
+		s.tasks[tc.CallID] = argString(tc.Arguments, "message")
+		s.mu.Unlock()
+	}
+	opts := []sdk.ToolCallStartOpt{
+		sdk.WithStartKind(toolKind(tc.Name)), sdk.WithStartStatus(sdk.ToolCallStatusInProgress),
+		sdk.WithStartRawInput(rawArgs(tc.Arguments)),
+	}
+	if locs := toolLocations(tc, s.cwd()); len(locs) > 0 {
+		opts = append(opts, sdk.WithStartLocations(locs))
+	}
+	s.update(sdk.StartToolCall(sdk.ToolCallId(tc.CallID), toolTitle(tc), opts...))
+}
+
+func (s *session) toolEnd(tc protocol.ToolCall) {
+	status := sdk.ToolCallStatusCompleted
+	if tc.IsError || (tc.ExitCode != nil && *tc.ExitCode != 0) {
+		status = sdk.ToolCallStatusFailed
+	}
+	content := toolContent(tc, s.cwd())
+	if tc.Name == "spawn_agent" && !tc.IsError {
+		// The sub-agent runs on: its tool call stays in progress until the
+		// child reaches a final status (see onSubAgentEvent).
+		s.mu.Lock()
+		s.spawnDone[tc.CallID] = true
+		final := s.finished[tc.CallID]
+		s.mu.Unlock()
+		if final != nil {
+			s.finishAnchor(tc.CallID, *final)
+		}
+		return
+	}
+	s.update(sdk.UpdateToolCall(sdk.ToolCallId(tc.CallID), sdk.WithUpdateStatus(status), sdk.WithUpdateContent(content), sdk.WithUpdateRawOutput(map[string]any{"output": tc.Output})))
+}
+
+// onSubAgentEvent shows a sub-agent's life on its anchor tool call.
+func (s *session) onSubAgentEvent(ev protocol.Event) {
+	if ev.Type == protocol.EventThreadStarted && ev.Thread != nil {
+		s.childStarted(*ev.Thread)
+		return
+	}
+	if ev.Type == protocol.EventApprovalRequested {
+		s.askPermission(*ev.Approval)
+		return
+	}
+	s.mu.Lock()
+	anchor, ok := s.anchors[ev.ThreadID]
+	label := s.labels[ev.ThreadID]
+	s.mu.Unlock()
+	if !ok {
+		return
+	}
+	var line string
+	switch ev.Type {
+	case protocol.EventToolCallBegin:
+		line = fmt.Sprintf("%s • %s", label, toolTitle(*ev.Tool))
+	case protocol.EventMessage:
+		line = fmt.Sprintf("%s: %s", label, clip(ev.Message, 400))
+	case protocol.EventStatusChanged:
+		line = fmt.Sprintf("%s: %s", label, ev.Status.Kind)
+	default:
+		return
+	}
+	s.mu.Lock()
+	lines := append(s.progress[anchor], line)
+	if len(lines) > maxProgressLines {
+		lines = lines[len(lines)-maxProgressLines:]
+	}
+	s.progress[anchor] = lines
+	text := strings.Join(lines, "\n")
+	// Only the anchor's own child ends the tool call; descendants report.
+	final := ev.Type == protocol.EventStatusChanged && ev.Status.IsFinal() && s.owners[anchor] == ev.ThreadID
+	spawnDone := s.spawnDone[anchor]
+	if final {
+		st := *ev.Status
+		s.finished[anchor] = &st
+	} else if ev.Type == protocol.EventStatusChanged && s.owners[anchor] == ev.ThreadID {
+		delete(s.finished, anchor) // running again (send_input)
+	}
+	s.mu.Unlock()
+	if final && spawnDone {
+		s.finishAnchor(anchor, *ev.Status)
+		return
+	}
+	s.update(sdk.UpdateToolCall(sdk.ToolCallId(anchor), sdk.WithUpdateStatus(sdk.ToolCallStatusInProgress),
+		sdk.WithUpdateContent([]sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock(text))})))
+}
+
+// finishAnchor ends a sub-agent's tool call with the child's final status
+// and message.
+func (s *session) finishAnchor(anchor string, st protocol.AgentStatus) {
+	s.mu.Lock()
+	text := strings.Join(s.progress[anchor], "\n")
+	s.mu.Unlock()
+	status := sdk.ToolCallStatusCompleted
+	if st.Kind == protocol.StatusErrored {
+		status = sdk.ToolCallStatusFailed
+	}
+	content := []sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock(text))}
+	if st.HasMessage && st.Message != "" {
+		content = append(content, sdk.ToolContent(sdk.TextBlock(st.Message)))
+	}
+	s.update(sdk.UpdateToolCall(sdk.ToolCallId(anchor), sdk.WithUpdateStatus(status), sdk.WithUpdateContent(content)))
+}
+
+func (s *session) childStarted(ti protocol.ThreadInfo) {
+	role := ti.AgentType
+	if role == "" {
+		role = "default"
+	}
+	s.mu.Lock()
+	anchor := ""
+	if ti.ParentID == s.root {
+		anchor = ti.SpawnCallID
+	} else {
+		anchor = s.anchors[ti.ParentID]
+	}
+	if anchor == "" {
+		s.mu.Unlock()
+		return
+	}
+	s.anchors[ti.ID] = anchor
+	s.labels[ti.ID] = ti.Label()
+	if ti.ParentID == s.root {
+		s.owners[anchor] = ti.ID
+	}
+	task := s.tasks[anchor]
+	s.mu.Unlock()
+	if ti.ParentID == s.root {
+		s.update(sdk.UpdateToolCall(sdk.ToolCallId(anchor), sdk.WithUpdateTitle(role+": "+clip(task, 120)), sdk.WithUpdateStatus(sdk.ToolCallStatusInProgress)))
+	}
+}
+
+// askPermission asks the client on a goroutine of its own (the pump must
+// not block) and hands the answer to the engine.
+func (s *session) askPermission(ap protocol.ApprovalRequest) {
+	s.mu.Lock()
+	callID := ap.CallID
+	if anchor, ok := s.anchors[ap.ThreadID]; ok {
+		callID = anchor // the client knows sub-agents by their spawn call
+	}
+	s.mu.Unlock()
+	if callID == "" {
+		callID = ap.ID
+	}
+	title := approvalTitle(ap)
+	kind := sdk.ToolKindExecute
+	if ap.Kind == protocol.ApprovalPatch {
+		kind = sdk.ToolKindEdit
+	}
+	req := sdk.RequestPermissionRequest{
+		SessionId: s.id,
+		ToolCall: sdk.ToolCallUpdate{
+			ToolCallId: sdk.ToolCallId(callID), Title: sdk.Ptr(title), Kind: sdk.Ptr(kind),
+			Status:   sdk.Ptr(sdk.ToolCallStatusPending),
+			RawInput: map[string]any{"kind": string(ap.Kind), "command": ap.Command, "cwd": ap.Cwd, "files": ap.Files, "dir": ap.Dir, "chain": ap.Chain, "reason": ap.Reason},
+		},
+		Options: []sdk.PermissionOption{
+			{Kind: sdk.PermissionOptionKindAllowOnce, Name: "Allow", OptionId: sdk.PermissionOptionId(protocol.DecisionApproved)},
+			{Kind: sdk.PermissionOptionKindAllowAlways, Name: "Allow for this session", OptionId: sdk.PermissionOptionId(protocol.DecisionApprovedForSession)},
+			{Kind: sdk.PermissionOptionKindRejectOnce, Name: "Reject", OptionId: sdk.PermissionOptionId(protocol.DecisionDenied)},
+		},
+	}
+	s.a.wg.Add(1)
+	go func() {
+		defer s.a.wg.Done()
+		d := protocol.DecisionAbort
+		resp, err := s.a.conn.RequestPermission(s.a.ctx, req)
+		switch {
+		case err != nil:
+			logging.L().Warn("acp: permission request failed; aborting", "session", string(s.id), "err", err)
+		case resp.Outcome.Selected != nil:
+			switch protocol.ReviewDecision(resp.Outcome.Selected.OptionId) {
+			case protocol.DecisionApproved:
+				d = protocol.DecisionApproved
+			case protocol.DecisionApprovedForSession:
+				d = protocol.DecisionApprovedForSession
+			default:
+				d = protocol.DecisionDenied
+			}
+		}
+		if err := s.eng.Submit(protocol.Op{Type: protocol.OpApproval, ApprovalID: ap.ID, Decision: d}); err != nil {
+			logging.L().Debug("acp: approval answer not applied", "err", err)
+		}
+	}()
+}
+
+func (s *session) cwd() string {
+	for _, ti := range s.eng.Threads() {
+		if ti.ID == s.root {
+			return ti.Cwd
+		}
+	}
+	return ""
+}
+
+// replay sends a loaded session's conversation as session/update.
+func (s *session) replay(ctx context.Context) error {
+	hist := s.eng.History(s.root)
+	outputs := map[string]protocol.Item{}
+	for _, it := range hist {
+		if it.Type == protocol.ItemFunctionCallOutput {
+			outputs[it.CallID] = it
+		}
+	}
+	cwd := s.cwd()
+	for _, it := range hist {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		switch {
+		case it.Type == protocol.ItemMessage && it.Role == protocol.RoleUser:
+			s.update(sdk.UpdateUserMessageText(it.Content))
+		case it.Type == protocol.ItemMessage && it.Role == protocol.RoleAssistant:
+			s.update(sdk.UpdateAgentMessageText(it.Content))
+		case it.Type == protocol.ItemFunctionCall:
+			tc := protocol.ToolCall{CallID: it.CallID, Name: it.Name, Arguments: it.Arguments}
+			status := sdk.ToolCallStatusCompleted
+			var content []sdk.ToolCallContent
+			if out, ok := outputs[it.CallID]; ok {
+				tc.Output = out.Output
+				content = []sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock(out.Output))}
+			} else {
+				status = sdk.ToolCallStatusFailed
+			}
+			opts := []sdk.ToolCallStartOpt{sdk.WithStartKind(toolKind(tc.Name)), sdk.WithStartStatus(status), sdk.WithStartRawInput(rawArgs(tc.Arguments))}
+			if len(content) > 0 {
+				opts = append(opts, sdk.WithStartContent(content))
+			}
+			if locs := toolLocations(tc, cwd); len(locs) > 0 {
+				opts = append(opts, sdk.WithStartLocations(locs))
+			}
+			s.update(sdk.StartToolCall(sdk.ToolCallId(tc.CallID), toolTitle(tc), opts...))
+		}
+	}
+	return nil
+}

@@ -1,0 +1,338 @@
+package appserver
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/grovecli/grove/protocol"
+	"github.com/grovecli/grove/rollout"
+)
+
+// afterResponse is a result whose follow-up (the thread/started
+// notification) must reach the client after the response.
+type afterResponse struct {
+	result any
+	after  func()
+}
+
+func (s *Server) startResponse(sess *session, root *thread) protocol.AppThreadStartResponse {
+	ti := root.info
+	th := s.appThread(ti, sess.root, threadState(root.status, false), firstPrompt(sess.eng.History(ti.ID)))
+	return protocol.AppThreadStartResponse{
+		Thread: th, Model: ti.Model, ModelProvider: th.ModelProvider, ReasoningEffort: strPtr(ti.ReasoningEffort),
+		Cwd: ti.Cwd, ApprovalPolicy: codexApproval(ti.ApprovalPolicy), ApprovalsReviewer: "user",
+		Sandbox: codexSandbox(ti.Sandbox),
+	}
+}
+
+func (s *Server) threadStart(raw json.RawMessage) (any, *protocol.RPCError) {
+	var p protocol.AppThreadStartParams
+	if rerr := decodeParams(raw, &p); rerr != nil {
+		return nil, rerr
+	}
+	cfg, rerr := engineConfig(p.Cwd, p.Model, p.ApprovalPolicy, p.Sandbox)
+	if rerr != nil {
+		return nil, rerr
+	}
+	sess, root, err := s.openSession(cfg, "")
+	if err != nil {
+		return nil, rpcError(protocol.RPCInternalError, "thread/start: %v", err)
+	}
+	s.mu.Lock()
+	resp := s.startResponse(sess, root)
+	s.mu.Unlock()
+	return afterResponse{result: resp, after: func() { s.startPump(sess) }}, nil
+}
+
+func (s *Server) threadResume(raw json.RawMessage) (any, *protocol.RPCError) {
+	var p protocol.AppThreadResumeParams
+	if rerr := decodeParams(raw, &p); rerr != nil {
+		return nil, rerr
+	}
+	if p.ThreadID == "" {
+		return nil, missing("threadId")
+	}
+	if t := s.loaded(p.ThreadID); t != nil {
+		// Already loaded here: its live state is the answer.
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		resp := s.startResponse(t.sess, t)
+		resp.Thread.Turns = turnsFromHistory(t.info.ID, t.sess.eng.History(t.info.ID), t.info.Cwd)
+		return resp, nil
+	}
+	cfg, rerr := engineConfig(p.Cwd, p.Model, p.ApprovalPolicy, p.Sandbox)
+	if rerr != nil {
+		return nil, rerr
+	}
+	entry, err := rollout.FindSession(s.opts.Home, p.ThreadID)
+	if err != nil {
+		return nil, rpcError(protocol.RPCInvalidParams, "invalid params: threadId: %v", err)
+	}
+	if entry.ParentID != "" {
+		return nil, rpcError(protocol.RPCInvalidParams, "invalid params: threadId: %s is a sub-agent of %s; resume its root session", entry.ID, entry.ParentID)
+	}
+	sess, root, err := s.openSession(cfg, string(entry.ID))
+	if err != nil {
+		return nil, rpcError(protocol.RPCInternalError, "thread/resume: %v", err)
+	}
+	s.mu.Lock()
+	resp := s.startResponse(sess, root)
+	resp.Thread.Turns = turnsFromHistory(root.info.ID, sess.eng.History(root.info.ID), root.info.Cwd)
+	s.mu.Unlock()
+	return afterResponse{result: resp, after: func() { s.startPump(sess) }}, nil
+}
+
+func (s *Server) threadList(raw json.RawMessage) (any, *protocol.RPCError) {
+	var p protocol.AppThreadListParams
+	if rerr := decodeParams(raw, &p); rerr != nil {
+		return nil, rerr
+	}
+	offset, limit := 0, 50
+	if p.Cursor != nil && *p.Cursor != "" {
+		n, err := strconv.Atoi(*p.Cursor)
+		if err != nil || n < 0 {
+			return nil, rpcError(protocol.RPCInvalidParams, "invalid params: cursor: %q is not a cursor this server returned", *p.Cursor)
+		}
+		offset = n
+	}
+	if p.Limit != nil {
+		if *p.Limit <= 0 || *p.Limit > 1000 {
+			return nil, rpcError(protocol.RPCInvalidParams, "invalid params: limit: must be 1..1000")
+		}
+		limit = *p.Limit
+	}
+	entries, more, err := rollout.ListSessions(s.opts.Home, offset, limit)
+	if err != nil {
+		return nil, rpcError(protocol.RPCInternalError, "thread/list: %v", err)
+	}
+	resp := protocol.AppThreadListResponse{Data: []protocol.AppThread{}}
+	for _, e := range entries {
+		th := s.indexThread(e)
+		if t := s.loaded(string(e.ID)); t != nil {
+			s.mu.Lock()
+			th.Status = threadState(t.status, t.approvals > 0)
+			s.mu.Unlock()
+		}
+		resp.Data = append(resp.Data, th)
+	}
+	if more {
+		next := strconv.Itoa(offset + len(entries))
+		resp.NextCursor = &next
+	}
+	return resp, nil
+}
+
+func (s *Server) threadRead(raw json.RawMessage) (any, *protocol.RPCError) {
+	var p protocol.AppThreadReadParams
+	if rerr := decodeParams(raw, &p); rerr != nil {
+		return nil, rerr
+	}
+	if p.ThreadID == "" {
+		return nil, missing("threadId")
+	}
+	if t := s.loaded(p.ThreadID); t != nil {
+		s.mu.Lock()
+		info, root, state := t.info, t.sess.root, threadState(t.status, t.approvals > 0)
+		s.mu.Unlock()
+		hist := t.sess.eng.History(info.ID)
+		for _, ti := range t.sess.eng.Threads() {
+			if ti.ID == info.ID {
+				info = ti // current note, name, model
+			}
+		}
+		th := s.appThread(info, root, state, firstPrompt(hist))
+		if p.IncludeTurns {
+			th.Turns = turnsFromHistory(info.ID, hist, info.Cwd)
+		}
+		return protocol.AppThreadReadResponse{Thread: th}, nil
+	}
+	th, err := s.storedThread(p.ThreadID, p.IncludeTurns)
+	if err != nil {
+		return nil, rpcError(protocol.RPCInvalidParams, "invalid params: threadId: %v", err)
+	}
+	return protocol.AppThreadReadResponse{Thread: th}, nil
+}
+
+// inputItems converts turn/start input to engine input items.
+func inputItems(in []protocol.AppUserInput) ([]protocol.InputItem, *protocol.RPCError) {
+	var out []protocol.InputItem
+	for i, u := range in {
+		switch u.Type {
+		case "text":
+			out = append(out, protocol.InputItem{Type: "text", Text: u.Text})
+		case "image":
+			if u.URL == "" {
+				return nil, rpcError(protocol.RPCInvalidParams, "invalid params: input[%d].url is required for an image", i)
+			}
+			out = append(out, protocol.InputItem{Type: "image", ImageURL: u.URL})
+		case "localImage":
+			if u.Path == "" {
+				return nil, rpcError(protocol.RPCInvalidParams, "invalid params: input[%d].path is required for a localImage", i)
+			}
+			out = append(out, protocol.InputItem{Type: "local_image", Path: u.Path})
+		default:
+			return nil, rpcError(protocol.RPCInvalidParams, "invalid params: input[%d].type: %q is not supported (text, image, localImage)", i, u.Type)
+		}
+	}
+	if len(out) == 0 {
+		return nil, missing("input")
+	}
+	return out, nil
+}
+
+func (s *Server) turnStart(id json.RawMessage, raw json.RawMessage) (any, *protocol.RPCError) {
+	var p protocol.AppTurnStartParams
+	if rerr := decodeParams(raw, &p); rerr != nil {
+		return nil, rerr
+	}
+	if p.ThreadID == "" {
+		return nil, missing("threadId")
+	}
+	items, rerr := inputItems(p.Input)
+	if rerr != nil {
+		return nil, rerr
+	}
+	t := s.loaded(p.ThreadID)
+	if t == nil {
+		return nil, notLoaded(p.ThreadID)
+	}
+	s.mu.Lock()
+	if t.busy {
+		s.mu.Unlock()
+		return nil, rpcError(protocol.RPCInvalidRequest, "a turn is already running on thread %s; turn/interrupt it or wait for turn/completed", p.ThreadID)
+	}
+	// Registered before submitting: the pump may see turn_started at once.
+	t.busy = true
+	t.startWaiting = append(t.startWaiting, id)
+	s.mu.Unlock()
+	if err := t.sess.eng.Submit(protocol.Op{Type: protocol.OpUserTurn, ThreadID: t.info.ID, Items: items}); err != nil {
+		s.mu.Lock()
+		t.busy = false
+		t.startWaiting = t.startWaiting[:len(t.startWaiting)-1]
+		s.mu.Unlock()
+		return nil, rpcError(protocol.RPCInvalidRequest, "turn/start: %v", err)
+	}
+	return deferred, nil
+}
+
+func (s *Server) turnInterrupt(raw json.RawMessage) (any, *protocol.RPCError) {
+	var p protocol.AppTurnInterruptParams
+	if rerr := decodeParams(raw, &p); rerr != nil {
+		return nil, rerr
+	}
+	if p.ThreadID == "" {
+		return nil, missing("threadId")
+	}
+	if p.TurnID == "" {
+		return nil, missing("turnId")
+	}
+	t := s.loaded(p.ThreadID)
+	if t == nil {
+		return nil, notLoaded(p.ThreadID)
+	}
+	s.mu.Lock()
+	cur := t.turnID
+	if cur == p.TurnID {
+		t.interruptAsked = cur
+	}
+	s.mu.Unlock()
+	if cur != p.TurnID {
+		return nil, rpcError(protocol.RPCInvalidRequest, "turn %s is not running on thread %s", p.TurnID, p.ThreadID)
+	}
+	if err := t.sess.eng.Submit(protocol.Op{Type: protocol.OpInterrupt, ThreadID: t.info.ID}); err != nil {
+		return nil, rpcError(protocol.RPCInternalError, "turn/interrupt: %v", err)
+	}
+	return struct{}{}, nil
+}
+
+func (s *Server) noteSet(raw json.RawMessage) (any, *protocol.RPCError) {
+	var p protocol.AppThreadNoteSetParams
+	if rerr := decodeParams(raw, &p); rerr != nil {
+		return nil, rerr
+	}
+	if p.ThreadID == "" {
+		return nil, missing("threadId")
+	}
+	t := s.loaded(p.ThreadID)
+	if t == nil {
+		return nil, notLoaded(p.ThreadID)
+	}
+	note := ""
+	if p.Note != nil {
+		note = *p.Note
+	}
+	if err := t.sess.eng.Submit(protocol.Op{Type: protocol.OpSetNote, ThreadID: t.info.ID, Note: note}); err != nil {
+		return nil, rpcError(protocol.RPCInvalidParams, "invalid params: note: %v", err)
+	}
+	resp := protocol.AppThreadNoteSetResponse{ThreadID: p.ThreadID}
+	for _, ti := range t.sess.eng.Threads() {
+		if ti.ID == t.info.ID {
+			resp.Note = strPtr(ti.Note)
+		}
+	}
+	return resp, nil
+}
+
+func notLoaded(id string) *protocol.RPCError {
+	return rpcError(protocol.RPCInvalidParams, "invalid params: threadId: thread %s is not loaded; thread/resume its session first", id)
+}
+
+// decision maps a client's approval answer to the engine's.
+func decision(raw json.RawMessage) (protocol.ReviewDecision, error) {
+	var name string
+	if err := json.Unmarshal(raw, &name); err != nil {
+		// Codex's object forms (execpolicy/network amendments) approve once.
+		var obj map[string]json.RawMessage
+		if json.Unmarshal(raw, &obj) == nil && len(obj) == 1 {
+			for k := range obj {
+				if strings.HasPrefix(k, "accept") || strings.HasPrefix(k, "apply") {
+					return protocol.DecisionApproved, nil
+				}
+			}
+		}
+		return "", fmt.Errorf("unknown decision %s", raw)
+	}
+	switch name {
+	case "accept", "approved":
+		return protocol.DecisionApproved, nil
+	case "acceptForSession", "approved_for_session":
+		return protocol.DecisionApprovedForSession, nil
+	case "decline", "denied":
+		return protocol.DecisionDenied, nil
+	case "cancel", "abort":
+		return protocol.DecisionAbort, nil
+	}
+	return "", fmt.Errorf("unknown decision %q", name)
+}
+
+// answer handles the client's response to an approval request. A malformed
+// or error answer declines: nothing runs that the user did not accept.
+func (s *Server) answer(msg protocol.RPCMessage) {
+	id, err := strconv.ParseInt(string(msg.ID), 10, 64)
+	if err != nil {
+		return
+	}
+	s.mu.Lock()
+	pa := s.approvals[id]
+	delete(s.approvals, id)
+	s.mu.Unlock()
+	if pa == nil {
+		return
+	}
+	d := protocol.DecisionDenied
+	if msg.Error == nil {
+		var r protocol.AppApprovalResponse
+		if err := json.Unmarshal(msg.Result, &r); err == nil {
+			if dd, err := decision(r.Decision); err == nil {
+				d = dd
+			} else {
+				_ = s.out.notify("warning", map[string]any{"threadId": string(pa.approval.ThreadID), "message": fmt.Sprintf("approval answer not understood (%v): declined", err)})
+			}
+		}
+	}
+	if err := pa.sess.eng.Submit(protocol.Op{Type: protocol.OpApproval, ApprovalID: pa.approval.ID, Decision: d}); err != nil {
+		_ = s.out.notify("warning", map[string]any{"threadId": string(pa.approval.ThreadID), "message": fmt.Sprintf("approval answer: %v", err)})
+	}
+}

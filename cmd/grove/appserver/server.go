@@ -1,0 +1,272 @@
+package appserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/grovecli/grove/core/engine"
+	"github.com/grovecli/grove/core/logging"
+	"github.com/grovecli/grove/protocol"
+)
+
+// ThreadConfig is what a client may choose for a new or resumed session
+// (thread/start's cwd, model, approvalPolicy and sandbox); empty fields take
+// the configured defaults.
+type ThreadConfig struct {
+	Cwd            string
+	Model          string
+	ApprovalPolicy protocol.ApprovalPolicy
+	Sandbox        protocol.SandboxMode
+}
+
+// EngineFactory builds an engine (not yet started) for one session. Each
+// engine holds one root thread and its sub-agents; every engine shares the
+// same $GROVE_HOME, so sessions resume across front ends.
+type EngineFactory func(ctx context.Context, cfg ThreadConfig) (*engine.Engine, error)
+
+// Options configure a server.
+type Options struct {
+	// Home is $GROVE_HOME (the rollout store and session index).
+	Home      string
+	NewEngine EngineFactory
+	// Version is reported as the cliVersion of threads and in the user agent.
+	Version string
+	// QueueSize bounds requests waiting to be handled; beyond it a request
+	// is answered -32001 (default 64).
+	QueueSize int
+	// ShutdownGrace bounds the engines' shutdown at the end of input.
+	ShutdownGrace time.Duration
+	// observe sees every outgoing line (tests).
+	observe func([]byte)
+}
+
+// Server is one app-server connection.
+type Server struct {
+	opts Options
+	out  *writer
+	ctx  context.Context
+
+	mu          sync.Mutex
+	initialized bool
+	sessions    []*session                    // one per root thread, in start order
+	threads     map[protocol.ThreadID]*thread // every thread of every loaded session
+	nextReqID   int64
+	approvals   map[int64]*pendingApproval // server→client requests awaiting an answer
+	pumps       sync.WaitGroup
+}
+
+// pendingApproval is an approval request sent to the client.
+type pendingApproval struct {
+	sess     *session
+	approval protocol.ApprovalRequest
+}
+
+// Serve runs the protocol on in/out until in ends (EOF) or ctx is done;
+// then every session is shut down and every goroutine it started has
+// returned.
+func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error {
+	if opts.NewEngine == nil {
+		return errors.New("app-server: no engine factory")
+	}
+	if opts.QueueSize <= 0 {
+		opts.QueueSize = 64
+	}
+	if opts.ShutdownGrace <= 0 {
+		opts.ShutdownGrace = 10 * time.Second
+	}
+	if opts.Version == "" {
+		opts.Version = "0.0.0"
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	s := &Server{
+		opts: opts, ctx: ctx,
+		out:       &writer{w: out, observe: opts.observe},
+		threads:   map[protocol.ThreadID]*thread{},
+		approvals: map[int64]*pendingApproval{},
+	}
+
+	// The reader only parses and queues; one worker handles requests in
+	// order, so a slow request never stops approval answers from arriving.
+	queue := make(chan protocol.RPCMessage, opts.QueueSize)
+	readErr := make(chan error, 1)
+	go func() {
+		defer close(queue)
+		readErr <- s.read(ctx, in, queue)
+	}()
+	var workers sync.WaitGroup
+	workers.Add(1)
+	go func() {
+		defer workers.Done()
+		for {
+			select {
+			case msg, ok := <-queue:
+				if !ok {
+					return
+				}
+				s.handle(msg)
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+
+	var err error
+	select {
+	case err = <-readErr:
+		workers.Wait() // the queue is closed: requests read before EOF are handled
+	case <-ctx.Done():
+		// The reader stays blocked on in until its owner closes it; the
+		// worker stops now and the sessions shut down below.
+		workers.Wait()
+	}
+	cancel()
+	s.shutdown()
+	if errors.Is(err, io.EOF) {
+		err = nil
+	}
+	return err
+}
+
+// read parses lines and queues requests until EOF or a read error.
+func (s *Server) read(ctx context.Context, in io.Reader, queue chan<- protocol.RPCMessage) error {
+	lr := newLineReader(in, maxLineBytes)
+	for {
+		line, err := lr.next()
+		if errors.Is(err, errLineTooLong) {
+			_ = s.out.fail(nil, rpcError(protocol.RPCParseError, "parse error: %v", err))
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		var msg protocol.RPCMessage
+		if err := json.Unmarshal(line, &msg); err != nil {
+			_ = s.out.fail(nil, rpcError(protocol.RPCParseError, "parse error: %v", err))
+			continue
+		}
+		switch {
+		case msg.Method == "" && len(msg.ID) > 0:
+			s.answer(msg) // a response to one of our requests
+		case msg.Method == "":
+			_ = s.out.fail(msg.ID, rpcError(protocol.RPCInvalidRequest, "invalid request: no method"))
+		case len(msg.ID) == 0:
+			s.notification(msg)
+		default:
+			select {
+			case queue <- msg:
+			default:
+				_ = s.out.fail(msg.ID, rpcError(protocol.RPCOverloaded, protocol.RPCOverloadedMessage))
+			}
+		}
+	}
+}
+
+// notification handles a client notification (only `initialized` exists).
+func (s *Server) notification(msg protocol.RPCMessage) {
+	if msg.Method != "initialized" {
+		logging.L().Debug("app-server: ignored notification", "method", msg.Method)
+	}
+}
+
+// handle answers one request.
+func (s *Server) handle(msg protocol.RPCMessage) {
+	result, rerr := s.call(msg)
+	if rerr != nil {
+		_ = s.out.fail(msg.ID, rerr)
+		return
+	}
+	switch r := result.(type) {
+	case afterResponse:
+		_ = s.out.respond(msg.ID, r.result)
+		r.after()
+		return
+	}
+	if result == deferred {
+		return
+	}
+	_ = s.out.respond(msg.ID, result)
+}
+
+// deferred marks a request answered later (turn/start answers when its turn
+// has started, so the response carries the engine's turn id).
+var deferred = &struct{ deferred bool }{true}
+
+func (s *Server) call(msg protocol.RPCMessage) (any, *protocol.RPCError) {
+	if msg.Method == "initialize" {
+		return s.initialize(msg.Params)
+	}
+	s.mu.Lock()
+	ok := s.initialized
+	s.mu.Unlock()
+	if !ok {
+		return nil, rpcError(protocol.RPCInvalidRequest, "Not initialized")
+	}
+	switch msg.Method {
+	case "thread/start":
+		return s.threadStart(msg.Params)
+	case "thread/resume":
+		return s.threadResume(msg.Params)
+	case "thread/list":
+		return s.threadList(msg.Params)
+	case "thread/read":
+		return s.threadRead(msg.Params)
+	case "turn/start":
+		return s.turnStart(msg.ID, msg.Params)
+	case "turn/interrupt":
+		return s.turnInterrupt(msg.Params)
+	case "thread/note/set":
+		return s.noteSet(msg.Params)
+	}
+	return nil, rpcError(protocol.RPCMethodNotFound, "method not found: %s", msg.Method)
+}
+
+func (s *Server) initialize(raw json.RawMessage) (any, *protocol.RPCError) {
+	var p protocol.AppInitializeParams
+	if rerr := decodeParams(raw, &p); rerr != nil {
+		return nil, rerr
+	}
+	if p.ClientInfo == nil {
+		return nil, missing("clientInfo")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.initialized {
+		return nil, rpcError(protocol.RPCInvalidRequest, "Already initialized")
+	}
+	s.initialized = true
+	return protocol.AppInitializeResponse{
+		CodexHome: s.opts.Home, PlatformFamily: platformFamily(), PlatformOs: platformOS(),
+		UserAgent: fmt.Sprintf("grove/%s (%s; %s)", s.opts.Version, platformOS(), p.ClientInfo.Name),
+	}, nil
+}
+
+// shutdown closes every session and waits for their event pumps.
+func (s *Server) shutdown() {
+	s.mu.Lock()
+	sessions := append([]*session(nil), s.sessions...)
+	s.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, sess := range sessions {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ctx, cancel := context.WithTimeout(context.Background(), s.opts.ShutdownGrace)
+			defer cancel()
+			if err := sess.eng.Shutdown(ctx); err != nil {
+				logging.L().Warn("app-server: engine shutdown", "err", err)
+			}
+			sess.stopEvents()
+		}()
+	}
+	wg.Wait()
+	s.pumps.Wait()
+}

@@ -1,0 +1,140 @@
+package appserver
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/grovecli/grove/core/engine"
+	"github.com/grovecli/grove/protocol"
+)
+
+// session is one engine: a root thread and its sub-agents.
+type session struct {
+	eng        *engine.Engine
+	root       protocol.ThreadID
+	cfg        ThreadConfig
+	events     <-chan protocol.Event
+	stopEvents func()
+}
+
+// thread is the server's view of one loaded thread, kept up to date by the
+// session's event pump (guarded by Server.mu).
+type thread struct {
+	sess *session
+	info protocol.ThreadInfo
+
+	// busy: a turn/start was accepted or a turn runs (a second turn/start is
+	// refused until it ends).
+	busy bool
+	// startWaiting holds turn/start request ids answered at turn_started.
+	startWaiting []json.RawMessage
+	turnID       string
+	turnStart    time.Time
+	turnItems    []any
+	turnError    string
+	// held is a finished turn whose outcome the next status event decides.
+	held *protocol.AppTurn
+	// interruptAsked is the turn the client interrupted.
+	interruptAsked string
+
+	msgItem string // the open agentMessage item ("" when none)
+	msgText strings.Builder
+	// reasonItem is the open reasoning item ("" when none).
+	reasonItem string
+	reasonText strings.Builder
+	tools      map[string]any // open tool items by call id
+	// declined marks calls whose approval the user refused.
+	declined map[string]bool
+
+	approvals int // approval requests of this thread awaiting the client
+	status    protocol.AgentStatus
+}
+
+func newThread(sess *session, ti protocol.ThreadInfo) *thread {
+	return &thread{sess: sess, info: ti, status: ti.Status, tools: map[string]any{}, declined: map[string]bool{}}
+}
+
+// openSession builds an engine and starts (or resumes) its root. The event
+// pump is started by startPump once the client has its response.
+func (s *Server) openSession(cfg ThreadConfig, resumeID string) (*session, *thread, error) {
+	eng, err := s.opts.NewEngine(s.ctx, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	events, stop := eng.Subscribe()
+	var root protocol.ThreadID
+	if resumeID != "" {
+		root, err = eng.ResumeSession(resumeID)
+	} else {
+		root, err = eng.StartRoot()
+	}
+	if err != nil {
+		stop()
+		_ = eng.Shutdown(s.ctx)
+		return nil, nil, err
+	}
+	sess := &session{eng: eng, root: root, cfg: cfg, events: events, stopEvents: stop}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.sessions = append(s.sessions, sess)
+	var rootThread *thread
+	for _, ti := range eng.Threads() {
+		t := newThread(sess, ti)
+		s.threads[ti.ID] = t
+		if ti.ID == root {
+			rootThread = t
+		}
+	}
+	if rootThread == nil {
+		return nil, nil, fmt.Errorf("session %s: root thread missing", root)
+	}
+	return sess, rootThread, nil
+}
+
+// startPump forwards a session's events to the client until the engine
+// closes its bus (at shutdown).
+func (s *Server) startPump(sess *session) {
+	s.pumps.Add(1)
+	go func() {
+		defer s.pumps.Done()
+		for ev := range sess.events {
+			s.onEvent(sess, ev)
+		}
+		s.flushHeld(sess)
+	}()
+}
+
+// loaded returns the thread of a loaded session.
+func (s *Server) loaded(id string) *thread {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.threads[protocol.ThreadID(id)]
+}
+
+// engineConfig checks thread/start-like overrides.
+func engineConfig(cwd, model, approval, sandbox *string) (ThreadConfig, *protocol.RPCError) {
+	var cfg ThreadConfig
+	if cwd != nil {
+		cfg.Cwd = *cwd
+	}
+	if model != nil {
+		cfg.Model = strings.TrimSpace(*model)
+	}
+	if approval != nil {
+		p := protocol.ApprovalPolicy(*approval)
+		if !p.Valid() {
+			return cfg, rpcError(protocol.RPCInvalidParams, "invalid params: approvalPolicy: unknown policy %q (untrusted, on-request, on-failure, never)", *approval)
+		}
+		cfg.ApprovalPolicy = p
+	}
+	if sandbox != nil {
+		m := protocol.SandboxMode(*sandbox)
+		if !m.Valid() {
+			return cfg, rpcError(protocol.RPCInvalidParams, "invalid params: sandbox: unknown mode %q (read-only, workspace-write, danger-full-access)", *sandbox)
+		}
+		cfg.Sandbox = m
+	}
+	return cfg, nil
+}

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"log/slog"
+	"strings"
+
+	"github.com/grovecli/grove/core/engine"
+	"github.com/grovecli/grove/core/logging"
+	"github.com/grovecli/grove/protocol"
+)
+
+// logEvents writes the engine's notable events (retries, approvals,
+// probable sandbox denials, warnings such as rollout errors, errors, status
+// changes) to the debug log. It reads its own subscription promptly and ends
+// when the engine closes the bus or stop is called; wait returns once it has.
+// Warning events also go to onWarning.
+func logEvents(eng *engine.Engine, onWarning func(string)) (stop func(), wait func()) {
+	events, cancel := eng.Subscribe()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for ev := range events {
+			logEvent(logging.L(), ev)
+			if ev.Type == protocol.EventWarning && onWarning != nil {
+				onWarning(ev.Message)
+			}
+		}
+	}()
+	return cancel, func() { <-done }
+}
+
+func logEvent(l *slog.Logger, ev protocol.Event) {
+	th := slog.String("thread", string(ev.ThreadID))
+	switch ev.Type {
+	case protocol.EventStreamRetry:
+		l.Warn("model stream retry", th, "turn", ev.TurnID, "detail", ev.Message)
+	case protocol.EventApprovalRequested:
+		a := ev.Approval
+		l.Info("approval requested", th, "id", a.ID, "kind", a.Kind, "command", a.Command, "dir", a.Dir, "files", len(a.Files), "reason", a.Reason, "chain", strings.Join(a.Chain, " → "))
+	case protocol.EventApprovalResolved:
+		a := ev.Approval
+		l.Info("approval resolved", th, "id", a.ID, "kind", a.Kind, "decision", ev.Decision)
+	case protocol.EventWarning:
+		l.Warn("engine warning", th, "detail", ev.Message)
+	case protocol.EventError:
+		l.Error("engine error", th, "turn", ev.TurnID, "detail", ev.Message)
+	case protocol.EventStatusChanged:
+		l.Info("status", th, "status", ev.Status.Kind)
+	case protocol.EventThreadStarted:
+		if t := ev.Thread; t != nil {
+			l.Debug("thread started", th, "parent", string(t.ParentID), "depth", t.Depth, "source", t.Source, "agent_type", t.AgentType, "model", t.Model, "sandbox", t.Sandbox.Mode, "rollout", t.RolloutPath)
+		}
+	case protocol.EventThreadClosed:
+		l.Debug("thread closed", th)
+	case protocol.EventTurnStarted, protocol.EventTurnCompleted:
+		l.Debug(string(ev.Type), th, "turn", ev.TurnID)
+	case protocol.EventToolCallEnd:
+		t := ev.Tool
+		attrs := []any{th, "call", t.CallID, "tool", t.Name, "duration_ms", t.DurationMS, "is_error", t.IsError}
+		if t.ExitCode != nil {
+			attrs = append(attrs, "exit_code", *t.ExitCode)
+		}
+		if looksLikeSandboxDenial(t) {
+			l.Warn("probable sandbox denial", attrs...)
+			return
+		}
+		l.Debug("tool call", attrs...)
+	case protocol.EventShutdownComplete:
+		l.Info("engine shutdown complete", th)
+	}
+}
+
+// looksLikeSandboxDenial spots a command that failed on a permission the
+// sandbox refuses (the same signs exec_command uses to offer a re-run).
+func looksLikeSandboxDenial(t *protocol.ToolCall) bool {
+	if t.Name != "exec_command" || t.ExitCode == nil || *t.ExitCode == 0 {
+		return false
+	}
+	for _, s := range []string{"Permission denied", "Operation not permitted", "Read-only file system"} {
+		if strings.Contains(t.Output, s) {
+			return true
+		}
+	}
+	return false
+}

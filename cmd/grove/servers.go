@@ -1,0 +1,107 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/grovecli/grove/cmd/grove/acp"
+	"github.com/grovecli/grove/cmd/grove/appserver"
+	"github.com/grovecli/grove/core/engine"
+)
+
+// groveVersion is reported to protocol clients.
+const groveVersion = "0.1.0"
+
+// listenFlag is the --listen flag of the server commands: stdio only.
+func checkListen(listen string) error {
+	if listen != "" && listen != "stdio://" {
+		return fmt.Errorf("--listen %s: only stdio:// is supported", listen)
+	}
+	return nil
+}
+
+// serverEngines builds one engine per session for a protocol server, with
+// the client's per-session choices layered over the command line's.
+func serverEngines(g *globalFlags) appserver.EngineFactory {
+	return func(ctx context.Context, c appserver.ThreadConfig) (*engine.Engine, error) {
+		gg := *g
+		gg.overrides = append([]string(nil), g.overrides...)
+		if c.Cwd != "" {
+			gg.cd = c.Cwd
+		}
+		if c.Model != "" {
+			gg.model = c.Model
+		}
+		if c.ApprovalPolicy != "" {
+			gg.approval = string(c.ApprovalPolicy)
+		}
+		if c.Sandbox != "" {
+			gg.sandbox = string(c.Sandbox)
+		}
+		// Not headless: the client answers approvals.
+		s, err := newSession(ctx, &gg, sessionOpts{})
+		if err != nil {
+			return nil, err
+		}
+		return s.eng, nil
+	}
+}
+
+func newAppServerCmd(g *globalFlags) *cobra.Command {
+	var listen string
+	cmd := &cobra.Command{
+		Use:   "app-server",
+		Short: "Serve the Codex app-server v2 protocol (JSON-RPC lines) on stdio",
+		Long: `Serve Codex's app-server v2 protocol on stdin/stdout: one JSON-RPC message
+per line, without the "jsonrpc" header. Editors and other rich clients start
+threads, run turns, answer approvals and see every sub-agent as a thread of
+its own. See docs/app-server.md.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := checkListen(listen); err != nil {
+				return err
+			}
+			cfg, err := loadConfig(g)
+			if err != nil {
+				return err
+			}
+			return appserver.Serve(cmd.Context(), cmd.InOrStdin(), cmd.OutOrStdout(), appserver.Options{
+				Home: cfg.Home, NewEngine: serverEngines(g), Version: groveVersion,
+			})
+		},
+	}
+	cmd.Flags().StringVar(&listen, "listen", "stdio://", "transport to serve on (stdio:// only)")
+	return cmd
+}
+
+func newACPCmd(g *globalFlags) *cobra.Command {
+	var listen string
+	cmd := &cobra.Command{
+		Use:   "acp",
+		Short: "Serve the Agent Client Protocol on stdio (Zed, JetBrains, Neovim)",
+		Long: `Serve the Agent Client Protocol on stdin/stdout, so editors that run ACP
+agents (Zed's agent_servers, JetBrains, Neovim plugins) can run grove. Each ACP
+session is a grove session; sub-agents show as tool calls of their parent.
+See docs/acp.md.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := checkListen(listen); err != nil {
+				return err
+			}
+			if _, err := loadConfig(g); err != nil {
+				return err
+			}
+			engines := serverEngines(g)
+			return acp.Serve(cmd.Context(), cmd.InOrStdin(), cmd.OutOrStdout(), acp.Options{
+				Version: groveVersion,
+				NewEngine: func(ctx context.Context, cwd string) (*engine.Engine, error) {
+					return engines(ctx, appserver.ThreadConfig{Cwd: cwd})
+				},
+			})
+		},
+	}
+	cmd.Flags().StringVar(&listen, "listen", "stdio://", "transport to serve on (stdio:// only)")
+	return cmd
+}

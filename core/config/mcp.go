@@ -1,0 +1,100 @@
+package config
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"time"
+)
+
+// MCPServer is one `[mcp_servers.<name>]` table, in Codex's shape so an
+// existing Codex setup works unchanged. A server has either a command
+// (stdio) or a url (Streamable HTTP).
+type MCPServer struct {
+	// stdio
+	Command string            `toml:"command,omitempty" json:"command,omitempty"`
+	Args    []string          `toml:"args,omitempty" json:"args,omitempty"`
+	Env     map[string]string `toml:"env,omitempty" json:"env,omitempty"`
+	Cwd     string            `toml:"cwd,omitempty" json:"cwd,omitempty"`
+	// Streamable HTTP
+	URL               string            `toml:"url,omitempty" json:"url,omitempty"`
+	HTTPHeaders       map[string]string `toml:"http_headers,omitempty" json:"http_headers,omitempty"`
+	EnvHTTPHeaders    map[string]string `toml:"env_http_headers,omitempty" json:"env_http_headers,omitempty"`
+	BearerTokenEnvVar string            `toml:"bearer_token_env_var,omitempty" json:"bearer_token_env_var,omitempty"`
+	// Both
+	StartupTimeoutSec *float64 `toml:"startup_timeout_sec,omitempty" json:"startup_timeout_sec,omitempty"`
+	ToolTimeoutSec    *float64 `toml:"tool_timeout_sec,omitempty" json:"tool_timeout_sec,omitempty"`
+	Enabled           *bool    `toml:"enabled,omitempty" json:"enabled,omitempty"`
+	EnabledTools      []string `toml:"enabled_tools,omitempty" json:"enabled_tools,omitempty"`
+	DisabledTools     []string `toml:"disabled_tools,omitempty" json:"disabled_tools,omitempty"`
+	// Trusted (a grove key) lets the server's tools run without asking
+	// under untrusted / on-request.
+	Trusted bool `toml:"trusted,omitempty" json:"trusted,omitempty"`
+}
+
+// MCP defaults (Codex's).
+const (
+	DefaultMCPStartupTimeout = 10 * time.Second
+	DefaultMCPToolTimeout    = 60 * time.Second
+)
+
+// mcpServerName is what a server name may hold: it becomes part of tool
+// names (mcp__<server>__<tool>), which providers restrict to these.
+var mcpServerName = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+
+// IsEnabled reports whether the server is on (absent = on).
+func (s MCPServer) IsEnabled() bool { return s.Enabled == nil || *s.Enabled }
+
+// StartupTimeout is startup_timeout_sec or the default.
+func (s MCPServer) StartupTimeout() time.Duration {
+	return secs(s.StartupTimeoutSec, DefaultMCPStartupTimeout)
+}
+
+// ToolTimeout is tool_timeout_sec or the default.
+func (s MCPServer) ToolTimeout() time.Duration { return secs(s.ToolTimeoutSec, DefaultMCPToolTimeout) }
+
+func secs(v *float64, def time.Duration) time.Duration {
+	if v == nil || *v <= 0 {
+		return def
+	}
+	return time.Duration(*v * float64(time.Second))
+}
+
+// Validate checks one server's table; name is its key.
+func (s MCPServer) Validate(name string) error {
+	if !mcpServerName.MatchString(name) {
+		return fmt.Errorf("mcp_servers.%s: the name may hold only letters, digits, _ and - (at most 64)", name)
+	}
+	switch {
+	case s.Command == "" && s.URL == "":
+		return fmt.Errorf("mcp_servers.%s: set command (stdio server) or url (Streamable HTTP server)", name)
+	case s.Command != "" && s.URL != "":
+		return fmt.Errorf("mcp_servers.%s: set command or url, not both", name)
+	case s.URL != "" && (len(s.Args) > 0 || len(s.Env) > 0 || s.Cwd != ""):
+		return fmt.Errorf("mcp_servers.%s: args, env and cwd apply to command servers, not url ones", name)
+	case s.Command != "" && (len(s.HTTPHeaders) > 0 || len(s.EnvHTTPHeaders) > 0 || s.BearerTokenEnvVar != ""):
+		return fmt.Errorf("mcp_servers.%s: http_headers, env_http_headers and bearer_token_env_var apply to url servers, not command ones", name)
+	}
+	for k, v := range map[string]*float64{"startup_timeout_sec": s.StartupTimeoutSec, "tool_timeout_sec": s.ToolTimeoutSec} {
+		if v != nil && *v < 0 {
+			return fmt.Errorf("mcp_servers.%s.%s %v: must not be negative", name, k, *v)
+		}
+	}
+	return nil
+}
+
+// validateMCP drops invalid `[mcp_servers]` entries with a warning: one
+// broken server never keeps grove (or the other servers) from starting.
+func (c *Config) validateMCP() {
+	names := make([]string, 0, len(c.MCPServers))
+	for n := range c.MCPServers {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if err := c.MCPServers[n].Validate(n); err != nil {
+			c.Warnings = append(c.Warnings, fmt.Sprintf("config: %v; server ignored", err))
+			delete(c.MCPServers, n)
+		}
+	}
+}

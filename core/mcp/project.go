@@ -1,0 +1,276 @@
+package mcp
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/grovecli/grove/core/config"
+	"github.com/grovecli/grove/core/tools"
+	"github.com/grovecli/grove/protocol"
+)
+
+// ProjectFile is the name of Claude Code's project MCP file.
+const ProjectFile = ".mcp.json"
+
+// projectOrigin says which project file named a server.
+type projectOrigin struct {
+	file        string // absolute path of the .mcp.json
+	root        string // the project directory
+	fingerprint string // hash of the server's table: a changed entry asks again
+}
+
+// projectServer is Claude Code's mcpServers entry.
+type projectServer struct {
+	Type    string            `json:"type"`
+	Command string            `json:"command"`
+	Args    []string          `json:"args"`
+	Env     map[string]string `json:"env"`
+	URL     string            `json:"url"`
+	Headers map[string]string `json:"headers"`
+}
+
+// FindProjectFile walks up from cwd to the nearest directory holding .git
+// and returns the first .mcp.json on the way ("" if none).
+func FindProjectFile(cwd string) string {
+	dir, err := filepath.Abs(cwd)
+	if err != nil {
+		return ""
+	}
+	for {
+		p := filepath.Join(dir, ProjectFile)
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+			return p
+		}
+		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
+			return ""
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+}
+
+// LoadProjectFile reads a .mcp.json. Entries that are invalid are skipped
+// with a warning; ${VAR} and ${VAR:-default} expand from the environment
+// (as in Claude Code).
+func LoadProjectFile(path string) (map[string]config.MCPServer, map[string]*projectOrigin, []string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	var doc struct {
+		MCPServers map[string]json.RawMessage `json:"mcpServers"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return nil, nil, nil, fmt.Errorf("parse %s: %w", path, err)
+	}
+	servers := map[string]config.MCPServer{}
+	origins := map[string]*projectOrigin{}
+	var warnings []string
+	names := make([]string, 0, len(doc.MCPServers))
+	for n := range doc.MCPServers {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		raw := doc.MCPServers[name]
+		var ps projectServer
+		if err := json.Unmarshal(raw, &ps); err != nil {
+			warnings = append(warnings, fmt.Sprintf("%s: mcpServers.%s: %v; server ignored", path, name, err))
+			continue
+		}
+		cfg := config.MCPServer{Command: expand(ps.Command), URL: expand(ps.URL)}
+		for _, a := range ps.Args {
+			cfg.Args = append(cfg.Args, expand(a))
+		}
+		cfg.Env = expandMap(ps.Env)
+		cfg.HTTPHeaders = expandMap(ps.Headers)
+		switch ps.Type {
+		case "", "stdio", "http", "streamable-http":
+		case "sse":
+			warnings = append(warnings, fmt.Sprintf("%s: mcpServers.%s: the legacy SSE transport is not supported; server ignored", path, name))
+			continue
+		default:
+			warnings = append(warnings, fmt.Sprintf("%s: mcpServers.%s: unknown type %q; server ignored", path, name, ps.Type))
+			continue
+		}
+		if err := cfg.Validate(name); err != nil {
+			warnings = append(warnings, fmt.Sprintf("%s: %v; server ignored", path, strings.TrimPrefix(err.Error(), "mcp_servers.")))
+			continue
+		}
+		sum := sha256.Sum256(raw)
+		servers[name] = cfg
+		origins[name] = &projectOrigin{file: path, root: filepath.Dir(path), fingerprint: hex.EncodeToString(sum[:])}
+	}
+	return servers, origins, warnings, nil
+}
+
+var envRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}`)
+
+func expand(s string) string {
+	return envRef.ReplaceAllStringFunc(s, func(m string) string {
+		g := envRef.FindStringSubmatch(m)
+		if v, ok := os.LookupEnv(g[1]); ok {
+			return v
+		}
+		return g[2]
+	})
+}
+
+func expandMap(m map[string]string) map[string]string {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[k] = expand(v)
+	}
+	return out
+}
+
+// approvalStore remembers, per project, the project servers the user
+// approved: $GROVE_HOME/mcp_project_approvals.json holds project dir,
+// server name and the entry's fingerprint (never its values).
+type approvalStore struct {
+	mu   sync.Mutex
+	path string // "" = remember nothing on disk
+}
+
+type approvalRecord struct {
+	Project     string `json:"project"`
+	Server      string `json:"server"`
+	Fingerprint string `json:"fingerprint"`
+}
+
+func (a *approvalStore) load() ([]approvalRecord, error) {
+	data, err := os.ReadFile(a.path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", a.path, err)
+	}
+	var recs []approvalRecord
+	if err := json.Unmarshal(data, &recs); err != nil {
+		return nil, fmt.Errorf("parse %s: %w", a.path, err)
+	}
+	return recs, nil
+}
+
+func (a *approvalStore) approved(o *projectOrigin, server string) bool {
+	if a.path == "" {
+		return false
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	recs, err := a.load()
+	if err != nil {
+		return false
+	}
+	for _, r := range recs {
+		if r.Project == o.root && r.Server == server && r.Fingerprint == o.fingerprint {
+			return true
+		}
+	}
+	return false
+}
+
+func (a *approvalStore) remember(o *projectOrigin, server string) error {
+	if a.path == "" {
+		return nil
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	recs, err := a.load()
+	if err != nil {
+		return err
+	}
+	kept := recs[:0]
+	for _, r := range recs {
+		if r.Project != o.root || r.Server != server {
+			kept = append(kept, r)
+		}
+	}
+	kept = append(kept, approvalRecord{Project: o.root, Server: server, Fingerprint: o.fingerprint})
+	data, err := json.MarshalIndent(kept, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp := a.path + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o600); err != nil {
+		return fmt.Errorf("write %s: %w", tmp, err)
+	}
+	if err := os.Rename(tmp, a.path); err != nil {
+		return fmt.Errorf("save %s: %w", a.path, err)
+	}
+	return nil
+}
+
+// approveProject asks, the first time, before a project file's server
+// runs: through the engine's approval path of the thread about to use it.
+// "Approve" is remembered for the project, "approve for session" for this
+// grove process only.
+func (m *Manager) approveProject(ctx context.Context, env *tools.Env, s *server) (bool, error) {
+	if m.approvals.approved(s.project, s.name) {
+		return true, nil
+	}
+	if env == nil || env.Approve == nil || env.ApprovalPolicy == protocol.ApprovalNever {
+		return false, fmt.Errorf("MCP server %s from %s was not started: a project server runs only after you approve it once, and no one can approve here (approve it in an interactive grove session, or copy it into [mcp_servers] in config.toml)", s.name, s.project.file)
+	}
+	req := protocol.ApprovalRequest{Kind: protocol.ApprovalExec, Command: describeServer(s.cfg), Cwd: s.project.root,
+		Reason: fmt.Sprintf("%s asks grove to start the MCP server %q. Approve to remember it for this project; approve for session to allow it until grove exits.", s.project.file, s.name)}
+	if s.cfg.Cwd != "" {
+		req.Cwd = s.cfg.Cwd
+	}
+	d, err := env.Approve(ctx, req)
+	if err != nil {
+		if ctx.Err() != nil {
+			return false, fmt.Errorf("MCP server %s from %s was not started: %w", s.name, s.project.file, err)
+		}
+		// A headless session cannot ask: say how to approve instead.
+		return false, fmt.Errorf("MCP server %s from %s was not started: it needs your approval once and this session cannot ask (approve it in an interactive grove session, or copy it into [mcp_servers] in config.toml)", s.name, s.project.file)
+	}
+	switch d {
+	case protocol.DecisionApproved:
+		if err := m.approvals.remember(s.project, s.name); err != nil {
+			m.logWarning(fmt.Sprintf("MCP server %s: approval not saved: %v", s.name, err))
+		}
+		return true, nil
+	case protocol.DecisionApprovedForSession:
+		return true, nil
+	}
+	return false, fmt.Errorf("MCP server %s from %s was not started: you declined it", s.name, s.project.file)
+}
+
+// describeServer is the command line (or URL) shown when asking.
+func describeServer(c config.MCPServer) string {
+	if c.URL != "" {
+		return "connect to MCP server " + c.URL
+	}
+	parts := []string{shellQuote(c.Command)}
+	for _, a := range c.Args {
+		parts = append(parts, shellQuote(a))
+	}
+	return strings.Join(parts, " ")
+}
+
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r == '-' || r == '_' || r == '.' || r == '/' || r == '@' || r == '=' || r == ':' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9'))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

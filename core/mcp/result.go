@@ -1,0 +1,114 @@
+package mcp
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// DefaultMaxOutput is the output limit of exec_command (32 KiB, head and
+// tail kept), applied to MCP results alike.
+const DefaultMaxOutput = 32 << 10
+
+// resultOutput renders a tools/call result as the text the model sees:
+// text blocks as they are, images and audio as a line naming them (grove's
+// tool outputs are text), resources by URI with their text, structured
+// content as JSON when the blocks do not already carry it.
+func resultOutput(res *sdk.CallToolResult, max int) string {
+	var parts []string
+	for _, c := range res.Content {
+		switch c := c.(type) {
+		case *sdk.TextContent:
+			parts = append(parts, c.Text)
+		case *sdk.ImageContent:
+			parts = append(parts, fmt.Sprintf("[image %s, %d bytes (not shown to the model)]", c.MIMEType, len(c.Data)))
+		case *sdk.AudioContent:
+			parts = append(parts, fmt.Sprintf("[audio %s, %d bytes (not shown to the model)]", c.MIMEType, len(c.Data)))
+		case *sdk.ResourceLink:
+			parts = append(parts, fmt.Sprintf("[resource %s %s]", c.URI, c.Name))
+		case *sdk.EmbeddedResource:
+			if r := c.Resource; r != nil {
+				if r.Text != "" {
+					parts = append(parts, fmt.Sprintf("[resource %s]\n%s", r.URI, r.Text))
+				} else {
+					parts = append(parts, fmt.Sprintf("[resource %s, %s, %d bytes]", r.URI, r.MIMEType, len(r.Blob)))
+				}
+			}
+		default:
+			if b, err := json.Marshal(c); err == nil {
+				parts = append(parts, string(b))
+			}
+		}
+	}
+	if res.StructuredContent != nil {
+		if b, err := json.Marshal(res.StructuredContent); err == nil && !containsJSON(parts, b) {
+			parts = append(parts, string(b))
+		}
+	}
+	out := strings.Join(parts, "\n")
+	if out == "" && res.IsError {
+		out = "the tool reported an error without a message"
+	}
+	return truncate(out, max)
+}
+
+// containsJSON reports whether a text block already holds the structured
+// content (servers are asked to mirror it as text).
+func containsJSON(parts []string, b []byte) bool {
+	var want any
+	if json.Unmarshal(b, &want) != nil {
+		return false
+	}
+	for _, p := range parts {
+		var got any
+		if json.Unmarshal([]byte(p), &got) == nil {
+			g, _ := json.Marshal(got)
+			w, _ := json.Marshal(want)
+			if string(g) == string(w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// truncate keeps the head and the tail of s within max bytes, with the
+// marker exec_command uses, never splitting a UTF-8 sequence.
+func truncate(s string, max int) string {
+	if max <= 0 || len(s) <= max {
+		return s
+	}
+	half := max / 2
+	head := s[:half]
+	for len(head) > 0 && !validEnd(head) {
+		head = head[:len(head)-1]
+	}
+	tail := s[len(s)-(max-half):]
+	for len(tail) > 0 && (tail[0]&0xC0) == 0x80 {
+		tail = tail[1:]
+	}
+	return fmt.Sprintf("%s\n[… %d bytes truncated …]\n%s", head, len(s)-len(head)-len(tail), tail)
+}
+
+// validEnd reports whether s does not end inside a multi-byte sequence.
+func validEnd(s string) bool {
+	for i := len(s) - 1; i >= 0 && i >= len(s)-4; i-- {
+		c := s[i]
+		if c < 0x80 {
+			return true
+		}
+		if c >= 0xC0 { // a lead byte: complete if the sequence fits
+			n := 2
+			switch {
+			case c >= 0xF0:
+				n = 4
+			case c >= 0xE0:
+				n = 3
+			}
+			return len(s)-i == n
+		}
+	}
+	return true
+}

@@ -1,0 +1,174 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/grovecli/grove/core/model"
+	"github.com/grovecli/grove/core/tools"
+	"github.com/grovecli/grove/protocol"
+)
+
+// mcpTool is one tool of one server as the model sees it.
+type mcpTool struct {
+	srv      *server
+	raw      string // the server's name for it
+	name     string // mcp__server__tool, sanitised
+	spec     model.ToolSpec
+	readOnly bool // annotated readOnlyHint
+	// destructive is the destructiveHint (the spec's default is true).
+	destructive bool
+}
+
+func newMCPTool(s *server, t *sdk.Tool) *mcpTool {
+	name := sanitizeName(QualifiedName(s.name, t.Name))
+	desc := t.Description
+	if desc == "" {
+		desc = t.Title
+	}
+	if desc == "" && t.Annotations != nil {
+		desc = t.Annotations.Title
+	}
+	if desc == "" {
+		desc = fmt.Sprintf("Tool %s of the MCP server %s.", t.Name, s.name)
+	}
+	mt := &mcpTool{srv: s, raw: t.Name, name: name, destructive: true,
+		spec: model.ToolSpec{Name: name, Description: desc, Parameters: sanitizeSchema(t.InputSchema)}}
+	if a := t.Annotations; a != nil {
+		mt.readOnly = a.ReadOnlyHint
+		if a.DestructiveHint != nil {
+			mt.destructive = *a.DestructiveHint
+		}
+		if mt.readOnly {
+			mt.destructive = false
+		}
+	}
+	return mt
+}
+
+func (t *mcpTool) Spec() model.ToolSpec { return t.spec }
+
+// AvailableIn hides tools that may change things from read-only agents.
+func (t *mcpTool) AvailableIn(mode protocol.SandboxMode) bool {
+	return mode != protocol.SandboxReadOnly || t.readOnly
+}
+
+// Run calls the tool: approval first (see needsApproval), then tools/call
+// with progress reported as events, bounded by tool_timeout_sec and
+// cancelled (notifications/cancelled) when the turn is interrupted.
+func (t *mcpTool) Run(ctx context.Context, env *tools.Env, raw json.RawMessage) tools.Result {
+	s := t.srv
+	var args map[string]any
+	if err := json.Unmarshal(raw, &args); err != nil {
+		return tools.Errorf("%s: arguments must be a JSON object: %v", t.name, err)
+	}
+	if t.needsApproval(env) {
+		if res, ok := t.ask(ctx, env, raw); !ok {
+			return res
+		}
+	}
+	conn, err := s.current(ctx, env)
+	if err != nil {
+		return tools.Errorf("%s: %v", t.name, err)
+	}
+	timeout := s.cfg.ToolTimeout()
+	cctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	params := &sdk.CallToolParams{Name: t.raw, Arguments: args}
+	token := nextProgressToken()
+	params.SetProgressToken(token)
+	stop := s.m.progress.watch(token, func(p *sdk.ProgressNotificationParams) {
+		if env == nil || env.Emit == nil {
+			return
+		}
+		env.Emit(protocol.Event{Type: protocol.EventToolProgress, Message: progressText(p),
+			Tool: &protocol.ToolCall{CallID: env.CallID, Name: t.name}})
+	})
+	defer stop()
+	res, err := conn.session.CallTool(cctx, params)
+	switch {
+	case err == nil:
+	case ctx.Err() != nil:
+		return tools.Result{Output: fmt.Sprintf("%s: interrupted; the call was cancelled", t.name), IsError: true}
+	case errors.Is(cctx.Err(), context.DeadlineExceeded):
+		return tools.Errorf("%s: no result within %s (tool_timeout_sec); the call was cancelled", t.name, timeout)
+	default:
+		return tools.Errorf("%s: %v", t.name, err)
+	}
+	out := resultOutput(res, s.m.maxOutput)
+	return tools.Result{Output: out, IsError: res.IsError, Summary: t.summary(res)}
+}
+
+// needsApproval follows Codex: approval_policy never and on-failure run
+// MCP tools without asking (on-failure asks only after a sandbox denial,
+// and MCP servers run outside grove's sandbox); untrusted and on-request
+// ask before a tool that is not annotated read-only, unless the server is
+// marked trusted in config.
+func (t *mcpTool) needsApproval(env *tools.Env) bool {
+	if env == nil || t.readOnly || t.srv.cfg.Trusted {
+		return false
+	}
+	switch env.ApprovalPolicy {
+	case protocol.ApprovalUntrusted, protocol.ApprovalOnRequest, "":
+		return true
+	}
+	return false
+}
+
+// ask routes the call through the engine's approval path. The request's
+// command is the tool name, so "approve for session" covers this tool.
+func (t *mcpTool) ask(ctx context.Context, env *tools.Env, raw json.RawMessage) (tools.Result, bool) {
+	if env.Approve == nil {
+		return tools.Errorf("%s: this MCP tool needs approval (approval_policy = %s) but no one can approve in this session", t.name, env.ApprovalPolicy), false
+	}
+	what := "may change things"
+	if t.destructive {
+		what = "may make destructive changes"
+	}
+	req := protocol.ApprovalRequest{
+		Kind: protocol.ApprovalExec, Command: t.name, Cwd: env.Cwd,
+		Reason: fmt.Sprintf("MCP tool %s › %s %s (not annotated read-only); arguments: %s", t.srv.name, t.raw, what, clip(string(raw), 400)),
+	}
+	d, err := env.Approve(ctx, req)
+	if err != nil {
+		if ctx.Err() != nil {
+			return tools.Result{Output: fmt.Sprintf("%s: approval was not given: %v", t.name, err), IsError: true, Abort: true}, false
+		}
+		// Nobody can answer (grove exec): say what would let it run.
+		return tools.Errorf("%s: this MCP tool is not annotated read-only, so it needs approval under approval_policy = %s, and no one can approve in this session; the user can mark the server trusted = true in [mcp_servers.%s] or run with -a never", t.name, env.ApprovalPolicy, t.srv.name), false
+	}
+	switch d {
+	case protocol.DecisionApproved, protocol.DecisionApprovedForSession:
+		return tools.Result{}, true
+	case protocol.DecisionAbort:
+		return tools.Result{Output: t.name + ": rejected by user (aborted the turn)", IsError: true, Abort: true}, false
+	}
+	return tools.Result{Output: t.name + ": rejected by user", IsError: true}, false
+}
+
+// summary is the tool card line: server › tool → ok/error.
+func (t *mcpTool) summary(res *sdk.CallToolResult) string {
+	state := "ok"
+	if res.IsError {
+		state = "error"
+	}
+	return fmt.Sprintf("%s › %s → %s", t.srv.name, t.raw, state)
+}
+
+func progressText(p *sdk.ProgressNotificationParams) string {
+	var b strings.Builder
+	if p.Total > 0 {
+		fmt.Fprintf(&b, "%g/%g", p.Progress, p.Total)
+	} else {
+		fmt.Fprintf(&b, "%g", p.Progress)
+	}
+	if p.Message != "" {
+		b.WriteString(" " + p.Message)
+	}
+	return b.String()
+}

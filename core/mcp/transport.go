@@ -1,0 +1,139 @@
+package mcp
+
+import (
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/grovecli/grove/core/config"
+)
+
+// inheritedEnv are the variables a stdio server inherits from grove (as
+// Codex does); everything else, API keys included, must be named in the
+// server's env table.
+var inheritedEnv = []string{"HOME", "LOGNAME", "PATH", "SHELL", "USER", "LANG", "LC_ALL", "LC_CTYPE", "TERM", "TMPDIR", "TZ"}
+
+// serverEnv builds a stdio server's environment.
+func serverEnv(extra map[string]string) []string {
+	var env []string
+	for _, k := range inheritedEnv {
+		if v, ok := os.LookupEnv(k); ok {
+			if _, over := extra[k]; !over {
+				env = append(env, k+"="+v)
+			}
+		}
+	}
+	keys := make([]string, 0, len(extra))
+	for k := range extra {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		env = append(env, k+"="+extra[k])
+	}
+	return env
+}
+
+// stdioProcess is a started stdio server: its own process group, so grove
+// can kill the whole tree it started (npx → node) and leave no orphans.
+type stdioProcess struct {
+	cmd    *exec.Cmd
+	stderr *tailBuffer
+}
+
+// newStdioTransport prepares (does not start) a stdio server.
+func newStdioTransport(cfg config.MCPServer, defaultCwd string) (*sdk.CommandTransport, *stdioProcess) {
+	cmd := exec.Command(cfg.Command, cfg.Args...)
+	cmd.Env = serverEnv(cfg.Env)
+	cmd.Dir = cfg.Cwd
+	if cmd.Dir == "" {
+		cmd.Dir = defaultCwd
+	}
+	// Pdeathsig: if grove itself is killed, the kernel kills the server.
+	// Closing waits half a second for a server to exit on end of input
+	// (the spec's shutdown) before signalling it.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	// Bounds Wait when a grandchild keeps stderr open after the server exits.
+	cmd.WaitDelay = time.Second
+	tb := &tailBuffer{max: 4 << 10}
+	cmd.Stderr = tb
+	return &sdk.CommandTransport{Command: cmd, TerminateDuration: 500 * time.Millisecond}, &stdioProcess{cmd: cmd, stderr: tb}
+}
+
+// kill ends the server's whole process group.
+func (p *stdioProcess) kill() {
+	if p == nil || p.cmd.Process == nil {
+		return
+	}
+	_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+}
+
+// newHTTPTransport builds a Streamable HTTP transport with the configured
+// headers; header values from the environment are read now, never stored.
+func newHTTPTransport(name string, cfg config.MCPServer) (*sdk.StreamableClientTransport, error) {
+	headers := http.Header{}
+	for k, v := range cfg.HTTPHeaders {
+		headers.Set(k, v)
+	}
+	for k, env := range cfg.EnvHTTPHeaders {
+		if v := os.Getenv(env); v != "" {
+			headers.Set(k, v)
+		}
+	}
+	if cfg.BearerTokenEnvVar != "" {
+		tok := os.Getenv(cfg.BearerTokenEnvVar)
+		if tok == "" {
+			return nil, fmt.Errorf("MCP server %s: bearer_token_env_var %s is not set in the environment", name, cfg.BearerTokenEnvVar)
+		}
+		headers.Set("Authorization", "Bearer "+tok)
+	}
+	client := &http.Client{Transport: headerTransport{base: http.DefaultTransport, headers: headers}}
+	return &sdk.StreamableClientTransport{Endpoint: cfg.URL, HTTPClient: client, MaxRetries: 2}, nil
+}
+
+// headerTransport adds fixed headers to every request.
+type headerTransport struct {
+	base    http.RoundTripper
+	headers http.Header
+}
+
+func (h headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	for k, vs := range h.headers {
+		r.Header[k] = vs
+	}
+	return h.base.RoundTrip(r)
+}
+
+// tailBuffer keeps the last max bytes written (a server's stderr, quoted
+// when it fails).
+type tailBuffer struct {
+	mu  sync.Mutex
+	max int
+	b   []byte
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.b = append(t.b, p...)
+	if over := len(t.b) - t.max; over > 0 {
+		t.b = append(t.b[:0], t.b[over:]...)
+	}
+	return len(p), nil
+}
+
+// String returns the kept text, trimmed.
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return strings.TrimSpace(string(t.b))
+}

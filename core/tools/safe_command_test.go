@@ -1,0 +1,181 @@
+package tools
+
+import "testing"
+
+// TestIsKnownSafeTable: true = runs without asking under untrusted.
+// Every command that could write, delete, run another program or expand
+// into something unseen must ask.
+func TestIsKnownSafeTable(t *testing.T) {
+	for _, tc := range []struct {
+		cmd  string
+		safe bool
+	}{
+		// Plain readers, chains and pipes.
+		{"ls -la", true},
+		{"cat a.go | grep x | wc -l", true},
+		{"ls && pwd", true},
+		{"grep -R 'Cargo.toml' -n || true", true},
+		{"echo 'hi' ; ls", true},
+		{"ls | wc -l", true},
+		{"ls\npwd", true},
+		{"ls # a comment", true},
+		{"head -n 20 main.go && tail -5 main.go", true},
+		{"cd sub && ls", true},
+		{"! grep -q x f", true},
+		{"grep -rn TODO src/*.go", true},
+		{"find . -name '*.go'", true},
+		{"find . -type f -newer go.mod", true},
+		{"sed -n 1,5p f", true},
+		{"sed -n '1,5p' file.txt", true},
+		{"sed -n '$p' f", true},
+		{"sed -n 10p", true},
+		{"rg foo", true},
+		{"rg -i foo", true},
+		{"rg --pretty foo", true},
+		{"sort in", true},
+		{"sort -u -k2,2 in", true},
+		{"uniq in", true},
+		{"uniq -c", true},
+		{"tree -L 2", true},
+		{"file main.go", true},
+		{"base64 f", true},
+		{"date +%s", true},
+		{"wc -l < main.go", true},
+		{"grep x f 2>/dev/null", true},
+		{"grep x f 2>&1 | head", true},
+		{"ls -la >/dev/null", true},
+		// Quoted operators are text, not operators.
+		{"echo 'a;b'", true},
+		{"echo \"a > b\"", true},
+		{"grep 'a|b' f", true},
+		{"grep -E \"x && y\" f", true},
+		{"echo 'x$(rm y)'", true},
+		{"grep 'a&b' f", true},
+		{`echo a\ b`, true},
+
+		// Not readers.
+		{"rm -rf /", false},
+		{"git push", false},
+		{"python3 x.py", false},
+		{"", false},
+		{"   ", false},
+		{"cat x && rm y", false},
+		{"ls || rm y", false},
+		{"ls | sh", false},
+		{"./ls", false},
+		{"/tmp/cat f", false},
+		// git reads configuration that runs programs (core.fsmonitor,
+		// core.pager, diff drivers), so Codex asks for every git command.
+		{"git status", false},
+		{"git log --oneline -5", false},
+		{"git branch -a", false},
+		{"git branch newbranch", false},
+		// Redirections to files.
+		{"ls > out", false},
+		{"ls >> out", false},
+		{"ls &> out", false},
+		{"ls 2> err", false},
+		{"cat <> f", false},
+		{"cat <<EOF\nx\nEOF", false},
+		{"cat <<< $(id)", false},
+		{"ls >| out", false},
+		{"echo x >&3-", false},
+		// Substitutions and expansions.
+		{"echo $(rm x)", false},
+		{"echo `rm x`", false},
+		{"echo \"$(rm x)\"", false},
+		{"cat <(rm x)", false},
+		{"echo $HOME", false},
+		{"echo \"$HOME\"", false},
+		{"echo $((1+2))", false},
+		{"cat {a,b}", false},
+		{"sort {-o,out} in", false},
+		{"sort *", false},
+		{"sort -o*", false},
+		{"cat \"\"*", false},
+		// Background, subshells and other compound commands.
+		{"ls & rm -rf x", false},
+		{"ls &", false},
+		{"(ls)", false},
+		{"ls || (pwd && echo hi)", false},
+		{"{ ls; }", false},
+		{"for f in *; do cat $f; done", false},
+		{"if true; then ls; fi", false},
+		{"f() { ls; }; f", false},
+		{"[[ -f x ]]", false},
+		{"PAGER=sh ls", false},
+		{"LD_PRELOAD=/tmp/x.so cat f", false},
+		{"ls; exec sh", false},
+		{"coproc ls", false},
+		{"time ls", false},
+		{"ls |& cat", true},
+		{"echo 'unterminated", false},
+		// find.
+		{"find . -delete", false},
+		{"find . -name x -exec rm {} ;", false},
+		{"find . -execdir sh -c x ;", false},
+		{"find . -ok rm {} ;", false},
+		{"find . -fprint /tmp/x", false},
+		{"find . -fprintf /tmp/x %p", false},
+		{"find . -fls /tmp/x", false},
+		// sed: only -n <range>p [file].
+		{"sed -i s/a/b/ f", false},
+		{"sed -n 1p -i f", false},
+		{"sed -n 1p --in-place f", false},
+		{"sed -n 1p --in-place=.bak f", false},
+		{"sed -n -e 'w file' f", false},
+		{"sed -n -e 'e id' f", false},
+		{"sed -n 'w /tmp/x' f", false},
+		{"sed -n '1p;w x' f", false},
+		{"sed -n 1e f", false},
+		{"sed -ni 1p f", false},
+		{"sed -n 1p f g", false},
+		{"sed s/a/b/ f", false},
+		// sort: output, compression program, temp dir; GNU abbreviations.
+		{"sort -o out in", false},
+		{"sort -uo f in", false},
+		{"sort -ofile in", false},
+		{"sort --output=f in", false},
+		{"sort --o=f in", false},
+		{"sort --out f in", false},
+		{"sort --compress-program=sh in", false},
+		{"sort --comp=sh in", false},
+		{"sort -T /tmp in", false},
+		{"sort --temporary-directory=/tmp in", false},
+		// Other tools' write and exec options.
+		{"tree -o out", false},
+		{"tree -R", false},
+		{"uniq in out", false},
+		{"rg -z foo", false},
+		{"rg -iz foo", false},
+		{"rg --search-zip foo", false},
+		{"rg --pre cat foo", false},
+		{"rg --pre=sh foo", false},
+		{"rg --hostname-bin=sh foo", false},
+		{"file -C -m x", false},
+		{"file --compile -m x", false},
+		{"file --comp -m x", false},
+		{"base64 -o out f", false},
+		{"base64 --output=out f", false},
+		{"file -z f.gz", false},
+		{"file --uncompress f.gz", false},
+		{"cat < /dev/tcp/example.com/80", false},
+		{"cat < /dev/null", true},
+		{"echo x | tee out", false},
+		{"ls | xargs rm", false},
+		{"echo x >&2", true},
+		{"echo x >&out", false},
+		{"date -s 2020-01-01", false},
+		{"date --set=2020-01-01", false},
+	} {
+		if got := IsKnownSafe(tc.cmd); got != tc.safe {
+			t.Errorf("IsKnownSafe(%q) = %v, want %v", tc.cmd, got, tc.safe)
+		}
+	}
+}
+
+func BenchmarkIsKnownSafe(b *testing.B) {
+	for b.Loop() {
+		IsKnownSafe("grep -rn 'TODO' src/*.go | sort -u | head -20 && sed -n 1,5p main.go")
+	}
+}
