@@ -76,7 +76,7 @@ func main() {
 	all := map[string]tool{
 		"grove":    groveTool{bin: groveBin},
 		"codex":    codexTool{bin: filepath.Join(*dir, "node_modules", ".bin", "codex")},
-		"opencode": opencodeTool{bin: filepath.Join(*dir, "node_modules", ".bin", "opencode")},
+		"opencode": opencodeTool{bin: filepath.Join(*dir, "node_modules", ".bin", "opencode"), cache: filepath.Join(*dir, "opencode-cache")},
 	}
 	var tools []tool
 	for _, n := range wanted {
@@ -274,7 +274,10 @@ enabled = false
 	return cmd, nil
 }
 
-type opencodeTool struct{ bin string }
+// opencodeTool keeps its cache and data across runs, as a user's install
+// does (opencode installs provider packages into the cache on first use
+// and migrates its database in the data dir); config and state are per run.
+type opencodeTool struct{ bin, cache string }
 
 func (opencodeTool) name() string { return "opencode" }
 
@@ -305,8 +308,8 @@ func (o opencodeTool) command(url, home, work, prompt string, _ scenario) (*exec
 		"OPENCODE_CONFIG_CONTENT="+string(b),
 		"OPENCODE_DISABLE_AUTOUPDATE=1", "OPENCODE_DISABLE_MODELS_FETCH=1", "OPENCODE_DISABLE_LSP_DOWNLOAD=1",
 		"OPENCODE_DISABLE_DEFAULT_PLUGINS=1", "OPENCODE_DISABLE_SHARE=1", "OPENCODE_DISABLE_CLAUDE_CODE=1",
-		"HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, "config"), "XDG_DATA_HOME="+filepath.Join(home, "data"),
-		"XDG_CACHE_HOME="+filepath.Join(home, "cache"), "XDG_STATE_HOME="+filepath.Join(home, "state"))
+		"HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, "config"), "XDG_DATA_HOME="+filepath.Join(o.cache, "data"),
+		"XDG_CACHE_HOME="+o.cache, "XDG_STATE_HOME="+filepath.Join(home, "state"))
 	return cmd, nil
 }
 
