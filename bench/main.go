@@ -211,6 +211,10 @@ func runCPU(bin, tmp string, s *modeltest.Server, prompt string, extra ...string
 	args = append(append(args, extra...), prompt)
 	cmd := exec.Command(bin, args...)
 	cmd.Env = append(os.Environ(), "GROVE_HOME="+home, "OPENAI_API_KEY=")
+	if d := os.Getenv("BENCH_GROVE_GODEBUG"); d != "" {
+		// Runtime traces for grove only (gctrace=1 to see its heap).
+		cmd.Env = append(cmd.Env, "GODEBUG="+d)
+	}
 	var out bytes.Buffer
 	cmd.Stdout = &out
 	cmd.Stderr = os.Stderr

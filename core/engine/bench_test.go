@@ -240,8 +240,11 @@ func fanOutScript(n, cmds int, closeChildren bool) model.ScriptFunc {
 	}
 }
 
-func runFanOut(b *testing.B, n, cmds int) {
-	e, root := benchEngine(b, fanOut(n, cmds))
+func runFanOut(b *testing.B, n, cmds int) { runFanOutN(b, n, cmds) }
+
+// runFanOutN runs the fan-out with max_threads raised to n when needed.
+func runFanOutN(b *testing.B, n, cmds int) {
+	e, root := benchEngineN(b, fanOut(n, cmds), max(n, 12))
 	events, cancel := e.Subscribe()
 	defer cancel()
 	var peak atomic.Uint64
@@ -278,6 +281,10 @@ func runFanOut(b *testing.B, n, cmds int) {
 
 // BenchmarkFanOut6x3: 6 children × 3 exec_command calls each (wall per op).
 func BenchmarkFanOut6x3(b *testing.B) { runFanOut(b, 6, 3) }
+
+// BenchmarkFanOut100x3: the scale scenario in process: 100 concurrent
+// children × 3 exec_command calls (heap peak and wall per op).
+func BenchmarkFanOut100x3(b *testing.B) { runFanOutN(b, 100, 3) }
 
 // BenchmarkFiftyAgents: 50 concurrent children × 1 command.
 func BenchmarkFiftyAgents(b *testing.B) { runFanOutLimit(b, 50, 1) }
