@@ -135,8 +135,12 @@ func TestSessionTools(t *testing.T) {
 	var once sync.Once
 	free := func() { once.Do(func() { close(release) }) }
 	steps := []func(req model.Request) model.Response{
-		func(model.Request) model.Response { return call("c1", ToolCreate, `{"session_type":"tester","prompt":"slow: hold on"}`) },
-		func(model.Request) model.Response { return call("c2", ToolCreate, `{"session_type":"bogus","prompt":"x"}`) },
+		func(model.Request) model.Response {
+			return call("c1", ToolCreate, `{"session_type":"tester","prompt":"slow: hold on"}`)
+		},
+		func(model.Request) model.Response {
+			return call("c2", ToolCreate, `{"session_type":"bogus","prompt":"x"}`)
+		},
 		func(r model.Request) model.Response {
 			return call("w1", ToolWait, fmt.Sprintf(`{"session_id":%q,"timeout_ms":0}`, sessionID(t, outputOf(r, "c1"))))
 		},
@@ -152,7 +156,9 @@ func TestSessionTools(t *testing.T) {
 		func(r model.Request) model.Response {
 			return call("x2", ToolCancel, fmt.Sprintf(`{"session_id":%q}`, sessionID(t, outputOf(r, "c1"))))
 		},
-		func(model.Request) model.Response { return call("c3", ToolCreate, `{"session_type":"poet","prompt":"quick: 2+2"}`) },
+		func(model.Request) model.Response {
+			return call("c3", ToolCreate, `{"session_type":"poet","prompt":"quick: 2+2"}`)
+		},
 		func(r model.Request) model.Response {
 			return call("w4", ToolWait, fmt.Sprintf(`{"session_id":%q,"timeout_ms":60000}`, sessionID(t, outputOf(r, "c3"))))
 		},
@@ -160,7 +166,9 @@ func TestSessionTools(t *testing.T) {
 			return call("w5", ToolWait, fmt.Sprintf(`{"session_id":%q,"timeout_ms":-1}`, sessionID(t, outputOf(r, "c3"))))
 		},
 		func(model.Request) model.Response { return call("x3", ToolCancel, `{"session_id":"nope"}`) },
-		func(model.Request) model.Response { return call("c4", ToolCreate, `{"session_type":"default","prompt":"nest: go deeper"}`) },
+		func(model.Request) model.Response {
+			return call("c4", ToolCreate, `{"session_type":"default","prompt":"nest: go deeper"}`)
+		},
 		func(r model.Request) model.Response {
 			return call("w6", ToolWait, fmt.Sprintf(`{"session_id":%q,"timeout_ms":60000}`, sessionID(t, outputOf(r, "c4"))))
 		},
