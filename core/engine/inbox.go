@@ -82,18 +82,23 @@ func (e *Engine) TrackSubagent(parentID, childID protocol.ThreadID, task string)
 	}
 	e.inboxes.mu.Lock()
 	defer e.inboxes.mu.Unlock()
-	in := e.inboxOf(parent)
-	if _, dup := in.subs[childID]; dup {
-		return nil
+	e.trackLocked(e.inboxOf(parent), child, task)
+	return nil
+}
+
+// trackLocked registers child in in (once) and starts the watchers
+// (set.mu held).
+func (e *Engine) trackLocked(in *inbox, child *Thread, task string) {
+	if _, dup := in.subs[child.id]; dup {
+		return
 	}
 	now := e.now()
-	s := &protocol.InboxSubagent{ID: childID, Task: task, State: protocol.SubagentActive, CreatedAt: now, LastActivity: now}
-	in.subs[childID] = s
-	in.order = append(in.order, childID)
+	s := &protocol.InboxSubagent{ID: child.id, Task: task, State: protocol.SubagentActive, CreatedAt: now, LastActivity: now}
+	in.subs[child.id] = s
+	in.order = append(in.order, child.id)
 	in.saveSub(e, s)
 	e.watchOwnerLocked(in)
 	e.watchSubLocked(in, child)
-	return nil
 }
 
 // PostToParent puts a message or question from a sub-agent in its
@@ -111,10 +116,14 @@ func (e *Engine) PostToParent(childID protocol.ThreadID, kind, text string) (pro
 	}
 	e.inboxes.mu.Lock()
 	defer e.inboxes.mu.Unlock()
-	in := e.inboxes.by[child.parentID]
-	if in == nil || in.subs[childID] == nil {
+	parent := e.thread(child.parentID)
+	if parent == nil {
 		return protocol.InboxNotification{}, errors.New("this agent has no parent inbox to write to")
 	}
+	in := e.inboxOf(parent)
+	// A sub-agent can post before its parent's create call has tracked
+	// it (it starts at once): it is tracked here then, with the same task.
+	e.trackLocked(in, child, child.description)
 	n := e.postLocked(in, childID, kind, text)
 	e.wakeIfIdleLocked(in)
 	return n, nil
