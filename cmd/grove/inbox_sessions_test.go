@@ -146,3 +146,62 @@ func TestExecSessionsSurfaceEndToEnd(t *testing.T) {
 		t.Fatalf("outputs %v spawned %v\n%s", outputs, spawned, out)
 	}
 }
+
+// TestExecInboxResumeKeepsUnread: a first run leaves the sub-agent's
+// notifications unread (the woken root looks without marking them); a
+// second `grove exec --resume` finds them still unread, read:false, and
+// marks them read.
+func TestExecInboxResumeKeepsUnread(t *testing.T) {
+	noProviderEnv(t)
+	s := modeltest.NewServer(t)
+	s.Handle(func(r modeltest.CapturedRequest) modeltest.Reply {
+		role, text := lastMessage(r)
+		if strings.Contains(string(r.Raw), "You are a sub-agent working on a task") {
+			if role == "tool" {
+				return modeltest.Reply{Text: "scouting done"}
+			}
+			return modeltest.Reply{ToolCalls: []modeltest.ToolCall{{ID: "k1", Name: "notify_parent", Arguments: `{"type":"message","content":"found a door"}`}}}
+		}
+		switch {
+		case role == "user" && strings.Contains(text, "new notifications from sub-agents"):
+			return modeltest.Reply{ToolCalls: []modeltest.ToolCall{{ID: fmt.Sprintf("p%d", len(s.Requests())), Name: "check_inbox", Arguments: `{"mark_as_read":false}`}}}
+		case role == "user" && strings.Contains(text, "read your inbox"):
+			return modeltest.Reply{ToolCalls: []modeltest.ToolCall{{ID: "q1", Name: "check_inbox", Arguments: `{}`}}}
+		case role == "tool" && strings.Contains(text, `"notifications"`):
+			return modeltest.Reply{Text: "inbox: " + text}
+		case role == "tool":
+			return modeltest.Reply{Text: "started"}
+		}
+		return modeltest.Reply{ToolCalls: []modeltest.ToolCall{{ID: "s1", Name: "create_subagent", Arguments: `{"task":"scout the house"}`}}}
+	})
+	t.Setenv("OPENAI_BASE_URL", s.URL())
+	t.Setenv("OPENAI_API_KEY", "sk-test")
+	home, work := t.TempDir(), t.TempDir()
+	out, errOut, err := runCLI(t, home, "", "exec", "--json", "-c", "agents.surface=inbox", "--cd", work, "-m", "test-model", "scout")
+	if err != nil {
+		t.Fatalf("exec: %v\n%s", err, errOut)
+	}
+	var rootID string
+	for _, ev := range execEvents(t, out) {
+		if th, _ := ev["thread"].(map[string]any); ev["type"] == "thread_started" && th != nil && th["parent_id"] == nil {
+			rootID = fmt.Sprint(ev["thread_id"])
+			break
+		}
+	}
+	if rootID == "" {
+		t.Fatalf("no root thread_started:\n%s", out)
+	}
+	out, errOut, err = runCLI(t, home, "", "exec", "--json", "-c", "agents.surface=inbox", "--resume", rootID, "--cd", work, "-m", "test-model", "read your inbox")
+	if err != nil {
+		t.Fatalf("exec --resume: %v\n%s", err, errOut)
+	}
+	var checked string
+	for _, ev := range execEvents(t, out) {
+		if tool, _ := ev["tool"].(map[string]any); ev["type"] == "tool_call_end" && tool != nil && tool["call_id"] == "q1" {
+			checked = fmt.Sprint(tool["output"])
+		}
+	}
+	if strings.Count(checked, `"read":false`) != 2 || !strings.Contains(checked, `"content":"found a door"`) || !strings.Contains(checked, `"summary":"scouting done"`) {
+		t.Fatalf("check_inbox after resume: %s\n%s", checked, out)
+	}
+}
