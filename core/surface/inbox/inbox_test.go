@@ -371,3 +371,61 @@ func stripTime(ns []protocol.InboxNotification) []protocol.InboxNotification {
 	}
 	return out
 }
+
+// list_subagents and end_subagent as the model sees them: seed 001's
+// SubagentInfo fields, and the error state as {"error":{"message"}}.
+func TestListAndEndTools(t *testing.T) {
+	release := make(chan struct{})
+	var once sync.Once
+	free := func() { once.Do(func() { close(release) }) }
+	c := &scripted{}
+	c.reply = func(who string, req model.Request) model.Response {
+		if who != "root" {
+			<-release
+			return say("never")
+		}
+		it := last(req)
+		switch {
+		case len(req.Items) == 1:
+			return call("c1", ToolCreate, `{"task":"idle: wait for ever"}`)
+		case it.CallID == "c1":
+			return call("l1", ToolList, `{}`)
+		case it.CallID == "l1":
+			id := jsonOf(t, it.Output)["subagents"].([]any)[0].(map[string]any)["id"].(string)
+			return call("x1", ToolEnd, fmt.Sprintf(`{"subagent_id":%q}`, id))
+		case it.CallID == "x1":
+			return call("l2", ToolList, `{}`)
+		}
+		return say("done")
+	}
+	e, rootID := start(t, c, setup{})
+	t.Cleanup(free)
+	runUntilSettled(t, e, rootID, "list and end")
+	free()
+	first := jsonOf(t, mustOutput(t, c, "l1"))["subagents"].([]any)[0].(map[string]any)
+	for _, k := range []string{"id", "task", "state", "created_at", "last_activity", "unread_count"} {
+		if _, ok := first[k]; !ok {
+			t.Errorf("list_subagents lacks %s: %v", k, first)
+		}
+	}
+	if first["state"] != "active" || first["task"] != "idle: wait for ever" || first["unread_count"] != float64(0) {
+		t.Errorf("list_subagents: %v", first)
+	}
+	end := jsonOf(t, mustOutput(t, c, "x1"))
+	if fmt.Sprint(end["final_state"]) != "map[error:map[message:ended by its parent before it finished]]" {
+		t.Errorf("end_subagent: %v", end)
+	}
+	after := jsonOf(t, mustOutput(t, c, "l2"))["subagents"].([]any)[0].(map[string]any)
+	if fmt.Sprint(after["state"]) != "map[error:map[message:ended by its parent before it finished]]" {
+		t.Errorf("list after end: %v", after)
+	}
+}
+
+func mustOutput(t *testing.T, c *scripted, callID string) string {
+	t.Helper()
+	out, ok := output(c, "root", callID)
+	if !ok {
+		t.Fatalf("no output for %s", callID)
+	}
+	return out
+}
