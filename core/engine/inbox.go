@@ -141,11 +141,14 @@ func (e *Engine) postLocked(in *inbox, from protocol.ThreadID, kind, text string
 	return cp
 }
 
-// wakeIfIdleLocked gives an idle owner one turn for the notifications it
-// has not been told about (set.mu held, so a wake and Settled never
-// interleave).
+// wakeIfIdleLocked gives an idle owner (its last turn completed) one turn
+// for the notifications it has not been told about (set.mu held, so a
+// wake and Settled never interleave).
 func (e *Engine) wakeIfIdleLocked(in *inbox) {
-	if st, _ := in.owner.Status(); st.IsActive() || in.owner.isClosed() {
+	// Only a parent that finished its turn is woken: one the user
+	// interrupted (or that failed) stays stopped until it is given input,
+	// and hears of the news when that turn ends.
+	if st, _ := in.owner.Status(); st.Kind != protocol.StatusCompleted || in.owner.isClosed() {
 		return
 	}
 	var seqs []int

@@ -429,3 +429,47 @@ func mustOutput(t *testing.T, c *scripted, callID string) string {
 	}
 	return out
 }
+
+// A parent the user interrupted is not woken by its sub-agents' news (the
+// interrupt cascades, and each interrupted sub-agent posts an error): it
+// stays stopped until it is given input.
+func TestInterruptedParentIsNotWoken(t *testing.T) {
+	release := make(chan struct{})
+	c := &scripted{}
+	c.reply = func(who string, req model.Request) model.Response {
+		if who == "root" && len(req.Items) == 1 {
+			return call("c1", ToolCreate, `{"task":"busy: work"}`)
+		}
+		<-release // works until interrupted (Stream returns on ctx)
+		return say("late")
+	}
+	e, rootID := start(t, c, setup{})
+	t.Cleanup(func() { close(release) })
+	if err := e.SubmitText(rootID, "start"); err != nil {
+		t.Fatal(err)
+	}
+	// Wait until both the root (after create) and the child are at work.
+	for len(c.requests("root")) < 2 || len(c.requests("busy:")) < 1 {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if err := e.Submit(protocol.Op{Type: protocol.OpInterrupt, ThreadID: rootID}); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		notes, _ := e.ReadInbox(rootID, "", false)
+		if len(notes) > 0 {
+			if notes[0].Kind != protocol.NotifyError || !strings.HasPrefix(notes[0].Text, "interrupted") {
+				t.Fatalf("notification %+v", notes[0])
+			}
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	// The wake would have happened under the lock that posted the note.
+	if rep, _ := e.Report(rootID); rep.Status.Kind != protocol.StatusInterrupted {
+		t.Fatalf("interrupted root was woken: %v", rep.Status)
+	}
+	if e.Settled() {
+		t.Fatal("Settled with an unannounced notification")
+	}
+}
