@@ -60,6 +60,7 @@ type Event struct {
 	Note       *string          `json:"note,omitempty"`        // thread_note_updated
 	Usage      *TokenUsage      `json:"usage,omitempty"`       // token_usage (the call)
 	TotalUsage *TokenUsage      `json:"total_usage,omitempty"` // token_usage (thread total)
+	Inbox      *InboxChange     `json:"inbox,omitempty"`       // inbox
 }
 
 // ThreadInfo describes a thread when it starts (or is resumed).

@@ -62,6 +62,7 @@ func (e *Engine) resumeThread(id protocol.ThreadID) (protocol.AgentStatus, error
 		e.startObserver(p, t, t.spawnCallID)
 	}
 	e.startLoop(t)
+	e.watchRestored(t)
 	return st, nil
 }
 
@@ -121,10 +122,12 @@ func (e *Engine) ResumeSession(id string) (protocol.ThreadID, error) {
 	for _, w := range sess.Warnings {
 		e.bus.Publish(protocol.Event{Type: protocol.EventWarning, ThreadID: root.id, Message: w})
 	}
+	e.restoreInbox(root, sess.Events)
 	if err := e.registerClosedChildren(root); err != nil {
 		e.bus.Publish(protocol.Event{Type: protocol.EventWarning, ThreadID: root.id, Message: fmt.Sprintf("some sub-agents of this session could not be restored: %v", err)})
 	}
 	e.startLoop(root)
+	e.watchRestored(root)
 	return root.id, nil
 }
 
@@ -175,6 +178,7 @@ func (e *Engine) registerClosedChildren(parent *Thread) error {
 			}
 			continue
 		}
+		e.restoreInbox(child, sess.Events)
 		if err := e.registerClosedChildren(child); err != nil && firstErr == nil {
 			firstErr = err
 		}
