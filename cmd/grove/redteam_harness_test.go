@@ -142,6 +142,7 @@ type rtEnv struct {
 	h                                *hostile
 	stdout, stderr                   string
 	code                             int
+	prep                             func(*exec.Cmd) // adjusts grove's process before it starts
 }
 
 func newRTEnv(t *testing.T) *rtEnv {
@@ -195,19 +196,23 @@ func (e *rtEnv) run(t *testing.T, scripts map[string][]rtStep, extraEnv []string
 	env = append(env, extraEnv...)
 	full := append([]string{"exec", "--json", "--cd", e.ws, "-m", "test-model"}, args...)
 	full = append(full, "script:root")
-	p := startGroveIn(t, env, e.victim, full...)
+	p := startGroveIn(t, env, e.victim, e.prep, full...)
 	e.code, _ = p.waitExit(t, time.Now())
 	e.stdout, e.stderr = p.stdout.String(), p.stderr.String()
 }
 
-// startGroveIn is startGrove with the process's working directory set.
-func startGroveIn(t *testing.T, env []string, dir string, args ...string) *groveProc {
+// startGroveIn is startGrove with the process's working directory set
+// and a hook to adjust the command.
+func startGroveIn(t *testing.T, env []string, dir string, prep func(*exec.Cmd), args ...string) *groveProc {
 	t.Helper()
 	p := &groveProc{stdout: &syncBuffer{}, stderr: &syncBuffer{}, done: make(chan struct{})}
 	p.cmd = exec.Command(groveBin, args...)
 	p.cmd.Dir = dir
 	p.cmd.Env = env
 	p.cmd.Stdout, p.cmd.Stderr = p.stdout, p.stderr
+	if prep != nil {
+		prep(p.cmd)
+	}
 	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
