@@ -79,10 +79,12 @@ type hostile struct {
 	mu      sync.Mutex
 	outputs map[string]string   // call id -> the tool output the model received
 	texts   map[string][]string // script -> user/agent messages its thread received
+	systems map[string]string   // script -> its thread's system/developer messages
+	offered map[string][]string // script -> the tool names its thread was offered
 }
 
 func newHostile(t *testing.T, scripts map[string][]rtStep) *hostile {
-	h := &hostile{srv: modeltest.NewServer(t), scripts: scripts, outputs: map[string]string{}, texts: map[string][]string{}}
+	h := &hostile{srv: modeltest.NewServer(t), scripts: scripts, outputs: map[string]string{}, texts: map[string][]string{}, systems: map[string]string{}, offered: map[string][]string{}}
 	h.srv.Handle(h.reply)
 	return h
 }
@@ -91,11 +93,14 @@ func (h *hostile) reply(r modeltest.CapturedRequest) modeltest.Reply {
 	msgs, _ := r.Body["messages"].([]any)
 	label, steps := "", 0
 	var texts []string
+	var system strings.Builder
 	h.mu.Lock()
 	for _, m := range msgs {
 		msg, _ := m.(map[string]any)
 		content, _ := msg["content"].(string)
 		switch msg["role"] {
+		case "system", "developer":
+			system.WriteString(content)
 		case "user":
 			if label == "" {
 				label = strings.TrimPrefix(scriptLabel.FindString(content), "script:")
@@ -111,6 +116,17 @@ func (h *hostile) reply(r modeltest.CapturedRequest) modeltest.Reply {
 		}
 	}
 	h.texts[label] = texts
+	h.systems[label] = system.String()
+	var names []string
+	tools, _ := r.Body["tools"].([]any)
+	for _, tl := range tools {
+		tm, _ := tl.(map[string]any)
+		fn, _ := tm["function"].(map[string]any)
+		if n, _ := fn["name"].(string); n != "" {
+			names = append(names, n)
+		}
+	}
+	h.offered[label] = names
 	h.mu.Unlock()
 	script := h.scripts[label]
 	if steps < len(script) {
@@ -133,6 +149,20 @@ func (h *hostile) received(script string) []string {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return append([]string(nil), h.texts[script]...)
+}
+
+// system returns the system prompt the thread of script was given.
+func (h *hostile) system(script string) string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.systems[script]
+}
+
+// tools returns the tool names the thread of script was offered.
+func (h *hostile) tools(script string) []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]string(nil), h.offered[script]...)
 }
 
 // rtEnv is one attack's world: a workspace, a victim directory standing
