@@ -92,8 +92,9 @@ func TestRedteamSteering(t *testing.T) {
 				return []modeltest.ToolCall{call("r-wait1", "wait", map[string]any{"ids": []string{a, b}, "timeout_ms": 60000})}
 			},
 			func(h *hostile) []modeltest.ToolCall {
+				// wait returns when one is final: wait for the other too.
 				a, b := ids(h)
-				return []modeltest.ToolCall{call("r-wait2", "wait", map[string]any{"ids": []string{a, b}, "timeout_ms": 60000})}
+				return []modeltest.ToolCall{call("r-wait2", "wait", map[string]any{"ids": []string{a}, "timeout_ms": 60000}), call("r-wait3", "wait", map[string]any{"ids": []string{b}, "timeout_ms": 60000})}
 			},
 			sh("r-after", "echo root-still-working"),
 		},
