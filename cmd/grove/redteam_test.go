@@ -62,6 +62,11 @@ func TestRedteamWorkdirWidening(t *testing.T) {
 		{name: "dotdot-through-subdir", escape: escape, root: func(e *rtEnv) []rtStep {
 			return []rtStep{sh("mk", "mkdir -p a/b"), sh("w", "echo x > pwned", "workdir", "a/b/../../../victim")}
 		}, check: victimUntouched},
+		{name: "nul-then-dotdot", escape: escape, root: func(e *rtEnv) []rtStep {
+			// filepath.Clean drops "sub\x00/..": the NUL never reaches
+			// the kernel to be refused.
+			return []rtStep{sh("w", "echo x > pwned", "workdir", "sub\x00/../../victim")}
+		}, check: victimUntouched},
 		{name: "symlink-in-workspace", escape: escape, root: func(e *rtEnv) []rtStep {
 			return []rtStep{sh("ln", "ln -s "+e.victim+" lnk"), sh("w", "echo x > pwned", "workdir", "lnk")}
 		}, check: victimUntouched},
