@@ -158,7 +158,10 @@ func TestRedteamSpawnWorkingDirectory(t *testing.T) {
 		}
 	}
 	victimUntouched := func(t *testing.T, e *rtEnv) {
-		t.Logf("spawn -> %.300s", e.h.out("sp"))
+		t.Logf("spawn -> %.300s; child wrote in: %.200q", e.h.out("sp"), e.h.out("c-write"))
+		if agentIDOf(e.h.out("sp")) != "" && e.h.out("c-write") == "" {
+			t.Errorf("the spawned child never tried its write: the attack did not run\n%s", e.diag())
+		}
 		mustNotExist(t, e, filepath.Join(e.victim, "pwned"))
 		mustHold(t, e, filepath.Join(e.victim, "secret"), "victim-original\n")
 	}
