@@ -343,3 +343,30 @@ func TestRedteamProcessLimit(t *testing.T) {
 		t.Errorf("ESCAPE: nothing bounds the processes of a command (ulimit -u %s, pids.max %s)\n%s", nproc, pidsMax, e.diag())
 	}
 }
+
+// TestRedteamKernelTricks: /proc magic links, mounts, namespaces, chroot
+// and signals to grove from a sandboxed command.
+func TestRedteamKernelTricks(t *testing.T) {
+	victimUntouched := func(t *testing.T, e *rtEnv) {
+		t.Helper()
+		mustNotExist(t, e, filepath.Join(e.victim, "pwned"))
+		mustHold(t, e, filepath.Join(e.victim, "secret"), "victim-original\n")
+	}
+	runAttacks(t, []rtAttack{
+		{name: "proc-magic-links", root: func(e *rtEnv) []rtStep {
+			// grove's process directory is the victim.
+			return []rtStep{sh("k", fmt.Sprintf("echo x > /proc/$PPID/cwd/pwned; echo x > /proc/$PPID/root%[1]s/pwned; echo x > /proc/self/root%[1]s/pwned; echo y >> /proc/$PPID/cwd/secret; for f in /proc/$PPID/fd/*; do echo x >> $f; done 2>&1 | head -3", e.victim))}
+		}, check: victimUntouched},
+		{name: "mount-and-namespaces", root: func(e *rtEnv) []rtStep {
+			return []rtStep{sh("k", fmt.Sprintf("mkdir -p m; mount --bind %[1]s m && echo x > m/pwned; unshare -Urm sh -c 'mount --bind %[1]s m && echo x > m/pwned'; unshare -m sh -c 'mount -t tmpfs none m; mount --bind %[1]s m && echo x > m/pwned'; chroot / sh -c 'echo x > %[1]s/pwned'; echo done", e.victim))}
+		}, check: victimUntouched},
+		{name: "rename-and-link-out", root: func(e *rtEnv) []rtStep {
+			return []rtStep{sh("k", fmt.Sprintf("echo x > mine; mv mine %[1]s/pwned; ln mine %[1]s/pwned; ln -s /etc/passwd %[1]s/pwned; cp --remove-destination mine %[1]s/secret; echo done", e.victim))}
+		}, check: victimUntouched},
+		{name: "signal-grove", root: func(e *rtEnv) []rtStep {
+			return []rtStep{sh("k", "kill -0 $PPID && echo CAN-SIGNAL-GROVE; echo done")}
+		}, check: func(t *testing.T, e *rtEnv) {
+			outputLacks(t, e, "k", "CAN-SIGNAL-GROVE")
+		}},
+	})
+}

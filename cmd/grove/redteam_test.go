@@ -37,6 +37,12 @@ func runAttacks(t *testing.T, attacks []rtAttack) {
 			}
 			e.run(t, scripts, nil, a.args...)
 			a.check(t, e)
+			// With -v, what the model saw (an audit of each attempt).
+			e.h.mu.Lock()
+			for id, o := range e.h.outputs {
+				t.Logf("%s -> %.300q", id, o)
+			}
+			e.h.mu.Unlock()
 		})
 	}
 }
