@@ -255,3 +255,45 @@ func TestRedteamTemplates(t *testing.T) {
 		}},
 	})
 }
+
+// TestRedteamReadOnlyInheritance: a read-only agent cannot get a writable
+// one by spawning (a built-in writer role, or a plain grandchild), nor by
+// asking to escalate.
+func TestRedteamReadOnlyInheritance(t *testing.T) {
+	waitFor := func(spawnID, waitID string) rtStep {
+		return func(h *hostile) []modeltest.ToolCall {
+			if id := agentIDOf(h.out(spawnID)); id != "" {
+				return []modeltest.ToolCall{call(waitID, "wait", map[string]any{"ids": []string{id}, "timeout_ms": 60000})}
+			}
+			return nil
+		}
+	}
+	writer := []rtStep{
+		sh("g-write", "echo x > pwned-by-descendant; echo done"),
+		patch("g-patch", "*** Add File: patched-by-descendant\n+x\n"),
+		sh("g-esc", "echo x > pwned-escalated", "sandbox_permissions", "require_escalated", "justification", "need it"),
+	}
+	noWrite := func(t *testing.T, e *rtEnv) {
+		if e.h.out("g-write") == "" {
+			t.Fatalf("the writer never ran: the attack did not happen\n%s", e.diag())
+		}
+		for _, f := range []string{"pwned-by-descendant", "patched-by-descendant", "pwned-escalated"} {
+			mustNotExist(t, e, filepath.Join(e.ws, f))
+		}
+	}
+	runAttacks(t, []rtAttack{
+		{name: "read-only-root-spawns-worker", args: []string{"-s", "read-only"}, root: func(e *rtEnv) []rtStep {
+			return []rtStep{calls(call("sp", "spawn_agent", map[string]any{"message": "script:writer", "agent_type": "worker"})), waitFor("sp", "w")}
+		}, others: func(e *rtEnv) map[string][]rtStep { return map[string][]rtStep{"writer": writer} }, check: noWrite},
+		{name: "read-only-role-spawns-plain-grandchild", setup: func(t *testing.T, e *rtEnv) {
+			writeFile(t, filepath.Join(e.groveHome, "agents", "ro.md"), "---\ndescription: x\nread_only: true\n---\nx\n")
+		}, root: func(e *rtEnv) []rtStep {
+			return []rtStep{calls(call("sp", "spawn_agent", map[string]any{"message": "script:ro-middle", "agent_type": "ro"})), waitFor("sp", "w")}
+		}, others: func(e *rtEnv) map[string][]rtStep {
+			return map[string][]rtStep{
+				"ro-middle": {calls(call("sp2", "spawn_agent", map[string]any{"message": "script:writer"})), waitFor("sp2", "w2")},
+				"writer":    writer,
+			}
+		}, check: noWrite},
+	})
+}
