@@ -141,12 +141,18 @@ func TestRedteamUntrustedKnownSafe(t *testing.T) {
 func TestRedteamHostileArguments(t *testing.T) {
 	needBinary(t)
 	e := newRTEnv(t)
-	huge := strings.Repeat("A", 1<<20)
+	// 200 KB by default; the 1 MiB case (over the message cap: the
+	// arguments arrive cut and are reported as "not a valid JSON object")
+	// is slow under -race, so it runs with GROVE_REDTEAM_STRICT=1 only.
+	huge := strings.Repeat("A", 200<<10)
+	if os.Getenv(strictEnv) == "1" {
+		huge = strings.Repeat("A", 1<<20)
+	}
 	e.run(t, map[string][]rtStep{"root": {
 		calls(
 			call("nul-cmd", "exec_command", map[string]any{"cmd": "echo ok\x00; touch pwn-nul"}),
 			call("huge-cmd", "exec_command", map[string]any{"cmd": "echo " + huge}),
-			call("huge-read", "read_file", map[string]any{"path": strings.Repeat("a/", 200000)}),
+			call("huge-read", "read_file", map[string]any{"path": strings.Repeat("a/", 50000)}),
 			call("bad-json", "exec_command", `{"cmd": "touch pwn-badjson"`),
 			call("wrong-type", "exec_command", `{"cmd": ["touch", "pwn-array"]}`),
 			call("extra-field", "exec_command", `{"cmd": "echo hi", "sandbox_permissions": "require_escalated", "sandbox": "danger-full-access", "approved": true}`),
