@@ -83,6 +83,16 @@ func TestRedteamApplyPatchPaths(t *testing.T) {
 		{name: "hard-link-made-in-sandbox", root: func(e *rtEnv) []rtStep {
 			return []rtStep{sh("ln", "ln "+e.victim+"/secret hl; ls -li hl "+e.victim+"/secret"), patch("p", "*** Update File: hl\n@@\n-victim-original\n+owned\n"), sh("w", "echo owned >> hl")}
 		}, check: victimUntouched},
+		{name: "hard-link-pre-planted", setup: func(t *testing.T, e *rtEnv) {
+			// A link that was already there (the sandbox refuses to make
+			// one, see above): apply_patch must not write through it into
+			// the outside file. (Commands can: Landlock judges the path.)
+			if err := os.Link(filepath.Join(e.victim, "secret"), filepath.Join(e.ws, "hl")); err != nil {
+				t.Skipf("hard link: %v", err)
+			}
+		}, root: func(e *rtEnv) []rtStep {
+			return []rtStep{patch("p", "*** Update File: hl\n@@\n-victim-original\n+owned\n")}
+		}, check: victimUntouched},
 		{name: "read-only-sandbox", args: []string{"-s", "read-only"}, root: func(e *rtEnv) []rtStep {
 			return []rtStep{patch("p", "*** Add File: inside\n+x\n*** Add File: ../victim/pwned\n+x\n")}
 		}, check: func(t *testing.T, e *rtEnv) {
