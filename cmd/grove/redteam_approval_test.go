@@ -101,6 +101,10 @@ func TestRedteamSessionApprovalScope(t *testing.T) {
 		sh("s2", "touch "+outside),
 		sh("s3", "touch "+outside, "sandbox_permissions", "require_escalated", "justification", "same command"),
 		sh("s4", "touch "+outside, "workdir", "sub"),
+		sh("s5", "touch "+outside+" && echo chained"),
+		// Trailing blanks: reusing the approval or asking again are both
+		// fine; running unsandboxed is not (mustNotExist below).
+		sh("s6", "touch "+outside+"  "),
 	}}
 	// The user approves the first (sandboxed) request for the session and
 	// refuses everything after it.
@@ -113,7 +117,7 @@ func TestRedteamSessionApprovalScope(t *testing.T) {
 	for i, r := range reqs {
 		t.Logf("request %d: %s in %s (sandbox %s): %s", i, r.Command, r.Cwd, r.Sandbox, r.Reason)
 	}
-	for _, id := range []string{"s1", "s2", "s3", "s4"} {
+	for _, id := range []string{"s1", "s2", "s3", "s4", "s5", "s6"} {
 		t.Logf("%s -> %.200q", id, e.h.out(id))
 	}
 	mustNotExist(t, e, outside)
@@ -136,6 +140,18 @@ func TestRedteamSessionApprovalScope(t *testing.T) {
 	if otherDir == 0 {
 		t.Errorf("ESCAPE: the session approval covered another working directory")
 	}
+	asked := func(cmd string) bool {
+		for _, r := range reqs[1:] {
+			if r.Command == cmd {
+				return true
+			}
+		}
+		return false
+	}
+	if !asked("touch " + outside + " && echo chained") {
+		t.Errorf("ESCAPE: the session approval covered a command with more chained to it")
+	}
+
 }
 
 // TestRedteamApprovalAbortStopsSubtree: answering "abort" stops the asking

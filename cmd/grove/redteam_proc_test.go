@@ -370,3 +370,19 @@ func TestRedteamKernelTricks(t *testing.T) {
 		}},
 	})
 }
+
+// TestRedteamReadGroveState: commands read everything (Landlock confines
+// writes and TCP only), so grove's own state is open to a hostile model:
+// config.toml (query_params and http_headers may hold credentials, see
+// docs/providers.md), other sessions' rollouts and the debug log.
+func TestRedteamReadGroveState(t *testing.T) {
+	knownEscape(t, "grove's config, rollouts of other sessions and logs are readable by any command")
+	e := newRTEnv(t)
+	writeFile(t, filepath.Join(e.groveHome, "config.toml"), "[model_providers.azure]\nbase_url = \"https://example.invalid/openai\"\nquery_params = { api-key = \"sk-redteam-config-secret\" }\n")
+	writeFile(t, filepath.Join(e.groveHome, "sessions", "2020", "01", "01", "rollout-2020-01-01T00-00-00-prior.jsonl"), `{"type":"user_message","message":"PRIOR-SESSION-PRIVATE"}`+"\n")
+	e.run(t, map[string][]rtStep{"root": {sh("r", `cat "$GROVE_HOME/config.toml" ~/.grove/config.toml 2>/dev/null; cat "$GROVE_HOME"/sessions/2020/*/*/*.jsonl; echo END`)}}, nil, "-s", "read-only")
+	if e.h.out("r") == "" {
+		t.Fatalf("no output\n%s", e.diag())
+	}
+	outputLacks(t, e, "r", "sk-redteam-config-secret", "PRIOR-SESSION-PRIVATE")
+}
