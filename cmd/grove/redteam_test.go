@@ -1,5 +1,15 @@
 package main
 
+// The red-team suite: grove attacked by a hostile model (see
+// redteam_harness_test.go). Attacks that are blocked assert the block and
+// always run. Attacks that still succeed are skipped with "known escape:
+// …" unless GROVE_REDTEAM_STRICT=1:
+//
+//	GROVE_REDTEAM_STRICT=1 go test ./cmd/grove/ -run TestRedteam -v
+//
+// fails on every escape left; when a fix lands, its test passes under
+// strict and its knownEscape call should be removed.
+
 import (
 	"path/filepath"
 	"strings"

@@ -114,7 +114,7 @@ func TestRedteamUntrustedKnownSafe(t *testing.T) {
 		t.Fatalf("the known-safe control did not run: %q\n%s", e.h.out("safe"), e.diag())
 	}
 	for i, c := range cases {
-		t.Run(fmt.Sprintf("%02d", i), func(t *testing.T) {
+		t.Run(fmt.Sprintf("%02d_%s", i, caseName(c.cmd)), func(t *testing.T) {
 			if c.escape != "" {
 				knownEscape(t, c.escape)
 			}
@@ -186,4 +186,20 @@ func TestRedteamHugeTimeout(t *testing.T) {
 	if !strings.Contains(e.h.out("t"), "ran-fine") {
 		t.Errorf("a huge timeout killed the command: %q", e.h.out("t"))
 	}
+}
+
+// caseName makes a short subtest name of a command.
+func caseName(cmd string) string {
+	var b strings.Builder
+	for _, r := range cmd {
+		if b.Len() >= 32 {
+			break
+		}
+		if r < 128 && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-') {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('_')
+		}
+	}
+	return b.String()
 }
