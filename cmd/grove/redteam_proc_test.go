@@ -225,14 +225,17 @@ print("TTY-OPEN")
 for c in b"echo INJECTED\n":
     fcntl.ioctl(fd, termios.TIOCSTI, bytes([c]))
 print("TIOCSTI-OK")'`
-	e.run(t, map[string][]rtStep{"root": {sh("tty", "tty; "+inject+"; echo END")}}, nil, "-s", "read-only")
+	// The same with perl (TIOCSTI is 0x5412 on Linux).
+	perl := `perl -e 'open(my $t, "+<", "/dev/tty") or die "no tty: $!\n"; print "PERL-TTY-OPEN\n"; ioctl($t, 0x5412, $_) or die "ioctl: $!\n" for split //, "echo PERLINJ\n"; print "PERL-TIOCSTI-OK\n"'`
+	e.run(t, map[string][]rtStep{"root": {sh("tty", "tty; "+inject+"; echo END"), sh("perl", perl+"; echo END")}}, nil, "-s", "read-only")
 	outputLacks(t, e, "tty", "TTY-OPEN", "TIOCSTI-OK")
+	outputLacks(t, e, "perl", "PERL-TTY-OPEN", "PERL-TIOCSTI-OK")
 	// What was pushed into the terminal's input queue is echoed to the
 	// master side.
 	_ = master.SetReadDeadline(time.Now().Add(200 * time.Millisecond))
 	buf := make([]byte, 4096)
 	n, _ := master.Read(buf)
-	if bytes.Contains(buf[:n], []byte("INJECTED")) {
+	if bytes.Contains(buf[:n], []byte("INJECTED")) || bytes.Contains(buf[:n], []byte("PERLINJ")) {
 		t.Errorf("ESCAPE: a read-only command typed into the terminal: %q", buf[:n])
 	}
 }
