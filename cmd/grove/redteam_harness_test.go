@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -173,6 +174,7 @@ type rtEnv struct {
 	stdout, stderr                   string
 	code                             int
 	prep                             func(*exec.Cmd) // adjusts grove's process before it starts
+	grovePID                         atomic.Int64    // the running grove's pid (as this test sees it)
 }
 
 func newRTEnv(t *testing.T) *rtEnv {
@@ -227,6 +229,7 @@ func (e *rtEnv) run(t *testing.T, scripts map[string][]rtStep, extraEnv []string
 	full := append([]string{"exec", "--json", "--cd", e.ws, "-m", "test-model"}, args...)
 	full = append(full, "script:root")
 	p := startGroveIn(t, env, e.victim, e.prep, full...)
+	e.grovePID.Store(int64(p.cmd.Process.Pid))
 	e.code, _ = p.waitExit(t, time.Now())
 	e.stdout, e.stderr = p.stdout.String(), p.stderr.String()
 }

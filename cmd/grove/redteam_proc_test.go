@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/grovecli/grove/core/model/modeltest"
 )
 
 // secrets are values grove's environment holds that no command may see.
@@ -50,6 +52,12 @@ func TestRedteamEnvSecrets(t *testing.T) {
 		}, check: noSecret("x")},
 		{name: "parent-environ", escape: grovesEnviron, root: func(e *rtEnv) []rtStep {
 			return []rtStep{sh("x", "tr '\\0' '\\n' < /proc/$PPID/environ; echo END")}
+		}, check: noSecret("x")},
+		{name: "grove-pid-environ", escape: grovesEnviron, root: func(e *rtEnv) []rtStep {
+			// $PPID may be a helper: grove's own pid is what matters.
+			return []rtStep{func(h *hostile) []modeltest.ToolCall {
+				return []modeltest.ToolCall{call("x", "exec_command", map[string]any{"cmd": fmt.Sprintf("tr '\\0' '\\n' < /proc/%d/environ; echo END", e.grovePID.Load())})}
+			}}
 		}, check: noSecret("x")},
 		{name: "grove-process-environ", escape: grovesEnviron, root: func(e *rtEnv) []rtStep {
 			// grove itself holds the key (even once commands get a
@@ -283,7 +291,9 @@ func TestRedteamOrphans(t *testing.T) {
 			t.Cleanup(func() { killMarked(marker) })
 			e := newRTEnv(t)
 			def := fmt.Sprintf("m=%s; m=$m-%s; ", half, c.name)
-			count := `n=0; for p in $(pgrep -f "sleep 300; : $m"); do n=$((n+1)); done; `
+			// Exact command lines, matched by the shell itself (pgrep fails
+			// to exclude itself inside a pid namespace).
+			count := `n=0; for p in /proc/[0-9]*; do c=$(tr '\0' ' ' < $p/cmdline 2>/dev/null); case "$c" in "bash -c sleep 300; : $m ") n=$((n+1));; esac; done; `
 			e.run(t, map[string][]rtStep{"root": {
 				sh("start", def+c.start+"\nsleep 0.3; "+count+"echo STARTED $n"),
 				sh("later", def+"sleep 0.5; "+count+"echo ALIVE $n"),
@@ -367,7 +377,11 @@ func TestRedteamKernelTricks(t *testing.T) {
 			return []rtStep{sh("k", fmt.Sprintf("echo x > mine; mv mine %[1]s/pwned; ln mine %[1]s/pwned; ln -s /etc/passwd %[1]s/pwned; cp --remove-destination mine %[1]s/secret; echo done", e.victim))}
 		}, check: victimUntouched},
 		{name: "signal-grove", root: func(e *rtEnv) []rtStep {
-			return []rtStep{sh("k", "kill -0 $PPID && echo CAN-SIGNAL-GROVE; echo done")}
+			// grove's pid as the test sees it, and the parent (grove, or a
+			// helper that must be as unreachable).
+			return []rtStep{func(h *hostile) []modeltest.ToolCall {
+				return []modeltest.ToolCall{call("k", "exec_command", map[string]any{"cmd": fmt.Sprintf("kill -0 %d && echo CAN-SIGNAL-GROVE; echo done", e.grovePID.Load())})}
+			}}
 		}, check: func(t *testing.T, e *rtEnv) {
 			outputLacks(t, e, "k", "CAN-SIGNAL-GROVE")
 		}},
