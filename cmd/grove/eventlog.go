@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"log/slog"
 	"strings"
 
@@ -31,41 +32,49 @@ func logEvents(eng *engine.Engine, onWarning func(string)) (stop func(), wait fu
 
 func logEvent(l *slog.Logger, ev protocol.Event) {
 	th := slog.String("thread", string(ev.ThreadID))
-	switch ev.Type {
-	case protocol.EventStreamRetry:
-		l.Warn("model stream retry", th, "turn", ev.TurnID, "detail", ev.Message)
-	case protocol.EventApprovalRequested:
-		a := ev.Approval
-		l.Info("approval requested", th, "id", a.ID, "kind", a.Kind, "command", a.Command, "dir", a.Dir, "files", len(a.Files), "reason", a.Reason, "chain", strings.Join(a.Chain, " → "))
-	case protocol.EventApprovalResolved:
-		a := ev.Approval
-		l.Info("approval resolved", th, "id", a.ID, "kind", a.Kind, "decision", ev.Decision)
-	case protocol.EventWarning:
-		l.Warn("engine warning", th, "detail", ev.Message)
-	case protocol.EventError:
-		l.Error("engine error", th, "turn", ev.TurnID, "detail", ev.Message)
-	case protocol.EventStatusChanged:
-		l.Info("status", th, "status", ev.Status.Kind)
-	case protocol.EventThreadStarted:
-		if t := ev.Thread; t != nil {
-			l.Debug("thread started", th, "parent", string(t.ParentID), "depth", t.Depth, "source", t.Source, "agent_type", t.AgentType, "model", t.Model, "sandbox", t.Sandbox.Mode, "rollout", t.RolloutPath)
+	m, err := ev.Msg()
+	if err != nil {
+		// A kind this build has no message type for is not logged; a
+		// known kind without its payload is a bug worth a line.
+		var me *protocol.MalformedEventError
+		if errors.As(err, &me) && me.Missing != "" {
+			l.Warn("malformed engine event", th, "err", err)
 		}
-	case protocol.EventThreadClosed:
+		return
+	}
+	switch m := m.(type) {
+	case protocol.StreamRetryMsg:
+		l.Warn("model stream retry", th, "turn", ev.TurnID, "detail", m.Text)
+	case protocol.ApprovalRequestedMsg:
+		a := m.Request
+		l.Info("approval requested", th, "id", a.ID, "kind", a.Kind, "command", a.Command, "dir", a.Dir, "files", len(a.Files), "reason", a.Reason, "chain", strings.Join(a.Chain, " → "))
+	case protocol.ApprovalResolvedMsg:
+		l.Info("approval resolved", th, "id", m.Request.ID, "kind", m.Request.Kind, "decision", m.Decision)
+	case protocol.WarningMsg:
+		l.Warn("engine warning", th, "detail", m.Text)
+	case protocol.ErrorMsg:
+		l.Error("engine error", th, "turn", ev.TurnID, "detail", m.Text)
+	case protocol.StatusChangedMsg:
+		l.Info("status", th, "status", m.Status.Kind)
+	case protocol.ThreadStartedMsg:
+		t := m.Thread
+		l.Debug("thread started", th, "parent", string(t.ParentID), "depth", t.Depth, "source", t.Source, "agent_type", t.AgentType, "model", t.Model, "sandbox", t.Sandbox.Mode, "surface", t.Surface, "rollout", t.RolloutPath)
+	case protocol.ThreadClosedMsg:
 		l.Debug("thread closed", th)
-	case protocol.EventTurnStarted, protocol.EventTurnCompleted:
+	case protocol.TurnStartedMsg, protocol.TurnCompletedMsg:
 		l.Debug(string(ev.Type), th, "turn", ev.TurnID)
-	case protocol.EventToolCallEnd:
-		t := ev.Tool
+	case protocol.ToolCallEndMsg:
+		t := m.Call
 		attrs := []any{th, "call", t.CallID, "tool", t.Name, "duration_ms", t.DurationMS, "is_error", t.IsError}
 		if t.ExitCode != nil {
 			attrs = append(attrs, "exit_code", *t.ExitCode)
 		}
-		if looksLikeSandboxDenial(t) {
+		if looksLikeSandboxDenial(&t) {
 			l.Warn("probable sandbox denial", attrs...)
 			return
 		}
 		l.Debug("tool call", attrs...)
-	case protocol.EventShutdownComplete:
+	case protocol.ShutdownCompleteMsg:
 		l.Info("engine shutdown complete", th)
 	}
 }

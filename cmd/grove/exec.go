@@ -123,13 +123,13 @@ loop:
 			} else {
 				printProgress(stderr, rootID, ev)
 			}
-			if ev.ThreadID == rootID {
-				switch ev.Type {
-				case protocol.EventMessage:
-					lastMessage = ev.Message
-				case protocol.EventStatusChanged:
-					final = *ev.Status
-				case protocol.EventTurnCompleted:
+			if m, err := ev.Msg(); err == nil && ev.ThreadID == rootID {
+				switch m := m.(type) {
+				case protocol.AgentMessageMsg:
+					lastMessage = m.Text
+				case protocol.StatusChangedMsg:
+					final = m.Status
+				case protocol.TurnCompletedMsg:
 					if s.eng.Settled() {
 						break loop
 					}
@@ -155,8 +155,10 @@ loop:
 			if f.json {
 				_ = enc.Encode(ev)
 			}
-			if ev.ThreadID == rootID && ev.Type == protocol.EventStatusChanged {
-				final = *ev.Status
+			if m, err := ev.Msg(); err == nil && ev.ThreadID == rootID {
+				if sc, ok := m.(protocol.StatusChangedMsg); ok {
+					final = sc.Status
+				}
 			}
 		case <-deadline:
 			goto done
@@ -211,39 +213,47 @@ done:
 	return exitError{code: 1, msg: fmt.Sprintf("session ended without a final answer (status %s)", final.Kind)}
 }
 
-// printProgress writes a one-line trace of notable events to stderr.
+// printProgress writes a one-line trace of notable events to stderr. It
+// switches on typed messages: a malformed event is skipped, never
+// dereferenced.
 func printProgress(w io.Writer, root protocol.ThreadID, ev protocol.Event) {
+	m, err := ev.Msg()
+	if err != nil {
+		return
+	}
 	who := ""
 	if ev.ThreadID != root {
 		who = "[" + ev.ThreadID.Short() + "] "
 	}
-	switch ev.Type {
-	case protocol.EventThreadStarted:
-		if ev.Thread != nil && ev.Thread.ParentID != "" {
-			role := ev.Thread.AgentType
+	switch m := m.(type) {
+	case protocol.ThreadStartedMsg:
+		if m.Thread.ParentID != "" {
+			role := m.Thread.AgentType
 			if role == "" {
 				role = "default"
 			}
-			fmt.Fprintf(w, "%s↳ spawned %s agent %s in %s\n", who, role, ev.ThreadID.Short(), ev.Thread.Cwd)
+			fmt.Fprintf(w, "%s↳ spawned %s agent %s in %s\n", who, role, ev.ThreadID.Short(), m.Thread.Cwd)
 		}
-	case protocol.EventToolCallBegin:
-		fmt.Fprintf(w, "%s• %s %s\n", who, ev.Tool.Name, clip(ev.Tool.Arguments, 100))
-	case protocol.EventToolCallEnd:
-		if ev.Tool.IsError {
-			fmt.Fprintf(w, "%s  ✗ %s: %s\n", who, ev.Tool.Name, clip(ev.Tool.Output, 200))
-		} else if ev.Tool.Summary != "" {
-			fmt.Fprintf(w, "%s  ✓ %s\n", who, ev.Tool.Summary)
+	case protocol.ToolCallBeginMsg:
+		fmt.Fprintf(w, "%s• %s %s\n", who, m.Call.Name, clip(m.Call.Arguments, 100))
+	case protocol.ToolCallEndMsg:
+		if m.Call.IsError {
+			fmt.Fprintf(w, "%s  ✗ %s: %s\n", who, m.Call.Name, clip(m.Call.Output, 200))
+		} else if m.Call.Summary != "" {
+			fmt.Fprintf(w, "%s  ✓ %s\n", who, m.Call.Summary)
 		}
-	case protocol.EventApprovalResolved:
-		fmt.Fprintf(w, "%s? %s %s%s → %s\n", who, ev.Approval.Kind, ev.Approval.Command, ev.Approval.Dir, ev.Decision)
-	case protocol.EventBackground:
-		if ev.Background.IsFinal || ev.Background.Warning {
-			fmt.Fprintf(w, "%s%s\n", who, clip(ev.Background.Message, 200))
+	case protocol.ApprovalResolvedMsg:
+		fmt.Fprintf(w, "%s? %s %s%s → %s\n", who, m.Request.Kind, m.Request.Command, m.Request.Dir, m.Decision)
+	case protocol.BackgroundMsg:
+		if m.Event.IsFinal || m.Event.Warning {
+			fmt.Fprintf(w, "%s%s\n", who, clip(m.Event.Message, 200))
 		}
-	case protocol.EventError:
-		fmt.Fprintf(w, "%serror: %s\n", who, ev.Message)
-	case protocol.EventWarning, protocol.EventStreamRetry:
-		fmt.Fprintf(w, "%swarning: %s\n", who, ev.Message)
+	case protocol.ErrorMsg:
+		fmt.Fprintf(w, "%serror: %s\n", who, m.Text)
+	case protocol.WarningMsg:
+		fmt.Fprintf(w, "%swarning: %s\n", who, m.Text)
+	case protocol.StreamRetryMsg:
+		fmt.Fprintf(w, "%swarning: %s\n", who, m.Text)
 	}
 }
 

@@ -1,0 +1,272 @@
+package protocol
+
+import "fmt"
+
+// EventMsg is an event's payload as a Go type: one type per event kind.
+// The set is sealed (the marker method is unexported), so a type switch
+// over the types below covers every kind, and a consumer never
+// dereferences a payload pointer that the event does not carry.
+//
+// Event stays the envelope on the wire (`grove exec --json`, rollouts,
+// the app-server): NewEvent builds it from a message, Event.Msg reads the
+// message back, and the JSON of both is the one Event always had.
+type EventMsg interface {
+	// Kind is the event's wire type.
+	Kind() EventType
+	isEventMsg()
+}
+
+// The event messages, one per EventType.
+type (
+	ThreadStartedMsg  struct{ Thread ThreadInfo }
+	ThreadClosedMsg   struct{}
+	TurnStartedMsg    struct{}
+	TurnCompletedMsg  struct{ LastMessage string }
+	MessageDeltaMsg   struct{ Delta string }
+	MessageResetMsg   struct{}
+	ReasoningDeltaMsg struct{ Delta string }
+	AgentMessageMsg   struct{ Text string }
+	UserMessageMsg    struct{ Text string }
+	AgentInputMsg     struct {
+		Text string
+		From ThreadID
+	}
+	ToolCallBeginMsg struct{ Call ToolCall }
+	ToolCallEndMsg   struct{ Call ToolCall }
+	ToolProgressMsg  struct {
+		Call ToolCall
+		Text string
+	}
+	PlanUpdatedMsg       struct{ Plan Plan }
+	ApprovalRequestedMsg struct{ Request ApprovalRequest }
+	ApprovalResolvedMsg  struct {
+		Request  ApprovalRequest
+		Decision ReviewDecision
+	}
+	StatusChangedMsg    struct{ Status AgentStatus }
+	BackgroundMsg       struct{ Event BackgroundEvent }
+	NoteUpdatedMsg      struct{ Note string }
+	TokenUsageMsg       struct{ Usage, Total TokenUsage }
+	ErrorMsg            struct{ Text string }
+	WarningMsg          struct{ Text string }
+	StreamRetryMsg      struct{ Text string }
+	ShutdownCompleteMsg struct{}
+	InboxMsg            struct{ Change InboxChange }
+)
+
+func (ThreadStartedMsg) Kind() EventType     { return EventThreadStarted }
+func (ThreadClosedMsg) Kind() EventType      { return EventThreadClosed }
+func (TurnStartedMsg) Kind() EventType       { return EventTurnStarted }
+func (TurnCompletedMsg) Kind() EventType     { return EventTurnCompleted }
+func (MessageDeltaMsg) Kind() EventType      { return EventMessageDelta }
+func (MessageResetMsg) Kind() EventType      { return EventMessageReset }
+func (ReasoningDeltaMsg) Kind() EventType    { return EventReasoningDelta }
+func (AgentMessageMsg) Kind() EventType      { return EventMessage }
+func (UserMessageMsg) Kind() EventType       { return EventUserMessage }
+func (AgentInputMsg) Kind() EventType        { return EventAgentInput }
+func (ToolCallBeginMsg) Kind() EventType     { return EventToolCallBegin }
+func (ToolCallEndMsg) Kind() EventType       { return EventToolCallEnd }
+func (ToolProgressMsg) Kind() EventType      { return EventToolProgress }
+func (PlanUpdatedMsg) Kind() EventType       { return EventPlanUpdated }
+func (ApprovalRequestedMsg) Kind() EventType { return EventApprovalRequested }
+func (ApprovalResolvedMsg) Kind() EventType  { return EventApprovalResolved }
+func (StatusChangedMsg) Kind() EventType     { return EventStatusChanged }
+func (BackgroundMsg) Kind() EventType        { return EventBackground }
+func (NoteUpdatedMsg) Kind() EventType       { return EventNoteUpdated }
+func (TokenUsageMsg) Kind() EventType        { return EventTokenUsage }
+func (ErrorMsg) Kind() EventType             { return EventError }
+func (WarningMsg) Kind() EventType           { return EventWarning }
+func (StreamRetryMsg) Kind() EventType       { return EventStreamRetry }
+func (ShutdownCompleteMsg) Kind() EventType  { return EventShutdownComplete }
+func (InboxMsg) Kind() EventType             { return EventInbox }
+
+func (ThreadStartedMsg) isEventMsg()     {}
+func (ThreadClosedMsg) isEventMsg()      {}
+func (TurnStartedMsg) isEventMsg()       {}
+func (TurnCompletedMsg) isEventMsg()     {}
+func (MessageDeltaMsg) isEventMsg()      {}
+func (MessageResetMsg) isEventMsg()      {}
+func (ReasoningDeltaMsg) isEventMsg()    {}
+func (AgentMessageMsg) isEventMsg()      {}
+func (UserMessageMsg) isEventMsg()       {}
+func (AgentInputMsg) isEventMsg()        {}
+func (ToolCallBeginMsg) isEventMsg()     {}
+func (ToolCallEndMsg) isEventMsg()       {}
+func (ToolProgressMsg) isEventMsg()      {}
+func (PlanUpdatedMsg) isEventMsg()       {}
+func (ApprovalRequestedMsg) isEventMsg() {}
+func (ApprovalResolvedMsg) isEventMsg()  {}
+func (StatusChangedMsg) isEventMsg()     {}
+func (BackgroundMsg) isEventMsg()        {}
+func (NoteUpdatedMsg) isEventMsg()       {}
+func (TokenUsageMsg) isEventMsg()        {}
+func (ErrorMsg) isEventMsg()             {}
+func (WarningMsg) isEventMsg()           {}
+func (StreamRetryMsg) isEventMsg()       {}
+func (ShutdownCompleteMsg) isEventMsg()  {}
+func (InboxMsg) isEventMsg()             {}
+
+// NewEvent wraps a message in its envelope for thread (turnID may be
+// empty); the bus stamps Seq and Timestamp.
+func NewEvent(thread ThreadID, turnID string, m EventMsg) Event {
+	ev := Event{Type: m.Kind(), ThreadID: thread, TurnID: turnID}
+	switch m := m.(type) {
+	case ThreadStartedMsg:
+		ev.Thread = &m.Thread
+	case TurnCompletedMsg:
+		ev.Message = m.LastMessage
+	case MessageDeltaMsg:
+		ev.Delta = m.Delta
+	case ReasoningDeltaMsg:
+		ev.Delta = m.Delta
+	case AgentMessageMsg:
+		ev.Message = m.Text
+	case UserMessageMsg:
+		ev.Message = m.Text
+	case AgentInputMsg:
+		ev.Message, ev.From = m.Text, m.From
+	case ToolCallBeginMsg:
+		ev.Tool = &m.Call
+	case ToolCallEndMsg:
+		ev.Tool = &m.Call
+	case ToolProgressMsg:
+		ev.Tool, ev.Message = &m.Call, m.Text
+	case PlanUpdatedMsg:
+		ev.Plan = &m.Plan
+	case ApprovalRequestedMsg:
+		ev.Approval = &m.Request
+	case ApprovalResolvedMsg:
+		ev.Approval, ev.Decision = &m.Request, m.Decision
+	case StatusChangedMsg:
+		ev.Status = &m.Status
+	case BackgroundMsg:
+		ev.Background = &m.Event
+	case NoteUpdatedMsg:
+		ev.Note = &m.Note
+	case TokenUsageMsg:
+		ev.Usage, ev.TotalUsage = &m.Usage, &m.Total
+	case ErrorMsg:
+		ev.Message = m.Text
+	case WarningMsg:
+		ev.Message = m.Text
+	case StreamRetryMsg:
+		ev.Message = m.Text
+	case InboxMsg:
+		ev.Inbox = &m.Change
+	}
+	return ev
+}
+
+// MalformedEventError is an event whose type needs a payload it lacks (a
+// hand-edited or truncated rollout line, a peer's bad frame), or whose
+// type grove does not know.
+type MalformedEventError struct {
+	Type    EventType
+	Thread  ThreadID
+	Missing string // the absent payload field; "" for an unknown type
+}
+
+func (e *MalformedEventError) Error() string {
+	if e.Missing == "" {
+		return fmt.Sprintf("event of unknown type %q (thread %s)", e.Type, e.Thread)
+	}
+	return fmt.Sprintf("event %s of thread %s has no %s", e.Type, e.Thread, e.Missing)
+}
+
+// Msg returns the event's typed message. An event whose payload is missing
+// or whose type is unknown is an error (*MalformedEventError), never a nil
+// dereference.
+func (ev Event) Msg() (EventMsg, error) {
+	missing := func(field string) (EventMsg, error) {
+		return nil, &MalformedEventError{Type: ev.Type, Thread: ev.ThreadID, Missing: field}
+	}
+	switch ev.Type {
+	case EventThreadStarted:
+		if ev.Thread == nil {
+			return missing("thread")
+		}
+		return ThreadStartedMsg{Thread: *ev.Thread}, nil
+	case EventThreadClosed:
+		return ThreadClosedMsg{}, nil
+	case EventTurnStarted:
+		return TurnStartedMsg{}, nil
+	case EventTurnCompleted:
+		return TurnCompletedMsg{LastMessage: ev.Message}, nil
+	case EventMessageDelta:
+		return MessageDeltaMsg{Delta: ev.Delta}, nil
+	case EventMessageReset:
+		return MessageResetMsg{}, nil
+	case EventReasoningDelta:
+		return ReasoningDeltaMsg{Delta: ev.Delta}, nil
+	case EventMessage:
+		return AgentMessageMsg{Text: ev.Message}, nil
+	case EventUserMessage:
+		return UserMessageMsg{Text: ev.Message}, nil
+	case EventAgentInput:
+		return AgentInputMsg{Text: ev.Message, From: ev.From}, nil
+	case EventToolCallBegin, EventToolCallEnd, EventToolProgress:
+		if ev.Tool == nil {
+			return missing("tool")
+		}
+		switch ev.Type {
+		case EventToolCallBegin:
+			return ToolCallBeginMsg{Call: *ev.Tool}, nil
+		case EventToolCallEnd:
+			return ToolCallEndMsg{Call: *ev.Tool}, nil
+		}
+		return ToolProgressMsg{Call: *ev.Tool, Text: ev.Message}, nil
+	case EventPlanUpdated:
+		if ev.Plan == nil {
+			return missing("plan")
+		}
+		return PlanUpdatedMsg{Plan: *ev.Plan}, nil
+	case EventApprovalRequested:
+		if ev.Approval == nil {
+			return missing("approval")
+		}
+		return ApprovalRequestedMsg{Request: *ev.Approval}, nil
+	case EventApprovalResolved:
+		if ev.Approval == nil {
+			return missing("approval")
+		}
+		return ApprovalResolvedMsg{Request: *ev.Approval, Decision: ev.Decision}, nil
+	case EventStatusChanged:
+		if ev.Status == nil {
+			return missing("status")
+		}
+		return StatusChangedMsg{Status: *ev.Status}, nil
+	case EventBackground:
+		if ev.Background == nil {
+			return missing("background")
+		}
+		return BackgroundMsg{Event: *ev.Background}, nil
+	case EventNoteUpdated:
+		if ev.Note == nil {
+			return missing("note")
+		}
+		return NoteUpdatedMsg{Note: *ev.Note}, nil
+	case EventTokenUsage:
+		if ev.Usage == nil {
+			return missing("usage")
+		}
+		m := TokenUsageMsg{Usage: *ev.Usage}
+		if ev.TotalUsage != nil {
+			m.Total = *ev.TotalUsage
+		}
+		return m, nil
+	case EventError:
+		return ErrorMsg{Text: ev.Message}, nil
+	case EventWarning:
+		return WarningMsg{Text: ev.Message}, nil
+	case EventStreamRetry:
+		return StreamRetryMsg{Text: ev.Message}, nil
+	case EventShutdownComplete:
+		return ShutdownCompleteMsg{}, nil
+	case EventInbox:
+		if ev.Inbox == nil {
+			return missing("inbox")
+		}
+		return InboxMsg{Change: *ev.Inbox}, nil
+	}
+	return nil, &MalformedEventError{Type: ev.Type, Thread: ev.ThreadID}
+}
