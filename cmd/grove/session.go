@@ -38,6 +38,9 @@ type session struct {
 	stopLog, waitLog func()
 	// mcp runs the session's MCP servers; shutdown stops them.
 	mcp *mcp.Manager
+	// scratch is the demo's scratch project, removed at shutdown ("" when
+	// there is none or --keep-demo-dir asked to keep it).
+	scratch string
 }
 
 // maxSessionWarnings bounds the kept warnings (a broken disk repeats).
@@ -135,11 +138,16 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 		return nil, err
 	}
 	var client model.Client
+	scratch := ""
 	if prov.Demo {
 		// The demo works in a scratch project unless --cd says otherwise.
 		if g.cd == "" {
 			if cwd, err = demo.NewScratch(); err != nil {
 				return nil, err
+			}
+			if !g.keepDemoDir {
+				scratch = cwd
+				registerScratch(cwd)
 			}
 		}
 		client = demo.NewClient(o.demoDelay)
@@ -180,10 +188,11 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 	})
 	if err != nil {
 		_ = mcpMgr.Close()
+		removeScratch(scratch)
 		return nil, err
 	}
 	closeMCPWithEngine(eng, mcpMgr) // also when a front end shuts the engine down directly
-	s := &session{cfg: cfg, provider: prov, eng: eng, cwd: cwd, warnings: warnings, mcp: mcpMgr}
+	s := &session{cfg: cfg, provider: prov, eng: eng, cwd: cwd, warnings: warnings, mcp: mcpMgr, scratch: scratch}
 	s.stopLog, s.waitLog = logEvents(eng, s.addWarning)
 	return s, nil
 }
@@ -201,11 +210,20 @@ func (s *session) shutdown(ctx context.Context, reason string) error {
 		_ = s.mcp.Close() // MCP servers stop with the session
 		l.Info("shutdown: MCP servers stopped", "duration_ms", time.Since(step).Milliseconds())
 	}
+	s.removeScratch()
 	step := time.Now()
 	s.stopLog()
 	s.waitLog()
 	l.Info("shutdown: done", "log_drain_ms", time.Since(step).Milliseconds(), "duration_ms", time.Since(begin).Milliseconds())
 	return err
+}
+
+// removeScratch deletes the demo's scratch project once the engine no
+// longer runs in it.
+func (s *session) removeScratch() {
+	if s.scratch != "" {
+		removeScratch(s.scratch)
+	}
 }
 
 func userHome() string {
