@@ -354,9 +354,13 @@ func (e *Engine) Shutdown(ctx context.Context) error {
 	e.mu.Unlock()
 	log := logging.L()
 	begin := time.Now()
+	// Every tree at once, under one deadline: a stuck thread must not make
+	// the others (and the caller's deadline) wait in line behind it.
+	var all []*Thread
 	for _, t := range roots {
-		_ = e.closeSubtree(t, nil)
+		all = append(all, e.subtree(t)...)
 	}
+	e.closeThreads(ctx, all, nil)
 	log.Info("engine shutdown: threads closed", "trees", len(roots), "duration_ms", time.Since(begin).Milliseconds())
 	e.cancel()
 	done := make(chan struct{})

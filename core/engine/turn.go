@@ -96,7 +96,9 @@ func (t *Thread) runTurn(parent context.Context) {
 	t.mu.Lock()
 	t.running = false
 	t.turnCancel = nil
-	closing := t.closing // closeSubtree sets shutdown
+	// closeThreads sets shutdown; a turn that outlived the close deadline
+	// must not overwrite it when it finally ends.
+	closing := t.closing || t.closed
 	more := len(t.pending) > 0 && !t.halted
 	if outcome == outcomeCompleted {
 		t.lastMessage = lastText
