@@ -351,7 +351,10 @@ func (s *session) loadHistory(t *threadView, items []protocol.Item) {
 	for _, it := range items {
 		switch it.Type {
 		case protocol.ItemMessage:
-			if it.Role == protocol.RoleAssistant {
+			if it.IsGroveNotice() {
+				// grove's own words to the model (crash recovery), not the user's.
+				t.add(&entry{kind: entryInfo, text: "grove: " + it.Content})
+			} else if it.Role == protocol.RoleAssistant {
 				t.add(&entry{kind: entryAssistant, text: it.Content, final: true})
 			} else if it.Role == protocol.RoleUser {
 				t.add(&entry{kind: entryUser, text: it.Content})

@@ -395,6 +395,9 @@ func (s *session) replay(ctx context.Context) error {
 			return err
 		}
 		switch {
+		case it.Type == protocol.ItemMessage && it.IsGroveNotice():
+			// grove's notice to the model is not the user's words.
+			s.update(sdk.UpdateAgentThoughtText(it.Content))
 		case it.Type == protocol.ItemMessage && it.Role == protocol.RoleUser:
 			s.update(sdk.UpdateUserMessageText(it.Content))
 		case it.Type == protocol.ItemMessage && it.Role == protocol.RoleAssistant:
