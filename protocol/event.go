@@ -60,6 +60,8 @@ type Event struct {
 	Note       *string          `json:"note,omitempty"`        // thread_note_updated
 	Usage      *TokenUsage      `json:"usage,omitempty"`       // token_usage (the call)
 	TotalUsage *TokenUsage      `json:"total_usage,omitempty"` // token_usage (thread total)
+	// Interrupted: a message cut off by an interrupt while it streamed.
+	Interrupted bool `json:"interrupted,omitempty"`
 }
 
 // ThreadInfo describes a thread when it starts (or is resumed).

@@ -48,6 +48,9 @@ type Item struct {
 	// only role every provider accepts there) so front ends do not show it
 	// as the user's words. Never sent to the model.
 	Origin string `json:"origin,omitempty"`
+	// Interrupted marks an assistant message cut off by an interrupt while
+	// it streamed: what the user saw is kept, but it is not a whole reply.
+	Interrupted bool `json:"interrupted,omitempty"`
 }
 
 // OriginGrove is the Origin of a message grove wrote itself.

@@ -3,6 +3,7 @@ package tui
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/grovecli/grove/protocol"
 )
@@ -20,5 +21,28 @@ func TestResumedGroveNoticeIsNotTheUsers(t *testing.T) {
 	}
 	if e := hv.entries[1]; e.kind == entryUser || !strings.HasPrefix(e.text, "grove: ") {
 		t.Fatalf("grove notice shown as %+v", e)
+	}
+}
+
+// TestInterruptedReplyIsMarked: a reply cut off by Ctrl+C keeps its text
+// and says it was interrupted, live and when resumed.
+func TestInterruptedReplyIsMarked(t *testing.T) {
+	s := newSession()
+	s.apply(started(protocol.ThreadInfo{ID: rootID, Source: protocol.SourceRoot, StartedAt: t0}, 0))
+	d := ev(protocol.EventMessageDelta, rootID, time.Second)
+	d.Delta = "The parser lives in"
+	s.apply(d)
+	m := ev(protocol.EventMessage, rootID, 2*time.Second)
+	m.Message, m.Interrupted = "The parser lives in", true
+	tv := s.apply(m)
+	if len(tv.entries) != 1 || tv.entries[0].text != "The parser lives in"+interruptedMark || !tv.entries[0].final {
+		t.Fatalf("live entries %+v", tv.entries)
+	}
+	it := protocol.AssistantMessage("The parser lives in")
+	it.Interrupted = true
+	hv := newThreadView(protocol.ThreadInfo{ID: rootID, Source: protocol.SourceRoot})
+	newSession().loadHistory(hv, []protocol.Item{it})
+	if len(hv.entries) != 1 || !strings.HasSuffix(hv.entries[0].text, interruptedMark) {
+		t.Fatalf("resumed entries %+v", hv.entries)
 	}
 }

@@ -255,6 +255,9 @@ func (s *session) apply(ev protocol.Event) *threadView {
 			t.streaming = t.add(&entry{kind: entryAssistant})
 		}
 		t.streaming.text, t.streaming.final = ev.Message, true
+		if ev.Interrupted {
+			t.streaming.text += interruptedMark
+		}
 		t.streaming.touch()
 		t.streaming = nil
 	case protocol.EventToolCallBegin:
@@ -334,6 +337,9 @@ func (s *session) showOnCard(e *entry, ids []protocol.ThreadID) {
 	e.cardIDs = ids
 }
 
+// interruptedMark ends a reply an interrupt cut off while it streamed.
+const interruptedMark = " … ⏸ interrupted"
+
 func containsEntry(list []*entry, e *entry) bool {
 	for _, x := range list {
 		if x == e {
@@ -355,7 +361,11 @@ func (s *session) loadHistory(t *threadView, items []protocol.Item) {
 				// grove's own words to the model (crash recovery), not the user's.
 				t.add(&entry{kind: entryInfo, text: "grove: " + it.Content})
 			} else if it.Role == protocol.RoleAssistant {
-				t.add(&entry{kind: entryAssistant, text: it.Content, final: true})
+				text := it.Content
+				if it.Interrupted {
+					text += interruptedMark
+				}
+				t.add(&entry{kind: entryAssistant, text: text, final: true})
 			} else if it.Role == protocol.RoleUser {
 				t.add(&entry{kind: entryUser, text: it.Content})
 			} else if it.Role == protocol.RoleAgent {

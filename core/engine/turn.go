@@ -217,6 +217,7 @@ func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, str
 		})
 		if err != nil {
 			if ctx.Err() != nil {
+				t.keepInterruptedReply(turnID, partial.String())
 				return outcomeInterrupted, soFar(), ""
 			}
 			if limitCtx.Err() != nil {
@@ -277,6 +278,19 @@ func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, str
 			return outcomeInterrupted, soFar(), ""
 		}
 	}
+}
+
+// keepInterruptedReply records the part of a reply that had streamed when
+// an interrupt cut it off, so history, rollout and events keep what the
+// user already saw (marked interrupted) instead of dropping it.
+func (t *Thread) keepInterruptedReply(turnID, text string) {
+	if text == "" {
+		return
+	}
+	it := protocol.AssistantMessage(text)
+	it.Interrupted = true
+	t.appendHistory(it)
+	t.record(t.e.bus.Publish(protocol.Event{Type: protocol.EventMessage, ThreadID: t.id, TurnID: turnID, Message: text, Interrupted: true}))
 }
 
 func (t *Thread) accountUsage(turnID string, u protocol.TokenUsage) {
