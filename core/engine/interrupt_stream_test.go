@@ -22,7 +22,7 @@ func (c stallingClient) Stream(ctx context.Context, _ model.Request, onDelta fun
 }
 
 func (stallingClient) Models(context.Context) ([]model.ModelInfo, error) { return nil, nil }
-func (stallingClient) Name() string                                    { return "stalling" }
+func (stallingClient) Name() string                                      { return "stalling" }
 
 // TestInterruptWhileStreamingKeepsThePartialReply: the part of the final
 // message streamed before an interrupt stays in history, rollout and events.
