@@ -69,6 +69,12 @@ func (t *Thread) runTurn(parent context.Context) {
 	t.turnID = turnID
 	t.running = true
 	t.steps, t.limitHit = 0, ""
+	// The turn owns the input that starts it from the moment it can be
+	// interrupted (same critical section as turnCancel): an interrupt right
+	// after turn_started ends this turn with its input, instead of an empty
+	// turn whose input then runs in another one.
+	input := t.pending
+	t.pending = nil
 	tc := rollout.TurnContext{TurnID: turnID, Model: t.modelName, ReasoningEffort: t.effort, Cwd: t.cwd, Sandbox: t.sandbox, ApprovalPolicy: e.opts.ApprovalPolicy}
 	rec := t.rec
 	t.mu.Unlock()
@@ -77,6 +83,10 @@ func (t *Thread) runTurn(parent context.Context) {
 	}
 	t.setStatus(protocol.Running())
 	t.record(e.bus.Publish(protocol.Event{Type: protocol.EventTurnStarted, ThreadID: t.id, TurnID: turnID}))
+	for _, it := range input {
+		t.appendHistory(it)
+		t.record(e.bus.Publish(inputEvent(t.id, turnID, it)))
+	}
 
 	outcome, lastText, errMsg := t.turnSteps(ctx, turnID)
 

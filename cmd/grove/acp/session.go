@@ -32,8 +32,9 @@ type session struct {
 	turnEnd  chan protocol.AgentStatus
 	turnOver bool
 	// cancelling: the client cancelled the running prompt. A cancel that
-	// lands before the turn takes its input ends that turn empty and the
-	// engine runs the input in the next turn, which is then interrupted too.
+	// lands before the engine starts the prompt's turn ends it with no turn
+	// at all (the thread just becomes interrupted), so then the final status
+	// alone ends the prompt.
 	cancelling bool
 	// streamed marks threads whose current message went out as deltas.
 	streamed map[protocol.ThreadID]bool
@@ -136,20 +137,13 @@ func (s *session) onEvent(ev protocol.Event) {
 		return
 	}
 	switch ev.Type {
-	case protocol.EventTurnStarted:
-		s.mu.Lock()
-		again := s.cancelling
-		s.mu.Unlock()
-		if again {
-			_ = s.cancel()
-		}
 	case protocol.EventTurnCompleted:
 		s.mu.Lock()
 		s.turnOver = true
 		s.mu.Unlock()
 	case protocol.EventStatusChanged:
 		s.mu.Lock()
-		if s.turnOver && s.turnEnd != nil && !ev.Status.IsActive() {
+		if (s.turnOver || s.cancelling) && s.turnEnd != nil && !ev.Status.IsActive() {
 			s.turnEnd <- *ev.Status
 			s.turnEnd, s.turnOver = nil, false
 		}

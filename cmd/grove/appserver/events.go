@@ -95,15 +95,7 @@ func (s *Server) translate(sess *session, ev protocol.Event) []outMsg {
 		return nil
 	}
 	if t.held != nil && ev.Type != protocol.EventStatusChanged {
-		// An interrupt that landed before the turn took its input ends the
-		// turn empty, and the engine runs that input in the next turn: the
-		// client asked to stop it, so that turn is interrupted too.
-		reinterrupt := ev.Type == protocol.EventTurnStarted && t.held.ID == t.interruptAsked && len(t.startWaiting) == 0
 		out = append(out, s.releaseHeld(t, nil)...)
-		if reinterrupt {
-			_ = sess.eng.Submit(protocol.Op{Type: protocol.OpInterrupt, ThreadID: t.info.ID})
-			t.interruptAsked = ev.TurnID
-		}
 	}
 	turnID := ev.TurnID
 	if turnID == "" {
