@@ -29,6 +29,7 @@ type entry struct {
 	final     bool // assistant message complete: render Markdown
 	tool      *protocol.ToolCall
 	running   bool // tool call not finished
+	progress  string // latest tool_progress of a running call (MCP)
 	collapsed bool
 	plan      *protocol.Plan
 	cardIDs   []protocol.ThreadID
@@ -304,6 +305,13 @@ func (s *session) apply(ev protocol.Event) *threadView {
 	case protocol.EventError:
 		t.streaming = nil
 		t.add(&entry{kind: entryError, text: ev.Message})
+	case protocol.EventToolProgress:
+		if ev.Tool != nil {
+			if e := t.toolIdx[ev.Tool.CallID]; e != nil && e.running {
+				e.progress = progressLine(ev.Message)
+				e.touch()
+			}
+		}
 	case protocol.EventWarning:
 		t.add(&entry{kind: entryWarning, text: ev.Message})
 	case protocol.EventStreamRetry:

@@ -1,0 +1,40 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/grovecli/grove/protocol"
+)
+
+// TestToolProgressShowsOnTheRunningCard: an MCP tool's progress appears
+// under its running call, cleaned of escape sequences, and goes away when
+// the call ends.
+func TestToolProgressShowsOnTheRunningCard(t *testing.T) {
+	s := newSession()
+	s.apply(started(protocol.ThreadInfo{ID: rootID, Source: protocol.SourceRoot, StartedAt: t0}, 0))
+	begin := ev(protocol.EventToolCallBegin, rootID, time.Second)
+	begin.Tool = &protocol.ToolCall{CallID: "c1", Name: "mcp__docs__index"}
+	s.apply(begin)
+	p := ev(protocol.EventToolProgress, rootID, 2*time.Second)
+	p.Tool = &protocol.ToolCall{CallID: "c1", Name: "mcp__docs__index"}
+	p.Message = "\x1b[31m3/10\x1b[0m pages\x07\nsecond line"
+	tv := s.apply(p)
+	e := tv.toolIdx["c1"]
+	if e == nil || e.progress != "3/10 pages" {
+		t.Fatalf("progress %+v", e)
+	}
+	r := &renderer{th: newTheme(), now: time.Now}
+	if lines := r.toolLines(e, 80); len(lines) != 2 || !strings.Contains(ansiStrip(lines[1]), "3/10 pages") {
+		t.Fatalf("running card lines %q", lines)
+	}
+	end := ev(protocol.EventToolCallEnd, rootID, 3*time.Second)
+	end.Tool = &protocol.ToolCall{CallID: "c1", Name: "mcp__docs__index", Output: "indexed"}
+	s.apply(end)
+	for _, l := range r.toolLines(e, 80) {
+		if strings.Contains(l, "3/10") {
+			t.Fatalf("finished card still shows progress: %q", l)
+		}
+	}
+}
