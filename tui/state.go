@@ -28,7 +28,7 @@ type entry struct {
 	text      string
 	final     bool // assistant message complete: render Markdown
 	tool      *protocol.ToolCall
-	running   bool // tool call not finished
+	running   bool   // tool call not finished
 	progress  string // latest tool_progress of a running call (MCP)
 	collapsed bool
 	plan      *protocol.Plan
