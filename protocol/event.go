@@ -36,6 +36,13 @@ const (
 // Message the progress text.
 const EventToolProgress EventType = "tool_progress"
 
+// EventInputQueued is a rollout-only line (never published): input that
+// was queued for a thread (Input, InputID) and has not reached the model
+// yet. The user_message / agent_input event of the turn that takes it
+// carries the same InputID, so a resume after a crash delivers exactly the
+// queued input no turn took.
+const EventInputQueued EventType = "input_queued"
+
 // Event is one thing that happened in one thread. Exactly the payload field
 // that belongs to Type is set.
 type Event struct {
@@ -61,7 +68,9 @@ type Event struct {
 	Usage      *TokenUsage      `json:"usage,omitempty"`       // token_usage (the call)
 	TotalUsage *TokenUsage      `json:"total_usage,omitempty"` // token_usage (thread total)
 	// Interrupted: a message cut off by an interrupt while it streamed.
-	Interrupted bool `json:"interrupted,omitempty"`
+	Interrupted bool   `json:"interrupted,omitempty"`
+	Input       *Item  `json:"input,omitempty"`    // input_queued
+	InputID     string `json:"input_id,omitempty"` // input_queued, user_message, agent_input
 }
 
 // ThreadInfo describes a thread when it starts (or is resumed).

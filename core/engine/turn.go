@@ -83,10 +83,7 @@ func (t *Thread) runTurn(parent context.Context) {
 	}
 	t.setStatus(protocol.Running())
 	t.record(e.bus.Publish(protocol.Event{Type: protocol.EventTurnStarted, ThreadID: t.id, TurnID: turnID}))
-	for _, it := range input {
-		t.appendHistory(it)
-		t.record(e.bus.Publish(inputEvent(t.id, turnID, it)))
-	}
+	t.takeInput(turnID, input)
 
 	outcome, lastText, errMsg := t.turnSteps(ctx, turnID)
 
@@ -167,10 +164,7 @@ func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, str
 		pending := t.pending
 		t.pending = nil
 		t.mu.Unlock()
-		for _, it := range pending {
-			t.appendHistory(it)
-			t.record(e.bus.Publish(inputEvent(t.id, turnID, it)))
-		}
+		t.takeInput(turnID, pending)
 		if ctx.Err() != nil {
 			return outcomeInterrupted, soFar(), ""
 		}
