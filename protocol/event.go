@@ -71,6 +71,10 @@ type Event struct {
 	Interrupted bool   `json:"interrupted,omitempty"`
 	Input       *Item  `json:"input,omitempty"`    // input_queued
 	InputID     string `json:"input_id,omitempty"` // input_queued, user_message, agent_input
+	// ClientIDs: turn_started, the Op.ClientID of each input the turn took
+	// as it started; user_message, the input's own (input a running turn
+	// takes later says it there).
+	ClientIDs []string `json:"client_ids,omitempty"`
 }
 
 // ThreadInfo describes a thread when it starts (or is resumed).

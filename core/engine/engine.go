@@ -256,7 +256,7 @@ func (e *Engine) Submit(op protocol.Op) error {
 				return fmt.Errorf("thread %s is closed and could not be resumed: %w", t.id, err)
 			}
 		}
-		if !t.deliver(false, items...) {
+		if !t.deliverAs(op.ClientID, false, items...) {
 			return fmt.Errorf("thread %s is closing; try again once it has closed", t.id)
 		}
 		return nil

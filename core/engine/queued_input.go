@@ -11,8 +11,9 @@ import (
 // input_queued rollout line to the user_message / agent_input event of the
 // turn that takes it, so a resume knows exactly what never reached a turn.
 type queuedInput struct {
-	id   string
-	item protocol.Item
+	id       string
+	clientID string // Op.ClientID, echoed in turn_started ("" for none)
+	item     protocol.Item
 }
 
 // recordQueued writes queued input to the rollout at once (flushed): until
@@ -25,7 +26,11 @@ func (t *Thread) recordQueued(queued []queuedInput) {
 	}
 	for _, q := range queued {
 		it := q.item
-		t.record(protocol.Event{Type: protocol.EventInputQueued, ThreadID: t.id, Timestamp: t.e.now(), Input: &it, InputID: q.id})
+		ev := protocol.Event{Type: protocol.EventInputQueued, ThreadID: t.id, Timestamp: t.e.now(), Input: &it, InputID: q.id}
+		if q.clientID != "" {
+			ev.ClientIDs = []string{q.clientID}
+		}
+		t.record(ev)
 	}
 	t.flush()
 }
@@ -37,8 +42,24 @@ func (t *Thread) takeInput(turnID string, input []queuedInput) {
 		t.appendHistory(q.item)
 		ev := inputEvent(t.id, turnID, q.item)
 		ev.InputID = q.id
+		if q.clientID != "" {
+			ev.ClientIDs = []string{q.clientID}
+		}
 		t.record(t.e.bus.Publish(ev))
 	}
+}
+
+// clientIDs lists the front ends' names for input, once each, in order.
+func clientIDs(input []queuedInput) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, q := range input {
+		if q.clientID != "" && !seen[q.clientID] {
+			seen[q.clientID] = true
+			out = append(out, q.clientID)
+		}
+	}
+	return out
 }
 
 // untakenInput is the input a rollout recorded as queued that no turn took,
@@ -56,7 +77,11 @@ func untakenInput(sess *rollout.Session) []queuedInput {
 			continue
 		}
 		taken[ev.InputID] = true // a line read twice is delivered once
-		out = append(out, queuedInput{id: ev.InputID, item: *ev.Input})
+		q := queuedInput{id: ev.InputID, item: *ev.Input}
+		if len(ev.ClientIDs) == 1 {
+			q.clientID = ev.ClientIDs[0]
+		}
+		out = append(out, q)
 	}
 	return out
 }

@@ -244,7 +244,7 @@ func (t *Thread) appendHistory(items ...protocol.Item) {
 // enqueue adds input for a thread whose loop has not started yet (spawn).
 func (t *Thread) enqueue(items ...protocol.Item) {
 	t.mu.Lock()
-	queued := t.queueLocked(items)
+	queued := t.queueLocked("", items)
 	t.mu.Unlock()
 	t.recordQueued(queued)
 	t.signal()
@@ -252,10 +252,10 @@ func (t *Thread) enqueue(items ...protocol.Item) {
 
 // queueLocked appends input to pending (t.mu held) and returns it with its
 // ids, for recordQueued once mu is released.
-func (t *Thread) queueLocked(items []protocol.Item) []queuedInput {
+func (t *Thread) queueLocked(clientID string, items []protocol.Item) []queuedInput {
 	queued := make([]queuedInput, len(items))
 	for i, it := range items {
-		queued[i] = queuedInput{id: uuid.NewString(), item: it}
+		queued[i] = queuedInput{id: uuid.NewString(), clientID: clientID, item: it}
 	}
 	t.pending = append(t.pending, queued...)
 	if t.firstPrompt == "" {
@@ -287,6 +287,12 @@ func (t *Thread) signal() {
 // the thread running — a wait issued right after never sees the previous
 // final status.
 func (t *Thread) deliver(interrupt bool, items ...protocol.Item) bool {
+	return t.deliverAs("", interrupt, items...)
+}
+
+// deliverAs is deliver for input a front end named (Op.ClientID): the turn
+// that takes it echoes clientID in turn_started.
+func (t *Thread) deliverAs(clientID string, interrupt bool, items ...protocol.Item) bool {
 	t.statusMu.Lock()
 	t.mu.Lock()
 	if t.closed || t.closing {
@@ -294,7 +300,7 @@ func (t *Thread) deliver(interrupt bool, items ...protocol.Item) bool {
 		t.statusMu.Unlock()
 		return false
 	}
-	queued := t.queueLocked(items)
+	queued := t.queueLocked(clientID, items)
 	t.halted = false // new input resumes work, with everything queued
 	busy := t.running
 	if interrupt && busy && t.turnCancel != nil {

@@ -82,7 +82,7 @@ func (t *Thread) runTurn(parent context.Context) {
 		_ = rec.AppendTurnContext(tc)
 	}
 	t.setStatus(protocol.Running())
-	t.record(e.bus.Publish(protocol.Event{Type: protocol.EventTurnStarted, ThreadID: t.id, TurnID: turnID}))
+	t.record(e.bus.Publish(protocol.Event{Type: protocol.EventTurnStarted, ThreadID: t.id, TurnID: turnID, ClientIDs: clientIDs(input)}))
 	t.takeInput(turnID, input)
 
 	outcome, lastText, errMsg := t.turnSteps(ctx, turnID)

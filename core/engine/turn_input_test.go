@@ -47,3 +47,27 @@ func TestInterruptRightAfterTurnStartedKeepsTheInputInThatTurn(t *testing.T) {
 		t.Fatalf("%d input items still queued for another turn", left)
 	}
 }
+
+// TestClientIDEchoedInTurnStarted: a front end names its input and learns
+// the id of the turn that took it from turn_started (and user_message).
+func TestClientIDEchoedInTurnStarted(t *testing.T) {
+	env := newEnv(t, script{
+		"root": func(context.Context, turn) (model.Response, error) { return text("ok"), nil },
+	}, nil)
+	if err := env.e.Submit(protocol.Op{Type: protocol.OpUserTurn, ThreadID: env.root, Text: "hello", ClientID: "req-7"}); err != nil {
+		t.Fatal(err)
+	}
+	started := env.waitFor("turn_started", func(ev protocol.Event) bool {
+		return ev.ThreadID == env.root && ev.Type == protocol.EventTurnStarted
+	})
+	if len(started.ClientIDs) != 1 || started.ClientIDs[0] != "req-7" || started.TurnID == "" {
+		t.Fatalf("turn_started %+v does not name the input", started)
+	}
+	user := env.waitFor("user_message", func(ev protocol.Event) bool {
+		return ev.ThreadID == env.root && ev.Type == protocol.EventUserMessage
+	})
+	if user.TurnID != started.TurnID || len(user.ClientIDs) != 1 || user.ClientIDs[0] != "req-7" {
+		t.Fatalf("user_message %+v", user)
+	}
+	env.rootFinal(1)
+}

@@ -112,9 +112,11 @@ func (s *Server) translate(sess *session, ev protocol.Event) []outMsg {
 		t.busy, t.turnID, t.turnStart, t.turnItems, t.turnError = true, ev.TurnID, time.Now(), nil, ""
 		started := t.turnStart.Unix()
 		turn := protocol.AppTurn{ID: ev.TurnID, Items: []any{}, Status: "inProgress", StartedAt: &started}
-		if len(t.startWaiting) > 0 {
-			out = append(out, outMsg{replyTo: t.startWaiting[0], params: protocol.AppTurnStartResponse{Turn: turn}})
-			t.startWaiting = t.startWaiting[1:]
+		for _, cid := range ev.ClientIDs {
+			if req, ok := t.startWaiting[cid]; ok {
+				out = append(out, outMsg{replyTo: req, params: protocol.AppTurnStartResponse{Turn: turn}})
+				delete(t.startWaiting, cid)
+			}
 		}
 		emit("turn/started", map[string]any{"threadId": tid, "turn": turn})
 	case protocol.EventTurnCompleted:

@@ -454,3 +454,42 @@ func TestEOFWithPendingApproval(t *testing.T) {
 		t.Fatal("an unanswered command ran")
 	}
 }
+
+// TestTurnStartAnsweredWithItsOwnTurn: turn/start is answered with the turn
+// that took its input (the engine echoes the input's client id), not with
+// whichever turn starts next on the thread.
+func TestTurnStartAnsweredWithItsOwnTurn(t *testing.T) {
+	f := newFixture(t, blockingScript(make(chan struct{}, 1)))
+	var out strings.Builder
+	s := &Server{
+		opts: Options{Home: f.home, NewEngine: f.factory, Version: "test"}, ctx: context.Background(),
+		out: &writer{w: &out}, threads: map[protocol.ThreadID]*thread{}, approvals: map[int64]*pendingApproval{},
+	}
+	sess, root, err := s.openSession(ThreadConfig{}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		sess.stopEvents()
+		shutdown(t, sess.eng)
+	}()
+	id := root.info.ID
+	if _, rerr := s.turnStart(json.RawMessage(`41`), json.RawMessage(`{"threadId":"`+string(id)+`","input":[{"type":"text","text":"write a"}]}`)); rerr != nil {
+		t.Fatal(rerr)
+	}
+	// A turn the request did not start (another input, replayed) is not its answer.
+	s.onEvent(sess, protocol.Event{Type: protocol.EventTurnStarted, ThreadID: id, TurnID: "someone-elses"})
+	if strings.Contains(out.String(), `"id":41`) {
+		t.Fatalf("turn/start answered with another turn:\n%s", out.String())
+	}
+	for ev := range sess.events {
+		if ev.Type == protocol.EventTurnStarted && ev.ThreadID == id {
+			s.onEvent(sess, ev)
+			if !strings.Contains(out.String(), `"id":41`) || !strings.Contains(out.String(), `"id":"`+ev.TurnID+`"`) {
+				t.Fatalf("turn/start not answered with turn %s:\n%s", ev.TurnID, out.String())
+			}
+			return
+		}
+	}
+	t.Fatal("no turn started")
+}

@@ -28,8 +28,9 @@ type thread struct {
 	// busy: a turn/start was accepted or a turn runs (a second turn/start is
 	// refused until it ends).
 	busy bool
-	// startWaiting holds turn/start request ids answered at turn_started.
-	startWaiting []json.RawMessage
+	// startWaiting maps the client id of each turn/start's input (the
+	// engine echoes it in turn_started) to the request answered then.
+	startWaiting map[string]json.RawMessage
 	turnID       string
 	turnStart    time.Time
 	turnItems    []any
