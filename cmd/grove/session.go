@@ -68,6 +68,10 @@ type sessionOpts struct {
 	approveWorkdirs bool
 	// demoDelay paces the demo model's streaming (TUI only).
 	demoDelay time.Duration
+	// mcpServers are a client's own MCP servers for this session (ACP),
+	// started next to config.toml's; a client's server replaces a
+	// configured one of the same name.
+	mcpServers map[string]config.MCPServer
 }
 
 // loadConfig reads config.toml with the command-line overrides applied.
@@ -131,6 +135,16 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 		return nil, err
 	}
 	registerSecrets(cfg, prov.APIKey)
+	if len(o.mcpServers) > 0 {
+		merged := make(map[string]config.MCPServer, len(cfg.MCPServers)+len(o.mcpServers))
+		for n, c := range cfg.MCPServers {
+			merged[n] = c
+		}
+		for n, c := range o.mcpServers {
+			merged[n] = c
+		}
+		cfg.MCPServers = merged
+	}
 	se := cfg.ShellEnvironment
 	tools.SetShellEnvPolicy(tools.ShellEnvPolicy{Secrets: cfg.ProviderEnvKeys(), Exclude: se.Exclude, IncludeOnly: se.IncludeOnly, Set: se.Set, IgnoreDefaultExcludes: se.IgnoreDefaultExcludes})
 	cwd, err := workingDir(g)

@@ -19,6 +19,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"go.uber.org/goleak"
 
+	"github.com/grovecli/grove/core/config"
 	"github.com/grovecli/grove/core/engine"
 	"github.com/grovecli/grove/core/model"
 	"github.com/grovecli/grove/core/sandbox"
@@ -312,9 +313,14 @@ func (f *fixture) script(ctx context.Context, req model.Request) (model.Response
 type fixture struct {
 	home, cwd string
 	blocked   chan struct{}
+	mu        sync.Mutex
+	mcp       map[string]config.MCPServer // the last session's client MCP servers
 }
 
-func (f *fixture) factory(ctx context.Context, cwd string) (*engine.Engine, error) {
+func (f *fixture) factory(ctx context.Context, cwd string, mcp map[string]config.MCPServer) (*engine.Engine, error) {
+	f.mu.Lock()
+	f.mcp = mcp
+	f.mu.Unlock()
 	if cwd == "" {
 		cwd = f.cwd
 	}
@@ -573,7 +579,7 @@ func TestACPWithTypeScriptClient(t *testing.T) {
 // final status alone then ends the prompt instead of leaving it hanging.
 func TestCancelBeforeTheTurnStartsEndsThePrompt(t *testing.T) {
 	f := &fixture{home: t.TempDir(), cwd: t.TempDir(), blocked: make(chan struct{}, 1)}
-	eng, err := f.factory(context.Background(), "")
+	eng, err := f.factory(context.Background(), "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

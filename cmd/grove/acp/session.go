@@ -62,12 +62,6 @@ func newSession(a *agent, eng *engine.Engine, root protocol.ThreadID, events <-c
 
 // warnMCP logs MCP servers handed over by the client: grove's engine has no
 // MCP client yet, so they are not started.
-func (s *session) warnMCP(servers []sdk.McpServer) {
-	if len(servers) > 0 {
-		logging.L().Warn("acp: MCP servers from the client are not supported yet; ignored", "session", string(s.id), "count", len(servers))
-	}
-}
-
 // update sends one session/update.
 func (s *session) update(u sdk.SessionUpdate) {
 	if err := s.a.conn.SessionUpdate(s.a.ctx, sdk.SessionNotification{SessionId: s.id, Update: u}); err != nil {
