@@ -36,6 +36,12 @@ const (
 // Message the progress text.
 const EventToolProgress EventType = "tool_progress"
 
+// EventExecOutputDelta carries output of a running exec_command as it
+// arrives (Tool: call id and name, Delta: the new bytes), coalesced and
+// bounded by the tool; the whole output still comes in tool_call_end. Not
+// written to the rollout.
+const EventExecOutputDelta EventType = "exec_command_output_delta"
+
 // EventInputQueued is a rollout-only line (never published): input that
 // was queued for a thread (Input, InputID) and has not reached the model
 // yet. The user_message / agent_input event of the turn that takes it

@@ -375,7 +375,10 @@ func (t *Thread) runTool(ctx context.Context, turnID string, c model.ToolCallReq
 	env.Emit = func(ev protocol.Event) {
 		ev.ThreadID = t.id
 		ev.TurnID = turnID
-		t.record(e.bus.Publish(ev))
+		ev = e.bus.Publish(ev)
+		if ev.Type != protocol.EventExecOutputDelta { // live only: tool_call_end records the output
+			t.record(ev)
+		}
 	}
 	begin := &protocol.ToolCall{CallID: c.CallID, Name: c.Name, Arguments: c.Arguments}
 	t.record(e.bus.Publish(protocol.Event{Type: protocol.EventToolCallBegin, ThreadID: t.id, TurnID: turnID, Tool: begin}))
