@@ -77,7 +77,7 @@ func TestExecStreamsOutputWhileRunning(t *testing.T) {
 func TestOutputStreamerBoundsAndUTF8(t *testing.T) {
 	sink := &deltaSink{got: make(chan struct{}, 1)}
 	s := newOutputStreamer(sink.emit, "c", time.Hour) // flushed by close only
-	big := strings.Repeat("é", streamBudget) // 2 bytes each: twice the budget
+	big := strings.Repeat("é", streamBudget)          // 2 bytes each: twice the budget
 	for i := 0; i < len(big); i += 4097 {
 		_, _ = s.Write([]byte(big[i:min(i+4097, len(big))]))
 	}
