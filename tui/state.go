@@ -30,6 +30,7 @@ type entry struct {
 	tool      *protocol.ToolCall
 	running   bool   // tool call not finished
 	progress  string // latest tool_progress of a running call (MCP)
+	liveTail  string // the end of a running command's output so far
 	collapsed bool
 	plan      *protocol.Plan
 	cardIDs   []protocol.ThreadID
@@ -305,6 +306,13 @@ func (s *session) apply(ev protocol.Event) *threadView {
 	case protocol.EventError:
 		t.streaming = nil
 		t.add(&entry{kind: entryError, text: ev.Message})
+	case protocol.EventExecOutputDelta:
+		if ev.Tool != nil {
+			if e := t.toolIdx[ev.Tool.CallID]; e != nil && e.running {
+				e.liveTail = keepTail(e.liveTail+ev.Delta, liveTailBytes)
+				e.touch()
+			}
+		}
 	case protocol.EventToolProgress:
 		if ev.Tool != nil {
 			if e := t.toolIdx[ev.Tool.CallID]; e != nil && e.running {

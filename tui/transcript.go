@@ -148,6 +148,11 @@ func (r *renderer) toolLines(e *entry, w int) []string {
 	if e.running && e.progress != "" {
 		out = append(out, padRight(r.th.dim.Render("  ⋯ "+clip(e.progress, max(10, w-4))), w))
 	}
+	if e.running {
+		for _, l := range liveLines(e.liveTail, liveTailLines) {
+			out = append(out, padRight(r.th.toolOut.Render("  "+clip(l, max(10, w-2))), w))
+		}
+	}
 	if e.running || tc.Output == "" {
 		return out
 	}
