@@ -184,12 +184,23 @@ func (s *Server) translate(sess *session, ev protocol.Event) []outMsg {
 		if collab, ok := item.(protocol.AppCollabToolCallItem); ok {
 			item = s.withAgentStates(collab)
 		}
-		if cmd, ok := item.(protocol.AppCommandExecutionItem); ok && ev.Tool.Output != "" {
-			// The engine reports a command's output at its end: one delta.
+		live := t.liveOutput[ev.Tool.CallID]
+		delete(t.liveOutput, ev.Tool.CallID)
+		if cmd, ok := item.(protocol.AppCommandExecutionItem); ok && ev.Tool.Output != "" && !live {
+			// No live output came (an approval declined it, or no Emit): one
+			// delta with the whole output at the end.
 			emit("item/commandExecution/outputDelta", map[string]any{"threadId": tid, "turnId": turnID, "itemId": cmd.ID, "delta": ev.Tool.Output})
 		}
 		t.turnItems = append(t.turnItems, item)
 		emit("item/completed", itemNote(tid, turnID, item, "completedAtMs"))
+	case protocol.EventExecOutputDelta:
+		if ev.Tool == nil {
+			break
+		}
+		if cmd, ok := t.tools[ev.Tool.CallID].(protocol.AppCommandExecutionItem); ok && ev.Delta != "" {
+			t.liveOutput[ev.Tool.CallID] = true
+			emit("item/commandExecution/outputDelta", map[string]any{"threadId": tid, "turnId": turnID, "itemId": cmd.ID, "delta": ev.Delta})
+		}
 	case protocol.EventPlanUpdated:
 		steps := []map[string]string{}
 		for _, st := range ev.Plan.Steps {

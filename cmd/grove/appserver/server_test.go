@@ -493,3 +493,38 @@ func TestTurnStartAnsweredWithItsOwnTurn(t *testing.T) {
 	}
 	t.Fatal("no turn started")
 }
+
+// TestCommandOutputStreamsAsOutputDelta: live exec output becomes
+// item/commandExecution/outputDelta while the command runs, and is not
+// sent a second time when it ends.
+func TestCommandOutputStreamsAsOutputDelta(t *testing.T) {
+	f := newFixture(t, blockingScript(make(chan struct{}, 1)))
+	var out strings.Builder
+	s := &Server{
+		opts: Options{Home: f.home, NewEngine: f.factory, Version: "test"}, ctx: context.Background(),
+		out: &writer{w: &out}, threads: map[protocol.ThreadID]*thread{}, approvals: map[int64]*pendingApproval{},
+	}
+	sess, root, err := s.openSession(ThreadConfig{}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		sess.stopEvents()
+		shutdown(t, sess.eng)
+	}()
+	id := root.info.ID
+	tool := &protocol.ToolCall{CallID: "c9", Name: "exec_command", Arguments: `{"cmd":"make"}`}
+	s.onEvent(sess, protocol.Event{Type: protocol.EventTurnStarted, ThreadID: id, TurnID: "t1"})
+	s.onEvent(sess, protocol.Event{Type: protocol.EventToolCallBegin, ThreadID: id, TurnID: "t1", Tool: tool})
+	s.onEvent(sess, protocol.Event{Type: protocol.EventExecOutputDelta, ThreadID: id, TurnID: "t1", Tool: tool, Delta: "building…\n"})
+	if !strings.Contains(out.String(), `"method":"item/commandExecution/outputDelta"`) || !strings.Contains(out.String(), `"delta":"building…\n"`) {
+		t.Fatalf("no live outputDelta:\n%s", out.String())
+	}
+	code := 0
+	end := *tool
+	end.Output, end.ExitCode = "Exit code: 0\nWall time: 1.00 seconds\nOutput:\nbuilding…\n", &code
+	s.onEvent(sess, protocol.Event{Type: protocol.EventToolCallEnd, ThreadID: id, TurnID: "t1", Tool: &end})
+	if n := strings.Count(out.String(), `"method":"item/commandExecution/outputDelta"`); n != 1 {
+		t.Fatalf("%d outputDelta notifications, want the live one only:\n%s", n, out.String())
+	}
+}

@@ -46,6 +46,8 @@ type thread struct {
 	reasonItem string
 	reasonText strings.Builder
 	tools      map[string]any // open tool items by call id
+	// liveOutput marks the commands whose output went out as live deltas.
+	liveOutput map[string]bool
 	// declined marks calls whose approval the user refused.
 	declined map[string]bool
 
@@ -54,7 +56,7 @@ type thread struct {
 }
 
 func newThread(sess *session, ti protocol.ThreadInfo) *thread {
-	return &thread{sess: sess, info: ti, status: ti.Status, tools: map[string]any{}, declined: map[string]bool{}}
+	return &thread{sess: sess, info: ti, status: ti.Status, tools: map[string]any{}, declined: map[string]bool{}, liveOutput: map[string]bool{}}
 }
 
 // openSession builds an engine and starts (or resumes) its root. The event
