@@ -420,6 +420,19 @@ func TestACPSession(t *testing.T) {
 	c.client.waitFor(t, "command completed", func(u sdk.SessionUpdate) bool {
 		return u.ToolCallUpdate != nil && u.ToolCallUpdate.ToolCallId == "call-a" && u.ToolCallUpdate.Status != nil && *u.ToolCallUpdate.Status == sdk.ToolCallStatusCompleted
 	})
+	// Its output was shown while it ran (an in-progress update with it).
+	c.client.waitFor(t, "live command output", func(u sdk.SessionUpdate) bool {
+		tu := u.ToolCallUpdate
+		if tu == nil || tu.ToolCallId != "call-a" || tu.Status == nil || *tu.Status != sdk.ToolCallStatusInProgress {
+			return false
+		}
+		for _, c := range tu.Content {
+			if c.Content != nil && c.Content.Content.Text != nil && strings.Contains(c.Content.Content.Text.Text, "hi\n") {
+				return true
+			}
+		}
+		return false
+	})
 	c.client.waitFor(t, "agent message", func(u sdk.SessionUpdate) bool { return strings.Contains(textOf(u), "wrote") })
 
 	c.client.setAnswer(string(protocol.DecisionDenied))

@@ -38,6 +38,9 @@ type session struct {
 	cancelling bool
 	// streamed marks threads whose current message went out as deltas.
 	streamed map[protocol.ThreadID]bool
+	// liveOutput is the end of each running root command's output so far,
+	// sent as its tool call's content while it runs.
+	liveOutput map[string]string
 
 	// Sub-agents: each thread maps to the root's spawn_agent tool call that
 	// stands for its subtree (its anchor), which shows their progress.
@@ -53,15 +56,13 @@ type session struct {
 func newSession(a *agent, eng *engine.Engine, root protocol.ThreadID, events <-chan protocol.Event, stop func()) *session {
 	return &session{
 		a: a, eng: eng, id: sdk.SessionId(root), root: root, events: events, stopEvents: stop,
-		streamed: map[protocol.ThreadID]bool{}, anchors: map[protocol.ThreadID]string{},
+		streamed: map[protocol.ThreadID]bool{}, liveOutput: map[string]string{}, anchors: map[protocol.ThreadID]string{},
 		labels: map[protocol.ThreadID]string{}, tasks: map[string]string{},
 		progress: map[string][]string{}, owners: map[string]protocol.ThreadID{},
 		finished: map[string]*protocol.AgentStatus{}, spawnDone: map[string]bool{},
 	}
 }
 
-// warnMCP logs MCP servers handed over by the client: grove's engine has no
-// MCP client yet, so they are not started.
 // update sends one session/update.
 func (s *session) update(u sdk.SessionUpdate) {
 	if err := s.a.conn.SessionUpdate(s.a.ctx, sdk.SessionNotification{SessionId: s.id, Update: u}); err != nil {
@@ -157,6 +158,10 @@ func (s *session) onEvent(ev protocol.Event) {
 		if !streamed && ev.Message != "" {
 			s.update(sdk.UpdateAgentMessageText(ev.Message))
 		}
+	case protocol.EventExecOutputDelta:
+		if ev.Tool != nil {
+			s.toolOutput(ev.Tool.CallID, ev.Delta)
+		}
 	case protocol.EventToolCallBegin:
 		s.toolBegin(*ev.Tool)
 	case protocol.EventToolCallEnd:
@@ -186,7 +191,28 @@ func (s *session) toolBegin(tc protocol.ToolCall) {
 	s.update(sdk.StartToolCall(sdk.ToolCallId(tc.CallID), toolTitle(tc), opts...))
 }
 
+// maxLiveOutput bounds the command output an update carries (its end).
+const maxLiveOutput = 16 << 10
+
+// toolOutput shows a running command's output so far on its tool call
+// (ACP's content of an update replaces the previous one, so it is the tail
+// of everything, not the delta).
+func (s *session) toolOutput(callID, delta string) {
+	s.mu.Lock()
+	out := s.liveOutput[callID] + delta
+	if len(out) > maxLiveOutput {
+		out = strings.ToValidUTF8(out[len(out)-maxLiveOutput:], "")
+	}
+	s.liveOutput[callID] = out
+	s.mu.Unlock()
+	s.update(sdk.UpdateToolCall(sdk.ToolCallId(callID), sdk.WithUpdateStatus(sdk.ToolCallStatusInProgress),
+		sdk.WithUpdateContent([]sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock("```\n" + out + "\n```"))})))
+}
+
 func (s *session) toolEnd(tc protocol.ToolCall) {
+	s.mu.Lock()
+	delete(s.liveOutput, tc.CallID)
+	s.mu.Unlock()
 	status := sdk.ToolCallStatusCompleted
 	if tc.IsError || (tc.ExitCode != nil && *tc.ExitCode != 0) {
 		status = sdk.ToolCallStatusFailed
