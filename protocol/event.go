@@ -73,6 +73,7 @@ type Event struct {
 	Note       *string          `json:"note,omitempty"`        // thread_note_updated
 	Usage      *TokenUsage      `json:"usage,omitempty"`       // token_usage (the call)
 	TotalUsage *TokenUsage      `json:"total_usage,omitempty"` // token_usage (thread total)
+	Inbox      *InboxChange     `json:"inbox,omitempty"`       // inbox
 	// Interrupted: a message cut off by an interrupt while it streamed.
 	Interrupted bool   `json:"interrupted,omitempty"`
 	Input       *Item  `json:"input,omitempty"`    // input_queued

@@ -43,8 +43,9 @@ func BenchmarkViewManyAgents(b *testing.B) {
 	}
 }
 
-// BenchmarkDeltaThroughput: streamed deltas from the engine to a rendered
-// screen, in batches as the event pump delivers them (one View per batch).
+// BenchmarkDeltaThroughput: Update and View for one agent's streamed
+// deltas in fixed batches of 64 (one View per batch). The real reader
+// batches per frame; BenchmarkEventPipeline measures that end to end.
 func BenchmarkDeltaThroughput(b *testing.B) {
 	fb := newFake(rootInfo())
 	c := &clock{t: t0}

@@ -202,6 +202,16 @@ func Run(ctx context.Context, opts Options) (Exit, error) {
 	return exit, err
 }
 
+// eventFrame is how long the event reader keeps collecting after the first
+// event of a batch. Bubble Tea calls View after every message, so a flood
+// of small batches (100 agents streaming) would cost a full render each;
+// one batch per frame bounds the renders to the frame rate and adds at
+// most one frame of latency to a lone event.
+const eventFrame = time.Second / 60
+
+// maxEventBatch bounds a batch so one Update never holds a huge slice.
+const maxEventBatch = 4096
+
 func waitEvents(ch <-chan protocol.Event) tea.Cmd {
 	if ch == nil {
 		return nil
@@ -212,15 +222,16 @@ func waitEvents(ch <-chan protocol.Event) tea.Cmd {
 			return eventsMsg{closed: true}
 		}
 		batch := []protocol.Event{ev}
-		// Drain what is already queued: a flood of deltas is one re-render.
-		for len(batch) < 512 {
+		frame := time.NewTimer(eventFrame)
+		defer frame.Stop()
+		for len(batch) < maxEventBatch {
 			select {
 			case ev, ok := <-ch:
 				if !ok {
 					return eventsMsg{events: batch, closed: true}
 				}
 				batch = append(batch, ev)
-			default:
+			case <-frame.C:
 				return eventsMsg{events: batch}
 			}
 		}

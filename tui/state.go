@@ -338,6 +338,8 @@ func (s *session) apply(ev protocol.Event) *threadView {
 		}
 	case protocol.EventTurnCompleted:
 		t.streaming = nil
+	case protocol.EventInbox:
+		t.applyInbox(ev.Inbox)
 	}
 	return t
 }

@@ -6,31 +6,8 @@ import (
 	"strings"
 	"time"
 
-	"charm.land/glamour/v2"
-
 	"github.com/grovecli/grove/protocol"
 )
-
-// markdown renders finished assistant messages, one renderer per width.
-type markdown struct {
-	w int
-	r *glamour.TermRenderer
-}
-
-func (m *markdown) render(text string, w int) string {
-	if m.r == nil || m.w != w {
-		r, err := glamour.NewTermRenderer(glamour.WithStandardStyle("dark"), glamour.WithWordWrap(w))
-		if err != nil {
-			return text
-		}
-		m.r, m.w = r, w
-	}
-	out, err := m.r.Render(text)
-	if err != nil {
-		return text
-	}
-	return strings.Trim(out, "\n")
-}
 
 // renderer turns entries into lines; it is owned by the root model.
 type renderer struct {
@@ -65,7 +42,7 @@ func (r *renderer) lines(s *session, e *entry, w int) []string {
 		// Prose stays at a readable measure on very wide terminals.
 		mw := min(w, maxProseWidth)
 		if e.final {
-			out = strings.Split(r.md.render(e.text, mw), "\n")
+			out = r.proseLines(e.text, mw)
 		} else {
 			out = r.streamingLines(e, mw)
 		}
@@ -295,7 +272,7 @@ func (r *renderer) streamingLines(e *entry, w int) []string {
 	var out []string
 	if cut > 0 {
 		if e.stableLen != cut || e.stableW != w {
-			e.stableLines = strings.Split(r.md.render(e.text[:cut], w), "\n")
+			e.stableLines = r.proseLines(e.text[:cut], w)
 			e.stableLen, e.stableW = cut, w
 		}
 		out = append(out, e.stableLines...)
@@ -311,7 +288,17 @@ func (r *renderer) streamingLines(e *entry, w int) []string {
 	return out
 }
 
-// streamMargin is the left margin of the Markdown style's paragraphs.
+// proseLines renders Markdown at width w with the prose margin, the same
+// for a finished message and the finished blocks of a streaming one.
+func (r *renderer) proseLines(text string, w int) []string {
+	lines := strings.Split(r.md.render(text, w-streamMargin), "\n")
+	for i, l := range lines {
+		lines[i] = strings.Repeat(" ", streamMargin) + l
+	}
+	return lines
+}
+
+// streamMargin is the left margin of rendered prose.
 const streamMargin = 2
 
 // stableCut is where the finished blocks of a streaming message end: after

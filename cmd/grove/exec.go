@@ -90,6 +90,10 @@ func runExec(ctx context.Context, g *globalFlags, f *execFlags, prompt string, s
 	stopping := false // a signal asked to stop now: no waiting for a final status
 	var final protocol.AgentStatus
 	var lastMessage string
+	// awaiting: the root's turn ended while inbox work was pending (a
+	// sub-agent working, a notification the root was not yet woken for);
+	// exec ends once the root is idle again and nothing is pending.
+	awaiting := false
 loop:
 	for {
 		select {
@@ -126,6 +130,15 @@ loop:
 				case protocol.EventStatusChanged:
 					final = *ev.Status
 				case protocol.EventTurnCompleted:
+					if s.eng.Settled() {
+						break loop
+					}
+					awaiting = true
+				}
+			}
+			if awaiting {
+				if rep, _ := s.eng.Report(rootID); !rep.Status.IsActive() && (s.eng.Settled() || rep.Status.Kind != protocol.StatusCompleted) {
+					final = rep.Status
 					break loop
 				}
 			}

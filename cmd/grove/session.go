@@ -16,6 +16,8 @@ import (
 	"github.com/grovecli/grove/core/model"
 	"github.com/grovecli/grove/core/surface"
 	"github.com/grovecli/grove/core/surface/collab"
+	"github.com/grovecli/grove/core/surface/inbox"
+	"github.com/grovecli/grove/core/surface/sessions"
 	"github.com/grovecli/grove/core/surface/task"
 	"github.com/grovecli/grove/core/tools"
 	"github.com/grovecli/grove/protocol"
@@ -196,7 +198,7 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 		Demo: prov.Demo, Tools: reg,
 		Surfaces: []engine.SurfaceFactory{collab.New, task.Factory(task.Options{
 			ModelAliases: cfg.Agents.ModelAliases, TrustCustomAgents: cfg.Agents.TrustCustomAgents,
-		})},
+		}), inbox.New, sessions.Factory(sessions.Options{Profiles: sessionProfiles(cfg.Agents.Profiles)})},
 		SelectSurface: surface.Selector(cfg.Agents.Surface),
 		ModelAliases:  cfg.Agents.ModelAliases,
 	})

@@ -78,10 +78,12 @@ type Agents struct {
 	// TrustCustomAgents lets user and project Task agents use exec_command
 	// and apply_patch (seed 004 blocks them for non-built-in agents).
 	TrustCustomAgents bool `toml:"trust_custom_agents"`
+	// Profiles are the sessions surface's session types (profiles.go).
+	Profiles map[string]Profile `toml:"profiles"`
 }
 
 // Surfaces are the values agents.surface accepts.
-var Surfaces = []string{"collab", "task", "auto"}
+var Surfaces = []string{"collab", "task", "inbox", "sessions", "auto"}
 
 // TUI is the `[tui]` table.
 type TUI struct {
@@ -256,7 +258,10 @@ func (c *Config) fillDefaults() error {
 		c.Agents.Surface = "collab"
 	}
 	if !slices.Contains(Surfaces, c.Agents.Surface) {
-		return fmt.Errorf("agents.surface %q: expected collab, task or auto", c.Agents.Surface)
+		return fmt.Errorf("agents.surface %q: expected collab, task, inbox, sessions or auto", c.Agents.Surface)
+	}
+	if err := c.Agents.checkProfiles(); err != nil {
+		return err
 	}
 	if c.Agents.MaxThreads < 1 {
 		return fmt.Errorf("agents.max_threads %d: must be at least 1", c.Agents.MaxThreads)

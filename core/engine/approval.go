@@ -96,14 +96,14 @@ func (e *Engine) requestApproval(ctx context.Context, t, route *Thread, req prot
 	if remembered {
 		return protocol.DecisionApprovedForSession, nil
 	}
-	if e.opts.Headless {
+	if e.opts.Headless || e.nonInteractive(t) {
 		d := e.headlessDecision(req)
 		r := req
 		t.record(e.bus.Publish(protocol.Event{Type: protocol.EventApprovalRequested, ThreadID: t.id, Approval: &r}))
 		t.record(e.bus.Publish(protocol.Event{Type: protocol.EventApprovalResolved, ThreadID: t.id, Approval: &r, Decision: d}))
 		if !d.Approved() && req.Kind != protocol.ApprovalWorkingDir {
 			// Tell the model why, in words it can act on.
-			return d, fmt.Errorf("no one can approve in this headless session (grove exec, approval_policy = %s); stay within the %s sandbox, or the user can rerun with -a never or a wider --sandbox", e.opts.ApprovalPolicy, t.sandbox.Mode)
+			return d, e.noApproverError(t)
 		}
 		return d, nil
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -35,8 +36,17 @@ func benchEngine(b *testing.B, fn model.ScriptFunc, extra ...tools.Tool) (*Engin
 	return benchEngineN(b, fn, 0, extra...)
 }
 
-// benchEngineN is benchEngine with a max_threads limit (0 = default).
+// benchEngineN is benchEngine with a max_threads limit (0 = default); the
+// engine shuts down when the benchmark ends.
 func benchEngineN(b *testing.B, fn model.ScriptFunc, maxThreads int, extra ...tools.Tool) (*Engine, protocol.ThreadID) {
+	e, root, shutdown := newBenchEngine(b, fn, maxThreads, extra...)
+	b.Cleanup(shutdown)
+	return e, root
+}
+
+// newBenchEngine starts an engine with a root thread; the caller shuts it
+// down with the returned func.
+func newBenchEngine(b *testing.B, fn model.ScriptFunc, maxThreads int, extra ...tools.Tool) (*Engine, protocol.ThreadID, func()) {
 	b.Helper()
 	base := b.TempDir()
 	home, cwd := filepath.Join(base, "home"), filepath.Join(base, "work")
@@ -63,45 +73,64 @@ func benchEngineN(b *testing.B, fn model.ScriptFunc, maxThreads int, extra ...to
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.Cleanup(func() { _ = e.Shutdown(context.Background()) })
-	return e, root
+	return e, root, func() { _ = e.Shutdown(context.Background()) }
 }
 
-// waitRootIdle blocks until the root finishes a turn.
-func waitTurn(b *testing.B, events <-chan protocol.Event, root protocol.ThreadID) {
+// waitTurn blocks until the root finishes a turn and returns how many
+// threads closed meanwhile.
+func waitTurn(b *testing.B, events <-chan protocol.Event, root protocol.ThreadID) (closed int) {
 	for ev := range events {
+		if ev.Type == protocol.EventThreadClosed {
+			closed++
+		}
 		if ev.ThreadID == root && ev.Type == protocol.EventTurnCompleted {
-			return
+			return closed
 		}
 	}
 	b.Fatal("event stream closed")
+	return closed
 }
 
-// BenchmarkToolTurnaround: one op = one tool round (tool result ready →
-// next model request sent), with a zero-latency in-process model.
+// waitFanOut is waitTurn for a fan-out op, which must close its n children.
+func waitFanOut(b *testing.B, events <-chan protocol.Event, root protocol.ThreadID, n int) {
+	if closed := waitTurn(b, events, root); closed != n {
+		b.Fatalf("fan-out closed %d children, want %d", closed, n)
+	}
+}
+
+// turnaroundRounds is the length of every conversation the turnaround
+// benchmark runs: each op starts a fresh thread, so the history a request
+// carries never depends on b.N.
+const turnaroundRounds = 20
+
+// BenchmarkToolTurnaround: one op = a fresh root thread running
+// turnaroundRounds tool rounds; ms/turnaround is the mean of tool result
+// ready → next model request, with a zero-latency in-process model.
 func BenchmarkToolTurnaround(b *testing.B) {
 	noop := &noopTool{}
-	var total atomic.Int64
-	var samples atomic.Int64
-	rounds := b.N
+	var total, samples atomic.Int64
 	fn := func(_ context.Context, req model.Request) (model.Response, error) {
 		if at := noop.readyAt.Swap(0); at != 0 {
 			total.Add(time.Now().UnixNano() - at)
 			samples.Add(1)
 		}
 		tn := parseTurn(req)
-		if tn.rounds >= rounds {
+		if tn.rounds >= turnaroundRounds {
 			return model.Response{Text: "done"}, nil
 		}
 		return model.Response{ToolCalls: []model.ToolCallRequest{{CallID: fmt.Sprintf("c%d", tn.rounds), Name: "noop", Arguments: "{}"}}}, nil
 	}
-	e, root := benchEngine(b, fn, noop)
-	events, cancel := e.Subscribe()
-	defer cancel()
-	b.ResetTimer()
-	_ = e.SubmitText(root, "go")
-	waitTurn(b, events, root)
 	b.StopTimer()
+	for i := 0; i < b.N; i++ {
+		e, root, shutdown := newBenchEngine(b, fn, 0, noop)
+		events, cancel := e.Subscribe()
+		b.StartTimer()
+		_ = e.SubmitText(root, "go")
+		waitTurn(b, events, root)
+		b.StopTimer()
+		cancel()
+		shutdown()
+	}
 	if n := samples.Load(); n > 0 {
 		b.ReportMetric(float64(total.Load())/float64(n)/1e6, "ms/turnaround")
 	}
@@ -145,9 +174,15 @@ func BenchmarkSpawnLatency(b *testing.B) {
 	}
 }
 
+// closeCallPrefix marks the fan-out root's close_agent calls.
+const closeCallPrefix = "close-"
+
 // fanOut scripts a root that spawns n children, each running cmds
 // exec_command calls, then waits for all and closes them.
-func fanOut(n, cmds int) model.ScriptFunc {
+func fanOut(n, cmds int) model.ScriptFunc { return fanOutScript(n, cmds, true) }
+
+// fanOutScript is fanOut; with closeChildren false the children stay idle.
+func fanOutScript(n, cmds int, closeChildren bool) model.ScriptFunc {
 	return func(_ context.Context, req model.Request) (model.Response, error) {
 		tn := parseTurn(req)
 		if roleOf(req) != "root" {
@@ -158,17 +193,20 @@ func fanOut(n, cmds int) model.ScriptFunc {
 		}
 		var spawned []string
 		finals := map[string]bool{}
-		for _, it := range req.Items {
-			if it.Type != protocol.ItemFunctionCallOutput {
+		// Only this turn's outputs: each op is a new turn of the same root.
+		closed := false
+		for callID, out := range tn.outputs {
+			if strings.HasPrefix(callID, closeCallPrefix) {
+				closed = true
 				continue
 			}
-			if id := agentIDFrom(it.Output); id != "" {
+			if id := agentIDFrom(out); id != "" {
 				spawned = append(spawned, id)
 			}
 			var w struct {
 				Status map[string]json.RawMessage `json:"status"`
 			}
-			if json.Unmarshal([]byte(it.Output), &w) == nil {
+			if json.Unmarshal([]byte(out), &w) == nil {
 				for id := range w.Status {
 					finals[id] = true
 				}
@@ -191,12 +229,22 @@ func fanOut(n, cmds int) model.ScriptFunc {
 			ids, _ := json.Marshal(pending)
 			return model.Response{ToolCalls: []model.ToolCallRequest{{CallID: fmt.Sprintf("w%d", tn.rounds), Name: "wait", Arguments: `{"ids":` + string(ids) + `}`}}}, nil
 		}
+		if closeChildren && !closed && len(spawned) > 0 {
+			var cs []model.ToolCallRequest
+			for i, id := range spawned {
+				cs = append(cs, model.ToolCallRequest{CallID: fmt.Sprintf("%s%d", closeCallPrefix, i), Name: "close_agent", Arguments: `{"id":"` + id + `"}`})
+			}
+			return model.Response{ToolCalls: cs}, nil
+		}
 		return model.Response{Text: "all children done"}, nil
 	}
 }
 
-func runFanOut(b *testing.B, n, cmds int) {
-	e, root := benchEngine(b, fanOut(n, cmds))
+func runFanOut(b *testing.B, n, cmds int) { runFanOutN(b, n, cmds) }
+
+// runFanOutN runs the fan-out with max_threads raised to n when needed.
+func runFanOutN(b *testing.B, n, cmds int) {
+	e, root := benchEngineN(b, fanOut(n, cmds), max(n, 12))
 	events, cancel := e.Subscribe()
 	defer cancel()
 	var peak atomic.Uint64
@@ -223,7 +271,7 @@ func runFanOut(b *testing.B, n, cmds int) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		_ = e.SubmitText(root, "fan out")
-		waitTurn(b, events, root)
+		waitFanOut(b, events, root, n)
 	}
 	b.StopTimer()
 	close(stop)
@@ -233,6 +281,10 @@ func runFanOut(b *testing.B, n, cmds int) {
 
 // BenchmarkFanOut6x3: 6 children × 3 exec_command calls each (wall per op).
 func BenchmarkFanOut6x3(b *testing.B) { runFanOut(b, 6, 3) }
+
+// BenchmarkFanOut100x3: the scale scenario in process: 100 concurrent
+// children × 3 exec_command calls (heap peak and wall per op).
+func BenchmarkFanOut100x3(b *testing.B) { runFanOutN(b, 100, 3) }
 
 // BenchmarkFiftyAgents: 50 concurrent children × 1 command.
 func BenchmarkFiftyAgents(b *testing.B) { runFanOutLimit(b, 50, 1) }
@@ -244,7 +296,7 @@ func runFanOutLimit(b *testing.B, n, cmds int) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		_ = e.SubmitText(root, "fan out")
-		waitTurn(b, events, root)
+		waitFanOut(b, events, root, n)
 	}
 }
 
@@ -258,7 +310,7 @@ func BenchmarkMemoryPerThread(b *testing.B) {
 		var before runtime.MemStats
 		runtime.ReadMemStats(&before)
 		b.StartTimer()
-		e, root := benchEngineN(b, fanOut(n, 0), n)
+		e, root := benchEngineN(b, fanOutScript(n, 0, false), n)
 		events, cancel := e.Subscribe()
 		_ = e.SubmitText(root, "fan out")
 		waitTurn(b, events, root)

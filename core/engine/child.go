@@ -25,8 +25,10 @@ type ChildSpec struct {
 	// AgentType labels the agent in the tree and the rollout.
 	AgentType   string
 	Description string
-	// Model overrides the caller's model ("" inherits).
-	Model string
+	// Model overrides the caller's model ("" inherits); Effort likewise
+	// the reasoning effort.
+	Model  string
+	Effort string
 	// Instructions are the role prompt (the engine adds its base prompt,
 	// the project docs and the environment).
 	Instructions string
@@ -44,6 +46,10 @@ type ChildSpec struct {
 	Limits       Limits
 	ReadOnly     bool
 	Note         string
+	// NonInteractive: the child and its subtree never ask the user; their
+	// approvals are decided by the configured policy as in grove exec
+	// (seed 003's sub-sessions).
+	NonInteractive bool
 }
 
 // Limits bound one turn of a child. On reaching MaxSteps model calls or
@@ -69,6 +75,8 @@ type childRun struct {
 	own     *tools.Registry
 	endTurn map[string]bool
 	limits  Limits
+	// nonInteractive: approvals of this subtree never reach the user.
+	nonInteractive bool
 }
 
 // RunReport is what a surface reports about a child's last turn.
@@ -99,7 +107,7 @@ func applyChildSpec(spec *threadSpec, c *ChildSpec) {
 	if c.ReadOnly {
 		spec.sandbox = protocol.SandboxPolicy{Mode: protocol.SandboxReadOnly}
 	}
-	run := childRun{allow: c.Allow, limits: c.Limits, endTurn: map[string]bool{}}
+	run := childRun{allow: c.Allow, limits: c.Limits, endTurn: map[string]bool{}, nonInteractive: c.NonInteractive}
 	for _, n := range c.EndTurnTools {
 		run.endTurn[n] = true
 	}
@@ -124,7 +132,7 @@ func (e *Engine) SpawnChild(ctx context.Context, spec ChildSpec) (protocol.Threa
 	}
 	child, err := e.spawn(ctx, spawnRequest{
 		caller: caller, callID: spec.CallID, items: fromAgent(caller.id, []protocol.Item{protocol.UserMessage(spec.Prompt)}),
-		agentType: spec.AgentType, model: strings.TrimSpace(spec.Model), note: noteOrNil(spec.Note), child: &spec,
+		agentType: spec.AgentType, model: strings.TrimSpace(spec.Model), effort: strings.TrimSpace(spec.Effort), note: noteOrNil(spec.Note), child: &spec,
 		ownTools: own,
 	})
 	if err != nil {

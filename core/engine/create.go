@@ -30,6 +30,9 @@ type threadSpec struct {
 	// rolloutPath reopens an existing rollout (resume) instead of creating one.
 	rolloutPath string
 	status      protocol.AgentStatus
+	// reserved: the spawn holds a max_threads slot, handed over to the
+	// thread when it is registered (so it is never counted twice).
+	reserved bool
 	// closed registers a thread of a resumed session as closed (resumable).
 	closed  bool
 	surface string
@@ -123,6 +126,9 @@ func (e *Engine) newThread(spec threadSpec) (*Thread, error) {
 	}
 	e.threads[t.id] = t
 	e.order = append(e.order, t.id)
+	if spec.reserved {
+		e.reserved--
+	}
 	if spec.parent == nil && e.root == nil {
 		e.root = t
 	}

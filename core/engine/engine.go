@@ -75,6 +75,7 @@ type Engine struct {
 	approvals approvalBroker
 	models    modelCatalog
 	surfaces  surfaceSet
+	inboxes   inboxSet
 	// collabTools are the seed-000 tools this engine registered or found.
 	collabTools []tools.Tool
 

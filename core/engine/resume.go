@@ -63,6 +63,7 @@ func (e *Engine) resumeThread(id protocol.ThreadID) (protocol.AgentStatus, error
 	}
 	t.restoreQueued(untakenInput(sess))
 	e.startLoop(t)
+	e.watchRestored(t)
 	return st, nil
 }
 
@@ -122,11 +123,13 @@ func (e *Engine) ResumeSession(id string) (protocol.ThreadID, error) {
 	for _, w := range sess.Warnings {
 		e.bus.Publish(protocol.Event{Type: protocol.EventWarning, ThreadID: root.id, Message: w})
 	}
+	e.restoreInbox(root, sess.Events)
 	if err := e.registerClosedChildren(root); err != nil {
 		e.bus.Publish(protocol.Event{Type: protocol.EventWarning, ThreadID: root.id, Message: fmt.Sprintf("some sub-agents of this session could not be restored: %v", err)})
 	}
 	root.restoreQueued(untakenInput(sess))
 	e.startLoop(root)
+	e.watchRestored(root)
 	return root.id, nil
 }
 
@@ -177,6 +180,7 @@ func (e *Engine) registerClosedChildren(parent *Thread) error {
 			}
 			continue
 		}
+		e.restoreInbox(child, sess.Events)
 		if err := e.registerClosedChildren(child); err != nil && firstErr == nil {
 			firstErr = err
 		}

@@ -127,7 +127,6 @@ func (e *Engine) spawn(ctx context.Context, r spawnRequest) (*Thread, error) {
 	if err := e.reserveSlot(); err != nil {
 		return nil, err
 	}
-	defer e.releaseSlot()
 
 	var allow, deny []string
 	if tpl != nil {
@@ -137,7 +136,7 @@ func (e *Engine) spawn(ctx context.Context, r spawnRequest) (*Thread, error) {
 		parent: caller, source: protocol.SourceSpawned,
 		agentType: agentType, agentName: r.agentName, description: description,
 		spawnCallID: r.callID, model: model, effort: effort, cwd: cwd, sandbox: sandbox,
-		allow: allow, deny: deny, rolePrompt: rolePrompt,
+		allow: allow, deny: deny, rolePrompt: rolePrompt, reserved: true,
 	}
 	if r.child != nil {
 		applyChildSpec(&spec, r.child)
@@ -148,11 +147,14 @@ func (e *Engine) spawn(ctx context.Context, r spawnRequest) (*Thread, error) {
 			q.Template = tpl.Surface
 		}
 		if spec.surface, err = e.selectSurface(q); err != nil {
+			e.releaseSlot()
 			return nil, err
 		}
 	}
 	child, err := e.newThread(spec)
 	if err != nil {
+		// Not registered: the slot was never handed over.
+		e.releaseSlot()
 		return nil, err
 	}
 	note := defaultNote(agentType, r.agentName, description)

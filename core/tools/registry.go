@@ -12,8 +12,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-
 	"github.com/grovecli/grove/core/model"
 	"github.com/grovecli/grove/protocol"
 )
@@ -89,8 +87,7 @@ func (r *Registry) SpecsFor(ctx context.Context, env *Env, allow func(name strin
 
 type entry struct {
 	tool   Tool
-	schema *jsonschema.Schema
-	doc    any // the decoded schema, to say what a missing field expects
+	schema *argSchema // nil: the tool's server validates (see compiledEntry)
 }
 
 // NewRegistry returns an empty registry.
@@ -101,7 +98,7 @@ func NewRegistry() *Registry {
 // Register adds a tool, compiling its schema once. A second tool with the
 // same name is an error.
 func (r *Registry) Register(t Tool) error {
-	e, err := compileEntry(t, nil)
+	e, err := compileEntry(t)
 	if err != nil {
 		return err
 	}
@@ -116,17 +113,10 @@ func (r *Registry) Register(t Tool) error {
 	return nil
 }
 
-// noLoader refuses every external $ref: a run-time tool's schema comes
-// from a server and must not make grove read files or URLs.
-type noLoader struct{}
-
-func (noLoader) Load(url string) (any, error) {
-	return nil, fmt.Errorf("external schema %s is not loaded", url)
-}
-
-// compileEntry compiles a tool's parameter schema (loader nil = the
-// library's default, for grove's own schemas).
-func compileEntry(t Tool, loader jsonschema.URLLoader) (*entry, error) {
+// compileEntry compiles a tool's parameter schema. grove's validator
+// implements the keywords tool schemas use and never loads anything: an
+// external (or any) $ref is a compile error.
+func compileEntry(t Tool) (*entry, error) {
 	spec := t.Spec()
 	if spec.Name == "" {
 		return nil, errors.New("register tool: empty name")
@@ -135,23 +125,15 @@ func compileEntry(t Tool, loader jsonschema.URLLoader) (*entry, error) {
 	if len(bytes.TrimSpace(params)) == 0 {
 		params = json.RawMessage(`{"type":"object"}`)
 	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(params))
+	doc, err := decodeJSON(params)
 	if err != nil {
 		return nil, fmt.Errorf("register tool %s: schema is not JSON: %w", spec.Name, err)
 	}
-	c := jsonschema.NewCompiler()
-	if loader != nil {
-		c.UseLoader(loader)
-	}
-	url := "tool:///" + spec.Name + ".json"
-	if err := c.AddResource(url, doc); err != nil {
-		return nil, fmt.Errorf("register tool %s: %w", spec.Name, err)
-	}
-	sch, err := c.Compile(url)
+	sch, err := compileSchema(doc, "#")
 	if err != nil {
 		return nil, fmt.Errorf("register tool %s: compile schema: %w", spec.Name, err)
 	}
-	return &entry{tool: t, schema: sch, doc: doc}, nil
+	return &entry{tool: t, schema: sch}, nil
 }
 
 // Get returns a tool by name.
@@ -257,7 +239,8 @@ func (r *Registry) sourceEntry(ctx context.Context, env *Env, name string) (*ent
 }
 
 // compiledEntry compiles a source tool's schema once per tool value; a
-// schema that does not compile is left to the server to validate.
+// schema that does not compile (keywords grove's validator does not
+// implement, such as $ref) is left to the server to validate.
 func (r *Registry) compiledEntry(t Tool) *entry {
 	cacheable := reflect.TypeOf(t).Comparable()
 	if cacheable {
@@ -268,7 +251,7 @@ func (r *Registry) compiledEntry(t Tool) *entry {
 			return e
 		}
 	}
-	e, err := compileEntry(t, noLoader{})
+	e, err := compileEntry(t)
 	if err != nil {
 		e = &entry{tool: t}
 	}
@@ -312,15 +295,15 @@ func (e *entry) validate(name string, args json.RawMessage) (json.RawMessage, er
 			}
 		}
 	}
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+	inst, err := decodeJSON(b)
 	if err != nil {
 		return nil, fmt.Errorf("invalid arguments for %s: %v", name, err)
 	}
 	if e.schema == nil {
 		return json.RawMessage(b), nil
 	}
-	if err := e.schema.Validate(inst); err != nil {
-		return nil, fmt.Errorf("invalid arguments for %s: %s", name, describeSchemaError(err, e.doc))
+	if vs := e.schema.validate(inst, nil); len(vs) > 0 {
+		return nil, fmt.Errorf("invalid arguments for %s: %s", name, describeViolations(vs))
 	}
 	return json.RawMessage(b), nil
 }

@@ -1,0 +1,324 @@
+package sessions
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+
+	"github.com/grovecli/grove/core/engine"
+	"github.com/grovecli/grove/core/model"
+	"github.com/grovecli/grove/core/surface"
+	"github.com/grovecli/grove/core/surface/collab"
+	"github.com/grovecli/grove/protocol"
+	"github.com/grovecli/grove/templates"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+var roleRe = regexp.MustCompile(`# Your role: (\S+)`)
+
+// scripted computes replies from the asking thread ("root", or a child
+// named by its prompt's first word) and its conversation.
+type scripted struct {
+	mu    sync.Mutex
+	reply func(who string, req model.Request) model.Response
+	reqs  map[string][]model.Request
+}
+
+func whoOf(req model.Request) string {
+	if !roleRe.MatchString(req.Instructions) {
+		return "root"
+	}
+	for _, it := range req.Items {
+		if it.Type == protocol.ItemMessage && it.Role == protocol.RoleUser {
+			lines := strings.Split(strings.TrimSpace(it.Content), "\n")
+			return strings.Fields(lines[len(lines)-1])[0]
+		}
+	}
+	return "?"
+}
+
+func (s *scripted) Stream(ctx context.Context, req model.Request, _ func(model.Delta)) (model.Response, error) {
+	who := whoOf(req)
+	s.mu.Lock()
+	if s.reqs == nil {
+		s.reqs = map[string][]model.Request{}
+	}
+	s.reqs[who] = append(s.reqs[who], req)
+	s.mu.Unlock()
+	done := make(chan model.Response, 1)
+	go func() { done <- s.reply(who, req) }()
+	select {
+	case r := <-done:
+		return r, nil
+	case <-ctx.Done():
+		return model.Response{}, ctx.Err()
+	}
+}
+
+func (s *scripted) Models(context.Context) ([]model.ModelInfo, error) {
+	return nil, model.ErrModelsUnsupported
+}
+func (s *scripted) Name() string { return "scripted" }
+
+func (s *scripted) requests(who string) []model.Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]model.Request(nil), s.reqs[who]...)
+}
+
+func call(id, name, args string) model.Response {
+	return model.Response{ToolCalls: []model.ToolCallRequest{{CallID: id, Name: name, Arguments: args}}}
+}
+
+func say(text string) model.Response { return model.Response{Text: text} }
+
+// outputOf is a call's output in a request's conversation.
+func outputOf(req model.Request, callID string) string {
+	for _, it := range req.Items {
+		if it.Type == protocol.ItemFunctionCallOutput && it.CallID == callID {
+			return it.Output
+		}
+	}
+	return ""
+}
+
+func sessionID(t *testing.T, out string) string {
+	var m struct {
+		ID string `json:"session_id"`
+	}
+	if err := json.Unmarshal([]byte(out), &m); err != nil || m.ID == "" {
+		t.Errorf("no session_id in %q", out)
+		return "missing"
+	}
+	return m.ID
+}
+
+func start(t *testing.T, c model.Client, profiles map[string]Profile) (*engine.Engine, protocol.ThreadID) {
+	t.Helper()
+	home, cwd := t.TempDir(), t.TempDir()
+	cat := templates.Load(templates.Dirs{Cwd: cwd, GroveHome: home}, templates.Options{})
+	e, err := engine.New(context.Background(), engine.Options{
+		Home: home, Client: c, Model: "gpt-test", Cwd: cwd, Templates: cat, Headless: true,
+		ApprovalPolicy: protocol.ApprovalNever,
+		Surfaces:       []engine.SurfaceFactory{collab.New, Factory(Options{Profiles: profiles})},
+		SelectSurface:  surface.Selector(Name),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		_ = e.Shutdown(ctx)
+	})
+	root, err := e.StartRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e, root
+}
+
+// Every tool and error of seed 003, in one scripted session: a blocking
+// and a non-blocking wait, the timeout text, cancel of a running and of a
+// finished session, an unknown type and id, a configured profile's model
+// and prompt, and a child that runs a session of its own.
+func TestSessionTools(t *testing.T) {
+	release := make(chan struct{})
+	var once sync.Once
+	free := func() { once.Do(func() { close(release) }) }
+	steps := []func(req model.Request) model.Response{
+		func(model.Request) model.Response {
+			return call("c1", ToolCreate, `{"session_type":"tester","prompt":"slow: hold on"}`)
+		},
+		func(model.Request) model.Response {
+			return call("c2", ToolCreate, `{"session_type":"bogus","prompt":"x"}`)
+		},
+		func(r model.Request) model.Response {
+			return call("w1", ToolWait, fmt.Sprintf(`{"session_id":%q,"timeout_ms":0}`, sessionID(t, outputOf(r, "c1"))))
+		},
+		func(r model.Request) model.Response {
+			return call("w2", ToolWait, fmt.Sprintf(`{"session_id":%q,"timeout_ms":30}`, sessionID(t, outputOf(r, "c1"))))
+		},
+		func(r model.Request) model.Response {
+			return call("x1", ToolCancel, fmt.Sprintf(`{"session_id":%q}`, sessionID(t, outputOf(r, "c1"))))
+		},
+		func(r model.Request) model.Response {
+			return call("w3", ToolWait, fmt.Sprintf(`{"session_id":%q,"timeout_ms":60000}`, sessionID(t, outputOf(r, "c1"))))
+		},
+		func(r model.Request) model.Response {
+			return call("x2", ToolCancel, fmt.Sprintf(`{"session_id":%q}`, sessionID(t, outputOf(r, "c1"))))
+		},
+		func(model.Request) model.Response {
+			return call("c3", ToolCreate, `{"session_type":"poet","prompt":"quick: 2+2"}`)
+		},
+		func(r model.Request) model.Response {
+			return call("w4", ToolWait, fmt.Sprintf(`{"session_id":%q,"timeout_ms":60000}`, sessionID(t, outputOf(r, "c3"))))
+		},
+		func(r model.Request) model.Response {
+			return call("w5", ToolWait, fmt.Sprintf(`{"session_id":%q,"timeout_ms":-1}`, sessionID(t, outputOf(r, "c3"))))
+		},
+		func(model.Request) model.Response { return call("x3", ToolCancel, `{"session_id":"nope"}`) },
+		func(model.Request) model.Response {
+			return call("c4", ToolCreate, `{"session_type":"default","prompt":"nest: go deeper"}`)
+		},
+		func(r model.Request) model.Response {
+			return call("w6", ToolWait, fmt.Sprintf(`{"session_id":%q,"timeout_ms":60000}`, sessionID(t, outputOf(r, "c4"))))
+		},
+		func(r model.Request) model.Response {
+			return call("x4", ToolCancel, fmt.Sprintf(`{"session_id":%q}`, sessionID(t, outputOf(r, "c3"))))
+		},
+	}
+	c := &scripted{}
+	c.reply = func(who string, req model.Request) model.Response {
+		switch who {
+		case "root":
+			n := len(c.requests("root")) - 1
+			if n < len(steps) {
+				return steps[n](req)
+			}
+			return say("done")
+		case "slow:":
+			<-release
+			return say("too late")
+		case "quick:":
+			return say("4")
+		case "nest:":
+			if len(req.Items) == 1 {
+				return call("n1", ToolCreate, `{"session_type":"default","prompt":"leaf: bottom"}`)
+			}
+			if out := outputOf(req, "n1"); out != "" && outputOf(req, "n2") == "" {
+				return call("n2", ToolWait, fmt.Sprintf(`{"session_id":%q,"timeout_ms":60000}`, sessionID(t, out)))
+			}
+			return say("nested: " + outputOf(req, "n2"))
+		case "leaf:":
+			return say("leaf done")
+		}
+		return say("?")
+	}
+	e, root := start(t, c, map[string]Profile{"poet": {Instructions: "You write verse.", Model: "gpt-poet"}})
+	t.Cleanup(free)
+	events, cancel := e.Subscribe()
+	defer cancel()
+	if err := e.SubmitText(root, "run the sessions"); err != nil {
+		t.Fatal(err)
+	}
+	if st, timedOut, err := e.WaitFinal(context.Background(), root, 60*time.Second); err != nil || timedOut || st.Kind != protocol.StatusCompleted {
+		t.Fatalf("root: %v %v %v", st, timedOut, err)
+	}
+	free()
+	reqs := c.requests("root")
+	final := reqs[len(reqs)-1]
+	slow := sessionID(t, outputOf(final, "c1"))
+	quick := sessionID(t, outputOf(final, "c3"))
+	for id, want := range map[string]string{
+		"c2": `create_session: unknown session_type "bogus"; valid types: default, linter_fixer, mathematician, poet, tester`,
+		"w1": "session " + slow + " has not completed yet",
+		"w2": "session " + slow + " did not complete within 30ms",
+		"x1": `{"cancelled":true}`,
+		"w3": "session " + slow + " was cancelled",
+		"x2": `{"cancelled":false}`,
+		"w4": `{"result":"4"}`,
+		"w5": `{"result":"4"}`,
+		"x3": "cancel_session: unknown session_id nope",
+		"w6": `{"result":"nested: {\"result\":\"leaf done\"}"}`,
+		"x4": `{"cancelled":false}`,
+	} {
+		if out := outputOf(final, id); !strings.Contains(out, want) {
+			t.Errorf("%s: got %q, want %q", id, out, want)
+		}
+	}
+	// The profile's model and developer prompt reached the child.
+	q := c.requests("quick:")
+	if len(q) == 0 || q[0].Model != "gpt-poet" || !strings.Contains(q[0].Instructions, "You write verse.") {
+		t.Fatalf("poet child request: model %q", q[0].Model)
+	}
+	// The child sees the parent's tools (inherited), including this surface.
+	var names []string
+	for _, sp := range q[0].Tools {
+		names = append(names, sp.Name)
+	}
+	if !strings.Contains(strings.Join(names, ","), ToolCreate) || !strings.Contains(strings.Join(names, ","), "exec_command") {
+		t.Fatalf("child tools: %v", names)
+	}
+	// Seed 003's background events on the parent.
+	var sawSpawn, sawCancel bool
+	deadline := time.After(10 * time.Second)
+	for !(sawSpawn && sawCancel) {
+		select {
+		case ev := <-events:
+			if ev.Type == protocol.EventBackground && ev.ThreadID == root {
+				sawSpawn = sawSpawn || ev.Background.Message == fmt.Sprintf("spawned child session %s with model gpt-poet", quick)
+				sawCancel = sawCancel || ev.Background.Message == fmt.Sprintf("child session %s cancelled.", slow)
+			}
+		case <-deadline:
+			t.Fatalf("background events: spawn %v cancel %v", sawSpawn, sawCancel)
+		}
+	}
+	_ = e
+}
+
+// A child session's approvals never reach the user, even in an
+// interactive session (not headless, approval_policy on-request): the
+// request is decided by policy at once, as in grove exec, and the model is
+// told why.
+func TestChildIsNonInteractive(t *testing.T) {
+	c := &scripted{}
+	c.reply = func(who string, req model.Request) model.Response {
+		switch who {
+		case "root":
+			if len(req.Items) == 1 {
+				return call("c1", ToolCreate, `{"session_type":"default","prompt":"esc: run it"}`)
+			}
+			if out := outputOf(req, "c1"); out != "" && outputOf(req, "w1") == "" {
+				return call("w1", ToolWait, fmt.Sprintf(`{"session_id":%q,"timeout_ms":60000}`, sessionID(t, out)))
+			}
+			return say("done")
+		case "esc:":
+			if len(req.Items) == 1 {
+				return call("e1", "exec_command", `{"cmd":"echo hi","sandbox_permissions":"require_escalated","justification":"test"}`)
+			}
+			return say("exec said: " + outputOf(req, "e1"))
+		}
+		return say("?")
+	}
+	home, cwd := t.TempDir(), t.TempDir()
+	cat := templates.Load(templates.Dirs{Cwd: cwd, GroveHome: home}, templates.Options{})
+	e, err := engine.New(context.Background(), engine.Options{
+		Home: home, Client: c, Model: "gpt-test", Cwd: cwd, Templates: cat,
+		ApprovalPolicy: protocol.ApprovalOnRequest, Sandbox: protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite},
+		Surfaces:      []engine.SurfaceFactory{collab.New, Factory(Options{})},
+		SelectSurface: surface.Selector(Name),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		_ = e.Shutdown(ctx)
+	})
+	root, err := e.StartRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.SubmitText(root, "go"); err != nil {
+		t.Fatal(err)
+	}
+	st, timedOut, err := e.WaitFinal(context.Background(), root, 60*time.Second)
+	if err != nil || timedOut {
+		t.Fatalf("root never finished (an approval waiting for the user?): %v %v; pending %v", timedOut, err, e.PendingApprovals())
+	}
+	reqs := c.requests("root")
+	out := outputOf(reqs[len(reqs)-1], "w1")
+	if !strings.Contains(out, "runs non-interactively") || st.Kind != protocol.StatusCompleted {
+		t.Fatalf("wait_session output %q (root %v)", out, st)
+	}
+}

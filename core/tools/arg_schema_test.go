@@ -1,0 +1,128 @@
+package tools
+
+import (
+	"strings"
+	"testing"
+)
+
+func mustSchema(t *testing.T, src string) *argSchema {
+	t.Helper()
+	doc, err := decodeJSON([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := compileSchema(doc, "#")
+	if err != nil {
+		t.Fatalf("compile %s: %v", src, err)
+	}
+	return s
+}
+
+func check(t *testing.T, s *argSchema, args string) string {
+	t.Helper()
+	v, err := decodeJSON([]byte(args))
+	if err != nil {
+		t.Fatal(err)
+	}
+	vs := s.validate(v, nil)
+	if len(vs) == 0 {
+		return ""
+	}
+	return describeViolations(vs)
+}
+
+func TestSchemaValidation(t *testing.T) {
+	s := mustSchema(t, `{"type":"object","properties":{
+		"n":{"type":"integer","minimum":1,"exclusiveMaximum":10},
+		"f":{"type":"number","exclusiveMinimum":0.5},
+		"name":{"type":"string","minLength":2,"maxLength":3,"pattern":"^[a-zé]+$"},
+		"mode":{"enum":["a","b",1]},
+		"k":{"const":{"x":[1,2]}},
+		"list":{"type":"array","minItems":1,"maxItems":2,"items":{"type":"object","properties":{"id":{"type":"string"}},"required":["id"],"additionalProperties":false}},
+		"either":{"anyOf":[{"type":"string"},{"type":"array","items":{"type":"string"}}]},
+		"one":{"oneOf":[{"type":"integer"},{"type":"number"}]},
+		"both":{"allOf":[{"type":"string"},{"minLength":2}]}
+	},"required":["n"],"additionalProperties":{"type":"boolean"}}`)
+	for _, tc := range []struct{ args, want string }{
+		{`{"n":1}`, ""},
+		{`{"n":1.0}`, ""},
+		{`{"n":9.000}`, ""},
+		{`{"n":1.5}`, `field "n": expected integer, got number`},
+		{`{"n":0}`, `field "n": expected a number >= 1, got 0`},
+		{`{"n":10}`, `field "n": expected a number < 10, got 10`},
+		{`{"n":1,"f":0.5}`, `field "f": expected a number > 0.5, got 0.5`},
+		{`{"n":1,"f":1e400}`, ""},
+		{`{}`, `field "n" is required (expected integer)`},
+		{`[]`, `arguments must be a JSON object, got array`},
+		{`{"n":1,"name":"é"}`, `field "name": expected at least 2 characters, got 1`},
+		{`{"n":1,"name":"éé"}`, ""},
+		{`{"n":1,"name":"abcd"}`, `field "name": expected at most 3 characters, got 4`},
+		{`{"n":1,"name":"A1"}`, `field "name": expected a string matching ^[a-zé]+$`},
+		{`{"n":1,"mode":1.0}`, ""},
+		{`{"n":1,"mode":"c"}`, `field "mode": expected one of "a", "b", 1, got "c"`},
+		{`{"n":1,"k":{"x":[1,2.0]}}`, ""},
+		{`{"n":1,"k":{"x":[2,1]}}`, `field "k": expected {"x":[1,2]}, got {"x":[2,1]}`},
+		{`{"n":1,"list":[]}`, `field "list": expected at least 1 items, got 0`},
+		{`{"n":1,"list":[{"id":"a"},{"id":"b"},{"id":"c"}]}`, `field "list": expected at most 2 items, got 3`},
+		{`{"n":1,"list":[{"id":1,"x":2}]}`, `field "list/0/id": expected string, got number; unknown field "list/0/x" (allowed fields: id)`},
+		{`{"n":1,"either":["a"]}`, ""},
+		{`{"n":1,"either":3}`, `field "either": expected string or array, got number`},
+		{`{"n":1,"either":[3]}`, `field "either/0": expected string, got number`},
+		{`{"n":1,"one":1.5}`, ""},
+		{`{"n":1,"one":2}`, `field "one": matches more than one of the allowed forms`},
+		{`{"n":1,"both":"a"}`, `field "both": expected at least 2 characters, got 1`},
+		{`{"n":1,"extra":true}`, ""},
+		{`{"n":1,"extra":"yes"}`, `field "extra": expected boolean, got string`},
+		{`{"n":"1","name":5}`, `field "n": expected integer, got string; field "name": expected string, got number`},
+	} {
+		if got := check(t, s, tc.args); got != tc.want {
+			t.Errorf("validate %s\n got: %s\nwant: %s", tc.args, got, tc.want)
+		}
+	}
+}
+
+func TestSchemaCompileErrors(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{`{"type":12}`, "#/type: expected a type name"},
+		{`{"type":"int"}`, `#/type: unknown type "int"`},
+		{`{"properties":{"a":{"$ref":"#/x"}}}`, "#/properties/a/$ref: keyword not supported"},
+		{`{"not":{}}`, "#/not: keyword not supported"},
+		{`{"pattern":"("}`, "#/pattern: error parsing regexp"},
+		{`{"minLength":-1}`, "#/minLength: expected a non-negative integer"},
+		{`{"enum":[]}`, "#/enum: expected a non-empty array"},
+		{`{"anyOf":[3]}`, "#/anyOf/0: a schema must be an object, got number"},
+		{`{"required":"a"}`, "#/required: expected an array of strings"},
+		{`"x"`, "#: a schema must be an object, got string"},
+	} {
+		doc, err := decodeJSON([]byte(tc.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = compileSchema(doc, "#")
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("compile %s: got %v, want an error containing %q", tc.src, err, tc.want)
+		}
+	}
+	// Annotations are accepted and change nothing.
+	s := mustSchema(t, `{"type":"string","description":"d","title":"t","default":"x","format":"uri","$schema":"https://json-schema.org/draft/2020-12/schema"}`)
+	if got := check(t, s, `"not a uri"`); got != "" {
+		t.Fatalf("annotation constrained the value: %s", got)
+	}
+}
+
+func BenchmarkValidateExecArgs(b *testing.B) {
+	r := NewRegistry()
+	if err := RegisterCore(r); err != nil {
+		b.Fatal(err)
+	}
+	r.mu.RLock()
+	e := r.tools["exec_command"]
+	r.mu.RUnlock()
+	args := []byte(`{"cmd":"go test ./...","workdir":"sub","timeout_ms":60000}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := e.validate("exec_command", args); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
