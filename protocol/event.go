@@ -36,6 +36,19 @@ const (
 // Message the progress text.
 const EventToolProgress EventType = "tool_progress"
 
+// EventExecOutputDelta carries output of a running exec_command as it
+// arrives (Tool: call id and name, Delta: the new bytes), coalesced and
+// bounded by the tool; the whole output still comes in tool_call_end. Not
+// written to the rollout.
+const EventExecOutputDelta EventType = "exec_command_output_delta"
+
+// EventInputQueued is a rollout-only line (never published): input that
+// was queued for a thread (Input, InputID) and has not reached the model
+// yet. The user_message / agent_input event of the turn that takes it
+// carries the same InputID, so a resume after a crash delivers exactly the
+// queued input no turn took.
+const EventInputQueued EventType = "input_queued"
+
 // Event is one thing that happened in one thread. Exactly the payload field
 // that belongs to Type is set.
 type Event struct {
@@ -61,6 +74,14 @@ type Event struct {
 	Usage      *TokenUsage      `json:"usage,omitempty"`       // token_usage (the call)
 	TotalUsage *TokenUsage      `json:"total_usage,omitempty"` // token_usage (thread total)
 	Inbox      *InboxChange     `json:"inbox,omitempty"`       // inbox
+	// Interrupted: a message cut off by an interrupt while it streamed.
+	Interrupted bool   `json:"interrupted,omitempty"`
+	Input       *Item  `json:"input,omitempty"`    // input_queued
+	InputID     string `json:"input_id,omitempty"` // input_queued, user_message, agent_input
+	// ClientIDs: turn_started, the Op.ClientID of each input the turn took
+	// as it started; user_message, the input's own (input a running turn
+	// takes later says it there).
+	ClientIDs []string `json:"client_ids,omitempty"`
 }
 
 // ThreadInfo describes a thread when it starts (or is resumed).

@@ -43,7 +43,27 @@ type Item struct {
 	// EncryptedContent is a reasoning item's opaque state (Responses API),
 	// sent back so the model keeps its reasoning across tool calls.
 	EncryptedContent string `json:"encrypted_content,omitempty"`
+	// Origin says who wrote a message when its role does not: OriginGrove
+	// marks a notice grove itself gave the model (sent with role user, the
+	// only role every provider accepts there) so front ends do not show it
+	// as the user's words. Never sent to the model.
+	Origin string `json:"origin,omitempty"`
+	// Interrupted marks an assistant message cut off by an interrupt while
+	// it streamed: what the user saw is kept, but it is not a whole reply.
+	Interrupted bool `json:"interrupted,omitempty"`
 }
+
+// OriginGrove is the Origin of a message grove wrote itself.
+const OriginGrove = "grove"
+
+// GroveNotice builds a message from grove to the model: role user on the
+// wire, marked as grove's in history and rollout.
+func GroveNotice(text string) Item {
+	return Item{Type: ItemMessage, Role: RoleUser, Content: text, Origin: OriginGrove}
+}
+
+// IsGroveNotice reports whether it is a message grove wrote, not the user.
+func (it Item) IsGroveNotice() bool { return it.Origin == OriginGrove }
 
 // UserMessage builds a user message item.
 func UserMessage(text string) Item { return Item{Type: ItemMessage, Role: RoleUser, Content: text} }

@@ -21,6 +21,10 @@ type Op struct {
 	// user_turn
 	Text  string      `json:"text,omitempty"`
 	Items []InputItem `json:"items,omitempty"`
+	// ClientID (optional) names this input for the front end that sends it:
+	// the turn that takes the input lists it in turn_started's client_ids,
+	// which is how a front end learns the turn id of what it submitted.
+	ClientID string `json:"client_id,omitempty"`
 	// approval
 	ApprovalID string         `json:"approval_id,omitempty"`
 	Decision   ReviewDecision `json:"decision,omitempty"`

@@ -28,7 +28,9 @@ type entry struct {
 	text      string
 	final     bool // assistant message complete: render Markdown
 	tool      *protocol.ToolCall
-	running   bool // tool call not finished
+	running   bool   // tool call not finished
+	progress  string // latest tool_progress of a running call (MCP)
+	liveTail  string // the end of a running command's output so far
 	collapsed bool
 	plan      *protocol.Plan
 	cardIDs   []protocol.ThreadID
@@ -255,6 +257,9 @@ func (s *session) apply(ev protocol.Event) *threadView {
 			t.streaming = t.add(&entry{kind: entryAssistant})
 		}
 		t.streaming.text, t.streaming.final = ev.Message, true
+		if ev.Interrupted {
+			t.streaming.text += interruptedMark
+		}
 		t.streaming.touch()
 		t.streaming = nil
 	case protocol.EventToolCallBegin:
@@ -301,6 +306,20 @@ func (s *session) apply(ev protocol.Event) *threadView {
 	case protocol.EventError:
 		t.streaming = nil
 		t.add(&entry{kind: entryError, text: ev.Message})
+	case protocol.EventExecOutputDelta:
+		if ev.Tool != nil {
+			if e := t.toolIdx[ev.Tool.CallID]; e != nil && e.running {
+				e.liveTail = keepTail(e.liveTail+ev.Delta, liveTailBytes)
+				e.touch()
+			}
+		}
+	case protocol.EventToolProgress:
+		if ev.Tool != nil {
+			if e := t.toolIdx[ev.Tool.CallID]; e != nil && e.running {
+				e.progress = progressLine(ev.Message)
+				e.touch()
+			}
+		}
 	case protocol.EventWarning:
 		t.add(&entry{kind: entryWarning, text: ev.Message})
 	case protocol.EventStreamRetry:
@@ -336,6 +355,9 @@ func (s *session) showOnCard(e *entry, ids []protocol.ThreadID) {
 	e.cardIDs = ids
 }
 
+// interruptedMark ends a reply an interrupt cut off while it streamed.
+const interruptedMark = " … ⏸ interrupted"
+
 func containsEntry(list []*entry, e *entry) bool {
 	for _, x := range list {
 		if x == e {
@@ -353,8 +375,15 @@ func (s *session) loadHistory(t *threadView, items []protocol.Item) {
 	for _, it := range items {
 		switch it.Type {
 		case protocol.ItemMessage:
-			if it.Role == protocol.RoleAssistant {
-				t.add(&entry{kind: entryAssistant, text: it.Content, final: true})
+			if it.IsGroveNotice() {
+				// grove's own words to the model (crash recovery), not the user's.
+				t.add(&entry{kind: entryInfo, text: "grove: " + it.Content})
+			} else if it.Role == protocol.RoleAssistant {
+				text := it.Content
+				if it.Interrupted {
+					text += interruptedMark
+				}
+				t.add(&entry{kind: entryAssistant, text: text, final: true})
 			} else if it.Role == protocol.RoleUser {
 				t.add(&entry{kind: entryUser, text: it.Content})
 			} else if it.Role == protocol.RoleAgent {

@@ -122,6 +122,14 @@ func (r *renderer) toolLines(e *entry, w int) []string {
 	name := displayToolName(tc.Name)
 	head := fmt.Sprintf("%s %s %s", mark, r.th.toolName.Render(name), r.th.toolArgs.Render(clip(toolSummary(tc), max(10, w-len(name)-4))))
 	out := []string{padRight(head, w)}
+	if e.running && e.progress != "" {
+		out = append(out, padRight(r.th.dim.Render("  ⋯ "+clip(e.progress, max(10, w-4))), w))
+	}
+	if e.running {
+		for _, l := range liveLines(e.liveTail, liveTailLines) {
+			out = append(out, padRight(r.th.toolOut.Render("  "+clip(l, max(10, w-2))), w))
+		}
+	}
 	if e.running || tc.Output == "" {
 		return out
 	}

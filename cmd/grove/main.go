@@ -23,7 +23,8 @@ func main() {
 func run() int {
 	term := watchTermination(context.Background())
 	err := newRootCmd().ExecuteContext(term.ctx)
-	closeAllMCP() // MCP servers stop with grove
+	closeAllMCP()      // MCP servers stop with grove
+	removeAllScratch() // and so do the demo's scratch projects
 	term.Stop()
 	if term.Code() != 0 {
 		// SIGTERM/SIGHUP (or Ctrl+C twice) shut the run down: 128+signal.

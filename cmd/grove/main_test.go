@@ -65,10 +65,27 @@ func noProviderEnv(t *testing.T) {
 	t.Setenv("TMPDIR", t.TempDir())
 }
 
+// TestExecDemoRemovesItsScratchProject: the demo's /tmp/grove-demo-*
+// project goes away when grove exits, and the final message said where it was.
+func TestExecDemoRemovesItsScratchProject(t *testing.T) {
+	noProviderEnv(t)
+	out, errOut, err := runCLI(t, t.TempDir(), "", "exec", "--approve-workdirs", "show me")
+	if err != nil {
+		t.Fatalf("exec: %v\nstderr:\n%s", err, errOut)
+	}
+	left, _ := filepath.Glob(filepath.Join(os.Getenv("TMPDIR"), "grove-demo-*"))
+	if len(left) != 0 {
+		t.Fatalf("scratch projects left behind: %v", left)
+	}
+	if !strings.Contains(out, "The scratch project was `"+filepath.Join(os.Getenv("TMPDIR"), "grove-demo-")) || !strings.Contains(out, "--keep-demo-dir") {
+		t.Fatalf("final message does not say where the scratch project was:\n%s", out)
+	}
+}
+
 func TestExecDemoRunsTheWholeTree(t *testing.T) {
 	noProviderEnv(t)
 	home := t.TempDir()
-	out, errOut, err := runCLI(t, home, "", "exec", "--approve-workdirs", "show me")
+	out, errOut, err := runCLI(t, home, "", "--keep-demo-dir", "exec", "--approve-workdirs", "show me")
 	if err != nil {
 		t.Fatalf("exec: %v\nstderr:\n%s", err, errOut)
 	}
@@ -134,7 +151,7 @@ func TestExecJSONEventsAndStdinPrompt(t *testing.T) {
 		}
 		types[protocol.EventType(ev["type"].(string))]++
 	}
-	for _, want := range []protocol.EventType{protocol.EventTurnStarted, protocol.EventMessageDelta, protocol.EventMessage, protocol.EventToolCallBegin, protocol.EventToolCallEnd, protocol.EventApprovalRequested, protocol.EventStatusChanged, protocol.EventBackground, protocol.EventTurnCompleted} {
+	for _, want := range []protocol.EventType{protocol.EventTurnStarted, protocol.EventMessageDelta, protocol.EventMessage, protocol.EventToolCallBegin, protocol.EventExecOutputDelta, protocol.EventToolCallEnd, protocol.EventApprovalRequested, protocol.EventStatusChanged, protocol.EventBackground, protocol.EventTurnCompleted} {
 		if types[want] == 0 {
 			t.Errorf("no %s event (got %v)", want, types)
 		}

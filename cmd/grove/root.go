@@ -15,6 +15,8 @@ type globalFlags struct {
 	approval  string
 	demo      bool
 	debug     bool
+	// keepDemoDir keeps the demo's scratch project after grove exits.
+	keepDemoDir bool
 
 	// warnOut receives warnings (stderr), nil while the TUI owns the screen.
 	warnOut io.Writer
@@ -47,6 +49,7 @@ With no API key and no provider configured, grove runs an offline demo model.`,
 	pf.StringVarP(&g.sandbox, "sandbox", "s", "", "sandbox mode: read-only, workspace-write or danger-full-access")
 	pf.StringVarP(&g.approval, "ask-for-approval", "a", "", "approval policy: untrusted, on-request, on-failure or never")
 	pf.BoolVar(&g.demo, "demo", false, "run the offline demo model even if a provider is configured")
+	pf.BoolVar(&g.keepDemoDir, "keep-demo-dir", false, "keep the offline demo's scratch project (removed when grove exits otherwise)")
 	pf.BoolVar(&g.debug, "debug", false, "mirror the debug log ($GROVE_HOME/log/grove.log) to stderr (headless commands)")
 	root.AddCommand(newExecCmd(g), newResumeCmd(g), newAgentsCmd(g), newSessionsCmd(g))
 	root.AddCommand(newAppServerCmd(g), newACPCmd(g))

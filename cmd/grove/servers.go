@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/grovecli/grove/core/config"
 
 	"github.com/spf13/cobra"
 
@@ -25,6 +26,11 @@ func checkListen(listen string) error {
 // serverEngines builds one engine per session for a protocol server, with
 // the client's per-session choices layered over the command line's.
 func serverEngines(g *globalFlags) appserver.EngineFactory {
+	return sessionEngines(g, nil)
+}
+
+// sessionEngines is serverEngines with a client's own MCP servers.
+func sessionEngines(g *globalFlags, mcpServers map[string]config.MCPServer) appserver.EngineFactory {
 	return func(ctx context.Context, c appserver.ThreadConfig) (*engine.Engine, error) {
 		gg := *g
 		gg.overrides = append([]string(nil), g.overrides...)
@@ -41,7 +47,7 @@ func serverEngines(g *globalFlags) appserver.EngineFactory {
 			gg.sandbox = string(c.Sandbox)
 		}
 		// Not headless: the client answers approvals.
-		s, err := newSession(ctx, &gg, sessionOpts{})
+		s, err := newSession(ctx, &gg, sessionOpts{mcpServers: mcpServers})
 		if err != nil {
 			return nil, err
 		}
@@ -93,11 +99,10 @@ See docs/acp.md.`,
 			if _, err := loadConfig(g); err != nil {
 				return err
 			}
-			engines := serverEngines(g)
 			return acp.Serve(cmd.Context(), cmd.InOrStdin(), cmd.OutOrStdout(), acp.Options{
 				Version: groveVersion,
-				NewEngine: func(ctx context.Context, cwd string) (*engine.Engine, error) {
-					return engines(ctx, appserver.ThreadConfig{Cwd: cwd})
+				NewEngine: func(ctx context.Context, cwd string, mcpServers map[string]config.MCPServer) (*engine.Engine, error) {
+					return sessionEngines(g, mcpServers)(ctx, appserver.ThreadConfig{Cwd: cwd})
 				},
 			})
 		},

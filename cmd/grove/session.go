@@ -40,6 +40,9 @@ type session struct {
 	stopLog, waitLog func()
 	// mcp runs the session's MCP servers; shutdown stops them.
 	mcp *mcp.Manager
+	// scratch is the demo's scratch project, removed at shutdown ("" when
+	// there is none or --keep-demo-dir asked to keep it).
+	scratch string
 }
 
 // maxSessionWarnings bounds the kept warnings (a broken disk repeats).
@@ -67,6 +70,10 @@ type sessionOpts struct {
 	approveWorkdirs bool
 	// demoDelay paces the demo model's streaming (TUI only).
 	demoDelay time.Duration
+	// mcpServers are a client's own MCP servers for this session (ACP),
+	// started next to config.toml's; a client's server replaces a
+	// configured one of the same name.
+	mcpServers map[string]config.MCPServer
 }
 
 // loadConfig reads config.toml with the command-line overrides applied.
@@ -130,6 +137,16 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 		return nil, err
 	}
 	registerSecrets(cfg, prov.APIKey)
+	if len(o.mcpServers) > 0 {
+		merged := make(map[string]config.MCPServer, len(cfg.MCPServers)+len(o.mcpServers))
+		for n, c := range cfg.MCPServers {
+			merged[n] = c
+		}
+		for n, c := range o.mcpServers {
+			merged[n] = c
+		}
+		cfg.MCPServers = merged
+	}
 	se := cfg.ShellEnvironment
 	tools.SetShellEnvPolicy(tools.ShellEnvPolicy{Secrets: cfg.ProviderEnvKeys(), Exclude: se.Exclude, IncludeOnly: se.IncludeOnly, Set: se.Set, IgnoreDefaultExcludes: se.IgnoreDefaultExcludes})
 	cwd, err := workingDir(g)
@@ -137,11 +154,16 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 		return nil, err
 	}
 	var client model.Client
+	scratch := ""
 	if prov.Demo {
 		// The demo works in a scratch project unless --cd says otherwise.
 		if g.cd == "" {
 			if cwd, err = demo.NewScratch(); err != nil {
 				return nil, err
+			}
+			if !g.keepDemoDir {
+				scratch = cwd
+				registerScratch(cwd)
 			}
 		}
 		client = demo.NewClient(o.demoDelay)
@@ -182,10 +204,11 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 	})
 	if err != nil {
 		_ = mcpMgr.Close()
+		removeScratch(scratch)
 		return nil, err
 	}
 	closeMCPWithEngine(eng, mcpMgr) // also when a front end shuts the engine down directly
-	s := &session{cfg: cfg, provider: prov, eng: eng, cwd: cwd, warnings: warnings, mcp: mcpMgr}
+	s := &session{cfg: cfg, provider: prov, eng: eng, cwd: cwd, warnings: warnings, mcp: mcpMgr, scratch: scratch}
 	s.stopLog, s.waitLog = logEvents(eng, s.addWarning)
 	return s, nil
 }
@@ -203,11 +226,20 @@ func (s *session) shutdown(ctx context.Context, reason string) error {
 		_ = s.mcp.Close() // MCP servers stop with the session
 		l.Info("shutdown: MCP servers stopped", "duration_ms", time.Since(step).Milliseconds())
 	}
+	s.removeScratch()
 	step := time.Now()
 	s.stopLog()
 	s.waitLog()
 	l.Info("shutdown: done", "log_drain_ms", time.Since(step).Milliseconds(), "duration_ms", time.Since(begin).Milliseconds())
 	return err
+}
+
+// removeScratch deletes the demo's scratch project once the engine no
+// longer runs in it.
+func (s *session) removeScratch() {
+	if s.scratch != "" {
+		removeScratch(s.scratch)
+	}
 }
 
 func userHome() string {

@@ -73,6 +73,7 @@ func runTUI(ctx context.Context, g *globalFlags, prompt string, start tuiStart) 
 		}
 		if _, err := s.start(resumeID); err != nil {
 			_ = s.eng.Shutdown(context.Background())
+			s.removeScratch()
 			return nil, err
 		}
 		mu.Lock()
@@ -81,7 +82,10 @@ func runTUI(ctx context.Context, g *globalFlags, prompt string, start tuiStart) 
 		mu.Unlock()
 		if old != nil {
 			// The previous session winds down in the background.
-			go func() { _ = old.eng.Shutdown(context.Background()) }()
+			go func() {
+				_ = old.eng.Shutdown(context.Background())
+				old.removeScratch()
+			}()
 		}
 		return backend{s}, nil
 	}
@@ -144,6 +148,7 @@ func runTUI(ctx context.Context, g *globalFlags, prompt string, start tuiStart) 
 		shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		_ = last.eng.Shutdown(shutdownCtx)
+		last.removeScratch()
 	}
 	// The screen is restored: leave the last answer and the way back in
 	// the terminal's scrollback.

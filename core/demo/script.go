@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -40,7 +41,20 @@ func Respond(_ context.Context, req model.Request) (model.Response, error) {
 	case strings.Contains(req.Instructions, "# Your role: worker"):
 		return worker(turn), nil
 	}
-	return root(req.Items, turn), nil
+	return root(req.Items, turn, workingDir(req.Instructions)), nil
+}
+
+// workingDir reads the session's working directory out of the instructions
+// the engine sends ("- working directory: DIR"), so the demo's last message
+// can say where it worked. "" when the line is missing.
+func workingDir(instructions string) string {
+	const key = "- working directory: "
+	i := strings.LastIndex(instructions, key)
+	if i < 0 {
+		return ""
+	}
+	dir, _, _ := strings.Cut(instructions[i+len(key):], "\n")
+	return strings.TrimSpace(dir)
 }
 
 // Turn is what happened since the last user message: how scripted models
@@ -92,7 +106,7 @@ func usage(in, out int64) protocol.TokenUsage {
 
 // root plays an orchestrator: plan, spawn an explorer and a worker (the
 // worker in another directory, which needs approval), wait, close, report.
-func root(items []protocol.Item, st Turn) model.Response {
+func root(items []protocol.Item, st Turn, dir string) model.Response {
 	userTurns := 0
 	for _, it := range items {
 		if it.Type == protocol.ItemMessage && it.Role == protocol.RoleUser {
@@ -205,6 +219,11 @@ func root(items []protocol.Item, st Turn) model.Response {
 		fmt.Fprintf(&b, "- **%s** (`%s`): %s\n", spawned[id], protocol.ThreadID(id).Short(), firstLine(msg))
 	}
 	b.WriteString("\nEverything above ran for real in a scratch directory: tool calls, the sandbox, the approval and the agent tree. ")
+	if strings.Contains(filepath.Base(dir), "grove-demo-") {
+		fmt.Fprintf(&b, "The scratch project was `%s`; grove removes it when it exits (start grove with `--keep-demo-dir` to keep it). ", dir)
+	} else if dir != "" {
+		fmt.Fprintf(&b, "The demo worked in `%s`. ", dir)
+	}
 	b.WriteString("Set `OPENAI_API_KEY` (or configure a provider) to put a real model in charge.")
 	return model.Response{Text: b.String(), Usage: usage(2000, 160)}
 }

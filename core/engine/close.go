@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"time"
 
@@ -13,42 +14,72 @@ import (
 // thread running close_agent: if it is inside the subtree it is finalised
 // after its current tool call returns instead of being waited on.
 func (e *Engine) closeSubtree(target, caller *Thread) error {
-	nodes := e.subtree(target)
-	for i := len(nodes) - 1; i >= 0; i-- {
-		e.closeOne(nodes[i], caller)
-	}
+	e.closeThreads(context.Background(), e.subtree(target), caller)
 	return nil
 }
 
-func (e *Engine) closeOne(t, caller *Thread) {
-	t.mu.Lock()
-	if t.closed || t.closing {
-		t.mu.Unlock()
-		return
+// closeThreads closes nodes (each parent before its descendants in the
+// slice, as subtree lists them). Every thread is cancelled first and then
+// all are waited for under one deadline, the close grace or ctx's, whichever
+// comes first, so N stuck threads cost one grace period, not N. A thread
+// still running when the deadline passes is marked shut down anyway. They
+// are finalised children first.
+func (e *Engine) closeThreads(ctx context.Context, nodes []*Thread, caller *Thread) {
+	type closing struct {
+		t    *Thread
+		done <-chan struct{} // nil: nothing to wait for
 	}
-	t.closing = true
-	cancel, done := t.cancel, t.done
-	t.mu.Unlock()
-	if cancel != nil {
-		cancel()
-	}
-	if t == caller {
-		e.wg.Add(1)
-		go func() {
-			defer e.wg.Done()
-			<-done
-			e.finalizeClose(t)
-		}()
-		return
-	}
-	if cancel != nil {
-		select {
-		case <-done:
-		case <-time.After(e.closeGrace):
-			e.warnOnce(t.id, "close", fmt.Errorf("thread did not stop within %s; marking it shut down anyway", e.closeGrace))
+	var list []closing
+	for i := len(nodes) - 1; i >= 0; i-- {
+		t := nodes[i]
+		t.mu.Lock()
+		if t.closed || t.closing {
+			t.mu.Unlock()
+			continue
 		}
+		t.closing = true
+		cancel, done := t.cancel, t.done
+		t.mu.Unlock()
+		if cancel != nil {
+			cancel()
+		}
+		if t == caller {
+			e.wg.Add(1)
+			go func() {
+				defer e.wg.Done()
+				<-done
+				e.finalizeClose(t)
+			}()
+			continue
+		}
+		c := closing{t: t}
+		if cancel != nil {
+			c.done = done
+		}
+		list = append(list, c)
 	}
-	e.finalizeClose(t)
+	grace := time.NewTimer(e.closeGrace)
+	defer grace.Stop()
+	expired := false
+	for _, c := range list {
+		if c.done != nil && !expired {
+			select {
+			case <-c.done:
+			case <-grace.C:
+				expired = true
+			case <-ctx.Done():
+				expired = true
+			}
+		}
+		if c.done != nil && expired {
+			select {
+			case <-c.done:
+			default:
+				e.warnOnce(c.t.id, "close", fmt.Errorf("thread did not stop within the close deadline (%s or the shutdown's); marking it shut down anyway", e.closeGrace))
+			}
+		}
+		e.finalizeClose(c.t)
+	}
 }
 
 func (e *Engine) finalizeClose(t *Thread) {

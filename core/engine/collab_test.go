@@ -242,6 +242,9 @@ func TestWorkdirApprovalRoutedToRootWithChain(t *testing.T) {
 	if req.Dir != filepath.Join(env.cwd, "sub") {
 		t.Fatalf("dir %q", req.Dir)
 	}
+	if !strings.Contains(req.Reason, "wants to start a worker/careful agent in ") {
+		t.Fatalf("reason %q", req.Reason)
+	}
 	// Only one approval: the matching working directory needed none.
 	if err := env.e.Submit(protocol.Op{Type: protocol.OpApproval, ApprovalID: req.ID, Decision: protocol.DecisionApproved}); err != nil {
 		t.Fatal(err)

@@ -72,7 +72,7 @@ func planCrashRepair(sess *rollout.Session) *crashRepair {
 	if len(r.outputs) > len(r.aborted) {
 		msg += " Calls that had finished keep their real output."
 	}
-	r.notice = protocol.UserMessage(msg)
+	r.notice = protocol.GroveNotice(msg)
 	return r
 }
 

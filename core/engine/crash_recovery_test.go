@@ -61,7 +61,7 @@ func outputOf(items []protocol.Item, callID string) (string, int) {
 func countNotices(items []protocol.Item) int {
 	n := 0
 	for _, it := range items {
-		if it.Role == protocol.RoleUser && strings.HasPrefix(it.Content, "[grove] Your previous turn was interrupted") {
+		if it.Role == protocol.RoleUser && it.IsGroveNotice() && strings.HasPrefix(it.Content, "[grove] Your previous turn was interrupted") {
 			n++
 		}
 	}

@@ -257,7 +257,7 @@ func (e *Engine) Submit(op protocol.Op) error {
 				return fmt.Errorf("thread %s is closed and could not be resumed: %w", t.id, err)
 			}
 		}
-		if !t.deliver(false, items...) {
+		if !t.deliverAs(op.ClientID, false, items...) {
 			return fmt.Errorf("thread %s is closing; try again once it has closed", t.id)
 		}
 		return nil
@@ -355,9 +355,13 @@ func (e *Engine) Shutdown(ctx context.Context) error {
 	e.mu.Unlock()
 	log := logging.L()
 	begin := time.Now()
+	// Every tree at once, under one deadline: a stuck thread must not make
+	// the others (and the caller's deadline) wait in line behind it.
+	var all []*Thread
 	for _, t := range roots {
-		_ = e.closeSubtree(t, nil)
+		all = append(all, e.subtree(t)...)
 	}
+	e.closeThreads(ctx, all, nil)
 	log.Info("engine shutdown: threads closed", "trees", len(roots), "duration_ms", time.Since(begin).Milliseconds())
 	e.cancel()
 	done := make(chan struct{})

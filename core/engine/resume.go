@@ -61,6 +61,7 @@ func (e *Engine) resumeThread(id protocol.ThreadID) (protocol.AgentStatus, error
 	if p := e.thread(t.parentID); p != nil && !p.isClosed() {
 		e.startObserver(p, t, t.spawnCallID)
 	}
+	t.restoreQueued(untakenInput(sess))
 	e.startLoop(t)
 	e.watchRestored(t)
 	return st, nil
@@ -126,6 +127,7 @@ func (e *Engine) ResumeSession(id string) (protocol.ThreadID, error) {
 	if err := e.registerClosedChildren(root); err != nil {
 		e.bus.Publish(protocol.Event{Type: protocol.EventWarning, ThreadID: root.id, Message: fmt.Sprintf("some sub-agents of this session could not be restored: %v", err)})
 	}
+	root.restoreQueued(untakenInput(sess))
 	e.startLoop(root)
 	e.watchRestored(root)
 	return root.id, nil

@@ -224,7 +224,7 @@ func (e *Engine) approveWorkdir(ctx context.Context, caller *Thread, dir, agentT
 	req := protocol.ApprovalRequest{
 		Kind: protocol.ApprovalWorkingDir, Dir: dir, Cwd: from, RouteThreadID: route.id,
 		Chain:  append(e.chain(caller), label+" (new)"),
-		Reason: fmt.Sprintf("%s wants to start a %s agent in %s instead of %s", caller.label(), label, dir, from),
+		Reason: fmt.Sprintf("%s wants to start %s agent in %s instead of %s", caller.label(), withArticle(label), dir, from),
 	}
 	d, err := e.askApproval(ctx, caller, route, req)
 	if err != nil {

@@ -5,6 +5,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/grovecli/grove/core/model"
 	"github.com/grovecli/grove/protocol"
 	"github.com/grovecli/grove/rollout"
@@ -41,7 +43,7 @@ type Thread struct {
 	name         string
 	firstPrompt  string
 	history      []protocol.Item
-	pending      []protocol.Item
+	pending      []queuedInput
 	usage        protocol.TokenUsage
 	lastTool     string
 	steps        int    // model calls in the current/last turn
@@ -242,14 +244,20 @@ func (t *Thread) appendHistory(items ...protocol.Item) {
 // enqueue adds input for a thread whose loop has not started yet (spawn).
 func (t *Thread) enqueue(items ...protocol.Item) {
 	t.mu.Lock()
-	t.queueLocked(items)
+	queued := t.queueLocked("", items)
 	t.mu.Unlock()
+	t.recordQueued(queued)
 	t.signal()
 }
 
-// queueLocked appends input to pending (t.mu held).
-func (t *Thread) queueLocked(items []protocol.Item) {
-	t.pending = append(t.pending, items...)
+// queueLocked appends input to pending (t.mu held) and returns it with its
+// ids, for recordQueued once mu is released.
+func (t *Thread) queueLocked(clientID string, items []protocol.Item) []queuedInput {
+	queued := make([]queuedInput, len(items))
+	for i, it := range items {
+		queued[i] = queuedInput{id: uuid.NewString(), clientID: clientID, item: it}
+	}
+	t.pending = append(t.pending, queued...)
 	if t.firstPrompt == "" {
 		for _, it := range items {
 			if (it.Role == protocol.RoleUser || it.Role == protocol.RoleAgent) && it.Content != "" {
@@ -258,6 +266,7 @@ func (t *Thread) queueLocked(items []protocol.Item) {
 			}
 		}
 	}
+	return queued
 }
 
 // signal wakes the loop.
@@ -278,6 +287,12 @@ func (t *Thread) signal() {
 // the thread running — a wait issued right after never sees the previous
 // final status.
 func (t *Thread) deliver(interrupt bool, items ...protocol.Item) bool {
+	return t.deliverAs("", interrupt, items...)
+}
+
+// deliverAs is deliver for input a front end named (Op.ClientID): the turn
+// that takes it echoes clientID in turn_started.
+func (t *Thread) deliverAs(clientID string, interrupt bool, items ...protocol.Item) bool {
 	t.statusMu.Lock()
 	t.mu.Lock()
 	if t.closed || t.closing {
@@ -285,13 +300,14 @@ func (t *Thread) deliver(interrupt bool, items ...protocol.Item) bool {
 		t.statusMu.Unlock()
 		return false
 	}
-	t.queueLocked(items)
+	queued := t.queueLocked(clientID, items)
 	t.halted = false // new input resumes work, with everything queued
 	busy := t.running
 	if interrupt && busy && t.turnCancel != nil {
 		t.turnCancel()
 	}
 	t.mu.Unlock()
+	t.recordQueued(queued)
 	changed := false
 	if !busy {
 		changed = t.setStatusLocked(protocol.Running())

@@ -69,6 +69,12 @@ func (t *Thread) runTurn(parent context.Context) {
 	t.turnID = turnID
 	t.running = true
 	t.steps, t.limitHit = 0, ""
+	// The turn owns the input that starts it from the moment it can be
+	// interrupted (same critical section as turnCancel): an interrupt right
+	// after turn_started ends this turn with its input, instead of an empty
+	// turn whose input then runs in another one.
+	input := t.pending
+	t.pending = nil
 	tc := rollout.TurnContext{TurnID: turnID, Model: t.modelName, ReasoningEffort: t.effort, Cwd: t.cwd, Sandbox: t.sandbox, ApprovalPolicy: e.opts.ApprovalPolicy}
 	rec := t.rec
 	t.mu.Unlock()
@@ -76,7 +82,8 @@ func (t *Thread) runTurn(parent context.Context) {
 		_ = rec.AppendTurnContext(tc)
 	}
 	t.setStatus(protocol.Running())
-	t.record(e.bus.Publish(protocol.Event{Type: protocol.EventTurnStarted, ThreadID: t.id, TurnID: turnID}))
+	t.record(e.bus.Publish(protocol.Event{Type: protocol.EventTurnStarted, ThreadID: t.id, TurnID: turnID, ClientIDs: clientIDs(input)}))
+	t.takeInput(turnID, input)
 
 	outcome, lastText, errMsg := t.turnSteps(ctx, turnID)
 
@@ -96,7 +103,9 @@ func (t *Thread) runTurn(parent context.Context) {
 	t.mu.Lock()
 	t.running = false
 	t.turnCancel = nil
-	closing := t.closing // closeSubtree sets shutdown
+	// closeThreads sets shutdown; a turn that outlived the close deadline
+	// must not overwrite it when it finally ends.
+	closing := t.closing || t.closed
 	more := len(t.pending) > 0 && !t.halted
 	if outcome == outcomeCompleted {
 		t.lastMessage = lastText
@@ -155,10 +164,7 @@ func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, str
 		pending := t.pending
 		t.pending = nil
 		t.mu.Unlock()
-		for _, it := range pending {
-			t.appendHistory(it)
-			t.record(e.bus.Publish(inputEvent(t.id, turnID, it)))
-		}
+		t.takeInput(turnID, pending)
 		if ctx.Err() != nil {
 			return outcomeInterrupted, soFar(), ""
 		}
@@ -215,6 +221,7 @@ func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, str
 		})
 		if err != nil {
 			if ctx.Err() != nil {
+				t.keepInterruptedReply(turnID, partial.String())
 				return outcomeInterrupted, soFar(), ""
 			}
 			if limitCtx.Err() != nil {
@@ -275,6 +282,19 @@ func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, str
 			return outcomeInterrupted, soFar(), ""
 		}
 	}
+}
+
+// keepInterruptedReply records the part of a reply that had streamed when
+// an interrupt cut it off, so history, rollout and events keep what the
+// user already saw (marked interrupted) instead of dropping it.
+func (t *Thread) keepInterruptedReply(turnID, text string) {
+	if text == "" {
+		return
+	}
+	it := protocol.AssistantMessage(text)
+	it.Interrupted = true
+	t.appendHistory(it)
+	t.record(t.e.bus.Publish(protocol.Event{Type: protocol.EventMessage, ThreadID: t.id, TurnID: turnID, Message: text, Interrupted: true}))
 }
 
 func (t *Thread) accountUsage(turnID string, u protocol.TokenUsage) {
@@ -355,7 +375,10 @@ func (t *Thread) runTool(ctx context.Context, turnID string, c model.ToolCallReq
 	env.Emit = func(ev protocol.Event) {
 		ev.ThreadID = t.id
 		ev.TurnID = turnID
-		t.record(e.bus.Publish(ev))
+		ev = e.bus.Publish(ev)
+		if ev.Type != protocol.EventExecOutputDelta { // live only: tool_call_end records the output
+			t.record(ev)
+		}
 	}
 	begin := &protocol.ToolCall{CallID: c.CallID, Name: c.Name, Arguments: c.Arguments}
 	t.record(e.bus.Publish(protocol.Event{Type: protocol.EventToolCallBegin, ThreadID: t.id, TurnID: turnID, Tool: begin}))

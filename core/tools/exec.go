@@ -114,7 +114,7 @@ func (x *execCommand) Run(ctx context.Context, env *Env, raw json.RawMessage) Re
 			policy = protocol.SandboxPolicy{Mode: protocol.SandboxDangerFullAccess}
 		}
 	}
-	res := x.run(ctx, policy, env.Cwd, dir, a.Cmd, timeout)
+	res := x.run(ctx, env, policy, env.Cwd, dir, a.Cmd, timeout)
 	retryable := env.ApprovalPolicy == protocol.ApprovalOnFailure || env.ApprovalPolicy == protocol.ApprovalUntrusted
 	if retryable && policy.Mode != protocol.SandboxDangerFullAccess && !res.IsError && looksLikeSandboxDenial(res) {
 		req.Reason = "the command failed inside the sandbox (permission denied); run it again without the sandbox?"
@@ -123,7 +123,7 @@ func (x *execCommand) Run(ctx context.Context, env *Env, raw json.RawMessage) Re
 			r.Output = res.Output + "\n\n" + r.Output
 			return r
 		}
-		return x.run(ctx, protocol.SandboxPolicy{Mode: protocol.SandboxDangerFullAccess}, env.Cwd, dir, a.Cmd, timeout)
+		return x.run(ctx, env, protocol.SandboxPolicy{Mode: protocol.SandboxDangerFullAccess}, env.Cwd, dir, a.Cmd, timeout)
 	}
 	return res
 }
@@ -163,7 +163,7 @@ func looksLikeSandboxDenial(r Result) bool {
 // new session without a controlling terminal, stdin from /dev/null, and
 // its whole tree (also what left the process group) dies when it ends, on
 // a timeout or interrupt, and with grove.
-func (x *execCommand) run(ctx context.Context, policy protocol.SandboxPolicy, cwd, dir, command string, timeout time.Duration) Result {
+func (x *execCommand) run(ctx context.Context, tenv *Env, policy protocol.SandboxPolicy, cwd, dir, command string, timeout time.Duration) Result {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	extra := []string{"GROVE_SANDBOX=" + string(policy.Mode), "PAGER=cat", "GIT_PAGER=cat", "NO_COLOR=1", "TERM=dumb"}
@@ -187,10 +187,24 @@ func (x *execCommand) run(ctx context.Context, policy protocol.SandboxPolicy, cw
 		_ = pr.Close()
 		return Errorf("exec_command: %v", err)
 	}
+	var sink io.Writer = out
+	var live *outputStreamer
+	if tenv != nil && tenv.Emit != nil {
+		live = newOutputStreamer(tenv.Emit, tenv.CallID, streamInterval)
+		defer live.close() // idempotent after the copy's close
+	}
+	if live != nil {
+		// Shown live (TUI card, exec --json, app-server, ACP); out keeps
+		// what the model gets.
+		sink = io.MultiWriter(out, live)
+	}
 	copied := make(chan struct{})
 	go func() {
 		defer close(copied)
-		_, _ = io.Copy(out, pr)
+		_, _ = io.Copy(sink, pr)
+		if live != nil {
+			live.close()
+		}
 	}()
 	type exit struct {
 		code int

@@ -19,6 +19,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"go.uber.org/goleak"
 
+	"github.com/grovecli/grove/core/config"
 	"github.com/grovecli/grove/core/engine"
 	"github.com/grovecli/grove/core/model"
 	"github.com/grovecli/grove/core/sandbox"
@@ -312,9 +313,14 @@ func (f *fixture) script(ctx context.Context, req model.Request) (model.Response
 type fixture struct {
 	home, cwd string
 	blocked   chan struct{}
+	mu        sync.Mutex
+	mcp       map[string]config.MCPServer // the last session's client MCP servers
 }
 
-func (f *fixture) factory(ctx context.Context, cwd string) (*engine.Engine, error) {
+func (f *fixture) factory(ctx context.Context, cwd string, mcp map[string]config.MCPServer) (*engine.Engine, error) {
+	f.mu.Lock()
+	f.mcp = mcp
+	f.mu.Unlock()
 	if cwd == "" {
 		cwd = f.cwd
 	}
@@ -413,6 +419,19 @@ func TestACPSession(t *testing.T) {
 	}
 	c.client.waitFor(t, "command completed", func(u sdk.SessionUpdate) bool {
 		return u.ToolCallUpdate != nil && u.ToolCallUpdate.ToolCallId == "call-a" && u.ToolCallUpdate.Status != nil && *u.ToolCallUpdate.Status == sdk.ToolCallStatusCompleted
+	})
+	// Its output was shown while it ran (an in-progress update with it).
+	c.client.waitFor(t, "live command output", func(u sdk.SessionUpdate) bool {
+		tu := u.ToolCallUpdate
+		if tu == nil || tu.ToolCallId != "call-a" || tu.Status == nil || *tu.Status != sdk.ToolCallStatusInProgress {
+			return false
+		}
+		for _, c := range tu.Content {
+			if c.Content != nil && c.Content.Content.Text != nil && strings.Contains(c.Content.Content.Text.Text, "hi\n") {
+				return true
+			}
+		}
+		return false
 	})
 	c.client.waitFor(t, "agent message", func(u sdk.SessionUpdate) bool { return strings.Contains(textOf(u), "wrote") })
 
@@ -567,12 +586,13 @@ func TestACPWithTypeScriptClient(t *testing.T) {
 	}
 }
 
-// TestCancelReachesTheTurnThatRunsTheInput: a cancel that lands before the
-// turn takes its input ends that turn empty and the engine runs the input
-// in the next turn; the session interrupts that turn too.
-func TestCancelReachesTheTurnThatRunsTheInput(t *testing.T) {
+// TestCancelBeforeTheTurnStartsEndsThePrompt: a cancel that lands before
+// the engine starts the prompt's turn leaves no turn at all (the thread
+// just becomes interrupted, its input kept with no turn run for it); the
+// final status alone then ends the prompt instead of leaving it hanging.
+func TestCancelBeforeTheTurnStartsEndsThePrompt(t *testing.T) {
 	f := &fixture{home: t.TempDir(), cwd: t.TempDir(), blocked: make(chan struct{}, 1)}
-	eng, err := f.factory(context.Background(), "")
+	eng, err := f.factory(context.Background(), "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -588,21 +608,16 @@ func TestCancelReachesTheTurnThatRunsTheInput(t *testing.T) {
 		_ = eng.Shutdown(ctx)
 	}()
 	s := newSession(&agent{ctx: context.Background()}, eng, root, events, stop)
-	s.cancelling = true // the prompt was cancelled; its first turn ended empty
-	if err := eng.SubmitText(root, "block"); err != nil {
-		t.Fatal(err)
-	}
-	<-f.blocked
-	s.onEvent(protocol.Event{Type: protocol.EventTurnStarted, ThreadID: root, TurnID: "next"})
-	deadline := time.After(30 * time.Second)
-	for {
-		select {
-		case ev := <-events:
-			if ev.Type == protocol.EventStatusChanged && ev.ThreadID == root && ev.Status.Kind == protocol.StatusInterrupted {
-				return
-			}
-		case <-deadline:
-			t.Fatal("the turn running the cancelled input was not interrupted")
+	end := make(chan protocol.AgentStatus, 1)
+	s.turnEnd, s.cancelling = end, true
+	st := protocol.Interrupted()
+	s.onEvent(protocol.Event{Type: protocol.EventStatusChanged, ThreadID: root, Status: &st})
+	select {
+	case got := <-end:
+		if got.Kind != protocol.StatusInterrupted {
+			t.Fatalf("prompt ended with %v", got)
 		}
+	default:
+		t.Fatal("the cancelled prompt did not end on the interrupted status")
 	}
 }

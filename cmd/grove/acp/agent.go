@@ -16,6 +16,7 @@ import (
 
 	sdk "github.com/coder/acp-go-sdk"
 
+	"github.com/grovecli/grove/core/config"
 	"github.com/grovecli/grove/core/engine"
 	"github.com/grovecli/grove/core/logging"
 	"github.com/grovecli/grove/protocol"
@@ -23,7 +24,9 @@ import (
 
 // EngineFactory builds an engine (not yet started) for a session in cwd.
 // Every engine shares $GROVE_HOME, so sessions resume across front ends.
-type EngineFactory func(ctx context.Context, cwd string) (*engine.Engine, error)
+// mcpServers are the client's own MCP servers for the session (from
+// session/new or session/load), started next to the configured ones.
+type EngineFactory func(ctx context.Context, cwd string, mcpServers map[string]config.MCPServer) (*engine.Engine, error)
 
 // Options configure the agent.
 type Options struct {
@@ -105,6 +108,7 @@ func (a *agent) Initialize(_ context.Context, p sdk.InitializeRequest) (sdk.Init
 		AgentCapabilities: sdk.AgentCapabilities{
 			LoadSession:        true,
 			PromptCapabilities: sdk.PromptCapabilities{Image: true, EmbeddedContext: true},
+			McpCapabilities:    sdk.McpCapabilities{Http: true},
 		},
 		AgentInfo:   &sdk.Implementation{Name: "grove", Version: a.opts.Version},
 		AuthMethods: []sdk.AuthMethod{},
@@ -127,11 +131,10 @@ func (a *agent) NewSession(_ context.Context, p sdk.NewSessionRequest) (sdk.NewS
 	if err := checkCwd(p.Cwd); err != nil {
 		return sdk.NewSessionResponse{}, err
 	}
-	s, err := a.open(p.Cwd, "")
+	s, err := a.open(p.Cwd, "", p.McpServers)
 	if err != nil {
 		return sdk.NewSessionResponse{}, err
 	}
-	s.warnMCP(p.McpServers)
 	a.startPump(s)
 	return sdk.NewSessionResponse{SessionId: s.id}, nil
 }
@@ -151,11 +154,10 @@ func (a *agent) LoadSession(ctx context.Context, p sdk.LoadSessionRequest) (sdk.
 	if loaded {
 		return sdk.LoadSessionResponse{}, sdk.NewInvalidRequest(map[string]any{"sessionId": fmt.Sprintf("session %s is already loaded", p.SessionId)})
 	}
-	s, err := a.open(p.Cwd, string(p.SessionId))
+	s, err := a.open(p.Cwd, string(p.SessionId), p.McpServers)
 	if err != nil {
 		return sdk.LoadSessionResponse{}, err
 	}
-	s.warnMCP(p.McpServers)
 	if err := s.replay(ctx); err != nil {
 		return sdk.LoadSessionResponse{}, fmt.Errorf("replay session %s: %w", s.id, err)
 	}
@@ -164,8 +166,9 @@ func (a *agent) LoadSession(ctx context.Context, p sdk.LoadSessionRequest) (sdk.
 }
 
 // open builds a session's engine and starts (or resumes) its root.
-func (a *agent) open(cwd, resumeID string) (*session, error) {
-	eng, err := a.opts.NewEngine(a.ctx, cwd)
+func (a *agent) open(cwd, resumeID string, mcpServers []sdk.McpServer) (*session, error) {
+	servers, skipped := clientMCPServers(mcpServers)
+	eng, err := a.opts.NewEngine(a.ctx, cwd, servers)
 	if err != nil {
 		return nil, err
 	}
@@ -182,6 +185,9 @@ func (a *agent) open(cwd, resumeID string) (*session, error) {
 		return nil, err
 	}
 	s := newSession(a, eng, root, events, stop)
+	for _, why := range skipped {
+		logging.L().Warn("acp: client MCP server skipped", "session", string(s.id), "reason", why)
+	}
 	a.mu.Lock()
 	a.sessions[s.id] = s
 	a.mu.Unlock()

@@ -32,11 +32,15 @@ type session struct {
 	turnEnd  chan protocol.AgentStatus
 	turnOver bool
 	// cancelling: the client cancelled the running prompt. A cancel that
-	// lands before the turn takes its input ends that turn empty and the
-	// engine runs the input in the next turn, which is then interrupted too.
+	// lands before the engine starts the prompt's turn ends it with no turn
+	// at all (the thread just becomes interrupted), so then the final status
+	// alone ends the prompt.
 	cancelling bool
 	// streamed marks threads whose current message went out as deltas.
 	streamed map[protocol.ThreadID]bool
+	// liveOutput is the end of each running root command's output so far,
+	// sent as its tool call's content while it runs.
+	liveOutput map[string]string
 
 	// Sub-agents: each thread maps to the root's spawn_agent tool call that
 	// stands for its subtree (its anchor), which shows their progress.
@@ -52,18 +56,10 @@ type session struct {
 func newSession(a *agent, eng *engine.Engine, root protocol.ThreadID, events <-chan protocol.Event, stop func()) *session {
 	return &session{
 		a: a, eng: eng, id: sdk.SessionId(root), root: root, events: events, stopEvents: stop,
-		streamed: map[protocol.ThreadID]bool{}, anchors: map[protocol.ThreadID]string{},
+		streamed: map[protocol.ThreadID]bool{}, liveOutput: map[string]string{}, anchors: map[protocol.ThreadID]string{},
 		labels: map[protocol.ThreadID]string{}, tasks: map[string]string{},
 		progress: map[string][]string{}, owners: map[string]protocol.ThreadID{},
 		finished: map[string]*protocol.AgentStatus{}, spawnDone: map[string]bool{},
-	}
-}
-
-// warnMCP logs MCP servers handed over by the client: grove's engine has no
-// MCP client yet, so they are not started.
-func (s *session) warnMCP(servers []sdk.McpServer) {
-	if len(servers) > 0 {
-		logging.L().Warn("acp: MCP servers from the client are not supported yet; ignored", "session", string(s.id), "count", len(servers))
 	}
 }
 
@@ -136,20 +132,13 @@ func (s *session) onEvent(ev protocol.Event) {
 		return
 	}
 	switch ev.Type {
-	case protocol.EventTurnStarted:
-		s.mu.Lock()
-		again := s.cancelling
-		s.mu.Unlock()
-		if again {
-			_ = s.cancel()
-		}
 	case protocol.EventTurnCompleted:
 		s.mu.Lock()
 		s.turnOver = true
 		s.mu.Unlock()
 	case protocol.EventStatusChanged:
 		s.mu.Lock()
-		if s.turnOver && s.turnEnd != nil && !ev.Status.IsActive() {
+		if (s.turnOver || s.cancelling) && s.turnEnd != nil && !ev.Status.IsActive() {
 			s.turnEnd <- *ev.Status
 			s.turnEnd, s.turnOver = nil, false
 		}
@@ -168,6 +157,10 @@ func (s *session) onEvent(ev protocol.Event) {
 		s.mu.Unlock()
 		if !streamed && ev.Message != "" {
 			s.update(sdk.UpdateAgentMessageText(ev.Message))
+		}
+	case protocol.EventExecOutputDelta:
+		if ev.Tool != nil {
+			s.toolOutput(ev.Tool.CallID, ev.Delta)
 		}
 	case protocol.EventToolCallBegin:
 		s.toolBegin(*ev.Tool)
@@ -198,7 +191,28 @@ func (s *session) toolBegin(tc protocol.ToolCall) {
 	s.update(sdk.StartToolCall(sdk.ToolCallId(tc.CallID), toolTitle(tc), opts...))
 }
 
+// maxLiveOutput bounds the command output an update carries (its end).
+const maxLiveOutput = 16 << 10
+
+// toolOutput shows a running command's output so far on its tool call
+// (ACP's content of an update replaces the previous one, so it is the tail
+// of everything, not the delta).
+func (s *session) toolOutput(callID, delta string) {
+	s.mu.Lock()
+	out := s.liveOutput[callID] + delta
+	if len(out) > maxLiveOutput {
+		out = strings.ToValidUTF8(out[len(out)-maxLiveOutput:], "")
+	}
+	s.liveOutput[callID] = out
+	s.mu.Unlock()
+	s.update(sdk.UpdateToolCall(sdk.ToolCallId(callID), sdk.WithUpdateStatus(sdk.ToolCallStatusInProgress),
+		sdk.WithUpdateContent([]sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock("```\n" + out + "\n```"))})))
+}
+
 func (s *session) toolEnd(tc protocol.ToolCall) {
+	s.mu.Lock()
+	delete(s.liveOutput, tc.CallID)
+	s.mu.Unlock()
 	status := sdk.ToolCallStatusCompleted
 	if tc.IsError || (tc.ExitCode != nil && *tc.ExitCode != 0) {
 		status = sdk.ToolCallStatusFailed
@@ -395,6 +409,9 @@ func (s *session) replay(ctx context.Context) error {
 			return err
 		}
 		switch {
+		case it.Type == protocol.ItemMessage && it.IsGroveNotice():
+			// grove's notice to the model is not the user's words.
+			s.update(sdk.UpdateAgentThoughtText(it.Content))
 		case it.Type == protocol.ItemMessage && it.Role == protocol.RoleUser:
 			s.update(sdk.UpdateUserMessageText(it.Content))
 		case it.Type == protocol.ItemMessage && it.Role == protocol.RoleAssistant:

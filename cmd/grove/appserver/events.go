@@ -95,15 +95,7 @@ func (s *Server) translate(sess *session, ev protocol.Event) []outMsg {
 		return nil
 	}
 	if t.held != nil && ev.Type != protocol.EventStatusChanged {
-		// An interrupt that landed before the turn took its input ends the
-		// turn empty, and the engine runs that input in the next turn: the
-		// client asked to stop it, so that turn is interrupted too.
-		reinterrupt := ev.Type == protocol.EventTurnStarted && t.held.ID == t.interruptAsked && len(t.startWaiting) == 0
 		out = append(out, s.releaseHeld(t, nil)...)
-		if reinterrupt {
-			_ = sess.eng.Submit(protocol.Op{Type: protocol.OpInterrupt, ThreadID: t.info.ID})
-			t.interruptAsked = ev.TurnID
-		}
 	}
 	turnID := ev.TurnID
 	if turnID == "" {
@@ -120,9 +112,11 @@ func (s *Server) translate(sess *session, ev protocol.Event) []outMsg {
 		t.busy, t.turnID, t.turnStart, t.turnItems, t.turnError = true, ev.TurnID, time.Now(), nil, ""
 		started := t.turnStart.Unix()
 		turn := protocol.AppTurn{ID: ev.TurnID, Items: []any{}, Status: "inProgress", StartedAt: &started}
-		if len(t.startWaiting) > 0 {
-			out = append(out, outMsg{replyTo: t.startWaiting[0], params: protocol.AppTurnStartResponse{Turn: turn}})
-			t.startWaiting = t.startWaiting[1:]
+		for _, cid := range ev.ClientIDs {
+			if req, ok := t.startWaiting[cid]; ok {
+				out = append(out, outMsg{replyTo: req, params: protocol.AppTurnStartResponse{Turn: turn}})
+				delete(t.startWaiting, cid)
+			}
 		}
 		emit("turn/started", map[string]any{"threadId": tid, "turn": turn})
 	case protocol.EventTurnCompleted:
@@ -190,12 +184,23 @@ func (s *Server) translate(sess *session, ev protocol.Event) []outMsg {
 		if collab, ok := item.(protocol.AppCollabToolCallItem); ok {
 			item = s.withAgentStates(collab)
 		}
-		if cmd, ok := item.(protocol.AppCommandExecutionItem); ok && ev.Tool.Output != "" {
-			// The engine reports a command's output at its end: one delta.
+		live := t.liveOutput[ev.Tool.CallID]
+		delete(t.liveOutput, ev.Tool.CallID)
+		if cmd, ok := item.(protocol.AppCommandExecutionItem); ok && ev.Tool.Output != "" && !live {
+			// No live output came (an approval declined it, or no Emit): one
+			// delta with the whole output at the end.
 			emit("item/commandExecution/outputDelta", map[string]any{"threadId": tid, "turnId": turnID, "itemId": cmd.ID, "delta": ev.Tool.Output})
 		}
 		t.turnItems = append(t.turnItems, item)
 		emit("item/completed", itemNote(tid, turnID, item, "completedAtMs"))
+	case protocol.EventExecOutputDelta:
+		if ev.Tool == nil {
+			break
+		}
+		if cmd, ok := t.tools[ev.Tool.CallID].(protocol.AppCommandExecutionItem); ok && ev.Delta != "" {
+			t.liveOutput[ev.Tool.CallID] = true
+			emit("item/commandExecution/outputDelta", map[string]any{"threadId": tid, "turnId": turnID, "itemId": cmd.ID, "delta": ev.Delta})
+		}
 	case protocol.EventPlanUpdated:
 		steps := []map[string]string{}
 		for _, st := range ev.Plan.Steps {

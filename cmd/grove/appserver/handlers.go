@@ -204,13 +204,18 @@ func (s *Server) turnStart(id json.RawMessage, raw json.RawMessage) (any, *proto
 		return nil, rpcError(protocol.RPCInvalidRequest, "a turn is already running on thread %s; turn/interrupt it or wait for turn/completed", p.ThreadID)
 	}
 	// Registered before submitting: the pump may see turn_started at once.
+	// The engine names the turn that takes this input by its client id.
 	t.busy = true
-	t.startWaiting = append(t.startWaiting, id)
+	cid := fmt.Sprintf("turn-start-%d", itemSeq.Add(1))
+	if t.startWaiting == nil {
+		t.startWaiting = map[string]json.RawMessage{}
+	}
+	t.startWaiting[cid] = id
 	s.mu.Unlock()
-	if err := t.sess.eng.Submit(protocol.Op{Type: protocol.OpUserTurn, ThreadID: t.info.ID, Items: items}); err != nil {
+	if err := t.sess.eng.Submit(protocol.Op{Type: protocol.OpUserTurn, ThreadID: t.info.ID, Items: items, ClientID: cid}); err != nil {
 		s.mu.Lock()
 		t.busy = false
-		t.startWaiting = t.startWaiting[:len(t.startWaiting)-1]
+		delete(t.startWaiting, cid)
 		s.mu.Unlock()
 		return nil, rpcError(protocol.RPCInvalidRequest, "turn/start: %v", err)
 	}

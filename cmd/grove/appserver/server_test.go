@@ -368,11 +368,10 @@ func TestAppServerSubAgentApproval(t *testing.T) {
 	c.close()
 }
 
-// TestInterruptBeforeInputTaken: an interrupt that lands before the turn
-// takes its input ends that turn empty and the engine runs the input in the
-// next turn; the server reports the first turn interrupted and interrupts
-// the second (the client asked to stop that input).
-func TestInterruptBeforeInputTaken(t *testing.T) {
+// TestInterruptedTurnCompletesInterrupted: a turn the client interrupted
+// is reported interrupted when it completes, even if the engine ended it
+// before it did anything.
+func TestInterruptedTurnCompletesInterrupted(t *testing.T) {
 	blocked := make(chan struct{}, 1)
 	f := newFixture(t, blockingScript(blocked))
 	var out strings.Builder
@@ -390,32 +389,16 @@ func TestInterruptBeforeInputTaken(t *testing.T) {
 	}()
 	id := root.info.ID
 	// The engine's side, replayed: turn A starts, the client interrupts it,
-	// it ends before taking the input.
+	// it ends.
 	s.onEvent(sess, protocol.Event{Type: protocol.EventTurnStarted, ThreadID: id, TurnID: "turn-a"})
 	if _, rerr := s.turnInterrupt(json.RawMessage(`{"threadId":"` + string(id) + `","turnId":"turn-a"}`)); rerr != nil {
 		t.Fatal(rerr)
 	}
 	s.onEvent(sess, protocol.Event{Type: protocol.EventTurnCompleted, ThreadID: id, TurnID: "turn-a"})
-	// The input runs in the next turn (here, really: it blocks in the model).
-	if err := sess.eng.SubmitText(id, "block"); err != nil {
-		t.Fatal(err)
-	}
-	<-blocked
-	s.onEvent(sess, protocol.Event{Type: protocol.EventTurnStarted, ThreadID: id, TurnID: "turn-b"})
+	st := protocol.Completed("", false)
+	s.onEvent(sess, protocol.Event{Type: protocol.EventStatusChanged, ThreadID: id, Status: &st})
 	if !strings.Contains(out.String(), `"id":"turn-a"`) || !strings.Contains(out.String(), `"status":"interrupted"`) {
 		t.Fatalf("turn A must complete interrupted:\n%s", out.String())
-	}
-	// The server interrupted the engine's running turn.
-	deadline := time.After(30 * time.Second)
-	for {
-		select {
-		case ev := <-sess.events:
-			if ev.Type == protocol.EventStatusChanged && ev.ThreadID == id && ev.Status.Kind == protocol.StatusInterrupted {
-				return
-			}
-		case <-deadline:
-			t.Fatal("the running turn was not interrupted")
-		}
 	}
 }
 
@@ -469,5 +452,79 @@ func TestEOFWithPendingApproval(t *testing.T) {
 	c.close()
 	if fileExists(filepath.Join(f.cwd, "late.txt")) {
 		t.Fatal("an unanswered command ran")
+	}
+}
+
+// TestTurnStartAnsweredWithItsOwnTurn: turn/start is answered with the turn
+// that took its input (the engine echoes the input's client id), not with
+// whichever turn starts next on the thread.
+func TestTurnStartAnsweredWithItsOwnTurn(t *testing.T) {
+	f := newFixture(t, blockingScript(make(chan struct{}, 1)))
+	var out strings.Builder
+	s := &Server{
+		opts: Options{Home: f.home, NewEngine: f.factory, Version: "test"}, ctx: context.Background(),
+		out: &writer{w: &out}, threads: map[protocol.ThreadID]*thread{}, approvals: map[int64]*pendingApproval{},
+	}
+	sess, root, err := s.openSession(ThreadConfig{}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		sess.stopEvents()
+		shutdown(t, sess.eng)
+	}()
+	id := root.info.ID
+	if _, rerr := s.turnStart(json.RawMessage(`41`), json.RawMessage(`{"threadId":"`+string(id)+`","input":[{"type":"text","text":"write a"}]}`)); rerr != nil {
+		t.Fatal(rerr)
+	}
+	// A turn the request did not start (another input, replayed) is not its answer.
+	s.onEvent(sess, protocol.Event{Type: protocol.EventTurnStarted, ThreadID: id, TurnID: "someone-elses"})
+	if strings.Contains(out.String(), `"id":41`) {
+		t.Fatalf("turn/start answered with another turn:\n%s", out.String())
+	}
+	for ev := range sess.events {
+		if ev.Type == protocol.EventTurnStarted && ev.ThreadID == id {
+			s.onEvent(sess, ev)
+			if !strings.Contains(out.String(), `"id":41`) || !strings.Contains(out.String(), `"id":"`+ev.TurnID+`"`) {
+				t.Fatalf("turn/start not answered with turn %s:\n%s", ev.TurnID, out.String())
+			}
+			return
+		}
+	}
+	t.Fatal("no turn started")
+}
+
+// TestCommandOutputStreamsAsOutputDelta: live exec output becomes
+// item/commandExecution/outputDelta while the command runs, and is not
+// sent a second time when it ends.
+func TestCommandOutputStreamsAsOutputDelta(t *testing.T) {
+	f := newFixture(t, blockingScript(make(chan struct{}, 1)))
+	var out strings.Builder
+	s := &Server{
+		opts: Options{Home: f.home, NewEngine: f.factory, Version: "test"}, ctx: context.Background(),
+		out: &writer{w: &out}, threads: map[protocol.ThreadID]*thread{}, approvals: map[int64]*pendingApproval{},
+	}
+	sess, root, err := s.openSession(ThreadConfig{}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		sess.stopEvents()
+		shutdown(t, sess.eng)
+	}()
+	id := root.info.ID
+	tool := &protocol.ToolCall{CallID: "c9", Name: "exec_command", Arguments: `{"cmd":"make"}`}
+	s.onEvent(sess, protocol.Event{Type: protocol.EventTurnStarted, ThreadID: id, TurnID: "t1"})
+	s.onEvent(sess, protocol.Event{Type: protocol.EventToolCallBegin, ThreadID: id, TurnID: "t1", Tool: tool})
+	s.onEvent(sess, protocol.Event{Type: protocol.EventExecOutputDelta, ThreadID: id, TurnID: "t1", Tool: tool, Delta: "building…\n"})
+	if !strings.Contains(out.String(), `"method":"item/commandExecution/outputDelta"`) || !strings.Contains(out.String(), `"delta":"building…\n"`) {
+		t.Fatalf("no live outputDelta:\n%s", out.String())
+	}
+	code := 0
+	end := *tool
+	end.Output, end.ExitCode = "Exit code: 0\nWall time: 1.00 seconds\nOutput:\nbuilding…\n", &code
+	s.onEvent(sess, protocol.Event{Type: protocol.EventToolCallEnd, ThreadID: id, TurnID: "t1", Tool: &end})
+	if n := strings.Count(out.String(), `"method":"item/commandExecution/outputDelta"`); n != 1 {
+		t.Fatalf("%d outputDelta notifications, want the live one only:\n%s", n, out.String())
 	}
 }

@@ -28,8 +28,9 @@ type thread struct {
 	// busy: a turn/start was accepted or a turn runs (a second turn/start is
 	// refused until it ends).
 	busy bool
-	// startWaiting holds turn/start request ids answered at turn_started.
-	startWaiting []json.RawMessage
+	// startWaiting maps the client id of each turn/start's input (the
+	// engine echoes it in turn_started) to the request answered then.
+	startWaiting map[string]json.RawMessage
 	turnID       string
 	turnStart    time.Time
 	turnItems    []any
@@ -45,6 +46,8 @@ type thread struct {
 	reasonItem string
 	reasonText strings.Builder
 	tools      map[string]any // open tool items by call id
+	// liveOutput marks the commands whose output went out as live deltas.
+	liveOutput map[string]bool
 	// declined marks calls whose approval the user refused.
 	declined map[string]bool
 
@@ -53,7 +56,7 @@ type thread struct {
 }
 
 func newThread(sess *session, ti protocol.ThreadInfo) *thread {
-	return &thread{sess: sess, info: ti, status: ti.Status, tools: map[string]any{}, declined: map[string]bool{}}
+	return &thread{sess: sess, info: ti, status: ti.Status, tools: map[string]any{}, declined: map[string]bool{}, liveOutput: map[string]bool{}}
 }
 
 // openSession builds an engine and starts (or resumes) its root. The event
