@@ -129,10 +129,16 @@ func renderChildren(n ast.Node, src []byte, w int, st *mdStyles) []string {
 		}
 		switch b := c.(type) {
 		case *ast.Paragraph, *ast.TextBlock:
-			if rows, aligns, ok := tableRows(b, src); ok {
+			if t, ok := findTable(b, src); ok {
+				if t.before != "" {
+					out = append(out, wrapSpans(inlineMarkdown(t.before), w, "", "")...)
+				}
 				blank()
-				out = append(out, tableLines(rows, aligns, w, st)...)
+				out = append(out, tableLines(t.rows, t.aligns, w, st)...)
 				blank()
+				if t.after != "" {
+					out = append(out, wrapSpans(inlineMarkdown(t.after), w, "", "")...)
+				}
 				continue
 			}
 			out = append(out, wrapSpans(inlineSpans(b, src, span{}), w, "", "")...)
@@ -326,20 +332,16 @@ func inlineSpans(n ast.Node, src []byte, cur span) []span {
 			s := cur
 			s.strike = true
 			out = append(out, inlineSpans(x, src, s)...)
-		case *ast.Link:
+		case *ast.Link, *ast.Image:
 			s := cur
 			s.link = true
 			label := inlineSpans(x, src, s)
 			out = append(out, label...)
-			if url := string(x.Destination); url != "" && url != spansText(label) {
+			if url := destination(x); url != "" && url != spansText(label) {
 				add(span{link: true, heading: cur.heading}, " ("+url+")")
 			}
 		case *ast.AutoLink:
 			add(span{link: true, heading: cur.heading}, string(x.URL(src)))
-		case *ast.Image:
-			s := cur
-			s.link = true
-			out = append(out, inlineSpans(x, src, s)...)
 		case *ast.RawHTML:
 			segs := x.Segments
 			for i := range segs.Len() {
@@ -349,6 +351,35 @@ func inlineSpans(n ast.Node, src []byte, cur span) []span {
 		default:
 			out = append(out, inlineSpans(c, src, cur)...)
 		}
+	}
+	return out
+}
+
+func destination(n ast.Node) string {
+	switch x := n.(type) {
+	case *ast.Link:
+		return string(x.Destination)
+	case *ast.Image:
+		return string(x.Destination)
+	}
+	return ""
+}
+
+// mergeSpans joins neighbouring spans of one style: goldmark splits text
+// at every possible delimiter ("a_b"), and a span boundary is a place
+// wrapSpans may break a line.
+func mergeSpans(sp []span) []span {
+	out := sp[:0:0]
+	for _, s := range sp {
+		if n := len(out); n > 0 {
+			last := out[n-1]
+			last.text = s.text
+			if last == s {
+				out[n-1].text += s.text
+				continue
+			}
+		}
+		out = append(out, s)
 	}
 	return out
 }
@@ -402,26 +433,36 @@ func inlineMarkdown(s string) []span {
 	return out
 }
 
-// tableRows recognises a GFM table in a paragraph: a header row, a
-// delimiter row, then body rows.
-func tableRows(p ast.Node, src []byte) ([][]string, []byte, bool) {
+// paragraphTable finds a GFM table in a paragraph goldmark parsed (without
+// the GFM extension, a table is paragraph text): a row with pipes, a
+// delimiter row under it, then rows while they have pipes. Text before and
+// after the table stays paragraph text.
+type paragraphTable struct {
+	before, after string
+	rows          [][]string
+	aligns        []byte
+}
+
+func findTable(p ast.Node, src []byte) (paragraphTable, bool) {
 	lines := p.Lines()
-	if lines.Len() < 2 {
-		return nil, nil, false
-	}
 	raw := make([]string, lines.Len())
 	for i := range raw {
 		seg := lines.At(i)
 		raw[i] = strings.TrimRight(string(seg.Value(src)), "\r\n")
 	}
-	if !strings.Contains(raw[0], "|") || !isTableDelimiter(raw[1]) {
-		return nil, nil, false
+	for i := 1; i < len(raw); i++ {
+		if !strings.Contains(raw[i-1], "|") || !isTableDelimiter(raw[i]) {
+			continue
+		}
+		t := paragraphTable{before: strings.Join(raw[:i-1], "\n"), rows: [][]string{splitRow(raw[i-1])}, aligns: tableAligns(raw[i])}
+		j := i + 1
+		for ; j < len(raw) && strings.Contains(raw[j], "|"); j++ {
+			t.rows = append(t.rows, splitRow(raw[j]))
+		}
+		t.after = strings.Join(raw[j:], "\n")
+		return t, true
 	}
-	rows := [][]string{splitRow(raw[0])}
-	for _, l := range raw[2:] {
-		rows = append(rows, splitRow(l))
-	}
-	return rows, tableAligns(raw[1]), true
+	return paragraphTable{}, false
 }
 
 func codeLines(code []string, lang string, w int, st *mdStyles) []string {
@@ -576,6 +617,7 @@ func spansWidth(sp []span) int {
 }
 
 func wrapSpans(spans []span, w int, first, rest string) []string {
+	spans = mergeSpans(spans)
 	st := markdownStyles()
 	w = max(w, 1)
 	var lines []string
