@@ -18,8 +18,9 @@ import (
 // blocks (headings, paragraphs, lists, quotes, fenced and indented code,
 // rules) plus the GFM parts models use (tables, task lists, strikethrough).
 //
-// github.com/yuin/goldmark's parser (CommonMark, ~0.4 ms of package init) parses; the AST is drawn here with
-// lipgloss styles. goldmark's own GFM extension package is not linked: its
+// github.com/yuin/goldmark's parser (CommonMark; ~0.4 ms of package init)
+// parses, and the AST is drawn here with lipgloss styles. goldmark's own
+// GFM extension package is not linked: its
 // package init compiles linkify's large regexps (~0.6 ms in every grove
 // process, the sandbox helper re-exec included, against a 3 ms budget), so
 // strikethrough is a small inline parser (markdown_gfm.go), and a table or
