@@ -52,8 +52,14 @@ func compileSchema(doc []byte) (*argSchema, error) {
 	if err := checkKeywords(root, "#"); err != nil {
 		return nil, err
 	}
-	switch root.Schema {
-	case "", "https://json-schema.org/draft/2020-12/schema", "http://json-schema.org/draft-07/schema#", "https://json-schema.org/draft-07/schema#":
+	// The drafts the library validates, spelled with or without the
+	// trailing "#" that schema generators disagree on.
+	switch strings.TrimSuffix(root.Schema, "#") {
+	case "":
+	case "https://json-schema.org/draft/2020-12/schema":
+		root.Schema = "https://json-schema.org/draft/2020-12/schema"
+	case "http://json-schema.org/draft-07/schema", "https://json-schema.org/draft-07/schema":
+		root.Schema = strings.TrimSuffix(root.Schema, "#") + "#"
 	default:
 		return nil, fmt.Errorf("$schema %q: only draft 2020-12 and draft-07 are supported", root.Schema)
 	}

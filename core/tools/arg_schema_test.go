@@ -121,6 +121,12 @@ func TestSchemaLocalRefs(t *testing.T) {
 			t.Errorf("validate %s\n got: %s\nwant: %s", tc.args, got, tc.want)
 		}
 	}
+	for _, v := range []string{"http://json-schema.org/draft-07/schema", "https://json-schema.org/draft/2020-12/schema#"} {
+		s := mustSchema(t, `{"$schema":"`+v+`","properties":{"a":{"type":"string"}}}`)
+		if got, want := check(t, s, `{"a":1}`), `field "a": expected string, got number`; got != want {
+			t.Errorf("$schema %s: got %q, want %q", v, got, want)
+		}
+	}
 	d7 := mustSchema(t, `{"$schema":"http://json-schema.org/draft-07/schema#","definitions":{"n":{"type":"integer","maximum":3}},"properties":{"n":{"$ref":"#/definitions/n"}}}`)
 	if got, want := check(t, d7, `{"n":4}`), `field "n": expected a number <= 3, got 4`; got != want {
 		t.Errorf("draft-07 ref: got %q, want %q", got, want)
