@@ -49,7 +49,10 @@ func compileSchema(doc []byte) (*argSchema, error) {
 		}
 		return nil, err
 	}
-	if err := checkKeywords(root, "#"); err != nil {
+	if err := checkKeywords(root, root, "#"); err != nil {
+		return nil, err
+	}
+	if err := checkRefCycles(root); err != nil {
 		return nil, err
 	}
 	// The drafts the library validates, spelled with or without the
@@ -74,10 +77,23 @@ var jsonTypeNames = map[string]bool{"null": true, "boolean": true, "object": tru
 
 // checkKeywords rejects what the library would accept but never match (an
 // unknown type name, a negative length, an empty enum), so no tool gets a
-// schema that refuses every call for a reason the model cannot fix.
-func checkKeywords(s *jsonschema.Schema, at string) error {
+// schema that refuses every call for a reason the model cannot fix. It
+// also keeps $ref to the forms grove can follow itself ("#", "#/$defs/…",
+// "#/definitions/…", or another document, which is never loaded), so that
+// checkRefCycles sees every reference the library will follow.
+func checkKeywords(root, s *jsonschema.Schema, at string) error {
 	if s == nil {
 		return nil
+	}
+	switch {
+	case s.Anchor != "" || s.DynamicAnchor != "" || s.DynamicRef != "":
+		return fmt.Errorf("%s: $anchor, $dynamicAnchor and $dynamicRef are not supported", at)
+	case s.ID != "" && s != root:
+		return fmt.Errorf("%s/$id: only the root may set $id", at)
+	case strings.HasPrefix(s.Ref, "#") && (&argSchema{root: root}).localRef(s.Ref) == nil:
+		return fmt.Errorf("%s/$ref %q: only #, #/$defs/… and #/definitions/… refs are followed", at, s.Ref)
+	case s.Ref != "" && !strings.HasPrefix(s.Ref, "#"):
+		return fmt.Errorf("%s/$ref %q: external $ref: grove never loads schemas", at, s.Ref)
 	}
 	for _, t := range schemaTypes(s) {
 		if !jsonTypeNames[t] {
@@ -92,21 +108,90 @@ func checkKeywords(s *jsonschema.Schema, at string) error {
 	if s.Enum != nil && len(s.Enum) == 0 {
 		return fmt.Errorf("%s/enum: expected a non-empty array", at)
 	}
+	for k, c := range namedSubschemas(s) {
+		if err := checkKeywords(root, c, at+"/"+k); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// subschemas are the schemas directly inside s.
+func subschemas(s *jsonschema.Schema) []*jsonschema.Schema {
+	named := namedSubschemas(s)
+	out := make([]*jsonschema.Schema, 0, len(named))
+	for _, c := range named {
+		out = append(out, c)
+	}
+	return out
+}
+
+func namedSubschemas(s *jsonschema.Schema) map[string]*jsonschema.Schema {
 	children := map[string]*jsonschema.Schema{"items": s.Items, "additionalProperties": s.AdditionalProperties, "not": s.Not,
 		"if": s.If, "then": s.Then, "else": s.Else, "contains": s.Contains, "propertyNames": s.PropertyNames,
 		"additionalItems": s.AdditionalItems, "unevaluatedItems": s.UnevaluatedItems, "unevaluatedProperties": s.UnevaluatedProperties}
-	for _, m := range []map[string]*jsonschema.Schema{s.Properties, s.PatternProperties, s.Defs, s.Definitions, s.DependentSchemas} {
+	for kw, m := range map[string]map[string]*jsonschema.Schema{"properties": s.Properties, "patternProperties": s.PatternProperties,
+		"$defs": s.Defs, "definitions": s.Definitions, "dependentSchemas": s.DependentSchemas} {
 		for k, c := range m {
-			children[k] = c
+			children[kw+"/"+pointerEscaper.Replace(k)] = c
 		}
 	}
-	for i, list := range [][]*jsonschema.Schema{s.AllOf, s.AnyOf, s.OneOf, s.PrefixItems, s.ItemsArray} {
+	for kw, list := range map[string][]*jsonschema.Schema{"allOf": s.AllOf, "anyOf": s.AnyOf, "oneOf": s.OneOf, "prefixItems": s.PrefixItems, "items": s.ItemsArray} {
 		for j, c := range list {
-			children[fmt.Sprintf("%d/%d", i, j)] = c
+			children[kw+"/"+strconv.Itoa(j)] = c
 		}
 	}
-	for k, c := range children {
-		if err := checkKeywords(c, at+"/"+k); err != nil {
+	return children
+}
+
+// checkRefCycles rejects a schema whose references loop without moving
+// into the instance ({"$ref":"#"}, or two $defs referring to each other
+// through allOf): the library would recurse until the stack overflows,
+// which no recover can stop. Keywords that apply to a property or an item
+// end a path, since the instance is finite.
+func checkRefCycles(root *jsonschema.Schema) error {
+	a := &argSchema{root: root}
+	const visiting, done = 1, 2
+	state := map[*jsonschema.Schema]int{}
+	var visit func(s *jsonschema.Schema) error
+	visit = func(s *jsonschema.Schema) error {
+		if s == nil || state[s] == done {
+			return nil
+		}
+		if state[s] == visiting {
+			return errors.New("$ref cycle that never moves into the arguments")
+		}
+		state[s] = visiting
+		same := []*jsonschema.Schema{s.Not, s.If, s.Then, s.Else}
+		if s.Ref != "" {
+			same = append(same, a.localRef(s.Ref))
+		}
+		same = append(append(append(same, s.AllOf...), s.AnyOf...), s.OneOf...)
+		for _, d := range s.DependentSchemas {
+			same = append(same, d)
+		}
+		for _, c := range same {
+			if err := visit(c); err != nil {
+				return err
+			}
+		}
+		state[s] = done
+		return nil
+	}
+	var all []*jsonschema.Schema
+	var collect func(s *jsonschema.Schema)
+	collect = func(s *jsonschema.Schema) {
+		if s == nil {
+			return
+		}
+		all = append(all, s)
+		for _, c := range subschemas(s) {
+			collect(c)
+		}
+	}
+	collect(root)
+	for _, s := range all {
+		if err := visit(s); err != nil {
 			return err
 		}
 	}

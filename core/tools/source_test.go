@@ -122,3 +122,13 @@ func TestSourceToolLocalRefValidated(t *testing.T) {
 		t.Fatalf("valid call refused: %+v", res)
 	}
 }
+
+// A run-time schema whose $refs loop in place would overflow the stack in
+// the validator: it is not compiled, and the server validates instead.
+func TestSourceToolRefCycleDoesNotCrash(t *testing.T) {
+	r := NewRegistry()
+	r.AddSource(&fakeSource{tools: []Tool{&schemaTool{schema: `{"type":"object","$defs":{"a":{"allOf":[{"$ref":"#/$defs/a"}]}},"properties":{"x":{"$ref":"#/$defs/a"}}}`}}})
+	if res := r.Run(context.Background(), &Env{}, "mcp__s__ref", json.RawMessage(`{"x":1}`)); res.IsError || res.Output != "ran" {
+		t.Fatalf("run = %+v", res)
+	}
+}
