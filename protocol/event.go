@@ -136,13 +136,13 @@ type ToolCall struct {
 
 // Plan is the payload of update_plan.
 type Plan struct {
-	Explanation string     `json:"explanation,omitempty" desc:"Optional note on why the plan changed."`
-	Steps       []PlanStep `json:"plan" required:"true" desc:"The steps, in order."`
+	Explanation string     `json:"explanation,omitempty" jsonschema:"Optional note on why the plan changed."`
+	Steps       []PlanStep `json:"plan" required:"true" jsonschema:"The steps, in order."`
 }
 
 // PlanStep is one step of a plan; Status is pending, in_progress or completed.
 type PlanStep struct {
-	Step   string `json:"step" required:"true" desc:"What to do, in a few words."`
+	Step   string `json:"step" required:"true" jsonschema:"What to do, in a few words."`
 	Status string `json:"status" required:"true" enum:"pending,in_progress,completed"`
 }
 

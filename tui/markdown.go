@@ -1,24 +1,31 @@
 package tui
 
 import (
+	"strconv"
 	"strings"
 	"sync"
 	"unicode"
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
 )
 
 // markdown renders finished assistant messages as terminal lines: CommonMark
 // blocks (headings, paragraphs, lists, quotes, fenced and indented code,
 // rules) plus the GFM parts models use (tables, task lists, strikethrough).
 //
-// It is grove's own renderer rather than glamour on purpose: glamour links
-// chroma and goldmark's extensions, whose package initialisers parse every
-// highlighting style and lexer and compile large regexps — ~16 ms in every
-// grove process, the sandbox helper re-exec included. This file costs
-// nothing until the first message is rendered. Code blocks are shown
-// verbatim in one style, without syntax highlighting.
+// github.com/yuin/goldmark's parser (CommonMark; ~0.4 ms of package init)
+// parses, and the AST is drawn here with lipgloss styles. goldmark's own
+// GFM extension package is not linked: its
+// package init compiles linkify's large regexps (~0.6 ms in every grove
+// process, the sandbox helper re-exec included, against a 3 ms budget), so
+// strikethrough is a small inline parser (markdown_gfm.go), and a table or
+// task item is recognised in the paragraph goldmark hands us. Code blocks
+// are shown verbatim in one style, without syntax highlighting.
 type markdown struct{}
 
 // mdStyles are the Markdown styles, built on first use.
@@ -65,7 +72,7 @@ func (markdown) render(text string, w int) string {
 		// Tabs become spaces first, so indentation counts bytes.
 		lines[i] = expandTabs(l)
 	}
-	out := renderBlocks(lines, w, markdownStyles())
+	out := renderMarkdown(strings.Join(lines, "\n"), w, markdownStyles())
 	for len(out) > 0 && out[len(out)-1] == "" {
 		out = out[:len(out)-1]
 	}
@@ -80,10 +87,39 @@ func (markdown) render(text string, w int) string {
 
 // renderBlocks renders a sequence of Markdown lines (a document, a quote's
 // or a list item's content).
-func renderBlocks(lines []string, w int, st *mdStyles) []string {
+// renderMarkdown parses src and draws its blocks at most w columns wide.
+func renderMarkdown(src string, w int, st *mdStyles) []string {
+	source := []byte(src)
+	doc := markdownParser().Parse(text.NewReader(source))
+	return renderChildren(doc, source, w, st)
+}
+
+var (
+	mdParserOnce sync.Once
+	mdParser     parser.Parser
+)
+
+// markdownParser is goldmark's CommonMark parser plus strikethrough, built
+// on first use.
+func markdownParser() parser.Parser {
+	mdParserOnce.Do(func() {
+		// The parser alone: the goldmark package would also link (and
+		// initialise) its HTML renderer.
+		mdParser = parser.NewParser(
+			parser.WithBlockParsers(parser.DefaultBlockParsers()...),
+			parser.WithInlineParsers(append(parser.DefaultInlineParsers(), util.Prioritized(strikethroughParser{}, 500))...),
+			parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...),
+		)
+	})
+	return mdParser
+}
+
+// renderChildren draws the block children of n, keeping one blank line
+// where the source had one and around code, quotes, rules and tables.
+func renderChildren(n ast.Node, src []byte, w int, st *mdStyles) []string {
 	if w < 6 {
 		// Too deeply nested for structure: plain wrapped text.
-		return wrapSpans(parseInline(joinParagraph(lines)), max(w, 2), "", "")
+		return wrapSpans(plainSpans(n, src), max(w, 2), "", "")
 	}
 	var out []string
 	blank := func() {
@@ -91,199 +127,346 @@ func renderBlocks(lines []string, w int, st *mdStyles) []string {
 			out = append(out, "")
 		}
 	}
-	var para []string
-	flush := func() {
-		if len(para) == 0 {
-			return
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		if c.HasBlankPreviousLines() {
+			blank()
 		}
-		out = append(out, wrapSpans(parseInline(joinParagraph(para)), w, "", "")...)
-		para = nil
-	}
-	for i := 0; i < len(lines); i++ {
-		line := lines[i]
-		trimmed := strings.TrimSpace(line)
-		indent := leadingSpaces(line)
-		switch {
-		case trimmed == "":
-			flush()
-			blank()
-		case indent < 4 && isFence(trimmed):
-			flush()
-			blank()
-			fence := trimmed[:fenceLen(trimmed)]
-			lang := strings.TrimSpace(trimmed[len(fence):])
-			var code []string
-			for i++; i < len(lines); i++ {
-				if t := strings.TrimSpace(lines[i]); strings.HasPrefix(t, fence) && strings.Trim(t, fence[:1]) == "" {
-					break
+		switch b := c.(type) {
+		case *ast.Paragraph, *ast.TextBlock:
+			if t, ok := findTable(b, src); ok {
+				if t.before != "" {
+					out = append(out, wrapSpans(inlineMarkdown(t.before), w, "", "")...)
 				}
-				code = append(code, lines[i])
-			}
-			if i == len(lines) {
-				// Unclosed fence: the code runs to the end, minus trailing blanks.
-				for len(code) > 0 && strings.TrimSpace(code[len(code)-1]) == "" {
-					code = code[:len(code)-1]
+				blank()
+				out = append(out, tableLines(t.rows, t.aligns, w, st)...)
+				blank()
+				if t.after != "" {
+					out = append(out, wrapSpans(inlineMarkdown(t.after), w, "", "")...)
 				}
+				continue
 			}
-			out = append(out, codeLines(code, lang, w, st)...)
+			out = append(out, wrapSpans(inlineSpans(b, src, span{}), w, "", "")...)
+		case *ast.Heading:
 			blank()
-		case indent >= 4 && len(para) == 0:
-			// Indented code block.
-			var code []string
-			for ; i < len(lines) && (leadingSpaces(lines[i]) >= 4 || strings.TrimSpace(lines[i]) == ""); i++ {
-				code = append(code, strings.TrimPrefix(expandTabs(lines[i]), "    "))
-			}
-			i--
-			for len(code) > 0 && strings.TrimSpace(code[len(code)-1]) == "" {
-				code = code[:len(code)-1]
-			}
-			blank()
-			out = append(out, codeLines(code, "", w, st)...)
-			blank()
-		case len(para) > 0 && indent < 4 && isSetextUnderline(trimmed):
-			level := 2
-			if trimmed[0] == '=' {
-				level = 1
-			}
-			text := joinParagraph(para)
-			para = nil
-			blank()
-			out = append(out, headingLines(text, level, w, st)...)
-		case indent < 4 && isRule(trimmed):
-			flush()
+			out = append(out, headingLines(b, src, w, st)...)
+		case *ast.ThematicBreak:
 			blank()
 			out = append(out, st.rule.Render(strings.Repeat("─", min(w, 40))))
 			blank()
-		case indent < 4 && headingLevel(trimmed) > 0:
-			flush()
+		case *ast.FencedCodeBlock:
 			blank()
-			level := headingLevel(trimmed)
-			text := strings.TrimSpace(strings.TrimRight(strings.TrimSpace(trimmed[level:]), "#"))
-			out = append(out, headingLines(text, level, w, st)...)
-		case indent < 4 && strings.HasPrefix(trimmed, ">"):
-			flush()
-			var inner []string
-			for ; i < len(lines); i++ {
-				t := strings.TrimSpace(lines[i])
-				if !strings.HasPrefix(t, ">") {
-					break
-				}
-				t = strings.TrimPrefix(t, ">")
-				inner = append(inner, strings.TrimPrefix(t, " "))
-			}
-			i--
+			out = append(out, codeLines(blockLines(b, src), string(b.Language(src)), w, st)...)
 			blank()
-			for _, l := range renderBlocks(inner, w-2, st) {
+		case *ast.CodeBlock:
+			blank()
+			out = append(out, codeLines(blockLines(b, src), "", w, st)...)
+			blank()
+		case *ast.Blockquote:
+			blank()
+			for _, l := range renderChildren(b, src, w-2, st) {
 				out = append(out, st.quote.Render("│ ")+l)
 			}
 			blank()
-		case indent < 4 && i+1 < len(lines) && strings.Contains(line, "|") && isTableDelimiter(lines[i+1]):
-			flush()
-			rows := [][]string{splitRow(line)}
-			aligns := tableAligns(lines[i+1])
-			for i += 2; i < len(lines) && strings.TrimSpace(lines[i]) != "" && strings.Contains(lines[i], "|"); i++ {
-				rows = append(rows, splitRow(lines[i]))
+		case *ast.List:
+			out = append(out, listLines(b, src, w, st)...)
+		case *ast.HTMLBlock:
+			lines := blockLines(b, src)
+			if b.HasClosure() {
+				lines = append(lines, string(b.ClosureLine.Value(src)))
 			}
-			i--
-			blank()
-			out = append(out, tableLines(rows, aligns, w, st)...)
-			blank()
-		case isListItem(line):
-			flush()
-			n := 0
-			out, n = listLines(out, lines[i:], w, st)
-			i += n - 1
+			for _, l := range lines {
+				out = append(out, wrapSpans([]span{{text: strings.TrimRight(l, "\n")}}, w, "", "")...)
+			}
 		default:
-			para = append(para, line)
+			out = append(out, renderChildren(b, src, w, st)...)
 		}
 	}
-	flush()
+	for len(out) > 0 && out[len(out)-1] == "" {
+		out = out[:len(out)-1]
+	}
 	return out
 }
 
-// listLines renders the list starting at lines[0] and returns how many
-// lines it took.
-func listLines(out []string, lines []string, w int, st *mdStyles) ([]string, int) {
-	base := leadingSpaces(lines[0])
-	i := 0
-	for i < len(lines) {
-		marker, rest, ok := listMarker(lines[i])
-		if !ok || leadingSpaces(lines[i]) != base {
-			break
-		}
-		contentIndent := leadingSpaces(lines[i]) + len(marker) + 1
-		item := []string{rest}
-		i++
-		// The item continues with indented lines, lazy continuation lines
-		// and blank lines followed by indented content.
-		for i < len(lines) {
-			l := lines[i]
-			if strings.TrimSpace(l) == "" {
-				if i+1 < len(lines) && leadingSpaces(lines[i+1]) >= contentIndent && strings.TrimSpace(lines[i+1]) != "" {
-					item = append(item, "")
-					i++
-					continue
-				}
-				break
-			}
-			if leadingSpaces(l) >= contentIndent {
-				item = append(item, l[min(contentIndent, leadingSpaces(l)):])
-				i++
-				continue
-			}
-			if _, _, isItem := listMarker(l); isItem || leadingSpaces(l) < base || isFence(strings.TrimSpace(l)) || headingLevel(strings.TrimSpace(l)) > 0 {
-				break
-			}
-			item = append(item, strings.TrimSpace(l))
-			i++
-		}
+// listLines draws a list's items behind their bullets ("• ", "3. ", a
+// task box).
+func listLines(l *ast.List, src []byte, w int, st *mdStyles) []string {
+	var out []string
+	num := l.Start
+	for item := l.FirstChild(); item != nil; item = item.NextSibling() {
 		bullet := "• "
-		if marker != "-" && marker != "*" && marker != "+" {
-			bullet = marker + " "
+		if l.IsOrdered() {
+			bullet = strconv.Itoa(num) + string(l.Marker) + " "
+			num++
 		}
-		if t := strings.TrimSpace(item[0]); len(t) >= 3 && t[0] == '[' && t[2] == ']' && (t[1] == ' ' || t[1] == 'x' || t[1] == 'X') {
-			box := "☐ "
-			if t[1] != ' ' {
-				box = "☑ "
-			}
+		if item != l.FirstChild() && item.HasBlankPreviousLines() {
+			out = append(out, "")
+		}
+		if box, ok := taskBox(item, src); ok {
 			bullet = box
-			item[0] = strings.TrimSpace(t[3:])
 		}
 		bw := lipgloss.Width(bullet)
 		pad := strings.Repeat(" ", bw)
-		body := renderBlocks(item, w-bw, st)
-		for len(body) > 0 && body[len(body)-1] == "" {
-			body = body[:len(body)-1]
-		}
+		body := renderChildren(item, src, w-bw, st)
 		if len(body) == 0 {
 			body = []string{""}
 		}
-		for j, l := range body {
-			if j == 0 {
-				out = append(out, st.bullet.Render(bullet)+l)
-			} else if l == "" {
+		for j, line := range body {
+			switch {
+			case j == 0:
+				out = append(out, st.bullet.Render(bullet)+line)
+			case line == "":
 				out = append(out, "")
-			} else {
-				out = append(out, pad+l)
+			default:
+				out = append(out, pad+line)
 			}
 		}
 	}
-	return out, max(i, 1)
+	return out
 }
 
-func headingLines(text string, level, w int, st *mdStyles) []string {
+// taskBox recognises a GFM task item ("[ ] todo", "[x] done"): it returns
+// the box to draw and removes the marker from the item's first text.
+func taskBox(item ast.Node, src []byte) (string, bool) {
+	first := item.FirstChild()
+	if first == nil || (first.Kind() != ast.KindParagraph && first.Kind() != ast.KindTextBlock) {
+		return "", false
+	}
+	lines := first.Lines()
+	if lines.Len() == 0 {
+		return "", false
+	}
+	line := lines.At(0)
+	v := line.Value(src)
+	if len(v) < 3 || v[0] != '[' || v[2] != ']' || (v[1] != ' ' && v[1] != 'x' && v[1] != 'X') || len(v) > 3 && v[3] != ' ' && v[3] != '\t' {
+		return "", false
+	}
+	// Drop the marker from the inline text ("[" may be a text node of its own).
+	end := line.Start + min(4, len(v))
+	for c := first.FirstChild(); c != nil; {
+		t, ok := c.(*ast.Text)
+		if !ok || t.Segment.Start >= end {
+			break
+		}
+		next := c.NextSibling()
+		if t.Segment.Stop <= end {
+			first.RemoveChild(first, c)
+		} else {
+			t.Segment = t.Segment.WithStart(end)
+		}
+		c = next
+	}
+	if v[1] == ' ' {
+		return "☐ ", true
+	}
+	return "☑ ", true
+}
+
+func headingLines(h *ast.Heading, src []byte, w int, st *mdStyles) []string {
 	style := st.h3
-	switch level {
+	switch h.Level {
 	case 1:
 		style = st.h1
 	case 2:
 		style = st.h2
 	}
-	spans := parseInline(text)
-	for k := range spans {
-		spans[k].heading = &style
+	return wrapSpans(inlineSpans(h, src, span{heading: &style}), w, "", "")
+}
+
+// blockLines are the raw source lines of a code or HTML block.
+func blockLines(n ast.Node, src []byte) []string {
+	lines := n.Lines()
+	out := make([]string, 0, lines.Len())
+	for i := range lines.Len() {
+		seg := lines.At(i)
+		l := string(seg.Value(src))
+		// goldmark keeps tab-stop padding as a count, not in the bytes.
+		l = strings.Repeat(" ", seg.Padding) + l
+		out = append(out, strings.TrimSuffix(strings.TrimSuffix(l, "\n"), "\r"))
 	}
-	return wrapSpans(spans, w, "", "")
+	for len(out) > 0 && strings.TrimSpace(out[len(out)-1]) == "" {
+		out = out[:len(out)-1]
+	}
+	return out
+}
+
+// inlineSpans turns the inline children of n into styled spans; cur
+// carries the styles of the enclosing elements.
+func inlineSpans(n ast.Node, src []byte, cur span) []span {
+	var out []span
+	add := func(s span, text string) {
+		if text != "" {
+			s.text = text
+			out = append(out, s)
+		}
+	}
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		switch x := c.(type) {
+		case *ast.Text:
+			add(cur, textValue(x.Segment.Value(src)))
+			switch {
+			case x.HardLineBreak():
+				add(cur, "\n")
+			case x.SoftLineBreak():
+				add(cur, " ")
+			}
+		case *ast.String:
+			add(cur, string(x.Value))
+		case *ast.CodeSpan:
+			s := cur
+			s.code = true
+			var b strings.Builder
+			for t := x.FirstChild(); t != nil; t = t.NextSibling() {
+				switch v := t.(type) {
+				case *ast.Text:
+					b.Write(v.Segment.Value(src))
+				case *ast.String:
+					b.Write(v.Value)
+				}
+			}
+			add(s, b.String())
+		case *ast.Emphasis:
+			s := cur
+			if x.Level >= 2 {
+				s.bold = true
+			} else {
+				s.italic = true
+			}
+			out = append(out, inlineSpans(x, src, s)...)
+		case *strikethrough:
+			s := cur
+			s.strike = true
+			out = append(out, inlineSpans(x, src, s)...)
+		case *ast.Link, *ast.Image:
+			s := cur
+			s.link = true
+			label := inlineSpans(x, src, s)
+			out = append(out, label...)
+			if url := destination(x); url != "" && url != spansText(label) {
+				add(span{link: true, heading: cur.heading}, " ("+url+")")
+			}
+		case *ast.AutoLink:
+			add(span{link: true, heading: cur.heading}, string(x.URL(src)))
+		case *ast.RawHTML:
+			segs := x.Segments
+			for i := range segs.Len() {
+				seg := segs.At(i)
+				add(cur, string(seg.Value(src)))
+			}
+		default:
+			out = append(out, inlineSpans(c, src, cur)...)
+		}
+	}
+	return out
+}
+
+func destination(n ast.Node) string {
+	switch x := n.(type) {
+	case *ast.Link:
+		return string(x.Destination)
+	case *ast.Image:
+		return string(x.Destination)
+	}
+	return ""
+}
+
+// mergeSpans joins neighbouring spans of one style: goldmark splits text
+// at every possible delimiter ("a_b"), and a span boundary is a place
+// wrapSpans may break a line.
+func mergeSpans(sp []span) []span {
+	out := sp[:0:0]
+	for _, s := range sp {
+		if n := len(out); n > 0 {
+			last := out[n-1]
+			last.text = s.text
+			if last == s {
+				out[n-1].text += s.text
+				continue
+			}
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// textValue resolves backslash escapes and entity references in text.
+func textValue(v []byte) string {
+	return string(util.ResolveEntityNames(util.ResolveNumericReferences(util.UnescapePunctuations(v))))
+}
+
+func spansText(sp []span) string {
+	var b strings.Builder
+	for _, s := range sp {
+		b.WriteString(s.text)
+	}
+	return b.String()
+}
+
+// plainSpans is the text of every paragraph under n, for a width too
+// narrow for structure.
+func plainSpans(n ast.Node, src []byte) []span {
+	var out []span
+	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering || c.Type() != ast.TypeBlock {
+			return ast.WalkContinue, nil
+		}
+		if c.Kind() == ast.KindParagraph || c.Kind() == ast.KindTextBlock || c.Kind() == ast.KindHeading {
+			if len(out) > 0 {
+				out = append(out, span{text: " "})
+			}
+			out = append(out, inlineSpans(c, src, span{})...)
+			return ast.WalkSkipChildren, nil
+		}
+		if c.Kind() == ast.KindFencedCodeBlock || c.Kind() == ast.KindCodeBlock {
+			for _, l := range blockLines(c, src) {
+				out = append(out, span{text: " " + l})
+			}
+		}
+		return ast.WalkContinue, nil
+	})
+	return out
+}
+
+// inlineMarkdown parses one line of inline Markdown (a table cell).
+func inlineMarkdown(s string) []span {
+	src := []byte(s)
+	doc := markdownParser().Parse(text.NewReader(src))
+	var out []span
+	for c := doc.FirstChild(); c != nil; c = c.NextSibling() {
+		out = append(out, inlineSpans(c, src, span{})...)
+	}
+	return out
+}
+
+// paragraphTable finds a GFM table in a paragraph goldmark parsed (without
+// the GFM extension, a table is paragraph text): a row with pipes, a
+// delimiter row under it, then rows while they have pipes. Text before and
+// after the table stays paragraph text.
+type paragraphTable struct {
+	before, after string
+	rows          [][]string
+	aligns        []byte
+}
+
+func findTable(p ast.Node, src []byte) (paragraphTable, bool) {
+	lines := p.Lines()
+	raw := make([]string, lines.Len())
+	for i := range raw {
+		seg := lines.At(i)
+		raw[i] = strings.TrimRight(string(seg.Value(src)), "\r\n")
+	}
+	for i := 1; i < len(raw); i++ {
+		if !strings.Contains(raw[i-1], "|") || !isTableDelimiter(raw[i]) {
+			continue
+		}
+		t := paragraphTable{before: strings.Join(raw[:i-1], "\n"), rows: [][]string{splitRow(raw[i-1])}, aligns: tableAligns(raw[i])}
+		j := i + 1
+		for ; j < len(raw) && strings.Contains(raw[j], "|"); j++ {
+			t.rows = append(t.rows, splitRow(raw[j]))
+		}
+		t.after = strings.Join(raw[j:], "\n")
+		return t, true
+	}
+	return paragraphTable{}, false
 }
 
 func codeLines(code []string, lang string, w int, st *mdStyles) []string {
@@ -316,7 +499,7 @@ func tableLines(rows [][]string, aligns []byte, w int, st *mdStyles) []string {
 			if j < len(r) {
 				text = r[j]
 			}
-			cells[i][j] = parseInline(text)
+			cells[i][j] = inlineMarkdown(text)
 			widths[j] = max(widths[j], spansWidth(cells[i][j]), 1)
 		}
 	}
@@ -437,239 +620,8 @@ func spansWidth(sp []span) int {
 	return n
 }
 
-// parseInline splits text into styled spans: `code`, **bold**, *italic*,
-// _italic_, ~~strike~~, [text](url), <autolinks> and backslash escapes.
-func parseInline(text string) []span {
-	var out []span
-	var cur span
-	var b strings.Builder
-	emit := func() {
-		if b.Len() > 0 {
-			s := cur
-			s.text = b.String()
-			out = append(out, s)
-			b.Reset()
-		}
-	}
-	rs := []rune(text)
-	ix := newInlineIndex(rs)
-	for i := 0; i < len(rs); i++ {
-		r := rs[i]
-		switch {
-		case r == '\\' && i+1 < len(rs) && unicode.IsPunct(rs[i+1]) || r == '\\' && i+1 < len(rs) && unicode.IsSymbol(rs[i+1]):
-			b.WriteRune(rs[i+1])
-			i++
-		case r == '`':
-			n := runLen(rs, i, '`')
-			end := ix.findRun(i+n, '`', n)
-			if end < 0 {
-				b.WriteString(string(rs[i : i+n]))
-				i += n - 1
-				continue
-			}
-			emit()
-			code := string(rs[i+n : end])
-			if len(code) > 1 && strings.HasPrefix(code, " ") && strings.HasSuffix(code, " ") && strings.TrimSpace(code) != "" {
-				code = code[1 : len(code)-1]
-			}
-			s := cur
-			s.code, s.text = true, code
-			out = append(out, s)
-			i = end + n - 1
-		case (r == '*' || r == '_') && i+1 < len(rs) && rs[i+1] == r:
-			if !cur.bold && !canOpen(rs, i, 2) || cur.bold && !canClose(rs, i) || !cur.bold && ix.findRun(i+2, r, 2) < 0 {
-				b.WriteString(string(rs[i : i+2]))
-				i++
-				continue
-			}
-			emit()
-			cur.bold = !cur.bold
-			i++
-		case r == '*' || r == '_' && !intraword(rs, i):
-			if !cur.italic && (!canOpen(rs, i, 1) || ix.findRun(i+1, r, 1) < 0) || cur.italic && !canClose(rs, i) {
-				b.WriteRune(r)
-				continue
-			}
-			emit()
-			cur.italic = !cur.italic
-		case r == '~' && i+1 < len(rs) && rs[i+1] == '~':
-			if !cur.strike && ix.findRun(i+2, '~', 2) < 0 {
-				b.WriteString("~~")
-				i++
-				continue
-			}
-			emit()
-			cur.strike = !cur.strike
-			i++
-		case r == '[':
-			label, url, n, ok := ix.parseLink(i)
-			if !ok {
-				b.WriteRune(r)
-				continue
-			}
-			emit()
-			inner := parseInline(label)
-			for k := range inner {
-				inner[k].bold = inner[k].bold || cur.bold
-				inner[k].italic = inner[k].italic || cur.italic
-				inner[k].strike = inner[k].strike || cur.strike
-				inner[k].heading = cur.heading
-				inner[k].link = true
-			}
-			out = append(out, inner...)
-			if url != "" && url != label {
-				out = append(out, span{text: " (" + url + ")", link: true, heading: cur.heading})
-			}
-			i += n - 1
-		case r == '<':
-			end := ix.next(i+1, '>')
-			if end > 0 {
-				inner := string(rs[i+1 : end])
-				if strings.Contains(inner, "://") && !strings.ContainsAny(inner, " \t") || strings.Contains(inner, "@") && !strings.ContainsAny(inner, " \t") {
-					emit()
-					out = append(out, span{text: inner, link: true, heading: cur.heading})
-					i = end
-					continue
-				}
-			}
-			b.WriteRune(r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	emit()
-	return out
-}
-
-func runLen(rs []rune, i int, r rune) int {
-	n := 0
-	for i+n < len(rs) && rs[i+n] == r {
-		n++
-	}
-	return n
-}
-
-// inlineIndex answers parseInline's look-ahead questions in amortised
-// constant time, so a hostile message (thousands of unclosed backticks,
-// brackets or asterisks) renders in linear time instead of quadratic.
-type inlineIndex struct {
-	rs []rune
-	// closeBracket[i] is the ']' matching the '[' at i, or -1.
-	closeBracket []int
-	// nextParen / nextAngle[i]: the first ')' / '>' at or after i, or -1.
-	nextParen, nextAngle []int
-	// noRun[{r, n}] is the smallest start from which a search for a run
-	// failed: every later start fails too.
-	noRun map[[2]int]int
-}
-
-func newInlineIndex(rs []rune) *inlineIndex {
-	ix := &inlineIndex{rs: rs, closeBracket: make([]int, len(rs)), nextParen: make([]int, len(rs)+1), nextAngle: make([]int, len(rs)+1), noRun: map[[2]int]int{}}
-	var open []int
-	for i := 0; i < len(rs); i++ {
-		ix.closeBracket[i] = -1
-		switch rs[i] {
-		case '\\':
-			if i+1 < len(rs) {
-				i++
-				ix.closeBracket[i] = -1
-			}
-		case '[':
-			open = append(open, i)
-		case ']':
-			if n := len(open); n > 0 {
-				ix.closeBracket[open[n-1]] = i
-				open = open[:n-1]
-			}
-		}
-	}
-	ix.nextParen[len(rs)], ix.nextAngle[len(rs)] = -1, -1
-	for i := len(rs) - 1; i >= 0; i-- {
-		ix.nextParen[i], ix.nextAngle[i] = ix.nextParen[i+1], ix.nextAngle[i+1]
-		switch rs[i] {
-		case ')':
-			ix.nextParen[i] = i
-		case '>':
-			ix.nextAngle[i] = i
-		}
-	}
-	return ix
-}
-
-// next returns the first r (')' or '>') at or after from, or -1.
-func (ix *inlineIndex) next(from int, r rune) int {
-	if from >= len(ix.rs) {
-		return -1
-	}
-	if r == ')' {
-		return ix.nextParen[from]
-	}
-	return ix.nextAngle[from]
-}
-
-// findRun finds the next run of exactly n r's from i (for emphasis, n or
-// more), or -1.
-func (ix *inlineIndex) findRun(i int, r rune, n int) int {
-	key := [2]int{int(r), n}
-	if failed, ok := ix.noRun[key]; ok && i >= failed {
-		return -1
-	}
-	rs := ix.rs
-	start := i
-	for i < len(rs) {
-		if rs[i] == r {
-			m := runLen(rs, i, r)
-			if m == n || r != '`' && m >= n {
-				return i
-			}
-			i += m
-			continue
-		}
-		i++
-	}
-	if failed, ok := ix.noRun[key]; !ok || start < failed {
-		ix.noRun[key] = start
-	}
-	return -1
-}
-
-// canOpen: an emphasis run opens when followed by a non-space.
-func canOpen(rs []rune, i, n int) bool {
-	return i+n < len(rs) && !unicode.IsSpace(rs[i+n])
-}
-
-// canClose: an emphasis run closes when preceded by a non-space.
-func canClose(rs []rune, i int) bool {
-	return i > 0 && !unicode.IsSpace(rs[i-1])
-}
-
-// intraword: snake_case underscores are not emphasis.
-func intraword(rs []rune, i int) bool {
-	isWord := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
-	return i > 0 && i+1 < len(rs) && isWord(rs[i-1]) && isWord(rs[i+1])
-}
-
-// parseLink parses [label](url) at rs[i]; n is its length in runes.
-func (ix *inlineIndex) parseLink(i int) (label, url string, n int, ok bool) {
-	rs := ix.rs
-	j := ix.closeBracket[i]
-	if j < 0 || j+1 >= len(rs) || rs[j+1] != '(' {
-		return "", "", 0, false
-	}
-	end := ix.next(j+2, ')')
-	if end < 0 {
-		return "", "", 0, false
-	}
-	target := strings.TrimSpace(string(rs[j+2 : end]))
-	if k := strings.IndexAny(target, " \t"); k >= 0 {
-		target = target[:k] // drop a "title"
-	}
-	return string(rs[i+1 : j]), strings.Trim(target, "<>"), end - i + 1, true
-}
-
-// wrapSpans word-wraps styled spans to w columns; each piece of text is
-// styled on its own line, so styles never bleed across lines.
 func wrapSpans(spans []span, w int, first, rest string) []string {
+	spans = mergeSpans(spans)
 	st := markdownStyles()
 	w = max(w, 1)
 	var lines []string
@@ -761,44 +713,6 @@ func splitKeepSpace(s string) []string {
 	return out
 }
 
-// joinParagraph joins a paragraph's lines; a line ending in two spaces or
-// a backslash is a hard break.
-func joinParagraph(lines []string) string {
-	var b strings.Builder
-	for i, l := range lines {
-		t := strings.TrimLeft(l, " \t")
-		hard := strings.HasSuffix(t, "  ") || strings.HasSuffix(t, "\\")
-		t = strings.TrimRight(t, " \t")
-		if hard {
-			t = strings.TrimSuffix(t, "\\")
-		}
-		b.WriteString(t)
-		if i < len(lines)-1 {
-			if hard {
-				b.WriteByte('\n')
-			} else {
-				b.WriteByte(' ')
-			}
-		}
-	}
-	return b.String()
-}
-
-func leadingSpaces(s string) int {
-	n := 0
-	for _, r := range s {
-		switch r {
-		case ' ':
-			n++
-		case '\t':
-			n += 4 - n%4
-		default:
-			return n
-		}
-	}
-	return n
-}
-
 func expandTabs(s string) string {
 	if !strings.Contains(s, "\t") {
 		return s
@@ -816,74 +730,6 @@ func expandTabs(s string) string {
 		col++
 	}
 	return b.String()
-}
-
-func fenceLen(t string) int {
-	if t == "" || t[0] != '`' && t[0] != '~' {
-		return 0
-	}
-	n := 0
-	for n < len(t) && t[n] == t[0] {
-		n++
-	}
-	return n
-}
-
-func isFence(t string) bool {
-	n := fenceLen(t)
-	return n >= 3 && !(t[0] == '`' && strings.Contains(t[n:], "`"))
-}
-
-func isSetextUnderline(t string) bool {
-	return len(t) > 0 && (strings.Trim(t, "=") == "" || strings.Trim(t, "-") == "" && len(t) >= 2)
-}
-
-func isRule(t string) bool {
-	for _, c := range "-*_" {
-		s := strings.ReplaceAll(t, " ", "")
-		if len(s) >= 3 && strings.Trim(s, string(c)) == "" {
-			return true
-		}
-	}
-	return false
-}
-
-func headingLevel(t string) int {
-	n := 0
-	for n < len(t) && t[n] == '#' {
-		n++
-	}
-	if n == 0 || n > 6 || n < len(t) && t[n] != ' ' && t[n] != '\t' {
-		return 0
-	}
-	return n
-}
-
-// listMarker parses "- x", "* x", "+ x", "1. x", "1) x".
-func listMarker(line string) (marker, rest string, ok bool) {
-	t := strings.TrimLeft(line, " \t")
-	if len(t) >= 2 && strings.ContainsRune("-*+", rune(t[0])) && (t[1] == ' ' || t[1] == '\t') {
-		if isRule(strings.TrimSpace(t)) {
-			return "", "", false
-		}
-		return t[:1], strings.TrimSpace(t[2:]), true
-	}
-	if len(t) == 1 && strings.ContainsRune("-*+", rune(t[0])) {
-		return t, "", true
-	}
-	n := 0
-	for n < len(t) && n < 9 && t[n] >= '0' && t[n] <= '9' {
-		n++
-	}
-	if n > 0 && n+1 < len(t) && (t[n] == '.' || t[n] == ')') && (t[n+1] == ' ' || t[n+1] == '\t') {
-		return t[:n+1], strings.TrimSpace(t[n+2:]), true
-	}
-	return "", "", false
-}
-
-func isListItem(line string) bool {
-	_, _, ok := listMarker(line)
-	return ok && leadingSpaces(line) < 4
 }
 
 func isTableDelimiter(line string) bool {

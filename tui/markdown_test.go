@@ -33,6 +33,10 @@ func TestMarkdownBlocks(t *testing.T) {
 		{"hard break", "one  \ntwo\\\nthree", "one\ntwo\nthree"},
 		{"tab-indented continuation", "- a\n\tb\n- c\n\t\td", "• a b\n• c d"},
 		{"tab under an ordered item", "1. a\n\tb", "1. a b"},
+		{"entities and references", "a &amp; b &#35; [ref][1] ![alt](p.png)\n\n[1]: https://r.dev", "a & b # ref (https://r.dev) alt (p.png)"},
+		{"table right after text", "intro\n| a |\n|---|\n| 1 |\nouttro", "intro\n\na\n─\n1\n\nouttro"},
+		{"single tildes stay", "~a~ and ~~~b~~~", "~a~ and ~~~b~~~"},
+		{"raw html block verbatim", "<div>\nx\n</div>", "<div>\nx\n</div>"},
 		{"unmatched markers stay", "2 * 3 = 6 and a_b and **open", "2 * 3 = 6 and a_b and **open"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -45,6 +49,15 @@ func TestMarkdownBlocks(t *testing.T) {
 				t.Fatalf("render(%q)\n got: %q\nwant: %q", tc.src, g, tc.want)
 			}
 		})
+	}
+}
+
+// goldmark splits text at every possible delimiter; the pieces must not
+// become places a line can break.
+func TestMarkdownNoBreakInsideWord(t *testing.T) {
+	got := renderPlain("xxxxxxxxxx snake_case_name", 20)
+	if got != "xxxxxxxxxx\nsnake_case_name" {
+		t.Fatalf("got %q", got)
 	}
 }
 

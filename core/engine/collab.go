@@ -93,8 +93,8 @@ func decodeArgs(name string, raw json.RawMessage, v any) error {
 
 // idArg reads `id`, accepting Codex's `target` alias.
 type idArg struct {
-	ID     string `json:"id" desc:"agent_id of the target agent."`
-	Target string `json:"target" desc:"Alias of id."`
+	ID     string `json:"id" jsonschema:"agent_id of the target agent."`
+	Target string `json:"target" jsonschema:"Alias of id."`
 }
 
 func (a idArg) get() (protocol.ThreadID, error) {
@@ -112,14 +112,14 @@ func (a idArg) get() (protocol.ThreadID, error) {
 // --- spawn_agent ---
 
 type spawnArgs struct {
-	Message          string               `json:"message" desc:"The task for the new agent. Provide message or items, not both."`
-	Items            []protocol.InputItem `json:"items" desc:"Structured input instead of message."`
-	AgentType        string               `json:"agent_type" desc:"Role template (snake_case or kebab-case), e.g. worker, explorer, orchestrator. Omit for a default agent."`
-	AgentName        string               `json:"agent_name" desc:"Persona within the agent_type template."`
-	WorkingDirectory string               `json:"working_directory" desc:"Directory the agent works in (default: yours). A different directory needs user approval."`
-	Model            string               `json:"model" desc:"Model override."`
-	ReasoningEffort  string               `json:"reasoning_effort" desc:"Reasoning effort override: minimal, low, medium, high or xhigh."`
-	ThreadNote       *string              `json:"thread_note" desc:"Short note shown in the agent tree."`
+	Message          string               `json:"message" jsonschema:"The task for the new agent. Provide message or items, not both."`
+	Items            []protocol.InputItem `json:"items" jsonschema:"Structured input instead of message."`
+	AgentType        string               `json:"agent_type" jsonschema:"Role template (snake_case or kebab-case), e.g. worker, explorer, orchestrator. Omit for a default agent."`
+	AgentName        string               `json:"agent_name" jsonschema:"Persona within the agent_type template."`
+	WorkingDirectory string               `json:"working_directory" jsonschema:"Directory the agent works in (default: yours). A different directory needs user approval."`
+	Model            string               `json:"model" jsonschema:"Model override."`
+	ReasoningEffort  string               `json:"reasoning_effort" jsonschema:"Reasoning effort override: minimal, low, medium, high or xhigh."`
+	ThreadNote       *string              `json:"thread_note" jsonschema:"Short note shown in the agent tree."`
 }
 
 func (e *Engine) toolSpawn(ctx context.Context, caller *Thread, env *tools.Env, raw json.RawMessage) tools.Result {
@@ -162,8 +162,8 @@ func (e *Engine) toolSpawn(ctx context.Context, caller *Thread, env *tools.Env, 
 type sendInputArgs struct {
 	idArg
 	Message   string               `json:"message"`
-	Items     []protocol.InputItem `json:"items" desc:"Structured input instead of message."`
-	Interrupt bool                 `json:"interrupt" desc:"Interrupt the agent's current work first."`
+	Items     []protocol.InputItem `json:"items" jsonschema:"Structured input instead of message."`
+	Interrupt bool                 `json:"interrupt" jsonschema:"Interrupt the agent's current work first."`
 }
 
 func (e *Engine) toolSendInput(_ context.Context, caller *Thread, _ *tools.Env, raw json.RawMessage) tools.Result {
@@ -195,9 +195,9 @@ func (e *Engine) toolSendInput(_ context.Context, caller *Thread, _ *tools.Env, 
 // --- wait ---
 
 type waitArgs struct {
-	IDs       []string `json:"ids" minItems:"1" desc:"agent_ids to wait on."`
-	Targets   []string `json:"targets" minItems:"1" desc:"Alias of ids."`
-	TimeoutMS *int64   `json:"timeout_ms" desc:"Clamped to 10000..1800000; default 300000."`
+	IDs       []string `json:"ids" minItems:"1" jsonschema:"agent_ids to wait on."`
+	Targets   []string `json:"targets" minItems:"1" jsonschema:"Alias of ids."`
+	TimeoutMS *int64   `json:"timeout_ms" jsonschema:"Clamped to 10000..1800000; default 300000."`
 }
 
 func (e *Engine) toolWait(ctx context.Context, caller *Thread, _ *tools.Env, raw json.RawMessage) tools.Result {
@@ -299,9 +299,9 @@ func (e *Engine) toolClose(_ context.Context, caller *Thread, _ *tools.Env, raw 
 // --- set_thread_note ---
 
 type setNoteArgs struct {
-	ID     string `json:"id" desc:"agent_id (your own id to set your note)."`
-	Target string `json:"target" desc:"Alias of id."`
-	Note   string `json:"note" required:"true" desc:"The note; empty clears it."`
+	ID     string `json:"id" jsonschema:"agent_id (your own id to set your note)."`
+	Target string `json:"target" jsonschema:"Alias of id."`
+	Note   string `json:"note" required:"true" jsonschema:"The note; empty clears it."`
 }
 
 func (e *Engine) toolSetNote(_ context.Context, caller *Thread, _ *tools.Env, raw json.RawMessage) tools.Result {

@@ -14,9 +14,9 @@ import (
 )
 
 type listActiveArgs struct {
-	Scope         string `json:"scope" enum:"children,descendants,all" desc:"children (default), descendants or all."`
-	IncludeTree   bool   `json:"include_tree" desc:"Add parent_thread_id and depth."`
-	IncludeClosed *bool  `json:"include_closed" desc:"Also list shutdown/not_found agents (default false)."`
+	Scope         string `json:"scope" enum:"children,descendants,all" jsonschema:"children (default), descendants or all."`
+	IncludeTree   bool   `json:"include_tree" jsonschema:"Add parent_thread_id and depth."`
+	IncludeClosed *bool  `json:"include_closed" jsonschema:"Also list shutdown/not_found agents (default false)."`
 }
 
 // activeAgent is one row of list_active_agents (seed 000 fields).
@@ -108,8 +108,8 @@ func (e *Engine) toolListActive(_ context.Context, caller *Thread, _ *tools.Env,
 }
 
 type listAgentsArgs struct {
-	AgentType string `json:"agent_type" desc:"Only this role."`
-	Expanded  bool   `json:"expanded" desc:"Include model, reasoning_effort and prompts."`
+	AgentType string `json:"agent_type" jsonschema:"Only this role."`
+	Expanded  bool   `json:"expanded" jsonschema:"Include model, reasoning_effort and prompts."`
 }
 
 func (e *Engine) toolListAgents(_ context.Context, _ *Thread, _ *tools.Env, raw json.RawMessage) tools.Result {

@@ -64,7 +64,7 @@ Paths are relative to the working directory (absolute paths work too); never use
 
 // applyPatchArgs are apply_patch's arguments; its schema is generated from them.
 type applyPatchArgs struct {
-	Input string `json:"input" required:"true" desc:"The entire patch, from *** Begin Patch to *** End Patch."`
+	Input string `json:"input" required:"true" jsonschema:"The entire patch, from *** Begin Patch to *** End Patch."`
 }
 
 func (applyPatch) Spec() model.ToolSpec {

@@ -3,247 +3,334 @@ package tools
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"math/big"
-	"regexp"
-	"slices"
+	"math"
+	"net/url"
 	"sort"
+	"strconv"
 	"strings"
-	"unicode/utf8"
+	"sync"
+
+	"github.com/google/jsonschema-go/jsonschema"
 )
 
-// schema is a compiled tool parameter schema: the part of JSON Schema
-// (draft 2020-12) that tool specs use. grove checks arguments with this
-// small validator instead of a general JSON Schema library on purpose: the
-// library's package init compiled every draft's metaschema, ~5 ms in every
-// grove process (the sandbox helper's re-exec included), while tool schemas
-// need only these keywords. Any other keyword is a compile error, so no
-// constraint is ever silently ignored.
+// argSchema is a tool's compiled parameter schema. Validity is decided by
+// github.com/google/jsonschema-go (draft 2020-12 and draft-07, $ref and
+// $defs within the document; nothing is ever loaded from elsewhere). Its
+// error names only the first failed keyword, so when arguments fail,
+// explain (schema_errors.go) re-checks their parts against the matching
+// subschemas to name every offending field and what it expected.
 type argSchema struct {
-	types        []string // empty = any
-	properties   map[string]*argSchema
-	required     []string
-	additional   *argSchema // schema for properties not listed; nil = any
-	noAdditional bool       // additionalProperties: false
-	items        *argSchema
-	enum         []any
-	hasConst     bool
-	constVal     any
-	minimum      *big.Rat
-	maximum      *big.Rat
-	exclMin      *big.Rat
-	exclMax      *big.Rat
-	minLength    int // -1 = unset, as for the three below
-	maxLength    int
-	minItems     int
-	maxItems     int
-	pattern      *regexp.Regexp
-	anyOf, oneOf []*argSchema
-	allOf        []*argSchema
+	root     *jsonschema.Schema
+	resolved *jsonschema.Resolved
+
+	mu   sync.Mutex
+	subs map[*jsonschema.Schema]*jsonschema.Resolved // subschemas resolved on their own, for explain
 }
 
-// annotations carry no constraint.
-var schemaAnnotations = map[string]bool{
-	"description": true, "title": true, "default": true, "examples": true,
-	"$schema": true, "$id": true, "$comment": true, "deprecated": true,
-	"readOnly": true, "writeOnly": true, "format": true,
+// refuseExternal is the loader for $refs outside the schema document.
+func refuseExternal(u *url.URL) (*jsonschema.Schema, error) {
+	return nil, fmt.Errorf("external $ref %s: grove never loads schemas", u)
 }
 
-var jsonTypes = map[string]bool{"null": true, "boolean": true, "object": true, "array": true, "number": true, "integer": true, "string": true}
+// compileSchema parses and resolves a tool's parameter schema.
+func compileSchema(doc []byte) (*argSchema, error) {
+	doc = bytes.TrimSpace(doc)
+	if len(doc) > 0 && doc[0] != '{' && doc[0] != 't' && doc[0] != 'f' {
+		return nil, fmt.Errorf("a schema must be a JSON object, got %s", doc[:min(len(doc), 20)])
+	}
+	root := new(jsonschema.Schema)
+	if err := json.Unmarshal(doc, root); err != nil {
+		var ute *json.UnmarshalTypeError
+		if errors.As(err, &ute) {
+			field := ute.Field[strings.LastIndexByte(ute.Field, '.')+1:]
+			return nil, fmt.Errorf("keyword %q: unexpected JSON %s", field, ute.Value)
+		}
+		return nil, err
+	}
+	if err := checkKeywords(root, root, "#"); err != nil {
+		return nil, err
+	}
+	if err := checkRefCycles(root); err != nil {
+		return nil, err
+	}
+	// The drafts the library validates, spelled with or without the
+	// trailing "#" that schema generators disagree on.
+	switch strings.TrimSuffix(root.Schema, "#") {
+	case "":
+	case "https://json-schema.org/draft/2020-12/schema":
+		root.Schema = "https://json-schema.org/draft/2020-12/schema"
+	case "http://json-schema.org/draft-07/schema", "https://json-schema.org/draft-07/schema":
+		root.Schema = strings.TrimSuffix(root.Schema, "#") + "#"
+	default:
+		return nil, fmt.Errorf("$schema %q: only draft 2020-12 and draft-07 are supported", root.Schema)
+	}
+	rs, err := root.Resolve(&jsonschema.ResolveOptions{Loader: refuseExternal})
+	if err != nil {
+		return nil, err
+	}
+	return &argSchema{root: root, resolved: rs}, nil
+}
 
-// decodeJSON decodes one JSON value keeping numbers exact.
-func decodeJSON(b []byte) (any, error) {
+var jsonTypeNames = map[string]bool{"null": true, "boolean": true, "object": true, "array": true, "number": true, "integer": true, "string": true}
+
+// checkKeywords rejects what the library would accept but never match (an
+// unknown type name, a negative length, an empty enum), so no tool gets a
+// schema that refuses every call for a reason the model cannot fix. It
+// also keeps $ref to the forms grove can follow itself ("#", "#/$defs/…",
+// "#/definitions/…", or another document, which is never loaded), so that
+// checkRefCycles sees every reference the library will follow.
+func checkKeywords(root, s *jsonschema.Schema, at string) error {
+	if s == nil {
+		return nil
+	}
+	switch {
+	case s.Anchor != "" || s.DynamicAnchor != "" || s.DynamicRef != "":
+		return fmt.Errorf("%s: $anchor, $dynamicAnchor and $dynamicRef are not supported", at)
+	case s.ID != "" && s != root:
+		return fmt.Errorf("%s/$id: only the root may set $id", at)
+	case strings.HasPrefix(s.Ref, "#") && (&argSchema{root: root}).localRef(s.Ref) == nil:
+		return fmt.Errorf("%s/$ref %q: only #, #/$defs/… and #/definitions/… refs are followed", at, s.Ref)
+	case s.Ref != "" && !strings.HasPrefix(s.Ref, "#"):
+		return fmt.Errorf("%s/$ref %q: external $ref: grove never loads schemas", at, s.Ref)
+	}
+	for _, t := range schemaTypes(s) {
+		if !jsonTypeNames[t] {
+			return fmt.Errorf("%s/type: unknown type %q", at, t)
+		}
+	}
+	for k, n := range map[string]*int{"minLength": s.MinLength, "maxLength": s.MaxLength, "minItems": s.MinItems, "maxItems": s.MaxItems, "minProperties": s.MinProperties, "maxProperties": s.MaxProperties} {
+		if n != nil && *n < 0 {
+			return fmt.Errorf("%s/%s: expected a non-negative integer", at, k)
+		}
+	}
+	if s.Enum != nil && len(s.Enum) == 0 {
+		return fmt.Errorf("%s/enum: expected a non-empty array", at)
+	}
+	for k, c := range namedSubschemas(s) {
+		if err := checkKeywords(root, c, at+"/"+k); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// subschemas are the schemas directly inside s.
+func subschemas(s *jsonschema.Schema) []*jsonschema.Schema {
+	named := namedSubschemas(s)
+	out := make([]*jsonschema.Schema, 0, len(named))
+	for _, c := range named {
+		out = append(out, c)
+	}
+	return out
+}
+
+func namedSubschemas(s *jsonschema.Schema) map[string]*jsonschema.Schema {
+	children := map[string]*jsonschema.Schema{"items": s.Items, "additionalProperties": s.AdditionalProperties, "not": s.Not,
+		"if": s.If, "then": s.Then, "else": s.Else, "contains": s.Contains, "propertyNames": s.PropertyNames,
+		"additionalItems": s.AdditionalItems, "unevaluatedItems": s.UnevaluatedItems, "unevaluatedProperties": s.UnevaluatedProperties}
+	for kw, m := range map[string]map[string]*jsonschema.Schema{"properties": s.Properties, "patternProperties": s.PatternProperties,
+		"$defs": s.Defs, "definitions": s.Definitions, "dependentSchemas": s.DependentSchemas} {
+		for k, c := range m {
+			children[kw+"/"+pointerEscaper.Replace(k)] = c
+		}
+	}
+	for kw, list := range map[string][]*jsonschema.Schema{"allOf": s.AllOf, "anyOf": s.AnyOf, "oneOf": s.OneOf, "prefixItems": s.PrefixItems, "items": s.ItemsArray} {
+		for j, c := range list {
+			children[kw+"/"+strconv.Itoa(j)] = c
+		}
+	}
+	return children
+}
+
+// checkRefCycles rejects a schema whose references loop without moving
+// into the instance ({"$ref":"#"}, or two $defs referring to each other
+// through allOf): the library would recurse until the stack overflows,
+// which no recover can stop. Keywords that apply to a property or an item
+// end a path, since the instance is finite.
+func checkRefCycles(root *jsonschema.Schema) error {
+	a := &argSchema{root: root}
+	const visiting, done = 1, 2
+	state := map[*jsonschema.Schema]int{}
+	var visit func(s *jsonschema.Schema) error
+	visit = func(s *jsonschema.Schema) error {
+		if s == nil || state[s] == done {
+			return nil
+		}
+		if state[s] == visiting {
+			return errors.New("$ref cycle that never moves into the arguments")
+		}
+		state[s] = visiting
+		same := []*jsonschema.Schema{s.Not, s.If, s.Then, s.Else}
+		if s.Ref != "" {
+			same = append(same, a.localRef(s.Ref))
+		}
+		same = append(append(append(same, s.AllOf...), s.AnyOf...), s.OneOf...)
+		for _, d := range s.DependentSchemas {
+			same = append(same, d)
+		}
+		for _, c := range same {
+			if err := visit(c); err != nil {
+				return err
+			}
+		}
+		state[s] = done
+		return nil
+	}
+	var all []*jsonschema.Schema
+	var collect func(s *jsonschema.Schema)
+	collect = func(s *jsonschema.Schema) {
+		if s == nil {
+			return
+		}
+		all = append(all, s)
+		for _, c := range subschemas(s) {
+			collect(c)
+		}
+	}
+	collect(root)
+	for _, s := range all {
+		if err := visit(s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// validate checks a decoded instance (see decodeArgs) and describes every
+// problem it finds; none means valid.
+func (a *argSchema) validate(v any) []violation {
+	if a.resolved.Validate(v) == nil {
+		return nil
+	}
+	vs := a.explain(a.root, v, nil)
+	if len(vs) == 0 { // explain could not narrow it down: say what the library said
+		vs = []violation{{line: "arguments: " + innermost(a.resolved.Validate(v))}}
+	}
+	return vs
+}
+
+// check reports whether v satisfies the subschema s of the document, and
+// if not the library's error. A subschema is resolved on its own, with the
+// document's $defs beside it so that local $refs still resolve; nil means
+// it could not be (an unusual $ref), and the caller explains no deeper.
+func (a *argSchema) check(s *jsonschema.Schema, v any) (error, bool) {
+	rs := a.resolvedSub(s)
+	if rs == nil {
+		return nil, false
+	}
+	return rs.Validate(v), true
+}
+
+func (a *argSchema) resolvedSub(s *jsonschema.Schema) *jsonschema.Resolved {
+	if s == a.root {
+		return a.resolved
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if rs, ok := a.subs[s]; ok {
+		return rs
+	}
+	w := &jsonschema.Schema{Schema: a.root.Schema, AllOf: []*jsonschema.Schema{s.CloneSchemas()}}
+	w.Defs = cloneDefs(a.root.Defs)
+	w.Definitions = cloneDefs(a.root.Definitions)
+	rs, err := w.Resolve(&jsonschema.ResolveOptions{Loader: refuseExternal})
+	if err != nil {
+		rs = nil
+	}
+	if a.subs == nil {
+		a.subs = map[*jsonschema.Schema]*jsonschema.Resolved{}
+	}
+	a.subs[s] = rs
+	return rs
+}
+
+func cloneDefs(defs map[string]*jsonschema.Schema) map[string]*jsonschema.Schema {
+	if defs == nil {
+		return nil
+	}
+	out := make(map[string]*jsonschema.Schema, len(defs))
+	for k, d := range defs {
+		out[k] = d.CloneSchemas()
+	}
+	return out
+}
+
+// localRef finds the target of a $ref into the document's own $defs or
+// definitions ("#/$defs/name"), or nil.
+func (a *argSchema) localRef(ref string) *jsonschema.Schema {
+	for prefix, defs := range map[string]map[string]*jsonschema.Schema{"#/$defs/": a.root.Defs, "#/definitions/": a.root.Definitions} {
+		if name, ok := cutPrefix(ref, prefix); ok {
+			if n, err := url.PathUnescape(name); err == nil {
+				name = n
+			}
+			return defs[pointerUnescaper.Replace(name)]
+		}
+	}
+	if ref == "#" {
+		return a.root
+	}
+	return nil
+}
+
+func cutPrefix(s, prefix string) (string, bool) {
+	if len(s) >= len(prefix) && s[:len(prefix)] == prefix {
+		return s[len(prefix):], true
+	}
+	return "", false
+}
+
+// decodeArgs decodes arguments for validation: numbers become float64 (the
+// library's numeric type); one too large for it becomes ±Inf rather than
+// an error, since a JSON number of any size is a number.
+func decodeArgs(b []byte) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {
 		return nil, err
 	}
-	return v, nil
+	return floatNumbers(v), nil
 }
 
-// compileSchema compiles a decoded schema; at names the keyword path for
-// errors ("properties/cmd").
-func compileSchema(doc any, at string) (*argSchema, error) {
-	if b, ok := doc.(bool); ok {
-		if b {
-			return &argSchema{minLength: -1, maxLength: -1, minItems: -1, maxItems: -1}, nil
-		}
-		return nil, fmt.Errorf("%s: the false schema is not supported", at)
-	}
-	m, ok := doc.(map[string]any)
-	if !ok {
-		return nil, fmt.Errorf("%s: a schema must be an object, got %s", at, jsonType(doc))
-	}
-	s := &argSchema{minLength: -1, maxLength: -1, minItems: -1, maxItems: -1}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		v := m[k]
-		where := at + "/" + k
-		var err error
-		switch k {
-		case "type":
-			s.types, err = compileTypes(v, where)
-		case "properties":
-			props, ok := v.(map[string]any)
-			if !ok {
-				return nil, fmt.Errorf("%s: expected an object", where)
-			}
-			s.properties = map[string]*argSchema{}
-			for name, p := range props {
-				if s.properties[name], err = compileSchema(p, where+"/"+name); err != nil {
-					return nil, err
-				}
-			}
-		case "required":
-			s.required, err = stringList(v, where)
-		case "additionalProperties":
-			if b, ok := v.(bool); ok {
-				s.noAdditional = !b
-			} else {
-				s.additional, err = compileSchema(v, where)
-			}
-		case "items":
-			s.items, err = compileSchema(v, where)
-		case "enum":
-			list, ok := v.([]any)
-			if !ok || len(list) == 0 {
-				return nil, fmt.Errorf("%s: expected a non-empty array", where)
-			}
-			s.enum = list
-		case "const":
-			s.hasConst, s.constVal = true, v
-		case "minimum":
-			s.minimum, err = ratOf(v, where)
-		case "maximum":
-			s.maximum, err = ratOf(v, where)
-		case "exclusiveMinimum":
-			s.exclMin, err = ratOf(v, where)
-		case "exclusiveMaximum":
-			s.exclMax, err = ratOf(v, where)
-		case "minLength":
-			s.minLength, err = countOf(v, where)
-		case "maxLength":
-			s.maxLength, err = countOf(v, where)
-		case "minItems":
-			s.minItems, err = countOf(v, where)
-		case "maxItems":
-			s.maxItems, err = countOf(v, where)
-		case "pattern":
-			p, ok := v.(string)
-			if !ok {
-				return nil, fmt.Errorf("%s: expected a string", where)
-			}
-			if s.pattern, err = regexp.Compile(p); err != nil {
-				return nil, fmt.Errorf("%s: %w", where, err)
-			}
-		case "anyOf", "oneOf", "allOf":
-			list, ok := v.([]any)
-			if !ok || len(list) == 0 {
-				return nil, fmt.Errorf("%s: expected a non-empty array of schemas", where)
-			}
-			subs := make([]*argSchema, len(list))
-			for i, sub := range list {
-				if subs[i], err = compileSchema(sub, fmt.Sprintf("%s/%d", where, i)); err != nil {
-					return nil, err
-				}
-			}
-			switch k {
-			case "anyOf":
-				s.anyOf = subs
-			case "oneOf":
-				s.oneOf = subs
-			default:
-				s.allOf = subs
-			}
-		default:
-			if !schemaAnnotations[k] {
-				return nil, fmt.Errorf("%s: keyword not supported in tool schemas", where)
-			}
+func floatNumbers(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		f, err := strconv.ParseFloat(string(x), 64)
+		if math.IsInf(f, 0) { // beyond float64: as large as it gets
+			return math.Copysign(math.MaxFloat64, f)
 		}
 		if err != nil {
-			return nil, err
+			return 0.0
 		}
-	}
-	return s, nil
-}
-
-func compileTypes(v any, where string) ([]string, error) {
-	var names []string
-	switch t := v.(type) {
-	case string:
-		names = []string{t}
+		return f
 	case []any:
-		for _, x := range t {
-			n, ok := x.(string)
-			if !ok {
-				return nil, fmt.Errorf("%s: expected type names, got %s", where, jsonType(x))
-			}
-			names = append(names, n)
+		for i := range x {
+			x[i] = floatNumbers(x[i])
 		}
-	default:
-		return nil, fmt.Errorf("%s: expected a type name or a list of them, got %s", where, jsonType(v))
-	}
-	for _, n := range names {
-		if !jsonTypes[n] {
-			return nil, fmt.Errorf("%s: unknown type %q", where, n)
+	case map[string]any:
+		for k := range x {
+			x[k] = floatNumbers(x[k])
 		}
 	}
-	return names, nil
-}
-
-func stringList(v any, where string) ([]string, error) {
-	list, ok := v.([]any)
-	if !ok {
-		return nil, fmt.Errorf("%s: expected an array of strings", where)
-	}
-	out := make([]string, len(list))
-	for i, x := range list {
-		if out[i], ok = x.(string); !ok {
-			return nil, fmt.Errorf("%s: expected an array of strings", where)
-		}
-	}
-	return out, nil
-}
-
-func ratOf(v any, where string) (*big.Rat, error) {
-	n, ok := v.(json.Number)
-	if !ok {
-		return nil, fmt.Errorf("%s: expected a number, got %s", where, jsonType(v))
-	}
-	r, ok := new(big.Rat).SetString(string(n))
-	if !ok {
-		return nil, fmt.Errorf("%s: bad number %s", where, n)
-	}
-	return r, nil
-}
-
-func countOf(v any, where string) (int, error) {
-	r, err := ratOf(v, where)
-	if err != nil {
-		return 0, err
-	}
-	if !r.IsInt() || r.Sign() < 0 || !r.Num().IsInt64() {
-		return 0, fmt.Errorf("%s: expected a non-negative integer", where)
-	}
-	return int(r.Num().Int64()), nil
+	return v
 }
 
 // jsonType names the JSON type of a decoded value as JSON Schema does.
 func jsonType(v any) string {
-	switch v.(type) {
+	switch x := v.(type) {
 	case nil:
 		return "null"
 	case bool:
 		return "boolean"
-	case json.Number, float64:
-		return "number"
 	case string:
 		return "string"
+	case float64:
+		if _, frac := math.Modf(x); frac == 0 && !math.IsInf(x, 0) {
+			return "integer"
+		}
+		return "number"
 	case []any:
 		return "array"
 	case map[string]any:
@@ -252,205 +339,36 @@ func jsonType(v any) string {
 	return fmt.Sprintf("%T", v)
 }
 
-// violation is one failed constraint at an instance location. A type
-// mismatch keeps what was wanted, so alternatives can be merged.
-type violation struct {
-	loc      []string
-	wantType []string
-	got      string
-	line     string // the full message for other kinds
+// gotType names v's type for a message: JSON itself has only numbers.
+func gotType(v any) string {
+	if t := jsonType(v); t != "integer" {
+		return t
+	}
+	return "number"
 }
 
-// validate checks v against s; loc is v's location in the arguments.
-func (s *argSchema) validate(v any, loc []string) []violation {
-	if len(s.types) > 0 && !typeMatches(s.types, v) {
-		return []violation{{loc: loc, wantType: s.types, got: jsonType(v)}}
-	}
-	var out []violation
-	add := func(format string, args ...any) {
-		out = append(out, violation{loc: loc, line: fieldPrefix(loc) + fmt.Sprintf(format, args...)})
-	}
-	if s.enum != nil && !slices.ContainsFunc(s.enum, func(w any) bool { return equalJSON(w, v) }) {
-		want := make([]string, len(s.enum))
-		for i, w := range s.enum {
-			want[i] = jsonText(w)
-		}
-		add("expected one of %s, got %s", strings.Join(want, ", "), jsonText(v))
-	}
-	if s.hasConst && !equalJSON(s.constVal, v) {
-		add("expected %s, got %s", jsonText(s.constVal), jsonText(v))
-	}
-	switch x := v.(type) {
-	case json.Number:
-		if r, ok := new(big.Rat).SetString(string(x)); ok {
-			if s.minimum != nil && r.Cmp(s.minimum) < 0 {
-				add("expected a number >= %s, got %s", ratText(s.minimum), ratText(r))
-			}
-			if s.maximum != nil && r.Cmp(s.maximum) > 0 {
-				add("expected a number <= %s, got %s", ratText(s.maximum), ratText(r))
-			}
-			if s.exclMin != nil && r.Cmp(s.exclMin) <= 0 {
-				add("expected a number > %s, got %s", ratText(s.exclMin), ratText(r))
-			}
-			if s.exclMax != nil && r.Cmp(s.exclMax) >= 0 {
-				add("expected a number < %s, got %s", ratText(s.exclMax), ratText(r))
-			}
-		}
-	case string:
-		n := utf8.RuneCountInString(x)
-		if s.minLength >= 0 && n < s.minLength {
-			add("expected at least %d characters, got %d", s.minLength, n)
-		}
-		if s.maxLength >= 0 && n > s.maxLength {
-			add("expected at most %d characters, got %d", s.maxLength, n)
-		}
-		if s.pattern != nil && !s.pattern.MatchString(x) {
-			add("expected a string matching %s", s.pattern)
-		}
-	case []any:
-		if s.minItems >= 0 && len(x) < s.minItems {
-			add("expected at least %d items, got %d", s.minItems, len(x))
-		}
-		if s.maxItems >= 0 && len(x) > s.maxItems {
-			add("expected at most %d items, got %d", s.maxItems, len(x))
-		}
-		if s.items != nil {
-			for i, item := range x {
-				out = append(out, s.items.validate(item, childLoc(loc, fmt.Sprint(i)))...)
-			}
-		}
-	case map[string]any:
-		for _, name := range s.required {
-			if _, ok := x[name]; !ok {
-				out = append(out, violation{loc: loc, line: requiredLine(s, childLoc(loc, name))})
-			}
-		}
-		names := make([]string, 0, len(x))
-		for name := range x {
-			names = append(names, name)
-		}
-		sort.Strings(names)
-		for _, name := range names {
-			if p, ok := s.properties[name]; ok {
-				out = append(out, p.validate(x[name], childLoc(loc, name))...)
-				continue
-			}
-			switch {
-			case s.noAdditional:
-				msg := fmt.Sprintf("unknown field %q", jsonPointer(childLoc(loc, name)))
-				if allowed := s.propertyNames(); len(allowed) > 0 {
-					msg += " (allowed fields: " + strings.Join(allowed, ", ") + ")"
-				}
-				out = append(out, violation{loc: loc, line: msg})
-			case s.additional != nil:
-				out = append(out, s.additional.validate(x[name], childLoc(loc, name))...)
-			}
-		}
-	}
-	for _, sub := range s.allOf {
-		out = append(out, sub.validate(v, loc)...)
-	}
-	if s.anyOf != nil {
-		out = append(out, alternatives(s.anyOf, v, loc, false)...)
-	}
-	if s.oneOf != nil {
-		out = append(out, alternatives(s.oneOf, v, loc, true)...)
-	}
-	return out
-}
-
-// alternatives checks anyOf (or oneOf, when one is set). Alternatives that
-// failed only on the value's type say little: report the ones that accepted
-// the type but failed deeper, or else the types that would have been
-// accepted.
-func alternatives(alts []*argSchema, v any, loc []string, one bool) []violation {
-	var deeper []violation
-	var wants []string
-	matched := 0
-	for _, a := range alts {
-		errs := a.validate(v, loc)
-		switch {
-		case len(errs) == 0:
-			matched++
-		case len(errs) == 1 && errs[0].wantType != nil && slices.Equal(errs[0].loc, loc):
-			wants = append(wants, errs[0].wantType...)
-		default:
-			deeper = append(deeper, errs...)
-		}
-	}
-	switch {
-	case matched == 1 || matched > 1 && !one:
-		return nil
-	case matched > 1:
-		return []violation{{loc: loc, line: fieldPrefix(loc) + "matches more than one of the allowed forms"}}
-	case len(deeper) == 0:
-		return []violation{{loc: loc, wantType: wants, got: jsonType(v)}}
-	}
-	return deeper
-}
-
+// typeMatches reports whether v has one of the types (an integer is also a
+// number).
 func typeMatches(types []string, v any) bool {
 	got := jsonType(v)
 	for _, t := range types {
-		if t == got {
+		if t == got || t == "number" && got == "integer" {
 			return true
-		}
-		if t == "integer" && got == "number" {
-			if n, ok := v.(json.Number); ok {
-				if r, ok := new(big.Rat).SetString(string(n)); ok && r.IsInt() {
-					return true
-				}
-			}
 		}
 	}
 	return false
 }
 
-// equalJSON compares decoded JSON values, numbers by value.
-func equalJSON(a, b any) bool {
-	switch x := a.(type) {
-	case json.Number:
-		y, ok := b.(json.Number)
-		if !ok {
-			return false
-		}
-		ra, okA := new(big.Rat).SetString(string(x))
-		rb, okB := new(big.Rat).SetString(string(y))
-		return okA && okB && ra.Cmp(rb) == 0
-	case []any:
-		y, ok := b.([]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if !equalJSON(x[i], y[i]) {
-				return false
-			}
-		}
-		return true
-	case map[string]any:
-		y, ok := b.(map[string]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for k, xv := range x {
-			yv, ok := y[k]
-			if !ok || !equalJSON(xv, yv) {
-				return false
-			}
-		}
-		return true
+func schemaTypes(s *jsonschema.Schema) []string {
+	if s.Type != "" {
+		return []string{s.Type}
 	}
-	return a == b
+	return s.Types
 }
 
-func childLoc(loc []string, seg string) []string {
-	return append(append(make([]string, 0, len(loc)+1), loc...), seg)
-}
-
-func (s *argSchema) propertyNames() []string {
-	out := make([]string, 0, len(s.properties))
-	for n := range s.properties {
+func propertyNames(s *jsonschema.Schema) []string {
+	out := make([]string, 0, len(s.Properties))
+	for n := range s.Properties {
 		out = append(out, n)
 	}
 	sort.Strings(out)

@@ -7,11 +7,7 @@ import (
 
 func mustSchema(t *testing.T, src string) *argSchema {
 	t.Helper()
-	doc, err := decodeJSON([]byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := compileSchema(doc, "#")
+	s, err := compileSchema([]byte(src))
 	if err != nil {
 		t.Fatalf("compile %s: %v", src, err)
 	}
@@ -20,11 +16,11 @@ func mustSchema(t *testing.T, src string) *argSchema {
 
 func check(t *testing.T, s *argSchema, args string) string {
 	t.Helper()
-	v, err := decodeJSON([]byte(args))
+	v, err := decodeArgs([]byte(args))
 	if err != nil {
 		t.Fatal(err)
 	}
-	vs := s.validate(v, nil)
+	vs := s.validate(v)
 	if len(vs) == 0 {
 		return ""
 	}
@@ -83,22 +79,28 @@ func TestSchemaValidation(t *testing.T) {
 
 func TestSchemaCompileErrors(t *testing.T) {
 	for _, tc := range []struct{ src, want string }{
-		{`{"type":12}`, "#/type: expected a type name"},
+		{`{"type":12}`, `invalid value for "type"`},
 		{`{"type":"int"}`, `#/type: unknown type "int"`},
-		{`{"properties":{"a":{"$ref":"#/x"}}}`, "#/properties/a/$ref: keyword not supported"},
-		{`{"not":{}}`, "#/not: keyword not supported"},
-		{`{"pattern":"("}`, "#/pattern: error parsing regexp"},
+		{`{"properties":{"a":{"$ref":"#/x"}}}`, `#/properties/a/$ref "#/x": only #, #/$defs/… and #/definitions/… refs are followed`},
+		{`{"$defs":{"a":{"$anchor":"x"}}}`, `#/$defs/a: $anchor, $dynamicAnchor and $dynamicRef are not supported`},
+		{`{"properties":{"a":{"$id":"https://x.dev/a"}}}`, `#/properties/a/$id: only the root may set $id`},
+		// Loops the library would follow until the stack overflows.
+		{`{"$ref":"#"}`, "$ref cycle"},
+		{`{"allOf":[{"$ref":"#"}]}`, "$ref cycle"},
+		{`{"$defs":{"a":{"$ref":"#/$defs/b"},"b":{"anyOf":[{"$ref":"#/$defs/a"}]}},"properties":{"x":{"$ref":"#/$defs/a"}}}`, "$ref cycle"},
+		{`{"$defs":{"a":{"not":{"$ref":"#/$defs/a"}}}}`, "$ref cycle"},
+		{`{"properties":{"a":{"$ref":"https://example.com/s.json"}}}`, "grove never loads schemas"},
+		{`{"$ref":"other.json#/a"}`, "grove never loads schemas"},
+		{`{"$schema":"http://json-schema.org/draft-04/schema#"}`, "only draft 2020-12 and draft-07"},
+		{`{"pattern":"("}`, "error parsing regexp"},
 		{`{"minLength":-1}`, "#/minLength: expected a non-negative integer"},
+		{`{"properties":{"a":{"items":{"maxItems":-2}}}}`, "#/properties/a/items/maxItems: expected a non-negative integer"},
 		{`{"enum":[]}`, "#/enum: expected a non-empty array"},
-		{`{"anyOf":[3]}`, "#/anyOf/0: a schema must be an object, got number"},
-		{`{"required":"a"}`, "#/required: expected an array of strings"},
-		{`"x"`, "#: a schema must be an object, got string"},
+		{`{"anyOf":[3]}`, `keyword "anyOf": unexpected JSON number`},
+		{`{"required":"a"}`, `keyword "required": unexpected JSON string`},
+		{`"x"`, `a schema must be a JSON object, got "x"`},
 	} {
-		doc, err := decodeJSON([]byte(tc.src))
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, err = compileSchema(doc, "#")
+		_, err := compileSchema([]byte(tc.src))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("compile %s: got %v, want an error containing %q", tc.src, err, tc.want)
 		}
@@ -107,6 +109,34 @@ func TestSchemaCompileErrors(t *testing.T) {
 	s := mustSchema(t, `{"type":"string","description":"d","title":"t","default":"x","format":"uri","$schema":"https://json-schema.org/draft/2020-12/schema"}`)
 	if got := check(t, s, `"not a uri"`); got != "" {
 		t.Fatalf("annotation constrained the value: %s", got)
+	}
+}
+
+// Schemas may refer within themselves ($defs, draft-07 definitions): such
+// refs are followed both to decide and to explain.
+func TestSchemaLocalRefs(t *testing.T) {
+	s := mustSchema(t, `{"type":"object","$defs":{"step":{"type":"object","properties":{"status":{"enum":["pending","done"]},"next":{"$ref":"#/$defs/step"}},"required":["status"],"additionalProperties":false}},
+		"properties":{"plan":{"type":"array","items":{"$ref":"#/$defs/step"}},"not_x":{"not":{"const":"x"}}}}`)
+	for _, tc := range []struct{ args, want string }{
+		{`{"plan":[{"status":"done","next":{"status":"pending"}}]}`, ""},
+		{`{"plan":[{"status":"later"}]}`, `field "plan/0/status": expected one of "pending", "done", got "later"`},
+		{`{"plan":[{"status":"done","next":{"what":1}}]}`, `field "plan/0/next/status" is required (expected one of "pending", "done"); unknown field "plan/0/next/what" (allowed fields: next, status)`},
+		{`{"not_x":"x"}`, `field "not_x": matches a form that is not allowed`},
+		{`{"not_x":"y"}`, ""},
+	} {
+		if got := check(t, s, tc.args); got != tc.want {
+			t.Errorf("validate %s\n got: %s\nwant: %s", tc.args, got, tc.want)
+		}
+	}
+	for _, v := range []string{"http://json-schema.org/draft-07/schema", "https://json-schema.org/draft/2020-12/schema#"} {
+		s := mustSchema(t, `{"$schema":"`+v+`","properties":{"a":{"type":"string"}}}`)
+		if got, want := check(t, s, `{"a":1}`), `field "a": expected string, got number`; got != want {
+			t.Errorf("$schema %s: got %q, want %q", v, got, want)
+		}
+	}
+	d7 := mustSchema(t, `{"$schema":"http://json-schema.org/draft-07/schema#","definitions":{"n":{"type":"integer","maximum":3}},"properties":{"n":{"$ref":"#/definitions/n"}}}`)
+	if got, want := check(t, d7, `{"n":4}`), `field "n": expected a number <= 3, got 4`; got != want {
+		t.Errorf("draft-07 ref: got %q, want %q", got, want)
 	}
 }
 

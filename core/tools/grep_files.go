@@ -43,11 +43,11 @@ func (grepFiles) Spec() model.ToolSpec {
 
 // grepArgs are grep_files's arguments; its schema is generated from them.
 type grepArgs struct {
-	Pattern         string          `json:"pattern" required:"true" desc:"RE2 regular expression matched against each line."`
-	Path            string          `json:"path" desc:"Directory or file to search: absolute, or relative to the working directory (default: the working directory)."`
-	Include         json.RawMessage `json:"include" schema:"{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"array\",\"items\":{\"type\":\"string\"}}]}" desc:"Glob, or list of globs, of the files to search, relative to path; ** crosses directories (\"**/*.go\"); a glob without / also matches base names (\"*.go\")."`
-	CaseInsensitive bool            `json:"case_insensitive" desc:"Match regardless of case (default false)."`
-	Limit           int             `json:"limit" minimum:"1" maximum:"2000" desc:"Maximum number of matching lines to return (default 100)."`
+	Pattern         string          `json:"pattern" required:"true" jsonschema:"RE2 regular expression matched against each line."`
+	Path            string          `json:"path" jsonschema:"Directory or file to search: absolute, or relative to the working directory (default: the working directory)."`
+	Include         json.RawMessage `json:"include" schema:"{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"array\",\"items\":{\"type\":\"string\"}}]}" jsonschema:"Glob, or list of globs, of the files to search, relative to path; ** crosses directories (\"**/*.go\"); a glob without / also matches base names (\"*.go\")."`
+	CaseInsensitive bool            `json:"case_insensitive" jsonschema:"Match regardless of case (default false)."`
+	Limit           int             `json:"limit" minimum:"1" maximum:"2000" jsonschema:"Maximum number of matching lines to return (default 100)."`
 }
 
 type grepMatch struct {

@@ -25,11 +25,11 @@ type listDir struct{}
 
 // listDirArgs are list_dir's arguments; its schema is generated from them.
 type listDirArgs struct {
-	Path    string `json:"path" desc:"Directory to list: absolute, or relative to the working directory (\".\" for the working directory itself)."`
-	DirPath string `json:"dir_path" desc:"Alias of path."`
-	Depth   int    `json:"depth" minimum:"1" maximum:"10" desc:"How many levels to show: 1 = only the directory's own entries (default 2)."`
-	Offset  int    `json:"offset" minimum:"1" desc:"1-based number of the first entry to return (default 1)."`
-	Limit   int    `json:"limit" minimum:"1" desc:"Maximum number of entries to return (default 200)."`
+	Path    string `json:"path" jsonschema:"Directory to list: absolute, or relative to the working directory (\".\" for the working directory itself)."`
+	DirPath string `json:"dir_path" jsonschema:"Alias of path."`
+	Depth   int    `json:"depth" minimum:"1" maximum:"10" jsonschema:"How many levels to show: 1 = only the directory's own entries (default 2)."`
+	Offset  int    `json:"offset" minimum:"1" jsonschema:"1-based number of the first entry to return (default 1)."`
+	Limit   int    `json:"limit" minimum:"1" jsonschema:"Maximum number of entries to return (default 200)."`
 }
 
 // NewListDir returns the list_dir tool.

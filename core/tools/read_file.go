@@ -28,10 +28,10 @@ type readFile struct{}
 
 // readFileArgs are read_file's arguments; its schema is generated from them.
 type readFileArgs struct {
-	Path     string `json:"path" desc:"File to read: absolute, or relative to the working directory."`
-	FilePath string `json:"file_path" desc:"Alias of path."`
-	Offset   int    `json:"offset" minimum:"1" desc:"1-based number of the first line to return (default 1)."`
-	Limit    int    `json:"limit" minimum:"1" desc:"Maximum number of lines to return (default 2000)."`
+	Path     string `json:"path" jsonschema:"File to read: absolute, or relative to the working directory."`
+	FilePath string `json:"file_path" jsonschema:"Alias of path."`
+	Offset   int    `json:"offset" minimum:"1" jsonschema:"1-based number of the first line to return (default 1)."`
+	Limit    int    `json:"limit" minimum:"1" jsonschema:"Maximum number of lines to return (default 2000)."`
 }
 
 // NewReadFile returns the read_file tool.

@@ -113,9 +113,8 @@ func (r *Registry) Register(t Tool) error {
 	return nil
 }
 
-// compileEntry compiles a tool's parameter schema. grove's validator
-// implements the keywords tool schemas use and never loads anything: an
-// external (or any) $ref is a compile error.
+// compileEntry compiles a tool's parameter schema. $refs within the
+// document resolve; an external one is a compile error (nothing is loaded).
 func compileEntry(t Tool) (*entry, error) {
 	spec := t.Spec()
 	if spec.Name == "" {
@@ -125,11 +124,7 @@ func compileEntry(t Tool) (*entry, error) {
 	if len(bytes.TrimSpace(params)) == 0 {
 		params = json.RawMessage(`{"type":"object"}`)
 	}
-	doc, err := decodeJSON(params)
-	if err != nil {
-		return nil, fmt.Errorf("register tool %s: schema is not JSON: %w", spec.Name, err)
-	}
-	sch, err := compileSchema(doc, "#")
+	sch, err := compileSchema(params)
 	if err != nil {
 		return nil, fmt.Errorf("register tool %s: compile schema: %w", spec.Name, err)
 	}
@@ -239,8 +234,8 @@ func (r *Registry) sourceEntry(ctx context.Context, env *Env, name string) (*ent
 }
 
 // compiledEntry compiles a source tool's schema once per tool value; a
-// schema that does not compile (keywords grove's validator does not
-// implement, such as $ref) is left to the server to validate.
+// schema that does not compile (an external $ref, an unsupported draft)
+// is left to the server to validate.
 func (r *Registry) compiledEntry(t Tool) *entry {
 	cacheable := reflect.TypeOf(t).Comparable()
 	if cacheable {
@@ -295,14 +290,14 @@ func (e *entry) validate(name string, args json.RawMessage) (json.RawMessage, er
 			}
 		}
 	}
-	inst, err := decodeJSON(b)
+	inst, err := decodeArgs(b)
 	if err != nil {
 		return nil, fmt.Errorf("invalid arguments for %s: %v", name, err)
 	}
 	if e.schema == nil {
 		return json.RawMessage(b), nil
 	}
-	if vs := e.schema.validate(inst, nil); len(vs) > 0 {
+	if vs := e.schema.validate(inst); len(vs) > 0 {
 		return nil, fmt.Errorf("invalid arguments for %s: %s", name, describeViolations(vs))
 	}
 	return json.RawMessage(b), nil

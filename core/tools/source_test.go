@@ -108,3 +108,27 @@ func TestSourceSchemaNeverLoadsExternalRefs(t *testing.T) {
 		t.Fatalf("run = %+v", res)
 	}
 }
+
+// A run-time tool's $refs within its own schema are followed: grove
+// validates the call and says which field is wrong.
+func TestSourceToolLocalRefValidated(t *testing.T) {
+	r := NewRegistry()
+	r.AddSource(&fakeSource{tools: []Tool{&schemaTool{schema: `{"type":"object","$defs":{"n":{"type":"integer"}},"properties":{"a":{"$ref":"#/$defs/n"}},"required":["a"]}`}}})
+	res := r.Run(context.Background(), &Env{}, "mcp__s__ref", json.RawMessage(`{"a":"five"}`))
+	if !res.IsError || !strings.Contains(res.Output, `field "a": expected integer, got string`) {
+		t.Fatalf("run = %+v", res)
+	}
+	if res := r.Run(context.Background(), &Env{}, "mcp__s__ref", json.RawMessage(`{"a":5}`)); res.IsError {
+		t.Fatalf("valid call refused: %+v", res)
+	}
+}
+
+// A run-time schema whose $refs loop in place would overflow the stack in
+// the validator: it is not compiled, and the server validates instead.
+func TestSourceToolRefCycleDoesNotCrash(t *testing.T) {
+	r := NewRegistry()
+	r.AddSource(&fakeSource{tools: []Tool{&schemaTool{schema: `{"type":"object","$defs":{"a":{"allOf":[{"$ref":"#/$defs/a"}]}},"properties":{"x":{"$ref":"#/$defs/a"}}}`}}})
+	if res := r.Run(context.Background(), &Env{}, "mcp__s__ref", json.RawMessage(`{"x":1}`)); res.IsError || res.Output != "ran" {
+		t.Fatalf("run = %+v", res)
+	}
+}

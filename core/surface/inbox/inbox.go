@@ -75,23 +75,23 @@ const childInstructions = `You are a sub-agent working on a task your parent age
 - When the task is done, reply with your result: your final message is delivered to your parent as your completion summary.`
 
 type createArgs struct {
-	Task string `json:"task" required:"true" desc:"The task: everything the sub-agent needs to know, and what to report back."`
+	Task string `json:"task" required:"true" jsonschema:"The task: everything the sub-agent needs to know, and what to report back."`
 }
 type listArgs struct{}
 type checkArgs struct {
-	MarkAsRead *bool  `json:"mark_as_read" desc:"Mark the returned notifications as read (default true)."`
-	SubagentID string `json:"subagent_id" desc:"Only this sub-agent's notifications."`
+	MarkAsRead *bool  `json:"mark_as_read" jsonschema:"Mark the returned notifications as read (default true)."`
+	SubagentID string `json:"subagent_id" jsonschema:"Only this sub-agent's notifications."`
 }
 type replyArgs struct {
-	SubagentID string `json:"subagent_id" required:"true" desc:"The sub-agent to write to."`
-	Message    string `json:"message" required:"true" desc:"The message."`
+	SubagentID string `json:"subagent_id" required:"true" jsonschema:"The sub-agent to write to."`
+	Message    string `json:"message" required:"true" jsonschema:"The message."`
 }
 type endArgs struct {
-	SubagentID string `json:"subagent_id" required:"true" desc:"The sub-agent to stop."`
+	SubagentID string `json:"subagent_id" required:"true" jsonschema:"The sub-agent to stop."`
 }
 type notifyArgs struct {
-	Type    string `json:"type" required:"true" enum:"message,question" desc:"message: progress or information; question: you need an answer from your parent."`
-	Content string `json:"content" required:"true" desc:"What to tell your parent."`
+	Type    string `json:"type" required:"true" enum:"message,question" jsonschema:"message: progress or information; question: you need an answer from your parent."`
+	Content string `json:"content" required:"true" jsonschema:"What to tell your parent."`
 }
 
 func spec(name, desc string, args any) model.ToolSpec {

@@ -98,15 +98,15 @@ func (s *Surface) createDescription() string {
 }
 
 type createArgs struct {
-	SessionType string `json:"session_type" required:"true" desc:"The kind of session (see the list in this tool's description)."`
-	Prompt      string `json:"prompt" required:"true" desc:"The child's first message: the whole task."`
+	SessionType string `json:"session_type" required:"true" jsonschema:"The kind of session (see the list in this tool's description)."`
+	Prompt      string `json:"prompt" required:"true" jsonschema:"The child's first message: the whole task."`
 }
 type waitArgs struct {
-	SessionID string `json:"session_id" required:"true" desc:"The session_id create_session returned."`
-	TimeoutMS int    `json:"timeout_ms" desc:"Total time to wait in milliseconds; <= 0 checks without waiting."`
+	SessionID string `json:"session_id" required:"true" jsonschema:"The session_id create_session returned."`
+	TimeoutMS int    `json:"timeout_ms" jsonschema:"Total time to wait in milliseconds; <= 0 checks without waiting."`
 }
 type cancelArgs struct {
-	SessionID string `json:"session_id" required:"true" desc:"The session to cancel."`
+	SessionID string `json:"session_id" required:"true" jsonschema:"The session to cancel."`
 }
 
 type tool struct {

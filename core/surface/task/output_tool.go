@@ -15,9 +15,9 @@ import (
 
 // taskOutputArgs are TaskOutput's parameters (seed 004 §3.6.2).
 type taskOutputArgs struct {
-	AgentID string `json:"agent_id" required:"true" desc:"The agent_id Task returned."`
-	Block   *bool  `json:"block" desc:"Wait for the agent to finish (default true)."`
-	Timeout *int   `json:"timeout" desc:"Seconds to wait when blocking (default 300, at most 3600)."`
+	AgentID string `json:"agent_id" required:"true" jsonschema:"The agent_id Task returned."`
+	Block   *bool  `json:"block" jsonschema:"Wait for the agent to finish (default true)."`
+	Timeout *int   `json:"timeout" jsonschema:"Seconds to wait when blocking (default 300, at most 3600)."`
 }
 
 // TaskOutput's wait bounds.

@@ -17,13 +17,13 @@ import (
 // taskArgs are Task's parameters (seed 004 §3.6.1); the schema the model
 // sees is generated from this struct.
 type taskArgs struct {
-	SubagentType    string         `json:"subagent_type" required:"true" desc:"The type of agent to start (see the list in this tool's description)."`
-	Prompt          string         `json:"prompt" required:"true" desc:"The task for the agent: everything it needs to know, and what to report back."`
-	Description     string         `json:"description" required:"true" desc:"A short (3-5 word) description of the task, shown to the user."`
-	Model           string         `json:"model" desc:"Optional model: sonnet, opus, haiku, inherit, or a model id."`
-	RunInBackground bool           `json:"run_in_background" desc:"Start the agent and return its agent_id at once; collect the result with TaskOutput."`
-	Resume          string         `json:"resume" desc:"agent_id of an earlier agent to continue with its full previous transcript (prompt is its next instruction)."`
-	Inputs          map[string]any `json:"inputs" desc:"Values for the agent's declared inputs (see its inputs in this tool's description)."`
+	SubagentType    string         `json:"subagent_type" required:"true" jsonschema:"The type of agent to start (see the list in this tool's description)."`
+	Prompt          string         `json:"prompt" required:"true" jsonschema:"The task for the agent: everything it needs to know, and what to report back."`
+	Description     string         `json:"description" required:"true" jsonschema:"A short (3-5 word) description of the task, shown to the user."`
+	Model           string         `json:"model" jsonschema:"Optional model: sonnet, opus, haiku, inherit, or a model id."`
+	RunInBackground bool           `json:"run_in_background" jsonschema:"Start the agent and return its agent_id at once; collect the result with TaskOutput."`
+	Resume          string         `json:"resume" jsonschema:"agent_id of an earlier agent to continue with its full previous transcript (prompt is its next instruction)."`
+	Inputs          map[string]any `json:"inputs" jsonschema:"Values for the agent's declared inputs (see its inputs in this tool's description)."`
 }
 
 type taskTool struct {

@@ -7,7 +7,7 @@ import (
 )
 
 type params struct {
-	Name   string         `json:"name" required:"true" desc:"Who."`
+	Name   string         `json:"name" required:"true" jsonschema:"Who."`
 	Mode   string         `json:"mode,omitempty" enum:"fast,slow"`
 	Count  *int           `json:"count"`
 	Ratio  float64        `json:"ratio"`
@@ -68,7 +68,7 @@ type inner struct {
 }
 
 type base struct {
-	ID string `json:"id" desc:"The id."`
+	ID string `json:"id" jsonschema:"The id."`
 }
 
 type outer struct {
@@ -108,13 +108,20 @@ func TestObjectEmbeddedNestedAndMinItems(t *testing.T) {
 func TestObjectBoundsAndRawSchema(t *testing.T) {
 	b, err := Object(struct {
 		Depth   int             `json:"depth" minimum:"1" maximum:"10"`
-		Include json.RawMessage `json:"include" desc:"Globs." schema:"{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"array\"}]}"`
+		Include json.RawMessage `json:"include" jsonschema:"Globs." schema:"{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"array\"}]}"`
 	}{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := `{"additionalProperties":false,"properties":{"depth":{"maximum":10,"minimum":1,"type":"integer"},"include":{"anyOf":[{"type":"string"},{"type":"array"}],"description":"Globs."}},"type":"object"}`
-	if string(b) != want {
+	var gotDoc, wantDoc any
+	if err := json.Unmarshal(b, &gotDoc); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(want), &wantDoc); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(gotDoc, wantDoc) {
 		t.Errorf("schema =\n%s\nwant\n%s", b, want)
 	}
 	if _, err := Object(struct {

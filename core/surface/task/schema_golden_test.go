@@ -1,0 +1,17 @@
+package task
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/grovecli/grove/core/tools/schema"
+	"github.com/grovecli/grove/core/tools/schema/schematest"
+)
+
+// TestToolSchemasGolden pins the parameter schemas the model sees.
+func TestToolSchemasGolden(t *testing.T) {
+	schematest.Golden(t, "testdata/tool_schemas.golden", map[string]json.RawMessage{
+		"task":        schema.MustObject(taskArgs{}),
+		"task_output": schema.MustObject(taskOutputArgs{}),
+	})
+}
