@@ -76,7 +76,9 @@ func (x *execCommand) Run(ctx context.Context, env *Env, raw json.RawMessage) Re
 	}
 	timeout := x.o.DefaultTimeout
 	if a.TimeoutMS > 0 {
-		timeout = min(time.Duration(a.TimeoutMS)*time.Millisecond, x.o.MaxTimeout)
+		// Clamp in milliseconds first: a huge value would overflow the
+		// Duration product and wrap negative (an instant timeout).
+		timeout = time.Duration(min(a.TimeoutMS, x.o.MaxTimeout.Milliseconds())) * time.Millisecond
 	}
 	policy := env.Sandbox
 	escalate := a.SandboxPermissions == "require_escalated"

@@ -114,11 +114,14 @@ func literalWord(w *syntax.Word) (string, bool) {
 			return "", false
 		}
 	}
-	s, err := expand.Literal(nil, w)
-	if err != nil {
+	// Fields, not Literal: the value is judged after quote removal, as bash
+	// runs it (Literal keeps backslashes, so `-exe\c` would not be seen as
+	// find's -exec).
+	fields, err := expand.Fields(nil, w)
+	if err != nil || len(fields) != 1 {
 		return "", false
 	}
-	return s, true
+	return fields[0], true
 }
 
 func isDigits(s string) bool {

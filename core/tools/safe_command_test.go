@@ -46,6 +46,14 @@ func TestIsKnownSafeTable(t *testing.T) {
 		{"ls -la >/dev/null", true},
 		// Quoted operators are text, not operators.
 		{"echo 'a;b'", true},
+		// Judged after quote removal, as bash runs them (red-team finds).
+		{`find . -exe\c touch x ';'`, false},
+		{`find . -de\lete`, false},
+		{`find . -fprin\t x`, false},
+		{`sort --out\put=x a`, false},
+		{`sort -"o" x a`, false},
+		{`sed -n 1p -'i' f`, false},
+		{`cat a\ b`, true},
 		{"echo \"a > b\"", true},
 		{"grep 'a|b' f", true},
 		{"grep -E \"x && y\" f", true},
