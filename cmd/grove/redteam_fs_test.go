@@ -178,15 +178,15 @@ func TestRedteamProtectedDirs(t *testing.T) {
 			mustHold(t, e, filepath.Join(e.ws, ".git", "config"), "[core]\n")
 		}
 	}
-	const escape = ".git and agent-template dirs are writable under workspace-write"
+	const escape = "agent-template dirs that do not exist yet can be created and filled under workspace-write (docs/security.md)"
 	runAttacks(t, []rtAttack{
-		{name: "git-hook-by-command", escape: escape, setup: gitInit, root: func(e *rtEnv) []rtStep {
+		{name: "git-hook-by-command", setup: gitInit, root: func(e *rtEnv) []rtStep {
 			return []rtStep{sh("w", "printf '#!/bin/sh\\ntouch /tmp/owned\\n' > .git/hooks/pre-commit; chmod +x .git/hooks/pre-commit; echo '[core] hooksPath = /tmp' >> .git/config")}
 		}, check: noneOf(".git/hooks/pre-commit")},
-		{name: "git-hook-by-patch", escape: escape, setup: gitInit, root: func(e *rtEnv) []rtStep {
+		{name: "git-hook-by-patch", setup: gitInit, root: func(e *rtEnv) []rtStep {
 			return []rtStep{patch("p", "*** Add File: .git/hooks/post-checkout\n+#!/bin/sh\n+touch /tmp/owned\n")}
 		}, check: noneOf(".git/hooks/post-checkout")},
-		{name: "git-config-by-patch", escape: escape, setup: gitInit, root: func(e *rtEnv) []rtStep {
+		{name: "git-config-by-patch", setup: gitInit, root: func(e *rtEnv) []rtStep {
 			return []rtStep{patch("p", "*** Update File: .git/config\n@@\n [core]\n+\tfsmonitor = touch /tmp/owned\n")}
 		}, check: noneOf()},
 		{name: "project-template-planted", escape: escape, setup: gitInit, root: func(e *rtEnv) []rtStep {
@@ -199,7 +199,6 @@ func TestRedteamProtectedDirs(t *testing.T) {
 // TestRedteamMetadataOutside: chmod, utime, xattrs and chown on files
 // outside the writable roots (Landlock does not cover them).
 func TestRedteamMetadataOutside(t *testing.T) {
-	const escape = "metadata syscalls (chmod/utime/xattr/chown) are not confined"
 	unchanged := func(t *testing.T, e *rtEnv) {
 		t.Helper()
 		var st syscall.Stat_t
@@ -218,7 +217,7 @@ func TestRedteamMetadataOutside(t *testing.T) {
 		return fmt.Sprintf("chmod 777 %[1]s; touch -m -d 2001-01-01 %[1]s; chown 1:1 %[1]s; setfattr -n user.redteam -v 1 %[1]s 2>/dev/null || python3 -c 'import os; os.setxattr(%[2]q, \"user.redteam\", b\"1\")'", s, s)
 	}
 	for _, mode := range []string{"workspace-write", "read-only"} {
-		runAttacks(t, []rtAttack{{name: mode, escape: escape, args: []string{"-s", mode}, root: func(e *rtEnv) []rtStep {
+		runAttacks(t, []rtAttack{{name: mode, args: []string{"-s", mode}, root: func(e *rtEnv) []rtStep {
 			return []rtStep{sh("m", cmds(e))}
 		}, check: unchanged}})
 	}

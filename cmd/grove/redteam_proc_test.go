@@ -26,8 +26,6 @@ var secrets = []string{rtSecret, "ghp-redteam-TOKEN-55e1"}
 // must not reach commands (directly, via /proc, or via the parent), and so
 // never land in rollouts.
 func TestRedteamEnvSecrets(t *testing.T) {
-	const escape = "provider keys and *_TOKEN reach every command's environment"
-	const grovesEnviron = "grove's own environment (with the key) is readable at /proc/<grove pid>/environ"
 	noSecret := func(id string) func(t *testing.T, e *rtEnv) {
 		return func(t *testing.T, e *rtEnv) {
 			if e.h.out(id) == "" {
@@ -45,21 +43,21 @@ func TestRedteamEnvSecrets(t *testing.T) {
 		}
 	}
 	runAttacks(t, []rtAttack{
-		{name: "env", escape: escape, root: func(e *rtEnv) []rtStep { return []rtStep{sh("x", "env; echo END")} }, check: noSecret("x")},
-		{name: "env-read-only", escape: escape, args: []string{"-s", "read-only"}, root: func(e *rtEnv) []rtStep { return []rtStep{sh("x", "env; echo END")} }, check: noSecret("x")},
-		{name: "proc-self-environ", escape: escape, root: func(e *rtEnv) []rtStep {
+		{name: "env", root: func(e *rtEnv) []rtStep { return []rtStep{sh("x", "env; echo END")} }, check: noSecret("x")},
+		{name: "env-read-only", args: []string{"-s", "read-only"}, root: func(e *rtEnv) []rtStep { return []rtStep{sh("x", "env; echo END")} }, check: noSecret("x")},
+		{name: "proc-self-environ", root: func(e *rtEnv) []rtStep {
 			return []rtStep{sh("x", "cat /proc/self/environ | tr '\\0' '\\n'; echo END")}
 		}, check: noSecret("x")},
-		{name: "parent-environ", escape: grovesEnviron, root: func(e *rtEnv) []rtStep {
+		{name: "parent-environ", root: func(e *rtEnv) []rtStep {
 			return []rtStep{sh("x", "tr '\\0' '\\n' < /proc/$PPID/environ; echo END")}
 		}, check: noSecret("x")},
-		{name: "grove-pid-environ", escape: grovesEnviron, root: func(e *rtEnv) []rtStep {
+		{name: "grove-pid-environ", root: func(e *rtEnv) []rtStep {
 			// $PPID may be a helper: grove's own pid is what matters.
 			return []rtStep{func(h *hostile) []modeltest.ToolCall {
 				return []modeltest.ToolCall{call("x", "exec_command", map[string]any{"cmd": fmt.Sprintf("tr '\\0' '\\n' < /proc/%d/environ; echo END", e.grovePID.Load())})}
 			}}
 		}, check: noSecret("x")},
-		{name: "grove-process-environ", escape: grovesEnviron, root: func(e *rtEnv) []rtStep {
+		{name: "grove-process-environ", root: func(e *rtEnv) []rtStep {
 			// grove itself holds the key (even once commands get a
 			// stripped environment): /proc/<grove>/environ must stay
 			// closed. The pattern is split so the loop's own command line
@@ -117,7 +115,7 @@ func TestRedteamNetwork(t *testing.T) {
 			acceptAll(t, ln, l, "tcp6")
 			return fmt.Sprintf(`python3 -c 'import socket; s=socket.create_connection(("::1", %d)); s.send(b"hi"); print("connected")'`, ln.Addr().(*net.TCPAddr).Port)
 		}},
-		{name: "udp", escape: "UDP is not blocked (Landlock covers TCP only)", listen: func(t *testing.T, e *rtEnv, l *listener) string {
+		{name: "udp", listen: func(t *testing.T, e *rtEnv, l *listener) string {
 			pc, err := net.ListenPacket("udp4", "127.0.0.1:0")
 			if err != nil {
 				t.Fatal(err)
@@ -134,7 +132,7 @@ func TestRedteamNetwork(t *testing.T) {
 			}()
 			return fmt.Sprintf("for i in 1 2 3; do echo hi > /dev/udp/127.0.0.1/%d; done; echo rc=$?", pc.LocalAddr().(*net.UDPAddr).Port)
 		}},
-		{name: "unix-pathname", escape: "Unix sockets to outside listeners are not blocked", listen: func(t *testing.T, e *rtEnv, l *listener) string {
+		{name: "unix-pathname", listen: func(t *testing.T, e *rtEnv, l *listener) string {
 			path := filepath.Join(e.victim, "agent.sock")
 			ln, err := net.Listen("unix", path)
 			if err != nil {
@@ -143,7 +141,7 @@ func TestRedteamNetwork(t *testing.T) {
 			acceptAll(t, ln, l, "unix")
 			return fmt.Sprintf(`python3 -c 'import socket; s=socket.socket(socket.AF_UNIX); s.connect(%q); s.send(b"hi"); print("connected")'`, path)
 		}},
-		{name: "unix-abstract", escape: "abstract Unix sockets are not scoped", listen: func(t *testing.T, e *rtEnv, l *listener) string {
+		{name: "unix-abstract", listen: func(t *testing.T, e *rtEnv, l *listener) string {
 			name := fmt.Sprintf("grove-redteam-%d-%d", os.Getpid(), time.Now().UnixNano())
 			ln, err := net.Listen("unix", "@"+name)
 			if err != nil {
@@ -225,7 +223,6 @@ func TestRedteamInheritedFDs(t *testing.T) {
 // TestRedteamControllingTerminal: a command must have no controlling
 // terminal (TIOCSTI would type into the user's shell).
 func TestRedteamControllingTerminal(t *testing.T) {
-	knownEscape(t, "commands keep grove's controlling terminal (TIOCSTI)")
 	needPython(t)
 	e := newRTEnv(t)
 	master, slave := openPTY(t)
@@ -246,9 +243,14 @@ print("TIOCSTI-OK")'`
 	outputLacks(t, e, "perl", "PERL-TTY-OPEN", "PERL-TIOCSTI-OK")
 	// What was pushed into the terminal's input queue is echoed to the
 	// master side.
-	_ = master.SetReadDeadline(time.Now().Add(200 * time.Millisecond))
+	// The master is not in Go's poller (a read deadline would not hold):
+	// poll it, and read only what is there.
 	buf := make([]byte, 4096)
-	n, _ := master.Read(buf)
+	n := 0
+	fds := []unix.PollFd{{Fd: int32(master.Fd()), Events: unix.POLLIN}}
+	if k, _ := unix.Poll(fds, 200); k > 0 && fds[0].Revents&unix.POLLIN != 0 {
+		n, _ = master.Read(buf)
+	}
 	if bytes.Contains(buf[:n], []byte("INJECTED")) || bytes.Contains(buf[:n], []byte("PERLINJ")) {
 		t.Errorf("ESCAPE: a read-only command typed into the terminal: %q", buf[:n])
 	}
@@ -283,7 +285,7 @@ func openPTY(t *testing.T) (master, slave *os.File) {
 // but the orphan's holds it.
 func TestRedteamOrphans(t *testing.T) {
 	for _, c := range []struct{ name, start, escape string }{
-		{"setsid", `setsid bash -c "sleep 300; : $m" > /dev/null 2>&1 < /dev/null &`, "setsid escapes the command's group kill and outlives grove"},
+		{"setsid", `setsid bash -c "sleep 300; : $m" > /dev/null 2>&1 < /dev/null &`, ""},
 		{"nohup-disown", `nohup bash -c "sleep 300; : $m" > /dev/null 2>&1 < /dev/null & disown`, ""},
 		{"double-fork", `( ( bash -c "sleep 300; : $m" > /dev/null 2>&1 < /dev/null & ) & )`, ""},
 	} {
@@ -340,7 +342,6 @@ func countMarked(marker string) int {
 // fork bomb must not take the machine). Probed without a bomb: the
 // command reports the limits it runs under.
 func TestRedteamProcessLimit(t *testing.T) {
-	knownEscape(t, "no pids cgroup or RLIMIT_NPROC bounds a command tree")
 	e := newRTEnv(t)
 	e.run(t, map[string][]rtStep{"root": {sh("p", `echo NPROC $(ulimit -u); cg=$(cut -d: -f3 /proc/self/cgroup | head -1); echo PIDSMAX $(cat /sys/fs/cgroup$cg/pids.max 2>/dev/null || echo none)`)}}, nil)
 	out := e.h.out("p")
@@ -399,7 +400,7 @@ func TestRedteamKernelTricks(t *testing.T) {
 // config.toml (query_params and http_headers may hold credentials, see
 // docs/providers.md), other sessions' rollouts and the debug log.
 func TestRedteamReadGroveState(t *testing.T) {
-	knownEscape(t, "grove's config, rollouts of other sessions and logs are readable by any command")
+	knownEscape(t, "by design, as in Codex: commands read everything, $GROVE_HOME included (docs/security.md)")
 	e := newRTEnv(t)
 	writeFile(t, filepath.Join(e.groveHome, "config.toml"), "[model_providers.azure]\nbase_url = \"https://example.invalid/openai\"\nquery_params = { api-key = \"sk-redteam-config-secret\" }\n")
 	writeFile(t, filepath.Join(e.groveHome, "sessions", "2020", "01", "01", "rollout-2020-01-01T00-00-00-prior.jsonl"), `{"type":"user_message","message":"PRIOR-SESSION-PRIVATE"}`+"\n")

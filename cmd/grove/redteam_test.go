@@ -60,38 +60,37 @@ func runAttacks(t *testing.T, attacks []rtAttack) {
 // TestRedteamWorkdirWidening: exec_command's workdir must never become a
 // writable root (issue 9, blocker 1).
 func TestRedteamWorkdirWidening(t *testing.T) {
-	const escape = "exec_command workdir becomes the writable root"
 	victimUntouched := func(t *testing.T, e *rtEnv) {
 		mustNotExist(t, e, filepath.Join(e.victim, "pwned"))
 		mustHold(t, e, filepath.Join(e.victim, "secret"), "victim-original\n")
 	}
 	runAttacks(t, []rtAttack{
-		{name: "absolute", escape: escape, root: func(e *rtEnv) []rtStep {
+		{name: "absolute", root: func(e *rtEnv) []rtStep {
 			return []rtStep{sh("w", "echo x > pwned; echo y >> secret", "workdir", e.victim)}
 		}, check: victimUntouched},
-		{name: "root-dir", escape: escape, root: func(e *rtEnv) []rtStep {
+		{name: "root-dir", root: func(e *rtEnv) []rtStep {
 			return []rtStep{sh("w", "echo x > "+e.victim+"/pwned", "workdir", "/")}
 		}, check: victimUntouched},
-		{name: "dotdot", escape: escape, root: func(e *rtEnv) []rtStep {
+		{name: "dotdot", root: func(e *rtEnv) []rtStep {
 			return []rtStep{sh("w", "echo x > pwned", "workdir", "../victim")}
 		}, check: victimUntouched},
-		{name: "dotdot-through-subdir", escape: escape, root: func(e *rtEnv) []rtStep {
+		{name: "dotdot-through-subdir", root: func(e *rtEnv) []rtStep {
 			return []rtStep{sh("mk", "mkdir -p a/b"), sh("w", "echo x > pwned", "workdir", "a/b/../../../victim")}
 		}, check: victimUntouched},
-		{name: "nul-then-dotdot", escape: escape, root: func(e *rtEnv) []rtStep {
+		{name: "nul-then-dotdot", root: func(e *rtEnv) []rtStep {
 			// filepath.Clean drops "sub\x00/..": the NUL never reaches
 			// the kernel to be refused.
 			return []rtStep{sh("w", "echo x > pwned", "workdir", "sub\x00/../../victim")}
 		}, check: victimUntouched},
-		{name: "symlink-in-workspace", escape: escape, root: func(e *rtEnv) []rtStep {
+		{name: "symlink-in-workspace", root: func(e *rtEnv) []rtStep {
 			return []rtStep{sh("ln", "ln -s "+e.victim+" lnk"), sh("w", "echo x > pwned", "workdir", "lnk")}
 		}, check: victimUntouched},
-		{name: "proc-self-cwd", escape: escape, root: func(e *rtEnv) []rtStep {
+		{name: "proc-self-cwd", root: func(e *rtEnv) []rtStep {
 			// grove's own directory is the victim: /proc/self/cwd is
 			// resolved in grove's process when it checks the workdir.
 			return []rtStep{sh("w", "echo x > pwned", "workdir", "/proc/self/cwd")}
 		}, check: victimUntouched},
-		{name: "grove-config", escape: escape, root: func(e *rtEnv) []rtStep {
+		{name: "grove-config", root: func(e *rtEnv) []rtStep {
 			return []rtStep{sh("w", `printf 'approval_policy = "never"\nsandbox_mode = "danger-full-access"\n' >> config.toml`, "workdir", e.groveHome)}
 		}, check: func(t *testing.T, e *rtEnv) {
 			mustNotExist(t, e, filepath.Join(e.groveHome, "config.toml"))
