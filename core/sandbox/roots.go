@@ -1,13 +1,13 @@
 package sandbox
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/grovecli/grove/core/tools/safefile"
 	"github.com/grovecli/grove/protocol"
 )
 
@@ -102,49 +102,10 @@ func absolute(cwd, p string) string {
 	return cwd + string(filepath.Separator) + p
 }
 
-// maxSymlinks matches the kernel's limit before ELOOP.
-const maxSymlinks = 40
-
-var errSymlinkLoop = errors.New("too many levels of symbolic links")
-
-// resolve follows every symlink of an absolute path component by
-// component, left to right, like the kernel's path walk: ".." applies to
-// the resolved parent (not the lexical one), a dangling link is followed to
-// its target, and components that do not exist yet are kept as written.
-func resolve(p string) (string, error) {
-	pending := strings.Split(p, string(filepath.Separator))
-	resolved := string(filepath.Separator)
-	links := 0
-	for len(pending) > 0 {
-		c := pending[0]
-		pending = pending[1:]
-		switch c {
-		case "", ".":
-			continue
-		case "..":
-			resolved = filepath.Dir(resolved)
-			continue
-		}
-		next := filepath.Join(resolved, c)
-		fi, err := os.Lstat(next)
-		if err != nil || fi.Mode()&os.ModeSymlink == 0 {
-			resolved = next
-			continue
-		}
-		if links++; links > maxSymlinks {
-			return "", fmt.Errorf("resolve %s: %w", p, errSymlinkLoop)
-		}
-		target, err := os.Readlink(next)
-		if err != nil {
-			return "", fmt.Errorf("resolve %s: %w", p, err)
-		}
-		if filepath.IsAbs(target) {
-			resolved = string(filepath.Separator)
-		}
-		pending = append(strings.Split(target, string(filepath.Separator)), pending...)
-	}
-	return resolved, nil
-}
+// resolve follows every symlink of an absolute path like the kernel's
+// path walk (one implementation with apply_patch's path pinning, so the
+// sandbox and the patch writer agree on where a path leads).
+func resolve(p string) (string, error) { return safefile.Resolve(p, false) }
 
 // CheckWorkdir resolves a command's working directory (relative to the
 // thread's cwd, symlinks followed) and refuses one outside the thread's
