@@ -160,6 +160,17 @@ func eventually(t *testing.T, what string, cond func() bool, diag func() string)
 // killMarked kills processes whose command line holds marker (commands a
 // killed grove left behind; the sandbox owns making them die with grove).
 func killMarked(marker string) (left int) {
+	pids := markedPIDs(marker)
+	for _, pid := range pids {
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+	}
+	return len(pids)
+}
+
+// markedPIDs lists the live processes whose command line holds marker
+// (zombies have none).
+func markedPIDs(marker string) []int {
+	var pids []int
 	ents, _ := os.ReadDir("/proc")
 	for _, e := range ents {
 		pid, err := strconv.Atoi(e.Name())
@@ -170,10 +181,9 @@ func killMarked(marker string) (left int) {
 		if err != nil || !bytes.Contains(b, []byte(marker)) {
 			continue
 		}
-		left++
-		_ = syscall.Kill(pid, syscall.SIGKILL)
+		pids = append(pids, pid)
 	}
-	return left
+	return pids
 }
 
 // TestSignalsShutDownLikeCtrlC: SIGTERM and SIGHUP to a headless grove in

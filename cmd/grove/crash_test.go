@@ -202,10 +202,12 @@ func TestCrashSuite(t *testing.T) {
 			for i := range 3 {
 				seen[fmt.Sprintf("part %d", i)] = f.seenBy(fmt.Sprintf("part %d", i))
 			}
-			// Commands the killed grove had started (making them die with
-			// it is the sandbox's job; counted here, then cleaned up).
-			time.Sleep(100 * time.Millisecond)
-			t.Logf("commands left running after the kill: %d", killMarked(marker))
+			// Commands the killed grove had started die with it (the
+			// sandbox helper watches grove's pidfd and ends their trees).
+			eventually(t, "no command left running after the kill", func() bool { return len(markedPIDs(marker)) == 0 }, func() string {
+				return fmt.Sprintf("still running: %v", markedPIDs(marker))
+			})
+			killMarked(marker)
 
 			entries, _, err := rollout.ListSessions(home, 0, 1)
 			if err != nil || len(entries) != 1 {
