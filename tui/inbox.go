@@ -12,10 +12,22 @@ import (
 // reply_to_subagent; the user can also select the sub-agent in the tree
 // and type). Read flags and sub-agent records are not shown.
 func (t *threadView) applyInbox(ch *protocol.InboxChange) {
-	if ch == nil || ch.Notification == nil {
+	if ch == nil {
+		return
+	}
+	for _, seq := range ch.Read {
+		delete(t.unread, seq)
+	}
+	if ch.Notification == nil {
 		return
 	}
 	n := ch.Notification
+	if !n.Read {
+		if t.unread == nil {
+			t.unread = map[int]bool{}
+		}
+		t.unread[n.Seq] = true
+	}
 	from := n.From.Short()
 	switch n.Kind {
 	case protocol.NotifyQuestion:
@@ -27,4 +39,13 @@ func (t *threadView) applyInbox(ch *protocol.InboxChange) {
 	case protocol.NotifyError:
 		t.add(&entry{kind: entryWarning, text: fmt.Sprintf("sub-agent %s failed: %s", from, n.Text)})
 	}
+}
+
+// unreadBadge is the tree's mark for unread inbox notifications ("" when
+// there are none).
+func (t *threadView) unreadBadge() string {
+	if len(t.unread) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" ✉%d", len(t.unread))
 }

@@ -3,31 +3,31 @@ package tui
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/grovecli/grove/protocol"
 )
 
-func TestInboxNotificationsShowInParentTranscript(t *testing.T) {
-	s := newSession()
-	root := protocol.ThreadID("01a2090d-0000-7000-8000-000000000001")
-	kid := protocol.ThreadID("01a2090d-0000-7000-8000-0000000000aa")
-	s.apply(protocol.Event{Type: protocol.EventThreadStarted, ThreadID: root, Thread: &protocol.ThreadInfo{ID: root}})
-	for _, n := range []protocol.InboxNotification{
-		{Seq: 1, From: kid, Kind: protocol.NotifyQuestion, Text: "may I?"},
-		{Seq: 2, From: kid, Kind: protocol.NotifyCompleted, Text: "done it"},
-	} {
-		n := n
-		s.apply(protocol.Event{Type: protocol.EventInbox, ThreadID: root, Inbox: &protocol.InboxChange{Notification: &n}})
+func inboxEv(id protocol.ThreadID, ch protocol.InboxChange) protocol.Event {
+	e := ev(protocol.EventInbox, id, 4*time.Second)
+	e.Inbox = &ch
+	return e
+}
+
+// TestTreeShowsUnreadInboxCount: the tree marks an agent with unread
+// notifications from its sub-agents (inbox surface), and the mark goes
+// when check_inbox reads them.
+func TestTreeShowsUnreadInboxCount(t *testing.T) {
+	m, _ := newTestModel(t, 80, 24, newFake(rootInfo()))
+	w := child(workerID, "worker", "", "", 1, rootID)
+	m = feed(m, started(w, 2*time.Second),
+		inboxEv(rootID, protocol.InboxChange{Notification: &protocol.InboxNotification{Seq: 1, From: workerID, Kind: protocol.NotifyMessage, Text: "halfway"}}),
+		inboxEv(rootID, protocol.InboxChange{Notification: &protocol.InboxNotification{Seq: 2, From: workerID, Kind: protocol.NotifyQuestion, Text: "which file?"}}))
+	if s := screen(m); !strings.Contains(s, "root ✉2") {
+		t.Fatalf("no unread count on the root:\n%s", s)
 	}
-	s.apply(protocol.Event{Type: protocol.EventInbox, ThreadID: root, Inbox: &protocol.InboxChange{Read: []int{1, 2}}})
-	tv := s.threads[root]
-	if len(tv.entries) != 2 {
-		t.Fatalf("entries: %d", len(tv.entries))
-	}
-	if tv.entries[0].kind != entryWarning || !strings.Contains(tv.entries[0].text, "question from sub-agent "+kid.Short()+": may I?") {
-		t.Errorf("question entry: %+v", tv.entries[0])
-	}
-	if tv.entries[1].kind != entryInfo || !strings.Contains(tv.entries[1].text, "completed: done it") {
-		t.Errorf("completion entry: %+v", tv.entries[1])
+	m = feed(m, inboxEv(rootID, protocol.InboxChange{Read: []int{1, 2}}))
+	if s := screen(m); strings.Contains(s, "root ✉") {
+		t.Fatalf("unread count left after the inbox was read:\n%s", s)
 	}
 }

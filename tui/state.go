@@ -61,6 +61,9 @@ type threadView struct {
 	lastReal  protocol.AgentStatus
 	entries   []*entry
 	streaming *entry
+	// unread holds the Seq of inbox notifications (inbox surface) this
+	// agent has not read yet; the tree shows their count.
+	unread map[int]bool
 	usage     protocol.TokenUsage
 	lastTool  string
 	children  []protocol.ThreadID

@@ -33,7 +33,7 @@ func (m Model) treeRows(w, h int) ([]string, []protocol.ThreadID) {
 		indent := m.treePrefix(t)
 		elapsed := formatElapsed(t, now)
 		label := roleLabel(t.info)
-		left := indent + m.r.threadGlyph(t) + " " + label
+		left := indent + m.r.threadGlyph(t) + " " + label + t.unreadBadge()
 		right := m.th.dim.Render(elapsed)
 		line := padRight(left, w-lipglossWidth(right)-1) + " " + right
 		style := m.th.assistant
