@@ -393,4 +393,7 @@ func TestTmuxResumedDemoKeepsHowChildrenEnded(t *testing.T) {
 	p.wait("the no-op message", func(s string) bool { return strings.Contains(s, "is already open") })
 	p.key("C-c")
 	p.key("C-c")
+	// grove removes the demo's scratch project as it exits: let it finish
+	// before the test's temp dirs are removed.
+	p.wait("grove to quit again", func(s string) bool { return strings.Contains(s, "grove resume ") })
 }

@@ -323,6 +323,12 @@ func ownRegistry(list []tools.Tool) (*tools.Registry, error) {
 			return nil, err
 		}
 	}
+	// A surface's own tools carry schemas made for this agent (Task's
+	// output schema): a broken one refuses the agent now, not at its
+	// first call.
+	if err := own.CheckSchemas(); err != nil {
+		return nil, err
+	}
 	return own, nil
 }
 

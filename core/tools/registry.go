@@ -88,6 +88,20 @@ func (r *Registry) SpecsFor(ctx context.Context, env *Env, allow func(name strin
 type entry struct {
 	tool   Tool
 	schema *argSchema // nil: the tool's server validates (see compiledEntry)
+	// compile, when set, makes schema on first use: a registered tool's
+	// schema is compiled when it is first called, not at start-up (every
+	// grove process registers every tool; most are never called).
+	compile func() (*argSchema, error)
+	once    sync.Once
+	err     error
+}
+
+// compiled returns the entry's schema, compiling it on first use.
+func (e *entry) compiled() (*argSchema, error) {
+	if e.compile != nil {
+		e.once.Do(func() { e.schema, e.err = e.compile() })
+	}
+	return e.schema, e.err
 }
 
 // NewRegistry returns an empty registry.
@@ -95,14 +109,21 @@ func NewRegistry() *Registry {
 	return &Registry{tools: map[string]*entry{}}
 }
 
-// Register adds a tool, compiling its schema once. A second tool with the
-// same name is an error.
+// Register adds a tool; its schema is compiled once, on first use (see
+// CheckSchemas). A second tool with the same name is an error.
 func (r *Registry) Register(t Tool) error {
-	e, err := compileEntry(t)
-	if err != nil {
-		return err
-	}
 	name := t.Spec().Name
+	if name == "" {
+		return errors.New("register tool: empty name")
+	}
+	e := &entry{tool: t}
+	e.compile = func() (*argSchema, error) {
+		c, err := compileEntry(t)
+		if err != nil {
+			return nil, err
+		}
+		return c.schema, nil
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if _, dup := r.tools[name]; dup {
@@ -129,6 +150,19 @@ func compileEntry(t Tool) (*entry, error) {
 		return nil, fmt.Errorf("register tool %s: compile schema: %w", spec.Name, err)
 	}
 	return &entry{tool: t, schema: sch}, nil
+}
+
+// CheckSchemas compiles every registered tool's schema now (tests: a
+// schema error must not wait for the first call to show).
+func (r *Registry) CheckSchemas() error {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	for _, n := range r.order {
+		if _, err := r.tools[n].compiled(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Get returns a tool by name.
@@ -294,10 +328,14 @@ func (e *entry) validate(name string, args json.RawMessage) (json.RawMessage, er
 	if err != nil {
 		return nil, fmt.Errorf("invalid arguments for %s: %v", name, err)
 	}
-	if e.schema == nil {
+	sch, err := e.compiled()
+	if err != nil {
+		return nil, fmt.Errorf("tool %s cannot check its arguments (%v); this is a bug in the tool, not in your call", name, err)
+	}
+	if sch == nil {
 		return json.RawMessage(b), nil
 	}
-	if vs := e.schema.validate(inst); len(vs) > 0 {
+	if vs := sch.validate(inst); len(vs) > 0 {
 		return nil, fmt.Errorf("invalid arguments for %s: %s", name, describeViolations(vs))
 	}
 	return json.RawMessage(b), nil

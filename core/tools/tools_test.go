@@ -163,8 +163,20 @@ func TestRegistryRegistration(t *testing.T) {
 	if err := r.Register(&recorder{name: ""}); err == nil {
 		t.Error("empty name accepted")
 	}
-	if err := r.Register(badSchema{}); err == nil || !strings.Contains(err.Error(), "bad") {
+	// A broken schema is compiled on first use (start-up compiles none):
+	// CheckSchemas reports it, and a call gets a clear error, never a run.
+	bad := NewRegistry()
+	if err := bad.Register(badSchema{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := bad.CheckSchemas(); err == nil || !strings.Contains(err.Error(), "bad") {
 		t.Errorf("broken schema: %v", err)
+	}
+	if res := bad.Run(context.Background(), nil, "bad", json.RawMessage(`{}`)); !res.IsError || !strings.Contains(res.Output, "cannot check its arguments") {
+		t.Errorf("call with a broken schema: %+v", res)
+	}
+	if err := r.CheckSchemas(); err != nil {
+		t.Errorf("built-in tools' schemas: %v", err)
 	}
 	if got, want := r.Names(), []string{"apply_patch", "exec_command", "grep_files", "list_dir", "read_file", "update_plan"}; !slices.Equal(got, want) {
 		t.Errorf("Names = %v", got)

@@ -20,6 +20,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 )
@@ -27,7 +28,25 @@ import (
 // Object returns the schema of params (a struct or a pointer to one) as a
 // closed JSON object: no properties beyond the struct's.
 func Object(params any) (json.RawMessage, error) {
-	s, err := For(reflect.TypeOf(params))
+	t := reflect.TypeOf(params)
+	if b, ok := objectCache.Load(t); ok {
+		return b.(json.RawMessage), nil
+	}
+	b, err := object(t)
+	if err != nil {
+		return nil, err
+	}
+	// Tools build their spec on every model request; the generated schema
+	// of a type never changes, so it is made once per process.
+	objectCache.Store(t, b)
+	return b, nil
+}
+
+// objectCache maps a parameter type to its generated schema.
+var objectCache sync.Map
+
+func object(t reflect.Type) (json.RawMessage, error) {
+	s, err := For(t)
 	if err != nil {
 		return nil, err
 	}
