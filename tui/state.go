@@ -63,11 +63,11 @@ type threadView struct {
 	streaming *entry
 	// unread holds the Seq of inbox notifications (inbox surface) this
 	// agent has not read yet; the tree shows their count.
-	unread map[int]bool
-	usage     protocol.TokenUsage
-	lastTool  string
-	children  []protocol.ThreadID
-	toolIdx   map[string]*entry // call id → entry
+	unread   map[int]bool
+	usage    protocol.TokenUsage
+	lastTool string
+	children []protocol.ThreadID
+	toolIdx  map[string]*entry // call id → entry
 	// queued are messages sent to the thread that it has not taken yet.
 	queued []string
 	// scroll: top line when not following the bottom.
