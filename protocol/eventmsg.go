@@ -18,18 +18,31 @@ type EventMsg interface {
 
 // The event messages, one per EventType.
 type (
-	ThreadStartedMsg  struct{ Thread ThreadInfo }
-	ThreadClosedMsg   struct{}
-	TurnStartedMsg    struct{}
+	ThreadStartedMsg struct{ Thread ThreadInfo }
+	ThreadClosedMsg  struct{}
+	// TurnStartedMsg: ClientIDs are the Op.ClientID of each input the turn
+	// took as it started.
+	TurnStartedMsg    struct{ ClientIDs []string }
 	TurnCompletedMsg  struct{ LastMessage string }
 	MessageDeltaMsg   struct{ Delta string }
 	MessageResetMsg   struct{}
 	ReasoningDeltaMsg struct{ Delta string }
-	AgentMessageMsg   struct{ Text string }
-	UserMessageMsg    struct{ Text string }
-	AgentInputMsg     struct {
-		Text string
-		From ThreadID
+	// AgentMessageMsg: Interrupted marks a reply cut off while it streamed.
+	AgentMessageMsg struct {
+		Text        string
+		Interrupted bool
+	}
+	// UserMessageMsg: InputID names the queued input the turn took.
+	UserMessageMsg struct {
+		Text      string
+		InputID   string
+		ClientIDs []string
+	}
+	AgentInputMsg struct {
+		Text      string
+		From      ThreadID
+		InputID   string
+		ClientIDs []string
 	}
 	ToolCallBeginMsg struct{ Call ToolCall }
 	ToolCallEndMsg   struct{ Call ToolCall }
@@ -52,6 +65,12 @@ type (
 	StreamRetryMsg      struct{ Text string }
 	ShutdownCompleteMsg struct{}
 	InboxMsg            struct{ Change InboxChange }
+	// ExecOutputDeltaMsg is output of a running exec_command (Call: its id
+	// and name); published, never written to the rollout.
+	ExecOutputDeltaMsg struct {
+		Call  ToolCall
+		Delta string
+	}
 )
 
 func (ThreadStartedMsg) Kind() EventType     { return EventThreadStarted }
@@ -79,6 +98,7 @@ func (WarningMsg) Kind() EventType           { return EventWarning }
 func (StreamRetryMsg) Kind() EventType       { return EventStreamRetry }
 func (ShutdownCompleteMsg) Kind() EventType  { return EventShutdownComplete }
 func (InboxMsg) Kind() EventType             { return EventInbox }
+func (ExecOutputDeltaMsg) Kind() EventType   { return EventExecOutputDelta }
 
 func (ThreadStartedMsg) isEventMsg()     {}
 func (ThreadClosedMsg) isEventMsg()      {}
@@ -105,6 +125,7 @@ func (WarningMsg) isEventMsg()           {}
 func (StreamRetryMsg) isEventMsg()       {}
 func (ShutdownCompleteMsg) isEventMsg()  {}
 func (InboxMsg) isEventMsg()             {}
+func (ExecOutputDeltaMsg) isEventMsg()   {}
 
 // NewEvent wraps a message in its envelope for thread (turnID may be
 // empty); the bus stamps Seq and Timestamp.
@@ -119,12 +140,14 @@ func NewEvent(thread ThreadID, turnID string, m EventMsg) Event {
 		ev.Delta = m.Delta
 	case ReasoningDeltaMsg:
 		ev.Delta = m.Delta
+	case TurnStartedMsg:
+		ev.ClientIDs = m.ClientIDs
 	case AgentMessageMsg:
-		ev.Message = m.Text
+		ev.Message, ev.Interrupted = m.Text, m.Interrupted
 	case UserMessageMsg:
-		ev.Message = m.Text
+		ev.Message, ev.InputID, ev.ClientIDs = m.Text, m.InputID, m.ClientIDs
 	case AgentInputMsg:
-		ev.Message, ev.From = m.Text, m.From
+		ev.Message, ev.From, ev.InputID, ev.ClientIDs = m.Text, m.From, m.InputID, m.ClientIDs
 	case ToolCallBeginMsg:
 		ev.Tool = &m.Call
 	case ToolCallEndMsg:
@@ -153,6 +176,8 @@ func NewEvent(thread ThreadID, turnID string, m EventMsg) Event {
 		ev.Message = m.Text
 	case InboxMsg:
 		ev.Inbox = &m.Change
+	case ExecOutputDeltaMsg:
+		ev.Tool, ev.Delta = &m.Call, m.Delta
 	}
 	return ev
 }
@@ -189,7 +214,7 @@ func (ev Event) Msg() (EventMsg, error) {
 	case EventThreadClosed:
 		return ThreadClosedMsg{}, nil
 	case EventTurnStarted:
-		return TurnStartedMsg{}, nil
+		return TurnStartedMsg{ClientIDs: ev.ClientIDs}, nil
 	case EventTurnCompleted:
 		return TurnCompletedMsg{LastMessage: ev.Message}, nil
 	case EventMessageDelta:
@@ -199,11 +224,11 @@ func (ev Event) Msg() (EventMsg, error) {
 	case EventReasoningDelta:
 		return ReasoningDeltaMsg{Delta: ev.Delta}, nil
 	case EventMessage:
-		return AgentMessageMsg{Text: ev.Message}, nil
+		return AgentMessageMsg{Text: ev.Message, Interrupted: ev.Interrupted}, nil
 	case EventUserMessage:
-		return UserMessageMsg{Text: ev.Message}, nil
+		return UserMessageMsg{Text: ev.Message, InputID: ev.InputID, ClientIDs: ev.ClientIDs}, nil
 	case EventAgentInput:
-		return AgentInputMsg{Text: ev.Message, From: ev.From}, nil
+		return AgentInputMsg{Text: ev.Message, From: ev.From, InputID: ev.InputID, ClientIDs: ev.ClientIDs}, nil
 	case EventToolCallBegin, EventToolCallEnd, EventToolProgress:
 		if ev.Tool == nil {
 			return missing("tool")
@@ -267,6 +292,11 @@ func (ev Event) Msg() (EventMsg, error) {
 			return missing("inbox")
 		}
 		return InboxMsg{Change: *ev.Inbox}, nil
+	case EventExecOutputDelta:
+		if ev.Tool == nil {
+			return missing("tool")
+		}
+		return ExecOutputDeltaMsg{Call: *ev.Tool, Delta: ev.Delta}, nil
 	}
 	return nil, &MalformedEventError{Type: ev.Type, Thread: ev.ThreadID}
 }

@@ -24,14 +24,14 @@ func legacyEvents() []Event {
 	return []Event{
 		{Type: EventThreadStarted, ThreadID: "t1", Thread: &info},
 		{Type: EventThreadClosed, ThreadID: "t1"},
-		{Type: EventTurnStarted, ThreadID: "t1", TurnID: "u1"},
+		{Type: EventTurnStarted, ThreadID: "t1", TurnID: "u1", ClientIDs: []string{"k1"}},
 		{Type: EventTurnCompleted, ThreadID: "t1", TurnID: "u1", Message: "last words"},
 		{Type: EventMessageDelta, ThreadID: "t1", TurnID: "u1", Delta: "he"},
 		{Type: EventMessageReset, ThreadID: "t1", TurnID: "u1"},
 		{Type: EventReasoningDelta, ThreadID: "t1", TurnID: "u1", Delta: "hm"},
-		{Type: EventMessage, ThreadID: "t1", TurnID: "u1", Message: "hello"},
-		{Type: EventUserMessage, ThreadID: "t1", TurnID: "u1", Message: "do it"},
-		{Type: EventAgentInput, ThreadID: "t1", TurnID: "u1", Message: "from root", From: "root"},
+		{Type: EventMessage, ThreadID: "t1", TurnID: "u1", Message: "hello", Interrupted: true},
+		{Type: EventUserMessage, ThreadID: "t1", TurnID: "u1", Message: "do it", InputID: "q1", ClientIDs: []string{"k2"}},
+		{Type: EventAgentInput, ThreadID: "t1", TurnID: "u1", Message: "from root", From: "root", InputID: "q2", ClientIDs: []string{"k3"}},
 		{Type: EventToolCallBegin, ThreadID: "t1", TurnID: "u1", Tool: &call},
 		{Type: EventToolCallEnd, ThreadID: "t1", TurnID: "u1", Tool: &end},
 		{Type: EventToolProgress, ThreadID: "t1", TurnID: "u1", Tool: &call, Message: "50%"},
@@ -47,6 +47,7 @@ func legacyEvents() []Event {
 		{Type: EventStreamRetry, ThreadID: "t1", TurnID: "u1", Message: "retry 1"},
 		{Type: EventShutdownComplete, ThreadID: "root"},
 		{Type: EventInbox, ThreadID: "root", Inbox: &inbox},
+		{Type: EventExecOutputDelta, ThreadID: "t1", TurnID: "u1", Tool: &call, Delta: "out"},
 	}
 }
 
@@ -72,8 +73,8 @@ func TestEveryKindRoundTripsWithTheSameJSON(t *testing.T) {
 			t.Errorf("%s: round trip %#v, %v; want %#v", legacy.Type, again, err, m)
 		}
 	}
-	if len(seen) != 25 {
-		t.Errorf("covered %d kinds, want all 25", len(seen))
+	if len(seen) != 26 {
+		t.Errorf("covered %d kinds, want all 26", len(seen))
 	}
 }
 

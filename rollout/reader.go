@@ -3,6 +3,7 @@ package rollout
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 
@@ -99,13 +100,27 @@ func (s *Session) add(b []byte) error {
 		if err := json.Unmarshal(l.Payload, &ev); err != nil {
 			return fmt.Errorf("%s: %v", l.Type, err)
 		}
+		if ev.Type == protocol.EventInputQueued { // rollout-only, not an event kind
+			s.Events = append(s.Events, ev)
+			break
+		}
+		msg, err := ev.Msg()
+		var bad *protocol.MalformedEventError
+		if errors.As(err, &bad) && bad.Missing == "" {
+			// A kind this grove does not know (written by a newer one):
+			// kept for whoever knows it, read by nobody here.
+			s.Events = append(s.Events, ev)
+			break
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", l.Type, err)
+		}
 		s.Events = append(s.Events, ev)
-		switch {
-		case ev.Type == protocol.EventNoteUpdated && ev.Note != nil:
-			s.Note, s.NoteSet = *ev.Note, true
-		case ev.Type == protocol.EventStatusChanged && ev.Status != nil:
-			st := *ev.Status
-			s.LastStatus = &st
+		switch m := msg.(type) {
+		case protocol.NoteUpdatedMsg:
+			s.Note, s.NoteSet = m.Note, true
+		case protocol.StatusChangedMsg:
+			s.LastStatus = &m.Status
 		}
 	case TypeTurnContext:
 		var tc TurnContext

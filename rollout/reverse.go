@@ -57,10 +57,14 @@ func LastStatusChange(path string) (status protocol.AgentStatus, at time.Time, o
 			return true
 		}
 		var ev protocol.Event
-		if json.Unmarshal(l.Payload, &ev) != nil || ev.Type != protocol.EventStatusChanged || ev.Status == nil {
+		if json.Unmarshal(l.Payload, &ev) != nil || ev.Type != protocol.EventStatusChanged {
 			return true
 		}
-		status, at, ok = *ev.Status, ev.Timestamp, true
+		msg, err := ev.Msg()
+		if err != nil {
+			return true // a status_changed without its status
+		}
+		status, at, ok = msg.(protocol.StatusChangedMsg).Status, ev.Timestamp, true
 		if at.IsZero() {
 			at = l.Timestamp
 		}

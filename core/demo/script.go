@@ -35,13 +35,34 @@ func NewClient(chunkDelay time.Duration) model.Client {
 // failed command) like a model would.
 func Respond(_ context.Context, req model.Request) (model.Response, error) {
 	turn := ParseTurn(req.Items)
+	var r model.Response
 	switch {
 	case strings.Contains(req.Instructions, "# Your role: explorer"):
-		return explorer(turn), nil
+		r = explorer(turn)
 	case strings.Contains(req.Instructions, "# Your role: worker"):
-		return worker(turn), nil
+		r = worker(turn)
+	case offers(req, toolTask) && !replayed(req.Items):
+		return taskRoot(turn, workingDir(req.Instructions)), nil
+	default:
+		return root(req.Items, turn, workingDir(req.Instructions)), nil
 	}
-	return root(req.Items, turn, workingDir(req.Instructions)), nil
+	// A Task agent hands its result back with complete_task.
+	if offers(req, toolCompleteTask) {
+		r = completing(r)
+	}
+	return r, nil
+}
+
+// replayed reports whether the user spoke again after the demo's one
+// task (the demo can only replay it).
+func replayed(items []protocol.Item) bool {
+	userTurns := 0
+	for _, it := range items {
+		if it.Type == protocol.ItemMessage && it.Role == protocol.RoleUser {
+			userTurns++
+		}
+	}
+	return userTurns > 1
 }
 
 // workingDir reads the session's working directory out of the instructions
@@ -107,13 +128,7 @@ func usage(in, out int64) protocol.TokenUsage {
 // root plays an orchestrator: plan, spawn an explorer and a worker (the
 // worker in another directory, which needs approval), wait, close, report.
 func root(items []protocol.Item, st Turn, dir string) model.Response {
-	userTurns := 0
-	for _, it := range items {
-		if it.Type == protocol.ItemMessage && it.Role == protocol.RoleUser {
-			userTurns++
-		}
-	}
-	if userTurns > 1 {
+	if replayed(items) {
 		return model.Response{Text: "This is grove's **offline demo model**, so I can only replay the demo. Configure a real model to keep going: set `OPENAI_API_KEY`, or add a provider to `$GROVE_HOME/config.toml` (see the README).", Usage: usage(900, 60)}
 	}
 	spawned := map[string]string{} // agent id → role

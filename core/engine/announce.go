@@ -18,7 +18,7 @@ func (e *Engine) Announce(id, child protocol.ThreadID, message string) error {
 	if c := e.thread(child); c != nil {
 		st, _ = c.Status()
 	}
-	bg := &protocol.BackgroundEvent{ChildID: child, Status: st, IsFinal: st.IsFinal(), Message: message}
-	t.record(e.bus.Publish(protocol.Event{Type: protocol.EventBackground, ThreadID: id, Background: bg}))
+	bg := protocol.BackgroundEvent{ChildID: child, Status: st, IsFinal: st.IsFinal(), Message: message}
+	t.record(e.bus.Publish(protocol.NewEvent(id, "", protocol.BackgroundMsg{Event: bg})))
 	return nil
 }

@@ -91,7 +91,7 @@ func (e *Engine) finalizeClose(t *Thread) {
 	t.closing = false
 	t.mu.Unlock()
 	t.closeFeeds()
-	ev := e.bus.Publish(protocol.Event{Type: protocol.EventThreadClosed, ThreadID: t.id})
+	ev := e.bus.Publish(protocol.NewEvent(t.id, "", protocol.ThreadClosedMsg{}))
 	if rec != nil {
 		_ = rec.AppendEvent(ev)
 		if err := rec.Close(); err != nil {

@@ -102,9 +102,9 @@ func repairAfterCrash(sess *rollout.Session) (string, error) {
 	st := protocol.Interrupted()
 	items := r.items()
 	events := []protocol.Event{
-		{Type: protocol.EventTurnCompleted, ThreadID: sess.Meta.ID, TurnID: r.turnID},
-		{Type: protocol.EventStatusChanged, ThreadID: sess.Meta.ID, Status: &st},
-		{Type: protocol.EventWarning, ThreadID: sess.Meta.ID, TurnID: r.turnID, Message: warning},
+		protocol.NewEvent(sess.Meta.ID, r.turnID, protocol.TurnCompletedMsg{}),
+		protocol.NewEvent(sess.Meta.ID, "", protocol.StatusChangedMsg{Status: st}),
+		protocol.NewEvent(sess.Meta.ID, r.turnID, protocol.WarningMsg{Text: warning}),
 	}
 	for _, it := range items {
 		if err == nil {

@@ -140,13 +140,13 @@ func (e *Engine) newThread(spec threadSpec) (*Thread, error) {
 	}
 
 	info := t.info()
-	ev := e.bus.Publish(protocol.Event{Type: protocol.EventThreadStarted, ThreadID: t.id, Thread: &info})
+	ev := e.bus.Publish(protocol.NewEvent(t.id, "", protocol.ThreadStartedMsg{Thread: info}))
 	if spec.closed {
 		return t, nil
 	}
 	t.record(ev)
 	st := t.status
-	t.record(e.bus.Publish(protocol.Event{Type: protocol.EventStatusChanged, ThreadID: t.id, Status: &st}))
+	t.record(e.bus.Publish(protocol.NewEvent(t.id, "", protocol.StatusChangedMsg{Status: st})))
 	t.flush()
 	e.updateIndex(t)
 	if spec.parent != nil {

@@ -281,7 +281,7 @@ func (e *Engine) Submit(op protocol.Op) error {
 			t.effort = op.ReasoningEffort
 		}
 		t.mu.Unlock()
-		e.bus.Publish(protocol.Event{Type: protocol.EventWarning, ThreadID: t.id, Message: fmt.Sprintf("model set to %s %s", op.Model, op.ReasoningEffort)})
+		e.bus.Publish(protocol.NewEvent(t.id, "", protocol.WarningMsg{Text: fmt.Sprintf("model set to %s %s", op.Model, op.ReasoningEffort)}))
 		return nil
 	}
 	return fmt.Errorf("unknown op %q", op.Type)
@@ -375,7 +375,7 @@ func (e *Engine) Shutdown(ctx context.Context) error {
 	}
 	log.Info("engine shutdown: goroutines stopped", "duration_ms", time.Since(step).Milliseconds())
 	if root != nil {
-		e.bus.Publish(protocol.Event{Type: protocol.EventShutdownComplete, ThreadID: root.id})
+		e.bus.Publish(protocol.NewEvent(root.id, "", protocol.ShutdownCompleteMsg{}))
 	}
 	step = time.Now()
 	e.bus.Close()
@@ -394,7 +394,7 @@ func (e *Engine) warnOnce(id protocol.ThreadID, topic string, err error) {
 	e.warned[key] = true
 	e.warnMu.Unlock()
 	if !seen {
-		e.bus.Publish(protocol.Event{Type: protocol.EventWarning, ThreadID: id, Message: fmt.Sprintf("%s: %v", topic, err)})
+		e.bus.Publish(protocol.NewEvent(id, "", protocol.WarningMsg{Text: fmt.Sprintf("%s: %v", topic, err)}))
 	}
 }
 

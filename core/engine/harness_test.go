@@ -273,6 +273,14 @@ func newEnv(t *testing.T, s script, mut func(*Options)) *testEnv {
 		}
 		cancel()
 		<-done
+		// Every event the engine published must read back as its typed
+		// message: no payload missing, no kind the protocol does not know.
+		evs, _ := rec.snapshot()
+		for _, ev := range evs {
+			if _, err := ev.Msg(); err != nil {
+				t.Errorf("published a malformed event: %v", err)
+			}
+		}
 	})
 	return env
 }

@@ -8,28 +8,62 @@ import (
 	"strings"
 )
 
-// basePrompt is what every grove agent is told about how to work; %s is
-// its surface's section on delegation.
+// basePrompt is what every grove agent is told; the first %s is its "How
+// you work" section (howYouWork), the second its surface's section on
+// delegation.
 const basePrompt = `You are a coding agent running in grove, a terminal tool that runs a tree of agents on the user's machine. You and any sub-agents share the user's workspace. Be precise, safe and helpful.
 
 # How you work
-- Read before you change: use list_dir, read_file and grep_files (or exec_command with rg/ls) to understand the code first.
-- Make changes with apply_patch. Keep edits minimal and focused; match the surrounding style. Never revert changes you did not make.
-- Verify: build and run the relevant tests with exec_command when you can, and say what you ran and what happened.
-- For multi-step work keep a short plan with update_plan (one step in_progress at a time) and update it as you go.
-- Commands run through bash -lc inside a sandbox; if one fails for lack of permission, say so instead of working around the sandbox.
-- Do not use git commit, git push or destructive commands (rm -rf, git reset --hard) unless the user asked for them.
+%s
 
 
 %s# Answering
 - End with a concise summary for the user: what changed (files), what you verified, and anything left open. Use Markdown sparingly; reference files as path:line.`
+
+// howYouWork is the "How you work" section for the tools t really has: a
+// read-only agent (Explore, Plan, a read_only template) is not told to
+// patch, run commands or keep a plan with tools it cannot call.
+func (t *Thread) howYouWork() string {
+	has := map[string]bool{}
+	for _, s := range t.e.tools.Specs(t.toolAllowed) {
+		has[s.Name] = true
+	}
+	can := func(tool string) bool { return has[tool] }
+	var lines []string
+	search := "list_dir, read_file and grep_files"
+	if can("exec_command") {
+		search += " (or exec_command with rg/ls)"
+	}
+	if can("apply_patch") {
+		lines = append(lines, "- Read before you change: use "+search+" to understand the code first.")
+	} else {
+		lines = append(lines, "- Investigate with "+search+".")
+	}
+	if can("apply_patch") {
+		lines = append(lines, "- Make changes with apply_patch. Keep edits minimal and focused; match the surrounding style. Never revert changes you did not make.")
+	} else {
+		lines = append(lines, "- You cannot change files: report what you found, and describe any change that is needed instead of making it.")
+	}
+	if can("exec_command") {
+		lines = append(lines, "- Verify: build and run the relevant tests with exec_command when you can, and say what you ran and what happened.")
+	}
+	if can("update_plan") {
+		lines = append(lines, "- For multi-step work keep a short plan with update_plan (one step in_progress at a time) and update it as you go.")
+	}
+	if can("exec_command") {
+		lines = append(lines,
+			"- Commands run through bash -lc inside a sandbox; if one fails for lack of permission, say so instead of working around the sandbox.",
+			"- Do not use git commit, git push or destructive commands (rm -rf, git reset --hard) unless the user asked for them.")
+	}
+	return strings.Join(lines, "\n")
+}
 
 // instructionsFor composes a thread's instructions: base prompt, the user's
 // configured instructions, the role template, project AGENTS.md files and
 // the environment.
 func (e *Engine) instructionsFor(t *Thread, rolePrompt string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, basePrompt, e.delegationSection(t.surface))
+	fmt.Fprintf(&b, basePrompt, t.howYouWork(), e.delegationSection(t.surface))
 	if s := strings.TrimSpace(e.opts.Instructions); s != "" {
 		b.WriteString("\n\n# User instructions\n")
 		b.WriteString(s)

@@ -15,8 +15,8 @@ func (e *Engine) startObserver(parent, child *Thread, callID string) {
 	feed := child.subscribeStatus()
 	start := e.now()
 	publish := func(st protocol.AgentStatus) {
-		bg := &protocol.BackgroundEvent{ChildID: child.id, Status: st, IsFinal: st.IsFinal(), Message: backgroundMessage(child, callID, st, e.now().Sub(start))}
-		parent.record(e.bus.Publish(protocol.Event{Type: protocol.EventBackground, ThreadID: parent.id, Background: bg}))
+		bg := protocol.BackgroundEvent{ChildID: child.id, Status: st, IsFinal: st.IsFinal(), Message: backgroundMessage(child, callID, st, e.now().Sub(start))}
+		parent.record(e.bus.Publish(protocol.NewEvent(parent.id, "", protocol.BackgroundMsg{Event: bg})))
 	}
 	st, _ := child.Status()
 	publish(st)

@@ -40,12 +40,11 @@ func (t *Thread) recordQueued(queued []queuedInput) {
 func (t *Thread) takeInput(turnID string, input []queuedInput) {
 	for _, q := range input {
 		t.appendHistory(q.item)
-		ev := inputEvent(t.id, turnID, q.item)
-		ev.InputID = q.id
+		var clientIDs []string
 		if q.clientID != "" {
-			ev.ClientIDs = []string{q.clientID}
+			clientIDs = []string{q.clientID}
 		}
-		t.record(t.e.bus.Publish(ev))
+		t.record(t.e.bus.Publish(inputEvent(t.id, turnID, q.item, q.id, clientIDs)))
 	}
 }
 
@@ -104,7 +103,7 @@ func (t *Thread) restoreQueued(input []queuedInput) {
 	if changed {
 		t.e.updateIndex(t)
 	}
-	t.e.bus.Publish(protocol.Event{Type: protocol.EventWarning, ThreadID: t.id,
-		Message: fmt.Sprintf("%d queued message(s) had not reached the agent when grove exited; delivering them now", len(input))})
+	t.e.bus.Publish(protocol.NewEvent(t.id, "", protocol.WarningMsg{
+		Text: fmt.Sprintf("%d queued message(s) had not reached the agent when grove exited; delivering them now", len(input))}))
 	t.signal()
 }

@@ -46,7 +46,7 @@ func (e *Engine) resumeThread(id protocol.ThreadID) (protocol.AgentStatus, error
 		return protocol.AgentStatus{}, fmt.Errorf("cannot resume agent %s: %w", id, err)
 	}
 	for _, w := range sess.Warnings {
-		e.bus.Publish(protocol.Event{Type: protocol.EventWarning, ThreadID: id, Message: w})
+		e.bus.Publish(protocol.NewEvent(id, "", protocol.WarningMsg{Text: w}))
 	}
 	last := lastAssistantMessage(sess.Items)
 	t.mu.Lock()
@@ -121,11 +121,11 @@ func (e *Engine) ResumeSession(id string) (protocol.ThreadID, error) {
 		return "", err
 	}
 	for _, w := range sess.Warnings {
-		e.bus.Publish(protocol.Event{Type: protocol.EventWarning, ThreadID: root.id, Message: w})
+		e.bus.Publish(protocol.NewEvent(root.id, "", protocol.WarningMsg{Text: w}))
 	}
 	e.restoreInbox(root, sess.Events)
 	if err := e.registerClosedChildren(root); err != nil {
-		e.bus.Publish(protocol.Event{Type: protocol.EventWarning, ThreadID: root.id, Message: fmt.Sprintf("some sub-agents of this session could not be restored: %v", err)})
+		e.bus.Publish(protocol.NewEvent(root.id, "", protocol.WarningMsg{Text: fmt.Sprintf("some sub-agents of this session could not be restored: %v", err)}))
 	}
 	root.restoreQueued(untakenInput(sess))
 	e.startLoop(root)

@@ -19,7 +19,7 @@ func (e *Engine) setNote(t *Thread, note string) (string, error) {
 	rec := t.rec
 	t.mu.Unlock()
 	nn := n
-	ev := e.bus.Publish(protocol.Event{Type: protocol.EventNoteUpdated, ThreadID: t.id, Note: &nn})
+	ev := e.bus.Publish(protocol.NewEvent(t.id, "", protocol.NoteUpdatedMsg{Note: nn}))
 	if rec != nil {
 		if err := rec.AppendEvent(ev); err != nil {
 			return n, fmt.Errorf("record note: %w", err)

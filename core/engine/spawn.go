@@ -163,10 +163,10 @@ func (e *Engine) spawn(ctx context.Context, r spawnRequest) (*Thread, error) {
 	}
 	if _, err := e.setNote(child, note); err != nil {
 		// The spawn stands; the parent's UI hears about the note.
-		e.bus.Publish(protocol.Event{Type: protocol.EventBackground, ThreadID: caller.id, Background: &protocol.BackgroundEvent{
+		e.bus.Publish(protocol.NewEvent(caller.id, "", protocol.BackgroundMsg{Event: protocol.BackgroundEvent{
 			ChildID: child.id, Status: protocol.PendingInit(), Warning: true,
 			Message: fmt.Sprintf("could not set thread note of agent %s: %v", child.id, err),
-		}})
+		}}))
 	}
 	e.startObserver(caller, child, r.callID)
 	child.enqueue(r.items...)
@@ -308,7 +308,7 @@ func (e *Engine) warnTemplate(caller *Thread, tpl *templates.Template) {
 		e.warned[key] = true
 		e.warnMu.Unlock()
 		if !seen {
-			e.bus.Publish(protocol.Event{Type: protocol.EventWarning, ThreadID: caller.id, Message: "agent template " + w})
+			e.bus.Publish(protocol.NewEvent(caller.id, "", protocol.WarningMsg{Text: "agent template " + w}))
 		}
 	}
 }

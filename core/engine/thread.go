@@ -112,7 +112,8 @@ func (t *Thread) setStatusLocked(s protocol.AgentStatus) bool {
 	t.status = s
 	t.statusAt = t.e.now()
 	st := s
-	ev := protocol.Event{Type: protocol.EventStatusChanged, ThreadID: t.id, Status: &st, Timestamp: t.statusAt}
+	ev := protocol.NewEvent(t.id, "", protocol.StatusChangedMsg{Status: st})
+	ev.Timestamp = t.statusAt
 	// The rollout is durable before anyone hears of the change: whoever
 	// sees a status (a waiter, the UI, a resume) can rely on the file.
 	t.record(ev)

@@ -82,12 +82,12 @@ func (t *Thread) runTurn(parent context.Context) {
 		_ = rec.AppendTurnContext(tc)
 	}
 	t.setStatus(protocol.Running())
-	t.record(e.bus.Publish(protocol.Event{Type: protocol.EventTurnStarted, ThreadID: t.id, TurnID: turnID, ClientIDs: clientIDs(input)}))
+	t.record(e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.TurnStartedMsg{ClientIDs: clientIDs(input)})))
 	t.takeInput(turnID, input)
 
 	outcome, lastText, errMsg := t.turnSteps(ctx, turnID)
 
-	t.record(e.bus.Publish(protocol.Event{Type: protocol.EventTurnCompleted, ThreadID: t.id, TurnID: turnID, Message: lastText}))
+	t.record(e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.TurnCompletedMsg{LastMessage: lastText})))
 	final := protocol.Completed(lastText, true)
 	switch outcome {
 	case outcomeInterrupted:
@@ -207,16 +207,16 @@ func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, str
 			switch d.Kind {
 			case model.DeltaText:
 				partial.WriteString(d.Text)
-				e.bus.Publish(protocol.Event{Type: protocol.EventMessageDelta, ThreadID: t.id, TurnID: turnID, Delta: d.Text})
+				e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.MessageDeltaMsg{Delta: d.Text}))
 			case model.DeltaReasoning:
-				e.bus.Publish(protocol.Event{Type: protocol.EventReasoningDelta, ThreadID: t.id, TurnID: turnID, Delta: d.Text})
+				e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.ReasoningDeltaMsg{Delta: d.Text}))
 			case model.DeltaReset:
 				partial.Reset()
-				e.bus.Publish(protocol.Event{Type: protocol.EventMessageReset, ThreadID: t.id, TurnID: turnID})
+				e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.MessageResetMsg{}))
 			case model.DeltaRetry:
-				t.record(e.bus.Publish(protocol.Event{Type: protocol.EventStreamRetry, ThreadID: t.id, TurnID: turnID, Message: d.Text}))
+				t.record(e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.StreamRetryMsg{Text: d.Text})))
 			case model.DeltaWarning:
-				t.record(e.bus.Publish(protocol.Event{Type: protocol.EventWarning, ThreadID: t.id, TurnID: turnID, Message: d.Text}))
+				t.record(e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.WarningMsg{Text: d.Text})))
 			}
 		})
 		if err != nil {
@@ -231,7 +231,7 @@ func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, str
 				continue // time is up: the grace step comes next
 			}
 			msg := err.Error()
-			t.record(e.bus.Publish(protocol.Event{Type: protocol.EventError, ThreadID: t.id, TurnID: turnID, Message: msg}))
+			t.record(e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.ErrorMsg{Text: msg})))
 			return outcomeErrored, "", msg
 		}
 		t.accountUsage(turnID, resp.Usage)
@@ -245,7 +245,7 @@ func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, str
 		if resp.Text != "" {
 			said = append(said, resp.Text)
 			t.appendHistory(protocol.AssistantMessage(resp.Text))
-			t.record(e.bus.Publish(protocol.Event{Type: protocol.EventMessage, ThreadID: t.id, TurnID: turnID, Message: resp.Text}))
+			t.record(e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.AgentMessageMsg{Text: resp.Text})))
 		}
 		if len(resp.ToolCalls) == 0 {
 			return outcomeCompleted, resp.Text, ""
@@ -294,7 +294,7 @@ func (t *Thread) keepInterruptedReply(turnID, text string) {
 	it := protocol.AssistantMessage(text)
 	it.Interrupted = true
 	t.appendHistory(it)
-	t.record(t.e.bus.Publish(protocol.Event{Type: protocol.EventMessage, ThreadID: t.id, TurnID: turnID, Message: text, Interrupted: true}))
+	t.record(t.e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.AgentMessageMsg{Text: text, Interrupted: true})))
 }
 
 func (t *Thread) accountUsage(turnID string, u protocol.TokenUsage) {
@@ -303,7 +303,7 @@ func (t *Thread) accountUsage(turnID string, u protocol.TokenUsage) {
 	total := t.usage
 	t.mu.Unlock()
 	call := u
-	t.record(t.e.bus.Publish(protocol.Event{Type: protocol.EventTokenUsage, ThreadID: t.id, TurnID: turnID, Usage: &call, TotalUsage: &total}))
+	t.record(t.e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.TokenUsageMsg{Usage: call, Total: total})))
 }
 
 func (t *Thread) buildRequest() model.Request {
@@ -320,11 +320,12 @@ func (t *Thread) buildRequest() model.Request {
 
 // inputEvent announces an input item joining the conversation: a message
 // from another agent is agent_input naming its sender, never user_message.
-func inputEvent(id protocol.ThreadID, turnID string, it protocol.Item) protocol.Event {
+// inputID and clientIDs name the queued input the turn took.
+func inputEvent(id protocol.ThreadID, turnID string, it protocol.Item, inputID string, clientIDs []string) protocol.Event {
 	if it.Role == protocol.RoleAgent {
-		return protocol.Event{Type: protocol.EventAgentInput, ThreadID: id, TurnID: turnID, Message: it.Content, From: it.From}
+		return protocol.NewEvent(id, turnID, protocol.AgentInputMsg{Text: it.Content, From: it.From, InputID: inputID, ClientIDs: clientIDs})
 	}
-	return protocol.Event{Type: protocol.EventUserMessage, ThreadID: id, TurnID: turnID, Message: it.Content}
+	return protocol.NewEvent(id, turnID, protocol.UserMessageMsg{Text: it.Content, InputID: inputID, ClientIDs: clientIDs})
 }
 
 // toolAllowed applies the thread's template policy, its surface and the
@@ -380,8 +381,8 @@ func (t *Thread) runTool(ctx context.Context, turnID string, c model.ToolCallReq
 			t.record(ev)
 		}
 	}
-	begin := &protocol.ToolCall{CallID: c.CallID, Name: c.Name, Arguments: c.Arguments}
-	t.record(e.bus.Publish(protocol.Event{Type: protocol.EventToolCallBegin, ThreadID: t.id, TurnID: turnID, Tool: begin}))
+	begin := protocol.ToolCall{CallID: c.CallID, Name: c.Name, Arguments: c.Arguments}
+	t.record(e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.ToolCallBeginMsg{Call: begin})))
 	start := time.Now()
 	var res tools.Result
 	if own, ok := t.ownTool(c.Name); ok {
@@ -395,13 +396,13 @@ func (t *Thread) runTool(ctx context.Context, turnID string, c model.ToolCallReq
 	if res.Duration == 0 {
 		res.Duration = time.Since(start)
 	}
-	end := &protocol.ToolCall{
+	end := protocol.ToolCall{
 		CallID: c.CallID, Name: c.Name, Arguments: c.Arguments, Output: res.Output,
 		IsError: res.IsError, ExitCode: res.ExitCode, DurationMS: res.Duration.Milliseconds(),
 		Summary: res.Summary, AgentIDs: res.AgentIDs,
 	}
 	// update_plan publishes its plan itself through env.Emit.
-	t.record(e.bus.Publish(protocol.Event{Type: protocol.EventToolCallEnd, ThreadID: t.id, TurnID: turnID, Tool: end}))
+	t.record(e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.ToolCallEndMsg{Call: end})))
 	return res
 }
 

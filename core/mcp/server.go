@@ -142,7 +142,7 @@ func (s *server) flushWarnings(env *tools.Env) {
 	s.warnings = nil
 	s.mu.Unlock()
 	for _, w := range ws {
-		env.Emit(protocol.Event{Type: protocol.EventWarning, Message: w})
+		env.Emit(protocol.NewEvent("", "", protocol.WarningMsg{Text: w}))
 	}
 }
 

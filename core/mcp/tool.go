@@ -86,8 +86,8 @@ func (t *mcpTool) Run(ctx context.Context, env *tools.Env, raw json.RawMessage) 
 		if env == nil || env.Emit == nil {
 			return
 		}
-		env.Emit(protocol.Event{Type: protocol.EventToolProgress, Message: progressText(p),
-			Tool: &protocol.ToolCall{CallID: env.CallID, Name: t.name}})
+		env.Emit(protocol.NewEvent("", "", protocol.ToolProgressMsg{
+			Call: protocol.ToolCall{CallID: env.CallID, Name: t.name}, Text: progressText(p)}))
 	})
 	defer stop()
 	res, err := conn.session.CallTool(cctx, params)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/grovecli/grove/core/model"
 	"github.com/grovecli/grove/core/sandbox"
+	"github.com/grovecli/grove/core/tools/schema"
 	"github.com/grovecli/grove/protocol"
 )
 
@@ -45,21 +46,16 @@ func NewExecCommand(o ExecOptions) Tool {
 }
 
 func (x *execCommand) Spec() model.ToolSpec {
-	return model.ToolSpec{Name: "exec_command", Description: fmt.Sprintf("Run a shell command with `bash -lc` in the working directory (inside the sandbox). Returns the exit code, wall time and combined stdout/stderr (long output keeps its head and tail). Default timeout %s, max %s. Set sandbox_permissions to require_escalated (with a justification) only when the command truly needs to run outside the sandbox.", x.o.DefaultTimeout, x.o.MaxTimeout), Parameters: json.RawMessage(`{"type":"object","properties":{
-"cmd":{"type":"string","description":"Shell command, run by bash -lc."},
-"workdir":{"type":"string","description":"Directory to run in (default: the working directory)."},
-"timeout_ms":{"type":"integer","minimum":1,"description":"Timeout in milliseconds."},
-"sandbox_permissions":{"type":"string","enum":["use_default","require_escalated"]},
-"justification":{"type":"string","description":"Why escalation is needed (shown to the user)."}
-},"required":["cmd"],"additionalProperties":false}`)}
+	return model.ToolSpec{Name: "exec_command", Description: fmt.Sprintf("Run a shell command with `bash -lc` in the working directory (inside the sandbox). Returns the exit code, wall time and combined stdout/stderr (long output keeps its head and tail). Default timeout %s, max %s. Set sandbox_permissions to require_escalated (with a justification) only when the command truly needs to run outside the sandbox.", x.o.DefaultTimeout, x.o.MaxTimeout), Parameters: schema.MustObject(execArgs{})}
 }
 
+// execArgs are exec_command's arguments; its schema is generated from them.
 type execArgs struct {
-	Cmd                string `json:"cmd"`
-	Workdir            string `json:"workdir"`
-	TimeoutMS          int64  `json:"timeout_ms"`
-	SandboxPermissions string `json:"sandbox_permissions"`
-	Justification      string `json:"justification"`
+	Cmd                string `json:"cmd" required:"true" jsonschema:"Shell command, run by bash -lc."`
+	Workdir            string `json:"workdir" jsonschema:"Directory to run in (default: the working directory)."`
+	TimeoutMS          int64  `json:"timeout_ms" minimum:"1" jsonschema:"Timeout in milliseconds."`
+	SandboxPermissions string `json:"sandbox_permissions" enum:"use_default,require_escalated"`
+	Justification      string `json:"justification" jsonschema:"Why escalation is needed (shown to the user)."`
 }
 
 func (x *execCommand) Run(ctx context.Context, env *Env, raw json.RawMessage) Result {

@@ -89,8 +89,8 @@ func (s *outputStreamer) flush(last bool) {
 				n = min(len(b), streamChunk)
 			}
 		}
-		s.emit(protocol.Event{Type: protocol.EventExecOutputDelta, Delta: string(b[:n]),
-			Tool: &protocol.ToolCall{CallID: s.callID, Name: "exec_command"}})
+		s.emit(protocol.NewEvent("", "", protocol.ExecOutputDeltaMsg{
+			Call: protocol.ToolCall{CallID: s.callID, Name: "exec_command"}, Delta: string(b[:n])}))
 		b = b[n:]
 	}
 }

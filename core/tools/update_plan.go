@@ -43,7 +43,7 @@ func (updatePlan) Run(_ context.Context, env *Env, raw json.RawMessage) Result {
 	}
 	if env != nil && env.Emit != nil {
 		plan := clonePlan(p)
-		env.Emit(protocol.Event{Type: protocol.EventPlanUpdated, Plan: &plan})
+		env.Emit(protocol.NewEvent("", "", protocol.PlanUpdatedMsg{Plan: plan}))
 	}
 	return Result{Output: "Plan updated", Plan: &p, Summary: fmt.Sprintf("plan: %d/%d done", done, len(p.Steps))}
 }

@@ -621,3 +621,51 @@ func TestCancelBeforeTheTurnStartsEndsThePrompt(t *testing.T) {
 		t.Fatal("the cancelled prompt did not end on the interrupted status")
 	}
 }
+
+// TestEventsWithoutTheirPayloadAreDropped: events lacking the payload their
+// type needs, for the root and for a sub-agent, are dropped instead of
+// dereferenced; a good status after them still ends the prompt.
+func TestEventsWithoutTheirPayloadAreDropped(t *testing.T) {
+	f := &fixture{home: t.TempDir(), cwd: t.TempDir(), blocked: make(chan struct{}, 1)}
+	eng, err := f.factory(context.Background(), "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	events, stop := eng.Subscribe()
+	root, err := eng.StartRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		stop()
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		_ = eng.Shutdown(ctx)
+	}()
+	s := newSession(&agent{ctx: context.Background()}, eng, root, events, stop)
+	end := make(chan protocol.AgentStatus, 1)
+	s.turnEnd, s.cancelling = end, true
+	for _, thread := range []protocol.ThreadID{root, "child"} {
+		for _, typ := range []protocol.EventType{
+			protocol.EventThreadStarted, protocol.EventStatusChanged, protocol.EventToolCallBegin,
+			protocol.EventToolCallEnd, protocol.EventExecOutputDelta, protocol.EventPlanUpdated,
+			protocol.EventApprovalRequested, "no_such_event",
+		} {
+			s.onEvent(protocol.Event{Type: typ, ThreadID: thread})
+		}
+	}
+	select {
+	case got := <-end:
+		t.Fatalf("a status_changed without status ended the prompt with %v", got)
+	default:
+	}
+	s.onEvent(protocol.NewEvent(root, "", protocol.StatusChangedMsg{Status: protocol.Interrupted()}))
+	select {
+	case got := <-end:
+		if got.Kind != protocol.StatusInterrupted {
+			t.Fatalf("prompt ended with %v", got)
+		}
+	default:
+		t.Fatal("the status after the bad events did not end the prompt")
+	}
+}

@@ -126,52 +126,57 @@ func (s *session) pump() {
 	}
 }
 
+// onEvent forwards one engine event. An event whose payload is missing
+// (never from grove's engine) is logged and dropped, not dereferenced.
 func (s *session) onEvent(ev protocol.Event) {
-	if ev.ThreadID != s.root {
-		s.onSubAgentEvent(ev)
+	msg, err := ev.Msg()
+	if err != nil {
+		logging.L().Warn("acp: dropped event", "session", string(s.id), "err", err)
 		return
 	}
-	switch ev.Type {
-	case protocol.EventTurnCompleted:
+	if ev.ThreadID != s.root {
+		s.onSubAgentEvent(ev.ThreadID, msg)
+		return
+	}
+	switch m := msg.(type) {
+	case protocol.TurnCompletedMsg:
 		s.mu.Lock()
 		s.turnOver = true
 		s.mu.Unlock()
-	case protocol.EventStatusChanged:
+	case protocol.StatusChangedMsg:
 		s.mu.Lock()
-		if (s.turnOver || s.cancelling) && s.turnEnd != nil && !ev.Status.IsActive() {
-			s.turnEnd <- *ev.Status
+		if (s.turnOver || s.cancelling) && s.turnEnd != nil && !m.Status.IsActive() {
+			s.turnEnd <- m.Status
 			s.turnEnd, s.turnOver = nil, false
 		}
 		s.mu.Unlock()
-	case protocol.EventMessageDelta:
+	case protocol.MessageDeltaMsg:
 		s.mu.Lock()
 		s.streamed[ev.ThreadID] = true
 		s.mu.Unlock()
-		s.update(sdk.UpdateAgentMessageText(ev.Delta))
-	case protocol.EventReasoningDelta:
-		s.update(sdk.UpdateAgentThoughtText(ev.Delta))
-	case protocol.EventMessage:
+		s.update(sdk.UpdateAgentMessageText(m.Delta))
+	case protocol.ReasoningDeltaMsg:
+		s.update(sdk.UpdateAgentThoughtText(m.Delta))
+	case protocol.AgentMessageMsg:
 		s.mu.Lock()
 		streamed := s.streamed[ev.ThreadID]
 		delete(s.streamed, ev.ThreadID)
 		s.mu.Unlock()
-		if !streamed && ev.Message != "" {
-			s.update(sdk.UpdateAgentMessageText(ev.Message))
+		if !streamed && m.Text != "" {
+			s.update(sdk.UpdateAgentMessageText(m.Text))
 		}
-	case protocol.EventExecOutputDelta:
-		if ev.Tool != nil {
-			s.toolOutput(ev.Tool.CallID, ev.Delta)
-		}
-	case protocol.EventToolCallBegin:
-		s.toolBegin(*ev.Tool)
-	case protocol.EventToolCallEnd:
-		s.toolEnd(*ev.Tool)
-	case protocol.EventPlanUpdated:
-		s.update(planUpdate(*ev.Plan))
-	case protocol.EventApprovalRequested:
-		s.askPermission(*ev.Approval)
-	case protocol.EventError:
-		logging.L().Warn("acp: turn error", "session", string(s.id), "err", ev.Message)
+	case protocol.ExecOutputDeltaMsg:
+		s.toolOutput(m.Call.CallID, m.Delta)
+	case protocol.ToolCallBeginMsg:
+		s.toolBegin(m.Call)
+	case protocol.ToolCallEndMsg:
+		s.toolEnd(m.Call)
+	case protocol.PlanUpdatedMsg:
+		s.update(planUpdate(m.Plan))
+	case protocol.ApprovalRequestedMsg:
+		s.askPermission(m.Request)
+	case protocol.ErrorMsg:
+		logging.L().Warn("acp: turn error", "session", string(s.id), "err", m.Text)
 	}
 }
 
@@ -234,30 +239,32 @@ func (s *session) toolEnd(tc protocol.ToolCall) {
 }
 
 // onSubAgentEvent shows a sub-agent's life on its anchor tool call.
-func (s *session) onSubAgentEvent(ev protocol.Event) {
-	if ev.Type == protocol.EventThreadStarted && ev.Thread != nil {
-		s.childStarted(*ev.Thread)
+func (s *session) onSubAgentEvent(thread protocol.ThreadID, msg protocol.EventMsg) {
+	switch m := msg.(type) {
+	case protocol.ThreadStartedMsg:
+		s.childStarted(m.Thread)
 		return
-	}
-	if ev.Type == protocol.EventApprovalRequested {
-		s.askPermission(*ev.Approval)
+	case protocol.ApprovalRequestedMsg:
+		s.askPermission(m.Request)
 		return
 	}
 	s.mu.Lock()
-	anchor, ok := s.anchors[ev.ThreadID]
-	label := s.labels[ev.ThreadID]
+	anchor, ok := s.anchors[thread]
+	label := s.labels[thread]
 	s.mu.Unlock()
 	if !ok {
 		return
 	}
 	var line string
-	switch ev.Type {
-	case protocol.EventToolCallBegin:
-		line = fmt.Sprintf("%s • %s", label, toolTitle(*ev.Tool))
-	case protocol.EventMessage:
-		line = fmt.Sprintf("%s: %s", label, clip(ev.Message, 400))
-	case protocol.EventStatusChanged:
-		line = fmt.Sprintf("%s: %s", label, ev.Status.Kind)
+	var status *protocol.AgentStatus // set on status_changed
+	switch m := msg.(type) {
+	case protocol.ToolCallBeginMsg:
+		line = fmt.Sprintf("%s • %s", label, toolTitle(m.Call))
+	case protocol.AgentMessageMsg:
+		line = fmt.Sprintf("%s: %s", label, clip(m.Text, 400))
+	case protocol.StatusChangedMsg:
+		line = fmt.Sprintf("%s: %s", label, m.Status.Kind)
+		status = &m.Status
 	default:
 		return
 	}
@@ -269,17 +276,18 @@ func (s *session) onSubAgentEvent(ev protocol.Event) {
 	s.progress[anchor] = lines
 	text := strings.Join(lines, "\n")
 	// Only the anchor's own child ends the tool call; descendants report.
-	final := ev.Type == protocol.EventStatusChanged && ev.Status.IsFinal() && s.owners[anchor] == ev.ThreadID
+	own := status != nil && s.owners[anchor] == thread
+	final := own && status.IsFinal()
 	spawnDone := s.spawnDone[anchor]
 	if final {
-		st := *ev.Status
+		st := *status
 		s.finished[anchor] = &st
-	} else if ev.Type == protocol.EventStatusChanged && s.owners[anchor] == ev.ThreadID {
+	} else if own {
 		delete(s.finished, anchor) // running again (send_input)
 	}
 	s.mu.Unlock()
 	if final && spawnDone {
-		s.finishAnchor(anchor, *ev.Status)
+		s.finishAnchor(anchor, *status)
 		return
 	}
 	s.update(sdk.UpdateToolCall(sdk.ToolCallId(anchor), sdk.WithUpdateStatus(sdk.ToolCallStatusInProgress),

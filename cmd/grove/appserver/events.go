@@ -77,49 +77,54 @@ func (s *Server) releaseHeld(t *thread, st *protocol.AgentStatus) []outMsg {
 }
 
 // translate updates the thread state for ev and returns what to send.
-// Called with s.mu held.
+// An event whose payload is missing (never from grove's engine) is
+// dropped rather than dereferenced. Called with s.mu held.
 func (s *Server) translate(sess *session, ev protocol.Event) []outMsg {
+	msg, err := ev.Msg()
+	if err != nil {
+		return nil
+	}
 	var out []outMsg
 	emit := func(method string, params any) { out = append(out, outMsg{method: method, params: params}) }
 	tid := string(ev.ThreadID)
 	t := s.threads[ev.ThreadID]
-	if ev.Type == protocol.EventThreadStarted && ev.Thread != nil {
+	if m, ok := msg.(protocol.ThreadStartedMsg); ok {
 		if t == nil {
-			t = newThread(sess, *ev.Thread)
+			t = newThread(sess, m.Thread)
 			s.threads[ev.ThreadID] = t
 		}
-		emit("thread/started", map[string]any{"thread": s.appThread(*ev.Thread, sess.root, threadState(ev.Thread.Status, false), "")})
+		emit("thread/started", map[string]any{"thread": s.appThread(m.Thread, sess.root, threadState(m.Thread.Status, false), "")})
 		return out
 	}
 	if t == nil {
 		return nil
 	}
-	if t.held != nil && ev.Type != protocol.EventStatusChanged {
+	if _, status := msg.(protocol.StatusChangedMsg); t.held != nil && !status {
 		out = append(out, s.releaseHeld(t, nil)...)
 	}
 	turnID := ev.TurnID
 	if turnID == "" {
 		turnID = t.turnID
 	}
-	switch ev.Type {
-	case protocol.EventStatusChanged:
-		t.status = *ev.Status
+	switch m := msg.(type) {
+	case protocol.StatusChangedMsg:
+		t.status = m.Status
 		if t.held != nil {
-			out = append(out, s.releaseHeld(t, ev.Status)...)
+			out = append(out, s.releaseHeld(t, &m.Status)...)
 		}
 		emit("thread/status/changed", map[string]any{"threadId": tid, "status": threadState(t.status, t.approvals > 0)})
-	case protocol.EventTurnStarted:
+	case protocol.TurnStartedMsg:
 		t.busy, t.turnID, t.turnStart, t.turnItems, t.turnError = true, ev.TurnID, time.Now(), nil, ""
 		started := t.turnStart.Unix()
 		turn := protocol.AppTurn{ID: ev.TurnID, Items: []any{}, Status: "inProgress", StartedAt: &started}
-		for _, cid := range ev.ClientIDs {
+		for _, cid := range m.ClientIDs {
 			if req, ok := t.startWaiting[cid]; ok {
 				out = append(out, outMsg{replyTo: req, params: protocol.AppTurnStartResponse{Turn: turn}})
 				delete(t.startWaiting, cid)
 			}
 		}
 		emit("turn/started", map[string]any{"threadId": tid, "turn": turn})
-	case protocol.EventTurnCompleted:
+	case protocol.TurnCompletedMsg:
 		out = append(out, s.closeReasoning(t, turnID)...)
 		out = append(out, s.closeMessage(t, turnID, "")...)
 		done := time.Now()
@@ -134,128 +139,126 @@ func (s *Server) translate(sess *session, ev protocol.Event) []outMsg {
 			t.held.Status, t.held.Error = "failed", &protocol.AppTurnError{Message: t.turnError}
 		}
 		t.busy, t.turnID = len(t.startWaiting) > 0, ""
-	case protocol.EventUserMessage, protocol.EventAgentInput:
-		item := userMessageItem(newItemID(), ev.Message, nil)
-		t.turnItems = append(t.turnItems, item)
-		emit("item/started", itemNote(tid, turnID, item, "startedAtMs"))
-		emit("item/completed", itemNote(tid, turnID, item, "completedAtMs"))
-	case protocol.EventReasoningDelta:
+	case protocol.UserMessageMsg:
+		out = append(out, s.inputItem(t, tid, turnID, m.Text)...)
+	case protocol.AgentInputMsg:
+		out = append(out, s.inputItem(t, tid, turnID, m.Text)...)
+	case protocol.ReasoningDeltaMsg:
 		if t.reasonItem == "" {
 			t.reasonItem = newItemID()
 			t.reasonText.Reset()
 			emit("item/started", itemNote(tid, turnID, protocol.AppReasoningItem{Type: "reasoning", ID: t.reasonItem, Summary: []string{}, Content: []string{}}, "startedAtMs"))
 		}
-		t.reasonText.WriteString(ev.Delta)
-		emit("item/reasoning/summaryTextDelta", map[string]any{"threadId": tid, "turnId": turnID, "itemId": t.reasonItem, "delta": ev.Delta, "summaryIndex": 0})
-	case protocol.EventMessageDelta:
+		t.reasonText.WriteString(m.Delta)
+		emit("item/reasoning/summaryTextDelta", map[string]any{"threadId": tid, "turnId": turnID, "itemId": t.reasonItem, "delta": m.Delta, "summaryIndex": 0})
+	case protocol.MessageDeltaMsg:
 		out = append(out, s.closeReasoning(t, turnID)...)
 		if t.msgItem == "" {
 			t.msgItem = newItemID()
 			t.msgText.Reset()
 			emit("item/started", itemNote(tid, turnID, protocol.AppAgentMessageItem{Type: "agentMessage", ID: t.msgItem, Text: ""}, "startedAtMs"))
 		}
-		t.msgText.WriteString(ev.Delta)
-		emit("item/agentMessage/delta", map[string]any{"threadId": tid, "turnId": turnID, "itemId": t.msgItem, "delta": ev.Delta})
-	case protocol.EventMessageReset:
+		t.msgText.WriteString(m.Delta)
+		emit("item/agentMessage/delta", map[string]any{"threadId": tid, "turnId": turnID, "itemId": t.msgItem, "delta": m.Delta})
+	case protocol.MessageResetMsg:
 		// The stream restarted: the completed item carries the final text.
 		t.msgText.Reset()
-	case protocol.EventMessage:
+	case protocol.AgentMessageMsg:
 		out = append(out, s.closeReasoning(t, turnID)...)
 		if t.msgItem == "" {
 			t.msgItem = newItemID()
 			emit("item/started", itemNote(tid, turnID, protocol.AppAgentMessageItem{Type: "agentMessage", ID: t.msgItem, Text: ""}, "startedAtMs"))
 		}
-		out = append(out, s.closeMessage(t, turnID, ev.Message)...)
-	case protocol.EventToolCallBegin:
+		out = append(out, s.closeMessage(t, turnID, m.Text)...)
+	case protocol.ToolCallBeginMsg:
 		out = append(out, s.closeReasoning(t, turnID)...)
 		out = append(out, s.closeMessage(t, turnID, "")...)
-		item := toolItem(*ev.Tool, ev.ThreadID, t.info.Cwd)
-		t.tools[ev.Tool.CallID] = item
+		item := toolItem(m.Call, ev.ThreadID, t.info.Cwd)
+		t.tools[m.Call.CallID] = item
 		emit("item/started", itemNote(tid, turnID, item, "startedAtMs"))
-	case protocol.EventToolCallEnd:
-		item, ok := t.tools[ev.Tool.CallID]
+	case protocol.ToolCallEndMsg:
+		item, ok := t.tools[m.Call.CallID]
 		if !ok {
-			item = toolItem(*ev.Tool, ev.ThreadID, t.info.Cwd)
+			item = toolItem(m.Call, ev.ThreadID, t.info.Cwd)
 		}
-		delete(t.tools, ev.Tool.CallID)
-		wasDeclined := t.declined[ev.Tool.CallID]
-		delete(t.declined, ev.Tool.CallID)
-		item = finishToolItem(item, *ev.Tool, wasDeclined)
+		delete(t.tools, m.Call.CallID)
+		wasDeclined := t.declined[m.Call.CallID]
+		delete(t.declined, m.Call.CallID)
+		item = finishToolItem(item, m.Call, wasDeclined)
 		if collab, ok := item.(protocol.AppCollabToolCallItem); ok {
 			item = s.withAgentStates(collab)
 		}
-		live := t.liveOutput[ev.Tool.CallID]
-		delete(t.liveOutput, ev.Tool.CallID)
-		if cmd, ok := item.(protocol.AppCommandExecutionItem); ok && ev.Tool.Output != "" && !live {
+		live := t.liveOutput[m.Call.CallID]
+		delete(t.liveOutput, m.Call.CallID)
+		if cmd, ok := item.(protocol.AppCommandExecutionItem); ok && m.Call.Output != "" && !live {
 			// No live output came (an approval declined it, or no Emit): one
 			// delta with the whole output at the end.
-			emit("item/commandExecution/outputDelta", map[string]any{"threadId": tid, "turnId": turnID, "itemId": cmd.ID, "delta": ev.Tool.Output})
+			emit("item/commandExecution/outputDelta", map[string]any{"threadId": tid, "turnId": turnID, "itemId": cmd.ID, "delta": m.Call.Output})
 		}
 		t.turnItems = append(t.turnItems, item)
 		emit("item/completed", itemNote(tid, turnID, item, "completedAtMs"))
-	case protocol.EventExecOutputDelta:
-		if ev.Tool == nil {
-			break
+	case protocol.ExecOutputDeltaMsg:
+		if cmd, ok := t.tools[m.Call.CallID].(protocol.AppCommandExecutionItem); ok && m.Delta != "" {
+			t.liveOutput[m.Call.CallID] = true
+			emit("item/commandExecution/outputDelta", map[string]any{"threadId": tid, "turnId": turnID, "itemId": cmd.ID, "delta": m.Delta})
 		}
-		if cmd, ok := t.tools[ev.Tool.CallID].(protocol.AppCommandExecutionItem); ok && ev.Delta != "" {
-			t.liveOutput[ev.Tool.CallID] = true
-			emit("item/commandExecution/outputDelta", map[string]any{"threadId": tid, "turnId": turnID, "itemId": cmd.ID, "delta": ev.Delta})
-		}
-	case protocol.EventPlanUpdated:
+	case protocol.PlanUpdatedMsg:
 		steps := []map[string]string{}
-		for _, st := range ev.Plan.Steps {
+		for _, st := range m.Plan.Steps {
 			steps = append(steps, map[string]string{"step": st.Step, "status": planStatus(st.Status)})
 		}
-		emit("turn/plan/updated", map[string]any{"threadId": tid, "turnId": turnID, "explanation": strPtr(ev.Plan.Explanation), "plan": steps})
-	case protocol.EventApprovalRequested:
-		out = append(out, s.requestApproval(sess, t, *ev.Approval)...)
-	case protocol.EventApprovalResolved:
+		emit("turn/plan/updated", map[string]any{"threadId": tid, "turnId": turnID, "explanation": strPtr(m.Plan.Explanation), "plan": steps})
+	case protocol.ApprovalRequestedMsg:
+		out = append(out, s.requestApproval(sess, t, m.Request)...)
+	case protocol.ApprovalResolvedMsg:
 		for id, pa := range s.approvals {
-			if pa.approval.ID == ev.Approval.ID {
+			if pa.approval.ID == m.Request.ID {
 				delete(s.approvals, id) // answered elsewhere (policy, shutdown)
 			}
 		}
-		asker := s.threads[ev.Approval.ThreadID]
+		asker := s.threads[m.Request.ThreadID]
 		if asker == nil {
 			asker = t
 		}
 		if asker.approvals > 0 {
 			asker.approvals--
 		}
-		if !ev.Decision.Approved() && ev.Approval.CallID != "" {
-			asker.declined[ev.Approval.CallID] = true
+		if !m.Decision.Approved() && m.Request.CallID != "" {
+			asker.declined[m.Request.CallID] = true
 		}
 		emit("thread/status/changed", map[string]any{"threadId": string(asker.info.ID), "status": threadState(asker.status, asker.approvals > 0)})
-	case protocol.EventNoteUpdated:
-		if ev.Note != nil {
-			t.info.Note = *ev.Note
-		}
+	case protocol.NoteUpdatedMsg:
+		t.info.Note = m.Note
 		emit("thread/note/updated", protocol.AppThreadNoteUpdatedNotification{ThreadID: tid, Note: strPtr(t.info.Note)})
-	case protocol.EventTokenUsage:
-		last, total := protocol.TokenUsage{}, protocol.TokenUsage{}
-		if ev.Usage != nil {
-			last = *ev.Usage
-		}
-		if ev.TotalUsage != nil {
-			total = *ev.TotalUsage
-		}
+	case protocol.TokenUsageMsg:
 		emit("thread/tokenUsage/updated", map[string]any{"threadId": tid, "turnId": turnID,
-			"tokenUsage": map[string]any{"last": protocol.NewAppTokenUsage(last), "total": protocol.NewAppTokenUsage(total)}})
-	case protocol.EventError:
-		t.turnError = ev.Message
-		emit("error", map[string]any{"threadId": tid, "turnId": turnID, "willRetry": false, "error": protocol.AppTurnError{Message: ev.Message}})
-	case protocol.EventStreamRetry:
-		emit("error", map[string]any{"threadId": tid, "turnId": turnID, "willRetry": true, "error": protocol.AppTurnError{Message: ev.Message}})
-	case protocol.EventWarning:
-		emit("warning", map[string]any{"threadId": tid, "message": ev.Message})
-	case protocol.EventBackground:
-		if ev.Background != nil && ev.Background.Warning {
-			emit("warning", map[string]any{"threadId": tid, "message": ev.Background.Message})
+			"tokenUsage": map[string]any{"last": protocol.NewAppTokenUsage(m.Usage), "total": protocol.NewAppTokenUsage(m.Total)}})
+	case protocol.ErrorMsg:
+		t.turnError = m.Text
+		emit("error", map[string]any{"threadId": tid, "turnId": turnID, "willRetry": false, "error": protocol.AppTurnError{Message: m.Text}})
+	case protocol.StreamRetryMsg:
+		emit("error", map[string]any{"threadId": tid, "turnId": turnID, "willRetry": true, "error": protocol.AppTurnError{Message: m.Text}})
+	case protocol.WarningMsg:
+		emit("warning", map[string]any{"threadId": tid, "message": m.Text})
+	case protocol.BackgroundMsg:
+		if m.Event.Warning {
+			emit("warning", map[string]any{"threadId": tid, "message": m.Event.Message})
 		}
-	case protocol.EventThreadClosed:
+	case protocol.ThreadClosedMsg:
 		emit("thread/closed", map[string]any{"threadId": tid})
 	}
 	return out
+}
+
+// inputItem records input that joined the turn (the user's or another
+// agent's) as a userMessage item.
+func (s *Server) inputItem(t *thread, tid, turnID, text string) []outMsg {
+	item := userMessageItem(newItemID(), text, nil)
+	t.turnItems = append(t.turnItems, item)
+	return []outMsg{
+		{method: "item/started", params: itemNote(tid, turnID, item, "startedAtMs")},
+		{method: "item/completed", params: itemNote(tid, turnID, item, "completedAtMs")},
+	}
 }
 
 // closeMessage completes the open agentMessage item, if any.

@@ -1,0 +1,62 @@
+package task
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/grovecli/grove/core/model"
+)
+
+// howYouWork is the "# How you work" section of a request's instructions.
+func howYouWork(req model.Request) string {
+	_, s, _ := strings.Cut(req.Instructions, "# How you work\n")
+	s, _, _ = strings.Cut(s, "\n# ")
+	return s
+}
+
+// TestReadOnlyAgentsAreNotToldToUseToolsTheyLack: Explore and Plan see
+// none of exec_command, apply_patch or update_plan, and their "How you
+// work" section names none of them; the root, which has them, is told.
+func TestReadOnlyAgentsAreNotToldToUseToolsTheyLack(t *testing.T) {
+	c := &scripted{}
+	c.reply = func(role string, req model.Request) model.Response {
+		switch role {
+		case "root":
+			outs := outputs(req)
+			switch {
+			case outs["p1"] != "":
+				return model.Response{Text: "done"}
+			case outs["x1"] != "":
+				return call("p1", "Task", `{"subagent_type":"Plan","prompt":"plan it","description":"plan"}`)
+			}
+			return call("x1", "Task", `{"subagent_type":"Explore","prompt":"look","description":"look"}`)
+		case "Explore", "Plan":
+			return call("c1", "complete_task", `{"result":"ok"}`)
+		}
+		return model.Response{}
+	}
+	e, root := start(t, c, setup{})
+	runRoot(t, e, root, "go")
+
+	rootSection := howYouWork(c.requests("root")[0])
+	for _, tool := range []string{"exec_command", "apply_patch", "update_plan"} {
+		if !strings.Contains(rootSection, tool) {
+			t.Errorf("root is not told about %s:\n%s", tool, rootSection)
+		}
+	}
+	for _, role := range []string{"Explore", "Plan"} {
+		reqs := c.requests(role)
+		if len(reqs) == 0 {
+			t.Fatalf("%s never ran", role)
+		}
+		section := howYouWork(reqs[0])
+		for _, tool := range []string{"exec_command", "apply_patch", "update_plan"} {
+			if strings.Contains(section, tool) {
+				t.Errorf("%s is told to use %s it does not have:\n%s", role, tool, section)
+			}
+		}
+		if !strings.Contains(section, "You cannot change files") || !strings.Contains(section, "grep_files") {
+			t.Errorf("%s section:\n%s", role, section)
+		}
+	}
+}
