@@ -263,14 +263,19 @@ func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, str
 		t.toolCalls += len(calls)
 		t.mu.Unlock()
 		results := t.runTools(limitCtx, turnID, resp.ToolCalls, graceOnly)
-		abort, ended := false, false
+		abort, ended, final := false, false, ""
 		for i, r := range results {
 			t.appendHistory(protocol.FunctionCallOutput(resp.ToolCalls[i].CallID, r.Output))
 			abort = abort || r.Abort
-			ended = ended || (endTurn[resp.ToolCalls[i].Name] && !r.IsError)
+			if endTurn[resp.ToolCalls[i].Name] && !r.IsError {
+				ended, final = true, r.Final
+			}
 		}
 		if abort || ctx.Err() != nil {
 			return outcomeInterrupted, soFar(), ""
+		}
+		if ended && final != "" {
+			return outcomeCompleted, final, ""
 		}
 		if ended || graceOnly != nil {
 			return outcomeCompleted, soFar(), ""

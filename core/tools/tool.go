@@ -51,6 +51,9 @@ type Result struct {
 	Abort bool
 	// AgentIDs lists the threads a collaboration call targeted (status cards).
 	AgentIDs []protocol.ThreadID
+	// Final, from a tool that ends the agent's turn (complete_task), is what
+	// the agent hands back: its final message, not whatever it said before.
+	Final string
 }
 
 // Errorf builds an error Result.

@@ -61,7 +61,7 @@ func (c *completeTask) Run(_ context.Context, env *tools.Env, args json.RawMessa
 		}
 	}
 	c.store.complete(env.ThreadID, result)
-	return tools.Result{Output: "Task completed; your result was handed back.", Summary: "task complete"}
+	return tools.Result{Output: "Task completed; your result was handed back.", Summary: "task complete", Final: result}
 }
 
 // results keeps each agent's run: what complete_task submitted, and

@@ -130,6 +130,11 @@ func TestSyncTaskWithOutputSchemaRetriesAfterViolation(t *testing.T) {
 	if !ok || info.AgentType != "code-reviewer" || info.Note != "review main" || info.ParentID != root {
 		t.Errorf("agent info = %+v", info)
 	}
+	// Its final status carries what it handed back with complete_task,
+	// not what it said on the way.
+	if st := info.Status; st.Kind != protocol.StatusCompleted || !strings.Contains(st.Message, "unchecked error") {
+		t.Errorf("final status = %+v, want the complete_task result", st)
+	}
 }
 
 func TestTaskInputValidation(t *testing.T) {
