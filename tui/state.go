@@ -43,6 +43,7 @@ type entry struct {
 	// The finished blocks of a streaming message, rendered as Markdown.
 	stableLen, stableW int
 	stableLines        []string
+	stream             streamText
 }
 
 func (e *entry) touch() { e.dirty = true }
@@ -270,11 +271,12 @@ func (s *session) applyMsg(t *threadView, msg protocol.EventMsg, ev protocol.Eve
 		if t.streaming == nil {
 			t.streaming = t.add(&entry{kind: entryAssistant})
 		}
-		t.streaming.text += m.Delta
+		t.streaming.text = t.streaming.stream.appendDelta(m.Delta)
 		t.streaming.touch()
 	case protocol.MessageResetMsg:
 		if t.streaming != nil {
 			t.streaming.text = ""
+			t.streaming.stream.reset()
 			t.streaming.touch()
 		}
 	case protocol.AgentMessageMsg:
@@ -282,6 +284,7 @@ func (s *session) applyMsg(t *threadView, msg protocol.EventMsg, ev protocol.Eve
 			t.streaming = t.add(&entry{kind: entryAssistant})
 		}
 		t.streaming.text, t.streaming.final = m.Text, true
+		t.streaming.stream.reset()
 		// AgentMessageMsg does not carry the interrupted flag (yet).
 		if ev.Interrupted {
 			t.streaming.text += interruptedMark

@@ -268,7 +268,7 @@ func (r *renderer) transcriptLines(s *session, t *threadView, w, h int) []string
 // code fence) go through Markdown, cached until another block finishes;
 // only the block being written shows as plain text, at the same margin.
 func (r *renderer) streamingLines(e *entry, w int) []string {
-	cut := stableCut(e.text)
+	cut := e.stream.stableCut(e.text)
 	var out []string
 	if cut > 0 {
 		if e.stableLen != cut || e.stableW != w {
@@ -281,7 +281,7 @@ func (r *renderer) streamingLines(e *entry, w int) []string {
 		if n := len(out); n > 0 && strings.TrimSpace(ansiStrip(out[n-1])) != "" {
 			out = append(out, "") // blocks are apart, as in the final render
 		}
-		for _, l := range wrap(tail, max(1, w-streamMargin)) {
+		for _, l := range e.stream.tailRows(e.text, len(e.text)-len(tail), max(1, w-streamMargin)) {
 			out = append(out, strings.Repeat(" ", streamMargin)+l)
 		}
 	}
