@@ -69,6 +69,7 @@ type threadView struct {
 	lastTool string
 	children []protocol.ThreadID
 	toolIdx  map[string]*entry // call id → entry
+	rowCache treeRowCache      // its tree row's rendered parts
 	// queued are messages sent to the thread that it has not taken yet.
 	queued []string
 	// scroll: top line when not following the bottom.
