@@ -40,6 +40,9 @@ type entry struct {
 	cacheW     int
 	cacheLines []string
 	dirty      bool
+	// cacheFrame is the spinner frame a live card was rendered at: within
+	// a frame (many renders as events arrive) it is reused.
+	cacheFrame int
 	// The finished blocks of a streaming message, rendered as Markdown.
 	stableLen, stableW int
 	stableLines        []string
@@ -190,6 +193,7 @@ func newSession() *session {
 func (s *session) ensure(info protocol.ThreadInfo) *threadView {
 	if t, ok := s.threads[info.ID]; ok {
 		t.info = info
+		s.touchCards(info.ID) // cards show its label and note
 		return t
 	}
 	t := newThreadView(info)
@@ -347,6 +351,7 @@ func (s *session) applyMsg(t *threadView, msg protocol.EventMsg, ev protocol.Eve
 		t.add(&entry{kind: entryWarning, text: "↻ " + m.Text})
 	case protocol.NoteUpdatedMsg:
 		t.info.Note = m.Note
+		s.touchCards(t.info.ID)
 	case protocol.TokenUsageMsg:
 		// Only the running total is shown; an event without one leaves it.
 		if m.Total != (protocol.TokenUsage{}) {
@@ -368,6 +373,13 @@ func (t *threadView) applyOutputDelta(callID, delta string) {
 	if e := t.toolIdx[callID]; e != nil && e.running {
 		e.liveTail = keepTail(e.liveTail+delta, liveTailBytes)
 		e.touch()
+	}
+}
+
+// touchCards re-renders the cards that show thread id.
+func (s *session) touchCards(id protocol.ThreadID) {
+	for _, c := range s.cards[id] {
+		c.touch()
 	}
 }
 

@@ -24,8 +24,11 @@ func (r *renderer) spin() string { return spinnerFrames[r.frame%len(spinnerFrame
 
 // lines returns an entry's rendered lines at width w, cached.
 func (r *renderer) lines(s *session, e *entry, w int) []string {
+	// A live card changes with the spinner (and on touch: status, label or
+	// note of an agent it shows); a running tool also with time.
 	live := e.kind == entryCard && hasActive(s, e.cardIDs) || e.running
-	if !e.dirty && e.cacheW == w && e.cacheLines != nil && !live {
+	sameFrame := e.kind == entryCard && e.cacheFrame == r.frame
+	if !e.dirty && e.cacheW == w && e.cacheLines != nil && (!live || sameFrame) {
 		return e.cacheLines
 	}
 	var out []string
@@ -60,7 +63,7 @@ func (r *renderer) lines(s *session, e *entry, w int) []string {
 		out = wrap(r.th.dim.Render(e.text), w)
 	}
 	out = append(out, "")
-	e.cacheW, e.cacheLines, e.dirty = w, out, false
+	e.cacheW, e.cacheLines, e.dirty, e.cacheFrame = w, out, false, r.frame
 	return out
 }
 
