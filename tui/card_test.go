@@ -122,3 +122,33 @@ func TestWaitSaysWhyTheParentWoke(t *testing.T) {
 		t.Fatalf("wait does not say what woke it:\n%s", s)
 	}
 }
+
+// A card of a running agent is rendered once per spinner frame (renders
+// between ticks reuse it) and again when what it shows changes.
+func TestLiveCardCachedPerFrame(t *testing.T) {
+	m, _ := newTestModel(t, 120, 40, newFake(rootInfo()))
+	args := `{"agent_type":"explorer","message":"look"}`
+	note := ev(protocol.EventNoteUpdated, explorerID, 4*time.Second)
+	text := "reading the parser"
+	note.Note = &text
+	m = feed(m,
+		started(child(explorerID, "explorer", "", "", 1, rootID), 2*time.Second),
+		toolBegin(rootID, "s1", "spawn_agent", args),
+		toolEnd(rootID, "s1", "spawn_agent", args, `{"agent_id":"`+string(explorerID)+`"}`, explorerID),
+		status(explorerID, protocol.Running(), 3*time.Second),
+	)
+	root := m.sess.threads[rootID]
+	card := root.entries[len(root.entries)-1]
+	first := m.r.lines(m.sess, card, 100)
+	if again := m.r.lines(m.sess, card, 100); &again[0] != &first[0] {
+		t.Fatal("a live card was rendered twice in one frame")
+	}
+	m.r.frame++
+	if next := m.r.lines(m.sess, card, 100); &next[0] == &first[0] {
+		t.Fatal("a live card was not rendered for a new frame")
+	}
+	m = feed(m, note)
+	if got := ansiStrip(strings.Join(m.r.lines(m.sess, card, 100), "\n")); !strings.Contains(got, text) {
+		t.Fatalf("the card does not show the new note:\n%s", got)
+	}
+}

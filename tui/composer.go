@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
 )
@@ -33,7 +32,7 @@ func newComposer() textarea.Model {
 		}
 		return "  "
 	})
-	ta.KeyMap.InsertNewline = key.NewBinding(key.WithKeys("shift+enter", "ctrl+j", "alt+enter"))
+	ta.KeyMap.InsertNewline = keys.NewLine
 	ta.DynamicHeight = true
 	ta.MinHeight = 1
 	ta.MaxHeight = composerMaxRows(24)

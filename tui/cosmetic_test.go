@@ -28,7 +28,8 @@ func TestHelpColumnsAlign(t *testing.T) {
 	m, _ = press(m, "?")
 	col := -1
 	for _, l := range strings.Split(screen(m), "\n") {
-		for _, h := range helpKeys {
+		for _, b := range keys.FullHelp()[0] {
+			h := [2]string{b.Help().Key, b.Help().Desc}
 			if i := strings.Index(l, h[1]); i > 0 && strings.Contains(l, h[0]) {
 				if c := ansi.StringWidth(l[:i]); col < 0 {
 					col = c

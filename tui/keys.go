@@ -1,18 +1,112 @@
 package tui
 
 import (
+	"slices"
 	"strings"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/grovecli/grove/protocol"
 )
 
+// keyMap is every key the main screen handles. The ? screen and the status
+// line render these same bindings, and a binding's help shows its own
+// keys (bind), so what is shown cannot drift from what works.
+type keyMap struct {
+	Send, NewLine, History, HistorySearch, SwitchFocus, TreeUp, TreeDown, TreeOpen,
+	Back, Scroll, ToggleOutput, Search, TreeSearch, Agents, ToggleTree,
+	Mouse, Interrupt, Help key.Binding
+	// The approval modal's keys (matched in approval.go), listed in help.
+	ApprovalFocus, ApprovalChoose, ApprovalAnswer key.Binding
+}
+
+// keys is the one keymap of the main screen.
+var keys = keyMap{
+	Send:          bind("send to the focused agent", "enter"),
+	NewLine:       bind("new line", "shift+enter", "ctrl+j", "alt+enter"),
+	History:       bind("history (composer empty)", "up", "down"),
+	HistorySearch: bind("search this project's input history", "ctrl+r"),
+	SwitchFocus:   bind("switch between composer and agent tree", "tab"),
+	TreeUp:        bind("in the tree: up", "up", "k"),
+	TreeDown:      bind("in the tree: down", "down", "j"),
+	TreeOpen:      bind("in the tree: focus that agent", "enter"),
+	Back:          bind("back to the root agent / close overlays", "esc"),
+	Scroll:        bind("scroll the transcript (mouse wheel too)", "pgup", "pgdown", "home", "end"),
+	ToggleOutput:  bind("expand / collapse the last tool output", "ctrl+o"),
+	Search:        bind("search the transcript", "ctrl+f"),
+	TreeSearch:    bind("in the tree: search the transcript", "/"),
+	Agents:        bind("agents table (sort with s, filter with /)", "ctrl+t"),
+	ToggleTree:    bind("show / hide the agent tree", "ctrl+b"),
+	Mouse:         bind("mouse capture on / off (off: select and copy text)", "alt+m", "f2"),
+	Interrupt:     bind("interrupt the focused agent and its sub-agents; twice quits", "ctrl+c"),
+	Help:          bind("this help", "?"),
+
+	ApprovalFocus:  bind("approval: answer it; typing goes to the composer until then", "tab"),
+	ApprovalChoose: bind("approval: choose and answer", "up", "down", "enter"),
+	ApprovalAnswer: bind("approval: once, for session (confirmed), deny, abort", "y", "a", "n", "esc"),
+}
+
+// FullHelp is the ? screen's key list, one column.
+func (k keyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Send, k.NewLine, k.History, k.HistorySearch, k.SwitchFocus,
+		row("in the tree: move, focus that agent (or click it)", k.TreeUp, k.TreeDown, k.TreeOpen),
+		k.Back, k.Scroll, k.ToggleOutput,
+		row("search the transcript (/ in the tree; enter next, n/N, esc)", k.Search, k.TreeSearch),
+		k.Agents, k.ToggleTree, k.Mouse, k.Interrupt,
+		k.ApprovalFocus, k.ApprovalChoose, k.ApprovalAnswer}}
+}
+
+// ShortHelp is the status line's hints: the same bindings, short words.
+func (k keyMap) ShortHelp() []key.Binding {
+	return []key.Binding{hint(k.SwitchFocus, "tree"), hint(k.Agents, "agents"), hint(k.Help, "help")}
+}
+
+// narrowHelp is the status line's hint when little room is left.
+func (k keyMap) narrowHelp() []key.Binding { return []key.Binding{hint(k.Help, "help")} }
+
+// bind makes a binding whose help shows exactly the keys it matches.
+func bind(desc string, ks ...string) key.Binding {
+	return key.NewBinding(key.WithKeys(ks...), key.WithHelp(keyLabel(ks), desc))
+}
+
+// row joins bindings into one help row showing all their keys.
+func row(desc string, bs ...key.Binding) key.Binding {
+	var ks []string
+	for _, b := range bs {
+		for _, x := range b.Keys() {
+			if !slices.Contains(ks, x) {
+				ks = append(ks, x)
+			}
+		}
+	}
+	return bind(desc, ks...)
+}
+
+// hint is b with a shorter description; its keys stay b's.
+func hint(b key.Binding, desc string) key.Binding {
+	b.SetHelp(b.Help().Key, desc)
+	return b
+}
+
+// keyLabel is how help spells a list of keys.
+func keyLabel(ks []string) string {
+	short := map[string]string{"up": "↑", "down": "↓", "pgdown": "pgdn"}
+	out := make([]string, len(ks))
+	for i, x := range ks {
+		if s, ok := short[x]; ok {
+			x = s
+		}
+		out[i] = x
+	}
+	return strings.Join(out, " ")
+}
+
 // handleKey routes a key press to the active layer.
 func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	k := msg.String()
-	if k == "ctrl+c" {
+	if key.Matches(msg, keys.Interrupt) {
 		return m.ctrlC()
 	}
 	m.flash = ""
@@ -48,7 +142,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.searchTranscriptKey(msg)
 		return m, nil
 	}
-	if k == "ctrl+f" || k == "/" && m.area == focusTree {
+	if key.Matches(msg, keys.Search) || key.Matches(msg, keys.TreeSearch) && m.area == focusTree {
 		m.tsearch = &transcriptSearch{editing: true, cur: -1}
 		return m, nil
 	}
@@ -67,19 +161,19 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	}
-	switch k {
-	case "ctrl+t":
+	switch {
+	case key.Matches(msg, keys.Agents):
 		m.overlay = newAgentsOverlay()
 		return m, nil
-	case "ctrl+b":
+	case key.Matches(msg, keys.ToggleTree):
 		m.showTree = !m.showTree
 		return m, nil
-	case "ctrl+r":
+	case key.Matches(msg, keys.HistorySearch):
 		if m.area == focusComposer && len(m.history) > 0 {
 			m.search = &historySearch{match: -1, saved: m.composer.Value()}
 		}
 		return m, nil
-	case "alt+m", "f2":
+	case key.Matches(msg, keys.Mouse):
 		m.mouse = !m.mouse
 		if m.mouse {
 			m.flash = "mouse capture on: wheel scrolls, clicks focus agents"
@@ -87,7 +181,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			m.flash = "mouse capture off: select text with the mouse · alt+m or f2 turns it back on"
 		}
 		return m, nil
-	case "ctrl+o":
+	case key.Matches(msg, keys.ToggleOutput):
 		if t := m.sess.threads[m.focused]; t != nil {
 			for i := len(t.entries) - 1; i >= 0; i-- {
 				if e := t.entries[i]; e.kind == entryTool {
@@ -98,7 +192,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			}
 		}
 		return m, nil
-	case "pgup", "pgdown", "home", "end":
+	case key.Matches(msg, keys.Scroll):
 		if t := m.sess.threads[m.focused]; t != nil {
 			switch k {
 			case "pgup":
@@ -112,7 +206,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			}
 		}
 		return m, nil
-	case "esc":
+	case key.Matches(msg, keys.Back):
 		if m.area == focusTree {
 			m.area = focusComposer
 			m.composer.Focus()
@@ -120,13 +214,13 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 		m.focusThread(m.sess.root)
 		return m, nil
-	case "up", "down", "enter":
+	case key.Matches(msg, keys.History, keys.Send):
 		if m.area == focusComposer {
 			if mm, cmd, ok := m.slashMenuKey(k); ok {
 				return mm, cmd
 			}
 		}
-	case "tab":
+	case key.Matches(msg, keys.SwitchFocus):
 		if m.area == focusComposer && len(m.slashMenu()) > 0 {
 			mm, cmd, _ := m.slashMenuKey(k)
 			return mm, cmd
@@ -146,32 +240,32 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	}
 	if m.area == focusTree {
 		order := m.sess.treeOrder()
-		switch k {
-		case "up", "k":
+		switch {
+		case key.Matches(msg, keys.TreeUp):
 			m.selected = max(0, m.selected-1)
-		case "down", "j":
+		case key.Matches(msg, keys.TreeDown):
 			m.selected = min(len(order)-1, m.selected+1)
-		case "enter":
+		case key.Matches(msg, keys.TreeOpen):
 			if m.selected < len(order) {
 				m.focusThread(order[m.selected])
 			}
 			m.area = focusComposer
 			m.composer.Focus()
-		case "?":
+		case key.Matches(msg, keys.Help):
 			m.help = true
 		}
 		return m, nil
 	}
 	// Composer.
-	switch k {
-	case "?":
+	switch {
+	case key.Matches(msg, keys.Help):
 		if m.composer.Value() == "" {
 			m.help = true
 			return m, nil
 		}
-	case "enter":
+	case key.Matches(msg, keys.Send):
 		return m.send()
-	case "up", "down":
+	case key.Matches(msg, keys.History):
 		if m.composer.Value() == "" || m.histIdx != len(m.history) {
 			if len(m.history) == 0 {
 				return m, nil

@@ -410,27 +410,31 @@ func (m *Model) applyEvents(evs []protocol.Event) []tea.Cmd {
 	var cmds []tea.Cmd
 	for _, ev := range evs {
 		m.sess.apply(ev)
-		switch ev.Type {
-		case protocol.EventApprovalRequested:
-			m.appr.push(*ev.Approval, m.now())
-			cmds = append(cmds, m.notifier.notify(NotifyApprovalRequested, "grove: approval needed: "+plainSummary(approvalSummary(*ev.Approval), 160)))
-		case protocol.EventApprovalResolved:
-			m.appr.remove(ev.Approval.ID, m.now())
-		case protocol.EventBackground:
-			if bg := ev.Background; bg != nil && bg.IsFinal && !bg.Warning {
+		msg, err := ev.Msg()
+		if err != nil {
+			continue // malformed: apply skipped it too
+		}
+		switch msg := msg.(type) {
+		case protocol.ApprovalRequestedMsg:
+			m.appr.push(msg.Request, m.now())
+			cmds = append(cmds, m.notifier.notify(NotifyApprovalRequested, "grove: approval needed: "+plainSummary(approvalSummary(msg.Request), 160)))
+		case protocol.ApprovalResolvedMsg:
+			m.appr.remove(msg.Request.ID, m.now())
+		case protocol.BackgroundMsg:
+			if bg := msg.Event; bg.IsFinal && !bg.Warning {
 				label := "agent " + bg.ChildID.Short()
 				if c := m.sess.threads[bg.ChildID]; c != nil {
 					label = roleLabel(c.info)
 				}
-				if msg, ok := childNotice(label, bg.Status); ok {
-					cmds = append(cmds, m.notifier.notify(NotifySubAgentComplete, msg))
+				if text, ok := childNotice(label, bg.Status); ok {
+					cmds = append(cmds, m.notifier.notify(NotifySubAgentComplete, text))
 				}
 			}
-		case protocol.EventTurnCompleted:
+		case protocol.TurnCompletedMsg:
 			if ev.ThreadID == m.sess.root {
-				cmds = append(cmds, m.notifier.notify(NotifyTurnComplete, "grove: "+plainSummary(ev.Message, 160)))
+				cmds = append(cmds, m.notifier.notify(NotifyTurnComplete, "grove: "+plainSummary(msg.LastMessage, 160)))
 			}
-		case protocol.EventShutdownComplete:
+		case protocol.ShutdownCompleteMsg:
 			if m.quitting {
 				cmds = append(cmds, tea.Quit)
 			}

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/gen2brain/beeep"
@@ -152,8 +153,10 @@ var (
 // thread ids shortened, at most n columns.
 func plainSummary(s string, n int) string {
 	line := ""
-	for _, l := range strings.Split(s, "\n") {
-		l = strings.TrimSpace(mdPrefix.ReplaceAllString(l, ""))
+	for l := range strings.Lines(s) {
+		// The summary shows n columns: a long line (a whole answer without
+		// a newline) is cut first, so the work does not grow with it.
+		l = strings.TrimSpace(mdPrefix.ReplaceAllString(cutBytes(l, summaryBytes(n)), ""))
 		if l != "" && strings.Trim(l, "-=*_ ") != "" {
 			line = l
 			break
@@ -163,6 +166,21 @@ func plainSummary(s string, n int) string {
 	line = mdEmphasis.Replace(line)
 	line = uuidPattern.ReplaceAllStringFunc(line, func(id string) string { return protocol.ThreadID(id).Short() })
 	return clip(line, n)
+}
+
+// summaryBytes is how much of a line plainSummary reads for n columns:
+// room for links and ids that shrink when rewritten.
+func summaryBytes(n int) int { return max(256, 4*n) }
+
+// cutBytes shortens s to at most n bytes, on a character boundary.
+func cutBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 // childNotice is the notification for a sub-agent's final status; none for

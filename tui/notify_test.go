@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -68,5 +69,26 @@ func TestTmuxWithoutPassthroughRingsTheBell(t *testing.T) {
 	delete(env, "TMUX")
 	if m.notifier.checkPassthrough() != nil {
 		t.Fatal("checked outside tmux")
+	}
+}
+
+// A whole answer on one line is summarized from its start: the same
+// summary as for its first part, whatever follows.
+func TestPlainSummaryOfHugeLine(t *testing.T) {
+	head := "**Done**: see [the report](https://example.com/r) for 0192e4c1-7a6b-7c3d-8e9f-0a1b2c3d4e5f, é "
+	huge := head + strings.Repeat("word é ", 200_000)
+	want := plainSummary(head+strings.Repeat("word é ", 100), 160)
+	if got := plainSummary(huge, 160); got != want {
+		t.Fatalf("got %q\nwant %q", got, want)
+	}
+	if got := cutBytes("aé", 2); got != "a" {
+		t.Fatalf("cut inside a character: %q", got)
+	}
+}
+
+func BenchmarkPlainSummaryLongAnswer(b *testing.B) {
+	s := strings.Repeat("word ", 2000)
+	for b.Loop() {
+		_ = plainSummary(s, 160)
 	}
 }

@@ -40,9 +40,13 @@ type entry struct {
 	cacheW     int
 	cacheLines []string
 	dirty      bool
+	// cacheFrame is the spinner frame a live card was rendered at: within
+	// a frame (many renders as events arrive) it is reused.
+	cacheFrame int
 	// The finished blocks of a streaming message, rendered as Markdown.
 	stableLen, stableW int
 	stableLines        []string
+	stream             streamText
 }
 
 func (e *entry) touch() { e.dirty = true }
@@ -68,6 +72,7 @@ type threadView struct {
 	lastTool string
 	children []protocol.ThreadID
 	toolIdx  map[string]*entry // call id → entry
+	rowCache treeRowCache      // its tree row's rendered parts
 	// queued are messages sent to the thread that it has not taken yet.
 	queued []string
 	// scroll: top line when not following the bottom.
@@ -188,6 +193,7 @@ func newSession() *session {
 func (s *session) ensure(info protocol.ThreadInfo) *threadView {
 	if t, ok := s.threads[info.ID]; ok {
 		t.info = info
+		s.touchCards(info.ID) // cards show its label and note
 		return t
 	}
 	t := newThreadView(info)
@@ -205,87 +211,103 @@ func (s *session) ensure(info protocol.ThreadInfo) *threadView {
 // collabTools get status cards.
 var collabTools = map[string]bool{"spawn_agent": true, "wait": true, "close_agent": true, "resume_agent": true, "send_input": true}
 
-// apply folds one event into the session. It returns the thread touched.
+// apply folds one event into the session. It returns the thread touched,
+// or nil when the event names no known thread or is malformed (a payload
+// its type needs is missing): such an event is skipped, never dereferenced.
 func (s *session) apply(ev protocol.Event) *threadView {
-	if ev.Type == protocol.EventThreadStarted && ev.Thread != nil {
-		t := s.ensure(*ev.Thread)
-		t.setStatus(ev.Thread.Status, ev.Timestamp)
+	msg, err := ev.Msg()
+	if err != nil {
+		return nil
+	}
+	if m, ok := msg.(protocol.ThreadStartedMsg); ok {
+		t := s.ensure(m.Thread)
+		t.setStatus(m.Thread.Status, ev.Timestamp)
 		return t
 	}
 	t := s.threads[ev.ThreadID]
 	if t == nil {
 		return nil
 	}
-	switch ev.Type {
-	case protocol.EventStatusChanged:
-		t.setStatus(*ev.Status, ev.Timestamp)
-		for _, c := range s.cards[ev.ThreadID] {
+	s.applyMsg(t, msg, ev)
+	return t
+}
+
+// applyMsg folds one typed event message into thread t; ev is its
+// envelope, read only for plain fields (time, interrupted flag).
+func (s *session) applyMsg(t *threadView, msg protocol.EventMsg, ev protocol.Event) {
+	at := ev.Timestamp
+	switch m := msg.(type) {
+	case protocol.StatusChangedMsg:
+		t.setStatus(m.Status, at)
+		for _, c := range s.cards[t.info.ID] {
 			c.touch()
 			// A waiter does not wake for an interrupted agent: say so where
 			// it waits, so "waiting" is not a mystery.
-			if ev.Status.Kind == protocol.StatusInterrupted && c.running && c.cardCall == "wait" {
+			if m.Status.Kind == protocol.StatusInterrupted && c.running && c.cardCall == "wait" {
 				if p := s.threads[t.info.ParentID]; p != nil {
 					p.add(&entry{kind: entryInfo, text: "‖ " + roleLabel(t.info) + " was interrupted; " + roleLabel(p.info) + " is still waiting on it (it wakes when an agent finishes or the wait times out)"})
 				}
 			}
 		}
-	case protocol.EventThreadClosed:
-		t.setStatus(protocol.Shutdown(), ev.Timestamp)
-		for _, c := range s.cards[ev.ThreadID] {
+	case protocol.ThreadClosedMsg:
+		t.setStatus(protocol.Shutdown(), at)
+		for _, c := range s.cards[t.info.ID] {
 			c.touch()
 		}
-	case protocol.EventUserMessage:
-		t.unqueue(ev.Message)
-		t.add(&entry{kind: entryUser, text: ev.Message})
-	case protocol.EventAgentInput:
+	case protocol.UserMessageMsg:
+		t.unqueue(m.Text)
+		t.add(&entry{kind: entryUser, text: m.Text})
+	case protocol.AgentInputMsg:
 		// Another agent's message: shown as from that agent, never as the user's.
-		from := "agent " + ev.From.Short()
-		if f := s.threads[ev.From]; f != nil {
+		from := "agent " + m.From.Short()
+		if f := s.threads[m.From]; f != nil {
 			from = f.info.Label()
 		}
-		t.add(&entry{kind: entryInfo, text: "message from " + from + ":\n" + ev.Message})
-	case protocol.EventMessageDelta:
+		t.add(&entry{kind: entryInfo, text: "message from " + from + ":\n" + m.Text})
+	case protocol.MessageDeltaMsg:
 		if t.streaming == nil {
 			t.streaming = t.add(&entry{kind: entryAssistant})
 		}
-		t.streaming.text += ev.Delta
+		t.streaming.text = t.streaming.stream.appendDelta(m.Delta)
 		t.streaming.touch()
-	case protocol.EventMessageReset:
+	case protocol.MessageResetMsg:
 		if t.streaming != nil {
 			t.streaming.text = ""
+			t.streaming.stream.reset()
 			t.streaming.touch()
 		}
-	case protocol.EventMessage:
+	case protocol.AgentMessageMsg:
 		if t.streaming == nil {
 			t.streaming = t.add(&entry{kind: entryAssistant})
 		}
-		t.streaming.text, t.streaming.final = ev.Message, true
-		if ev.Interrupted {
+		t.streaming.text, t.streaming.final = m.Text, true
+		t.streaming.stream.reset()
+		if m.Interrupted {
 			t.streaming.text += interruptedMark
 		}
 		t.streaming.touch()
 		t.streaming = nil
-	case protocol.EventToolCallBegin:
+	case protocol.ToolCallBeginMsg:
 		t.streaming = nil
-		t.lastTool = ev.Tool.Name
-		if ev.Tool.Name == "update_plan" {
-			return t // shown as the plan itself (plan_updated)
+		t.lastTool = m.Call.Name
+		if m.Call.Name == "update_plan" {
+			return // shown as the plan itself (plan_updated)
 		}
-		tc := *ev.Tool
+		tc := m.Call
 		e := &entry{kind: entryTool, tool: &tc, running: true, collapsed: true}
 		if collabTools[tc.Name] {
 			e.kind, e.cardCall = entryCard, tc.Name
 			s.showOnCard(e, cardTargets(&tc))
 		}
 		t.toolIdx[tc.CallID] = t.add(e)
-	case protocol.EventToolCallEnd:
-		tc := *ev.Tool
+	case protocol.ToolCallEndMsg:
+		tc := m.Call
 		e := t.toolIdx[tc.CallID]
 		if e == nil && tc.Name == "update_plan" {
 			if tc.IsError {
 				t.add(&entry{kind: entryError, text: tc.Output})
 			}
-			return t
+			return
 		}
 		if e == nil {
 			e = t.add(&entry{kind: entryTool, collapsed: true})
@@ -303,48 +325,55 @@ func (s *session) apply(ev protocol.Event) *threadView {
 			s.showOnCard(e, ids)
 		}
 		e.touch()
-	case protocol.EventPlanUpdated:
-		p := *ev.Plan
+	case protocol.PlanUpdatedMsg:
+		p := m.Plan
 		t.add(&entry{kind: entryPlan, plan: &p})
-	case protocol.EventError:
+	case protocol.ErrorMsg:
 		t.streaming = nil
-		t.add(&entry{kind: entryError, text: ev.Message})
-	case protocol.EventExecOutputDelta:
-		if ev.Tool != nil {
-			if e := t.toolIdx[ev.Tool.CallID]; e != nil && e.running {
-				e.liveTail = keepTail(e.liveTail+ev.Delta, liveTailBytes)
-				e.touch()
-			}
+		t.add(&entry{kind: entryError, text: m.Text})
+	case protocol.ExecOutputDeltaMsg:
+		t.applyOutputDelta(m.Call.CallID, m.Delta)
+	case protocol.ToolProgressMsg:
+		if e := t.toolIdx[m.Call.CallID]; e != nil && e.running {
+			e.progress = progressLine(m.Text)
+			e.touch()
 		}
-	case protocol.EventToolProgress:
-		if ev.Tool != nil {
-			if e := t.toolIdx[ev.Tool.CallID]; e != nil && e.running {
-				e.progress = progressLine(ev.Message)
-				e.touch()
-			}
+	case protocol.WarningMsg:
+		t.add(&entry{kind: entryWarning, text: m.Text})
+	case protocol.StreamRetryMsg:
+		t.add(&entry{kind: entryWarning, text: "↻ " + m.Text})
+	case protocol.NoteUpdatedMsg:
+		t.info.Note = m.Note
+		s.touchCards(t.info.ID)
+	case protocol.TokenUsageMsg:
+		// Only the running total is shown; an event without one leaves it.
+		if m.Total != (protocol.TokenUsage{}) {
+			t.usage = m.Total
 		}
-	case protocol.EventWarning:
-		t.add(&entry{kind: entryWarning, text: ev.Message})
-	case protocol.EventStreamRetry:
-		t.add(&entry{kind: entryWarning, text: "↻ " + ev.Message})
-	case protocol.EventNoteUpdated:
-		if ev.Note != nil {
-			t.info.Note = *ev.Note
+	case protocol.BackgroundMsg:
+		if m.Event.Warning {
+			t.add(&entry{kind: entryWarning, text: m.Event.Message})
 		}
-	case protocol.EventTokenUsage:
-		if ev.TotalUsage != nil {
-			t.usage = *ev.TotalUsage
-		}
-	case protocol.EventBackground:
-		if bg := ev.Background; bg != nil && bg.Warning {
-			t.add(&entry{kind: entryWarning, text: bg.Message})
-		}
-	case protocol.EventTurnCompleted:
+	case protocol.TurnCompletedMsg:
 		t.streaming = nil
-	case protocol.EventInbox:
-		t.applyInbox(ev.Inbox)
+	case protocol.InboxMsg:
+		t.applyInbox(&m.Change)
 	}
-	return t
+}
+
+// applyOutputDelta shows the end of a running command's output so far.
+func (t *threadView) applyOutputDelta(callID, delta string) {
+	if e := t.toolIdx[callID]; e != nil && e.running {
+		e.liveTail = keepTail(e.liveTail+delta, liveTailBytes)
+		e.touch()
+	}
+}
+
+// touchCards re-renders the cards that show thread id.
+func (s *session) touchCards(id protocol.ThreadID) {
+	for _, c := range s.cards[id] {
+		c.touch()
+	}
 }
 
 // showOnCard sets the agents a card shows and indexes the card under

@@ -33,10 +33,11 @@ func (m Model) statusLine() string {
 			parts = append(parts, m.th.warn.Render(fmt.Sprintf("%d approval(s)", n)))
 		}
 	}
-	hint := m.th.statusKey.Render("tab") + " tree  " + m.th.statusKey.Render("ctrl+t") + " agents  " + m.th.statusKey.Render("?") + " help"
+	hints := keys.ShortHelp()
 	if m.w < 100 {
-		hint = m.th.statusKey.Render("?") + " help"
+		hints = keys.narrowHelp()
 	}
+	hint := m.helpView(m.th.statusKey).ShortHelpView(hints)
 	left := " " + strings.Join(parts, m.th.dim.Render(" │ "))
 	// The hints stay; the session details give way (cut with an ellipsis).
 	room := m.w - lipglossWidth(hint) - 2

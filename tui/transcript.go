@@ -24,8 +24,11 @@ func (r *renderer) spin() string { return spinnerFrames[r.frame%len(spinnerFrame
 
 // lines returns an entry's rendered lines at width w, cached.
 func (r *renderer) lines(s *session, e *entry, w int) []string {
+	// A live card changes with the spinner (and on touch: status, label or
+	// note of an agent it shows); a running tool also with time.
 	live := e.kind == entryCard && hasActive(s, e.cardIDs) || e.running
-	if !e.dirty && e.cacheW == w && e.cacheLines != nil && !live {
+	sameFrame := e.kind == entryCard && e.cacheFrame == r.frame
+	if !e.dirty && e.cacheW == w && e.cacheLines != nil && (!live || sameFrame) {
 		return e.cacheLines
 	}
 	var out []string
@@ -60,7 +63,7 @@ func (r *renderer) lines(s *session, e *entry, w int) []string {
 		out = wrap(r.th.dim.Render(e.text), w)
 	}
 	out = append(out, "")
-	e.cacheW, e.cacheLines, e.dirty = w, out, false
+	e.cacheW, e.cacheLines, e.dirty, e.cacheFrame = w, out, false, r.frame
 	return out
 }
 
@@ -268,7 +271,7 @@ func (r *renderer) transcriptLines(s *session, t *threadView, w, h int) []string
 // code fence) go through Markdown, cached until another block finishes;
 // only the block being written shows as plain text, at the same margin.
 func (r *renderer) streamingLines(e *entry, w int) []string {
-	cut := stableCut(e.text)
+	cut := e.stream.stableCut(e.text)
 	var out []string
 	if cut > 0 {
 		if e.stableLen != cut || e.stableW != w {
@@ -281,7 +284,7 @@ func (r *renderer) streamingLines(e *entry, w int) []string {
 		if n := len(out); n > 0 && strings.TrimSpace(ansiStrip(out[n-1])) != "" {
 			out = append(out, "") // blocks are apart, as in the final render
 		}
-		for _, l := range wrap(tail, max(1, w-streamMargin)) {
+		for _, l := range e.stream.tailRows(e.text, len(e.text)-len(tail), max(1, w-streamMargin)) {
 			out = append(out, strings.Repeat(" ", streamMargin)+l)
 		}
 	}

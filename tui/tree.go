@@ -32,30 +32,77 @@ func (m Model) treeRows(w, h int) ([]string, []protocol.ThreadID) {
 		t := m.sess.threads[id]
 		indent := m.treePrefix(t)
 		elapsed := formatElapsed(t, now)
-		label := roleLabel(t.info)
-		left := indent + m.r.threadGlyph(t) + " " + label + t.unreadBadge()
-		right := m.th.dim.Render(elapsed)
-		line := padRight(left, w-lipglossWidth(right)-1) + " " + right
-		style := m.th.assistant
-		if t.closed {
-			style = m.th.closed
+		glyph := m.r.threadGlyph(t)
+		label := roleLabel(t.info) + t.unreadBadge()
+		switch {
+		case i == m.selected && m.area == focusTree:
+			lines = append(lines, m.th.treeSel.Render(padRight(ansiStrip(m.treeRow(indent, glyph, label, elapsed, w)), w)))
+		case id == m.focused:
+			lines = append(lines, m.th.treeSelBlur.Render(m.treeRow(indent, glyph, label, elapsed, w)))
+		default:
+			lines = append(lines, m.cachedTreeRow(t, indent, glyph, label, elapsed, w))
 		}
-		if i == m.selected && m.area == focusTree {
-			line = m.th.treeSel.Render(padRight(ansiStrip(line), w))
-		} else if id == m.focused {
-			line = m.th.treeSelBlur.Render(line)
-		} else {
-			line = style.Render(line)
-		}
-		lines = append(lines, line)
 		ids = append(ids, id)
 		for _, detail := range m.treeDetail(t) {
 			sub := m.treeContinuation(t) + "  "
-			lines = append(lines, m.th.treeDim.Render(padRight(sub+clip(detail, max(4, w-lipglossWidth(sub))), w)))
+			c := &t.rowCache
+			if c.detail != detail || c.detailSub != sub || c.detailW != w {
+				c.detail, c.detailSub, c.detailW = detail, sub, w
+				c.detailLine = m.th.treeDim.Render(padRight(sub+clip(detail, max(4, w-lipglossWidth(sub))), w))
+			}
+			lines = append(lines, c.detailLine)
 			ids = append(ids, "")
 		}
 	}
 	return lines, ids
+}
+
+// treeRow is an agent's row: guides, glyph, label, and the elapsed time
+// at the right edge.
+func (m Model) treeRow(indent, glyph, label, elapsed string, w int) string {
+	right := m.th.dim.Render(elapsed)
+	return padRight(indent+glyph+" "+label, w-lipglossWidth(right)-1) + " " + right
+}
+
+// treeRowCache keeps the parts of an agent's row that change rarely, so a
+// frame (where spinners turn for every running agent) only joins them.
+type treeRowCache struct {
+	indent, label, elapsed string
+	w, glyphW              int
+	closed                 bool
+	pre, post              string // styled indent; styled label, padding, elapsed
+
+	detail, detailSub, detailLine string
+	detailW                       int
+}
+
+// cachedTreeRow is treeRow in the thread's style, with the glyph joined
+// to cached parts. A label too long for the row takes the full path (it
+// is cut with an ellipsis there).
+func (m Model) cachedTreeRow(t *threadView, indent, glyph, label, elapsed string, w int) string {
+	style := m.th.assistant
+	if t.closed {
+		style = m.th.closed
+	}
+	c := &t.rowCache
+	gw := lipglossWidth(glyph)
+	if c.indent != indent || c.label != label || c.elapsed != elapsed || c.w != w || c.glyphW != gw || c.closed != t.closed {
+		*c = treeRowCache{indent: indent, label: label, elapsed: elapsed, w: w, glyphW: gw, closed: t.closed,
+			detail: c.detail, detailSub: c.detailSub, detailLine: c.detailLine, detailW: c.detailW}
+		right := m.th.dim.Render(elapsed)
+		room := w - lipglossWidth(right) - 1 - lipglossWidth(indent) - gw
+		rest := " " + label
+		if lipglossWidth(rest) > room {
+			c.pre, c.post = "", "" // cut: no fast path
+		} else {
+			c.pre = style.Render(indent)
+			c.post = style.Render(padRight(rest, room) + " " + right)
+		}
+	}
+	if c.post == "" {
+		return style.Render(m.treeRow(indent, glyph, label, elapsed, w))
+	}
+	return c.pre + style.Render(glyph) + c.post
 }
 
 // treeDetail is the dim row under an agent (its note, else its model);

@@ -58,3 +58,35 @@ func TestTreeStart(t *testing.T) {
 		}
 	}
 }
+
+// A tree row built from cached parts shows what the full render shows, and
+// follows every change: spinner frames, elapsed time, label, closing,
+// width, and a label too long for the row (cut with an ellipsis).
+func TestCachedTreeRowMatchesFullRow(t *testing.T) {
+	m, c := newTestModel(t, 100, 30, newFake(rootInfo()))
+	m = feed(m, started(child(explorerID, "explorer", "", "", 1, rootID), time.Second), status(explorerID, protocol.Running(), 2*time.Second))
+	tv := m.sess.threads[explorerID]
+	check := func(w int) {
+		t.Helper()
+		indent, elapsed := m.treePrefix(tv), formatElapsed(tv, m.now())
+		glyph, label := m.r.threadGlyph(tv), roleLabel(tv.info)+tv.unreadBadge()
+		got := ansiStrip(m.cachedTreeRow(tv, indent, glyph, label, elapsed, w))
+		want := ansiStrip(m.treeRow(indent, glyph, label, elapsed, w))
+		if got != want || lipglossWidth(got) != w {
+			t.Fatalf("width %d:\n got %q\nwant %q", w, got, want)
+		}
+	}
+	for range 12 {
+		m.r.frame++
+		check(40)
+	}
+	c.t = c.t.Add(3 * time.Second)
+	check(40)
+	tv.unread = map[int]bool{1: true}
+	check(40)
+	check(60)
+	tv.info.AgentName = strings.Repeat("long", 20)
+	check(40)
+	m = feed(m, ev(protocol.EventThreadClosed, explorerID, 5*time.Second))
+	check(40)
+}
