@@ -117,7 +117,10 @@ func literalWord(w *syntax.Word) (string, bool) {
 	// Fields, not Literal: the value is judged after quote removal, as bash
 	// runs it (Literal keeps backslashes, so `-exe\c` would not be seen as
 	// find's -exec).
-	fields, err := expand.Fields(nil, w)
+	// A fresh Config each call: with nil, expand shares one package-level
+	// config and mutates it, so concurrent checks (tool calls of one reply
+	// run at once) raced and could judge a writing command safe.
+	fields, err := expand.Fields(&expand.Config{}, w)
 	if err != nil || len(fields) != 1 {
 		return "", false
 	}

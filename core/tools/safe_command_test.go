@@ -1,6 +1,10 @@
 package tools
 
-import "testing"
+import (
+	"fmt"
+	"sync"
+	"testing"
+)
 
 // TestIsKnownSafeTable: true = runs without asking under untrusted.
 // Every command that could write, delete, run another program or expand
@@ -185,5 +189,36 @@ func TestIsKnownSafeTable(t *testing.T) {
 func BenchmarkIsKnownSafe(b *testing.B) {
 	for b.Loop() {
 		IsKnownSafe("grep -rn 'TODO' src/*.go | sort -u | head -20 && sed -n 1,5p main.go")
+	}
+}
+
+// TestIsKnownSafeConcurrent: the tool calls of one reply are judged at
+// once; the verdicts must not depend on it (the expander once shared a
+// mutable config between calls, and a writing uniq ran unasked).
+func TestIsKnownSafeConcurrent(t *testing.T) {
+	cases := map[string]bool{
+		"uniq -- f.txt out": false, "uniq f.txt": true, `find . -exe\c rm x ';'`: false,
+		"cat a b": true, "sort -o x y": false, `echo "a b" 'c d'`: true,
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, 64)
+	for range 16 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 200 {
+				for cmd, want := range cases {
+					if got := IsKnownSafe(cmd); got != want {
+						errs <- fmt.Sprintf("IsKnownSafe(%q) = %v", cmd, got)
+						return
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
 	}
 }
