@@ -119,38 +119,9 @@ func TestResumeAfterKillMidTurn(t *testing.T) {
 	}
 	child := spawnedID(t, env.toolOutput("sp").Output)
 	// kill -9: the disk as it is now; whatever the shutdown writes is lost.
-	disk := snapshotDir(t, env.home)
-	if err := env.e.Shutdown(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	restoreDir(t, env.home, disk)
+	env.killKeepingDisk()
 
-	resume := func() (*Engine, *testEnv) {
-		e2, err := New(context.Background(), env.e.opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rec := &recorder{cond: make(chan struct{})}
-		events, cancel := e2.Subscribe()
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			for ev := range events {
-				rec.add(ev)
-			}
-		}()
-		t.Cleanup(func() {
-			_ = e2.Shutdown(context.Background())
-			cancel()
-			<-done
-		})
-		root, err := e2.ResumeSession(string(env.root))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return e2, &testEnv{t: t, e: e2, root: root, events: rec}
-	}
-	e2, env2 := resume()
+	e2, env2 := env.resumeInNewEngine()
 	h := e2.History(env.root)
 	for id, want := range map[string]string{"a": "first-output", "b": "finished-early", "c": AbortedByExit, "w": AbortedByExit} {
 		if out, n := outputOf(h, id); n != 1 || !strings.Contains(out, want) {
@@ -196,7 +167,7 @@ func TestResumeAfterKillMidTurn(t *testing.T) {
 	}
 
 	// A clean shutdown after the repair: a second resume repairs nothing.
-	e3, _ := resume()
+	e3, _ := env.resumeInNewEngine()
 	h3 := e3.History(env.root)
 	if countNotices(h3) != 1 {
 		t.Errorf("second resume: %d notices", countNotices(h3))

@@ -318,3 +318,45 @@ func clipText(s string) string {
 	}
 	return s
 }
+
+// killKeepingDisk stands in for kill -9: the engine stops, and the files
+// are put back as they were before it did (whatever shutdown wrote is lost).
+func (env *testEnv) killKeepingDisk() {
+	t := env.t
+	t.Helper()
+	disk := snapshotDir(t, env.home)
+	if err := env.e.Shutdown(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	restoreDir(t, env.home, disk)
+}
+
+// resumeInNewEngine opens env's session in a fresh engine over the same
+// home, as a new grove process would, recording its events.
+func (env *testEnv) resumeInNewEngine() (*Engine, *testEnv) {
+	t := env.t
+	t.Helper()
+	e2, err := New(context.Background(), env.e.opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := &recorder{cond: make(chan struct{})}
+	events, cancel := e2.Subscribe()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for ev := range events {
+			rec.add(ev)
+		}
+	}()
+	t.Cleanup(func() {
+		_ = e2.Shutdown(context.Background())
+		cancel()
+		<-done
+	})
+	root, err := e2.ResumeSession(string(env.root))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e2, &testEnv{t: t, e: e2, root: root, events: rec}
+}

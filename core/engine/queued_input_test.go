@@ -45,38 +45,9 @@ func TestQueuedInputSurvivesKill(t *testing.T) {
 	<-inTurn
 	env.send("queued while busy")
 	// kill -9: the disk as it is now.
-	disk := snapshotDir(t, env.home)
-	if err := env.e.Shutdown(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	restoreDir(t, env.home, disk)
+	env.killKeepingDisk()
 
-	resume := func() (*Engine, *testEnv) {
-		e2, err := New(context.Background(), env.e.opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rec := &recorder{cond: make(chan struct{})}
-		events, cancel := e2.Subscribe()
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			for ev := range events {
-				rec.add(ev)
-			}
-		}()
-		t.Cleanup(func() {
-			_ = e2.Shutdown(context.Background())
-			cancel()
-			<-done
-		})
-		root, err := e2.ResumeSession(string(env.root))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return e2, &testEnv{t: t, e: e2, root: root, events: rec}
-	}
-	e2, env2 := resume()
+	e2, env2 := env.resumeInNewEngine()
 	env2.waitFor("the queued message answered", func(ev protocol.Event) bool {
 		return ev.ThreadID == env.root && ev.Type == protocol.EventStatusChanged && ev.Status.Kind == protocol.StatusCompleted && strings.HasPrefix(ev.Status.Message, "ack ")
 	})
@@ -97,7 +68,7 @@ func TestQueuedInputSurvivesKill(t *testing.T) {
 	mu.Unlock()
 
 	// A second resume has nothing left to deliver.
-	e3, _ := resume()
+	e3, _ := env.resumeInNewEngine()
 	if n := countUser(e3.History(env.root), "queued while busy"); n != 1 {
 		t.Fatalf("second resume: queued message %d times", n)
 	}
