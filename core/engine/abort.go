@@ -11,6 +11,9 @@ import (
 // descendant's, so the sub-agents the asking turn started stop with it
 // instead of running on unattended.
 func (e *Engine) askApproval(ctx context.Context, t, route *Thread, req protocol.ApprovalRequest) (protocol.ReviewDecision, error) {
+	if d, ok := t.permissionRequest(ctx, req); ok {
+		return d, nil
+	}
 	d, err := e.requestApproval(ctx, t, route, req)
 	if err == nil && d == protocol.DecisionAbort {
 		e.interruptTree(t)

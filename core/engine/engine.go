@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/grovecli/grove/core/hooks"
 	"github.com/grovecli/grove/core/logging"
 	"github.com/grovecli/grove/core/model"
 	"github.com/grovecli/grove/core/tools"
@@ -52,6 +53,8 @@ type Options struct {
 	Surfaces []SurfaceFactory
 	// SelectSurface names a new thread's surface; nil picks the first.
 	SelectSurface func(SurfaceQuery) string
+	// Hooks runs the user's and project's hooks (core/hooks); nil: none.
+	Hooks *hooks.Runner
 }
 
 // Engine owns every thread of one session.

@@ -56,16 +56,20 @@ type Thread struct {
 	running      bool // a turn is in progress
 	// halted: interrupted (user, abort, an ancestor's interrupt); queued
 	// input waits for the next delivery instead of starting a turn.
-	halted      bool
-	closing     bool
-	closed      bool
-	rec         *rollout.Recorder
-	rolloutPath string
-	specs       []model.ToolSpec
-	ctx         context.Context
-	cancel      context.CancelFunc
-	wake        chan struct{}
-	done        chan struct{}
+	halted  bool
+	closing bool
+	closed  bool
+	// hooksStarted: SessionStart/SubagentStart ran; hookToolCtx holds
+	// PreToolUse context until its call's output (hooks.go).
+	hooksStarted bool
+	hookToolCtx  map[string][]string
+	rec          *rollout.Recorder
+	rolloutPath  string
+	specs        []model.ToolSpec
+	ctx          context.Context
+	cancel       context.CancelFunc
+	wake         chan struct{}
+	done         chan struct{}
 
 	// statusMu serialises status transitions so their events and rollout
 	// lines appear in the order they happened.

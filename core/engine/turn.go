@@ -83,9 +83,18 @@ func (t *Thread) runTurn(parent context.Context) {
 	}
 	t.setStatus(protocol.Running())
 	t.record(e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.TurnStartedMsg{ClientIDs: clientIDs(input)})))
-	t.takeInput(turnID, input)
-
-	outcome, lastText, errMsg := t.turnSteps(ctx, turnID)
+	blocked, extra := t.beforePrompt(ctx, turnID, input)
+	outcome, lastText, errMsg := outcomeCompleted, "", ""
+	if !blocked {
+		t.takeInput(turnID, input)
+		t.appendHistory(extra...)
+		outcome, lastText, errMsg = t.turnSteps(ctx, turnID)
+	}
+	if outcome != outcomeCompleted && t.parentID != "" {
+		// SubagentStop also fires for a child that did not complete; the
+		// turn's context may be cancelled, the engine's is not.
+		t.afterTurn(e.ctx, turnID, outcome, lastText, 0)
+	}
 
 	t.record(e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.TurnCompletedMsg{LastMessage: lastText})))
 	final := protocol.Completed(lastText, true)
@@ -144,7 +153,7 @@ func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, str
 		defer cancelLimit()
 	}
 	var graceOnly map[string]bool // set during the grace step
-	steps := 0
+	steps, stopContinued := 0, 0
 	for {
 		// An interrupted turn leaves queued input for the next turn.
 		if ctx.Err() != nil {
@@ -248,6 +257,12 @@ func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, str
 			t.record(e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.AgentMessageMsg{Text: resp.Text})))
 		}
 		if len(resp.ToolCalls) == 0 {
+			// A Stop hook may send the turn on with its reason as input.
+			if more := t.afterTurn(ctx, turnID, outcomeCompleted, resp.Text, stopContinued); more != "" {
+				stopContinued++
+				t.appendHistory(protocol.GroveNotice(more))
+				continue
+			}
 			return outcomeCompleted, resp.Text, ""
 		}
 		calls := make([]protocol.Item, len(resp.ToolCalls))
@@ -389,11 +404,16 @@ func (t *Thread) runTool(ctx context.Context, turnID string, c model.ToolCallReq
 	begin := protocol.ToolCall{CallID: c.CallID, Name: c.Name, Arguments: c.Arguments}
 	t.record(e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.ToolCallBeginMsg{Call: begin})))
 	start := time.Now()
-	var res tools.Result
-	if own, ok := t.ownTool(c.Name); ok {
+	res, blocked := t.preToolUse(ctx, turnID, &c)
+	if blocked {
+		// The model reads why; the call never ran.
+	} else if own, ok := t.ownTool(c.Name); ok {
 		res = own.Run(ctx, env, c.Name, json.RawMessage(c.Arguments))
 	} else {
 		res = e.tools.RunAllowed(ctx, env, c.Name, json.RawMessage(c.Arguments), t.toolAllowed)
+	}
+	if !blocked {
+		t.postToolUse(ctx, turnID, c, &res)
 	}
 	if ctx.Err() != nil && !res.IsError && res.Output == "" {
 		res = tools.Result{Output: "aborted: the turn was interrupted", IsError: true}

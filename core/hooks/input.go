@@ -122,3 +122,34 @@ type Subagent struct {
 	// "errored", "shutdown", "interrupted") and last message (stop only).
 	Status, LastMessage string
 }
+
+// UpdatedArgs maps a PreToolUse hook's updatedInput back onto the grove
+// call's arguments: {"command"} becomes exec_command's cmd or
+// apply_patch's input (the call's other arguments kept); any other tool
+// takes updatedInput as its arguments. ok is false when it cannot be read.
+func UpdatedArgs(name string, args, updated json.RawMessage) (json.RawMessage, bool) {
+	var field string
+	switch name {
+	case "exec_command":
+		field = "cmd"
+	case "apply_patch":
+		field = "input"
+	default:
+		var obj map[string]any
+		if json.Unmarshal(updated, &obj) != nil || obj == nil {
+			return nil, false
+		}
+		return updated, true
+	}
+	var in struct {
+		Command *string `json:"command"`
+	}
+	if json.Unmarshal(updated, &in) != nil || in.Command == nil {
+		return nil, false
+	}
+	obj := map[string]any{}
+	_ = json.Unmarshal(args, &obj)
+	obj[field] = *in.Command
+	out, err := json.Marshal(obj)
+	return out, err == nil
+}
