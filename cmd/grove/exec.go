@@ -21,6 +21,7 @@ type execFlags struct {
 	json            bool
 	resume          string
 	approveWorkdirs bool
+	bypassHookTrust bool
 }
 
 func newExecCmd(g *globalFlags) *cobra.Command {
@@ -53,6 +54,7 @@ Exit status: 0 when the root agent completed, 1 on error, 130 when interrupted.`
 	cmd.Flags().BoolVar(&f.json, "json", false, "print every event as one JSON object per line")
 	cmd.Flags().StringVar(&f.resume, "resume", "", "continue the session with this id (or unique prefix)")
 	cmd.Flags().BoolVar(&f.approveWorkdirs, "approve-workdirs", false, "approve sub-agents' working_directory changes")
+	cmd.Flags().BoolVar(&f.bypassHookTrust, "dangerously-bypass-hook-trust", false, "run hooks that were never reviewed or changed since (this run only; a project's hooks still need a trusted project)")
 	return cmd
 }
 
@@ -61,10 +63,11 @@ func runExec(ctx context.Context, g *globalFlags, f *execFlags, prompt string, s
 		ctx = context.Background()
 	}
 	term := terminatorFrom(ctx)
-	s, err := newSession(ctx, g, sessionOpts{headless: true, approveWorkdirs: f.approveWorkdirs})
+	s, err := newSession(ctx, g, sessionOpts{headless: true, approveWorkdirs: f.approveWorkdirs, bypassHookTrust: f.bypassHookTrust})
 	if err != nil {
 		return err
 	}
+	reportHooks(stderr, s.hookSet, f.bypassHookTrust)
 	events, cancel := s.eng.Subscribe()
 	defer cancel()
 	rootID, err := s.start(f.resume)

@@ -54,6 +54,7 @@ With no API key and no provider configured, grove runs an offline demo model.`,
 	root.AddCommand(newExecCmd(g), newResumeCmd(g), newAgentsCmd(g), newSessionsCmd(g))
 	root.AddCommand(newAppServerCmd(g), newACPCmd(g))
 	root.AddCommand(newMCPCmd(g))
+	root.AddCommand(newHooksCmd(g))
 	return root
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/grovecli/grove/core/config"
 	"github.com/grovecli/grove/core/demo"
 	"github.com/grovecli/grove/core/engine"
+	"github.com/grovecli/grove/core/hooks"
 	"github.com/grovecli/grove/core/logging"
 	"github.com/grovecli/grove/core/mcp"
 	"github.com/grovecli/grove/core/model"
@@ -43,6 +44,10 @@ type session struct {
 	// scratch is the demo's scratch project, removed at shutdown ("" when
 	// there is none or --keep-demo-dir asked to keep it).
 	scratch string
+	// hookSet is every hook found and its trust; hooks runs the active
+	// ones (nil: none) and stops with the session.
+	hookSet hooks.Set
+	hooks   *hooks.Runner
 }
 
 // maxSessionWarnings bounds the kept warnings (a broken disk repeats).
@@ -74,6 +79,8 @@ type sessionOpts struct {
 	// started next to config.toml's; a client's server replaces a
 	// configured one of the same name.
 	mcpServers map[string]config.MCPServer
+	// bypassHookTrust runs unreviewed hooks (--dangerously-bypass-hook-trust).
+	bypassHookTrust bool
 }
 
 // loadConfig reads config.toml with the command-line overrides applied.
@@ -184,8 +191,14 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 	warnings := append([]string(nil), cfg.Warnings...)
 	catalog := templates.Load(templates.Dirs{Cwd: cwd, GroveHome: cfg.Home, UserHome: userHome()}, templates.Options{ModelAliases: cfg.Agents.ModelAliases})
 	modelName := prov.Model
+	hookSet, err := discoverHooks(cfg, cwd)
+	if err != nil {
+		return nil, err
+	}
+	hookRunner := newHookRunner(hookSet, o.bypassHookTrust)
 	reg, mcpMgr, err := newToolRegistry(cfg, cwd)
 	if err != nil {
+		hookRunner.Close()
 		return nil, err
 	}
 	eng, err := engine.New(ctx, engine.Options{
@@ -201,14 +214,19 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 		}), inbox.New, sessions.Factory(sessions.Options{Profiles: sessionProfiles(cfg.Agents.Profiles)})},
 		SelectSurface: surface.Selector(cfg.Agents.Surface),
 		ModelAliases:  cfg.Agents.ModelAliases,
+		Hooks:         hookRunner,
 	})
 	if err != nil {
+		hookRunner.Close()
 		_ = mcpMgr.Close()
 		removeScratch(scratch)
 		return nil, err
 	}
 	closeMCPWithEngine(eng, mcpMgr) // also when a front end shuts the engine down directly
-	s := &session{cfg: cfg, provider: prov, eng: eng, cwd: cwd, warnings: warnings, mcp: mcpMgr, scratch: scratch}
+	s := &session{cfg: cfg, provider: prov, eng: eng, cwd: cwd, warnings: warnings, mcp: mcpMgr, scratch: scratch, hookSet: hookSet, hooks: hookRunner}
+	for _, w := range hookSet.Warnings {
+		s.addWarning("hooks: " + w)
+	}
 	s.stopLog, s.waitLog = logEvents(eng, s.addWarning)
 	return s, nil
 }
@@ -226,6 +244,7 @@ func (s *session) shutdown(ctx context.Context, reason string) error {
 		_ = s.mcp.Close() // MCP servers stop with the session
 		l.Info("shutdown: MCP servers stopped", "duration_ms", time.Since(step).Milliseconds())
 	}
+	s.hooks.Close() // async hooks still running stop with the session
 	s.removeScratch()
 	step := time.Now()
 	s.stopLog()

@@ -35,6 +35,12 @@ type Config struct {
 	MCPServers      map[string]MCPServer      `toml:"mcp_servers"`
 	// ShellEnvironment filters the environment commands see.
 	ShellEnvironment ShellEnvironmentPolicy `toml:"shell_environment_policy"`
+	// Hooks holds inline hooks and `[hooks.state]` reviews; core/hooks
+	// reads them from the file itself (it needs their file and keys).
+	Hooks map[string]any `toml:"hooks"`
+	// Projects is `[projects."<root>"]`: trust_level = "trusted" lets the
+	// project's hooks load.
+	Projects map[string]Project `toml:"projects"`
 
 	// Home is $GROVE_HOME (not a config key).
 	Home string `toml:"-"`
@@ -58,6 +64,11 @@ type ProviderConfig struct {
 	QueryParams           map[string]string `toml:"query_params"`
 	OmitParams            []string          `toml:"omit_params"`
 	MaxMessageBytes       *int              `toml:"max_message_bytes"`
+}
+
+// Project is one `[projects."<root>"]` table (Codex's name).
+type Project struct {
+	TrustLevel string `toml:"trust_level"`
 }
 
 // WorkspaceWrite tunes the workspace-write sandbox.
