@@ -110,3 +110,36 @@ func TestHooksTrustThenRun(t *testing.T) {
 		t.Fatalf("bypass: %v\n%s", err, errOut)
 	}
 }
+
+// The TUI's question shows each command; yes records the reviews, no
+// records nothing.
+func TestAskHookReview(t *testing.T) {
+	hookEnv(t)
+	home := t.TempDir()
+	proj := hookProject(t, `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"make check"}]}]}}`)
+	cfgPath := filepath.Join(home, "config.toml")
+	os.WriteFile(cfgPath, []byte("[projects."+quote(proj)+"]\ntrust_level = \"trusted\"\n"), 0o600)
+	t.Setenv("GROVE_HOME", home)
+	g := &globalFlags{cd: proj}
+	set, _, err := loadHookSet(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	if askHookReview(set.NeedsReview(), cfgPath, strings.NewReader("n\n"), &out) {
+		t.Fatal("no was taken as yes")
+	}
+	if !strings.Contains(out.String(), "make check") {
+		t.Errorf("the question does not show the command:\n%s", out.String())
+	}
+	if b, _ := os.ReadFile(cfgPath); strings.Contains(string(b), "trusted_hash") {
+		t.Fatal("no recorded a review")
+	}
+	if !askHookReview(set.NeedsReview(), cfgPath, strings.NewReader("y\n"), &out) {
+		t.Fatal("yes not taken")
+	}
+	set, _, _ = loadHookSet(g)
+	if len(set.Active(false)) != 1 {
+		t.Fatalf("after yes: %+v", set.Hooks)
+	}
+}

@@ -92,6 +92,7 @@ func runTUI(ctx context.Context, g *globalFlags, prompt string, start tuiStart) 
 	var first tui.Backend
 	var err error
 	home := ""
+	reviewHooksBeforeTUI(g, os.Stdin, os.Stderr)
 	if !start.picker {
 		if first, err = open(start.resumeID); err != nil {
 			return err
