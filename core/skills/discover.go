@@ -1,0 +1,157 @@
+package skills
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Locations are where skills are looked for.
+type Locations struct {
+	Cwd string
+	// UserHome holds ~/.agents/skills and ~/.claude/skills.
+	UserHome string
+	// CodexHome holds $CODEX_HOME/skills.
+	CodexHome string
+	// SystemDir holds /etc/codex/skills.
+	SystemDir string
+}
+
+// Catalog is the skills found, nearest first, one per name.
+type Catalog struct {
+	Skills []Skill
+	// Warnings name each file skipped and why, and each skill a nearer
+	// one of the same name shadows.
+	Warnings []string
+}
+
+// roots lists skill directories nearest first: the repository's
+// .agents/skills and .claude/skills from cwd up to its root, then the
+// user's, Codex's home and the system's.
+func (l Locations) roots() []struct{ dir, scope string } {
+	var out []struct{ dir, scope string }
+	add := func(dir, scope string) { out = append(out, struct{ dir, scope string }{dir, scope}) }
+	for d := l.Cwd; d != ""; {
+		if d != l.UserHome {
+			add(filepath.Join(d, ".agents", "skills"), "repo")
+			add(filepath.Join(d, ".claude", "skills"), "repo")
+		}
+		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
+			break
+		}
+		up := filepath.Dir(d)
+		if up == d {
+			break
+		}
+		d = up
+	}
+	if l.UserHome != "" {
+		add(filepath.Join(l.UserHome, ".agents", "skills"), "user")
+	}
+	if l.CodexHome != "" {
+		add(filepath.Join(l.CodexHome, "skills"), "user")
+	}
+	if l.UserHome != "" {
+		add(filepath.Join(l.UserHome, ".claude", "skills"), "user")
+	}
+	if l.SystemDir != "" {
+		add(filepath.Join(l.SystemDir, "skills"), "system")
+	}
+	return out
+}
+
+// maxDepth bounds how deep below a skills directory SKILL.md is looked
+// for (skills/<name>/SKILL.md, or one level of grouping).
+const maxDepth = 3
+
+// Discover finds every skill; for a name found twice the nearer wins.
+func Discover(l Locations) Catalog {
+	var c Catalog
+	byName := map[string]Skill{}
+	for _, r := range l.roots() {
+		for _, path := range skillFiles(r.dir) {
+			s, err := Parse(path)
+			if err != nil {
+				c.Warnings = append(c.Warnings, err.Error()+" (skipped)")
+				continue
+			}
+			s.Scope = r.scope
+			if prev, ok := byName[s.Name]; ok {
+				if prev.Path != s.Path {
+					c.Warnings = append(c.Warnings, fmt.Sprintf("skill %s in %s is shadowed by %s", s.Name, s.Path, prev.Path))
+				}
+				continue
+			}
+			byName[s.Name] = s
+			c.Skills = append(c.Skills, s)
+		}
+	}
+	return c
+}
+
+// skillFiles lists the SKILL.md files under dir, sorted, skipping hidden
+// directories; a symlinked skill directory is followed.
+func skillFiles(dir string) []string {
+	var out []string
+	var walk func(d string, depth int)
+	walk = func(d string, depth int) {
+		entries, err := os.ReadDir(d)
+		if err != nil {
+			return
+		}
+		for _, e := range entries {
+			p := filepath.Join(d, e.Name())
+			if e.Name() == "SKILL.md" && depth > 0 {
+				out = append(out, p)
+				continue
+			}
+			if strings.HasPrefix(e.Name(), ".") || depth >= maxDepth {
+				continue
+			}
+			st, err := os.Stat(p)
+			if err != nil || !st.IsDir() {
+				continue
+			}
+			walk(p, depth+1)
+		}
+	}
+	walk(dir, 0)
+	sort.Strings(out)
+	return out
+}
+
+// Lookup returns the skill named name.
+func (c Catalog) Lookup(name string) (Skill, bool) {
+	for _, s := range c.Skills {
+		if s.Name == name {
+			return s, true
+		}
+	}
+	return Skill{}, false
+}
+
+// Filter keeps the skills a template allows: allow and deny are exact
+// names or path.Match globs; deny wins; neither set keeps all.
+func (c Catalog) Filter(allow, deny []string) Catalog {
+	if len(allow) == 0 && len(deny) == 0 {
+		return c
+	}
+	match := func(globs []string, name string) bool {
+		for _, g := range globs {
+			if ok, _ := filepath.Match(g, name); ok || g == name {
+				return true
+			}
+		}
+		return false
+	}
+	out := Catalog{Warnings: c.Warnings}
+	for _, s := range c.Skills {
+		if match(deny, s.Name) || (len(allow) > 0 && !match(allow, s.Name)) {
+			continue
+		}
+		out.Skills = append(out.Skills, s)
+	}
+	return out
+}
