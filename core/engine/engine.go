@@ -12,6 +12,7 @@ import (
 	"github.com/grovecli/grove/core/hooks"
 	"github.com/grovecli/grove/core/logging"
 	"github.com/grovecli/grove/core/model"
+	"github.com/grovecli/grove/core/skills"
 	"github.com/grovecli/grove/core/tools"
 	"github.com/grovecli/grove/protocol"
 	"github.com/grovecli/grove/rollout"
@@ -55,6 +56,11 @@ type Options struct {
 	SelectSurface func(SurfaceQuery) string
 	// Hooks runs the user's and project's hooks (core/hooks); nil: none.
 	Hooks *hooks.Runner
+	// Skills are the skills found for the session (core/skills), listed
+	// in every agent's instructions within SkillsBudget characters (0: 2%
+	// of DefaultContextWindow).
+	Skills       skills.Catalog
+	SkillsBudget int
 }
 
 // Engine owns every thread of one session.

@@ -76,6 +76,9 @@ func (e *Engine) instructionsFor(t *Thread, rolePrompt string) string {
 		b.WriteString("\n\n# Project instructions (AGENTS.md)\n")
 		b.WriteString(docs)
 	}
+	if s := t.skillsSection(); s != "" {
+		b.WriteString("\n\n" + s)
+	}
 	fmt.Fprintf(&b, "\n\n# Environment\n- working directory: %s\n- sandbox: %s", t.cwd, t.sandbox.Mode)
 	if t.sandbox.Mode == "workspace-write" {
 		b.WriteString(" (you may write inside the working directory and the temp dir; network is ")

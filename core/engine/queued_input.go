@@ -46,6 +46,8 @@ func (t *Thread) takeInput(turnID string, input []queuedInput) {
 		}
 		t.record(t.e.bus.Publish(inputEvent(t.id, turnID, q.item, q.id, clientIDs)))
 	}
+	// A skill named as $name joins the conversation after the input.
+	t.appendHistory(t.mentionedSkills(turnID, input)...)
 }
 
 // clientIDs lists the front ends' names for input, once each, in order.
