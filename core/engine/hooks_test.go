@@ -67,7 +67,8 @@ func TestHooksInTheTurnLoop(t *testing.T) {
 			case 0:
 				return calls(
 					toolCall("c1", "exec_command", map[string]any{"cmd": "rm -rf /tmp/nothing-here"}),
-					toolCall("c2", "exec_command", map[string]any{"cmd": "echo hi"}),
+					// read_file, not a command: the test does not depend on the machine's login shell.
+					toolCall("c2", "read_file", map[string]any{"path": "hi.txt"}),
 					toolCall("s1", "spawn_agent", map[string]any{"agent_type": "worker", "message": "look around"}),
 				), nil
 			case 1:
@@ -80,6 +81,9 @@ func TestHooksInTheTurnLoop(t *testing.T) {
 			return text("child result"), nil
 		},
 	}, func(o *Options) { o.Hooks = r })
+	if err := os.WriteFile(filepath.Join(env.cwd, "hi.txt"), []byte("hi\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	env.send("go")
 	st := env.rootFinal(1)
 	if st.Kind != protocol.StatusCompleted || st.Message != "bye" {
