@@ -54,7 +54,7 @@ With no API key and no provider configured, grove runs an offline demo model.`,
 	root.AddCommand(newExecCmd(g), newResumeCmd(g), newAgentsCmd(g), newSessionsCmd(g))
 	root.AddCommand(newAppServerCmd(g), newACPCmd(g))
 	root.AddCommand(newMCPCmd(g))
-	root.AddCommand(newHooksCmd(g))
+	root.AddCommand(newHooksCmd(g), newSkillsCmd(g))
 	return root
 }
 

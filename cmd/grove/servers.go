@@ -73,8 +73,13 @@ its own. See docs/app-server.md.`,
 			if err != nil {
 				return err
 			}
+			cwd, err := workingDir(g)
+			if err != nil {
+				return err
+			}
 			return appserver.Serve(cmd.Context(), cmd.InOrStdin(), cmd.OutOrStdout(), appserver.Options{
 				Home: cfg.Home, NewEngine: serverEngines(g), Version: groveVersion,
+				Skills: discoverSkills, Cwd: cwd,
 			})
 		},
 	}

@@ -196,6 +196,10 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 		return nil, err
 	}
 	hookRunner := newHookRunner(hookSet, o.bypassHookTrust)
+	skillCat := discoverSkills(cwd)
+	for _, w := range skillCat.Warnings {
+		warnings = append(warnings, "skills: "+w)
+	}
 	reg, mcpMgr, err := newToolRegistry(cfg, cwd)
 	if err != nil {
 		hookRunner.Close()
@@ -215,6 +219,7 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 		SelectSurface: surface.Selector(cfg.Agents.Surface),
 		ModelAliases:  cfg.Agents.ModelAliases,
 		Hooks:         hookRunner,
+		Skills:        skillCat, SkillsBudget: skillsBudget(cfg),
 	})
 	if err != nil {
 		hookRunner.Close()

@@ -21,18 +21,20 @@ import (
 
 // Config is the whole user configuration.
 type Config struct {
-	Model           string                    `toml:"model"`
-	ModelProvider   string                    `toml:"model_provider"`
-	ReasoningEffort string                    `toml:"model_reasoning_effort"`
-	ModelProviders  map[string]ProviderConfig `toml:"model_providers"`
-	ApprovalPolicy  protocol.ApprovalPolicy   `toml:"approval_policy"`
-	SandboxMode     protocol.SandboxMode      `toml:"sandbox_mode"`
-	WorkspaceWrite  WorkspaceWrite            `toml:"sandbox_workspace_write"`
-	Instructions    string                    `toml:"instructions"`
-	Agents          Agents                    `toml:"agents"`
-	TUI             TUI                       `toml:"tui"`
-	Exec            Exec                      `toml:"exec"`
-	MCPServers      map[string]MCPServer      `toml:"mcp_servers"`
+	Model           string `toml:"model"`
+	ModelProvider   string `toml:"model_provider"`
+	ReasoningEffort string `toml:"model_reasoning_effort"`
+	// ModelContextWindow (tokens, Codex's key) sizes the skills list (2%).
+	ModelContextWindow int                       `toml:"model_context_window"`
+	ModelProviders     map[string]ProviderConfig `toml:"model_providers"`
+	ApprovalPolicy     protocol.ApprovalPolicy   `toml:"approval_policy"`
+	SandboxMode        protocol.SandboxMode      `toml:"sandbox_mode"`
+	WorkspaceWrite     WorkspaceWrite            `toml:"sandbox_workspace_write"`
+	Instructions       string                    `toml:"instructions"`
+	Agents             Agents                    `toml:"agents"`
+	TUI                TUI                       `toml:"tui"`
+	Exec               Exec                      `toml:"exec"`
+	MCPServers         map[string]MCPServer      `toml:"mcp_servers"`
 	// ShellEnvironment filters the environment commands see.
 	ShellEnvironment ShellEnvironmentPolicy `toml:"shell_environment_policy"`
 	// Hooks holds inline hooks and `[hooks.state]` reviews; core/hooks

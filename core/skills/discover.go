@@ -23,8 +23,20 @@ type Locations struct {
 type Catalog struct {
 	Skills []Skill
 	// Warnings name each file skipped and why, and each skill a nearer
-	// one of the same name shadows.
+	// one of the same name shadows; Problems are the same by file.
 	Warnings []string
+	Problems []Problem
+}
+
+// Problem is one skill file that was skipped or shadowed.
+type Problem struct {
+	Path    string `json:"path"`
+	Message string `json:"message"`
+}
+
+func (c *Catalog) problem(path, msg string) {
+	c.Warnings = append(c.Warnings, msg)
+	c.Problems = append(c.Problems, Problem{Path: path, Message: msg})
 }
 
 // roots lists skill directories nearest first: the repository's
@@ -74,13 +86,13 @@ func Discover(l Locations) Catalog {
 		for _, path := range skillFiles(r.dir) {
 			s, err := Parse(path)
 			if err != nil {
-				c.Warnings = append(c.Warnings, err.Error()+" (skipped)")
+				c.problem(path, err.Error()+" (skipped)")
 				continue
 			}
 			s.Scope = r.scope
 			if prev, ok := byName[s.Name]; ok {
 				if prev.Path != s.Path {
-					c.Warnings = append(c.Warnings, fmt.Sprintf("skill %s in %s is shadowed by %s", s.Name, s.Path, prev.Path))
+					c.problem(s.Path, fmt.Sprintf("skill %s in %s is shadowed by %s", s.Name, s.Path, prev.Path))
 				}
 				continue
 			}
@@ -146,7 +158,7 @@ func (c Catalog) Filter(allow, deny []string) Catalog {
 		}
 		return false
 	}
-	out := Catalog{Warnings: c.Warnings}
+	out := Catalog{Warnings: c.Warnings, Problems: c.Problems}
 	for _, s := range c.Skills {
 		if match(deny, s.Name) || (len(allow) > 0 && !match(allow, s.Name)) {
 			continue

@@ -72,6 +72,14 @@ func (s *schemas) load() {
 		}
 		s.byID[f] = sch
 	}
+	// skills/list is newer than the 0.169 bundle (testdata/codex-skills/README.md).
+	skillsSchema, _ := filepath.Abs("testdata/codex-skills/SkillsListResponse.json")
+	skillsSch, err := c.Compile(skillsSchema)
+	if err != nil {
+		s.err = fmt.Errorf("compile %s: %w", skillsSchema, err)
+		return
+	}
+	s.byID["v2/SkillsListResponse.json"] = skillsSch
 	ext, _ := filepath.Abs("testdata/grove-extensions.json")
 	for key, def := range map[string]string{
 		"ServerNotification.json:thread/note/updated": "ThreadNoteUpdatedNotification",
@@ -153,6 +161,7 @@ var responseSchemas = map[string]string{
 	"thread/read":    "v2/ThreadReadResponse.json",
 	"turn/start":     "v2/TurnStartResponse.json",
 	"turn/interrupt": "v2/TurnInterruptResponse.json",
+	"skills/list":    "v2/SkillsListResponse.json",
 }
 
 // groveOnly are the documented grove additions, absent from Codex's bundle;

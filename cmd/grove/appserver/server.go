@@ -11,6 +11,7 @@ import (
 
 	"github.com/grovecli/grove/core/engine"
 	"github.com/grovecli/grove/core/logging"
+	"github.com/grovecli/grove/core/skills"
 	"github.com/grovecli/grove/protocol"
 )
 
@@ -41,6 +42,10 @@ type Options struct {
 	QueueSize int
 	// ShutdownGrace bounds the engines' shutdown at the end of input.
 	ShutdownGrace time.Duration
+	// Skills finds the skills for a working directory (skills/list);
+	// Cwd is the directory used when a request names none.
+	Skills func(cwd string) skills.Catalog
+	Cwd    string
 	// observe sees every outgoing line (tests).
 	observe func([]byte)
 }
@@ -225,6 +230,8 @@ func (s *Server) call(msg protocol.RPCMessage) (any, *protocol.RPCError) {
 		return s.turnInterrupt(msg.Params)
 	case "thread/note/set":
 		return s.noteSet(msg.Params)
+	case "skills/list":
+		return s.skillsList(msg.Params)
 	}
 	return nil, rpcError(protocol.RPCMethodNotFound, "method not found: %s", msg.Method)
 }
