@@ -117,7 +117,7 @@ func (m Model) composerLines() []string {
 	label := m.th.dim.Render(" to " + target + " ")
 	border := m.th.composerBorder.Render(strings.Repeat("─", max(0, m.w-lipglossWidth(label)-2)))
 	lines := []string{m.th.composerBorder.Render("──") + label + border}
-	lines = append(m.slashMenuLines(), lines...)
+	lines = append(append(m.slashMenuLines(), m.skillMenuLines()...), lines...)
 	if m.search != nil {
 		lines[0] = m.searchLine()
 	}

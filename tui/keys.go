@@ -219,11 +219,18 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			if mm, cmd, ok := m.slashMenuKey(k); ok {
 				return mm, cmd
 			}
+			if mm, ok := m.skillMenuKey(k); ok {
+				return mm, nil
+			}
 		}
 	case key.Matches(msg, keys.SwitchFocus):
 		if m.area == focusComposer && len(m.slashMenu()) > 0 {
 			mm, cmd, _ := m.slashMenuKey(k)
 			return mm, cmd
+		}
+		if m.area == focusComposer && len(m.skillMenu()) > 0 {
+			mm, _ := m.skillMenuKey(k)
+			return mm, nil
 		}
 		if m.area == focusComposer && strings.HasPrefix(m.composer.Value(), "/") {
 			return m.completeSlashLine() // never jumps to the tree mid-command
@@ -283,7 +290,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 	}
-	m.slashSel = 0 // the menu filter changes with what is typed
+	m.slashSel, m.skillSel = 0, 0 // the menu filter changes with what is typed
 	var cmd tea.Cmd
 	m.composer, cmd = m.composer.Update(msg)
 	return m, cmd

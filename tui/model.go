@@ -69,6 +69,7 @@ type Model struct {
 	search   *historySearch // ctrl+r in progress
 	tsearch  *transcriptSearch
 	slashSel int // highlighted row of the slash menu
+	skillSel int // highlighted row of the $ skill picker (skill_picker.go)
 
 	// models is the provider's model list, fetched once on demand.
 	models       []string

@@ -24,7 +24,7 @@ func (m Model) transcriptWidth() int {
 }
 
 func (m Model) bodyHeight() int {
-	return max(3, m.h-3-m.composer.Height()-len(m.slashMenu()))
+	return max(3, m.h-3-m.composer.Height()-len(m.slashMenu())-len(m.skillMenu()))
 }
 
 // View renders the screen.
