@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/grovecli/grove/core/config"
+	"github.com/grovecli/grove/core/engine"
 	"github.com/grovecli/grove/core/hooks"
 	"github.com/grovecli/grove/core/tools"
 )
@@ -246,4 +247,19 @@ func hookSummary(hs []hooks.Hook) string {
 		fmt.Fprintf(&b, "  %s (%s) in %s:\n    %s\n", h.Event, h.Trust, h.File, h.Command)
 	}
 	return b.String()
+}
+
+// closeHooksWithEngine stops the session's async hooks when its engine
+// shuts down, also when a front end (app-server, ACP) shuts the engine
+// down directly: the event stream closes then.
+func closeHooksWithEngine(eng *engine.Engine, r *hooks.Runner) {
+	if r == nil {
+		return
+	}
+	events, _ := eng.Subscribe()
+	go func() {
+		for range events {
+		}
+		r.Close()
+	}()
 }

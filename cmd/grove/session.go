@@ -228,6 +228,7 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 		return nil, err
 	}
 	closeMCPWithEngine(eng, mcpMgr) // also when a front end shuts the engine down directly
+	closeHooksWithEngine(eng, hookRunner)
 	s := &session{cfg: cfg, provider: prov, eng: eng, cwd: cwd, warnings: warnings, mcp: mcpMgr, scratch: scratch, hookSet: hookSet, hooks: hookRunner}
 	for _, w := range hookSet.Warnings {
 		s.addWarning("hooks: " + w)

@@ -9,6 +9,8 @@ import (
 	"os/exec"
 	"sync"
 	"time"
+
+	"github.com/grovecli/grove/core/logging"
 )
 
 // MaxOutput bounds what is kept of a hook's stdout and of its stderr.
@@ -161,7 +163,18 @@ func (r *Runner) runOne(ctx context.Context, h Hook, stdin []byte, cwd string) r
 	default:
 		res.exitCode = 0
 	}
+	// The debug log keeps every run (never the hook's output: it may
+	// carry what the hook read).
+	logging.L().Info("hook ran", "event", string(h.Event), "command", h.Command, "file", h.File,
+		"exit", res.exitCode, "err", errString(res.err), "duration_ms", res.duration.Milliseconds())
 	return res
+}
+
+func errString(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
 }
 
 // boundedBuffer keeps the first max bytes written and counts the rest.
