@@ -233,6 +233,9 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 	for _, w := range hookSet.Warnings {
 		s.addWarning("hooks: " + w)
 	}
+	for _, h := range hookSet.Skipped(o.bypassHookTrust) {
+		s.addWarning(fmt.Sprintf("hook skipped: %s %q in %s: %s", h.Event, h.Command, h.File, h.Trust.Reason()))
+	}
 	s.stopLog, s.waitLog = logEvents(eng, s.addWarning)
 	return s, nil
 }
