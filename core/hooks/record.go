@@ -22,6 +22,9 @@ func RecordTrust(configPath string, hs []Hook) error {
 	for _, h := range hs {
 		text = setTrustedHash(text, h.Key, h.Hash)
 	}
+	if err := os.MkdirAll(filepath.Dir(configPath), 0o700); err != nil {
+		return fmt.Errorf("record hook trust in %s: %w", configPath, err)
+	}
 	tmp, err := os.CreateTemp(filepath.Dir(configPath), ".config.toml.*")
 	if err != nil {
 		return fmt.Errorf("record hook trust in %s: %w", configPath, err)
