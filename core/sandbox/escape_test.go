@@ -235,7 +235,7 @@ func TestPoolServesConcurrentCommands(t *testing.T) {
 				results <- result{i, -1, err.Error()}
 				return
 			}
-			p, err := Start(workspaceWrite, work, work, []string{"bash", "-c", fmt.Sprintf("echo $$-%d; exit %d", i, i)}, os.Environ(), pw)
+			p, err := Start(StartRequest{Policy: workspaceWrite, Cwd: work, Dir: work, Argv: []string{"bash", "-c", fmt.Sprintf("echo $$-%d; exit %d", i, i)}, Env: os.Environ(), Out: pw})
 			_ = pw.Close()
 			if err != nil {
 				_ = pr.Close()
@@ -496,7 +496,7 @@ func TestOrphansDieWhenTheCommandIsStopped(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer pr.Close()
-		proc, err := Start(p, work, work, []string{"bash", "-c", "setsid sleep " + m + " & sleep " + m + " & echo ready; wait"}, os.Environ(), pw)
+		proc, err := Start(StartRequest{Policy: p, Cwd: work, Dir: work, Argv: []string{"bash", "-c", "setsid sleep " + m + " & sleep " + m + " & echo ready; wait"}, Env: os.Environ(), Out: pw})
 		_ = pw.Close()
 		if err != nil {
 			t.Fatal(err)
@@ -523,7 +523,7 @@ func runParent() {
 	p.Mode = protocol.SandboxMode(os.Getenv(parentEnv))
 	m := os.Getenv("GROVE_SANDBOX_TEST_MARKER")
 	wd, _ := os.Getwd()
-	proc, err := Start(p, wd, wd, []string{"bash", "-c", "setsid sleep " + m + " & sleep " + m + " & wait"}, os.Environ(), os.Stdout)
+	proc, err := Start(StartRequest{Policy: p, Cwd: wd, Dir: wd, Argv: []string{"bash", "-c", "setsid sleep " + m + " & sleep " + m + " & wait"}, Env: os.Environ(), Out: os.Stdout})
 	if err != nil {
 		fmt.Println(err)
 		os.Exit(1)
@@ -599,7 +599,7 @@ func TestPoolCommandsAreIsolatedFromEachOther(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer pr.Close()
-	victim, err := Start(workspaceWrite, work, work, []string{"bash", "-c", "echo ready; exec sleep 30"}, append(os.Environ(), secret), pw)
+	victim, err := Start(StartRequest{Policy: workspaceWrite, Cwd: work, Dir: work, Argv: []string{"bash", "-c", "echo ready; exec sleep 30"}, Env: append(os.Environ(), secret), Out: pw})
 	_ = pw.Close()
 	if err != nil {
 		t.Fatal(err)

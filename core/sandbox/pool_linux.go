@@ -386,7 +386,7 @@ type pooledProcess struct {
 
 // startInPool starts argv through the pool helper for spec (starting the
 // helper first if needed); a helper found dead is replaced once.
-func startInPool(spec helperSpec, argv, env []string, out *os.File) (*pooledProcess, error) {
+func startInPool(spec helperSpec, argv, env []string, stdin, out *os.File) (*pooledProcess, error) {
 	dir := spec.Dir
 	spec.Dir = ""
 	key, err := json.Marshal(spec)
@@ -398,7 +398,7 @@ func startInPool(spec helperSpec, argv, env []string, out *os.File) (*pooledProc
 		if err != nil {
 			return nil, err
 		}
-		p, err := h.start(poolRequest{Op: "start", Argv: argv, Env: env, Dir: dir}, out)
+		p, err := h.start(poolRequest{Op: "start", Argv: argv, Env: env, Dir: dir}, stdin, out)
 		if err == nil || !h.isDead() || attempt > 0 {
 			return p, err
 		}
@@ -501,12 +501,15 @@ func (h *poolHelper) send(r poolRequest, files ...int) error {
 	return nil
 }
 
-func (h *poolHelper) start(r poolRequest, out *os.File) (*pooledProcess, error) {
-	null, err := os.Open(os.DevNull)
-	if err != nil {
-		return nil, err
+func (h *poolHelper) start(r poolRequest, stdin, out *os.File) (*pooledProcess, error) {
+	if stdin == nil {
+		null, err := os.Open(os.DevNull)
+		if err != nil {
+			return nil, err
+		}
+		defer null.Close()
+		stdin = null
 	}
-	defer null.Close()
 	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: reply socket: %w", err)
@@ -516,7 +519,7 @@ func (h *poolHelper) start(r poolRequest, out *os.File) (*pooledProcess, error) 
 	h.nextID++
 	r.ID = h.nextID
 	h.mu.Unlock()
-	err = h.send(r, int(null.Fd()), int(out.Fd()), fds[1])
+	err = h.send(r, int(stdin.Fd()), int(out.Fd()), fds[1])
 	_ = unix.Close(fds[1])
 	if err != nil {
 		_ = reply.Close()

@@ -19,12 +19,31 @@ type Process struct {
 	done   chan error
 }
 
-// Start runs argv in dir under policy, the writable roots taken from the
-// thread's cwd, with env, stdin /dev/null, and stdout and stderr to out.
+// StartRequest is one command for Start.
+type StartRequest struct {
+	Policy protocol.SandboxPolicy
+	// Cwd is the thread's cwd (the writable roots come from it); Dir is
+	// where the command runs (default Cwd).
+	Cwd, Dir string
+	Argv     []string
+	Env      []string
+	// Stdin is the command's standard input; nil means /dev/null.
+	Stdin *os.File
+	// Out receives stdout and stderr.
+	Out *os.File
+}
+
+// NamespacesAvailable reports whether restricted commands get their own
+// user, mount and PID namespaces here.
+func NamespacesAvailable() bool { return namespacesAvailable() }
+
+// Start runs r.Argv in r.Dir under r.Policy, the writable roots taken from
+// the thread's cwd, with r.Env, and stdout and stderr to r.Out.
 // Restricted commands go through their sandbox's long-lived helper when
 // namespaces are available (see pool_linux.go), otherwise through a
 // helper of their own (Command). Wait must be called.
-func Start(policy protocol.SandboxPolicy, cwd, dir string, argv, env []string, out *os.File) (*Process, error) {
+func Start(r StartRequest) (*Process, error) {
+	policy, cwd, dir, argv, env := r.Policy, r.Cwd, r.Dir, r.Argv, r.Env
 	if dir == "" {
 		dir = cwd
 	}
@@ -33,7 +52,7 @@ func Start(policy protocol.SandboxPolicy, cwd, dir string, argv, env []string, o
 		_, noLandlock := Supported()
 		if policy.Mode == protocol.SandboxDangerFullAccess || (restricted && noLandlock == nil) {
 			spec := helperSpec{Policy: policy, Roots: WritableRoots(policy, cwd), Dir: absolute("", dir), Namespaces: restricted && namespacesAvailable()}
-			p, err := startInPool(spec, argv, env, out)
+			p, err := startInPool(spec, argv, env, r.Stdin, r.Out)
 			if err != nil {
 				return nil, err
 			}
@@ -46,7 +65,10 @@ func Start(policy protocol.SandboxPolicy, cwd, dir string, argv, env []string, o
 	}
 	cmd.Env = env
 	cmd.Stdin = nil
-	cmd.Stdout, cmd.Stderr = out, out
+	if r.Stdin != nil {
+		cmd.Stdin = r.Stdin
+	}
+	cmd.Stdout, cmd.Stderr = r.Out, r.Out
 	p := &Process{cmd: cmd, done: make(chan error, 1)}
 	started := make(chan error, 1)
 	go func() {

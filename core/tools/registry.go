@@ -244,7 +244,7 @@ func (r *Registry) RunAllowed(ctx context.Context, env *Env, name string, args j
 		env = &Env{}
 	}
 	start := time.Now()
-	res := e.tool.Run(ctx, env, args)
+	res := orchestrate(ctx, env, name, e.tool, args)
 	if res.Duration == 0 {
 		res.Duration = time.Since(start)
 	}

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/grovecli/grove/core/execenv"
 	"github.com/grovecli/grove/core/model"
 	"github.com/grovecli/grove/protocol"
 )
@@ -35,6 +36,22 @@ type Env struct {
 	Approve func(ctx context.Context, req protocol.ApprovalRequest) (protocol.ReviewDecision, error)
 	// Emit publishes an event for this thread (e.g. plan_updated). May be nil.
 	Emit func(protocol.Event)
+	// Exec is where commands run and files are read and written: this
+	// machine or the thread's host. Nil means this machine.
+	Exec execenv.Backend
+	// Approved is set by the orchestrator when the user approved this call
+	// (apply_patch may then write outside the writable roots).
+	Approved bool
+	// Hooks observe the call where it is about to run and where it ended.
+	Hooks *Hooks
+}
+
+// Backend returns where the call's commands and files live.
+func (e *Env) Backend() execenv.Backend {
+	if e == nil || e.Exec == nil {
+		return execenv.NewLocal()
+	}
+	return e.Exec
 }
 
 // Result is what a tool call produced.
