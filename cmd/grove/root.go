@@ -14,7 +14,9 @@ type globalFlags struct {
 	sandbox   string
 	approval  string
 	demo      bool
-	debug     bool
+	// host runs the session's tools on a [hosts.<name>] machine.
+	host  string
+	debug bool
 	// keepDemoDir keeps the demo's scratch project after grove exits.
 	keepDemoDir bool
 
@@ -48,12 +50,13 @@ With no API key and no provider configured, grove runs an offline demo model.`,
 	pf.StringVarP(&g.cd, "cd", "C", "", "working directory for the session")
 	pf.StringVarP(&g.sandbox, "sandbox", "s", "", "sandbox mode: read-only, workspace-write or danger-full-access")
 	pf.StringVarP(&g.approval, "ask-for-approval", "a", "", "approval policy: untrusted, on-request, on-failure or never")
+	pf.StringVar(&g.host, "host", "", "run the agents' tools on this [hosts.<name>] machine (ssh); model calls, approvals and rollouts stay here")
 	pf.BoolVar(&g.demo, "demo", false, "run the offline demo model even if a provider is configured")
 	pf.BoolVar(&g.keepDemoDir, "keep-demo-dir", false, "keep the offline demo's scratch project (removed when grove exits otherwise)")
 	pf.BoolVar(&g.debug, "debug", false, "mirror the debug log ($GROVE_HOME/log/grove.log) to stderr (headless commands)")
 	root.AddCommand(newExecCmd(g), newResumeCmd(g), newAgentsCmd(g), newSessionsCmd(g))
 	root.AddCommand(newAppServerCmd(g), newACPCmd(g))
-	root.AddCommand(newMCPCmd(g))
+	root.AddCommand(newMCPCmd(g), newExecServerCmd())
 	return root
 }
 

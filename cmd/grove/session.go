@@ -11,6 +11,7 @@ import (
 	"github.com/grovecli/grove/core/config"
 	"github.com/grovecli/grove/core/demo"
 	"github.com/grovecli/grove/core/engine"
+	"github.com/grovecli/grove/core/execenv"
 	"github.com/grovecli/grove/core/logging"
 	"github.com/grovecli/grove/core/mcp"
 	"github.com/grovecli/grove/core/model"
@@ -43,6 +44,8 @@ type session struct {
 	// scratch is the demo's scratch project, removed at shutdown ("" when
 	// there is none or --keep-demo-dir asked to keep it).
 	scratch string
+	// host is the machine the tools run on (--host), closed at shutdown.
+	host *execenv.Remote
 }
 
 // maxSessionWarnings bounds the kept warnings (a broken disk repeats).
@@ -184,8 +187,18 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 	warnings := append([]string(nil), cfg.Warnings...)
 	catalog := templates.Load(templates.Dirs{Cwd: cwd, GroveHome: cfg.Home, UserHome: userHome()}, templates.Options{ModelAliases: cfg.Agents.ModelAliases})
 	modelName := prov.Model
+	var host *execenv.Remote
+	var hostCfg config.Host
+	if g.host != "" {
+		// Checked before the first model call: a host that cannot be
+		// reached fails here, named, with what ssh said.
+		if host, hostCfg, err = connectHost(ctx, cfg, g.host); err != nil {
+			return nil, err
+		}
+	}
 	reg, mcpMgr, err := newToolRegistry(cfg, cwd)
 	if err != nil {
+		closeHost(host)
 		return nil, err
 	}
 	eng, err := engine.New(ctx, engine.Options{
@@ -201,14 +214,16 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 		}), inbox.New, sessions.Factory(sessions.Options{Profiles: sessionProfiles(cfg.Agents.Profiles)})},
 		SelectSurface: surface.Selector(cfg.Agents.Surface),
 		ModelAliases:  cfg.Agents.ModelAliases,
+		Exec:          backendOf(host), Workspace: hostCfg.Workspace,
 	})
 	if err != nil {
 		_ = mcpMgr.Close()
+		closeHost(host)
 		removeScratch(scratch)
 		return nil, err
 	}
 	closeMCPWithEngine(eng, mcpMgr) // also when a front end shuts the engine down directly
-	s := &session{cfg: cfg, provider: prov, eng: eng, cwd: cwd, warnings: warnings, mcp: mcpMgr, scratch: scratch}
+	s := &session{cfg: cfg, provider: prov, eng: eng, cwd: cwd, warnings: warnings, mcp: mcpMgr, scratch: scratch, host: host}
 	s.stopLog, s.waitLog = logEvents(eng, s.addWarning)
 	return s, nil
 }
@@ -227,11 +242,28 @@ func (s *session) shutdown(ctx context.Context, reason string) error {
 		l.Info("shutdown: MCP servers stopped", "duration_ms", time.Since(step).Milliseconds())
 	}
 	s.removeScratch()
+	closeHost(s.host)
 	step := time.Now()
 	s.stopLog()
 	s.waitLog()
 	l.Info("shutdown: done", "log_drain_ms", time.Since(step).Milliseconds(), "duration_ms", time.Since(begin).Milliseconds())
 	return err
+}
+
+// backendOf is the engine's Exec for a host (nil: this machine).
+func backendOf(h *execenv.Remote) execenv.Backend {
+	if h == nil {
+		return nil
+	}
+	return h
+}
+
+// closeHost drops the connection to the host; its exec-server kills what
+// it started.
+func closeHost(h *execenv.Remote) {
+	if h != nil {
+		_ = h.Close()
+	}
 }
 
 // removeScratch deletes the demo's scratch project once the engine no

@@ -33,6 +33,8 @@ type Config struct {
 	TUI             TUI                       `toml:"tui"`
 	Exec            Exec                      `toml:"exec"`
 	MCPServers      map[string]MCPServer      `toml:"mcp_servers"`
+	// Hosts are the machines tools may run on (see hosts.go).
+	Hosts map[string]Host `toml:"hosts"`
 	// ShellEnvironment filters the environment commands see.
 	ShellEnvironment ShellEnvironmentPolicy `toml:"shell_environment_policy"`
 
@@ -296,6 +298,9 @@ func (c *Config) fillDefaults() error {
 		if p.WireAPI != "" && p.WireAPI != "chat" && p.WireAPI != "responses" {
 			return fmt.Errorf("model_providers.%s.wire_api %q: expected chat or responses", name, p.WireAPI)
 		}
+	}
+	if err := c.validateHosts(); err != nil {
+		return err
 	}
 	c.validateMCP()
 	return nil

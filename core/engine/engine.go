@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/grovecli/grove/core/execenv"
 	"github.com/grovecli/grove/core/logging"
 	"github.com/grovecli/grove/core/model"
 	"github.com/grovecli/grove/core/tools"
@@ -52,6 +53,10 @@ type Options struct {
 	Surfaces []SurfaceFactory
 	// SelectSurface names a new thread's surface; nil picks the first.
 	SelectSurface func(SurfaceQuery) string
+	// Exec is where the threads' tools run (nil: this machine); with a
+	// host, Workspace is the directory there that stands for Cwd.
+	Exec      execenv.Backend
+	Workspace string
 }
 
 // Engine owns every thread of one session.

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -374,6 +376,10 @@ func (t *Thread) runTool(ctx context.Context, turnID string, c model.ToolCallReq
 		Sandbox: t.sandbox, ApprovalPolicy: e.opts.ApprovalPolicy,
 	}
 	t.mu.Unlock()
+	if e.opts.Exec != nil {
+		env.Exec = e.opts.Exec
+		env.Cwd = hostPath(e.opts.Cwd, e.opts.Workspace, env.Cwd)
+	}
 	env.Approve = func(ctx context.Context, req protocol.ApprovalRequest) (protocol.ReviewDecision, error) {
 		req.CallID = c.CallID
 		return e.askApproval(ctx, t, t, req)
@@ -409,6 +415,20 @@ func (t *Thread) runTool(ctx context.Context, turnID string, c model.ToolCallReq
 	// update_plan publishes its plan itself through env.Emit.
 	t.record(e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.ToolCallEndMsg{Call: end})))
 	return res
+}
+
+// hostPath maps a local directory under the session's cwd to the same
+// place under the host's workspace; anything else maps to the workspace
+// itself (no local path means anything on the host).
+func hostPath(cwd, workspace, dir string) string {
+	if workspace == "" {
+		return dir
+	}
+	rel, err := filepath.Rel(cwd, dir)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+		return workspace
+	}
+	return path.Join(workspace, filepath.ToSlash(rel))
 }
 
 func fmtDuration(d time.Duration) string {

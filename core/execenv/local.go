@@ -55,6 +55,15 @@ func (Local) Start(ctx context.Context, req ExecRequest) (Process, error) {
 	// Our own pipe (an *os.File goes to the child as is): the helper kills
 	// the tree when the command exits, so the pipe closes then instead of
 	// waiting for background children that still hold the output open.
+	if req.Dir != "" {
+		// A working directory never widens the sandbox; refuse one outside
+		// the workspace here, where the files are (a host's too).
+		dir, err := sandbox.CheckWorkdir(req.Policy, req.Cwd, req.Dir)
+		if err != nil {
+			return nil, err
+		}
+		req.Dir = dir
+	}
 	pr, pw, err := os.Pipe()
 	if err != nil {
 		return nil, fmt.Errorf("pipe: %w", err)

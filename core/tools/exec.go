@@ -84,6 +84,10 @@ func (x *execCommand) args(env *Env, raw json.RawMessage) (execArgs, string, *Re
 		r := Errorf("exec_command: cmd is empty")
 		return a, "", &r
 	}
+	if env.Backend().Info().Host != "" {
+		// The files are on the host: its backend checks the workdir.
+		return a, resolvePath(env.Cwd, a.Workdir), nil
+	}
 	dir, err := sandbox.CheckWorkdir(env.Sandbox, env.Cwd, a.Workdir)
 	if err != nil {
 		r := Errorf("exec_command: %v", err)

@@ -1,0 +1,65 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/grovecli/grove/core/config"
+	"github.com/grovecli/grove/core/execenv"
+)
+
+// hostConnectTimeout bounds the check of a --host before the first model
+// call (ssh's own ConnectTimeout is 15 s).
+const hostConnectTimeout = 30 * time.Second
+
+// newExecServerCmd is `grove exec-server`: the execution seam's protocol
+// on stdin and stdout, run on a host by ssh. Commands run in this
+// machine's sandbox; all of them die when stdin closes.
+func newExecServerCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "exec-server",
+		Short: "Serve tool calls (commands, files, patches) over stdin/stdout for a grove on another machine",
+		Long: `Speak the exec-server protocol (JSON lines, versioned, see docs/architecture.md)
+on stdin and stdout. A grove started with --host runs this on the host through
+ssh; commands run in this machine's sandbox, and every process it started is
+killed when stdin closes.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+			defer stop()
+			return execenv.Serve(ctx, execenv.NewLocal(), cmd.InOrStdin(), cmd.OutOrStdout())
+		},
+	}
+}
+
+// sshHost turns a [hosts.<name>] table into the transport's settings.
+func sshHost(name string, h config.Host) execenv.SSHHost {
+	return execenv.SSHHost{Name: name, Dest: h.SSH, Workspace: h.Workspace, GrovePath: h.GrovePath, Args: h.SSHArgs}
+}
+
+// connectHost opens the connection to a configured host and checks its
+// exec-server, before any model call: an error names the host and what ssh
+// said.
+func connectHost(ctx context.Context, cfg *config.Config, name string) (*execenv.Remote, config.Host, error) {
+	h, err := cfg.LookupHost(name)
+	if err != nil {
+		return nil, h, fmt.Errorf("--host %s: %w", name, err)
+	}
+	if err := execenv.CheckSSH(); err != nil {
+		return nil, h, fmt.Errorf("host %s: %w", name, err)
+	}
+	r := execenv.NewRemote(name, execenv.DialSSH(sshHost(name, h)))
+	cctx, cancel := context.WithTimeout(ctx, hostConnectTimeout)
+	defer cancel()
+	if _, err := r.Connect(cctx); err != nil {
+		_ = r.Close()
+		return nil, h, fmt.Errorf("cannot reach %w", err)
+	}
+	return r, h, nil
+}
