@@ -1,7 +1,9 @@
 package main
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -59,6 +61,9 @@ func connectHost(ctx context.Context, cfg *config.Config, name string) (*execenv
 	defer cancel()
 	if _, err := r.Connect(cctx); err != nil {
 		_ = r.Close()
+		if errors.Is(err, context.DeadlineExceeded) {
+			return nil, h, fmt.Errorf("host %s: no answer from %s exec-server within %s (check grove_path, and that the login shell of the host's account starts without waiting)", name, cmp.Or(h.GrovePath, "grove"), hostConnectTimeout)
+		}
 		return nil, h, fmt.Errorf("cannot reach %w", err)
 	}
 	return r, h, nil

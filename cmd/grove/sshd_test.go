@@ -23,7 +23,11 @@ type sshdFixture struct {
 	port        int
 }
 
-// startSSHD starts sshd, or skips the test saying why it cannot run.
+// startSSHD starts sshd, or skips the test saying why it cannot run. The
+// client sends SHLVL=1 so that the account's bash does not source its
+// ~/.bashrc for the remote command (Debian's bash does under sshd): on a
+// shared test machine that file may wait on locks of other users' shells
+// (pyenv rehash), which has nothing to do with grove.
 func startSSHD(t *testing.T) *sshdFixture {
 	t.Helper()
 	sshd, err := exec.LookPath("sshd")
@@ -77,6 +81,7 @@ PermitRootLogin prohibit-password
 AllowTcpForwarding no
 X11Forwarding no
 LogLevel ERROR
+AcceptEnv SHLVL
 `, port, dir, dir, dir))
 	writeFile(t, f.config, fmt.Sprintf(`Host grovetest
   HostName 127.0.0.1
@@ -87,6 +92,7 @@ LogLevel ERROR
   UserKnownHostsFile %s/known_hosts
   StrictHostKeyChecking accept-new
   LogLevel ERROR
+  SetEnv SHLVL=1
 `, port, u.Username, dir, dir))
 	if os.Getuid() == 0 {
 		// sshd's privilege separation directory.

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"sync"
 	"sync/atomic"
 )
@@ -187,7 +188,7 @@ func (s *session) fail(cause error) {
 		return
 	}
 	msg := cause.Error()
-	if errors.Is(cause, io.EOF) {
+	if errors.Is(cause, io.EOF) || errors.Is(cause, os.ErrClosed) {
 		msg = "connection closed"
 	}
 	if why := s.t.Why(); why != "" {

@@ -32,7 +32,13 @@ type SSHHost struct {
 // controlDir holds the ControlMaster sockets: one multiplexed connection
 // per host, shared by every command and every grove of this user.
 func controlDir() (string, error) {
-	dir := filepath.Join(os.TempDir(), fmt.Sprintf("grove-ssh-%d", os.Getuid()))
+	base := os.TempDir()
+	if len(base) > 30 {
+		// A socket path must fit in a sockaddr_un (108 bytes) with the
+		// 40-character %C and ssh's 17-character temporary suffix after it.
+		base = "/tmp"
+	}
+	dir := filepath.Join(base, fmt.Sprintf("grove-ssh-%d", os.Getuid()))
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", fmt.Errorf("ssh control directory: %w", err)
 	}
@@ -77,15 +83,25 @@ func DialSSH(h SSHHost) Dial {
 			return nil, err
 		}
 		cmd := exec.Command("ssh", h.sshArgs(dir)...)
-		t := &sshTransport{cmd: cmd, exited: make(chan struct{})}
-		cmd.Stderr = &t.stderr
+		// stderr goes to an unlinked file, not a pipe: a master connection
+		// ssh leaves behind may hold it, and Wait must not wait for that.
+		stderr, err := os.CreateTemp("", "grove-ssh-stderr-")
+		if err != nil {
+			return nil, fmt.Errorf("ssh stderr file: %w", err)
+		}
+		_ = os.Remove(stderr.Name())
+		t := &sshTransport{cmd: cmd, stderr: stderr, exited: make(chan struct{})}
+		cmd.Stderr = stderr
 		if t.stdin, err = cmd.StdinPipe(); err != nil {
+			_ = stderr.Close()
 			return nil, err
 		}
 		if t.stdout, err = cmd.StdoutPipe(); err != nil {
+			_ = stderr.Close()
 			return nil, err
 		}
 		if err := cmd.Start(); err != nil {
+			_ = stderr.Close()
 			return nil, fmt.Errorf("start ssh: %w", err)
 		}
 		go func() { // reaps ssh; Close waits for it
@@ -114,7 +130,7 @@ type sshTransport struct {
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
 	stdout io.ReadCloser
-	stderr tailBuffer
+	stderr *os.File
 	exited chan struct{}
 	once   sync.Once
 }
@@ -122,13 +138,20 @@ type sshTransport struct {
 func (t *sshTransport) Read(p []byte) (int, error)  { return t.stdout.Read(p) }
 func (t *sshTransport) Write(p []byte) (int, error) { return t.stdin.Write(p) }
 
-// Why is what ssh said on stderr, once it has exited.
+// Why is the end of what ssh said on stderr, once it has exited.
 func (t *sshTransport) Why() string {
 	select {
 	case <-t.exited:
 	case <-time.After(2 * time.Second): // ssh closed its stdout but lingers
 	}
-	return strings.TrimSpace(t.stderr.String())
+	st, err := t.stderr.Stat()
+	if err != nil {
+		return ""
+	}
+	off := max(st.Size()-2048, 0)
+	b := make([]byte, st.Size()-off)
+	n, _ := t.stderr.ReadAt(b, off)
+	return strings.TrimSpace(string(b[:n]))
 }
 
 // Close closes ssh's stdin (the server sees EOF and kills what it
@@ -142,30 +165,9 @@ func (t *sshTransport) Close() error {
 			_ = t.cmd.Process.Kill()
 			<-t.exited
 		}
+		_ = t.stderr.Close()
 	})
 	return nil
-}
-
-// tailBuffer keeps the last 2 KiB written to it.
-type tailBuffer struct {
-	mu sync.Mutex
-	b  []byte
-}
-
-func (b *tailBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.b = append(b.b, p...)
-	if over := len(b.b) - 2048; over > 0 {
-		b.b = b.b[over:]
-	}
-	return len(p), nil
-}
-
-func (b *tailBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return string(b.b)
 }
 
 var errNoSSH = errors.New("no ssh client on PATH")
