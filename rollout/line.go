@@ -45,7 +45,11 @@ type SessionMeta struct {
 	DenyList        []string                `json:"deny_list,omitempty"`
 	// Surface is the thread's delegation surface ("" = none); absent in
 	// rollouts written before surfaces existed.
-	Surface   *string   `json:"surface,omitempty"`
+	Surface *string `json:"surface,omitempty"`
+	// Host is the [hosts.<name>] the thread's tools ran on ("" = this
+	// machine); a resumed session runs there again unless --host says
+	// otherwise.
+	Host      string    `json:"host,omitempty"`
 	Timestamp time.Time `json:"timestamp"`
 }
 

@@ -61,7 +61,7 @@ func runExec(ctx context.Context, g *globalFlags, f *execFlags, prompt string, s
 		ctx = context.Background()
 	}
 	term := terminatorFrom(ctx)
-	s, err := newSession(ctx, g, sessionOpts{headless: true, approveWorkdirs: f.approveWorkdirs})
+	s, err := newSession(ctx, g, sessionOpts{headless: true, approveWorkdirs: f.approveWorkdirs, resume: f.resume})
 	if err != nil {
 		return err
 	}

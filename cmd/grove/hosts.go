@@ -14,6 +14,7 @@ import (
 
 	"github.com/grovecli/grove/core/config"
 	"github.com/grovecli/grove/core/execenv"
+	"github.com/grovecli/grove/rollout"
 )
 
 // hostConnectTimeout bounds the check of a --host before the first model
@@ -43,6 +44,23 @@ killed when stdin closes.`,
 // sshHost turns a [hosts.<name>] table into the transport's settings.
 func sshHost(name string, h config.Host) execenv.SSHHost {
 	return execenv.SSHHost{Name: name, Dest: h.SSH, Workspace: h.Workspace, GrovePath: h.GrovePath, Args: h.SSHArgs}
+}
+
+// sessionHost is the host a session runs its tools on: --host, else the
+// one a resumed session was recorded with, else none.
+func sessionHost(cfg *config.Config, flag, resume string) (string, error) {
+	if flag != "" || resume == "" {
+		return flag, nil
+	}
+	entry, err := rollout.FindSession(cfg.Home, resume)
+	if err != nil {
+		return "", nil // ResumeSession reports it with its own words
+	}
+	sess, err := rollout.Read(entry.RolloutPath)
+	if err != nil {
+		return "", nil
+	}
+	return sess.Meta.Host, nil
 }
 
 // connectHost opens the connection to a configured host and checks its

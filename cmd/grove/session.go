@@ -77,6 +77,9 @@ type sessionOpts struct {
 	// started next to config.toml's; a client's server replaces a
 	// configured one of the same name.
 	mcpServers map[string]config.MCPServer
+	// resume is the session about to be resumed: without --host it runs
+	// on the host it was recorded with.
+	resume string
 }
 
 // loadConfig reads config.toml with the command-line overrides applied.
@@ -189,10 +192,14 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 	modelName := prov.Model
 	var host *execenv.Remote
 	var hostCfg config.Host
-	if g.host != "" {
+	hostName, err := sessionHost(cfg, g.host, o.resume)
+	if err != nil {
+		return nil, err
+	}
+	if hostName != "" {
 		// Checked before the first model call: a host that cannot be
 		// reached fails here, named, with what ssh said.
-		if host, hostCfg, err = connectHost(ctx, cfg, g.host); err != nil {
+		if host, hostCfg, err = connectHost(ctx, cfg, hostName); err != nil {
 			return nil, err
 		}
 	}
@@ -214,7 +221,7 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 		}), inbox.New, sessions.Factory(sessions.Options{Profiles: sessionProfiles(cfg.Agents.Profiles)})},
 		SelectSurface: surface.Selector(cfg.Agents.Surface),
 		ModelAliases:  cfg.Agents.ModelAliases,
-		Exec:          backendOf(host), Workspace: hostCfg.Workspace,
+		Exec:          backendOf(host), Workspace: hostCfg.Workspace, HostName: hostName,
 	})
 	if err != nil {
 		_ = mcpMgr.Close()

@@ -3,9 +3,13 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/grovecli/grove/core/model/modeltest"
 )
 
 // `grove exec --host box` runs the root's tools on the host, in its
@@ -18,12 +22,20 @@ func TestExecOnSSHHost(t *testing.T) {
 	remote := filepath.Join(e.base, "remote-ws")
 	writeFile(t, filepath.Join(remote, "there.txt"), "only on the host\n")
 	writeFile(t, filepath.Join(e.groveHome, "config.toml"), f.hostTOML("box", remote))
-	e.run(t, map[string][]rtStep{"root": {
+	var resumed atomic.Bool
+	script := map[string][]rtStep{"root": {
 		sh("c1", "pwd; echo made-on-host > made.txt"),
 		calls(call("c2", "apply_patch", map[string]any{"input": "*** Begin Patch\n*** Add File: patched.txt\n+by patch\n*** End Patch"})),
 		calls(call("c3", "read_file", map[string]any{"path": "there.txt"}), call("c4", "list_dir", map[string]any{"path": "."})),
 		calls(call("c5", "grep_files", map[string]any{"pattern": "by patch"})),
-	}}, nil, "--host", "box")
+		func(*hostile) []modeltest.ToolCall { // only in the resumed run
+			if !resumed.Load() {
+				return nil
+			}
+			return []modeltest.ToolCall{call("c6", "exec_command", map[string]any{"cmd": "pwd; echo again > resumed.txt"})}
+		},
+	}}
+	e.run(t, script, nil, "--host", "box")
 	if e.code != 0 {
 		log, _ := os.ReadFile(filepath.Join(e.groveHome, "log", "grove.log"))
 		t.Fatalf("exit %d\nstderr: %s\nlog: %s\nmodel saw: %v", e.code, e.stderr, log, e.h.outputs)
@@ -47,6 +59,24 @@ func TestExecOnSSHHost(t *testing.T) {
 	}
 	if out := e.h.out("c5"); !strings.Contains(out, "patched.txt:1: by patch") {
 		t.Errorf("grep_files = %q", out)
+	}
+
+	// Resumed without --host, the session runs on the host it was
+	// recorded with.
+	m := regexp.MustCompile(`"thread_id":"([^"]+)"`).FindStringSubmatch(e.stdout)
+	if m == nil {
+		t.Fatalf("no thread id in the events: %s", e.stdout)
+	}
+	resumed.Store(true)
+	e.run(t, script, nil, "--resume", m[1])
+	if e.code != 0 {
+		t.Fatalf("resume: exit %d\nstderr: %s", e.code, e.stderr)
+	}
+	if out := e.h.out("c6"); !strings.Contains(out, remote) {
+		t.Fatalf("the resumed session did not run on its host: %q", out)
+	}
+	if _, err := os.Stat(filepath.Join(remote, "resumed.txt")); err != nil {
+		t.Fatalf("resumed.txt not on the host: %v", err)
 	}
 }
 

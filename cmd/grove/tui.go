@@ -67,7 +67,7 @@ func runTUI(ctx context.Context, g *globalFlags, prompt string, start tuiStart) 
 		return current
 	}
 	open := func(resumeID string) (tui.Backend, error) {
-		s, err := newSession(ctx, g, sessionOpts{demoDelay: demoChunkDelay})
+		s, err := newSession(ctx, g, sessionOpts{demoDelay: demoChunkDelay, resume: resumeID})
 		if err != nil {
 			return nil, err
 		}

@@ -91,6 +91,7 @@ func (e *Engine) newThread(spec threadSpec) (*Thread, error) {
 			Sandbox: t.sandbox, ApprovalPolicy: e.opts.ApprovalPolicy,
 			SpawnCallID: t.spawnCallID, Note: t.note, Instructions: spec.rolePrompt,
 			AllowList: t.allow, DenyList: t.deny, Timestamp: t.createdAt,
+			Host: e.opts.HostName,
 		}
 		if len(e.surfaces.names) > 0 {
 			surface := t.surface

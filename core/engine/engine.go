@@ -57,6 +57,8 @@ type Options struct {
 	// host, Workspace is the directory there that stands for Cwd.
 	Exec      execenv.Backend
 	Workspace string
+	// HostName names the host of Exec in the rollouts ("" = this machine).
+	HostName string
 }
 
 // Engine owns every thread of one session.
