@@ -107,6 +107,9 @@ type ThreadInfo struct {
 	Status      AgentStatus `json:"status"`
 	// Surface names the delegation tools the thread sees (collab, task, …).
 	Surface string `json:"surface,omitempty"`
+	// Host is the [hosts.<name>] machine the thread's tools run on ("" =
+	// this machine).
+	Host string `json:"host,omitempty"`
 }
 
 // ThreadSource says how a thread came to be.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"sync"
 	"syscall"
 	"time"
 
@@ -44,6 +45,54 @@ killed when stdin closes.`,
 // sshHost turns a [hosts.<name>] table into the transport's settings.
 func sshHost(name string, h config.Host) execenv.SSHHost {
 	return execenv.SSHHost{Name: name, Dest: h.SSH, Workspace: h.Workspace, GrovePath: h.GrovePath, Args: h.SSHArgs}
+}
+
+// hostSet holds one connection per configured host a session uses: the
+// --host one, and those templates name (connected on their first call).
+type hostSet struct {
+	cfg *config.Config
+	mu  sync.Mutex
+	m   map[string]*execenv.Remote
+}
+
+func newHostSet(cfg *config.Config) *hostSet {
+	return &hostSet{cfg: cfg, m: map[string]*execenv.Remote{}}
+}
+
+// add registers the connected session host.
+func (s *hostSet) add(name string, r *execenv.Remote) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.m[name] = r
+}
+
+// open is the engine's OpenHost.
+func (s *hostSet) open(name string) (execenv.Backend, string, error) {
+	h, err := s.cfg.LookupHost(name)
+	if err != nil {
+		return nil, "", err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.m[name]
+	if r == nil {
+		r = execenv.NewRemote(name, execenv.DialSSH(sshHost(name, h)))
+		s.m[name] = r
+	}
+	return r, h.Workspace, nil
+}
+
+// close drops every connection; the hosts' exec-servers kill what they
+// started.
+func (s *hostSet) close() {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, r := range s.m {
+		_ = r.Close()
+	}
 }
 
 // sessionHost is the host a session runs its tools on: --host, else the

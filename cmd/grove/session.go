@@ -44,8 +44,9 @@ type session struct {
 	// scratch is the demo's scratch project, removed at shutdown ("" when
 	// there is none or --keep-demo-dir asked to keep it).
 	scratch string
-	// host is the machine the tools run on (--host), closed at shutdown.
-	host *execenv.Remote
+	// hosts are the machines tools run on (--host, templates' host:),
+	// closed at shutdown.
+	hosts *hostSet
 }
 
 // maxSessionWarnings bounds the kept warnings (a broken disk repeats).
@@ -192,6 +193,7 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 	modelName := prov.Model
 	var host *execenv.Remote
 	var hostCfg config.Host
+	hosts := newHostSet(cfg)
 	hostName, err := sessionHost(cfg, g.host, o.resume)
 	if err != nil {
 		return nil, err
@@ -202,10 +204,11 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 		if host, hostCfg, err = connectHost(ctx, cfg, hostName); err != nil {
 			return nil, err
 		}
+		hosts.add(hostName, host)
 	}
 	reg, mcpMgr, err := newToolRegistry(cfg, cwd)
 	if err != nil {
-		closeHost(host)
+		hosts.close()
 		return nil, err
 	}
 	eng, err := engine.New(ctx, engine.Options{
@@ -222,15 +225,16 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 		SelectSurface: surface.Selector(cfg.Agents.Surface),
 		ModelAliases:  cfg.Agents.ModelAliases,
 		Exec:          backendOf(host), Workspace: hostCfg.Workspace, HostName: hostName,
+		OpenHost: hosts.open,
 	})
 	if err != nil {
 		_ = mcpMgr.Close()
-		closeHost(host)
+		hosts.close()
 		removeScratch(scratch)
 		return nil, err
 	}
 	closeMCPWithEngine(eng, mcpMgr) // also when a front end shuts the engine down directly
-	s := &session{cfg: cfg, provider: prov, eng: eng, cwd: cwd, warnings: warnings, mcp: mcpMgr, scratch: scratch, host: host}
+	s := &session{cfg: cfg, provider: prov, eng: eng, cwd: cwd, warnings: warnings, mcp: mcpMgr, scratch: scratch, hosts: hosts}
 	s.stopLog, s.waitLog = logEvents(eng, s.addWarning)
 	return s, nil
 }
@@ -249,7 +253,7 @@ func (s *session) shutdown(ctx context.Context, reason string) error {
 		l.Info("shutdown: MCP servers stopped", "duration_ms", time.Since(step).Milliseconds())
 	}
 	s.removeScratch()
-	closeHost(s.host)
+	s.hosts.close()
 	step := time.Now()
 	s.stopLog()
 	s.waitLog()
@@ -263,14 +267,6 @@ func backendOf(h *execenv.Remote) execenv.Backend {
 		return nil
 	}
 	return h
-}
-
-// closeHost drops the connection to the host; its exec-server kills what
-// it started.
-func closeHost(h *execenv.Remote) {
-	if h != nil {
-		_ = h.Close()
-	}
 }
 
 // removeScratch deletes the demo's scratch project once the engine no

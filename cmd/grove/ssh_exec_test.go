@@ -104,3 +104,51 @@ func TestExecUnreachableHostFailsFast(t *testing.T) {
 		t.Fatalf("unknown host: exit %d, stderr %q", e.code, e.stderr)
 	}
 }
+
+// A template saying `host: box` runs its agents' tools on the host while
+// the root's stay here; a template naming an unconfigured host is refused.
+func TestTemplateHostRunsSubAgentThere(t *testing.T) {
+	needBinary(t)
+	f := startSSHD(t)
+	hostPolicy(t)
+	e := newRTEnv(t)
+	remote := filepath.Join(e.base, "remote-ws")
+	if err := os.MkdirAll(remote, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(e.groveHome, "config.toml"), f.hostTOML("box", remote))
+	writeFile(t, filepath.Join(e.groveHome, "agents", "builder.md"), "---\ndescription: builds on the box\nhost: box\n---\nbuild\n")
+	writeFile(t, filepath.Join(e.groveHome, "agents", "lost.md"), "---\ndescription: names no real host\nhost: nowhere\n---\nx\n")
+	e.run(t, map[string][]rtStep{
+		"root": {
+			sh("r1", "pwd"),
+			calls(call("sp", "spawn_agent", map[string]any{"message": "script:child", "agent_type": "builder"}),
+				call("sp-lost", "spawn_agent", map[string]any{"message": "script:lost", "agent_type": "lost"})),
+			func(h *hostile) []modeltest.ToolCall {
+				if id := agentIDOf(h.out("sp")); id != "" {
+					return []modeltest.ToolCall{call("w", "wait", map[string]any{"ids": []string{id}, "timeout_ms": 60000})}
+				}
+				return nil
+			},
+		},
+		"child": {sh("c1", "pwd; echo child > child.txt")},
+	}, nil)
+	if e.code != 0 {
+		t.Fatalf("exit %d\nstderr: %s", e.code, e.stderr)
+	}
+	if out := e.h.out("r1"); !strings.Contains(out, e.ws) {
+		t.Errorf("the root did not run locally: %q", out)
+	}
+	if out := e.h.out("c1"); !strings.Contains(out, remote) {
+		t.Errorf("the builder did not run on the host: %q", out)
+	}
+	if _, err := os.Stat(filepath.Join(remote, "child.txt")); err != nil {
+		t.Errorf("child.txt not on the host: %v", err)
+	}
+	if out := e.h.out("sp-lost"); !strings.Contains(out, `host "nowhere" is not configured`) {
+		t.Errorf("a template naming an unconfigured host was not refused: %q", out)
+	}
+	if !strings.Contains(e.stdout, `"host":"box"`) {
+		t.Errorf("no thread announced as running on box in the events")
+	}
+}

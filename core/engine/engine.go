@@ -59,6 +59,10 @@ type Options struct {
 	Workspace string
 	// HostName names the host of Exec in the rollouts ("" = this machine).
 	HostName string
+	// OpenHost returns the backend and workspace of a configured host
+	// that a template names (`host:`), or an error naming the problem;
+	// nil: templates cannot name hosts.
+	OpenHost func(name string) (execenv.Backend, string, error)
 }
 
 // Engine owns every thread of one session.

@@ -26,6 +26,7 @@ type Thread struct {
 	description string
 	spawnCallID string
 	createdAt   time.Time
+	host        string // [hosts.<name>] of its tools ("" = this machine)
 	allow, deny []string
 	// surface names the delegation tools this thread sees (see Surface).
 	surface string
@@ -167,7 +168,7 @@ func (t *Thread) info() protocol.ThreadInfo {
 		Model: t.modelName, Provider: t.e.opts.Provider, ReasoningEffort: t.effort,
 		Cwd: t.cwd, Sandbox: t.sandbox, ApprovalPolicy: t.e.opts.ApprovalPolicy,
 		Note: t.note, Name: t.name, SpawnCallID: t.spawnCallID,
-		StartedAt: t.createdAt, Status: st, Surface: t.surface,
+		StartedAt: t.createdAt, Status: st, Surface: t.surface, Host: t.host,
 	}
 	ti.RolloutPath = t.rolloutPath
 	return ti

@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/grovecli/grove/core/execenv"
 	"github.com/grovecli/grove/core/model"
 	"github.com/grovecli/grove/core/tools"
 	"github.com/grovecli/grove/protocol"
@@ -376,9 +377,12 @@ func (t *Thread) runTool(ctx context.Context, turnID string, c model.ToolCallReq
 		Sandbox: t.sandbox, ApprovalPolicy: e.opts.ApprovalPolicy,
 	}
 	t.mu.Unlock()
-	if e.opts.Exec != nil {
-		env.Exec = e.opts.Exec
-		env.Cwd = hostPath(e.opts.Cwd, e.opts.Workspace, env.Cwd)
+	var hostErr error
+	if t.host != "" {
+		var ws string
+		if env.Exec, ws, hostErr = e.hostBackend(t.host); hostErr == nil {
+			env.Cwd = hostPath(e.opts.Cwd, ws, env.Cwd)
+		}
 	}
 	env.Approve = func(ctx context.Context, req protocol.ApprovalRequest) (protocol.ReviewDecision, error) {
 		req.CallID = c.CallID
@@ -396,7 +400,9 @@ func (t *Thread) runTool(ctx context.Context, turnID string, c model.ToolCallReq
 	t.record(e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.ToolCallBeginMsg{Call: begin})))
 	start := time.Now()
 	var res tools.Result
-	if own, ok := t.ownTool(c.Name); ok {
+	if hostErr != nil {
+		res = tools.Errorf("%s: this agent's tools run on host %s: %v", c.Name, t.host, hostErr)
+	} else if own, ok := t.ownTool(c.Name); ok {
 		res = own.Run(ctx, env, c.Name, json.RawMessage(c.Arguments))
 	} else {
 		res = e.tools.RunAllowed(ctx, env, c.Name, json.RawMessage(c.Arguments), t.toolAllowed)
@@ -415,6 +421,17 @@ func (t *Thread) runTool(ctx context.Context, turnID string, c model.ToolCallReq
 	// update_plan publishes its plan itself through env.Emit.
 	t.record(e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.ToolCallEndMsg{Call: end})))
 	return res
+}
+
+// hostBackend returns the backend and workspace of a host by name.
+func (e *Engine) hostBackend(name string) (execenv.Backend, string, error) {
+	if name == e.opts.HostName && e.opts.Exec != nil {
+		return e.opts.Exec, e.opts.Workspace, nil
+	}
+	if e.opts.OpenHost == nil {
+		return nil, "", fmt.Errorf("host %q is not configured", name)
+	}
+	return e.opts.OpenHost(name)
 }
 
 // hostPath maps a local directory under the session's cwd to the same
