@@ -149,37 +149,11 @@ func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, str
 	var graceOnly map[string]bool // set during the grace step
 	steps := 0
 	for {
-		// An interrupted turn leaves queued input for the next turn.
-		if ctx.Err() != nil {
-			return outcomeInterrupted, soFar(), ""
-		}
-		// Input that arrived since the last request joins the conversation now.
-		if testHookBeforeTakeInput != nil {
-			testHookBeforeTakeInput(t)
-		}
-		// Taken under mu after checking ctx: deliver cancels under mu, so
-		// input sent with an interrupt is never taken by the turn it ends.
-		t.mu.Lock()
-		if ctx.Err() != nil {
-			t.mu.Unlock()
-			return outcomeInterrupted, soFar(), ""
-		}
-		pending := t.pending
-		t.pending = nil
-		t.mu.Unlock()
-		t.takeInput(turnID, pending)
-		if ctx.Err() != nil {
+		if !t.takePending(ctx, turnID) {
 			return outcomeInterrupted, soFar(), ""
 		}
 		if graceOnly == nil {
-			reason := ""
-			switch {
-			case lim.MaxSteps > 0 && steps >= lim.MaxSteps:
-				reason = LimitMaxSteps
-			case lim.MaxTime > 0 && limitCtx.Err() != nil:
-				reason = LimitTimeout
-			}
-			if reason != "" {
+			if reason := limitReached(lim, steps, limitCtx); reason != "" {
 				var cancelGrace context.CancelFunc
 				limitCtx, cancelGrace = t.enterGrace(ctx, turnID, lim, reason)
 				defer cancelGrace()
@@ -189,39 +163,13 @@ func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, str
 				}
 			}
 		}
-		req := t.buildRequest()
-		req.Tools = e.tools.SpecsFor(ctx, t.sourceEnv(turnID), t.toolAllowed)
-		// A surface's own tools (Task's complete_task…) are per thread.
-		t.mu.Lock()
-		own := t.run.own
-		t.mu.Unlock()
-		if own != nil {
-			req.Tools = append(req.Tools, own.Specs(nil)...)
-		}
-		if graceOnly != nil {
-			req.Tools = onlyTools(req.Tools, graceOnly)
-		}
+		req := t.stepRequest(ctx, turnID, graceOnly)
 		steps++
 		t.mu.Lock()
 		t.steps = steps
 		t.mu.Unlock()
 		partial.Reset()
-		resp, err := e.opts.Client.Stream(limitCtx, req, func(d model.Delta) {
-			switch d.Kind {
-			case model.DeltaText:
-				partial.WriteString(d.Text)
-				e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.MessageDeltaMsg{Delta: d.Text}))
-			case model.DeltaReasoning:
-				e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.ReasoningDeltaMsg{Delta: d.Text}))
-			case model.DeltaReset:
-				partial.Reset()
-				e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.MessageResetMsg{}))
-			case model.DeltaRetry:
-				t.record(e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.StreamRetryMsg{Text: d.Text})))
-			case model.DeltaWarning:
-				t.record(e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.WarningMsg{Text: d.Text})))
-			}
-		})
+		resp, err := t.streamReply(limitCtx, turnID, req, &partial)
 		if err != nil {
 			if ctx.Err() != nil {
 				t.keepInterruptedReply(turnID, partial.String())
@@ -237,50 +185,20 @@ func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, str
 			t.record(e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.ErrorMsg{Text: msg})))
 			return outcomeErrored, "", msg
 		}
-		t.accountUsage(turnID, resp.Usage)
-		if len(resp.ReasoningItems) > 0 {
-			// Kept whole: the provider needs them back with the next request.
-			t.appendHistory(resp.ReasoningItems...)
-		} else if resp.Reasoning != "" {
-			t.appendHistory(protocol.Item{Type: protocol.ItemReasoning, Summary: resp.Reasoning})
-		}
 		partial.Reset()
-		if resp.Text != "" {
+		if t.recordReply(turnID, resp) {
 			said = append(said, resp.Text)
-			t.appendHistory(protocol.AssistantMessage(resp.Text))
-			t.record(e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.AgentMessageMsg{Text: resp.Text})))
 		}
 		if len(resp.ToolCalls) == 0 {
 			return outcomeCompleted, resp.Text, ""
 		}
-		calls := make([]protocol.Item, len(resp.ToolCalls))
-		for i, c := range resp.ToolCalls {
-			if c.CallID == "" {
-				c.CallID = "call_" + uuid.NewString()[:8]
-				resp.ToolCalls[i] = c
-			}
-			calls[i] = protocol.FunctionCall(c.CallID, c.Name, c.Arguments)
-		}
-		t.appendHistory(calls...)
-		t.mu.Lock()
-		t.toolCalls += len(calls)
-		t.mu.Unlock()
-		results := t.runTools(limitCtx, turnID, resp.ToolCalls, graceOnly)
-		abort, ended, final := false, false, ""
-		for i, r := range results {
-			t.appendHistory(protocol.FunctionCallOutput(resp.ToolCalls[i].CallID, r.Output))
-			abort = abort || r.Abort
-			if endTurn[resp.ToolCalls[i].Name] && !r.IsError {
-				ended, final = true, r.Final
-			}
-		}
-		if abort || ctx.Err() != nil {
+		abort, ended, final := t.runCalls(limitCtx, turnID, resp.ToolCalls, graceOnly, endTurn)
+		switch {
+		case abort || ctx.Err() != nil:
 			return outcomeInterrupted, soFar(), ""
-		}
-		if ended && final != "" {
+		case ended && final != "":
 			return outcomeCompleted, final, ""
-		}
-		if ended || graceOnly != nil {
+		case ended || graceOnly != nil:
 			return outcomeCompleted, soFar(), ""
 		}
 		t.mu.Lock()
@@ -290,6 +208,126 @@ func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, str
 			return outcomeInterrupted, soFar(), ""
 		}
 	}
+}
+
+// takePending moves the input that arrived since the last request into
+// the conversation; false means the turn was interrupted (an interrupted
+// turn leaves queued input for the next turn).
+func (t *Thread) takePending(ctx context.Context, turnID string) bool {
+	if ctx.Err() != nil {
+		return false
+	}
+	if testHookBeforeTakeInput != nil {
+		testHookBeforeTakeInput(t)
+	}
+	// Taken under mu after checking ctx: deliver cancels under mu, so
+	// input sent with an interrupt is never taken by the turn it ends.
+	t.mu.Lock()
+	if ctx.Err() != nil {
+		t.mu.Unlock()
+		return false
+	}
+	pending := t.pending
+	t.pending = nil
+	t.mu.Unlock()
+	t.takeInput(turnID, pending)
+	return ctx.Err() == nil
+}
+
+// limitReached names the surface limit the turn has reached, if any.
+func limitReached(lim Limits, steps int, limitCtx context.Context) string {
+	switch {
+	case lim.MaxSteps > 0 && steps >= lim.MaxSteps:
+		return LimitMaxSteps
+	case lim.MaxTime > 0 && limitCtx.Err() != nil:
+		return LimitTimeout
+	}
+	return ""
+}
+
+// stepRequest builds the next model request with the tools the thread may
+// call now (only the grace tools during the grace step).
+func (t *Thread) stepRequest(ctx context.Context, turnID string, graceOnly map[string]bool) model.Request {
+	req := t.buildRequest()
+	req.Tools = t.e.tools.SpecsFor(ctx, t.sourceEnv(turnID), t.toolAllowed)
+	// A surface's own tools (Task's complete_task…) are per thread.
+	t.mu.Lock()
+	own := t.run.own
+	t.mu.Unlock()
+	if own != nil {
+		req.Tools = append(req.Tools, own.Specs(nil)...)
+	}
+	if graceOnly != nil {
+		req.Tools = onlyTools(req.Tools, graceOnly)
+	}
+	return req
+}
+
+// streamReply streams one model reply, publishing its deltas; partial
+// holds the text streamed so far.
+func (t *Thread) streamReply(ctx context.Context, turnID string, req model.Request, partial *strings.Builder) (model.Response, error) {
+	e := t.e
+	return e.opts.Client.Stream(ctx, req, func(d model.Delta) {
+		switch d.Kind {
+		case model.DeltaText:
+			partial.WriteString(d.Text)
+			e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.MessageDeltaMsg{Delta: d.Text}))
+		case model.DeltaReasoning:
+			e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.ReasoningDeltaMsg{Delta: d.Text}))
+		case model.DeltaReset:
+			partial.Reset()
+			e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.MessageResetMsg{}))
+		case model.DeltaRetry:
+			t.record(e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.StreamRetryMsg{Text: d.Text})))
+		case model.DeltaWarning:
+			t.record(e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.WarningMsg{Text: d.Text})))
+		}
+	})
+}
+
+// recordReply adds a reply's usage, reasoning and text to the thread; it
+// reports whether the reply said something.
+func (t *Thread) recordReply(turnID string, resp model.Response) bool {
+	t.accountUsage(turnID, resp.Usage)
+	if len(resp.ReasoningItems) > 0 {
+		// Kept whole: the provider needs them back with the next request.
+		t.appendHistory(resp.ReasoningItems...)
+	} else if resp.Reasoning != "" {
+		t.appendHistory(protocol.Item{Type: protocol.ItemReasoning, Summary: resp.Reasoning})
+	}
+	if resp.Text == "" {
+		return false
+	}
+	t.appendHistory(protocol.AssistantMessage(resp.Text))
+	t.record(t.e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.AgentMessageMsg{Text: resp.Text})))
+	return true
+}
+
+// runCalls runs a reply's tool calls and records their outputs: abort when
+// one asked to end the turn, ended (with the final answer) when a tool
+// that ends the turn succeeded.
+func (t *Thread) runCalls(ctx context.Context, turnID string, reqCalls []model.ToolCallRequest, graceOnly, endTurn map[string]bool) (abort, ended bool, final string) {
+	calls := make([]protocol.Item, len(reqCalls))
+	for i, c := range reqCalls {
+		if c.CallID == "" {
+			c.CallID = "call_" + uuid.NewString()[:8]
+			reqCalls[i] = c
+		}
+		calls[i] = protocol.FunctionCall(c.CallID, c.Name, c.Arguments)
+	}
+	t.appendHistory(calls...)
+	t.mu.Lock()
+	t.toolCalls += len(calls)
+	t.mu.Unlock()
+	results := t.runTools(ctx, turnID, reqCalls, graceOnly)
+	for i, r := range results {
+		t.appendHistory(protocol.FunctionCallOutput(reqCalls[i].CallID, r.Output))
+		abort = abort || r.Abort
+		if endTurn[reqCalls[i].Name] && !r.IsError {
+			ended, final = true, r.Final
+		}
+	}
+	return abort, ended, final
 }
 
 // keepInterruptedReply records the part of a reply that had streamed when
