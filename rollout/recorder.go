@@ -19,10 +19,10 @@ import (
 // line being written (the reader skips a torn last line). Nothing is
 // fsynced on that path: Sync does it, at turn ends. Safe for concurrent use.
 type Recorder struct {
-	mu     sync.Mutex
-	path   string
-	f      *os.File
-	buf    []byte // encoded lines not yet written (after a failed write)
+	mu   sync.Mutex
+	path string
+	f    *os.File
+	buf  []byte // encoded lines not yet written (after a failed write)
 	// size is where the last whole line ends: a failed write is cut back
 	// to it, so the file never ends in a torn line of ours.
 	size    int64
