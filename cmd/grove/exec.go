@@ -192,6 +192,11 @@ done:
 	if err := term.Err(); err != nil {
 		return err
 	}
+	if lost := s.eng.Unrecorded(); len(lost) > 0 && final.Kind == protocol.StatusCompleted {
+		// A session whose record is incomplete is no success: a resume
+		// would not know what it did.
+		return exitError{code: 1, msg: "the session's record is incomplete: " + strings.Join(lost, "; ")}
+	}
 	switch final.Kind {
 	case protocol.StatusCompleted:
 		if !f.json {
