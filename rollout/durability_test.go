@@ -254,3 +254,30 @@ func smallTmpfs(t *testing.T, size string) string {
 	t.Cleanup(func() { _ = exec.Command("umount", "-l", dir).Run() })
 	return dir
 }
+
+// TestScanLinesAroundBlockEdges: lines of every length around the block
+// size (and several long ones in a row, and a torn long last line) come out
+// exactly as a plain split gives them.
+func TestScanLinesAroundBlockEdges(t *testing.T) {
+	for _, lens := range [][]int{
+		{reverseBlock - 1, 3}, {reverseBlock, 3}, {reverseBlock + 1, 3},
+		{5, reverseBlock*3 + 7, reverseBlock*2 + 1, 0, 9},
+		{reverseBlock - 2, reverseBlock - 1, reverseBlock},
+	} {
+		for _, torn := range []bool{false, true} {
+			var parts []string
+			for i, n := range lens {
+				parts = append(parts, strings.Repeat(string(rune('a'+i%26)), n))
+			}
+			content := strings.Join(parts, "\n")
+			if !torn {
+				content += "\n"
+			}
+			var got []string
+			must(t, scanLines(strings.NewReader(content), func(_ int, b []byte) { got = append(got, string(b)) }))
+			if strings.Join(got, "\n") != strings.Join(parts, "\n") || len(got) != len(parts) {
+				t.Fatalf("lens %v torn %v: got %d lines", lens, torn, len(got))
+			}
+		}
+	}
+}
