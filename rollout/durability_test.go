@@ -181,6 +181,7 @@ func TestLockHolderIsNamed(t *testing.T) {
 	r := newRec(t, t.TempDir(), "held")
 	must(t, r.Close())
 	cmd := exec.Command(flock, "-x", r.Path(), "sh", "-c", "echo locked; read x")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // flock's child shares the lock
 	stdin, err := cmd.StdinPipe()
 	must(t, err)
 	out, err := cmd.StdoutPipe()
@@ -194,8 +195,15 @@ func TestLockHolderIsNamed(t *testing.T) {
 	_, err = OpenAppend(r.Path())
 	var le *LockedError
 	if !errors.As(err, &le) || le.PID != cmd.Process.Pid || !strings.Contains(err.Error(), "flock") {
-		t.Fatalf("got %v (pid %d), want holder %d", err, le.PID, cmd.Process.Pid)
+		t.Fatalf("got %v, want holder %d", err, cmd.Process.Pid)
 	}
+	// The holder dies without unlocking (kill -9): its lock dies with it,
+	// and the session is taken over without any stale-lock cleanup.
+	must(t, syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL))
+	_ = cmd.Wait()
+	r2, err := OpenAppend(r.Path())
+	must(t, err)
+	must(t, r2.Close())
 }
 
 // TestDiskFullLeavesNoTornLine: on a full file system a failed append is
