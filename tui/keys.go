@@ -43,9 +43,9 @@ var keys = keyMap{
 	Interrupt:     bind("interrupt the focused agent and its sub-agents; twice quits", "ctrl+c"),
 	Help:          bind("this help", "?"),
 
-	ApprovalFocus:  bind("approval: answer it; typing goes to the composer until then", "tab"),
-	ApprovalChoose: bind("approval: choose and answer", "up", "down", "enter"),
-	ApprovalAnswer: bind("approval: once, for session (confirmed), deny, abort", "y", "a", "n", "esc"),
+	ApprovalFocus:  bind("approval: answer it (until then typing goes to the composer)", "tab"),
+	ApprovalChoose: bind("approval: choose and answer; scroll a long command", "up", "down", "enter", "pgup", "pgdown"),
+	ApprovalAnswer: bind("approval: once, session, deny, abort (outside the sandbox: then enter)", "y", "a", "n", "esc"),
 }
 
 // FullHelp is the ? screen's key list, one column.
@@ -111,8 +111,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	}
 	m.flash = ""
 	m.quitHint = time.Time{}
-	now, lastKey := m.now(), m.lastKey
-	m.lastKey = now
+	now := m.now()
 	if m.picker != nil {
 		done, cmd := m.picker.key(msg)
 		if done != "" {
@@ -147,7 +146,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	if m.overlay == nil && m.appr.current() != nil {
-		if done, cmd := m.approvalKey(k, now, lastKey); done {
+		if done, cmd := m.approvalKey(k, now); done {
 			return m, cmd
 		}
 	}
@@ -291,14 +290,14 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 
 // approvalKey offers a key to the approval modal; done is false when the
 // key belongs to the composer or the tree (the user is typing).
-func (m *Model) approvalKey(k string, now, lastKey time.Time) (done bool, cmd tea.Cmd) {
+func (m *Model) approvalKey(k string, now time.Time) (done bool, cmd tea.Cmd) {
 	if !m.appr.focused {
 		switch {
 		case k == "tab" && !(m.area == focusComposer && strings.HasPrefix(m.composer.Value(), "/")):
 			// Focusing decides nothing; answers still wait out the grace.
 			m.appr.focused = true
 			return true, nil
-		case m.area == focusComposer && m.appr.mayTakeFocus(now, lastKey, m.composer.Value() != ""):
+		case m.area == focusComposer && m.appr.takesFocus(k, now, m.composer.Value() != ""):
 			m.appr.focused = true // the key below decides whether it stays
 			if k == "enter" {
 				// Enter answers the highlighted option only once the
@@ -306,10 +305,12 @@ func (m *Model) approvalKey(k string, now, lastKey time.Time) (done bool, cmd te
 				return true, nil
 			}
 		default:
+			m.appr.typed = true // from now on only tab reaches the modal
 			return false, nil
 		}
 	}
 	act, d := m.appr.key(k, now)
+	m.appr.scroll = min(m.appr.scroll, max(0, m.modalBodyRows()-1))
 	switch act {
 	case approvalPass:
 		return false, nil
@@ -319,6 +320,16 @@ func (m *Model) approvalKey(k string, now, lastKey time.Time) (done bool, cmd te
 	req := *m.appr.current()
 	m.appr.remove(req.ID, now)
 	return true, m.submit(protocol.Op{Type: protocol.OpApproval, ThreadID: req.ThreadID, ApprovalID: req.ID, Decision: d})
+}
+
+// modalBodyRows is how many rows the shown request's body has at the
+// current width (the bound of its scroll).
+func (m *Model) modalBodyRows() int {
+	req := m.appr.current()
+	if req == nil {
+		return 0
+	}
+	return len(m.r.modalBody(req, max(1, min(m.transcriptWidth(), 100)-4)))
 }
 
 func (m *Model) syncSelection() {

@@ -76,9 +76,6 @@ type Model struct {
 
 	appr     approvals
 	notifier *notifier
-	// lastKey is when the previous key was pressed: a modal may take the
-	// keyboard only after the user stopped typing.
-	lastKey time.Time
 
 	overlay  *agentsOverlay
 	help     bool
@@ -130,7 +127,6 @@ func NewModel(opts Options) Model {
 		mouse: true,
 	}
 	m.appr.grace = approvalGrace
-	m.appr.quiet = approvalQuiet
 	if opts.ApprovalGrace != 0 {
 		m.appr.grace = opts.ApprovalGrace
 	}

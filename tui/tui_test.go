@@ -58,6 +58,12 @@ func press(m Model, k string) (Model, tea.Cmd) {
 		msg = tea.KeyPressMsg{Code: tea.KeyDown}
 	case "pgup":
 		msg = tea.KeyPressMsg{Code: tea.KeyPgUp}
+	case "pgdown":
+		msg = tea.KeyPressMsg{Code: tea.KeyPgDown}
+	case "backspace":
+		msg = tea.KeyPressMsg{Code: tea.KeyBackspace}
+	case "ctrl+o":
+		msg = tea.KeyPressMsg{Code: 'o', Mod: tea.ModCtrl}
 	case "ctrl+c":
 		msg = tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
 	case "ctrl+t":
@@ -185,7 +191,7 @@ func TestGoldenApprovalModal(t *testing.T) {
 		t.Fatalf("modal:\n%s", s)
 	}
 	// After the grace period, on an idle keyboard, y answers.
-	c.t = c.t.Add(approvalQuiet)
+	c.t = c.t.Add(pause)
 	m, cmd := press(m, "y")
 	runCmd(cmd)
 	ops := fb.Ops()
