@@ -347,6 +347,9 @@ func (m *Model) focusThread(id protocol.ThreadID) {
 	}
 }
 
+// flashInterrupting starts the flash shown while an interrupt is on its way.
+const flashInterrupting = "interrupting"
+
 // ctrlC interrupts the focused turn (the engine cascades to its
 // descendants); pressed again within 1.5 s, or on an idle screen, it quits.
 func (m Model) ctrlC() (tea.Model, tea.Cmd) {
@@ -366,7 +369,7 @@ func (m Model) ctrlC() (tea.Model, tea.Cmd) {
 		m.flash = "input cleared · press ctrl+c again to quit"
 		return m, nil
 	case m.running():
-		m.flash = "interrupting · press ctrl+c again to quit"
+		m.flash = flashInterrupting + " · press ctrl+c again to quit"
 		return m, m.submit(protocol.Op{Type: protocol.OpInterrupt, ThreadID: m.focused})
 	}
 	m.flash = "press ctrl+c again to quit"

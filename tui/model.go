@@ -299,6 +299,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case eventsMsg:
 		cmds := m.applyEvents(msg.events)
+		if strings.HasPrefix(m.flash, flashInterrupting) && !m.running() {
+			m.flash = "" // the turn ended: nothing is interrupting any more
+		}
 		cmds = append(cmds, m.ensureTick())
 		if !msg.closed {
 			cmds = append(cmds, waitEvents(m.events))

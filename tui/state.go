@@ -32,10 +32,14 @@ type entry struct {
 	progress  string // latest tool_progress of a running call (MCP)
 	liveTail  string // the end of a running command's output so far
 	collapsed bool
-	plan      *protocol.Plan
-	cardIDs   []protocol.ThreadID
-	cardCall  string     // collab tool name of a status card
-	result    cardResult // what the collab call returned
+	// decision is the approval answer the call got ("" when none asked);
+	// stopped: its turn ended before the call did (an interrupt).
+	decision protocol.ReviewDecision
+	stopped  bool
+	plan     *protocol.Plan
+	cardIDs  []protocol.ThreadID
+	cardCall string     // collab tool name of a status card
+	result   cardResult // what the collab call returned
 
 	cacheW     int
 	cacheLines []string
@@ -239,6 +243,9 @@ func (s *session) applyMsg(t *threadView, msg protocol.EventMsg, ev protocol.Eve
 	switch m := msg.(type) {
 	case protocol.StatusChangedMsg:
 		t.setStatus(m.Status, at)
+		if !m.Status.IsActive() {
+			t.stopRunning()
+		}
 		for _, c := range s.cards[t.info.ID] {
 			c.touch()
 			// A waiter does not wake for an interrupted agent: say so where
@@ -358,6 +365,23 @@ func (s *session) applyMsg(t *threadView, msg protocol.EventMsg, ev protocol.Eve
 		t.streaming = nil
 	case protocol.InboxMsg:
 		t.applyInbox(&m.Change)
+	case protocol.ApprovalResolvedMsg:
+		// The call's mark says it was denied (or stopped the turn).
+		if e := t.toolIdx[m.Request.CallID]; e != nil && m.Request.CallID != "" {
+			e.decision = m.Decision
+			e.touch()
+		}
+	}
+}
+
+// stopRunning ends the calls still running when the thread stopped: no
+// end will come for them (an interrupt, a crash), so no spinner either.
+func (t *threadView) stopRunning() {
+	for _, e := range t.toolIdx {
+		if e.running && e.kind == entryTool {
+			e.running, e.stopped = false, true
+			e.touch()
+		}
 	}
 }
 

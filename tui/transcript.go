@@ -111,19 +111,65 @@ func toolSummary(tc *protocol.ToolCall) string {
 	return tc.Arguments
 }
 
+// toolOutcome is how a finished tool call ended, read from its exit code,
+// its error flag and the approval answer it got: a call is a success only
+// when nothing says otherwise.
+type toolOutcome int
+
+const (
+	outcomeRunning toolOutcome = iota
+	outcomeOK
+	outcomeFailed
+	outcomeDenied
+	outcomeInterrupted
+)
+
+// interruptedOutput starts the output of a call an interrupt cut off.
+const interruptedOutput = "aborted: the turn was interrupted"
+
+func (e *entry) outcome() toolOutcome {
+	tc := e.tool
+	switch {
+	case e.running:
+		return outcomeRunning
+	case e.stopped || e.decision == protocol.DecisionAbort || strings.HasPrefix(tc.Output, interruptedOutput):
+		return outcomeInterrupted
+	case e.decision != "" && !e.decision.Approved() || strings.HasPrefix(tc.Output, "command rejected by user") || strings.HasPrefix(tc.Output, "patch rejected by user"):
+		return outcomeDenied
+	case tc.IsError || tc.ExitCode != nil && *tc.ExitCode != 0:
+		return outcomeFailed
+	}
+	return outcomeOK
+}
+
+// toolMark is the mark and the word after the tool name for an outcome.
+func (r *renderer) toolMark(e *entry) (mark, word string) {
+	switch e.outcome() {
+	case outcomeRunning:
+		return r.th.running.Render(r.spin()), ""
+	case outcomeDenied:
+		return r.th.interrupted.Render("⊘"), r.th.interrupted.Render("denied")
+	case outcomeInterrupted:
+		return r.th.interrupted.Render("‖"), r.th.interrupted.Render("interrupted")
+	case outcomeFailed:
+		if c := e.tool.ExitCode; c != nil && *c != 0 {
+			return r.th.failed.Render("✗"), r.th.failed.Render(fmt.Sprintf("exit %d", *c))
+		}
+		return r.th.failed.Render("✗"), r.th.failed.Render("failed")
+	}
+	return r.th.done.Render("✓"), ""
+}
+
 func (r *renderer) toolLines(e *entry, w int) []string {
 	tc := e.tool
-	mark := r.th.running.Render(r.spin())
-	if !e.running {
-		switch {
-		case tc.IsError:
-			mark = r.th.failed.Render("✗")
-		default:
-			mark = r.th.done.Render("✓")
-		}
-	}
+	mark, word := r.toolMark(e)
 	name := displayToolName(tc.Name)
-	head := fmt.Sprintf("%s %s %s", mark, r.th.toolName.Render(name), r.th.toolArgs.Render(clip(toolSummary(tc), max(10, w-len(name)-4))))
+	room := max(10, w-lipglossWidth(name)-4)
+	if word != "" {
+		room = max(10, room-lipglossWidth(word)-1)
+		word = " " + word
+	}
+	head := fmt.Sprintf("%s %s%s %s", mark, r.th.toolName.Render(name), word, r.th.toolArgs.Render(clip(toolSummary(tc), room)))
 	out := []string{padRight(head, w)}
 	if e.running && e.progress != "" {
 		out = append(out, padRight(r.th.dim.Render("  ⋯ "+clip(e.progress, max(10, w-4))), w))
@@ -136,6 +182,7 @@ func (r *renderer) toolLines(e *entry, w int) []string {
 	if e.running || tc.Output == "" {
 		return out
 	}
+	out = append(out, r.toolOutput(e, w)...)
 	meta := ""
 	if tc.ExitCode != nil {
 		meta = fmt.Sprintf("exit %d · ", *tc.ExitCode)
@@ -143,6 +190,20 @@ func (r *renderer) toolLines(e *entry, w int) []string {
 	if tc.DurationMS > 0 {
 		meta += fmt.Sprintf("%.1fs · ", float64(tc.DurationMS)/1000)
 	}
+	if meta != "" {
+		out = append(out, r.th.dim.Render("  "+strings.TrimSuffix(meta, " · ")))
+	}
+	return out
+}
+
+// collapsedLines is how many output lines a collapsed call shows.
+const collapsedLines = 4
+
+// toolOutput is a finished call's output: collapsed, a command shows its
+// last lines (where a terminal leaves the eye: the result, the error) and
+// other tools their first; expanded (ctrl+o), all of it.
+func (r *renderer) toolOutput(e *entry, w int) []string {
+	tc := e.tool
 	output := tc.Output
 	if tc.Name == "exec_command" {
 		// Exit code and wall time are in the meta line; preview the output itself.
@@ -151,23 +212,30 @@ func (r *renderer) toolLines(e *entry, w int) []string {
 		}
 	}
 	outLines := strings.Split(strings.TrimRight(output, "\n"), "\n")
-	limit := 4
-	if !e.collapsed {
-		limit = 400
-	}
 	style := r.th.toolOut
-	if tc.IsError {
+	if o := e.outcome(); o == outcomeFailed || o == outcomeDenied {
 		style = r.th.toolErr
 	}
-	for i, l := range outLines {
-		if i == limit {
-			out = append(out, r.th.dim.Render(fmt.Sprintf("  … %d more lines (ctrl+o to expand)", len(outLines)-limit)))
-			break
+	var out []string
+	show := outLines
+	hidden := ""
+	if e.collapsed && len(outLines) > collapsedLines {
+		n := len(outLines) - collapsedLines
+		if tc.Name == "exec_command" {
+			show = outLines[n:]
+			hidden = fmt.Sprintf("  … %d earlier lines (ctrl+o to expand)", n)
+			out = append(out, r.th.dim.Render(clip(hidden, w)))
+			hidden = ""
+		} else {
+			show = outLines[:collapsedLines]
+			hidden = fmt.Sprintf("  … %d more lines (ctrl+o to expand)", n)
 		}
+	}
+	for _, l := range show {
 		out = append(out, "  "+style.Render(clip(l, w-2)))
 	}
-	if meta != "" {
-		out = append(out, r.th.dim.Render("  "+strings.TrimSuffix(meta, " · ")))
+	if hidden != "" {
+		out = append(out, r.th.dim.Render(clip(hidden, w)))
 	}
 	return out
 }
