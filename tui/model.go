@@ -163,7 +163,9 @@ func (m *Model) attach(b Backend) {
 		m.sess.ensure(ti).setStatus(ti.Status, time.Time{})
 	}
 	for _, ti := range threads {
-		m.sess.loadHistory(m.sess.threads[ti.ID], b.History(ti.ID))
+		if warn := m.sess.restore(m.sess.threads[ti.ID], b.History(ti.ID)); warn != "" {
+			m.flash = warn
+		}
 	}
 	for _, r := range b.PendingApprovals() {
 		m.appr.push(r, m.now())
@@ -408,6 +410,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m *Model) applyEvents(evs []protocol.Event) []tea.Cmd {
 	var cmds []tea.Cmd
 	for _, ev := range evs {
+		if m.sess.replayed(ev) {
+			continue // already shown from the rollout
+		}
 		m.sess.apply(ev)
 		msg, err := ev.Msg()
 		if err != nil {

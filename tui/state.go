@@ -82,6 +82,9 @@ type threadView struct {
 	// scroll: top line when not following the bottom.
 	follow bool
 	top    int
+	// replayedTo is the time of the last event replayed from the rollout
+	// (zero: none); live events up to it were applied already.
+	replayedTo time.Time
 }
 
 func newThreadView(info protocol.ThreadInfo) *threadView {
@@ -93,6 +96,9 @@ func newThreadView(info protocol.ThreadInfo) *threadView {
 // setStatus records a status change. Shutting down marks the thread closed
 // but keeps the status it ended with.
 func (t *threadView) setStatus(st protocol.AgentStatus, at time.Time) {
+	if sameStatus(st, t.status) && !t.statusAt.IsZero() {
+		return // reported again (a resume): it was reached back then
+	}
 	switch st.Kind {
 	case protocol.StatusShutdown:
 		t.closed = true
