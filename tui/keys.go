@@ -16,7 +16,7 @@ import (
 // keys (bind), so what is shown cannot drift from what works.
 type keyMap struct {
 	Send, NewLine, History, HistorySearch, SwitchFocus, TreeUp, TreeDown, TreeOpen,
-	Back, Scroll, ToggleOutput, Search, TreeSearch, Agents, ToggleTree,
+	Back, Scroll, ToggleOutput, ToolFocus, Search, TreeSearch, Agents, ToggleTree,
 	Mouse, Interrupt, Help key.Binding
 	// The approval modal's keys (matched in approval.go), listed in help.
 	ApprovalFocus, ApprovalChoose, ApprovalAnswer key.Binding
@@ -34,7 +34,8 @@ var keys = keyMap{
 	TreeOpen:      bind("in the tree: focus that agent", "enter"),
 	Back:          bind("back to the root agent / close overlays", "esc"),
 	Scroll:        bind("scroll the transcript (mouse wheel too)", "pgup", "pgdown", "home", "end"),
-	ToggleOutput:  bind("expand / collapse the last tool output", "ctrl+o"),
+	ToggleOutput:  bind("expand / collapse the highlighted (else the last) tool call", "ctrl+o"),
+	ToolFocus:     bind("highlight the previous / next tool call", "alt+up", "alt+down"),
 	Search:        bind("search the transcript", "ctrl+f"),
 	TreeSearch:    bind("in the tree: search the transcript", "/"),
 	Agents:        bind("agents table (sort with s, filter with /)", "ctrl+t"),
@@ -52,7 +53,7 @@ var keys = keyMap{
 func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{k.Send, k.NewLine, k.History, k.HistorySearch, k.SwitchFocus,
 		row("in the tree: move, focus that agent (or click it)", k.TreeUp, k.TreeDown, k.TreeOpen),
-		k.Back, k.Scroll, k.ToggleOutput,
+		k.Back, k.Scroll, k.ToggleOutput, k.ToolFocus,
 		row("search the transcript (/ in the tree; enter next, n/N, esc)", k.Search, k.TreeSearch),
 		k.Agents, k.ToggleTree, k.Mouse, k.Interrupt,
 		k.ApprovalFocus, k.ApprovalChoose, k.ApprovalAnswer}}
@@ -181,14 +182,13 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	case key.Matches(msg, keys.ToggleOutput):
-		if t := m.sess.threads[m.focused]; t != nil {
-			for i := len(t.entries) - 1; i >= 0; i-- {
-				if e := t.entries[i]; e.kind == entryTool {
-					e.collapsed = !e.collapsed
-					e.touch()
-					break
-				}
-			}
+		m.toggleTool()
+		return m, nil
+	case key.Matches(msg, keys.ToolFocus):
+		if k == "alt+up" {
+			m.moveToolFocus(-1)
+		} else {
+			m.moveToolFocus(1)
 		}
 		return m, nil
 	case key.Matches(msg, keys.Scroll):
@@ -206,6 +206,9 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	case key.Matches(msg, keys.Back):
+		if m.clearToolFocus() {
+			return m, nil
+		}
 		if m.area == focusTree {
 			m.area = focusComposer
 			m.composer.Focus()

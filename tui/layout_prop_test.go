@@ -71,6 +71,13 @@ func screenStates() []screenState {
 			m, _ = press(m, "/")
 			return typeText(m, "parser")
 		}},
+		{"tool highlighted and expanded", func(t *testing.T) Model {
+			m, _ := newTestModel(t, 80, 24, newFake(rootInfo()))
+			m = feed(m, marksScenario()...)
+			m = pressAlt(pressAlt(m, "up"), "up")
+			m, _ = press(m, "ctrl+o")
+			return m
+		}},
 		{"slash menu", func(t *testing.T) Model { return typeText(base(t), "/") }},
 		{"long draft", func(t *testing.T) Model {
 			return typeText(base(t), strings.Repeat("a long draft with 漢字 and emoji 🌳 ", 30))

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/grovecli/grove/protocol"
 )
 
@@ -95,5 +97,61 @@ func TestInterruptingFlashEndsWithTheTurn(t *testing.T) {
 	m = feed(m, status(rootID, protocol.Interrupted(), 2*time.Second))
 	if strings.Contains(screen(m), "interrupting") {
 		t.Fatalf("stale flash:\n%s", screen(m))
+	}
+}
+
+func pressAlt(m Model, k string) Model {
+	code := tea.KeyUp
+	if k == "down" {
+		code = tea.KeyDown
+	}
+	mm, _ := m.Update(tea.KeyPressMsg{Code: code, Mod: tea.ModAlt})
+	return mm.(Model)
+}
+
+// TestCtrlOExpandsAnyCall: alt+↑ highlights older calls, ctrl+o expands
+// the highlighted one (not just the last), esc drops the highlight.
+func TestCtrlOExpandsAnyCall(t *testing.T) {
+	m, _ := newTestModel(t, 100, 40, newFake(rootInfo()))
+	m = feed(m, marksScenario()...)
+	if strings.Contains(screen(m), "compiling…\n") && strings.Count(screen(m), "compiling…") > 2 {
+		t.Fatal("expanded before ctrl+o")
+	}
+	for range 4 {
+		m = pressAlt(m, "up") // git status → go test → rm → make check
+	}
+	root := m.sess.threads[rootID]
+	if e := selectedTool(root); e == nil || !strings.Contains(e.tool.Arguments, "make check") {
+		t.Fatalf("highlight on %+v", e)
+	}
+	m, _ = press(m, "ctrl+o")
+	if s := screen(m); strings.Count(s, "compiling…") != 6 || strings.Contains(s, "earlier lines") {
+		t.Fatalf("the highlighted call is not expanded:\n%s", s)
+	}
+	m, _ = press(m, "esc")
+	if selectedTool(root) != nil {
+		t.Fatal("esc kept the highlight")
+	}
+}
+
+// TestSearchFindsHiddenOutput: a match in the part of a call's output a
+// collapsed call does not show is found, shown, and collapsed again when
+// the search closes.
+func TestSearchFindsHiddenOutput(t *testing.T) {
+	m, _ := newTestModel(t, 100, 40, newFake(rootInfo()))
+	out := "Exit code: 0\nWall time: 0.1 seconds\nOutput:\nneedle-in-the-head\n" + strings.Repeat("noise\n", 20) + "tail line"
+	m = feed(m, status(rootID, protocol.Running(), time.Second), toolBegin(rootID, "c1", "exec_command", `{"cmd":"ls"}`),
+		execEnd(rootID, "c1", "ls", 0, false, out), status(rootID, protocol.Completed("", false), 2*time.Second))
+	if strings.Contains(screen(m), "needle") {
+		t.Fatal("the head shows while collapsed")
+	}
+	m, _ = press(m, "ctrl+f")
+	m = typeText(m, "needle")
+	if s := screen(m); !strings.Contains(s, "needle-in-the-head") || !strings.Contains(s, "1/1") {
+		t.Fatalf("hidden output not found:\n%s", s)
+	}
+	m, _ = press(m, "esc")
+	if e := m.sess.threads[rootID].entries[0]; !e.collapsed {
+		t.Fatal("left expanded after the search")
 	}
 }

@@ -36,6 +36,8 @@ type entry struct {
 	// stopped: its turn ended before the call did (an interrupt).
 	decision protocol.ReviewDecision
 	stopped  bool
+	// selected: the call has the tool-call highlight (alt+↑/↓).
+	selected bool
 	plan     *protocol.Plan
 	cardIDs  []protocol.ThreadID
 	cardCall string     // collab tool name of a status card
@@ -82,13 +84,15 @@ type threadView struct {
 	// scroll: top line when not following the bottom.
 	follow bool
 	top    int
+	// toolSel is the entry index of the highlighted tool call (-1: none).
+	toolSel int
 	// replayedTo is the time of the last event replayed from the rollout
 	// (zero: none); live events up to it were applied already.
 	replayedTo time.Time
 }
 
 func newThreadView(info protocol.ThreadInfo) *threadView {
-	t := &threadView{info: info, turnAt: info.StartedAt, toolIdx: map[string]*entry{}, follow: true}
+	t := &threadView{info: info, turnAt: info.StartedAt, toolIdx: map[string]*entry{}, follow: true, toolSel: -1}
 	t.setStatus(info.Status, time.Time{})
 	return t
 }

@@ -170,6 +170,10 @@ func (r *renderer) toolLines(e *entry, w int) []string {
 		word = " " + word
 	}
 	head := fmt.Sprintf("%s %s%s %s", mark, r.th.toolName.Render(name), word, r.th.toolArgs.Render(clip(toolSummary(tc), room)))
+	if e.selected {
+		// The highlight keeps the words, loses the colours.
+		head = r.th.tableSel.Render(padRight(ansiStrip(head), w))
+	}
 	out := []string{padRight(head, w)}
 	if e.running && e.progress != "" {
 		out = append(out, padRight(r.th.dim.Render("  ⋯ "+clip(e.progress, max(10, w-4))), w))
@@ -232,6 +236,13 @@ func (r *renderer) toolOutput(e *entry, w int) []string {
 		}
 	}
 	for _, l := range show {
+		if !e.collapsed {
+			// Expanded: every character shows (search finds what it sees).
+			for _, part := range wrap(strings.ReplaceAll(l, "\t", "    "), max(1, w-2)) {
+				out = append(out, "  "+style.Render(part))
+			}
+			continue
+		}
 		out = append(out, "  "+style.Render(clip(l, w-2)))
 	}
 	if hidden != "" {

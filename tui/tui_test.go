@@ -62,6 +62,8 @@ func press(m Model, k string) (Model, tea.Cmd) {
 		msg = tea.KeyPressMsg{Code: tea.KeyPgDown}
 	case "backspace":
 		msg = tea.KeyPressMsg{Code: tea.KeyBackspace}
+	case "ctrl+f":
+		msg = tea.KeyPressMsg{Code: 'f', Mod: tea.ModCtrl}
 	case "ctrl+o":
 		msg = tea.KeyPressMsg{Code: 'o', Mod: tea.ModCtrl}
 	case "ctrl+c":
