@@ -173,7 +173,7 @@ func (r *renderer) sandboxLine(req *protocol.ApprovalRequest, s *session, inner 
 		}
 	}
 	if outsideSandbox(req) {
-		return r.th.dim.Render("sandbox: ") + r.th.errStyle.Render(clip("none: runs outside the sandbox (danger-full-access)", inner-9))
+		return r.th.dim.Render("sandbox: ") + r.th.errStyle.Render(clip("none (danger-full-access)", inner-9))
 	}
 	if mode == "" || req.Kind == protocol.ApprovalWorkingDir {
 		return "" // not known, or not what is asked

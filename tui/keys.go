@@ -131,7 +131,20 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, cmd
 	}
 	if m.help {
-		m.help = false
+		// The help scrolls when it does not fit; any other key closes it.
+		last := max(0, len(m.helpLines())-m.bodyHeight())
+		switch k {
+		case "up", "k":
+			m.helpTop = max(0, m.helpTop-1)
+		case "down", "j":
+			m.helpTop = min(last, m.helpTop+1)
+		case "pgup":
+			m.helpTop = max(0, m.helpTop-m.bodyHeight()+1)
+		case "pgdown", "space", " ":
+			m.helpTop = min(last, m.helpTop+m.bodyHeight()-1)
+		default:
+			m.help, m.helpTop = false, 0
+		}
 		return m, nil
 	}
 	if m.search != nil {

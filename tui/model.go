@@ -79,6 +79,7 @@ type Model struct {
 
 	overlay  *agentsOverlay
 	help     bool
+	helpTop  int // first shown line of the help when it scrolls
 	picker   *picker
 	quitHint time.Time
 	flash    string

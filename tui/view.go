@@ -70,7 +70,7 @@ func (m Model) render() string {
 		out = append(out, m.statusLine())
 		return strings.Join(out, "\n")
 	case m.help:
-		out = append(out, fit(m.helpLines(), m.w, bh)...)
+		out = append(out, fit(m.helpWindow(bh), m.w, bh)...)
 	case m.overlay != nil:
 		out = append(out, fit(m.overlay.view(&m, m.w, bh), m.w, bh)...)
 	default:
@@ -132,6 +132,9 @@ func (m Model) bodyLines(h int) []string {
 			title = m.searchTitle()
 		}
 		body := m.r.transcriptLines(m.sess, t, xw, h-1)
+		if showsWelcome(t, m.focused == m.sess.root) {
+			body = append(m.welcomeLines(xw), body...)
+		}
 		if row := m.searchHit(); row >= 0 && row < len(body) {
 			body[row] = m.th.tableSel.Render(padRight(ansiStrip(body[row]), xw))
 		}
