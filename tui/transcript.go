@@ -92,15 +92,13 @@ func toolSummary(tc *protocol.ToolCall) string {
 	case "exec_command":
 		return "$ " + pick("cmd")
 	case "apply_patch":
-		var files []string
-		for _, l := range strings.Split(pick("input"), "\n") {
-			for _, p := range []string{"*** Add File: ", "*** Update File: ", "*** Delete File: "} {
-				if strings.HasPrefix(l, p) {
-					files = append(files, strings.TrimPrefix(l, p))
-				}
-			}
+		files := parsePatch(patchInput(tc.Arguments))
+		names := make([]string, len(files))
+		for i, f := range files {
+			names[i] = f.path
 		}
-		return strings.Join(files, ", ")
+		add, del := patchCounts(files)
+		return fmt.Sprintf("%s (+%d -%d)", strings.Join(names, ", "), add, del)
 	case "read_file", "list_dir":
 		return pick("path", "file_path", "dir_path")
 	case "grep_files":
@@ -181,6 +179,14 @@ func (r *renderer) toolLines(e *entry, w int) []string {
 	if e.running {
 		for _, l := range liveLines(e.liveTail, liveTailLines) {
 			out = append(out, padRight(r.th.toolOut.Render("  "+clip(l, max(10, w-2))), w))
+		}
+	}
+	if tc.Name == "apply_patch" {
+		if files := parsePatch(patchInput(tc.Arguments)); len(files) > 0 {
+			out = append(out, r.patchLines(files, w, e.collapsed)...)
+			if e.outcome() == outcomeOK {
+				return out // the output only repeats the file list
+			}
 		}
 	}
 	if e.running || tc.Output == "" {
