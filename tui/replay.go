@@ -65,11 +65,10 @@ func (s *session) replay(t *threadView, evs []protocol.Event) bool {
 	}
 	// The engine's picture of the thread now (its note, model, status) is
 	// newer than what the rollout started with.
-	st := t.status
 	t.info = info
 	s.touchCards(info.ID)
-	if info.Status.Kind != "" && !sameStatus(info.Status, st) {
-		t.setStatus(info.Status, time.Time{})
+	if info.Status.Kind != "" {
+		t.setStatus(info.Status, time.Time{}) // the same status keeps its time
 	}
 	t.streaming = nil // a message the recording cut off is not still streaming
 	return true

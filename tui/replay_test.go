@@ -80,8 +80,21 @@ func TestResumedScreenEqualsLive(t *testing.T) {
 			rootEvs = append(rootEvs, e)
 		}
 	}
+	// Each quit recorded the root's shutdown; each resume (twice, the
+	// second one under way) recorded its start again, as it ended.
+	ended := protocol.Completed("Fixed the leap-year check.", true)
+	reopened := rootInfo()
+	reopened.Status = ended
+	at := evs[len(evs)-1].Timestamp
+	for range 2 {
+		for _, e := range []protocol.Event{status(rootID, protocol.Shutdown(), 0), ev(protocol.EventThreadClosed, rootID, 0), started(reopened, 0), status(rootID, ended, 0)} {
+			at = at.Add(time.Minute)
+			e.Timestamp = at
+			rootEvs = append(rootEvs, e)
+		}
+	}
 	root := rootInfo()
-	root.Status, root.RolloutPath = protocol.Completed("Fixed the leap-year check.", true), writeRollout(t, rootEvs...)
+	root.Status, root.RolloutPath = ended, writeRollout(t, rootEvs...)
 	ex := child(explorerID, "explorer", "", "find the date parser", 1, rootID)
 	ex.Status, ex.RolloutPath = protocol.Shutdown(), writeRollout(t, exEvs...)
 

@@ -67,10 +67,12 @@ type threadView struct {
 	turnAt time.Time
 	// closed marks a thread that was shut down; lastReal keeps the status it
 	// had before (completed, errored, interrupted), which closing does not undo.
-	closed    bool
-	lastReal  protocol.AgentStatus
-	entries   []*entry
-	streaming *entry
+	closed   bool
+	lastReal protocol.AgentStatus
+	// lastRealAt is when lastReal was reached (zero: unknown).
+	lastRealAt time.Time
+	entries    []*entry
+	streaming  *entry
 	// unread holds the Seq of inbox notifications (inbox surface) this
 	// agent has not read yet; the tree shows their count.
 	unread   map[int]bool
@@ -103,6 +105,11 @@ func (t *threadView) setStatus(st protocol.AgentStatus, at time.Time) {
 	if sameStatus(st, t.status) && !t.statusAt.IsZero() {
 		return // reported again (a resume): it was reached back then
 	}
+	if t.status.Kind == protocol.StatusShutdown && sameStatus(st, t.lastReal) && !t.lastRealAt.IsZero() {
+		// Reopened as it ended (a resume): open again, ended back then.
+		t.status, t.statusAt, t.closed = st, t.lastRealAt, false
+		return
+	}
 	switch st.Kind {
 	case protocol.StatusShutdown:
 		t.closed = true
@@ -111,7 +118,8 @@ func (t *threadView) setStatus(st protocol.AgentStatus, at time.Time) {
 			return
 		}
 	case protocol.StatusCompleted, protocol.StatusErrored, protocol.StatusInterrupted:
-		t.lastReal = st
+		t.lastReal, t.lastRealAt = st, at
+		t.closed = false // a status after the close: it was reopened
 	case protocol.StatusRunning:
 		if t.status.Kind != protocol.StatusRunning && !at.IsZero() {
 			t.turnAt = at
