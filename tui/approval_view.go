@@ -72,7 +72,10 @@ func layoutModal(p modalParts, a *approvals, room, inner int, dim func(...string
 	}
 	more := min(len(p.body)-bodyRows, max(0, left))
 	bodyRows, left = bodyRows+more, left-more
-	why := p.why[:min(len(p.why), max(0, left))]
+	why := append([]string(nil), p.why[:min(len(p.why), max(0, left))]...)
+	if n := len(why); n > 0 && n < len(p.why) {
+		why[n-1] = clipANSI(why[n-1], inner-2) + dim(" …") // the reason goes on
+	}
 
 	// The body window: scrolled by the user, clamped to what exists.
 	top := min(max(0, a.scroll), len(p.body)-bodyRows)
