@@ -112,3 +112,24 @@ func TestHelpScrolls(t *testing.T) {
 		t.Fatal("a key did not close the help")
 	}
 }
+
+// TestAgentsTableShowsTokenBreakdown: Ctrl+T shows the selected agent's
+// tokens (input, cached, output, reasoning) and the session's.
+func TestAgentsTableShowsTokenBreakdown(t *testing.T) {
+	m, _ := newTestModel(t, 120, 30, newFake(rootInfo()))
+	m = feed(m, treeScenario()...)
+	u := ev(protocol.EventTokenUsage, rootID, 5*time.Second)
+	u.Usage = &protocol.TokenUsage{InputTokens: 100, TotalTokens: 100}
+	u.TotalUsage = &protocol.TokenUsage{InputTokens: 12000, CachedInputTokens: 8000, OutputTokens: 1500, ReasoningTokens: 700, TotalTokens: 13500}
+	c := ev(protocol.EventTokenUsage, explorerID, 6*time.Second)
+	c.Usage = u.Usage
+	c.TotalUsage = &protocol.TokenUsage{InputTokens: 3000, OutputTokens: 500, TotalTokens: 3500}
+	m = feed(m, u, c)
+	m, _ = press(m, "ctrl+t")
+	s := screen(m)
+	for _, want := range []string{"root in 12.0k (cached 8.0k) · out 1.5k (reasoning 700)", "session in 15.0k (cached 8.0k) · out 2.0k (reasoning 700)"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("agents table lacks %q:\n%s", want, s)
+		}
+	}
+}
