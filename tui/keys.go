@@ -33,7 +33,7 @@ var keys = keyMap{
 	TreeDown:      bind("in the tree: down", "down", "j"),
 	TreeOpen:      bind("in the tree: focus that agent", "enter"),
 	Back:          bind("back to the root agent / close overlays", "esc"),
-	Scroll:        bind("scroll the transcript (mouse wheel too)", "pgup", "pgdown", "home", "end"),
+	Scroll:        bind("scroll the transcript (mouse wheel too; home/end move in a draft)", "pgup", "pgdown", "home", "end"),
 	ToggleOutput:  bind("expand / collapse the highlighted (else the last) tool call", "ctrl+o"),
 	ToolFocus:     bind("highlight the previous / next tool call", "alt+up", "alt+down"),
 	Search:        bind("search the transcript", "ctrl+f"),
@@ -205,6 +205,9 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	case key.Matches(msg, keys.Scroll):
+		if (k == "home" || k == "end") && m.area == focusComposer && m.composer.Value() != "" {
+			break // in a draft they move the cursor to the line's start or end
+		}
 		if t := m.sess.threads[m.focused]; t != nil {
 			switch k {
 			case "pgup":

@@ -155,3 +155,17 @@ func TestSearchFindsHiddenOutput(t *testing.T) {
 		t.Fatal("left expanded after the search")
 	}
 }
+
+// TestHomeEndMoveInADraft: with a draft, home and end move the cursor
+// (they scroll the transcript only when the composer is empty).
+func TestHomeEndMoveInADraft(t *testing.T) {
+	m, _ := newTestModel(t, 80, 24, newFake(rootInfo()))
+	m = typeText(m, "abc")
+	mm, _ := m.Update(tea.KeyPressMsg{Code: tea.KeyHome})
+	m = typeText(mm.(Model), "X")
+	mm, _ = m.Update(tea.KeyPressMsg{Code: tea.KeyEnd})
+	m = typeText(mm.(Model), "Z")
+	if v := m.composer.Value(); v != "XabcZ" {
+		t.Fatalf("composer %q", v)
+	}
+}
