@@ -293,10 +293,11 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			} else {
 				m.histIdx = min(len(m.history), m.histIdx+1)
 			}
+			m.clearComposer()
 			if m.histIdx < len(m.history) {
-				m.composer.SetValue(m.history[m.histIdx])
-			} else {
-				m.composer.SetValue("")
+				// A recalled paste comes back as the chip it was typed as,
+				// not as hundreds of rows in the composer.
+				m.composer.SetValue(m.pastes.chip(m.history[m.histIdx]))
 			}
 			return m, nil
 		}

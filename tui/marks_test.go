@@ -169,3 +169,29 @@ func TestHomeEndMoveInADraft(t *testing.T) {
 		t.Fatalf("composer %q", v)
 	}
 }
+
+// TestHistoryRecallsAPasteAsAChip: ↑ brings back a large sent paste as a
+// chip, and sending it again sends the whole text.
+func TestHistoryRecallsAPasteAsAChip(t *testing.T) {
+	fb := newFake(rootInfo())
+	m, _ := newTestModel(t, 80, 24, fb)
+	big := strings.Repeat("line of a log\n", 40)
+	mm, _ := m.Update(tea.PasteMsg{Content: big})
+	m, cmd := press(mm.(Model), "enter")
+	runCmd(cmd)
+	m, _ = press(m, "up")
+	if v := m.composer.Value(); !strings.HasPrefix(v, "[pasted 40 lines") {
+		t.Fatalf("recalled as %q", v[:min(len(v), 60)])
+	}
+	m, cmd = press(m, "enter")
+	runCmd(cmd)
+	var sent []string
+	for _, op := range fb.Ops() {
+		if op.Type == protocol.OpUserTurn {
+			sent = append(sent, op.Text)
+		}
+	}
+	if len(sent) != 2 || sent[1] != sent[0] || !strings.Contains(sent[1], "line of a log") {
+		t.Fatalf("sent %d: %q", len(sent), sent)
+	}
+}
