@@ -133,3 +133,20 @@ func TestAgentsTableShowsTokenBreakdown(t *testing.T) {
 		}
 	}
 }
+
+// TestDeepTreeKeepsLabels: at 80 columns an agent twelve levels deep
+// still shows its label (the guides are squeezed, not the name).
+func TestDeepTreeKeepsLabels(t *testing.T) {
+	m, _ := newTestModel(t, 80, 30, newFake(rootInfo()))
+	parent := rootID
+	for d := 1; d <= 12; d++ {
+		id := protocol.ThreadID(fmt.Sprintf("00000000-0000-7000-8000-%012d", d))
+		m = feed(m, started(child(id, "worker", fmt.Sprintf("d%02d", d), "", d, parent), time.Second))
+		parent = id
+	}
+	s := screen(m)
+	checkSize(t, s, 80, 30)
+	if !strings.Contains(s, "worker/d12") || !strings.Contains(s, "…") {
+		t.Fatalf("deep label lost:\n%s", s)
+	}
+}
