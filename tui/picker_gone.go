@@ -22,8 +22,7 @@ func goneDirs(entries []rollout.IndexEntry) map[protocol.ThreadID]bool {
 		}
 		missing, ok := seen[e.Cwd]
 		if !ok {
-			_, err := os.Stat(e.Cwd)
-			missing = errors.Is(err, fs.ErrNotExist)
+			missing = dirGone(e.Cwd)
 			seen[e.Cwd] = missing
 		}
 		if missing {
@@ -31,4 +30,11 @@ func goneDirs(entries []rollout.IndexEntry) map[protocol.ThreadID]bool {
 		}
 	}
 	return gone
+}
+
+// dirGone reports a directory that does not exist (tests that show
+// made-up paths replace it).
+var dirGone = func(dir string) bool {
+	_, err := os.Stat(dir)
+	return errors.Is(err, fs.ErrNotExist)
 }

@@ -249,6 +249,9 @@ func TestGoldenAgentsOverlay(t *testing.T) {
 }
 
 func TestGoldenPicker(t *testing.T) {
+	saved := dirGone
+	dirGone = func(string) bool { return false } // its made-up /work/project exists
+	defer func() { dirGone = saved }()
 	home := t.TempDir()
 	for i, p := range []string{"refactor the parser", "add leap-year tests", "write the changelog"} {
 		_ = rollout.AppendIndex(home, rollout.IndexEntry{ID: protocol.ThreadID("0000000" + itoa(i) + "-0000-7000-8000-00000000000" + itoa(i)), Cwd: "/work/project", UpdatedAt: t0.Add(-time.Duration(3-i) * time.Hour), FirstPrompt: p, ChildCount: i})
