@@ -48,6 +48,8 @@ func (h exitHook) Run() int {
 func runCLI(t *testing.T, home string, stdin string, args ...string) (string, string, error) {
 	t.Helper()
 	t.Setenv("GROVE_HOME", home)
+	// No Codex config of the machine's user leaks into a test.
+	t.Setenv("CODEX_HOME", filepath.Join(home, "no-codex-home"))
 	cmd := newRootCmd()
 	var out, errb bytes.Buffer
 	cmd.SetOut(&out)

@@ -13,6 +13,7 @@ type globalFlags struct {
 	cd        string
 	sandbox   string
 	approval  string
+	profile   string
 	demo      bool
 	debug     bool
 	// keepDemoDir keeps the demo's scratch project after grove exits.
@@ -48,6 +49,7 @@ With no API key and no provider configured, grove runs an offline demo model.`,
 	pf.StringVarP(&g.cd, "cd", "C", "", "working directory for the session")
 	pf.StringVarP(&g.sandbox, "sandbox", "s", "", "sandbox mode: read-only, workspace-write or danger-full-access")
 	pf.StringVarP(&g.approval, "ask-for-approval", "a", "", "approval policy: untrusted, on-request, on-failure or never")
+	pf.StringVarP(&g.profile, "profile", "p", "", "use [profiles.<name>] of config.toml (Codex's profiles)")
 	pf.BoolVar(&g.demo, "demo", false, "run the offline demo model even if a provider is configured")
 	pf.BoolVar(&g.keepDemoDir, "keep-demo-dir", false, "keep the offline demo's scratch project (removed when grove exits otherwise)")
 	pf.BoolVar(&g.debug, "debug", false, "mirror the debug log ($GROVE_HOME/log/grove.log) to stderr (headless commands)")

@@ -38,6 +38,8 @@ type session struct {
 	warnings []string
 	// stopLog and waitLog end the debug log's event reader.
 	stopLog, waitLog func()
+	// finishNotify lets the `notify` program of the last turn run.
+	finishNotify func(context.Context)
 	// mcp runs the session's MCP servers; shutdown stops them.
 	mcp *mcp.Manager
 	// scratch is the demo's scratch project, removed at shutdown ("" when
@@ -76,26 +78,30 @@ type sessionOpts struct {
 	mcpServers map[string]config.MCPServer
 }
 
-// loadConfig reads config.toml with the command-line overrides applied.
+// loadConfig reads grove's config.toml (else Codex's) with the profile
+// and the command-line overrides applied.
 func loadConfig(g *globalFlags) (*config.Config, error) {
 	home, err := config.Home()
 	if err != nil {
 		return nil, err
 	}
-	overrides := append([]string(nil), g.overrides...)
+	var flags []string
 	if g.model != "" {
-		overrides = append(overrides, "model="+quote(g.model))
+		flags = append(flags, "model="+quote(g.model))
 	}
 	if g.sandbox != "" {
-		overrides = append(overrides, "sandbox_mode="+quote(g.sandbox))
+		flags = append(flags, "sandbox_mode="+quote(g.sandbox))
 	}
 	if g.approval != "" {
-		overrides = append(overrides, "approval_policy="+quote(g.approval))
+		flags = append(flags, "approval_policy="+quote(g.approval))
 	}
 	if g.demo {
-		overrides = append(overrides, `model_provider="demo"`)
+		flags = append(flags, `model_provider="demo"`)
 	}
-	cfg, err := config.Load(home, overrides)
+	cfg, err := config.LoadWith(config.LoadOptions{
+		Home: home, CodexHome: config.CodexHome(), Profile: g.profile,
+		Overrides: g.overrides, Flags: flags,
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -194,6 +200,7 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 		Cwd: cwd, Sandbox: cfg.SandboxPolicy(), ApprovalPolicy: cfg.ApprovalPolicy,
 		MaxThreads: cfg.Agents.MaxThreads, MaxDepth: cfg.Agents.MaxDepth,
 		Instructions: cfg.Instructions, Templates: catalog,
+		BaseInstructions: cfg.ModelInstructions, DeveloperInstructions: cfg.DeveloperInstructions,
 		Headless: o.headless, ApproveWorkdirs: o.approveWorkdirs || cfg.Exec.ApproveWorkdirs,
 		Demo: prov.Demo, Tools: reg,
 		Surfaces: []engine.SurfaceFactory{collab.New, task.Factory(task.Options{
@@ -210,6 +217,7 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 	closeMCPWithEngine(eng, mcpMgr) // also when a front end shuts the engine down directly
 	s := &session{cfg: cfg, provider: prov, eng: eng, cwd: cwd, warnings: warnings, mcp: mcpMgr, scratch: scratch}
 	s.stopLog, s.waitLog = logEvents(eng, s.addWarning)
+	s.finishNotify = startNotify(eng, cfg.Notify, cwd)
 	return s, nil
 }
 
@@ -226,6 +234,7 @@ func (s *session) shutdown(ctx context.Context, reason string) error {
 		_ = s.mcp.Close() // MCP servers stop with the session
 		l.Info("shutdown: MCP servers stopped", "duration_ms", time.Since(step).Milliseconds())
 	}
+	s.finishNotify(ctx)
 	s.removeScratch()
 	step := time.Now()
 	s.stopLog()

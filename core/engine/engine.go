@@ -34,6 +34,13 @@ type Options struct {
 	MaxDepth        int // default 3
 	// Instructions are extra user instructions appended to the base prompt.
 	Instructions string
+	// BaseInstructions replace grove's base prompt (Codex's
+	// model_instructions_file); the delegation section, role, AGENTS.md
+	// and environment are still added.
+	BaseInstructions string
+	// DeveloperInstructions (Codex's developer_instructions) are added to
+	// every agent's instructions as their own section.
+	DeveloperInstructions string
 	Templates    *templates.Catalog
 	// Tools holds the core tools; nil registers the built-in set.
 	Tools *tools.Registry
