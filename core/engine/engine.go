@@ -41,7 +41,7 @@ type Options struct {
 	// DeveloperInstructions (Codex's developer_instructions) are added to
 	// every agent's instructions as their own section.
 	DeveloperInstructions string
-	Templates    *templates.Catalog
+	Templates             *templates.Catalog
 	// Tools holds the core tools; nil registers the built-in set.
 	Tools *tools.Registry
 	// Headless: nobody answers approvals; the policy decides.
