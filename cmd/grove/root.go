@@ -14,8 +14,10 @@ type globalFlags struct {
 	sandbox   string
 	approval  string
 	profile   string
-	demo      bool
-	debug     bool
+	// addDirs are extra writable roots (exec --add-dir).
+	addDirs []string
+	demo    bool
+	debug   bool
 	// keepDemoDir keeps the demo's scratch project after grove exits.
 	keepDemoDir bool
 
@@ -34,6 +36,7 @@ you watch, steer and approve it all live.
 
 With no API key and no provider configured, grove runs an offline demo model.`,
 		Args:          cobra.ArbitraryArgs,
+		Version:       groveVersion,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRun: func(cmd *cobra.Command, _ []string) {
@@ -53,6 +56,9 @@ With no API key and no provider configured, grove runs an offline demo model.`,
 	pf.BoolVar(&g.demo, "demo", false, "run the offline demo model even if a provider is configured")
 	pf.BoolVar(&g.keepDemoDir, "keep-demo-dir", false, "keep the offline demo's scratch project (removed when grove exits otherwise)")
 	pf.BoolVar(&g.debug, "debug", false, "mirror the debug log ($GROVE_HOME/log/grove.log) to stderr (headless commands)")
+	// `grove --version` and `grove exec --version` print "grove <version>"
+	// (codex exec --version prints its own name and version too).
+	root.SetVersionTemplate("grove {{.Version}}\n")
 	root.AddCommand(newExecCmd(g), newResumeCmd(g), newAgentsCmd(g), newSessionsCmd(g))
 	root.AddCommand(newAppServerCmd(g), newACPCmd(g))
 	root.AddCommand(newMCPCmd(g))

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -41,7 +42,10 @@ type Options struct {
 	// DeveloperInstructions (Codex's developer_instructions) are added to
 	// every agent's instructions as their own section.
 	DeveloperInstructions string
-	Templates             *templates.Catalog
+	// OutputSchema constrains the root agent's replies (`grove exec
+	// --output-schema`); sub-agents answer their parent in free text.
+	OutputSchema json.RawMessage
+	Templates    *templates.Catalog
 	// Tools holds the core tools; nil registers the built-in set.
 	Tools *tools.Registry
 	// Headless: nobody answers approvals; the policy decides.
