@@ -34,6 +34,11 @@ type execFlags struct {
 	outputSchema     string
 	// resumeLast / resumeID are `exec resume --last | <id>`.
 	resumeLast bool
+	// ignoreUserConfig, ignoreRules, oss, localProvider: Codex's.
+	ignoreUserConfig bool
+	ignoreRules      bool
+	oss              bool
+	localProvider    string
 }
 
 // register adds the flags to exec as persistent flags, so `exec resume`
@@ -54,6 +59,10 @@ func (f *execFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.ephemeral, "ephemeral", false, "keep no session files: the session cannot be resumed")
 	fs.StringVar(&f.color, "color", "auto", "colour of the progress output: always, never or auto (grove's progress has none)")
 	fs.StringVar(&f.outputSchema, "output-schema", "", "JSON Schema FILE the final message must follow")
+	fs.BoolVar(&f.ignoreUserConfig, "ignore-user-config", false, "read no config.toml (grove's or Codex's): defaults, -c and flags only")
+	fs.BoolVar(&f.ignoreRules, "ignore-rules", false, "accepted for Codex scripts: grove has no execpolicy .rules files")
+	fs.BoolVar(&f.oss, "oss", false, "use a local model server (--local-provider, default ollama)")
+	fs.StringVar(&f.localProvider, "local-provider", "", "the local server --oss uses: ollama or lmstudio")
 }
 
 // mode is the output mode after the aliases.
@@ -91,6 +100,20 @@ func (f *execFlags) apply(g *globalFlags) error {
 		g.sandbox, g.approval = "workspace-write", "on-request"
 	case f.yolo:
 		g.sandbox, g.approval = "danger-full-access", "never"
+	}
+	g.ignoreUserConfig = f.ignoreUserConfig
+	if f.localProvider != "" && !f.oss {
+		return errors.New("--local-provider goes with --oss")
+	}
+	if f.oss {
+		p := f.localProvider
+		if p == "" {
+			p = "ollama"
+		}
+		if p != "ollama" && p != "lmstudio" {
+			return fmt.Errorf("--local-provider %q: expected ollama or lmstudio", p)
+		}
+		g.overrides = append(g.overrides, "model_provider="+quote(p))
 	}
 	for _, d := range f.addDirs {
 		abs, err := filepath.Abs(d)

@@ -16,8 +16,10 @@ type globalFlags struct {
 	profile   string
 	// addDirs are extra writable roots (exec --add-dir).
 	addDirs []string
-	demo    bool
-	debug   bool
+	// ignoreUserConfig reads no config file (exec --ignore-user-config).
+	ignoreUserConfig bool
+	demo             bool
+	debug            bool
 	// keepDemoDir keeps the demo's scratch project after grove exits.
 	keepDemoDir bool
 

@@ -113,7 +113,7 @@ func loadConfig(g *globalFlags) (*config.Config, error) {
 	}
 	cfg, err := config.LoadWith(config.LoadOptions{
 		Home: home, CodexHome: config.CodexHome(), Profile: g.profile,
-		Overrides: g.overrides, Flags: flags,
+		Overrides: g.overrides, Flags: flags, NoFiles: g.ignoreUserConfig,
 	})
 	if err != nil {
 		return nil, err

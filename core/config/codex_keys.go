@@ -57,7 +57,7 @@ var CodexKeys = []CodexKey{
 	{Key: "sandbox_workspace_write.exclude_slash_tmp", Status: KeyNotYet},
 	{Key: "sandbox_workspace_write.exclude_tmpdir_env_var", Status: KeyNotYet},
 	{Key: "instructions", Status: KeyDiffers, Note: "added to grove's base prompt as user instructions, not replacing it"},
-	{Key: "developer_instructions", Status: KeyWorks, Note: "sent as a developer section of every agent's instructions"},
+	{Key: "developer_instructions", Status: KeyDiffers, Note: "added to every agent's instructions as their own section, not as a separate developer message"},
 	{Key: "model_instructions_file", Status: KeyWorks, Note: "replaces grove's base prompt; a missing file is an error naming it"},
 	{Key: "profile", Status: KeyWorks},
 	{Key: "profiles.*", Status: KeyWorks, Note: "a profile's keys override the top level; each key is then treated as the top-level key of its name", Section: true},

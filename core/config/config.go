@@ -162,6 +162,8 @@ type LoadOptions struct {
 	// Flags are overrides from dedicated flags (-m, -s, -a, --demo),
 	// applied after the profile.
 	Flags []string
+	// NoFiles reads no config file (Codex's --ignore-user-config).
+	NoFiles bool
 }
 
 // Load reads home/config.toml (absent is fine), applies overrides
@@ -225,6 +227,9 @@ func LoadWith(o LoadOptions) (*Config, error) {
 // line numbers are the file's (the merged tree is re-encoded and its lines
 // are not).
 func (c *Config) readFile(o LoadOptions) (map[string]any, error) {
+	if o.NoFiles {
+		return map[string]any{}, nil
+	}
 	paths := []string{filepath.Join(o.Home, "config.toml")}
 	if o.CodexHome != "" {
 		paths = append(paths, filepath.Join(o.CodexHome, "config.toml"))
