@@ -192,3 +192,23 @@ persistence = "none"
 		t.Fatalf("unset env_key: %v", err)
 	}
 }
+
+// TestMCPAddDoesNotShadowCodexConfig: with only Codex's config.toml,
+// `grove mcp add` refuses to create grove's own (which would hide Codex's).
+func TestMCPAddDoesNotShadowCodexConfig(t *testing.T) {
+	home := t.TempDir()
+	codexHome := filepath.Join(home, "no-codex-home")
+	if err := os.MkdirAll(codexHome, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(codexHome, "config.toml"), []byte("model = \"x\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := runCLI(t, home, "", "mcp", "add", "docs", "--", "docs-server")
+	if err == nil || !strings.Contains(err.Error(), "stop reading Codex's settings") {
+		t.Fatalf("mcp add: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(home, "config.toml")); err == nil {
+		t.Fatal("grove's config.toml was created")
+	}
+}
