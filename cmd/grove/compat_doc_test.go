@@ -38,7 +38,7 @@ under it.
 
 `)
 	writeTable(&b, "Key", keyRows())
-	b.WriteString("\n## `grove exec` flags\n\nCodex's `codex exec` flags, same spelling. grove's own: `--demo`, `--approve-workdirs`, `--resume ID`, `--json=grove` / `--events`.\n\n")
+	b.WriteString("\n## `grove exec` flags\n\nCodex's `codex exec` flags, same spelling. grove's own: `--demo`, `--approve-workdirs`, `--resume ID`, `--fork`, `--json=grove` / `--events`.\n\n")
 	writeTable(&b, "Flag", codexExecFlags)
 	b.WriteString("\n## `--json` events\n\n`grove exec --json` prints Codex's JSONL, one event per line, so `jq` recipes and the TypeScript SDK written for `codex exec` read it. Items are the root agent's; a sub-agent's work appears as its collab_tool_call. `--json=grove` (or `--events`) prints grove's own, richer events instead (docs/events.md).\n\n")
 	writeTable(&b, "Event", codexEventRows)
@@ -126,7 +126,7 @@ func TestCodexExecFlagsTable(t *testing.T) {
 			t.Error("exec resume has no --last")
 		}
 	}
-	own := map[string]bool{"--demo": true, "--approve-workdirs": true, "--resume": true, "--events": true, "--ask-for-approval": true, "--keep-demo-dir": true, "--debug": true, "--help": true, "--last": true}
+	own := map[string]bool{"--demo": true, "--approve-workdirs": true, "--resume": true, "--fork": true, "--events": true, "--ask-for-approval": true, "--keep-demo-dir": true, "--debug": true, "--help": true, "--last": true}
 	check := func(f *pflag.Flag) {
 		if !listed["--"+f.Name] && !own["--"+f.Name] {
 			t.Errorf("grove exec's --%s is neither in codexExecFlags nor one of grove's own flags", f.Name)

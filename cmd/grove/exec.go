@@ -116,7 +116,7 @@ func runExec(ctx context.Context, g *globalFlags, f *execFlags, prompt, resumeID
 	}
 	events, cancel := s.eng.Subscribe()
 	defer cancel()
-	rootID, err := s.start(resumeID)
+	rootID, err := s.startOrFork(resumeID, f.fork)
 	if err != nil {
 		_ = s.shutdown(context.Background(), "start failed")
 		return err
@@ -243,6 +243,11 @@ done:
 	}
 	if err := term.Err(); err != nil {
 		return err
+	}
+	if lost := s.eng.Unrecorded(); len(lost) > 0 && final.Kind == protocol.StatusCompleted {
+		// A session whose record is incomplete is no success: a resume
+		// would not know what it did.
+		return exitError{code: 1, msg: "the session's record is incomplete: " + strings.Join(lost, "; ")}
 	}
 	switch final.Kind {
 	case protocol.StatusCompleted:

@@ -307,3 +307,15 @@ func (s *session) start(resumeID string) (protocol.ThreadID, error) {
 	}
 	return s.eng.StartRoot()
 }
+
+// startOrFork resumes resumeID, or with fork continues a copy of it in a
+// new session (the way past a session another grove is writing).
+func (s *session) startOrFork(resumeID string, fork bool) (protocol.ThreadID, error) {
+	if fork {
+		if resumeID == "" {
+			return "", fmt.Errorf("--fork needs a session to fork (an id, or --last)")
+		}
+		return s.eng.ForkSession(resumeID)
+	}
+	return s.start(resumeID)
+}
