@@ -160,6 +160,11 @@ func TestCodexTableCoversSchema(t *testing.T) {
 	if len(leaves) < 300 {
 		t.Fatalf("only %d keys found in the schema: the walk is broken", len(leaves))
 	}
+	uniq := map[string]bool{}
+	for _, l := range leaves {
+		uniq[l] = true
+	}
+	t.Logf("%d keys in Codex's schema, %d rows in CodexKeys", len(uniq), len(CodexKeys))
 	used := map[string]bool{}
 	for _, l := range leaves {
 		row, ok := codexKeyFor(strings.Split(l, "."))
