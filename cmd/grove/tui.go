@@ -76,6 +76,9 @@ func runTUI(ctx context.Context, g *globalFlags, prompt string, start tuiStart) 
 		_, err = s.startOrFork(resumeID, fork)
 		fork = false
 		if err != nil {
+			err = s.viewIfLocked(resumeID, err)
+		}
+		if err != nil {
 			_ = s.eng.Shutdown(context.Background())
 			s.removeScratch()
 			return nil, err

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/grovecli/grove/core/model"
+	"github.com/grovecli/grove/protocol"
 	"github.com/grovecli/grove/rollout"
 )
 
@@ -72,4 +73,58 @@ func TestSecondWriterIsRefusedAndCanFork(t *testing.T) {
 	if planCrashRepair(&rollout.Session{Items: fs.Items}) != nil {
 		t.Fatal("the fork's history needs a crash repair")
 	}
+}
+
+// TestViewSessionIsReadOnlyWhileHeld: a session another grove is writing
+// opens for viewing (its history, nothing written); input to it is refused
+// naming the lock until that grove is gone, then continues the session.
+func TestViewSessionIsReadOnlyWhileHeld(t *testing.T) {
+	started := make(chan struct{}, 1)
+	s := script{"root": func(ctx context.Context, tn turn) (model.Response, error) {
+		switch tn.prompt {
+		case "first":
+			return text("first answer"), nil
+		case "later":
+			return text("later answer"), nil
+		}
+		started <- struct{}{}
+		return block(ctx, tn)
+	}}
+	env := newEnv(t, s, nil)
+	env.send("first")
+	env.rootFinal(1)
+	env.send("hold")
+	<-started
+	entry, err := rollout.FindSession(env.home, string(env.root))
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(entry.RolloutPath)
+	e2, env2 := env.openBeside()
+	id, err := e2.ViewSession(string(env.root))
+	if err != nil || id != env.root {
+		t.Fatalf("view: %v %v", id, err)
+	}
+	if lastAssistantMessage(e2.History(id)) != "first answer" {
+		t.Fatalf("viewed history %+v", e2.History(id))
+	}
+	err = e2.SubmitText(id, "later")
+	var le *rollout.LockedError
+	if !errors.As(err, &le) {
+		t.Fatalf("input to a held session: %v, want a LockedError", err)
+	}
+	if after, _ := os.ReadFile(entry.RolloutPath); string(after) != string(before) {
+		t.Fatal("viewing wrote into the live session")
+	}
+	if err := env.e.Shutdown(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if err := e2.SubmitText(id, "later"); err != nil {
+		t.Fatalf("input once the other grove is gone: %v", err)
+	}
+	env2.waitFor("the continued turn", func(ev protocol.Event) bool {
+		m, err := ev.Msg()
+		am, ok := m.(protocol.AgentMessageMsg)
+		return err == nil && ok && am.Text == "later answer"
+	})
 }
