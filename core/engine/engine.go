@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -34,6 +35,16 @@ type Options struct {
 	MaxDepth        int // default 3
 	// Instructions are extra user instructions appended to the base prompt.
 	Instructions string
+	// BaseInstructions replace grove's base prompt (Codex's
+	// model_instructions_file); the delegation section, role, AGENTS.md
+	// and environment are still added.
+	BaseInstructions string
+	// DeveloperInstructions (Codex's developer_instructions) are added to
+	// every agent's instructions as their own section.
+	DeveloperInstructions string
+	// OutputSchema constrains the root agent's replies (`grove exec
+	// --output-schema`); sub-agents answer their parent in free text.
+	OutputSchema json.RawMessage
 	Templates    *templates.Catalog
 	// Tools holds the core tools; nil registers the built-in set.
 	Tools *tools.Registry
