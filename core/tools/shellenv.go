@@ -126,3 +126,14 @@ func shellCommand(cmd string, extra ...string) ([]string, []string) {
 	}
 	return []string{"bash", "-lc", cmd}, append(filterEnv(os.Environ(), p), extra...)
 }
+
+// PolicyEnviron is grove's own environment filtered by the shell
+// environment policy: what a program grove starts for the user (Codex's
+// `notify`) may see. API keys never reach it.
+func PolicyEnviron() []string {
+	var p ShellEnvPolicy
+	if cur := shellEnvPolicy.Load(); cur != nil {
+		p = *cur
+	}
+	return filterEnv(os.Environ(), p)
+}
