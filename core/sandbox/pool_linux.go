@@ -243,6 +243,12 @@ func startIsolated(spec helperSpec, r poolRequest, stdin, out int, exited, kill 
 				res <- result{0, err}
 				return
 			}
+			// Capability sets are per thread: what restrictSelf dropped
+			// on the main thread, drop here too.
+			if err := dropThreadCapabilities(); err != nil {
+				res <- result{0, err}
+				return
+			}
 		}
 		pid, err := startPooled(r, stdin, out, spec.Namespaces)
 		res <- result{pid, err}
@@ -444,6 +450,7 @@ func newPoolHelper(spec helperSpec) (*poolHelper, error) {
 		return nil, err
 	}
 	cmd := exec.Command(self, HelperArg, poolArg, string(raw))
+	cmd.Env = helperEnv() // never grove's: the helper may be the commands' parent
 	cmd.Dir = "/"
 	cmd.SysProcAttr = helperProcAttr(spec.Namespaces)
 	cmd.ExtraFiles = []*os.File{watch, theirs}
