@@ -188,6 +188,9 @@ func restrictSelf(spec helperSpec) (chan os.Signal, error) {
 		if _, err := Supported(); err != nil {
 			return nil, err
 		}
+		if err := refuseUncoverable(spec); err != nil {
+			return nil, err
+		}
 		if spec.Namespaces {
 			if err := setupMounts(spec); err != nil {
 				return nil, err

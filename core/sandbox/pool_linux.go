@@ -137,10 +137,12 @@ func runPool(raw string) (int, error) {
 				var err error
 				if spec.Namespaces {
 					pid, err = startIsolated(spec, r.poolRequest, r.fds[0], r.fds[1], exited, kill)
-				} else {
+				} else if err = refuseUncoverable(spec); err == nil {
 					// Without namespaces this thread must start (and
 					// kill) everything: it alone shares the commands'
-					// Landlock domain (see restrictSelf).
+					// Landlock domain (see restrictSelf). A protected
+					// path made since the helper started (git init) is
+					// refused here.
 					pid, err = startPooled(r.poolRequest, r.fds[0], r.fds[1], false)
 				}
 				_ = unix.Close(r.fds[0])
