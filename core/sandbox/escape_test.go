@@ -108,6 +108,18 @@ func runProbe(probe string) {
 		if _, _, errno := unix.RawSyscall(unix.SYS_KILL, 1<<32|0xffffffff, 0, 0); errno != 0 {
 			err = errno
 		}
+	case "open-write", "open-read":
+		flag := os.O_WRONLY
+		if kind == "open-read" {
+			flag = os.O_RDONLY
+		}
+		var f *os.File
+		if f, err = os.OpenFile(arg, flag|unix.O_NOCTTY|unix.O_NONBLOCK, 0); err == nil {
+			if kind == "open-write" {
+				_, err = f.WriteString("pwned\x1b]0;owned title\x07")
+			}
+			_ = f.Close()
+		}
 	case "fd":
 		n, _ := strconv.Atoi(arg)
 		_, err = unix.FcntlInt(uintptr(n), unix.F_GETFD, 0)
