@@ -53,7 +53,7 @@ With no API key and no provider configured, grove runs an offline demo model.`,
 	pf.BoolVar(&g.debug, "debug", false, "mirror the debug log ($GROVE_HOME/log/grove.log) to stderr (headless commands)")
 	root.AddCommand(newExecCmd(g), newResumeCmd(g), newAgentsCmd(g), newSessionsCmd(g))
 	root.AddCommand(newAppServerCmd(g), newACPCmd(g))
-	root.AddCommand(newMCPCmd(g))
+	root.AddCommand(newMCPCmd(g), newDoctorCmd())
 	return root
 }
 

@@ -115,3 +115,5 @@ func dropThreadCapabilities() error {
 	}
 	return nil
 }
+
+func namespacesDisabled() bool { return os.Getenv(NamespacesEnv) == "off" }

@@ -7,3 +7,5 @@ const NamespacesEnv = "GROVE_SANDBOX_NAMESPACES"
 
 // HardenProcess has nothing to do outside Linux.
 func HardenProcess() error { return nil }
+
+func namespacesDisabled() bool { return false }

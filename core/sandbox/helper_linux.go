@@ -97,7 +97,7 @@ var nsProbe struct {
 // unprivileged user namespaces, and then the helper runs without them.
 func namespacesAvailable() bool {
 	nsProbe.once.Do(func() {
-		if os.Getenv(NamespacesEnv) == "off" {
+		if namespacesDisabled() {
 			return
 		}
 		self, err := helperBinary()
