@@ -127,7 +127,7 @@ func scratchDir() (string, error) {
 }
 
 // runReadOnly runs cmd with bash in a read-only sandbox in dir and
-// returns its output; a command still running after a few seconds
+// returns its output; a command still running after two seconds
 // (tail -f) is stopped: hanging is not a write.
 func runReadOnly(dir, cmd string) (string, error) {
 	pr, pw, err := os.Pipe()
@@ -141,7 +141,7 @@ func runReadOnly(dir, cmd string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	stopped := make(chan struct{})
 	go func() {
