@@ -326,6 +326,9 @@ func (t *Thread) buildRequest() model.Request {
 		Items: append([]protocol.Item(nil), t.history...), Tools: t.specs,
 		ReasoningEffort: t.effort, ParallelToolCalls: true,
 	}
+	if t.parentID == "" {
+		req.OutputSchema = t.e.opts.OutputSchema
+	}
 	t.mu.Unlock()
 	req.Items = t.e.modelItems(t, req.Items)
 	return req

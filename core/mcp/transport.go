@@ -33,7 +33,7 @@ type stdioProcess struct {
 // newStdioTransport prepares (does not start) a stdio server.
 func newStdioTransport(cfg config.MCPServer, defaultCwd string) (*sdk.CommandTransport, *stdioProcess) {
 	cmd := exec.Command(cfg.Command, cfg.Args...)
-	cmd.Env = serverEnv(cfg.Env)
+	cmd.Env = serverEnv(cfg.ProcessEnv(os.LookupEnv))
 	cmd.Dir = cfg.Cwd
 	if cmd.Dir == "" {
 		cmd.Dir = defaultCwd

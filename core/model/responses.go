@@ -22,6 +22,11 @@ type (
 		Store   bool     `json:"store"`
 		Stream  bool     `json:"stream"`
 		Include []string `json:"include,omitempty"`
+		// Text carries format: the output schema.
+		Text *responsesText `json:"text,omitempty"`
+	}
+	responsesText struct {
+		Format jsonSchemaFormat `json:"format"`
 	}
 	// responsesReasoningItem replays a reasoning item (stateless: no id).
 	responsesReasoningItem struct {
@@ -122,6 +127,9 @@ func responsesBody(req Request, omit map[string]bool) (*responsesRequest, error)
 		if !omit["reasoning.summary"] {
 			body.Reasoning.Summary = "auto"
 		}
+	}
+	if len(req.OutputSchema) > 0 {
+		body.Text = &responsesText{Format: jsonSchemaFormat{Type: "json_schema", Name: outputSchemaName, Strict: true, Schema: req.OutputSchema}}
 	}
 	return body, nil
 }

@@ -60,3 +60,8 @@ func shellCommand(cmd string, extra ...string) ([]string, []string) {
 	}
 	return []string{"bash", "-lc", cmd}, append(shellenv.Build(os.Environ(), p), extra...)
 }
+
+// PolicyEnviron is grove's own environment scrubbed by the shell
+// environment policy (shellenv.Environ): what a program grove starts for
+// the user (Codex's `notify`) may see. API keys never reach it.
+func PolicyEnviron() []string { return shellenv.Environ(nil) }
