@@ -146,7 +146,7 @@ func underAny(p string, roots []string) bool {
 // outside the roots is read-only already.
 func bindProtectedReadOnly(roots []string) error {
 	var done []string
-	for _, r := range roots {
+	for _, r := range scannedRoots(roots) {
 		paths, err := FindProtected(r)
 		if err != nil {
 			return err
@@ -176,7 +176,7 @@ func refuseUncoverable(spec helperSpec) error {
 	if spec.Namespaces || spec.Policy.Mode != protocol.SandboxWorkspaceWrite {
 		return nil
 	}
-	for _, r := range spec.Roots {
+	for _, r := range scannedRoots(spec.Roots) {
 		paths, err := FindProtected(r)
 		if err != nil {
 			return err

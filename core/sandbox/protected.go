@@ -91,6 +91,9 @@ func FindProtected(root string) ([]string, error) {
 			if errors.Is(err, fs.ErrPermission) {
 				return nil // unreadable to the user: unwritable to commands too
 			}
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil // removed while walking (another program's temp dir)
+			}
 			return err
 		}
 		if seen++; seen > maxProtectedScan {
@@ -114,4 +117,25 @@ func FindProtected(root string) ([]string, error) {
 		return nil, fmt.Errorf("find the protected paths (.git, .grove, .codex, .agents, .claude) in %s: %w", root, err)
 	}
 	return out, nil
+}
+
+// scannedRoots are the roots whose protected paths are looked for: the
+// thread's cwd (roots[0], see WritableRoots) and writable_roots, not the
+// shared temp directory, which holds other programs' files (walking it
+// costs, and another project's clone there would refuse every command
+// on a host without namespaces). apply_patch still refuses protected
+// names there.
+func scannedRoots(roots []string) []string {
+	tmp, err := resolve(os.TempDir())
+	if err != nil {
+		return roots
+	}
+	var out []string
+	for i, r := range roots {
+		if i > 0 && r == tmp {
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
 }

@@ -128,3 +128,27 @@ func TestCheckWritableNestedProtectedPaths(t *testing.T) {
 		t.Error("src/h/pre-push (a link into .repo/hooks) is writable")
 	}
 }
+
+// The shared temp directory (a writable root) is not scanned: another
+// project's clone there must not refuse every command on a host without
+// namespaces, nor a directory vanishing mid-walk fail the sandbox. Found
+// by BenchmarkHelper, whose workspace is under a busy /tmp.
+func TestTempDirIsNotScannedForProtectedPaths(t *testing.T) {
+	requireLandlock(t, 1)
+	withoutNamespaces(t)
+	base := t.TempDir()
+	tmp, work := filepath.Join(base, "tmp"), filepath.Join(base, "work")
+	for _, d := range []string{filepath.Join(tmp, "other-clone", ".git", "hooks"), work} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("TMPDIR", tmp)
+	if out, code := sh(t, workspaceWrite, work, "echo ok > f && cat f"); code != 0 || !strings.Contains(out, "ok") {
+		t.Fatalf("exit %d: %s", code, out)
+	}
+	// apply_patch still refuses the name there.
+	if err := CheckWritable(workspaceWrite, work, filepath.Join(tmp, "other-clone", ".git", "hooks", "x")); err == nil {
+		t.Fatal("a .git under the temp dir is writable by apply_patch")
+	}
+}
