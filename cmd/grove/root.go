@@ -66,7 +66,7 @@ With no API key and no provider configured, grove runs an offline demo model.`,
 	root.SetVersionTemplate("grove {{.Version}}\n")
 	root.AddCommand(newExecCmd(g), newResumeCmd(g), newAgentsCmd(g), newSessionsCmd(g))
 	root.AddCommand(newAppServerCmd(g), newACPCmd(g))
-	root.AddCommand(newMCPCmd(g), newExecServerCmd())
+	root.AddCommand(newMCPCmd(g), newDoctorCmd(), newExecServerCmd())
 	return root
 }
 

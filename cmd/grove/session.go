@@ -18,12 +18,12 @@ import (
 	"github.com/grovecli/grove/core/logging"
 	"github.com/grovecli/grove/core/mcp"
 	"github.com/grovecli/grove/core/model"
+	"github.com/grovecli/grove/core/shellenv"
 	"github.com/grovecli/grove/core/surface"
 	"github.com/grovecli/grove/core/surface/collab"
 	"github.com/grovecli/grove/core/surface/inbox"
 	"github.com/grovecli/grove/core/surface/sessions"
 	"github.com/grovecli/grove/core/surface/task"
-	"github.com/grovecli/grove/core/tools"
 	"github.com/grovecli/grove/protocol"
 	"github.com/grovecli/grove/rollout"
 	"github.com/grovecli/grove/templates"
@@ -191,8 +191,8 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 		}
 		cfg.MCPServers = merged
 	}
-	se := cfg.ShellEnvironment
-	tools.SetShellEnvPolicy(tools.ShellEnvPolicy{Secrets: cfg.ProviderEnvKeys(), Exclude: se.Exclude, IncludeOnly: se.IncludeOnly, Set: se.Set, IgnoreDefaultExcludes: se.IgnoreDefaultExcludes})
+	// Commands, MCP stdio servers and hooks all start from this policy.
+	shellenv.SetPolicy(cfg.ShellEnvPolicy(prov.APIKey))
 	cwd, err := workingDir(g)
 	if err != nil {
 		return nil, err
