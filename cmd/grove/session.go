@@ -201,6 +201,7 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 		}), inbox.New, sessions.Factory(sessions.Options{Profiles: sessionProfiles(cfg.Agents.Profiles)})},
 		SelectSurface: surface.Selector(cfg.Agents.Surface),
 		ModelAliases:  cfg.Agents.ModelAliases,
+		ContextWindow: cfg.ModelContextWindow, AutoCompactTokenLimit: cfg.ModelAutoCompactTokenLimit,
 	})
 	if err != nil {
 		_ = mcpMgr.Close()

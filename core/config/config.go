@@ -21,18 +21,23 @@ import (
 
 // Config is the whole user configuration.
 type Config struct {
-	Model           string                    `toml:"model"`
-	ModelProvider   string                    `toml:"model_provider"`
-	ReasoningEffort string                    `toml:"model_reasoning_effort"`
-	ModelProviders  map[string]ProviderConfig `toml:"model_providers"`
-	ApprovalPolicy  protocol.ApprovalPolicy   `toml:"approval_policy"`
-	SandboxMode     protocol.SandboxMode      `toml:"sandbox_mode"`
-	WorkspaceWrite  WorkspaceWrite            `toml:"sandbox_workspace_write"`
-	Instructions    string                    `toml:"instructions"`
-	Agents          Agents                    `toml:"agents"`
-	TUI             TUI                       `toml:"tui"`
-	Exec            Exec                      `toml:"exec"`
-	MCPServers      map[string]MCPServer      `toml:"mcp_servers"`
+	Model           string `toml:"model"`
+	ModelProvider   string `toml:"model_provider"`
+	ReasoningEffort string `toml:"model_reasoning_effort"`
+	// ModelContextWindow overrides the model's context window (tokens);
+	// ModelAutoCompactTokenLimit is the history size that triggers an
+	// automatic compaction (default 90% of the window). Codex's keys.
+	ModelContextWindow         int64                     `toml:"model_context_window"`
+	ModelAutoCompactTokenLimit int64                     `toml:"model_auto_compact_token_limit"`
+	ModelProviders             map[string]ProviderConfig `toml:"model_providers"`
+	ApprovalPolicy             protocol.ApprovalPolicy   `toml:"approval_policy"`
+	SandboxMode                protocol.SandboxMode      `toml:"sandbox_mode"`
+	WorkspaceWrite             WorkspaceWrite            `toml:"sandbox_workspace_write"`
+	Instructions               string                    `toml:"instructions"`
+	Agents                     Agents                    `toml:"agents"`
+	TUI                        TUI                       `toml:"tui"`
+	Exec                       Exec                      `toml:"exec"`
+	MCPServers                 map[string]MCPServer      `toml:"mcp_servers"`
 	// ShellEnvironment filters the environment commands see.
 	ShellEnvironment ShellEnvironmentPolicy `toml:"shell_environment_policy"`
 
@@ -238,6 +243,12 @@ func applyOverride(tree map[string]any, o string) error {
 }
 
 func (c *Config) fillDefaults() error {
+	if c.ModelContextWindow < 0 {
+		return fmt.Errorf("model_context_window = %d: expected a positive number of tokens", c.ModelContextWindow)
+	}
+	if c.ModelAutoCompactTokenLimit < 0 {
+		return fmt.Errorf("model_auto_compact_token_limit = %d: expected a positive number of tokens", c.ModelAutoCompactTokenLimit)
+	}
 	if c.ApprovalPolicy == "" {
 		c.ApprovalPolicy = protocol.ApprovalOnRequest
 	}

@@ -52,6 +52,16 @@ type Options struct {
 	Surfaces []SurfaceFactory
 	// SelectSurface names a new thread's surface; nil picks the first.
 	SelectSurface func(SurfaceQuery) string
+	// ContextWindow (model_context_window) overrides every model's context
+	// window in tokens; 0 = the provider's /models metadata, else grove's
+	// table of known models.
+	ContextWindow int64
+	// AutoCompactTokenLimit (model_auto_compact_token_limit): a thread
+	// whose history reaches this many tokens is compacted before its next
+	// model request; 0 = 90% of the context window.
+	AutoCompactTokenLimit int64
+	// Compaction, when set, hears every compaction (hooks).
+	Compaction CompactObserver
 }
 
 // Engine owns every thread of one session.
@@ -74,6 +84,7 @@ type Engine struct {
 
 	approvals approvalBroker
 	models    modelCatalog
+	windows   contextWindows
 	surfaces  surfaceSet
 	inboxes   inboxSet
 	// collabTools are the seed-000 tools this engine registered or found.
@@ -272,6 +283,8 @@ func (e *Engine) Submit(op protocol.Op) error {
 			return errors.New("the root thread cannot be closed; quit or start a new session instead")
 		}
 		return e.closeSubtree(t, nil)
+	case protocol.OpCompact:
+		return t.requestCompaction(op.Text)
 	case protocol.OpSetModel:
 		t.mu.Lock()
 		if op.Model != "" {

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -21,7 +22,8 @@ func (t *Thread) loop() {
 	defer close(t.done)
 	for {
 		t.mu.Lock()
-		has := len(t.pending) > 0 && !t.halted
+		compactNow := t.compactPending
+		has := len(t.pending) > 0 && !t.halted || compactNow
 		ctx := t.ctx
 		t.mu.Unlock()
 		if !has {
@@ -34,6 +36,10 @@ func (t *Thread) loop() {
 		}
 		if ctx.Err() != nil {
 			return
+		}
+		if compactNow {
+			t.runCompaction(ctx)
+			continue
 		}
 		t.runTurn(ctx)
 	}
@@ -145,6 +151,7 @@ func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, str
 	}
 	var graceOnly map[string]bool // set during the grace step
 	steps := 0
+	compactedForRetry := false
 	for {
 		// An interrupted turn leaves queued input for the next turn.
 		if ctx.Err() != nil {
@@ -186,7 +193,15 @@ func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, str
 				}
 			}
 		}
+		if t.needsCompaction(ctx) {
+			// A failed compaction was announced; the request may still fit.
+			_ = t.compact(ctx, turnID, protocol.CompactAuto, "")
+			if ctx.Err() != nil {
+				return outcomeInterrupted, soFar(), ""
+			}
+		}
 		req := t.buildRequest()
+		sent := len(req.Items)
 		req.Tools = e.tools.SpecsFor(ctx, t.sourceEnv(turnID), t.toolAllowed)
 		// A surface's own tools (Task's complete_task…) are per thread.
 		t.mu.Lock()
@@ -230,10 +245,24 @@ func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, str
 				}
 				continue // time is up: the grace step comes next
 			}
+			// Too long for the model: compact once and retry, rather than
+			// leave a session that can never answer again.
+			if errors.Is(err, model.ErrContextWindowExceeded) && !compactedForRetry {
+				compactedForRetry = true
+				t.record(e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.WarningMsg{Text: "the model refused the conversation as too long for its context window; compacting and retrying"})))
+				cerr := t.compact(ctx, turnID, protocol.CompactContextExceeded, "")
+				if ctx.Err() != nil {
+					return outcomeInterrupted, soFar(), ""
+				}
+				if cerr == nil {
+					continue
+				}
+			}
 			msg := err.Error()
 			t.record(e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.ErrorMsg{Text: msg})))
 			return outcomeErrored, "", msg
 		}
+		t.noteRequestUsage(sent, resp.Usage)
 		t.accountUsage(turnID, resp.Usage)
 		if len(resp.ReasoningItems) > 0 {
 			// Kept whole: the provider needs them back with the next request.

@@ -82,6 +82,9 @@ type ModelInfo struct {
 	// ReasoningEfforts lists supported efforts; empty = unknown (accept any
 	// of the standard ones).
 	ReasoningEfforts []string
+	// ContextWindow is the model's input context in tokens when the
+	// provider's list says (0 = unknown).
+	ContextWindow int64
 }
 
 // Client streams model calls. Implementations retry transient faults

@@ -76,7 +76,7 @@ func (c *openAIClient) Stream(ctx context.Context, req Request, onDelta func(Del
 			continue
 		}
 		if !se.retryable || retries >= c.retries {
-			return Response{}, &APIError{Provider: c.cfg.Name, URL: c.displayURL(), StatusCode: se.status, Message: se.msg, Attempts: attempts}
+			return Response{}, &APIError{Provider: c.cfg.Name, URL: c.displayURL(), StatusCode: se.status, Message: se.msg, Attempts: attempts, ContextWindowExceeded: se.contextExceeded}
 		}
 		retries++
 		wait := c.backoff(retries, se.retryAfter)
