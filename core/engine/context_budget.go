@@ -35,6 +35,7 @@ func itemTokens(it protocol.Item) int64 {
 // size bookkeeping.
 func (t *Thread) setHistoryLocked(items []protocol.Item) {
 	t.history = items
+	t.view, t.prefix = nil, nil
 	t.estItems, t.estTokens = 0, 0
 	t.usageInput, t.usageAt = 0, 0
 }

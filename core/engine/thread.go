@@ -50,6 +50,11 @@ type Thread struct {
 	estTokens  int64
 	usageInput int64
 	usageAt    int
+	// view is the history as the model sees it (modelItems), converted
+	// once per item; prefix keeps its encoded form between requests.
+	// Both start over when the history is replaced.
+	view   []protocol.Item
+	prefix *model.PrefixCache
 	// compactedSinceReply: compacted, and no model reply since.
 	compactedSinceReply bool
 	// compactPending asks the loop for a manual compaction (OpCompact),

@@ -340,15 +340,27 @@ func (t *Thread) accountUsage(turnID string, u protocol.TokenUsage) {
 	t.record(t.e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.TokenUsageMsg{Usage: call, Total: total})))
 }
 
+// buildRequest is the next model request. Its cost does not grow with the
+// history: only items new since the last request are converted (and, in
+// the client, encoded); the rest is shared.
 func (t *Thread) buildRequest() model.Request {
 	t.mu.Lock()
+	fresh := t.history[len(t.view):]
+	if t.prefix == nil {
+		t.prefix = model.NewPrefixCache()
+	}
 	req := model.Request{
-		Model: t.modelName, Instructions: t.instructions,
-		Items: append([]protocol.Item(nil), t.history...), Tools: t.specs,
-		ReasoningEffort: t.effort, ParallelToolCalls: true,
+		Model: t.modelName, Instructions: t.instructions, Tools: t.specs,
+		ReasoningEffort: t.effort, ParallelToolCalls: true, Prefix: t.prefix,
 	}
 	t.mu.Unlock()
-	req.Items = t.e.modelItems(t, req.Items)
+	// Converted outside mu (it looks up other threads); the loop is the
+	// only writer of view.
+	converted := t.e.modelItems(t, fresh)
+	t.mu.Lock()
+	t.view = append(t.view, converted...)
+	req.Items = t.view[:len(t.view):len(t.view)]
+	t.mu.Unlock()
 	return req
 }
 

@@ -26,6 +26,9 @@ type Request struct {
 	ReasoningEffort string // "" = provider default
 	// ParallelToolCalls lets the model return several calls in one reply.
 	ParallelToolCalls bool
+	// Prefix, when set, keeps the encoded history between requests of one
+	// conversation (see PrefixCache); nil encodes every item each time.
+	Prefix *PrefixCache
 }
 
 // DeltaKind says what a streamed delta carries.

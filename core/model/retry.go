@@ -119,6 +119,9 @@ func withoutQuery(u string) string {
 // encode builds the request body for the configured wire API once per
 // Stream call; every attempt resends the same bytes.
 func (c *openAIClient) encode(req Request, omit map[string]bool) ([]byte, error) {
+	if req.Prefix != nil {
+		return c.encodeCached(req, omit)
+	}
 	var body any
 	var err error
 	if c.cfg.WireAPI == "responses" {
