@@ -35,7 +35,8 @@ func (p *PrefixCache) reuse(key string, items []protocol.Item) int {
 	if p.key == key && p.items > 0 && p.items <= len(items) && sameItem(p.last, items[p.items-1]) {
 		return p.items
 	}
-	p.key, p.items, p.last, p.encoded, p.broken = key, 0, protocol.Item{}, p.encoded[:0], nil
+	// A new buffer: a request still being sent may hold the old one.
+	p.key, p.items, p.last, p.encoded, p.broken = key, 0, protocol.Item{}, nil, nil
 	return 0
 }
 
@@ -76,7 +77,7 @@ func cacheKey(wire string, omit map[string]bool) string {
 // encodeCached builds the request body reusing req.Prefix: only the items
 // after the cached prefix are converted and encoded; the settled ones are
 // added to the cache.
-func (c *openAIClient) encodeCached(req Request, omit map[string]bool) ([]byte, error) {
+func (c *openAIClient) encodeCached(req Request, omit map[string]bool) (reqBody, error) {
 	p := req.Prefix
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -151,39 +152,34 @@ func (c *openAIClient) systemMessage(req Request) []byte {
 	return b
 }
 
-// spliceBody writes {"<field>":[first,prefix,rest…],<the other fields>}.
-func spliceBody(field string, first, prefix []byte, rest [][]byte, others []byte) ([]byte, error) {
-	n := len(first) + len(prefix) + len(others) + len(field) + 16
-	for _, r := range rest {
-		n += len(r) + 1
-	}
-	var b bytes.Buffer
-	b.Grow(n)
-	b.WriteString(`{"` + field + `":[`)
-	sep := false
-	for _, part := range [][]byte{first, prefix} {
-		if len(part) > 0 {
-			if sep {
-				b.WriteByte(',')
-			}
-			b.Write(part)
-			sep = true
-		}
-	}
-	for _, r := range rest {
-		if sep {
-			b.WriteByte(',')
-		}
-		b.Write(r)
-		sep = true
-	}
-	b.WriteByte(']')
+// spliceBody is {"<field>":[first,prefix,rest…],<the other fields>} in
+// pieces; prefix is the cache's own bytes, shared, not copied.
+func spliceBody(field string, first, prefix []byte, rest [][]byte, others []byte) (reqBody, error) {
 	if len(others) < 2 || others[0] != '{' {
 		return nil, fmt.Errorf("encode request: unexpected body %.40q", others)
 	}
-	if len(others) > 2 {
-		b.WriteByte(',')
+	var small bytes.Buffer // everything but the prefix
+	small.WriteString(`{"` + field + `":[`)
+	if len(first) > 0 {
+		small.Write(first)
+		if len(prefix) > 0 {
+			small.WriteByte(',')
+		}
 	}
-	b.Write(others[1:])
-	return b.Bytes(), nil
+	head := small.Len()
+	sep := len(first) > 0 || len(prefix) > 0
+	for _, r := range rest {
+		if sep {
+			small.WriteByte(',')
+		}
+		small.Write(r)
+		sep = true
+	}
+	small.WriteByte(']')
+	if len(others) > 2 {
+		small.WriteByte(',')
+	}
+	small.Write(others[1:])
+	b := small.Bytes()
+	return reqBody{b[:head:head], prefix[:len(prefix):len(prefix)], b[head:]}, nil
 }

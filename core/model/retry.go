@@ -118,7 +118,7 @@ func withoutQuery(u string) string {
 
 // encode builds the request body for the configured wire API once per
 // Stream call; every attempt resends the same bytes.
-func (c *openAIClient) encode(req Request, omit map[string]bool) ([]byte, error) {
+func (c *openAIClient) encode(req Request, omit map[string]bool) (reqBody, error) {
 	if req.Prefix != nil {
 		return c.encodeCached(req, omit)
 	}
@@ -136,7 +136,7 @@ func (c *openAIClient) encode(req Request, omit map[string]bool) ([]byte, error)
 	if err != nil {
 		return nil, fmt.Errorf("model provider %s: encode request: %w", c.cfg.Name, err)
 	}
-	return payload, nil
+	return reqBody{payload}, nil
 }
 
 func (c *openAIClient) newAssembler(out *delivery) assembler {

@@ -66,7 +66,7 @@ const maxBody = 32 << 20
 // attempt posts payload once and feeds the reply to asm. It returns nil
 // when the reply is complete, the parent's error when it was cancelled,
 // and a *streamError otherwise.
-func (c *openAIClient) attempt(parent context.Context, payload []byte, asm assembler) error {
+func (c *openAIClient) attempt(parent context.Context, payload reqBody, asm assembler) error {
 	ctx, cancel := context.WithCancelCause(parent)
 	defer cancel(nil)
 	// Until the headers arrive the header timeout applies (connecting
