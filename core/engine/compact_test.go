@@ -138,6 +138,10 @@ func TestAutoCompactionKeepsEveryRequestNearTheLimit(t *testing.T) {
 	lastSummary := ""
 	for i, req := range p.srv.Requests() {
 		texts := inputTexts(req)
+		// One prompt cache per conversation, summary requests included.
+		if req.Body["prompt_cache_key"] != string(env.root) {
+			t.Fatalf("request %d prompt_cache_key %v, want the thread id", i, req.Body["prompt_cache_key"])
+		}
 		// One turn's growth past the limit at most: the check runs before
 		// each request.
 		if n := inputTokens(req); n > limit+200 {

@@ -352,6 +352,7 @@ func (t *Thread) buildRequest() model.Request {
 	req := model.Request{
 		Model: t.modelName, Instructions: t.instructions, Tools: t.specs,
 		ReasoningEffort: t.effort, ParallelToolCalls: true, Prefix: t.prefix,
+		CacheKey: string(t.id),
 	}
 	t.mu.Unlock()
 	// Converted outside mu (it looks up other threads); the loop is the

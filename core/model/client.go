@@ -29,6 +29,9 @@ type Request struct {
 	// Prefix, when set, keeps the encoded history between requests of one
 	// conversation (see PrefixCache); nil encodes every item each time.
 	Prefix *PrefixCache
+	// CacheKey names the conversation for the provider's prompt cache
+	// (Responses prompt_cache_key); "" sends none.
+	CacheKey string
 }
 
 // DeltaKind says what a streamed delta carries.

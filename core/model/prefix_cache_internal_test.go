@@ -73,7 +73,7 @@ func TestPrefixCacheEncodesLikeTheWholeRequest(t *testing.T) {
 				if step == 20 { // compaction: a shorter, different history
 					items = []protocol.Item{protocol.UserMessage("kept"), protocol.GroveNotice("summary")}
 				}
-				req := Request{Model: "m", Instructions: "be <brief>", Items: items, Tools: tools, ReasoningEffort: "low", ParallelToolCalls: true}
+				req := Request{Model: "m", Instructions: "be <brief>", Items: items, Tools: tools, ReasoningEffort: "low", ParallelToolCalls: true, CacheKey: "thread-1"}
 				want, err := c.encode(req, omit)
 				if err != nil {
 					t.Fatal(err)

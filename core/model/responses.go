@@ -22,6 +22,9 @@ type (
 		Store   bool     `json:"store"`
 		Stream  bool     `json:"stream"`
 		Include []string `json:"include,omitempty"`
+		// PromptCacheKey routes a conversation's requests to the same
+		// prompt cache (OpenAI; Codex sends its conversation id).
+		PromptCacheKey string `json:"prompt_cache_key,omitempty"`
 	}
 	// responsesReasoningItem replays a reasoning item (stateless: no id).
 	responsesReasoningItem struct {
@@ -73,6 +76,9 @@ func responsesBody(req Request, omit map[string]bool) (*responsesRequest, error)
 	body := &responsesRequest{Model: req.Model, Instructions: req.Instructions, Stream: true, Input: make([]any, 0, len(req.Items))}
 	if !omit["include"] {
 		body.Include = []string{"reasoning.encrypted_content"}
+	}
+	if !omit["prompt_cache_key"] {
+		body.PromptCacheKey = req.CacheKey
 	}
 	body.Input = append(body.Input, responsesInput(req.Items, newArgumentReplay(req.Items), omit)...)
 	for _, t := range req.Tools {
