@@ -61,17 +61,19 @@ type Thread struct {
 	// with compactNote's extra instructions.
 	compactPending bool
 	compactNote    string
-	pending        []queuedInput
-	usage          protocol.TokenUsage
-	lastTool       string
-	steps          int    // model calls in the current/last turn
-	toolCalls      int    // tool calls in every turn
-	limitHit       string // LimitMaxSteps/LimitTimeout reached in the last turn
-	lastMessage    string
-	children       []protocol.ThreadID
-	turnCancel     context.CancelFunc
-	turnID         string
-	running        bool // a turn is in progress
+	// prewarmed: the thread's tools were prepared (prewarmTools).
+	prewarmed   bool
+	pending     []queuedInput
+	usage       protocol.TokenUsage
+	lastTool    string
+	steps       int    // model calls in the current/last turn
+	toolCalls   int    // tool calls in every turn
+	limitHit    string // LimitMaxSteps/LimitTimeout reached in the last turn
+	lastMessage string
+	children    []protocol.ThreadID
+	turnCancel  context.CancelFunc
+	turnID      string
+	running     bool // a turn is in progress
 	// halted: interrupted (user, abort, an ancestor's interrupt); queued
 	// input waits for the next delivery instead of starting a turn.
 	halted      bool

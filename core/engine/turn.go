@@ -90,6 +90,7 @@ func (t *Thread) runTurn(parent context.Context) {
 	t.setStatus(protocol.Running())
 	t.record(e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.TurnStartedMsg{ClientIDs: clientIDs(input)})))
 	t.takeInput(turnID, input)
+	t.prewarmTools(turnID)
 
 	outcome, lastText, errMsg := t.turnSteps(ctx, turnID)
 
@@ -363,6 +364,26 @@ func (t *Thread) buildRequest() model.Request {
 	req.Items = t.view[:len(t.view):len(t.view)]
 	t.mu.Unlock()
 	return req
+}
+
+// prewarmTools prepares the thread's slow-to-start tools (exec_command's
+// sandbox helper, ~130 ms) while its first model request is in flight, so
+// the first tool call does not pay for it. Once per thread; the goroutine
+// belongs to the engine (e.wg) and ends when the tools are ready.
+func (t *Thread) prewarmTools(turnID string) {
+	t.mu.Lock()
+	done := t.prewarmed
+	t.prewarmed = true
+	env := &tools.Env{ThreadID: t.id, TurnID: turnID, Cwd: t.cwd, Sandbox: t.sandbox, ApprovalPolicy: t.e.opts.ApprovalPolicy}
+	t.mu.Unlock()
+	if done {
+		return
+	}
+	t.e.wg.Add(1)
+	go func() {
+		defer t.e.wg.Done()
+		t.e.tools.Prewarm(env, t.toolAllowed)
+	}()
 }
 
 // inputEvent announces an input item joining the conversation: a message

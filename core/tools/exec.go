@@ -156,6 +156,10 @@ func looksLikeSandboxDenial(r Result) bool {
 	return false
 }
 
+// Prewarm starts the sandbox helper the thread's commands run through, so
+// the first exec_command does not wait ~130 ms for it.
+func (x *execCommand) Prewarm(env *Env) { _ = sandbox.Prewarm(env.Sandbox, env.Cwd) }
+
 // run runs command in dir under policy; the writable roots come from the
 // thread's cwd. The sandbox helper supervises the command: it runs in a
 // new session without a controlling terminal, stdin from /dev/null, and
