@@ -84,11 +84,11 @@ func ids(es []rollout.IndexEntry) []string {
 }
 
 // BenchmarkPickerFilterOldest: from the first key of a filter to the
-// oldest session on screen, with 10,000 and 100,000 sessions.
+// oldest session on screen, with 100 to 100,000 sessions.
 //
 //	go test ./tui -run '^$' -bench PickerFilterOldest -benchtime 3x
 func BenchmarkPickerFilterOldest(b *testing.B) {
-	for _, n := range []int{10_000, 100_000} {
+	for _, n := range []int{100, 1000, 10_000, 100_000} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			home := b.TempDir()
 			if err := rollouttest.GenerateIndex(home, n); err != nil {

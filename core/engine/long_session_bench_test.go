@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -52,8 +53,10 @@ func (c noPrefix) Stream(ctx context.Context, req model.Request, f func(model.De
 }
 
 // longSession runs turns user turns (≈300-byte asks and replies) against
-// srv and returns each turn's wall time, submit to final status.
-func longSession(tb testing.TB, srv *httptest.Server, turns int, cached bool) []time.Duration {
+// srv and returns each turn's wall time, submit to final status, and the
+// process CPU time it took (on a shared machine the wall time mostly says
+// how busy the machine is).
+func longSession(tb testing.TB, srv *httptest.Server, turns int, cached bool) (wall, cpu []time.Duration) {
 	base := tb.TempDir()
 	home, cwd := filepath.Join(base, "home"), filepath.Join(base, "work")
 	for _, d := range []string{home, cwd} {
@@ -86,10 +89,10 @@ func longSession(tb testing.TB, srv *httptest.Server, turns int, cached bool) []
 	}
 	t := e.thread(root)
 	ask := strings.Repeat("please look at the parser again ", 9)
-	out := make([]time.Duration, turns)
+	wall, cpu = make([]time.Duration, turns), make([]time.Duration, turns)
 	for i := range turns {
 		_, changed := t.statusAndWatch()
-		start := time.Now()
+		start, startCPU := time.Now(), processCPU()
 		if err := e.SubmitText(root, fmt.Sprintf("turn %d: %s", i, ask)); err != nil {
 			tb.Fatal(err)
 		}
@@ -104,9 +107,16 @@ func longSession(tb testing.TB, srv *httptest.Server, turns int, cached bool) []
 				tb.Fatalf("turn %d: %s", i, st.Message)
 			}
 		}
-		out[i] = time.Since(start)
+		wall[i], cpu[i] = time.Since(start), processCPU()-startCPU
 	}
-	return out
+	return wall, cpu
+}
+
+// processCPU is the process's user+system CPU time so far.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // medianMS is the median of ds in milliseconds (a shared machine's
@@ -130,11 +140,15 @@ func BenchmarkLongSession(b *testing.B) {
 		name := map[bool]string{true: "cached", false: "uncached"}[cached]
 		b.Run(name, func(b *testing.B) {
 			for range b.N {
-				d := longSession(b, srv, turns, cached)
+				d, cpu := longSession(b, srv, turns, cached)
 				early, late := medianMS(d[5:55]), medianMS(d[turns-50:])
 				b.ReportMetric(early, "ms/turn@10")
 				b.ReportMetric(late, "ms/turn@2000")
 				b.ReportMetric(late/early, "late/early")
+				ce, cl := medianMS(cpu[5:55]), medianMS(cpu[turns-50:])
+				b.ReportMetric(ce, "cpu-ms/turn@10")
+				b.ReportMetric(cl, "cpu-ms/turn@2000")
+				b.ReportMetric(cl/ce, "cpu-late/early")
 			}
 		})
 	}
