@@ -15,6 +15,7 @@ import (
 // or the entries change (visible runs on every render).
 type pickerSearch struct {
 	src      []string // searchable text of entries[i]
+	bucket   []int8   // recency bucket of entries[i] (see recencyBucket)
 	filter   string   // the filter matches was computed for
 	searched int      // entries searched for it
 	matches  []pickerMatch
@@ -38,8 +39,10 @@ func (p *picker) visible() []rollout.IndexEntry {
 	if len(s.src) > len(p.entries) { // entries replaced
 		*s = pickerSearch{}
 	}
+	now := p.now()
 	for _, e := range p.entries[len(s.src):] {
 		s.src = append(s.src, searchText(e))
+		s.bucket = append(s.bucket, int8(recencyBucket(now, e.UpdatedAt)))
 	}
 	if s.valid && s.filter == p.filter && s.searched == len(p.entries) {
 		return s.out
@@ -58,7 +61,7 @@ func (p *picker) visible() []rollout.IndexEntry {
 		s.matches = findFrom(pattern, s.src, 0, len(s.src))
 	}
 	s.filter, s.searched, s.valid = p.filter, len(s.src), true
-	s.out = p.rank(s.matches)
+	s.out = p.rank(s.matches, s.bucket)
 	return s.out
 }
 
@@ -85,15 +88,14 @@ func refine(pattern string, src []string, prev []pickerMatch) []pickerMatch {
 }
 
 // rank orders matches: recency bucket, then score, then newest first.
-func (p *picker) rank(matches []pickerMatch) []rollout.IndexEntry {
+func (p *picker) rank(matches []pickerMatch, bucket []int8) []rollout.IndexEntry {
 	type ranked struct {
 		pickerMatch
 		bucket int
 	}
-	now := p.now()
 	ms := make([]ranked, len(matches))
 	for i, m := range matches {
-		ms[i] = ranked{m, recencyBucket(now, p.entries[m.index].UpdatedAt)}
+		ms[i] = ranked{m, int(bucket[m.index])}
 	}
 	slices.SortFunc(ms, func(a, b ranked) int {
 		if a.bucket != b.bucket {

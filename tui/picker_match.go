@@ -27,19 +27,15 @@ func matchScore(pattern, text string) (int, bool) {
 	}
 	score, ti, prev := 0, 0, -2
 	for _, pr := range pattern {
-		found := -1
-		for ti < len(text) {
-			r, size := utf8.DecodeRuneInString(text[ti:])
-			if r == pr {
-				found = ti
-				ti += size
-				break
-			}
-			ti += size
-		}
-		if found < 0 {
+		// The next occurrence of the character (IndexRune is a vectorised
+		// byte search for ASCII).
+		i := strings.IndexRune(text[ti:], pr)
+		if i < 0 {
 			return 0, false
 		}
+		found := ti + i
+		_, size := utf8.DecodeRuneInString(text[found:])
+		ti = found + size
 		score++
 		if found == prev+1 {
 			score += 4

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -21,6 +22,7 @@ import (
 	"github.com/grovecli/grove/core/surface/task"
 	"github.com/grovecli/grove/core/tools"
 	"github.com/grovecli/grove/protocol"
+	"github.com/grovecli/grove/rollout"
 	"github.com/grovecli/grove/templates"
 )
 
@@ -202,6 +204,7 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 		SelectSurface: surface.Selector(cfg.Agents.Surface),
 		ModelAliases:  cfg.Agents.ModelAliases,
 		ContextWindow: cfg.ModelContextWindow, AutoCompactTokenLimit: cfg.ModelAutoCompactTokenLimit,
+		PrewarmTools: true,
 	})
 	if err != nil {
 		_ = mcpMgr.Close()
@@ -254,4 +257,31 @@ func (s *session) start(resumeID string) (protocol.ThreadID, error) {
 		return s.eng.ResumeSession(resumeID)
 	}
 	return s.eng.StartRoot()
+}
+
+// viewIfLocked answers a resume refused because another grove is writing
+// the session (err) by opening it read-only instead, with a warning that
+// says so and how to continue a copy; any other error is returned as is.
+func (s *session) viewIfLocked(resumeID string, err error) error {
+	var locked *rollout.LockedError
+	if resumeID == "" || !errors.As(err, &locked) {
+		return err
+	}
+	if _, verr := s.eng.ViewSession(resumeID); verr != nil {
+		return err
+	}
+	s.addWarning(fmt.Sprintf("read-only view: %v. Input is refused while that grove runs; `grove resume --fork %s` continues a copy", locked, resumeID))
+	return nil
+}
+
+// startOrFork resumes resumeID, or with fork continues a copy of it in a
+// new session (the way past a session another grove is writing).
+func (s *session) startOrFork(resumeID string, fork bool) (protocol.ThreadID, error) {
+	if fork {
+		if resumeID == "" {
+			return "", fmt.Errorf("--fork needs a session to fork (an id, or --last)")
+		}
+		return s.eng.ForkSession(resumeID)
+	}
+	return s.start(resumeID)
 }

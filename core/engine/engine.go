@@ -62,6 +62,11 @@ type Options struct {
 	AutoCompactTokenLimit int64
 	// Compaction, when set, hears every compaction (hooks).
 	Compaction CompactObserver
+	// PrewarmTools prepares slow-to-start tools (exec_command's sandbox
+	// helper) when a root thread's first turn starts, behind its first
+	// model request. Off, the first call pays for it (tests that never
+	// run a command keep no idle helper process).
+	PrewarmTools bool
 }
 
 // Engine owns every thread of one session.
@@ -92,6 +97,8 @@ type Engine struct {
 
 	warnMu sync.Mutex
 	warned map[string]bool
+	// unrecorded names each thread whose rollout lost lines (a full disk).
+	unrecorded []string
 
 	// indexMu makes an index entry's snapshot and its append one step:
 	// two updates racing could otherwise append the older snapshot last,
@@ -405,6 +412,9 @@ func (e *Engine) warnOnce(id protocol.ThreadID, topic string, err error) {
 	e.warnMu.Lock()
 	seen := e.warned[key]
 	e.warned[key] = true
+	if topic == "rollout" && !seen {
+		e.unrecorded = append(e.unrecorded, fmt.Sprintf("agent %s: %v", id, err))
+	}
 	e.warnMu.Unlock()
 	if !seen {
 		e.bus.Publish(protocol.NewEvent(id, "", protocol.WarningMsg{Text: fmt.Sprintf("%s: %v", topic, err)}))

@@ -36,15 +36,15 @@ func (w *warmTool) Prewarm(env *tools.Env) {
 	}
 }
 
-// A thread's tools are prepared once, when its first turn starts (behind
-// the first model request), with the thread's cwd and sandbox.
+// A root thread's tools are prepared once, when its first turn starts
+// (behind the first model request), with the thread's cwd and sandbox.
 func TestToolsArePrewarmedOnceAtTheFirstTurn(t *testing.T) {
 	w := &warmTool{ready: make(chan struct{})}
 	requested := make(chan struct{}, 4)
 	env := newEnv(t, script{"root": func(ctx context.Context, tn turn) (model.Response, error) {
 		requested <- struct{}{}
 		return text("done"), nil
-	}}, nil)
+	}}, func(o *Options) { o.PrewarmTools = true })
 	if err := env.e.tools.Register(w); err != nil {
 		t.Fatal(err)
 	}

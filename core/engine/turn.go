@@ -93,6 +93,9 @@ func (t *Thread) runTurn(parent context.Context) {
 	t.prewarmTools(turnID)
 
 	outcome, lastText, errMsg := t.turnSteps(ctx, turnID)
+	if err := t.recordFailed(); err != nil && outcome == outcomeCompleted {
+		outcome, errMsg = outcomeErrored, unrecordedMessage(err)
+	}
 
 	t.record(e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.TurnCompletedMsg{LastMessage: lastText})))
 	final := protocol.Completed(lastText, true)
@@ -193,6 +196,11 @@ func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, str
 					graceOnly[n] = true
 				}
 			}
+		}
+		// A record that cannot be kept stops the turn before the model is
+		// asked again: work the rollout lost would be forgotten on resume.
+		if err := t.recordFailed(); err != nil {
+			return outcomeErrored, "", unrecordedMessage(err)
 		}
 		if t.needsCompaction(ctx) {
 			// A failed compaction was announced; the request may still fit.
@@ -368,9 +376,14 @@ func (t *Thread) buildRequest() model.Request {
 
 // prewarmTools prepares the thread's slow-to-start tools (exec_command's
 // sandbox helper, ~130 ms) while its first model request is in flight, so
-// the first tool call does not pay for it. Once per thread; the goroutine
-// belongs to the engine (e.wg) and ends when the tools are ready.
+// the first tool call does not pay for it. Root threads only, once each
+// (sub-agents in other directories would each keep a helper process
+// whether or not they run a command); the goroutine belongs to the engine
+// (e.wg) and ends when the tools are ready.
 func (t *Thread) prewarmTools(turnID string) {
+	if !t.e.opts.PrewarmTools || t.depth > 0 {
+		return
+	}
 	t.mu.Lock()
 	done := t.prewarmed
 	t.prewarmed = true
