@@ -29,6 +29,8 @@ type picker struct {
 	current protocol.ThreadID
 	// search is the filter's state, kept between keys (picker_filter.go).
 	search pickerSearch
+	// gone marks sessions whose working directory was deleted.
+	gone map[protocol.ThreadID]bool
 }
 
 type pickerLoadedMsg struct {
@@ -36,6 +38,7 @@ type pickerLoadedMsg struct {
 	more    bool
 	offset  int
 	err     error
+	gone    map[protocol.ThreadID]bool
 }
 
 type pickerPreviewMsg struct {
@@ -64,7 +67,7 @@ func (p *picker) load() tea.Cmd {
 	}
 	return func() tea.Msg {
 		e, more, err := rollout.ListSessions(home, offset, pickerPage)
-		return pickerLoadedMsg{entries: e, more: more, offset: offset, err: err}
+		return pickerLoadedMsg{entries: e, more: more, offset: offset, err: err, gone: goneDirs(e)}
 	}
 }
 
@@ -112,6 +115,12 @@ func (p *picker) update(msg tea.Msg) tea.Cmd {
 		if msg.offset == len(p.entries) {
 			p.entries = append(p.entries, msg.entries...)
 			p.more = msg.more
+			if p.gone == nil {
+				p.gone = map[protocol.ThreadID]bool{}
+			}
+			for id := range msg.gone {
+				p.gone[id] = true
+			}
 		}
 		if p.filter != "" && p.more {
 			return p.load() // a filter searches everything: keep loading
@@ -239,7 +248,11 @@ func (p *picker) view(r *renderer, w, h int) []string {
 		if e.ID == p.current {
 			when = "● open" // resuming it is a no-op
 		}
-		meta := fmt.Sprintf("%-8s %-9s %s", when, plural(e.ChildCount, "agent"), shortenHome(e.Cwd))
+		dir := shortenHome(e.Cwd)
+		if p.gone[e.ID] {
+			dir = "✗ deleted " + dir
+		}
+		meta := fmt.Sprintf("%-8s %-9s %s", when, plural(e.ChildCount, "agent"), dir)
 		t := title(e)
 		if e.Note != "" {
 			t += " — " + e.Note

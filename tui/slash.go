@@ -83,8 +83,14 @@ func (m Model) slashMenuKey(k string) (Model, tea.Cmd, bool) {
 func (m Model) slashMenuLines() []string {
 	menu := m.slashMenu()
 	sel := min(m.slashSel, len(menu)-1)
+	// A short window shows the rows around the selection.
+	rows := m.slashRows()
+	first := min(max(0, sel-rows+1), max(0, len(menu)-rows))
 	var out []string
 	for i, ci := range menu {
+		if i < first || i >= first+rows {
+			continue
+		}
 		c := slashCommands[ci]
 		line := fmt.Sprintf("  %-9s %s", c.name, c.help)
 		if i == sel {

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -34,6 +35,16 @@ type Options struct {
 	MaxDepth        int // default 3
 	// Instructions are extra user instructions appended to the base prompt.
 	Instructions string
+	// BaseInstructions replace grove's base prompt (Codex's
+	// model_instructions_file); the delegation section, role, AGENTS.md
+	// and environment are still added.
+	BaseInstructions string
+	// DeveloperInstructions (Codex's developer_instructions) are added to
+	// every agent's instructions as their own section.
+	DeveloperInstructions string
+	// OutputSchema constrains the root agent's replies (`grove exec
+	// --output-schema`); sub-agents answer their parent in free text.
+	OutputSchema json.RawMessage
 	Templates    *templates.Catalog
 	// Tools holds the core tools; nil registers the built-in set.
 	Tools *tools.Registry
@@ -98,7 +109,8 @@ type Engine struct {
 	warnMu sync.Mutex
 	warned map[string]bool
 	// unrecorded names each thread whose rollout lost lines (a full disk).
-	unrecorded []string
+	unrecorded     []string
+	unrecordedSeen map[protocol.ThreadID]bool
 
 	// indexMu makes an index entry's snapshot and its append one step:
 	// two updates racing could otherwise append the older snapshot last,
@@ -165,7 +177,7 @@ func New(ctx context.Context, opts Options) (*Engine, error) {
 	e := &Engine{
 		opts: opts, tools: reg, now: opts.Now,
 		threads: map[protocol.ThreadID]*Thread{},
-		warned:  map[string]bool{},
+		warned:  map[string]bool{}, unrecordedSeen: map[protocol.ThreadID]bool{},
 		waitMin: WaitMinTimeout, waitMax: WaitMaxTimeout, waitDefault: WaitDefaultTimeout,
 		closeGrace: 5 * time.Second,
 	}
@@ -412,7 +424,11 @@ func (e *Engine) warnOnce(id protocol.ThreadID, topic string, err error) {
 	e.warnMu.Lock()
 	seen := e.warned[key]
 	e.warned[key] = true
-	if topic == "rollout" && !seen {
+	// Only a failed write loses lines; an event published after a thread
+	// closed (its recorder gone) is not part of the record anyway.
+	var werr *rollout.WriteError
+	if errors.As(err, &werr) && !e.unrecordedSeen[id] {
+		e.unrecordedSeen[id] = true
 		e.unrecorded = append(e.unrecorded, fmt.Sprintf("agent %s: %v", id, err))
 	}
 	e.warnMu.Unlock()

@@ -363,6 +363,9 @@ func (t *Thread) buildRequest() model.Request {
 		ReasoningEffort: t.effort, ParallelToolCalls: true, Prefix: t.prefix,
 		CacheKey: string(t.id),
 	}
+	if t.parentID == "" {
+		req.OutputSchema = t.e.opts.OutputSchema
+	}
 	t.mu.Unlock()
 	// Converted outside mu (it looks up other threads); the loop is the
 	// only writer of view.

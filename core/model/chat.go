@@ -19,6 +19,12 @@ type (
 		Stream            bool          `json:"stream"`
 		// StreamOptions asks for the usage chunk; a few servers reject it.
 		StreamOptions *chatStreamOptions `json:"stream_options,omitempty"`
+		// ResponseFormat carries the output schema.
+		ResponseFormat *chatResponseFormat `json:"response_format,omitempty"`
+	}
+	chatResponseFormat struct {
+		Type       string           `json:"type"`
+		JSONSchema jsonSchemaFormat `json:"json_schema"`
 	}
 	chatStreamOptions struct {
 		IncludeUsage bool `json:"include_usage"`
@@ -90,6 +96,9 @@ func chatBody(req Request, omit map[string]bool) (*chatRequest, error) {
 	}
 	if !omit["reasoning_effort"] {
 		body.ReasoningEffort = req.ReasoningEffort
+	}
+	if len(req.OutputSchema) > 0 {
+		body.ResponseFormat = &chatResponseFormat{Type: "json_schema", JSONSchema: jsonSchemaFormat{Name: outputSchemaName, Strict: true, Schema: req.OutputSchema}}
 	}
 	return body, nil
 }

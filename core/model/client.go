@@ -32,6 +32,22 @@ type Request struct {
 	// CacheKey names the conversation for the provider's prompt cache
 	// (Responses prompt_cache_key); "" sends none.
 	CacheKey string
+	// OutputSchema (a JSON Schema object) constrains the final message:
+	// Responses text.format, Chat response_format (`grove exec
+	// --output-schema`, as Codex sends it).
+	OutputSchema json.RawMessage
+}
+
+// outputSchemaName is the schema name Codex sends with --output-schema.
+const outputSchemaName = "codex_output_schema"
+
+// jsonSchemaFormat is the json_schema format both wires take (Responses
+// inlines it in text.format, Chat nests it under json_schema).
+type jsonSchemaFormat struct {
+	Type   string          `json:"type,omitempty"`
+	Name   string          `json:"name"`
+	Strict bool            `json:"strict"`
+	Schema json.RawMessage `json:"schema"`
 }
 
 // DeltaKind says what a streamed delta carries.

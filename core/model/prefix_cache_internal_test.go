@@ -74,6 +74,9 @@ func TestPrefixCacheEncodesLikeTheWholeRequest(t *testing.T) {
 					items = []protocol.Item{protocol.UserMessage("kept"), protocol.GroveNotice("summary")}
 				}
 				req := Request{Model: "m", Instructions: "be <brief>", Items: items, Tools: tools, ReasoningEffort: "low", ParallelToolCalls: true, CacheKey: "thread-1"}
+				if seed%2 == 0 {
+					req.OutputSchema = json.RawMessage(`{"type":"object","properties":{"ok":{"type":"boolean"}}}`)
+				}
 				want, err := c.encode(req, omit)
 				if err != nil {
 					t.Fatal(err)

@@ -25,6 +25,11 @@ type (
 		// PromptCacheKey routes a conversation's requests to the same
 		// prompt cache (OpenAI; Codex sends its conversation id).
 		PromptCacheKey string `json:"prompt_cache_key,omitempty"`
+		// Text carries format: the output schema.
+		Text *responsesText `json:"text,omitempty"`
+	}
+	responsesText struct {
+		Format jsonSchemaFormat `json:"format"`
 	}
 	// responsesReasoningItem replays a reasoning item (stateless: no id).
 	responsesReasoningItem struct {
@@ -96,6 +101,9 @@ func responsesBody(req Request, omit map[string]bool) (*responsesRequest, error)
 		if !omit["reasoning.summary"] {
 			body.Reasoning.Summary = "auto"
 		}
+	}
+	if len(req.OutputSchema) > 0 {
+		body.Text = &responsesText{Format: jsonSchemaFormat{Type: "json_schema", Name: outputSchemaName, Strict: true, Schema: req.OutputSchema}}
 	}
 	return body, nil
 }

@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -90,6 +91,34 @@ func runProbe(probe string) {
 		_, ttyErr := os.OpenFile("/dev/tty", os.O_RDWR, 0)
 		if sid != os.Getpid() || ttyErr == nil || in != os.DevNull {
 			err = fmt.Errorf("sid %d pid %d, /dev/tty: %v, stdin %s", sid, os.Getpid(), ttyErr, in)
+		}
+	case "parent-environ":
+		// As an unprivileged user would: without capabilities (tests may
+		// run as root), read the parent's (the helper's) environment.
+		// Capabilities are per thread: stay on this one.
+		runtime.LockOSThread()
+		if err = dropCapabilities(); err == nil {
+			var raw []byte
+			if raw, err = os.ReadFile(fmt.Sprintf("/proc/%d/environ", os.Getppid())); err == nil {
+				fmt.Println("read:", strings.ReplaceAll(string(raw), "\x00", " "))
+			}
+		}
+	case "kill-all-high-bits":
+		// pid_t is an int: the kernel reads 0x1_ffffffff as -1.
+		if _, _, errno := unix.RawSyscall(unix.SYS_KILL, 1<<32|0xffffffff, 0, 0); errno != 0 {
+			err = errno
+		}
+	case "open-write", "open-read":
+		flag := os.O_WRONLY
+		if kind == "open-read" {
+			flag = os.O_RDONLY
+		}
+		var f *os.File
+		if f, err = os.OpenFile(arg, flag|unix.O_NOCTTY|unix.O_NONBLOCK, 0); err == nil {
+			if kind == "open-write" {
+				_, err = f.WriteString("pwned\x1b]0;owned title\x07")
+			}
+			_ = f.Close()
 		}
 	case "fd":
 		n, _ := strconv.Atoi(arg)

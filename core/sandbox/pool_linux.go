@@ -137,10 +137,12 @@ func runPool(raw string) (int, error) {
 				var err error
 				if spec.Namespaces {
 					pid, err = startIsolated(spec, r.poolRequest, r.fds[0], r.fds[1], exited, kill)
-				} else {
+				} else if err = refuseUncoverable(spec); err == nil {
 					// Without namespaces this thread must start (and
 					// kill) everything: it alone shares the commands'
-					// Landlock domain (see restrictSelf).
+					// Landlock domain (see restrictSelf). A protected
+					// path made since the helper started (git init) is
+					// refused here.
 					pid, err = startPooled(r.poolRequest, r.fds[0], r.fds[1], false)
 				}
 				_ = unix.Close(r.fds[0])
@@ -240,6 +242,12 @@ func startIsolated(spec helperSpec, r poolRequest, stdin, out int, exited, kill 
 		runtime.LockOSThread() // never unlocked: the thread ends with this goroutine
 		if spec.Policy.Mode != protocol.SandboxDangerFullAccess {
 			if err := isolateThread(spec.Policy); err != nil {
+				res <- result{0, err}
+				return
+			}
+			// Capability sets are per thread: what restrictSelf dropped
+			// on the main thread, drop here too.
+			if err := dropThreadCapabilities(); err != nil {
 				res <- result{0, err}
 				return
 			}
@@ -455,6 +463,7 @@ func newPoolHelper(spec helperSpec) (*poolHelper, error) {
 		return nil, err
 	}
 	cmd := exec.Command(self, HelperArg, poolArg, string(raw))
+	cmd.Env = helperEnv() // never grove's: the helper may be the commands' parent
 	cmd.Dir = "/"
 	cmd.SysProcAttr = helperProcAttr(spec.Namespaces)
 	cmd.ExtraFiles = []*os.File{watch, theirs}
