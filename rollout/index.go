@@ -92,6 +92,33 @@ func AppendIndex(home string, e IndexEntry) error {
 	return nil
 }
 
+// leadingID reads the id of an index line written by AppendIndex, whose
+// JSON starts with it ({"id":"…",); false for any other shape (the line is
+// then decoded in full).
+func leadingID(b []byte) ([]byte, bool) {
+	const prefix = `{"id":"`
+	if !bytes.HasPrefix(b, []byte(prefix)) {
+		return nil, false
+	}
+	rest := b[len(prefix):]
+	end := bytes.IndexByte(rest, '"')
+	if end <= 0 || bytes.IndexByte(rest[:end], '\\') >= 0 {
+		return nil, false
+	}
+	return rest[:end], true
+}
+
+// hasParent reports whether an index line written by AppendIndex is a
+// sub-agent's: parent_id follows the id.
+func hasParent(b []byte) bool {
+	const prefix = `{"id":"`
+	if !bytes.HasPrefix(b, []byte(prefix)) {
+		return false
+	}
+	end := bytes.IndexByte(b[len(prefix):], '"')
+	return end > 0 && bytes.HasPrefix(b[len(prefix)+end:], []byte(`","parent_id":"`))
+}
+
 // parseIndexEntry decodes one index line, its rollout path resolved
 // against home; torn or foreign lines fail.
 func parseIndexEntry(home string, b []byte) (IndexEntry, bool) {
@@ -106,7 +133,20 @@ func parseIndexEntry(home string, b []byte) (IndexEntry, bool) {
 // scanIndexBackwards calls fn with each readable entry, newest line first,
 // until fn returns false. A missing index has no entries.
 func scanIndexBackwards(home string, fn func(IndexEntry) bool) error {
+	return scanIndexBackwardsSkipping(home, nil, fn)
+}
+
+// scanIndexBackwardsSkipping is scanIndexBackwards that does not decode a
+// line whose id skip reports (an older line of an id already seen): most
+// lines of a big index are such updates, and the id is read without
+// decoding the line.
+func scanIndexBackwardsSkipping(home string, skip func(id []byte, child bool) bool, fn func(IndexEntry) bool) error {
 	err := reverseScan(filepath.Join(home, IndexFile), reverseBlock, func(b []byte) bool {
+		if skip != nil {
+			if id, ok := leadingID(b); ok && skip(id, hasParent(b)) {
+				return true
+			}
+		}
 		e, ok := parseIndexEntry(home, b)
 		return !ok || fn(e)
 	})
@@ -127,15 +167,39 @@ func ListSessions(home string, offset, limit int) (entries []IndexEntry, more bo
 	if limit <= 0 {
 		limit = 50
 	}
+	return listSessions(home, offset, limit)
+}
+
+// ListAllSessions is ListSessions without a limit: every root session
+// after the first offset, in one pass over the index (the picker's filter
+// searches them all).
+func ListAllSessions(home string, offset int) ([]IndexEntry, error) {
+	entries, _, err := listSessions(home, offset, -1)
+	return entries, err
+}
+
+// listSessions: limit < 0 means no limit.
+func listSessions(home string, offset, limit int) (entries []IndexEntry, more bool, err error) {
 	offset = max(offset, 0)
 	ensureIndex(home)
-	seen := map[protocol.ThreadID]bool{}
+	seen := map[string]bool{}
 	skipped := 0
-	err = scanIndexBackwards(home, func(e IndexEntry) bool {
-		if seen[e.ID] {
+	// Lines of ids already placed, and sub-agents' lines, are not decoded
+	// (the lookup by the line's bytes allocates nothing).
+	skip := func(id []byte, child bool) bool {
+		if seen[string(id)] {
+			return true
+		}
+		if child {
+			seen[string(id)] = true
+		}
+		return child
+	}
+	err = scanIndexBackwardsSkipping(home, skip, func(e IndexEntry) bool {
+		if seen[string(e.ID)] {
 			return true // an older line of an id already placed
 		}
-		seen[e.ID] = true
+		seen[string(e.ID)] = true
 		if e.ParentID != "" {
 			return true
 		}
@@ -143,7 +207,7 @@ func ListSessions(home string, offset, limit int) (entries []IndexEntry, more bo
 			skipped++
 			return true
 		}
-		if len(entries) == limit {
+		if limit >= 0 && len(entries) == limit {
 			more = true
 			return false
 		}

@@ -15,7 +15,17 @@ const (
 	TypeResponseItem = "response_item"
 	TypeEventMsg     = "event_msg"
 	TypeTurnContext  = "turn_context"
+	// TypeCompacted records a compaction (Codex's RolloutItem::Compacted):
+	// from this line on, the history is its replacement_history.
+	TypeCompacted = "compacted"
 )
+
+// Compacted is a compacted line's payload, in Codex's shape: the summary
+// message and the history that replaced everything before it.
+type Compacted struct {
+	Message            string          `json:"message"`
+	ReplacementHistory []protocol.Item `json:"replacement_history"`
+}
 
 // Line is one JSONL record.
 type Line struct {

@@ -144,6 +144,10 @@ func (r *Recorder) AppendEvent(ev protocol.Event) error { return r.append(TypeEv
 // AppendTurnContext writes a turn_context line.
 func (r *Recorder) AppendTurnContext(tc TurnContext) error { return r.append(TypeTurnContext, tc) }
 
+// AppendCompacted records a compaction: a reader rebuilds the history from
+// c.ReplacementHistory instead of the items written before it.
+func (r *Recorder) AppendCompacted(c Compacted) error { return r.append(TypeCompacted, c) }
+
 func (r *Recorder) append(typ string, payload any) error {
 	p, err := json.Marshal(payload)
 	if err != nil {

@@ -2,11 +2,9 @@ package tui
 
 import (
 	"fmt"
-	"sort"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/sahilm/fuzzy"
 
 	"github.com/grovecli/grove/protocol"
 	"github.com/grovecli/grove/rollout"
@@ -29,6 +27,8 @@ type picker struct {
 	previews map[protocol.ThreadID][]string
 	// current is the session open now (marked; resuming it is a no-op).
 	current protocol.ThreadID
+	// search is the filter's state, kept between keys (picker_filter.go).
+	search pickerSearch
 	// gone marks sessions whose working directory was deleted.
 	gone map[protocol.ThreadID]bool
 }
@@ -57,6 +57,14 @@ func (p *picker) load() tea.Cmd {
 	}
 	p.loading = true
 	home, offset := p.home, len(p.entries)
+	if p.filter != "" {
+		// A filter searches everything: the rest of the index in one pass,
+		// not page after page (each page rescans the index from its end).
+		return func() tea.Msg {
+			e, err := rollout.ListAllSessions(home, offset)
+			return pickerLoadedMsg{entries: e, offset: offset, err: err}
+		}
+	}
 	return func() tea.Msg {
 		e, more, err := rollout.ListSessions(home, offset, pickerPage)
 		return pickerLoadedMsg{entries: e, more: more, offset: offset, err: err, gone: goneDirs(e)}
@@ -132,37 +140,6 @@ func title(e rollout.IndexEntry) string {
 		return e.FirstPrompt
 	}
 	return "(no prompt)"
-}
-
-// visible applies the filter. Matches are ranked by how well they match
-// within recency buckets (today, this week, this month, older), so an old
-// session never jumps over today's, and the order of what is shown does
-// not change as older pages load.
-func (p *picker) visible() []rollout.IndexEntry {
-	if p.filter == "" {
-		return p.entries
-	}
-	src := make([]string, len(p.entries))
-	for i, e := range p.entries {
-		src[i] = title(e) + " " + e.Note + " " + e.Cwd + " " + string(e.ID)
-	}
-	matches := fuzzy.Find(p.filter, src)
-	now := p.now()
-	sort.SliceStable(matches, func(i, j int) bool {
-		a, b := p.entries[matches[i].Index], p.entries[matches[j].Index]
-		if ba, bb := recencyBucket(now, a.UpdatedAt), recencyBucket(now, b.UpdatedAt); ba != bb {
-			return ba < bb
-		}
-		if matches[i].Score != matches[j].Score {
-			return matches[i].Score > matches[j].Score
-		}
-		return matches[i].Index < matches[j].Index // newest first
-	})
-	out := make([]rollout.IndexEntry, len(matches))
-	for i, m := range matches {
-		out[i] = p.entries[m.Index]
-	}
-	return out
 }
 
 // recencyBucket groups a time as today (0), this week (1), this month (2)

@@ -24,6 +24,7 @@ var slashCommands = []struct {
 	{"/model", "set the model: /model <name> [effort]", true},
 	{"/note", "set the focused agent's note: /note <text>", true},
 	{"/export", "write the focused transcript to a file: /export [path]", false},
+	{"/compact", "summarise the history to free context: /compact [focus]", false},
 	{"/mcp", "MCP servers: state, tools, errors", false},
 	{"/help", "show keys and commands", false},
 	{"/quit", "quit grove", false},
@@ -319,6 +320,9 @@ func (m Model) slash(text string) (tea.Model, tea.Cmd) {
 		return m, m.exportCmd(arg)
 	case "/note":
 		return m, m.submit(protocol.Op{Type: protocol.OpSetNote, ThreadID: m.focused, Note: arg})
+	case "/compact":
+		m.flash = "compacting the conversation…"
+		return m, m.submit(protocol.Op{Type: protocol.OpCompact, ThreadID: m.focused, Text: arg})
 	case "/model":
 		if arg == "" {
 			m.flash = "model: " + m.info.Model + " · usage: /model <name> [effort]"

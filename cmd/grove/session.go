@@ -271,7 +271,9 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 		SelectSurface: surface.Selector(cfg.Agents.Surface),
 		ModelAliases:  cfg.Agents.ModelAliases,
 		Exec:          backendOf(host), Workspace: hostCfg.Workspace, HostName: hostName,
-		OpenHost: hosts.open,
+		OpenHost:      hosts.open,
+		ContextWindow: cfg.ModelContextWindow, AutoCompactTokenLimit: cfg.ModelAutoCompactTokenLimit,
+		PrewarmTools: true,
 	})
 	if err != nil {
 		_ = mcpMgr.Close()

@@ -25,6 +25,11 @@ type Config struct {
 	ModelProvider   string                    `toml:"model_provider"`
 	ReasoningEffort string                    `toml:"model_reasoning_effort"`
 	ModelProviders  map[string]ProviderConfig `toml:"model_providers"`
+	// ModelContextWindow overrides the model's context window (tokens);
+	// ModelAutoCompactTokenLimit is the history size that triggers an
+	// automatic compaction (default 90% of the window). Codex's keys.
+	ModelContextWindow         int64 `toml:"model_context_window"`
+	ModelAutoCompactTokenLimit int64 `toml:"model_auto_compact_token_limit"`
 	// ApprovalPolicy is the effective policy; Approval is what the file
 	// says (a name or Codex's granular table, approval.go).
 	ApprovalPolicy protocol.ApprovalPolicy `toml:"-"`
@@ -346,6 +351,12 @@ func applyOverride(tree map[string]any, o string) error {
 }
 
 func (c *Config) fillDefaults() error {
+	if c.ModelContextWindow < 0 {
+		return fmt.Errorf("model_context_window = %d: expected a positive number of tokens", c.ModelContextWindow)
+	}
+	if c.ModelAutoCompactTokenLimit < 0 {
+		return fmt.Errorf("model_auto_compact_token_limit = %d: expected a positive number of tokens", c.ModelAutoCompactTokenLimit)
+	}
 	policy, err := c.Approval.Policy()
 	if err != nil {
 		return err

@@ -74,6 +74,21 @@ type Options struct {
 	// that a template names (`host:`), or an error naming the problem;
 	// nil: templates cannot name hosts.
 	OpenHost func(name string) (execenv.Backend, string, error)
+	// ContextWindow (model_context_window) overrides every model's context
+	// window in tokens; 0 = the provider's /models metadata, else grove's
+	// table of known models.
+	ContextWindow int64
+	// AutoCompactTokenLimit (model_auto_compact_token_limit): a thread
+	// whose history reaches this many tokens is compacted before its next
+	// model request; 0 = 90% of the context window.
+	AutoCompactTokenLimit int64
+	// Compaction, when set, hears every compaction (hooks).
+	Compaction CompactObserver
+	// PrewarmTools prepares slow-to-start tools (exec_command's sandbox
+	// helper) when a root thread's first turn starts, behind its first
+	// model request. Off, the first call pays for it (tests that never
+	// run a command keep no idle helper process).
+	PrewarmTools bool
 }
 
 // Engine owns every thread of one session.
@@ -96,6 +111,7 @@ type Engine struct {
 
 	approvals approvalBroker
 	models    modelCatalog
+	windows   contextWindows
 	surfaces  surfaceSet
 	inboxes   inboxSet
 	// collabTools are the seed-000 tools this engine registered or found.
@@ -297,6 +313,8 @@ func (e *Engine) Submit(op protocol.Op) error {
 			return errors.New("the root thread cannot be closed; quit or start a new session instead")
 		}
 		return e.closeSubtree(t, nil)
+	case protocol.OpCompact:
+		return t.requestCompaction(op.Text)
 	case protocol.OpSetModel:
 		t.mu.Lock()
 		if op.Model != "" {

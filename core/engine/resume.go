@@ -50,7 +50,7 @@ func (e *Engine) resumeThread(id protocol.ThreadID) (protocol.AgentStatus, error
 	}
 	last := lastAssistantMessage(sess.Items)
 	t.mu.Lock()
-	t.history = sess.Items
+	t.setHistoryLocked(sess.Items)
 	t.rec = rec
 	t.closed = false
 	t.lastMessage = last

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path"
 	"path/filepath"
@@ -24,7 +25,8 @@ func (t *Thread) loop() {
 	defer close(t.done)
 	for {
 		t.mu.Lock()
-		has := len(t.pending) > 0 && !t.halted
+		compactNow := t.compactPending
+		has := len(t.pending) > 0 && !t.halted || compactNow
 		ctx := t.ctx
 		t.mu.Unlock()
 		if !has {
@@ -37,6 +39,10 @@ func (t *Thread) loop() {
 		}
 		if ctx.Err() != nil {
 			return
+		}
+		if compactNow {
+			t.runCompaction(ctx)
+			continue
 		}
 		t.runTurn(ctx)
 	}
@@ -87,6 +93,7 @@ func (t *Thread) runTurn(parent context.Context) {
 	t.setStatus(protocol.Running())
 	t.record(e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.TurnStartedMsg{ClientIDs: clientIDs(input)})))
 	t.takeInput(turnID, input)
+	t.prewarmTools(turnID)
 
 	outcome, lastText, errMsg := t.turnSteps(ctx, turnID)
 	if err := t.recordFailed(); err != nil && outcome == outcomeCompleted {
@@ -151,6 +158,7 @@ func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, str
 	}
 	var graceOnly map[string]bool // set during the grace step
 	steps := 0
+	compactedForRetry := false
 	for {
 		if !t.takePending(ctx, turnID) {
 			return outcomeInterrupted, soFar(), ""
@@ -171,7 +179,15 @@ func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, str
 		if err := t.recordFailed(); err != nil {
 			return outcomeErrored, "", unrecordedMessage(err)
 		}
+		if t.needsCompaction(ctx) {
+			// A failed compaction was announced; the request may still fit.
+			_ = t.compact(ctx, turnID, protocol.CompactAuto, "")
+			if ctx.Err() != nil {
+				return outcomeInterrupted, soFar(), ""
+			}
+		}
 		req := t.stepRequest(ctx, turnID, graceOnly)
+		sent := len(req.Items)
 		steps++
 		t.mu.Lock()
 		t.steps = steps
@@ -189,10 +205,24 @@ func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, str
 				}
 				continue // time is up: the grace step comes next
 			}
+			// Too long for the model: compact once and retry, rather than
+			// leave a session that can never answer again.
+			if errors.Is(err, model.ErrContextWindowExceeded) && !compactedForRetry {
+				compactedForRetry = true
+				t.record(e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.WarningMsg{Text: "the model refused the conversation as too long for its context window; compacting and retrying"})))
+				cerr := t.compact(ctx, turnID, protocol.CompactContextExceeded, "")
+				if ctx.Err() != nil {
+					return outcomeInterrupted, soFar(), ""
+				}
+				if cerr == nil {
+					continue
+				}
+			}
 			msg := err.Error()
 			t.record(e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.ErrorMsg{Text: msg})))
 			return outcomeErrored, "", msg
 		}
+		t.noteRequestUsage(sent, resp.Usage)
 		partial.Reset()
 		if t.recordReply(turnID, resp) {
 			said = append(said, resp.Text)
@@ -360,19 +390,57 @@ func (t *Thread) accountUsage(turnID string, u protocol.TokenUsage) {
 	t.record(t.e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.TokenUsageMsg{Usage: call, Total: total})))
 }
 
+// buildRequest is the next model request. Its cost does not grow with the
+// history: only items new since the last request are converted (and, in
+// the client, encoded); the rest is shared.
 func (t *Thread) buildRequest() model.Request {
 	t.mu.Lock()
+	fresh := t.history[len(t.view):]
+	if t.prefix == nil {
+		t.prefix = model.NewPrefixCache()
+	}
 	req := model.Request{
-		Model: t.modelName, Instructions: t.instructions,
-		Items: append([]protocol.Item(nil), t.history...), Tools: t.specs,
-		ReasoningEffort: t.effort, ParallelToolCalls: true,
+		Model: t.modelName, Instructions: t.instructions, Tools: t.specs,
+		ReasoningEffort: t.effort, ParallelToolCalls: true, Prefix: t.prefix,
+		CacheKey: string(t.id),
 	}
 	if t.parentID == "" {
 		req.OutputSchema = t.e.opts.OutputSchema
 	}
 	t.mu.Unlock()
-	req.Items = t.e.modelItems(t, req.Items)
+	// Converted outside mu (it looks up other threads); the loop is the
+	// only writer of view.
+	converted := t.e.modelItems(t, fresh)
+	t.mu.Lock()
+	t.view = append(t.view, converted...)
+	req.Items = t.view[:len(t.view):len(t.view)]
+	t.mu.Unlock()
 	return req
+}
+
+// prewarmTools prepares the thread's slow-to-start tools (exec_command's
+// sandbox helper, ~130 ms) while its first model request is in flight, so
+// the first tool call does not pay for it. Root threads only, once each
+// (sub-agents in other directories would each keep a helper process
+// whether or not they run a command); the goroutine belongs to the engine
+// (e.wg) and ends when the tools are ready.
+func (t *Thread) prewarmTools(turnID string) {
+	if !t.e.opts.PrewarmTools || t.depth > 0 {
+		return
+	}
+	t.mu.Lock()
+	done := t.prewarmed
+	t.prewarmed = true
+	env := &tools.Env{ThreadID: t.id, TurnID: turnID, Cwd: t.cwd, Sandbox: t.sandbox, ApprovalPolicy: t.e.opts.ApprovalPolicy}
+	t.mu.Unlock()
+	if done {
+		return
+	}
+	t.e.wg.Add(1)
+	go func() {
+		defer t.e.wg.Done()
+		t.e.tools.Prewarm(env, t.toolAllowed)
+	}()
 }
 
 // inputEvent announces an input item joining the conversation: a message

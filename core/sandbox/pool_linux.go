@@ -413,6 +413,17 @@ func startInPool(spec helperSpec, argv, env []string, stdin, out *os.File) (*poo
 	}
 }
 
+// warmPool starts the helper for spec (Dir ignored) unless it runs.
+func warmPool(spec helperSpec) error {
+	spec.Dir = ""
+	key, err := json.Marshal(spec)
+	if err != nil {
+		return err
+	}
+	_, err = poolFor(string(key), spec)
+	return err
+}
+
 func poolFor(key string, spec helperSpec) (*poolHelper, error) {
 	pools.mu.Lock()
 	defer pools.mu.Unlock()

@@ -37,6 +37,33 @@ type StartRequest struct {
 // user, mount and PID namespaces here.
 func NamespacesAvailable() bool { return namespacesAvailable() }
 
+// pooledSpec is the pool helper that runs commands under policy in cwd;
+// false when commands are not pooled (no pidfd, no Landlock for a
+// restricted policy, another OS).
+func pooledSpec(policy protocol.SandboxPolicy, cwd string) (helperSpec, bool) {
+	if !poolSupported() || parentWatch() == nil {
+		return helperSpec{}, false
+	}
+	restricted := policy.Mode == protocol.SandboxReadOnly || policy.Mode == protocol.SandboxWorkspaceWrite
+	_, noLandlock := Supported()
+	if policy.Mode != protocol.SandboxDangerFullAccess && (!restricted || noLandlock != nil) {
+		return helperSpec{}, false
+	}
+	return helperSpec{Policy: policy, Roots: WritableRoots(policy, cwd), Namespaces: restricted && namespacesAvailable()}, true
+}
+
+// Prewarm starts the pool helper that Start will use for commands under
+// policy in cwd, so the first command does not wait for it (starting the
+// helper is most of a first command's cost). It returns once the helper
+// is ready, at once when it already runs or commands are not pooled.
+func Prewarm(policy protocol.SandboxPolicy, cwd string) error {
+	spec, ok := pooledSpec(policy, cwd)
+	if !ok {
+		return nil
+	}
+	return warmPool(spec)
+}
+
 // Start runs r.Argv in r.Dir under r.Policy, the writable roots taken from
 // the thread's cwd, with r.Env, and stdout and stderr to r.Out.
 // Restricted commands go through their sandbox's long-lived helper when
@@ -47,17 +74,13 @@ func Start(r StartRequest) (*Process, error) {
 	if dir == "" {
 		dir = cwd
 	}
-	if len(argv) > 0 && poolSupported() && parentWatch() != nil {
-		restricted := policy.Mode == protocol.SandboxReadOnly || policy.Mode == protocol.SandboxWorkspaceWrite
-		_, noLandlock := Supported()
-		if policy.Mode == protocol.SandboxDangerFullAccess || (restricted && noLandlock == nil) {
-			spec := helperSpec{Policy: policy, Roots: WritableRoots(policy, cwd), Dir: absolute("", dir), Namespaces: restricted && namespacesAvailable()}
-			p, err := startInPool(spec, argv, env, r.Stdin, r.Out)
-			if err != nil {
-				return nil, err
-			}
-			return &Process{pooled: p}, nil
+	if spec, ok := pooledSpec(policy, cwd); len(argv) > 0 && ok {
+		spec.Dir = absolute("", dir)
+		p, err := startInPool(spec, argv, env, r.Stdin, r.Out)
+		if err != nil {
+			return nil, err
 		}
+		return &Process{pooled: p}, nil
 	}
 	cmd, err := CommandIn(context.Background(), policy, cwd, dir, argv)
 	if err != nil {

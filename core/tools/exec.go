@@ -111,6 +111,15 @@ func (x *execCommand) Run(ctx context.Context, env *Env, raw json.RawMessage) Re
 	return x.run(ctx, env, env.Sandbox, env.Cwd, dir, a.Cmd, timeout)
 }
 
+// Prewarm starts the sandbox helper the thread's commands run through, so
+// the first exec_command does not wait ~130 ms for it. Only a local
+// backend has one here (a host's exec-server runs its own).
+func (x *execCommand) Prewarm(env *Env) {
+	if env.Backend().Info().Host == "" {
+		_ = sandbox.Prewarm(env.Sandbox, env.Cwd)
+	}
+}
+
 // run runs command in dir under policy on the thread's backend; the
 // writable roots come from the thread's cwd. The backend kills the
 // command's whole tree when it ends, on a timeout or interrupt, and with

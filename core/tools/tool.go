@@ -21,6 +21,13 @@ type Tool interface {
 	Run(ctx context.Context, env *Env, args json.RawMessage) Result
 }
 
+// Prewarmer is a tool whose first call is slow and can be prepared before
+// the model asks for it: exec_command starts its sandbox helper. Prewarm
+// returns once that is done; errors are left for the real call to report.
+type Prewarmer interface {
+	Prewarm(env *Env)
+}
+
 // Env is what a handler knows of the calling thread.
 type Env struct {
 	ThreadID       protocol.ThreadID

@@ -225,6 +225,8 @@ func (s *Server) call(msg protocol.RPCMessage) (any, *protocol.RPCError) {
 		return s.turnInterrupt(msg.Params)
 	case "thread/note/set":
 		return s.noteSet(msg.Params)
+	case "thread/compact/start", "thread/compact":
+		return s.threadCompact(msg.Params)
 	}
 	return nil, rpcError(protocol.RPCMethodNotFound, "method not found: %s", msg.Method)
 }
