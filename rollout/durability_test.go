@@ -2,6 +2,7 @@ package rollout
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -194,7 +195,7 @@ func TestLockHolderIsNamed(t *testing.T) {
 	}
 	_, err = OpenAppend(r.Path())
 	var le *LockedError
-	if !errors.As(err, &le) || le.PID != cmd.Process.Pid || !strings.Contains(err.Error(), "flock") {
+	if !errors.As(err, &le) || le.PID != cmd.Process.Pid || !strings.Contains(err.Error(), fmt.Sprintf("process %d", cmd.Process.Pid)) {
 		t.Fatalf("got %v, want holder %d", err, cmd.Process.Pid)
 	}
 	// The holder dies without unlocking (kill -9): its lock dies with it,

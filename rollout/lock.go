@@ -77,15 +77,26 @@ func flockHolder(dev uint64, ino uint64) int {
 	defer f.Close()
 	major, minor := (dev>>8)&0xfff|(dev>>32)&^0xfff, dev&0xff|(dev>>12)&^0xff
 	want := fmt.Sprintf("%02x:%02x:%d", major, minor, ino)
+	// Some file systems (overlays) report another device in /proc/locks
+	// than stat does: a lock on the same inode number is the next best.
+	wantIno := fmt.Sprintf(":%d", ino)
+	byIno := 0
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		fields := strings.Fields(sc.Text())
-		if len(fields) < 6 || fields[1] != "FLOCK" || fields[5] != want {
+		if len(fields) < 6 || fields[1] != "FLOCK" || !strings.HasSuffix(fields[5], wantIno) {
+			continue // blocked waiters ("1: -> FLOCK …") hold nothing
+		}
+		pid, err := strconv.Atoi(fields[4])
+		if err != nil || pid == os.Getpid() {
 			continue
 		}
-		if pid, err := strconv.Atoi(fields[4]); err == nil && pid != os.Getpid() {
+		if fields[5] == want {
 			return pid
 		}
+		if byIno == 0 {
+			byIno = pid
+		}
 	}
-	return 0
+	return byIno
 }

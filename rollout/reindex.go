@@ -2,6 +2,7 @@ package rollout
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -81,6 +82,18 @@ func Reindex(home string, force bool) (ReindexReport, error) {
 		return rep, err
 	}
 	defer unlock()
+	if !force {
+		// The common case, every rollout listed, is settled from the ids
+		// alone: no index line is decoded.
+		listed, err := indexIDs(home)
+		if err != nil {
+			return rep, err
+		}
+		rep.Listed = len(listed)
+		if !missingAny(files, listed) {
+			return rep, nil
+		}
+	}
 	latest, order, err := readIndexLatest(home)
 	if err != nil {
 		return rep, err
@@ -300,4 +313,46 @@ func lastLineTime(path string) (time.Time, bool) {
 func isRegular(path string) bool {
 	st, err := os.Stat(path)
 	return err == nil && st.Mode().IsRegular()
+}
+
+// idPrefix starts every index line AppendIndex writes (ID is the first field).
+var idPrefix = []byte(`{"id":"`)
+
+// indexIDs returns the ids the index lists, read from the start of each
+// line (a line in another layout is decoded in full).
+func indexIDs(home string) (map[protocol.ThreadID]bool, error) {
+	ids := map[protocol.ThreadID]bool{}
+	f, err := openRegular(filepath.Join(home, IndexFile), os.O_RDONLY)
+	if errors.Is(err, os.ErrNotExist) {
+		return ids, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("session index: %w", err)
+	}
+	defer f.Close()
+	err = scanLines(f, func(_ int, b []byte) {
+		if rest, ok := bytes.CutPrefix(b, idPrefix); ok {
+			if i := bytes.IndexByte(rest, '"'); i > 0 && bytes.IndexByte(rest[:i], '\\') < 0 && bytes.HasSuffix(b, []byte("}")) {
+				ids[protocol.ThreadID(rest[:i])] = true
+				return
+			}
+		}
+		if e, ok := parseIndexEntry(home, b); ok {
+			ids[e.ID] = true
+		}
+	})
+	if err != nil {
+		return nil, fmt.Errorf("session index: %w", err)
+	}
+	return ids, nil
+}
+
+// missingAny reports whether a rollout's id is not listed.
+func missingAny(files map[protocol.ThreadID]string, listed map[protocol.ThreadID]bool) bool {
+	for id := range files {
+		if !listed[id] {
+			return true
+		}
+	}
+	return false
 }
