@@ -49,6 +49,26 @@ const EventExecOutputDelta EventType = "exec_command_output_delta"
 // queued input no turn took.
 const EventInputQueued EventType = "input_queued"
 
+// EventContextCompacted says a thread's history was replaced by a summary
+// (Compaction: why, and its estimated tokens before and after).
+const EventContextCompacted EventType = "context_compacted"
+
+// Compaction describes one compaction of a thread's history.
+type Compaction struct {
+	// Trigger is CompactAuto, CompactManual or CompactContextExceeded.
+	Trigger string `json:"trigger"`
+	// TokensBefore and TokensAfter estimate the history's size in tokens.
+	TokensBefore int64 `json:"tokens_before"`
+	TokensAfter  int64 `json:"tokens_after"`
+}
+
+// Compaction triggers.
+const (
+	CompactAuto            = "auto"             // model_auto_compact_token_limit reached
+	CompactManual          = "manual"           // /compact, thread/compact
+	CompactContextExceeded = "context_exceeded" // the model refused the request as too long
+)
+
 // Event is one thing that happened in one thread. Exactly the payload field
 // that belongs to Type is set.
 type Event struct {
@@ -74,6 +94,7 @@ type Event struct {
 	Usage      *TokenUsage      `json:"usage,omitempty"`       // token_usage (the call)
 	TotalUsage *TokenUsage      `json:"total_usage,omitempty"` // token_usage (thread total)
 	Inbox      *InboxChange     `json:"inbox,omitempty"`       // inbox
+	Compaction *Compaction      `json:"compaction,omitempty"`  // context_compacted
 	// Interrupted: a message cut off by an interrupt while it streamed.
 	Interrupted bool   `json:"interrupted,omitempty"`
 	Input       *Item  `json:"input,omitempty"`    // input_queued
@@ -107,6 +128,9 @@ type ThreadInfo struct {
 	Status      AgentStatus `json:"status"`
 	// Surface names the delegation tools the thread sees (collab, task, …).
 	Surface string `json:"surface,omitempty"`
+	// Host is the [hosts.<name>] machine the thread's tools run on ("" =
+	// this machine).
+	Host string `json:"host,omitempty"`
 }
 
 // ThreadSource says how a thread came to be.

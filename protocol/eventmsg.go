@@ -71,6 +71,8 @@ type (
 		Call  ToolCall
 		Delta string
 	}
+	// ContextCompactedMsg: the thread's history now starts from a summary.
+	ContextCompactedMsg struct{ Compaction Compaction }
 )
 
 func (ThreadStartedMsg) Kind() EventType     { return EventThreadStarted }
@@ -99,6 +101,7 @@ func (StreamRetryMsg) Kind() EventType       { return EventStreamRetry }
 func (ShutdownCompleteMsg) Kind() EventType  { return EventShutdownComplete }
 func (InboxMsg) Kind() EventType             { return EventInbox }
 func (ExecOutputDeltaMsg) Kind() EventType   { return EventExecOutputDelta }
+func (ContextCompactedMsg) Kind() EventType  { return EventContextCompacted }
 
 func (ThreadStartedMsg) isEventMsg()     {}
 func (ThreadClosedMsg) isEventMsg()      {}
@@ -126,6 +129,7 @@ func (StreamRetryMsg) isEventMsg()       {}
 func (ShutdownCompleteMsg) isEventMsg()  {}
 func (InboxMsg) isEventMsg()             {}
 func (ExecOutputDeltaMsg) isEventMsg()   {}
+func (ContextCompactedMsg) isEventMsg()  {}
 
 // NewEvent wraps a message in its envelope for thread (turnID may be
 // empty); the bus stamps Seq and Timestamp.
@@ -178,6 +182,8 @@ func NewEvent(thread ThreadID, turnID string, m EventMsg) Event {
 		ev.Inbox = &m.Change
 	case ExecOutputDeltaMsg:
 		ev.Tool, ev.Delta = &m.Call, m.Delta
+	case ContextCompactedMsg:
+		ev.Compaction = &m.Compaction
 	}
 	return ev
 }
@@ -297,6 +303,11 @@ func (ev Event) Msg() (EventMsg, error) {
 			return missing("tool")
 		}
 		return ExecOutputDeltaMsg{Call: *ev.Tool, Delta: ev.Delta}, nil
+	case EventContextCompacted:
+		if ev.Compaction == nil {
+			return missing("compaction")
+		}
+		return ContextCompactedMsg{Compaction: *ev.Compaction}, nil
 	}
 	return nil, &MalformedEventError{Type: ev.Type, Thread: ev.ThreadID}
 }

@@ -48,6 +48,7 @@ func legacyEvents() []Event {
 		{Type: EventShutdownComplete, ThreadID: "root"},
 		{Type: EventInbox, ThreadID: "root", Inbox: &inbox},
 		{Type: EventExecOutputDelta, ThreadID: "t1", TurnID: "u1", Tool: &call, Delta: "out"},
+		{Type: EventContextCompacted, ThreadID: "t1", TurnID: "u1", Compaction: &Compaction{Trigger: CompactAuto, TokensBefore: 900, TokensAfter: 120}},
 	}
 }
 
@@ -73,8 +74,8 @@ func TestEveryKindRoundTripsWithTheSameJSON(t *testing.T) {
 			t.Errorf("%s: round trip %#v, %v; want %#v", legacy.Type, again, err, m)
 		}
 	}
-	if len(seen) != 26 {
-		t.Errorf("covered %d kinds, want all 26", len(seen))
+	if len(seen) != 27 {
+		t.Errorf("covered %d kinds, want all 27", len(seen))
 	}
 }
 

@@ -12,6 +12,9 @@ const (
 	OpShutdown  OpType = "shutdown"
 	// OpSetModel changes the model / reasoning effort for the thread's next turns.
 	OpSetModel OpType = "set_model"
+	// OpCompact replaces the thread's history with a summary now (/compact),
+	// after the running turn if there is one.
+	OpCompact OpType = "compact"
 )
 
 // Op is a request into the engine, addressed to one thread.

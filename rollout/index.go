@@ -10,7 +10,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 	"unicode/utf8"
 
@@ -58,6 +57,7 @@ func AppendIndex(home string, e IndexEntry) error {
 	if utf8.RuneCountInString(e.FirstPrompt) > maxFirstPrompt {
 		e.FirstPrompt = string([]rune(e.FirstPrompt)[:maxFirstPrompt]) + "…"
 	}
+	e.RolloutPath = storedPath(home, e.RolloutPath)
 	b, err := json.Marshal(e)
 	if err != nil {
 		return fmt.Errorf("session index: encode %s: %w", e.ID, err)
@@ -66,18 +66,17 @@ func AppendIndex(home string, e IndexEntry) error {
 	path := filepath.Join(home, IndexFile)
 	indexMu.Lock()
 	defer indexMu.Unlock()
-	if err := os.MkdirAll(home, 0o700); err != nil {
-		return fmt.Errorf("session index: %w", err)
+	// Locked across processes too, so a line another process is still
+	// writing is never mistaken for a torn one, and a rebuild never replaces
+	// the file under a writer.
+	unlock, err := lockIndex(home)
+	if err != nil {
+		return err
 	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR|os.O_APPEND, 0o600)
+	defer unlock()
+	f, err := openRegular(path, os.O_CREATE|os.O_RDWR|os.O_APPEND)
 	if err != nil {
 		return fmt.Errorf("session index: %w", err)
-	}
-	// Lock across processes too, so a line another process is still writing
-	// is never mistaken for a torn one. (The lock ends with Close.)
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
-		_ = f.Close()
-		return fmt.Errorf("session index %s: lock: %w", path, err)
 	}
 	// After a torn last line (a killed writer), start on a fresh line.
 	if torn, err := endsTorn(f); err == nil && torn {
@@ -93,20 +92,62 @@ func AppendIndex(home string, e IndexEntry) error {
 	return nil
 }
 
-// parseIndexEntry decodes one index line; torn or foreign lines fail.
-func parseIndexEntry(b []byte) (IndexEntry, bool) {
+// leadingID reads the id of an index line written by AppendIndex, whose
+// JSON starts with it ({"id":"…",); false for any other shape (the line is
+// then decoded in full).
+func leadingID(b []byte) ([]byte, bool) {
+	const prefix = `{"id":"`
+	if !bytes.HasPrefix(b, []byte(prefix)) {
+		return nil, false
+	}
+	rest := b[len(prefix):]
+	end := bytes.IndexByte(rest, '"')
+	if end <= 0 || bytes.IndexByte(rest[:end], '\\') >= 0 {
+		return nil, false
+	}
+	return rest[:end], true
+}
+
+// hasParent reports whether an index line written by AppendIndex is a
+// sub-agent's: parent_id follows the id.
+func hasParent(b []byte) bool {
+	const prefix = `{"id":"`
+	if !bytes.HasPrefix(b, []byte(prefix)) {
+		return false
+	}
+	end := bytes.IndexByte(b[len(prefix):], '"')
+	return end > 0 && bytes.HasPrefix(b[len(prefix)+end:], []byte(`","parent_id":"`))
+}
+
+// parseIndexEntry decodes one index line, its rollout path resolved
+// against home; torn or foreign lines fail.
+func parseIndexEntry(home string, b []byte) (IndexEntry, bool) {
 	var e IndexEntry
 	if json.Unmarshal(b, &e) != nil || e.ID == "" {
 		return IndexEntry{}, false
 	}
+	e.RolloutPath = resolvePath(home, e.RolloutPath)
 	return e, true
 }
 
 // scanIndexBackwards calls fn with each readable entry, newest line first,
 // until fn returns false. A missing index has no entries.
 func scanIndexBackwards(home string, fn func(IndexEntry) bool) error {
+	return scanIndexBackwardsSkipping(home, nil, fn)
+}
+
+// scanIndexBackwardsSkipping is scanIndexBackwards that does not decode a
+// line whose id skip reports (an older line of an id already seen): most
+// lines of a big index are such updates, and the id is read without
+// decoding the line.
+func scanIndexBackwardsSkipping(home string, skip func(id []byte, child bool) bool, fn func(IndexEntry) bool) error {
 	err := reverseScan(filepath.Join(home, IndexFile), reverseBlock, func(b []byte) bool {
-		e, ok := parseIndexEntry(b)
+		if skip != nil {
+			if id, ok := leadingID(b); ok && skip(id, hasParent(b)) {
+				return true
+			}
+		}
+		e, ok := parseIndexEntry(home, b)
 		return !ok || fn(e)
 	})
 	if errors.Is(err, os.ErrNotExist) {
@@ -126,14 +167,39 @@ func ListSessions(home string, offset, limit int) (entries []IndexEntry, more bo
 	if limit <= 0 {
 		limit = 50
 	}
+	return listSessions(home, offset, limit)
+}
+
+// ListAllSessions is ListSessions without a limit: every root session
+// after the first offset, in one pass over the index (the picker's filter
+// searches them all).
+func ListAllSessions(home string, offset int) ([]IndexEntry, error) {
+	entries, _, err := listSessions(home, offset, -1)
+	return entries, err
+}
+
+// listSessions: limit < 0 means no limit.
+func listSessions(home string, offset, limit int) (entries []IndexEntry, more bool, err error) {
 	offset = max(offset, 0)
-	seen := map[protocol.ThreadID]bool{}
+	ensureIndex(home)
+	seen := map[string]bool{}
 	skipped := 0
-	err = scanIndexBackwards(home, func(e IndexEntry) bool {
-		if seen[e.ID] {
+	// Lines of ids already placed, and sub-agents' lines, are not decoded
+	// (the lookup by the line's bytes allocates nothing).
+	skip := func(id []byte, child bool) bool {
+		if seen[string(id)] {
+			return true
+		}
+		if child {
+			seen[string(id)] = true
+		}
+		return child
+	}
+	err = scanIndexBackwardsSkipping(home, skip, func(e IndexEntry) bool {
+		if seen[string(e.ID)] {
 			return true // an older line of an id already placed
 		}
-		seen[e.ID] = true
+		seen[string(e.ID)] = true
 		if e.ParentID != "" {
 			return true
 		}
@@ -141,7 +207,7 @@ func ListSessions(home string, offset, limit int) (entries []IndexEntry, more bo
 			skipped++
 			return true
 		}
-		if len(entries) == limit {
+		if limit >= 0 && len(entries) == limit {
 			more = true
 			return false
 		}
@@ -159,6 +225,27 @@ func FindSession(home, idOrPrefix string) (IndexEntry, error) {
 	if idOrPrefix == "" {
 		return IndexEntry{}, errors.New("find session: empty session id")
 	}
+	ensureIndex(home)
+	e, err := findSession(home, idOrPrefix)
+	var nf *noSessionError
+	if errors.As(err, &nf) {
+		// The index is a cache: a rollout written since (or whose index
+		// line was lost) is found by rebuilding it from sessions/.
+		if rep, rerr := Reindex(home, false); rerr == nil && rep.Rewritten {
+			return findSession(home, idOrPrefix)
+		}
+	}
+	return e, err
+}
+
+// noSessionError says no index entry matched.
+type noSessionError struct{ id, index string }
+
+func (e *noSessionError) Error() string {
+	return fmt.Sprintf("no session %q in %s (see `grove sessions list`)", e.id, e.index)
+}
+
+func findSession(home, idOrPrefix string) (IndexEntry, error) {
 	var exact *IndexEntry
 	matches := map[protocol.ThreadID]IndexEntry{}
 	err := scanIndexBackwards(home, func(e IndexEntry) bool {
@@ -179,7 +266,7 @@ func FindSession(home, idOrPrefix string) (IndexEntry, error) {
 	}
 	switch len(matches) {
 	case 0:
-		return IndexEntry{}, fmt.Errorf("no session %q in %s (see `grove sessions list`)", idOrPrefix, filepath.Join(home, IndexFile))
+		return IndexEntry{}, &noSessionError{id: idOrPrefix, index: filepath.Join(home, IndexFile)}
 	case 1:
 		for _, e := range matches {
 			return e, nil
@@ -213,7 +300,7 @@ func LastSession(home string) (IndexEntry, error) {
 // order the children first appeared (a full forward scan).
 func Children(home string, parent protocol.ThreadID) ([]IndexEntry, error) {
 	path := filepath.Join(home, IndexFile)
-	f, err := os.Open(path)
+	f, err := openRegular(path, os.O_RDONLY)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
@@ -227,7 +314,7 @@ func Children(home string, parent protocol.ThreadID) ([]IndexEntry, error) {
 		if len(bytes.TrimSpace(b)) == 0 {
 			return
 		}
-		e, ok := parseIndexEntry(b)
+		e, ok := parseIndexEntry(home, b)
 		if !ok || e.ParentID != parent {
 			return
 		}

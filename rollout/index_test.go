@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync"
@@ -286,4 +287,44 @@ func TestIndexAppendsFromSeveralProcesses(t *testing.T) {
 	}
 	wg.Wait()
 	checkIndexLines(t, home, procs*200, false) // flock: no blank lines either
+}
+
+// ListAllSessions is one pass giving what the pages give one after
+// another: every root session once, newest first, from any offset.
+func TestListAllSessionsMatchesThePages(t *testing.T) {
+	home := t.TempDir()
+	for i := 0; i < 7; i++ {
+		for u := 0; u < 3; u++ { // updates supersede older lines
+			e := IndexEntry{ID: protocol.ThreadID(fmt.Sprintf("s%d", i)), Cwd: "/w", Note: fmt.Sprintf("u%d", u), UpdatedAt: t0.Add(time.Duration(i*3+u) * time.Second), RolloutPath: "/r"}
+			if err := AppendIndex(home, e); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := AppendIndex(home, IndexEntry{ID: protocol.ThreadID(fmt.Sprintf("s%d-child", i)), ParentID: protocol.ThreadID(fmt.Sprintf("s%d", i)), RolloutPath: "/c"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var paged []IndexEntry
+	for off := 0; ; {
+		page, more, err := ListSessions(home, off, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		paged = append(paged, page...)
+		off += len(page)
+		if !more {
+			break
+		}
+	}
+	all, err := ListAllSessions(home, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(all, paged) || len(all) != 7 || all[0].ID != "s6" || all[0].Note != "u2" {
+		t.Fatalf("all %+v\npaged %+v", all, paged)
+	}
+	rest, err := ListAllSessions(home, 5)
+	if err != nil || len(rest) != 2 || rest[0].ID != "s1" {
+		t.Fatalf("from offset 5: %+v %v", rest, err)
+	}
 }

@@ -1,6 +1,7 @@
 package rollout
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"time"
@@ -14,7 +15,17 @@ const (
 	TypeResponseItem = "response_item"
 	TypeEventMsg     = "event_msg"
 	TypeTurnContext  = "turn_context"
+	// TypeCompacted records a compaction (Codex's RolloutItem::Compacted):
+	// from this line on, the history is its replacement_history.
+	TypeCompacted = "compacted"
 )
+
+// Compacted is a compacted line's payload, in Codex's shape: the summary
+// message and the history that replaced everything before it.
+type Compacted struct {
+	Message            string          `json:"message"`
+	ReplacementHistory []protocol.Item `json:"replacement_history"`
+}
 
 // Line is one JSONL record.
 type Line struct {
@@ -45,7 +56,11 @@ type SessionMeta struct {
 	DenyList        []string                `json:"deny_list,omitempty"`
 	// Surface is the thread's delegation surface ("" = none); absent in
 	// rollouts written before surfaces existed.
-	Surface   *string   `json:"surface,omitempty"`
+	Surface *string `json:"surface,omitempty"`
+	// Host is the [hosts.<name>] the thread's tools ran on ("" = this
+	// machine); a resumed session runs there again unless --host says
+	// otherwise.
+	Host      string    `json:"host,omitempty"`
 	Timestamp time.Time `json:"timestamp"`
 }
 
@@ -59,8 +74,14 @@ type TurnContext struct {
 	ApprovalPolicy  protocol.ApprovalPolicy `json:"approval_policy,omitempty"`
 }
 
-// parseLine decodes one line; it fails on torn or foreign lines.
+// parseLine decodes one line; it fails on torn or foreign lines. The
+// payload of a line in grove's own layout is a slice of b, not a copy (a
+// 200 MB tool output is then held once, not twice); others are decoded in
+// full.
 func parseLine(b []byte) (Line, error) {
+	if l, ok := parseOwnLayout(b); ok {
+		return l, nil
+	}
 	var l Line
 	if err := json.Unmarshal(b, &l); err != nil {
 		return Line{}, err
@@ -72,3 +93,34 @@ func parseLine(b []byte) (Line, error) {
 }
 
 var errNoType = errors.New(`line has no "type"`)
+
+// parseOwnLayout reads a line as the Recorder writes it,
+// {"timestamp":T,"type":"X","payload":P}, with P returned as a sub-slice;
+// ok is false for any other layout (or invalid JSON), which parseLine then
+// decodes the general way.
+func parseOwnLayout(b []byte) (Line, bool) {
+	const head, mid, tail = `{"timestamp":`, `,"type":"`, `","payload":`
+	if !bytes.HasPrefix(b, []byte(head)) || len(b) < 2 || b[len(b)-1] != '}' {
+		return Line{}, false
+	}
+	rest := b[len(head):]
+	i := bytes.Index(rest[:min(len(rest), 64)], []byte(mid))
+	if i < 0 {
+		return Line{}, false
+	}
+	var l Line
+	if err := l.Timestamp.UnmarshalJSON(rest[:i]); err != nil {
+		return Line{}, false
+	}
+	rest = rest[i+len(mid):]
+	j := bytes.Index(rest[:min(len(rest), 64)], []byte(tail))
+	if j <= 0 || bytes.ContainsAny(rest[:j], `"\\`) {
+		return Line{}, false
+	}
+	l.Type = string(rest[:j])
+	l.Payload = rest[j+len(tail) : len(rest)-1]
+	if !json.Valid(l.Payload) {
+		return Line{}, false
+	}
+	return l, true
+}

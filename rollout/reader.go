@@ -23,6 +23,8 @@ type Session struct {
 	NoteSet bool
 	// LastStatus is the latest status_changed status, nil if none.
 	LastStatus *protocol.AgentStatus
+	// Compactions counts the compacted lines applied to Items.
+	Compactions int
 	// Warnings name each skipped line: "<path>:<line>: skipped unreadable line (…)".
 	Warnings []string
 }
@@ -31,7 +33,7 @@ type Session struct {
 // a corrupted line) are skipped with a warning; a missing or invalid
 // session_meta first line is an error naming the file.
 func Read(path string) (*Session, error) {
-	f, err := os.Open(path)
+	f, err := openRegular(path, os.O_RDONLY)
 	if err != nil {
 		return nil, fmt.Errorf("read rollout: %w", err)
 	}
@@ -128,6 +130,18 @@ func (s *Session) add(b []byte) error {
 			return fmt.Errorf("%s: %v", l.Type, err)
 		}
 		s.TurnContexts = append(s.TurnContexts, tc)
+	case TypeCompacted:
+		var c Compacted
+		if err := json.Unmarshal(l.Payload, &c); err != nil {
+			return fmt.Errorf("%s: %v", l.Type, err)
+		}
+		if c.ReplacementHistory == nil {
+			// Codex's oldest compacted lines carry only the summary; the
+			// history before it stays rather than being lost.
+			return fmt.Errorf("%s: no replacement_history; history kept uncompacted", l.Type)
+		}
+		s.Items = c.ReplacementHistory
+		s.Compactions++
 	case TypeSessionMeta:
 		return fmt.Errorf("a second %s line", l.Type)
 	default:

@@ -71,6 +71,7 @@ func parse(path string, data []byte, opts Options) (*Template, error) {
 	t.ReasoningEffort = str(fields["reasoning_effort"])
 	t.Color = str(fields["color"])
 	t.Surface = strings.ToLower(strings.TrimSpace(str(fields["surface"])))
+	t.Host = strings.TrimSpace(str(fields["host"]))
 	if v, ok := fields["read_only"]; ok {
 		ro, err := readOnlyValue(v)
 		if err != nil {

@@ -39,6 +39,9 @@ type Template struct {
 	// Surface is the tool surface the role asks for (`surface:`; "" = the
 	// session's agents.surface).
 	Surface string
+	// Host is the [hosts.<name>] machine the role's agents run their tools
+	// on (`host:`; "" = where their parent runs them).
+	Host string
 	// Task is the seed-004 definition (YAML file or camelCase frontmatter);
 	// nil for other formats.
 	Task *TaskDefinition

@@ -16,7 +16,7 @@ var (
 var knownKeys = map[string]bool{
 	"name": true, "description": true, "model": true, "reasoning_effort": true, "read_only": true,
 	"agent_names": true, "allow_list": true, "deny_list": true, "tools": true, "disallowedTools": true,
-	"color": true, "permissionMode": true, "skills": true,
+	"color": true, "permissionMode": true, "skills": true, "surface": true, "host": true,
 }
 
 // tolerantRead reads real-world sloppy frontmatter key by key: tabs,

@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"fmt"
 	"strings"
 	"time"
 
@@ -10,16 +9,16 @@ import (
 
 // A modal must never take an answer from keys meant for the composer: a
 // person typing "yes, and…" as a request pops up would otherwise approve it.
-// So the modal only listens once it has the input focus, and it takes the
-// focus only on a deliberate act: tab, or any key after the user has stopped
-// typing for approvalQuiet while the composer is empty.
+// So the modal listens only once it has the input focus, and it takes the
+// focus only on a deliberate act, never because time passed: tab, or the
+// first key pressed since it appeared being one of its own keys while the
+// composer is empty. Once a key went to the composer, only tab reaches it.
+// A request to run outside the sandbox always takes a second, separate key
+// (enter on a red confirmation) before it is approved.
 const (
-	// approvalGrace swallows answers right after a modal (or the session
+	// approvalGrace swallows answers right after a modal (or a
 	// confirmation) appears, so a key already on its way cannot answer it.
 	approvalGrace = 400 * time.Millisecond
-	// approvalQuiet is how long the keyboard must have been idle before a
-	// key may go to the modal on its own.
-	approvalQuiet = time.Second
 )
 
 // approvalChoice is one line of the modal's option list.
@@ -27,13 +26,14 @@ type approvalChoice struct {
 	decision protocol.ReviewDecision
 	shortcut string
 	label    string
+	word     string // the label in one word (short windows)
 }
 
 var approvalChoices = []approvalChoice{
-	{protocol.DecisionApproved, "y", "Yes, this once"},
-	{protocol.DecisionApprovedForSession, "a", "Yes, and don't ask again this session"},
-	{protocol.DecisionDenied, "n", "No"},
-	{protocol.DecisionAbort, "esc", "No, and stop the turn"},
+	{protocol.DecisionApproved, "y", "Yes, this once", "once"},
+	{protocol.DecisionApprovedForSession, "a", "Yes, and don't ask again this session", "session"},
+	{protocol.DecisionDenied, "n", "No", "no"},
+	{protocol.DecisionAbort, "esc", "No, and stop the turn", "stop"},
 }
 
 // approvals is the queue of pending requests; the first is shown.
@@ -41,14 +41,21 @@ type approvals struct {
 	queue   []protocol.ApprovalRequest
 	shownAt time.Time
 	grace   time.Duration
-	quiet   time.Duration
 	// focused: keys go to the modal instead of the composer.
 	focused bool
+	// typed: a key went elsewhere since the request showed, so the first
+	// key can no longer take the focus (only tab can).
+	typed bool
 	// choice is the highlighted option.
 	choice int
-	// confirmAt is when "for this session" was chosen and now waits for
-	// its confirmation (zero: not confirming).
+	// confirmAt is when an approval that needs a second key was chosen
+	// (for the session, or outside the sandbox); zero: not confirming.
 	confirmAt time.Time
+	// confirmWith is the decision the confirmation gives.
+	confirmWith protocol.ReviewDecision
+	// scroll is the first shown row of the request's body (a long
+	// command), moved with pgup/pgdn while the modal has the focus.
+	scroll int
 }
 
 func (a *approvals) push(r protocol.ApprovalRequest, now time.Time) {
@@ -80,9 +87,9 @@ func (a *approvals) remove(id string, now time.Time) {
 // show resets the input state for a newly shown request.
 func (a *approvals) show(now time.Time) {
 	a.shownAt = now
-	a.focused = false
-	a.choice = 0
-	a.confirmAt = time.Time{}
+	a.focused, a.typed = false, false
+	a.choice, a.scroll = 0, 0
+	a.confirmAt, a.confirmWith = time.Time{}, ""
 }
 
 func (a *approvals) current() *protocol.ApprovalRequest {
@@ -100,12 +107,16 @@ func (a *approvals) accepting(now time.Time) bool {
 // confirming reports whether "for this session" waits for confirmation.
 func (a *approvals) confirming() bool { return !a.confirmAt.IsZero() }
 
-// mayTakeFocus reports whether a key pressed at now, after an idle keyboard
-// since lastKey, is a deliberate act towards the modal: the modal has been
-// up past its grace period, the user was not typing, and nothing is being
-// composed.
-func (a *approvals) mayTakeFocus(now, lastKey time.Time, composing bool) bool {
-	return a.current() != nil && a.accepting(now) && !composing && now.Sub(lastKey) >= a.quiet
+// modalKeys are the keys that, pressed first with the composer empty,
+// take the focus: the answers and moving the highlight. Other letters
+// (j, k) are the start of a sentence too often.
+var modalKeys = map[string]bool{"y": true, "a": true, "n": true, "esc": true, "up": true, "down": true, "enter": true}
+
+// takesFocus reports whether key k, pressed at now on an unfocused modal,
+// is a deliberate act towards it: the first key since the request showed,
+// past the grace period, one of the modal's keys, nothing being composed.
+func (a *approvals) takesFocus(k string, now time.Time, composing bool) bool {
+	return a.current() != nil && !a.typed && !composing && modalKeys[k] && a.accepting(now)
 }
 
 // approvalAction is what a key did to the modal.
@@ -126,15 +137,22 @@ func (a *approvals) key(k string, now time.Time) (approvalAction, protocol.Revie
 	if a.confirming() {
 		switch k {
 		case "enter", "y":
+			if k == "y" && a.confirmWith != protocol.DecisionApprovedForSession {
+				return approvalHandled, "" // outside the sandbox: only enter confirms
+			}
 			if now.Sub(a.confirmAt) < a.grace {
 				return approvalHandled, "" // typed straight through: not a confirmation
 			}
-			return approvalDecided, protocol.DecisionApprovedForSession
+			return approvalDecided, a.confirmWith
 		case "esc", "n", "backspace", "left":
-			a.confirmAt = time.Time{}
+			a.confirmAt, a.confirmWith = time.Time{}, ""
 			return approvalHandled, ""
 		}
-		return approvalHandled, "" // only an explicit answer leaves the question
+		// Anything else is typing, not an answer: the question is dropped
+		// and the key goes to the composer.
+		a.confirmAt, a.confirmWith = time.Time{}, ""
+		a.focused, a.typed = false, true
+		return approvalPass, ""
 	}
 	switch k {
 	case "up", "k", "shift+tab":
@@ -145,6 +163,12 @@ func (a *approvals) key(k string, now time.Time) (approvalAction, protocol.Revie
 		return approvalHandled, ""
 	case "tab":
 		a.focused = false // back to the composer
+		return approvalHandled, ""
+	case "pgup":
+		a.scroll = max(0, a.scroll-3)
+		return approvalHandled, ""
+	case "pgdown":
+		a.scroll += 3 // the view clamps it to the body
 		return approvalHandled, ""
 	case "enter":
 		if !a.accepting(now) {
@@ -161,18 +185,26 @@ func (a *approvals) key(k string, now time.Time) (approvalAction, protocol.Revie
 			return a.pick(i, now)
 		}
 	}
-	a.focused = false
+	a.focused, a.typed = false, true
 	return approvalPass, ""
 }
 
-// pick answers with option i; "for this session" first asks to confirm.
+// pick answers with option i. Approving for the session, or anything
+// outside the sandbox, first asks for a confirmation.
 func (a *approvals) pick(i int, now time.Time) (approvalAction, protocol.ReviewDecision) {
 	d := approvalChoices[i].decision
-	if d == protocol.DecisionApprovedForSession {
-		a.confirmAt = now
+	if d == protocol.DecisionApprovedForSession || d.Approved() && outsideSandbox(a.current()) {
+		a.confirmAt, a.confirmWith = now, d
 		return approvalHandled, ""
 	}
 	return approvalDecided, d
+}
+
+// outsideSandbox reports a request whose command would run with no
+// sandbox at all (an escalation, or a thread that has none): it gets the
+// red badge and a second key to approve.
+func outsideSandbox(r *protocol.ApprovalRequest) bool {
+	return r != nil && r.Sandbox == protocol.SandboxDangerFullAccess
 }
 
 func approvalSummary(r protocol.ApprovalRequest) string {
@@ -200,110 +232,4 @@ func (a *approvals) asker(s *session) protocol.ThreadID {
 		return req.RouteThreadID
 	}
 	return s.root
-}
-
-// modalLines renders the approval modal, at most w wide and maxH tall (the
-// body is cut first, the question and options always show).
-func (r *renderer) modalLines(a *approvals, w, maxH int) []string {
-	req := a.current()
-	inner := max(20, w-4)
-	title := "Approval needed"
-	switch req.Kind {
-	case protocol.ApprovalWorkingDir:
-		title = "Allow an agent to work in another directory?"
-	case protocol.ApprovalExec:
-		title = "Allow this command?"
-	case protocol.ApprovalPatch:
-		title = "Allow these file changes?"
-	}
-	head := []string{r.th.modalTitle.Render(title)}
-	if n := len(a.queue); n > 1 {
-		count := r.th.dim.Render(fmt.Sprintf("(1 of %d)", n))
-		if lipglossWidth(head[0])+2+lipglossWidth(count) <= inner {
-			head[0] += "  " + count
-		} else {
-			head = append(head, count)
-		}
-	}
-	if len(req.Chain) > 0 {
-		head = append(head, r.th.dim.Render("asked by ")+clip(strings.Join(req.Chain, " → "), inner-9))
-	}
-	var body []string
-	switch req.Kind {
-	case protocol.ApprovalWorkingDir:
-		body = append(body, "directory: "+r.th.cardTitle.Render(clip(req.Dir, inner-11)))
-		if req.Cwd != "" {
-			body = append(body, r.th.dim.Render("instead of: "+clip(req.Cwd, inner-12)))
-		}
-	case protocol.ApprovalExec:
-		for _, l := range wrap("$ "+req.Command, inner) {
-			body = append(body, r.th.cardTitle.Render(l))
-		}
-		body = append(body, r.th.dim.Render("in "+clip(req.Cwd, inner-3)))
-	case protocol.ApprovalPatch:
-		for _, f := range req.Files {
-			body = append(body, "• "+clip(f, inner-2))
-		}
-		var diff []string
-		for _, l := range strings.Split(req.Patch, "\n") {
-			if strings.HasPrefix(l, "+") || strings.HasPrefix(l, "-") {
-				diff = append(diff, l)
-			}
-		}
-		for i, l := range diff {
-			if i == 8 {
-				body = append(body, r.th.dim.Render(fmt.Sprintf("… %d more changed lines", len(diff)-8)))
-				break
-			}
-			style := r.th.done
-			if strings.HasPrefix(l, "-") {
-				style = r.th.failed
-			}
-			body = append(body, style.Render(clip(l, inner)))
-		}
-	}
-	if req.Reason != "" {
-		for _, l := range wrap(req.Reason, inner) {
-			body = append(body, r.th.dim.Render(l))
-		}
-	}
-	foot := r.approvalOptions(a, inner)
-	// Borders take 2 rows; keep the head and the options, cut the body.
-	if room := maxH - 2 - len(head) - len(foot); len(body) > room {
-		body = body[:max(0, room-1)]
-		body = append(body, r.th.dim.Render("…"))
-		if room <= 0 {
-			body = nil
-		}
-	}
-	all := append(append(head, body...), foot...)
-	box := r.th.modal.Width(min(w, 100)).Render(strings.Join(all, "\n"))
-	return strings.Split(box, "\n")
-}
-
-// approvalOptions is the option list and the line that says how to answer;
-// it tells the user plainly when their keys still go to the composer.
-func (r *renderer) approvalOptions(a *approvals, inner int) []string {
-	if a.confirming() {
-		return []string{
-			r.th.warn.Render("Approve this for the rest of the session?"),
-			r.th.key.Render("enter") + " yes, for the session  " + r.th.key.Render("esc") + " back",
-		}
-	}
-	var out []string
-	for i, c := range approvalChoices {
-		label := fmt.Sprintf("%-4s", c.shortcut) + clip(c.label, inner-6)
-		switch {
-		case a.focused && i == a.choice:
-			out = append(out, r.th.tableSel.Render("› "+label))
-		case a.focused:
-			out = append(out, "  "+label)
-		default:
-			out = append(out, r.th.keyDim.Render("  "+label))
-		}
-	}
-	if a.focused {
-		return append(out, r.th.dim.Render(clip("↑↓ choose · enter answer · tab back to typing", inner)))
-	}
-	return append(out, r.th.warn.Render(clip("typing goes to the composer · tab to answer", inner)))
 }

@@ -32,6 +32,9 @@ func typeAt(m Model, c *clock, gap time.Duration, s string) Model {
 	return m
 }
 
+// pause is a user stopping to think: it never changes where keys go.
+const pause = time.Second
+
 func approvalOps(fb *fakeBackend) []protocol.Op {
 	var out []protocol.Op
 	for _, op := range fb.Ops() {
@@ -102,7 +105,7 @@ func TestDeliberateApprovalAnswers(t *testing.T) {
 		fb := newFake(rootInfo())
 		m, c := newTestModel(t, 80, 24, fb)
 		m = feed(m, execApproval("ap1", 5*time.Second, "go test ./..."))
-		c.t = c.t.Add(approvalQuiet)
+		c.t = c.t.Add(pause)
 		return m, c, fb
 	}
 	decided := func(t *testing.T, fb *fakeBackend, want protocol.ReviewDecision) {
@@ -114,7 +117,7 @@ func TestDeliberateApprovalAnswers(t *testing.T) {
 	}
 	t.Run("enter on the highlighted option", func(t *testing.T) {
 		m, c, fb := idle(t)
-		m = typeAt(m, c, approvalQuiet, "j") // focus and move to "for session"
+		m, _ = press(m, "down") // the first key: focus and move to "for session"
 		m = typeAt(m, c, 100*time.Millisecond, "j")
 		if !m.appr.focused || approvalChoices[m.appr.choice].decision != protocol.DecisionDenied {
 			t.Fatalf("focused %v choice %d", m.appr.focused, m.appr.choice)
@@ -131,7 +134,7 @@ func TestDeliberateApprovalAnswers(t *testing.T) {
 	})
 	t.Run("for session needs a confirmation", func(t *testing.T) {
 		m, c, fb := idle(t)
-		m = typeAt(m, c, approvalQuiet, "a")
+		m = typeAt(m, c, pause, "a")
 		m = typeAt(m, c, 50*time.Millisecond, "y") // straight through: ignored
 		if len(approvalOps(fb)) != 0 || !m.appr.confirming() {
 			t.Fatalf("ops %+v confirming %v", approvalOps(fb), m.appr.confirming())
@@ -139,14 +142,17 @@ func TestDeliberateApprovalAnswers(t *testing.T) {
 		if s := screen(m); !strings.Contains(s, "rest of the session") {
 			t.Fatalf("no confirmation shown:\n%s", s)
 		}
-		m = typeAt(m, c, 50*time.Millisecond, "x") // not an answer: still asking
-		if !m.appr.confirming() {
-			t.Fatal("left the confirmation on a stray key")
-		}
 		m, _ = press(m, "esc") // back, not abort
-		if m.appr.confirming() || len(approvalOps(fb)) != 0 {
+		if m.appr.confirming() || len(approvalOps(fb)) != 0 || !m.appr.focused {
 			t.Fatal("esc did not go back")
 		}
+		m = typeAt(m, c, 50*time.Millisecond, "a")
+		m = typeAt(m, c, 50*time.Millisecond, "x") // typing: the question is dropped
+		if m.appr.confirming() || m.appr.focused || m.composer.Value() != "x" {
+			t.Fatalf("a stray key kept the confirmation (composer %q)", m.composer.Value())
+		}
+		m, _ = press(m, "backspace")
+		m, _ = press(m, "tab")
 		m = typeAt(m, c, 200*time.Millisecond, "a")
 		c.t = c.t.Add(approvalGrace)
 		m, cmd := press(m, "enter")
@@ -182,7 +188,7 @@ func TestDeliberateApprovalAnswers(t *testing.T) {
 	})
 	t.Run("other letters go back to typing", func(t *testing.T) {
 		m, c, fb := idle(t)
-		m = typeAt(m, c, approvalQuiet, "hi")
+		m = typeAt(m, c, pause, "hi")
 		if m.appr.focused || m.composer.Value() != "hi" || len(approvalOps(fb)) != 0 {
 			t.Fatalf("focused %v composer %q", m.appr.focused, m.composer.Value())
 		}
@@ -190,7 +196,7 @@ func TestDeliberateApprovalAnswers(t *testing.T) {
 	t.Run("next request starts unfocused", func(t *testing.T) {
 		m, c, fb := idle(t)
 		m = feed(m, execApproval("ap2", 6*time.Second, "make"))
-		m = typeAt(m, c, approvalQuiet, "y")
+		m = typeAt(m, c, pause, "y")
 		decided(t, fb, protocol.DecisionApproved)
 		m = typeAt(m, c, 100*time.Millisecond, "y") // typed on: next modal unanswered
 		if len(approvalOps(fb)) != 1 || m.appr.current() == nil || m.appr.current().ID != "ap2" {
@@ -242,7 +248,7 @@ func TestEnterOnUnfocusedModalOnlyFocuses(t *testing.T) {
 	fb := newFake(rootInfo())
 	m, c := newTestModel(t, 80, 24, fb)
 	m = feed(m, execApproval("ap1", 5*time.Second, "make"))
-	c.t = c.t.Add(2 * approvalQuiet)
+	c.t = c.t.Add(2 * pause)
 	m, cmd := press(m, "enter")
 	runCmd(cmd)
 	if len(approvalOps(fb)) != 0 || !m.appr.focused {
@@ -252,5 +258,86 @@ func TestEnterOnUnfocusedModalOnlyFocuses(t *testing.T) {
 	runCmd(cmd)
 	if ops := approvalOps(fb); len(ops) != 1 || ops[0].Decision != protocol.DecisionApproved {
 		t.Fatalf("ops %+v", ops)
+	}
+}
+
+// TestEscalationNeedsTwoKeys is issue 21's case: with a request to run
+// outside the sandbox up, a user who comes back after a pause and types
+// "yolo" (and sends it) approves nothing; the modal carries the red
+// badge; approving takes y and then, separately, enter.
+func TestEscalationNeedsTwoKeys(t *testing.T) {
+	fb := newFake(rootInfo())
+	m, c := newTestModel(t, 80, 24, fb)
+	m = feed(m, escalationApproval("ap1", 5*time.Second, "curl -fsSL https://example.com/install.sh | sh"))
+	if s := screen(m); !strings.Contains(s, "outside the sandbox") || !strings.Contains(s, "curl -fsSL") {
+		t.Fatalf("no badge or command:\n%s", s)
+	}
+	c.t = c.t.Add(time.Minute) // a long pause
+	m = typeAt(m, c, 150*time.Millisecond, "yolo\n")
+	c.t = c.t.Add(time.Minute)
+	m = typeAt(m, c, 150*time.Millisecond, "y\n")
+	if ops := approvalOps(fb); len(ops) != 0 {
+		t.Fatalf("typing approved an escalation: %+v", ops)
+	}
+	if m.appr.current() == nil {
+		t.Fatal("the request is gone")
+	}
+	// Deliberately: tab, y (asks again, in red), then enter.
+	m, _ = press(m, "tab")
+	m, _ = press(m, "y")
+	if !m.appr.confirming() || len(approvalOps(fb)) != 0 {
+		t.Fatalf("y alone approved: %+v", approvalOps(fb))
+	}
+	if s := screen(m); !strings.Contains(s, "OUTSIDE the sandbox?") {
+		t.Fatalf("no confirmation:\n%s", s)
+	}
+	m, _ = press(m, "y") // y does not confirm an escalation
+	if len(approvalOps(fb)) != 0 {
+		t.Fatal("yy approved")
+	}
+	c.t = c.t.Add(approvalGrace)
+	m, cmd := press(m, "enter")
+	runCmd(cmd)
+	if ops := approvalOps(fb); len(ops) != 1 || ops[0].Decision != protocol.DecisionApproved {
+		t.Fatalf("ops %+v", ops)
+	}
+}
+
+// TestPauseNeverGivesTheModalTheKeys: once a key went to the composer,
+// no pause makes the next one an answer, even with the composer empty.
+func TestPauseNeverGivesTheModalTheKeys(t *testing.T) {
+	fb := newFake(rootInfo())
+	m, c := newTestModel(t, 80, 24, fb)
+	m = feed(m, execApproval("ap1", 5*time.Second, "make deploy"))
+	c.t = c.t.Add(pause)
+	m = typeAt(m, c, 100*time.Millisecond, "hi")
+	m, _ = press(m, "backspace")
+	m, _ = press(m, "backspace")
+	c.t = c.t.Add(time.Hour)
+	m = typeAt(m, c, 0, "y")
+	if ops := approvalOps(fb); len(ops) != 0 || m.composer.Value() != "y" {
+		t.Fatalf("ops %+v composer %q", ops, m.composer.Value())
+	}
+}
+
+// TestLongCommandScrolls: in a short window the command shows first and
+// the rest of it is reached with pgdn once the modal has the focus.
+func TestLongCommandScrolls(t *testing.T) {
+	m, _ := newTestModel(t, 30, 12, newFake(rootInfo()))
+	m = feed(m, execApproval("ap1", 5*time.Second, "echo first && "+strings.Repeat("x ", 60)+"&& echo last"))
+	s := screen(m)
+	if !strings.Contains(s, "$ echo first") || strings.Contains(s, "echo last") {
+		t.Fatalf("the command does not lead:\n%s", s)
+	}
+	m, _ = press(m, "tab")
+	for range 20 {
+		m, _ = press(m, "pgdown")
+	}
+	if s := screen(m); !strings.Contains(s, "last") || strings.Contains(s, "$ echo first") {
+		t.Fatalf("pgdn does not reach the end:\n%s", s)
+	}
+	m, _ = press(m, "pgup")
+	if s := screen(m); !strings.Contains(s, "↕") {
+		t.Fatalf("no position shown:\n%s", s)
 	}
 }

@@ -121,8 +121,12 @@ func (m Model) composerLines() []string {
 	if m.search != nil {
 		lines[0] = m.searchLine()
 	}
-	for _, l := range strings.Split(m.composer.View(), "\n") {
+	rows := strings.Split(m.composer.View(), "\n")
+	for _, l := range rows[:min(len(rows), m.composerRows())] {
 		lines = append(lines, padRight(" "+l, m.w))
+	}
+	for len(lines) < m.slashRows()+1+m.composerRows() {
+		lines = append(lines, strings.Repeat(" ", m.w))
 	}
 	return lines
 }

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/help"
@@ -39,4 +40,21 @@ func (m Model) helpLines() []string {
 	}
 	lines = append(lines, "", m.th.dim.Render("mouse capture is "+mouse+" · press any key to close"))
 	return lines
+}
+
+// helpWindow is the part of the help that fits in h rows, from helpTop;
+// when some is cut, the last row says how to see it.
+func (m Model) helpWindow(h int) []string {
+	lines := m.helpLines()
+	if len(lines) <= h {
+		return lines
+	}
+	top := min(m.helpTop, len(lines)-h)
+	win := append([]string(nil), lines[top:top+h]...)
+	more := fmt.Sprintf("↑↓ pgup/pgdn scroll · lines %d–%d of %d · any other key closes", top+1, top+h-1, len(lines))
+	if top+h >= len(lines) {
+		return win // the end: its own last line says how to close
+	}
+	win[h-1] = m.th.warn.Render(clip(more, m.w))
+	return win
 }

@@ -16,7 +16,7 @@ import (
 // keys (bind), so what is shown cannot drift from what works.
 type keyMap struct {
 	Send, NewLine, History, HistorySearch, SwitchFocus, TreeUp, TreeDown, TreeOpen,
-	Back, Scroll, ToggleOutput, Search, TreeSearch, Agents, ToggleTree,
+	Back, Scroll, ToggleOutput, ToolFocus, Search, TreeSearch, Agents, ToggleTree,
 	Mouse, Interrupt, Help key.Binding
 	// The approval modal's keys (matched in approval.go), listed in help.
 	ApprovalFocus, ApprovalChoose, ApprovalAnswer key.Binding
@@ -33,8 +33,9 @@ var keys = keyMap{
 	TreeDown:      bind("in the tree: down", "down", "j"),
 	TreeOpen:      bind("in the tree: focus that agent", "enter"),
 	Back:          bind("back to the root agent / close overlays", "esc"),
-	Scroll:        bind("scroll the transcript (mouse wheel too)", "pgup", "pgdown", "home", "end"),
-	ToggleOutput:  bind("expand / collapse the last tool output", "ctrl+o"),
+	Scroll:        bind("scroll the transcript (mouse wheel too; home/end move in a draft)", "pgup", "pgdown", "home", "end"),
+	ToggleOutput:  bind("expand / collapse the highlighted (else the last) tool call", "ctrl+o"),
+	ToolFocus:     bind("highlight the previous / next tool call", "alt+up", "alt+down"),
 	Search:        bind("search the transcript", "ctrl+f"),
 	TreeSearch:    bind("in the tree: search the transcript", "/"),
 	Agents:        bind("agents table (sort with s, filter with /)", "ctrl+t"),
@@ -43,16 +44,16 @@ var keys = keyMap{
 	Interrupt:     bind("interrupt the focused agent and its sub-agents; twice quits", "ctrl+c"),
 	Help:          bind("this help", "?"),
 
-	ApprovalFocus:  bind("approval: answer it; typing goes to the composer until then", "tab"),
-	ApprovalChoose: bind("approval: choose and answer", "up", "down", "enter"),
-	ApprovalAnswer: bind("approval: once, for session (confirmed), deny, abort", "y", "a", "n", "esc"),
+	ApprovalFocus:  bind("approval: answer it (until then typing goes to the composer)", "tab"),
+	ApprovalChoose: bind("approval: choose and answer; scroll a long command", "up", "down", "enter", "pgup", "pgdown"),
+	ApprovalAnswer: bind("approval: once, session, deny, abort (outside the sandbox: then enter)", "y", "a", "n", "esc"),
 }
 
 // FullHelp is the ? screen's key list, one column.
 func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{k.Send, k.NewLine, k.History, k.HistorySearch, k.SwitchFocus,
 		row("in the tree: move, focus that agent (or click it)", k.TreeUp, k.TreeDown, k.TreeOpen),
-		k.Back, k.Scroll, k.ToggleOutput,
+		k.Back, k.Scroll, k.ToggleOutput, k.ToolFocus,
 		row("search the transcript (/ in the tree; enter next, n/N, esc)", k.Search, k.TreeSearch),
 		k.Agents, k.ToggleTree, k.Mouse, k.Interrupt,
 		k.ApprovalFocus, k.ApprovalChoose, k.ApprovalAnswer}}
@@ -111,8 +112,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	}
 	m.flash = ""
 	m.quitHint = time.Time{}
-	now, lastKey := m.now(), m.lastKey
-	m.lastKey = now
+	now := m.now()
 	if m.picker != nil {
 		done, cmd := m.picker.key(msg)
 		if done != "" {
@@ -131,7 +131,20 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, cmd
 	}
 	if m.help {
-		m.help = false
+		// The help scrolls when it does not fit; any other key closes it.
+		last := max(0, len(m.helpLines())-m.bodyHeight())
+		switch k {
+		case "up", "k":
+			m.helpTop = max(0, m.helpTop-1)
+		case "down", "j":
+			m.helpTop = min(last, m.helpTop+1)
+		case "pgup":
+			m.helpTop = max(0, m.helpTop-m.bodyHeight()+1)
+		case "pgdown", "space", " ":
+			m.helpTop = min(last, m.helpTop+m.bodyHeight()-1)
+		default:
+			m.help, m.helpTop = false, 0
+		}
 		return m, nil
 	}
 	if m.search != nil {
@@ -147,7 +160,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	if m.overlay == nil && m.appr.current() != nil {
-		if done, cmd := m.approvalKey(k, now, lastKey); done {
+		if done, cmd := m.approvalKey(k, now); done {
 			return m, cmd
 		}
 	}
@@ -182,17 +195,19 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	case key.Matches(msg, keys.ToggleOutput):
-		if t := m.sess.threads[m.focused]; t != nil {
-			for i := len(t.entries) - 1; i >= 0; i-- {
-				if e := t.entries[i]; e.kind == entryTool {
-					e.collapsed = !e.collapsed
-					e.touch()
-					break
-				}
-			}
+		m.toggleTool()
+		return m, nil
+	case key.Matches(msg, keys.ToolFocus):
+		if k == "alt+up" {
+			m.moveToolFocus(-1)
+		} else {
+			m.moveToolFocus(1)
 		}
 		return m, nil
 	case key.Matches(msg, keys.Scroll):
+		if (k == "home" || k == "end") && m.area == focusComposer && m.composer.Value() != "" {
+			break // in a draft they move the cursor to the line's start or end
+		}
 		if t := m.sess.threads[m.focused]; t != nil {
 			switch k {
 			case "pgup":
@@ -207,6 +222,9 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	case key.Matches(msg, keys.Back):
+		if m.clearToolFocus() {
+			return m, nil
+		}
 		if m.area == focusTree {
 			m.area = focusComposer
 			m.composer.Focus()
@@ -282,10 +300,11 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			} else {
 				m.histIdx = min(len(m.history), m.histIdx+1)
 			}
+			m.clearComposer()
 			if m.histIdx < len(m.history) {
-				m.composer.SetValue(m.history[m.histIdx])
-			} else {
-				m.composer.SetValue("")
+				// A recalled paste comes back as the chip it was typed as,
+				// not as hundreds of rows in the composer.
+				m.composer.SetValue(m.pastes.chip(m.history[m.histIdx]))
 			}
 			return m, nil
 		}
@@ -298,14 +317,14 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 
 // approvalKey offers a key to the approval modal; done is false when the
 // key belongs to the composer or the tree (the user is typing).
-func (m *Model) approvalKey(k string, now, lastKey time.Time) (done bool, cmd tea.Cmd) {
+func (m *Model) approvalKey(k string, now time.Time) (done bool, cmd tea.Cmd) {
 	if !m.appr.focused {
 		switch {
 		case k == "tab" && !(m.area == focusComposer && strings.HasPrefix(m.composer.Value(), "/")):
 			// Focusing decides nothing; answers still wait out the grace.
 			m.appr.focused = true
 			return true, nil
-		case m.area == focusComposer && m.appr.mayTakeFocus(now, lastKey, m.composer.Value() != ""):
+		case m.area == focusComposer && m.appr.takesFocus(k, now, m.composer.Value() != ""):
 			m.appr.focused = true // the key below decides whether it stays
 			if k == "enter" {
 				// Enter answers the highlighted option only once the
@@ -313,10 +332,12 @@ func (m *Model) approvalKey(k string, now, lastKey time.Time) (done bool, cmd te
 				return true, nil
 			}
 		default:
+			m.appr.typed = true // from now on only tab reaches the modal
 			return false, nil
 		}
 	}
 	act, d := m.appr.key(k, now)
+	m.appr.scroll = min(m.appr.scroll, max(0, m.modalBodyRows()-1))
 	switch act {
 	case approvalPass:
 		return false, nil
@@ -326,6 +347,16 @@ func (m *Model) approvalKey(k string, now, lastKey time.Time) (done bool, cmd te
 	req := *m.appr.current()
 	m.appr.remove(req.ID, now)
 	return true, m.submit(protocol.Op{Type: protocol.OpApproval, ThreadID: req.ThreadID, ApprovalID: req.ID, Decision: d})
+}
+
+// modalBodyRows is how many rows the shown request's body has at the
+// current width (the bound of its scroll).
+func (m *Model) modalBodyRows() int {
+	req := m.appr.current()
+	if req == nil {
+		return 0
+	}
+	return len(m.r.modalBody(req, max(1, min(m.transcriptWidth(), 100)-4)))
 }
 
 func (m *Model) syncSelection() {
@@ -342,6 +373,9 @@ func (m *Model) focusThread(id protocol.ThreadID) {
 		m.syncSelection()
 	}
 }
+
+// flashInterrupting starts the flash shown while an interrupt is on its way.
+const flashInterrupting = "interrupting"
 
 // ctrlC interrupts the focused turn (the engine cascades to its
 // descendants); pressed again within 1.5 s, or on an idle screen, it quits.
@@ -362,7 +396,7 @@ func (m Model) ctrlC() (tea.Model, tea.Cmd) {
 		m.flash = "input cleared · press ctrl+c again to quit"
 		return m, nil
 	case m.running():
-		m.flash = "interrupting · press ctrl+c again to quit"
+		m.flash = flashInterrupting + " · press ctrl+c again to quit"
 		return m, m.submit(protocol.Op{Type: protocol.OpInterrupt, ThreadID: m.focused})
 	}
 	m.flash = "press ctrl+c again to quit"

@@ -77,12 +77,10 @@ type Model struct {
 
 	appr     approvals
 	notifier *notifier
-	// lastKey is when the previous key was pressed: a modal may take the
-	// keyboard only after the user stopped typing.
-	lastKey time.Time
 
 	overlay  *agentsOverlay
 	help     bool
+	helpTop  int // first shown line of the help when it scrolls
 	picker   *picker
 	quitHint time.Time
 	flash    string
@@ -131,7 +129,6 @@ func NewModel(opts Options) Model {
 		mouse: true,
 	}
 	m.appr.grace = approvalGrace
-	m.appr.quiet = approvalQuiet
 	if opts.ApprovalGrace != 0 {
 		m.appr.grace = opts.ApprovalGrace
 	}
@@ -168,7 +165,9 @@ func (m *Model) attach(b Backend) {
 		m.sess.ensure(ti).setStatus(ti.Status, time.Time{})
 	}
 	for _, ti := range threads {
-		m.sess.loadHistory(m.sess.threads[ti.ID], b.History(ti.ID))
+		if warn := m.sess.restore(m.sess.threads[ti.ID], b.History(ti.ID)); warn != "" {
+			m.flash = warn
+		}
 	}
 	for _, r := range b.PendingApprovals() {
 		m.appr.push(r, m.now())
@@ -184,7 +183,7 @@ func (m *Model) attach(b Backend) {
 // returns what the terminal should show once the screen is restored.
 func Run(ctx context.Context, opts Options) (Exit, error) {
 	m := NewModel(opts)
-	p := tea.NewProgram(m, tea.WithContext(ctx))
+	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithFPS(rendererFPS))
 	final, err := p.Run()
 	// The final model holds the current subscription (sessions may have
 	// been swapped); ending it stops the event reader.
@@ -203,12 +202,19 @@ func Run(ctx context.Context, opts Options) (Exit, error) {
 	return exit, err
 }
 
+// rendererFPS caps how often Bubble Tea's renderer wakes to draw. Its
+// ticker runs at this rate for the program's whole life, even with nothing
+// to draw (upstream: charmbracelet/bubbletea#1796 and #1776, open): at the
+// default 60 it alone kept an idle grove at ~1.6% of a core; 30 halves that
+// and still draws a key or a streamed token within 33 ms.
+const rendererFPS = 30
+
 // eventFrame is how long the event reader keeps collecting after the first
 // event of a batch. Bubble Tea calls View after every message, so a flood
 // of small batches (100 agents streaming) would cost a full render each;
 // one batch per frame bounds the renders to the frame rate and adds at
 // most one frame of latency to a lone event.
-const eventFrame = time.Second / 60
+const eventFrame = time.Second / rendererFPS
 
 // maxEventBatch bounds a batch so one Update never holds a huge slice.
 const maxEventBatch = 4096
@@ -304,6 +310,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case eventsMsg:
 		cmds := m.applyEvents(msg.events)
+		if strings.HasPrefix(m.flash, flashInterrupting) && !m.running() {
+			m.flash = "" // the turn ended: nothing is interrupting any more
+		}
 		cmds = append(cmds, m.ensureTick())
 		if !msg.closed {
 			cmds = append(cmds, waitEvents(m.events))
@@ -410,6 +419,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m *Model) applyEvents(evs []protocol.Event) []tea.Cmd {
 	var cmds []tea.Cmd
 	for _, ev := range evs {
+		if m.sess.replayed(ev) {
+			continue // already shown from the rollout
+		}
 		m.sess.apply(ev)
 		msg, err := ev.Msg()
 		if err != nil {

@@ -125,8 +125,8 @@ func (o *agentsOverlay) view(m *Model, w, h int) []string {
 			title += "▏"
 		}
 	}
-	lines := []string{title, m.th.tableHead.Render(padRight(head, w))}
-	start := max(0, cursor-(h-4))
+	lines := []string{title, m.usageLine(rows, cursor, w), m.th.tableHead.Render(padRight(head, w))}
+	start := max(0, cursor-(h-5))
 	for i, r := range rows {
 		if i < start {
 			continue
@@ -180,4 +180,23 @@ func agentLess(col int, a, b *threadView, now time.Time) bool {
 func dropLastRune(s string) string {
 	_, n := utf8.DecodeLastRuneInString(s)
 	return s[:len(s)-n]
+}
+
+// usageLine is the token breakdown of the selected agent and of the whole
+// session, from the providers' usage fields (replayed on resume).
+func (m *Model) usageLine(rows []overlayRow, cursor, w int) string {
+	var total protocol.TokenUsage
+	for _, t := range m.sess.threads {
+		total.Add(t.usage)
+	}
+	line := "session " + usageWords(total)
+	if cursor < len(rows) {
+		line = roleLabel(rows[cursor].t.info) + " " + usageWords(rows[cursor].t.usage) + " │ " + line
+	}
+	return m.th.dim.Render(clip(line, w))
+}
+
+// usageWords spells a usage: input (of it cached), output (of it reasoning).
+func usageWords(u protocol.TokenUsage) string {
+	return fmt.Sprintf("in %s (cached %s) · out %s (reasoning %s)", humanTokens(u.InputTokens), humanTokens(u.CachedInputTokens), humanTokens(u.OutputTokens), humanTokens(u.ReasoningTokens))
 }

@@ -2,11 +2,9 @@ package tui
 
 import (
 	"fmt"
-	"sort"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/sahilm/fuzzy"
 
 	"github.com/grovecli/grove/protocol"
 	"github.com/grovecli/grove/rollout"
@@ -29,6 +27,10 @@ type picker struct {
 	previews map[protocol.ThreadID][]string
 	// current is the session open now (marked; resuming it is a no-op).
 	current protocol.ThreadID
+	// search is the filter's state, kept between keys (picker_filter.go).
+	search pickerSearch
+	// gone marks sessions whose working directory was deleted.
+	gone map[protocol.ThreadID]bool
 }
 
 type pickerLoadedMsg struct {
@@ -36,6 +38,7 @@ type pickerLoadedMsg struct {
 	more    bool
 	offset  int
 	err     error
+	gone    map[protocol.ThreadID]bool
 }
 
 type pickerPreviewMsg struct {
@@ -54,9 +57,17 @@ func (p *picker) load() tea.Cmd {
 	}
 	p.loading = true
 	home, offset := p.home, len(p.entries)
+	if p.filter != "" {
+		// A filter searches everything: the rest of the index in one pass,
+		// not page after page (each page rescans the index from its end).
+		return func() tea.Msg {
+			e, err := rollout.ListAllSessions(home, offset)
+			return pickerLoadedMsg{entries: e, offset: offset, err: err}
+		}
+	}
 	return func() tea.Msg {
 		e, more, err := rollout.ListSessions(home, offset, pickerPage)
-		return pickerLoadedMsg{entries: e, more: more, offset: offset, err: err}
+		return pickerLoadedMsg{entries: e, more: more, offset: offset, err: err, gone: goneDirs(e)}
 	}
 }
 
@@ -104,6 +115,12 @@ func (p *picker) update(msg tea.Msg) tea.Cmd {
 		if msg.offset == len(p.entries) {
 			p.entries = append(p.entries, msg.entries...)
 			p.more = msg.more
+			if p.gone == nil {
+				p.gone = map[protocol.ThreadID]bool{}
+			}
+			for id := range msg.gone {
+				p.gone[id] = true
+			}
 		}
 		if p.filter != "" && p.more {
 			return p.load() // a filter searches everything: keep loading
@@ -123,37 +140,6 @@ func title(e rollout.IndexEntry) string {
 		return e.FirstPrompt
 	}
 	return "(no prompt)"
-}
-
-// visible applies the filter. Matches are ranked by how well they match
-// within recency buckets (today, this week, this month, older), so an old
-// session never jumps over today's, and the order of what is shown does
-// not change as older pages load.
-func (p *picker) visible() []rollout.IndexEntry {
-	if p.filter == "" {
-		return p.entries
-	}
-	src := make([]string, len(p.entries))
-	for i, e := range p.entries {
-		src[i] = title(e) + " " + e.Note + " " + e.Cwd + " " + string(e.ID)
-	}
-	matches := fuzzy.Find(p.filter, src)
-	now := p.now()
-	sort.SliceStable(matches, func(i, j int) bool {
-		a, b := p.entries[matches[i].Index], p.entries[matches[j].Index]
-		if ba, bb := recencyBucket(now, a.UpdatedAt), recencyBucket(now, b.UpdatedAt); ba != bb {
-			return ba < bb
-		}
-		if matches[i].Score != matches[j].Score {
-			return matches[i].Score > matches[j].Score
-		}
-		return matches[i].Index < matches[j].Index // newest first
-	})
-	out := make([]rollout.IndexEntry, len(matches))
-	for i, m := range matches {
-		out[i] = p.entries[m.Index]
-	}
-	return out
 }
 
 // recencyBucket groups a time as today (0), this week (1), this month (2)
@@ -262,7 +248,11 @@ func (p *picker) view(r *renderer, w, h int) []string {
 		if e.ID == p.current {
 			when = "● open" // resuming it is a no-op
 		}
-		meta := fmt.Sprintf("%-8s %-9s %s", when, plural(e.ChildCount, "agent"), shortenHome(e.Cwd))
+		dir := shortenHome(e.Cwd)
+		if p.gone[e.ID] {
+			dir = "✗ deleted " + dir
+		}
+		meta := fmt.Sprintf("%-8s %-9s %s", when, plural(e.ChildCount, "agent"), dir)
 		t := title(e)
 		if e.Note != "" {
 			t += " — " + e.Note

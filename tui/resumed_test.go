@@ -15,6 +15,13 @@ import (
 func writeRollout(t *testing.T, evs ...protocol.Event) string {
 	t.Helper()
 	var b strings.Builder
+	id := rootID
+	if len(evs) > 0 {
+		id = evs[0].ThreadID
+	}
+	meta, _ := json.Marshal(rollout.SessionMeta{ID: id, Timestamp: t0})
+	line, _ := json.Marshal(rollout.Line{Timestamp: t0, Type: rollout.TypeSessionMeta, Payload: meta})
+	b.Write(append(line, '\n'))
 	for _, e := range evs {
 		payload, err := json.Marshal(e)
 		if err != nil {

@@ -15,6 +15,9 @@ type transcriptSearch struct {
 	editing bool
 	matches []int // line numbers in the whole transcript at its width
 	cur     int   // index into matches
+	// opened are the collapsed tool calls the search expanded because
+	// their full output matches; closing the search collapses them again.
+	opened []*entry
 }
 
 // allLines is the whole transcript at width w (entries are cached).
@@ -34,6 +37,7 @@ func (m *Model) runSearch() {
 		return
 	}
 	q := strings.ToLower(s.query)
+	m.openMatchingCalls(t, q)
 	for i, l := range m.r.allLines(m.sess, t, m.transcriptWidth()) {
 		if strings.Contains(strings.ToLower(ansiStrip(l)), q) {
 			s.matches = append(s.matches, i)
@@ -41,6 +45,19 @@ func (m *Model) runSearch() {
 	}
 	s.cur = len(s.matches) - 1
 	m.showMatch()
+}
+
+// openMatchingCalls expands the collapsed calls whose full output (not
+// just the lines a collapsed call shows) holds q, so every match is seen.
+func (m *Model) openMatchingCalls(t *threadView, q string) {
+	for _, e := range t.entries {
+		if e.kind != entryTool || !e.collapsed || e.tool == nil || !strings.Contains(strings.ToLower(e.tool.Output), q) {
+			continue
+		}
+		e.collapsed = false
+		e.touch()
+		m.tsearch.opened = append(m.tsearch.opened, e)
+	}
 }
 
 // showMatch scrolls the transcript so the current match is in the middle.
@@ -60,6 +77,10 @@ func (m *Model) searchTranscriptKey(msg tea.KeyPressMsg) {
 	s := m.tsearch
 	k := msg.String()
 	if k == "esc" || k == "ctrl+f" {
+		for _, e := range s.opened {
+			e.collapsed = true
+			e.touch()
+		}
 		m.tsearch = nil
 		if t := m.sess.threads[m.focused]; t != nil {
 			t.follow = true

@@ -24,6 +24,7 @@ var slashCommands = []struct {
 	{"/model", "set the model: /model <name> [effort]", true},
 	{"/note", "set the focused agent's note: /note <text>", true},
 	{"/export", "write the focused transcript to a file: /export [path]", false},
+	{"/compact", "summarise the history to free context: /compact [focus]", false},
 	{"/mcp", "MCP servers: state, tools, errors", false},
 	{"/help", "show keys and commands", false},
 	{"/quit", "quit grove", false},
@@ -82,8 +83,14 @@ func (m Model) slashMenuKey(k string) (Model, tea.Cmd, bool) {
 func (m Model) slashMenuLines() []string {
 	menu := m.slashMenu()
 	sel := min(m.slashSel, len(menu)-1)
+	// A short window shows the rows around the selection.
+	rows := m.slashRows()
+	first := min(max(0, sel-rows+1), max(0, len(menu)-rows))
 	var out []string
 	for i, ci := range menu {
+		if i < first || i >= first+rows {
+			continue
+		}
 		c := slashCommands[ci]
 		line := fmt.Sprintf("  %-9s %s", c.name, c.help)
 		if i == sel {
@@ -313,6 +320,9 @@ func (m Model) slash(text string) (tea.Model, tea.Cmd) {
 		return m, m.exportCmd(arg)
 	case "/note":
 		return m, m.submit(protocol.Op{Type: protocol.OpSetNote, ThreadID: m.focused, Note: arg})
+	case "/compact":
+		m.flash = "compacting the conversation…"
+		return m, m.submit(protocol.Op{Type: protocol.OpCompact, ThreadID: m.focused, Text: arg})
 	case "/model":
 		if arg == "" {
 			m.flash = "model: " + m.info.Model + " · usage: /model <name> [effort]"

@@ -32,10 +32,16 @@ type entry struct {
 	progress  string // latest tool_progress of a running call (MCP)
 	liveTail  string // the end of a running command's output so far
 	collapsed bool
-	plan      *protocol.Plan
-	cardIDs   []protocol.ThreadID
-	cardCall  string     // collab tool name of a status card
-	result    cardResult // what the collab call returned
+	// decision is the approval answer the call got ("" when none asked);
+	// stopped: its turn ended before the call did (an interrupt).
+	decision protocol.ReviewDecision
+	stopped  bool
+	// selected: the call has the tool-call highlight (alt+↑/↓).
+	selected bool
+	plan     *protocol.Plan
+	cardIDs  []protocol.ThreadID
+	cardCall string     // collab tool name of a status card
+	result   cardResult // what the collab call returned
 
 	cacheW     int
 	cacheLines []string
@@ -61,10 +67,12 @@ type threadView struct {
 	turnAt time.Time
 	// closed marks a thread that was shut down; lastReal keeps the status it
 	// had before (completed, errored, interrupted), which closing does not undo.
-	closed    bool
-	lastReal  protocol.AgentStatus
-	entries   []*entry
-	streaming *entry
+	closed   bool
+	lastReal protocol.AgentStatus
+	// lastRealAt is when lastReal was reached (zero: unknown).
+	lastRealAt time.Time
+	entries    []*entry
+	streaming  *entry
 	// unread holds the Seq of inbox notifications (inbox surface) this
 	// agent has not read yet; the tree shows their count.
 	unread   map[int]bool
@@ -78,10 +86,15 @@ type threadView struct {
 	// scroll: top line when not following the bottom.
 	follow bool
 	top    int
+	// toolSel is the entry index of the highlighted tool call (-1: none).
+	toolSel int
+	// replayedTo is the time of the last event replayed from the rollout
+	// (zero: none); live events up to it were applied already.
+	replayedTo time.Time
 }
 
 func newThreadView(info protocol.ThreadInfo) *threadView {
-	t := &threadView{info: info, turnAt: info.StartedAt, toolIdx: map[string]*entry{}, follow: true}
+	t := &threadView{info: info, turnAt: info.StartedAt, toolIdx: map[string]*entry{}, follow: true, toolSel: -1}
 	t.setStatus(info.Status, time.Time{})
 	return t
 }
@@ -89,6 +102,14 @@ func newThreadView(info protocol.ThreadInfo) *threadView {
 // setStatus records a status change. Shutting down marks the thread closed
 // but keeps the status it ended with.
 func (t *threadView) setStatus(st protocol.AgentStatus, at time.Time) {
+	if sameStatus(st, t.status) && !t.statusAt.IsZero() {
+		return // reported again (a resume): it was reached back then
+	}
+	if t.status.Kind == protocol.StatusShutdown && sameStatus(st, t.lastReal) && !t.lastRealAt.IsZero() {
+		// Reopened as it ended (a resume): open again, ended back then.
+		t.status, t.statusAt, t.closed = st, t.lastRealAt, false
+		return
+	}
 	switch st.Kind {
 	case protocol.StatusShutdown:
 		t.closed = true
@@ -97,7 +118,8 @@ func (t *threadView) setStatus(st protocol.AgentStatus, at time.Time) {
 			return
 		}
 	case protocol.StatusCompleted, protocol.StatusErrored, protocol.StatusInterrupted:
-		t.lastReal = st
+		t.lastReal, t.lastRealAt = st, at
+		t.closed = false // a status after the close: it was reopened
 	case protocol.StatusRunning:
 		if t.status.Kind != protocol.StatusRunning && !at.IsZero() {
 			t.turnAt = at
@@ -239,6 +261,9 @@ func (s *session) applyMsg(t *threadView, msg protocol.EventMsg, ev protocol.Eve
 	switch m := msg.(type) {
 	case protocol.StatusChangedMsg:
 		t.setStatus(m.Status, at)
+		if !m.Status.IsActive() {
+			t.stopRunning()
+		}
 		for _, c := range s.cards[t.info.ID] {
 			c.touch()
 			// A waiter does not wake for an interrupted agent: say so where
@@ -342,6 +367,8 @@ func (s *session) applyMsg(t *threadView, msg protocol.EventMsg, ev protocol.Eve
 		t.add(&entry{kind: entryWarning, text: m.Text})
 	case protocol.StreamRetryMsg:
 		t.add(&entry{kind: entryWarning, text: "↻ " + m.Text})
+	case protocol.ContextCompactedMsg:
+		t.add(&entry{kind: entryInfo, text: compactionMarker(m.Compaction)})
 	case protocol.NoteUpdatedMsg:
 		t.info.Note = m.Note
 		s.touchCards(t.info.ID)
@@ -358,6 +385,23 @@ func (s *session) applyMsg(t *threadView, msg protocol.EventMsg, ev protocol.Eve
 		t.streaming = nil
 	case protocol.InboxMsg:
 		t.applyInbox(&m.Change)
+	case protocol.ApprovalResolvedMsg:
+		// The call's mark says it was denied (or stopped the turn).
+		if e := t.toolIdx[m.Request.CallID]; e != nil && m.Request.CallID != "" {
+			e.decision = m.Decision
+			e.touch()
+		}
+	}
+}
+
+// stopRunning ends the calls still running when the thread stopped: no
+// end will come for them (an interrupt, a crash), so no spinner either.
+func (t *threadView) stopRunning() {
+	for _, e := range t.toolIdx {
+		if e.running && e.kind == entryTool {
+			e.running, e.stopped = false, true
+			e.touch()
+		}
 	}
 }
 

@@ -23,15 +23,17 @@ func (m Model) statusLine() string {
 		total.Add(t.usage)
 	}
 	if m.backend != nil {
+		// Pending approvals come first: what is cut when room runs out is
+		// the end of the line, and this is the field that must show.
+		if n := len(m.appr.queue); n > 0 {
+			parts = append(parts, m.th.warn.Render(fmt.Sprintf("%d approval(s)", n)))
+		}
 		parts = append(parts, m.info.Model+" · "+m.info.Provider)
-		parts = append(parts, shortenHome(m.info.Cwd))
+		parts = append(parts, shortenHome(m.cwd())) // the focused agent's
 		if t := m.sess.threads[m.focused]; t != nil {
 			parts = append(parts, fmt.Sprintf("tokens %s/%s", humanTokens(t.usage.TotalTokens), humanTokens(total.TotalTokens)))
 		}
 		parts = append(parts, fmt.Sprintf("%d running", running))
-		if n := len(m.appr.queue); n > 0 {
-			parts = append(parts, m.th.warn.Render(fmt.Sprintf("%d approval(s)", n)))
-		}
 	}
 	hints := keys.ShortHelp()
 	if m.w < 100 {

@@ -17,7 +17,7 @@ type theme struct {
 	status, statusKey              lipgloss.Style
 	planDone, planNow, planTodo    lipgloss.Style
 	tableHead, tableSel            lipgloss.Style
-	composerBorder                 lipgloss.Style
+	composerBorder, badge          lipgloss.Style
 }
 
 func newTheme() theme {
@@ -67,5 +67,6 @@ func newTheme() theme {
 		tableHead:      lipgloss.NewStyle().Bold(true).Foreground(accent),
 		tableSel:       lipgloss.NewStyle().Bold(true).Background(lipgloss.Color("#3B2F6B")),
 		composerBorder: lipgloss.NewStyle().Foreground(dark),
+		badge:          lipgloss.NewStyle().Bold(true).Foreground(lipgloss.Color("#FFFFFF")).Background(red),
 	}
 }

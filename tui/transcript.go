@@ -92,15 +92,13 @@ func toolSummary(tc *protocol.ToolCall) string {
 	case "exec_command":
 		return "$ " + pick("cmd")
 	case "apply_patch":
-		var files []string
-		for _, l := range strings.Split(pick("input"), "\n") {
-			for _, p := range []string{"*** Add File: ", "*** Update File: ", "*** Delete File: "} {
-				if strings.HasPrefix(l, p) {
-					files = append(files, strings.TrimPrefix(l, p))
-				}
-			}
+		files := parsePatch(patchInput(tc.Arguments))
+		names := make([]string, len(files))
+		for i, f := range files {
+			names[i] = f.path
 		}
-		return strings.Join(files, ", ")
+		add, del := patchCounts(files)
+		return fmt.Sprintf("%s (+%d -%d)", strings.Join(names, ", "), add, del)
 	case "read_file", "list_dir":
 		return pick("path", "file_path", "dir_path")
 	case "grep_files":
@@ -111,19 +109,69 @@ func toolSummary(tc *protocol.ToolCall) string {
 	return tc.Arguments
 }
 
+// toolOutcome is how a finished tool call ended, read from its exit code,
+// its error flag and the approval answer it got: a call is a success only
+// when nothing says otherwise.
+type toolOutcome int
+
+const (
+	outcomeRunning toolOutcome = iota
+	outcomeOK
+	outcomeFailed
+	outcomeDenied
+	outcomeInterrupted
+)
+
+// interruptedOutput starts the output of a call an interrupt cut off.
+const interruptedOutput = "aborted: the turn was interrupted"
+
+func (e *entry) outcome() toolOutcome {
+	tc := e.tool
+	switch {
+	case e.running:
+		return outcomeRunning
+	case e.stopped || e.decision == protocol.DecisionAbort || strings.HasPrefix(tc.Output, interruptedOutput):
+		return outcomeInterrupted
+	case e.decision != "" && !e.decision.Approved() || strings.HasPrefix(tc.Output, "command rejected by user") || strings.HasPrefix(tc.Output, "patch rejected by user"):
+		return outcomeDenied
+	case tc.IsError || tc.ExitCode != nil && *tc.ExitCode != 0:
+		return outcomeFailed
+	}
+	return outcomeOK
+}
+
+// toolMark is the mark and the word after the tool name for an outcome.
+func (r *renderer) toolMark(e *entry) (mark, word string) {
+	switch e.outcome() {
+	case outcomeRunning:
+		return r.th.running.Render(r.spin()), ""
+	case outcomeDenied:
+		return r.th.interrupted.Render("⊘"), r.th.interrupted.Render("denied")
+	case outcomeInterrupted:
+		return r.th.interrupted.Render("‖"), r.th.interrupted.Render("interrupted")
+	case outcomeFailed:
+		if c := e.tool.ExitCode; c != nil && *c != 0 {
+			return r.th.failed.Render("✗"), r.th.failed.Render(fmt.Sprintf("exit %d", *c))
+		}
+		return r.th.failed.Render("✗"), r.th.failed.Render("failed")
+	}
+	return r.th.done.Render("✓"), ""
+}
+
 func (r *renderer) toolLines(e *entry, w int) []string {
 	tc := e.tool
-	mark := r.th.running.Render(r.spin())
-	if !e.running {
-		switch {
-		case tc.IsError:
-			mark = r.th.failed.Render("✗")
-		default:
-			mark = r.th.done.Render("✓")
-		}
-	}
+	mark, word := r.toolMark(e)
 	name := displayToolName(tc.Name)
-	head := fmt.Sprintf("%s %s %s", mark, r.th.toolName.Render(name), r.th.toolArgs.Render(clip(toolSummary(tc), max(10, w-len(name)-4))))
+	room := max(10, w-lipglossWidth(name)-4)
+	if word != "" {
+		room = max(10, room-lipglossWidth(word)-1)
+		word = " " + word
+	}
+	head := fmt.Sprintf("%s %s%s %s", mark, r.th.toolName.Render(name), word, r.th.toolArgs.Render(clip(toolSummary(tc), room)))
+	if e.selected {
+		// The highlight keeps the words, loses the colours.
+		head = r.th.tableSel.Render(padRight(ansiStrip(head), w))
+	}
 	out := []string{padRight(head, w)}
 	if e.running && e.progress != "" {
 		out = append(out, padRight(r.th.dim.Render("  ⋯ "+clip(e.progress, max(10, w-4))), w))
@@ -133,9 +181,18 @@ func (r *renderer) toolLines(e *entry, w int) []string {
 			out = append(out, padRight(r.th.toolOut.Render("  "+clip(l, max(10, w-2))), w))
 		}
 	}
+	if tc.Name == "apply_patch" {
+		if files := parsePatch(patchInput(tc.Arguments)); len(files) > 0 {
+			out = append(out, r.patchLines(files, w, e.collapsed)...)
+			if e.outcome() == outcomeOK {
+				return out // the output only repeats the file list
+			}
+		}
+	}
 	if e.running || tc.Output == "" {
 		return out
 	}
+	out = append(out, r.toolOutput(e, w)...)
 	meta := ""
 	if tc.ExitCode != nil {
 		meta = fmt.Sprintf("exit %d · ", *tc.ExitCode)
@@ -143,6 +200,20 @@ func (r *renderer) toolLines(e *entry, w int) []string {
 	if tc.DurationMS > 0 {
 		meta += fmt.Sprintf("%.1fs · ", float64(tc.DurationMS)/1000)
 	}
+	if meta != "" {
+		out = append(out, r.th.dim.Render("  "+strings.TrimSuffix(meta, " · ")))
+	}
+	return out
+}
+
+// collapsedLines is how many output lines a collapsed call shows.
+const collapsedLines = 4
+
+// toolOutput is a finished call's output: collapsed, a command shows its
+// last lines (where a terminal leaves the eye: the result, the error) and
+// other tools their first; expanded (ctrl+o), all of it.
+func (r *renderer) toolOutput(e *entry, w int) []string {
+	tc := e.tool
 	output := tc.Output
 	if tc.Name == "exec_command" {
 		// Exit code and wall time are in the meta line; preview the output itself.
@@ -151,23 +222,37 @@ func (r *renderer) toolLines(e *entry, w int) []string {
 		}
 	}
 	outLines := strings.Split(strings.TrimRight(output, "\n"), "\n")
-	limit := 4
-	if !e.collapsed {
-		limit = 400
-	}
 	style := r.th.toolOut
-	if tc.IsError {
+	if o := e.outcome(); o == outcomeFailed || o == outcomeDenied {
 		style = r.th.toolErr
 	}
-	for i, l := range outLines {
-		if i == limit {
-			out = append(out, r.th.dim.Render(fmt.Sprintf("  … %d more lines (ctrl+o to expand)", len(outLines)-limit)))
-			break
+	var out []string
+	show := outLines
+	hidden := ""
+	if e.collapsed && len(outLines) > collapsedLines {
+		n := len(outLines) - collapsedLines
+		if tc.Name == "exec_command" {
+			show = outLines[n:]
+			hidden = fmt.Sprintf("  … %d earlier lines (ctrl+o to expand)", n)
+			out = append(out, r.th.dim.Render(clip(hidden, w)))
+			hidden = ""
+		} else {
+			show = outLines[:collapsedLines]
+			hidden = fmt.Sprintf("  … %d more lines (ctrl+o to expand)", n)
+		}
+	}
+	for _, l := range show {
+		if !e.collapsed {
+			// Expanded: every character shows (search finds what it sees).
+			for _, part := range wrap(strings.ReplaceAll(l, "\t", "    "), max(1, w-2)) {
+				out = append(out, "  "+style.Render(part))
+			}
+			continue
 		}
 		out = append(out, "  "+style.Render(clip(l, w-2)))
 	}
-	if meta != "" {
-		out = append(out, r.th.dim.Render("  "+strings.TrimSuffix(meta, " · ")))
+	if hidden != "" {
+		out = append(out, r.th.dim.Render(clip(hidden, w)))
 	}
 	return out
 }

@@ -30,7 +30,7 @@ func (m Model) treeRows(w, h int) ([]string, []protocol.ThreadID) {
 			break // only what fits is drawn
 		}
 		t := m.sess.threads[id]
-		indent := m.treePrefix(t)
+		indent := squeezeIndent(m.treePrefix(t), max(4, w/4))
 		elapsed := formatElapsed(t, now)
 		glyph := m.r.threadGlyph(t)
 		label := roleLabel(t.info) + t.unreadBadge()
@@ -44,7 +44,7 @@ func (m Model) treeRows(w, h int) ([]string, []protocol.ThreadID) {
 		}
 		ids = append(ids, id)
 		for _, detail := range m.treeDetail(t) {
-			sub := m.treeContinuation(t) + "  "
+			sub := squeezeIndent(m.treeContinuation(t)+"  ", max(4, w/4))
 			c := &t.rowCache
 			if c.detail != detail || c.detailSub != sub || c.detailW != w {
 				c.detail, c.detailSub, c.detailW = detail, sub, w
@@ -199,4 +199,15 @@ func formatElapsed(t *threadView, now time.Time) string {
 		return fmt.Sprintf("%d:%02d", int(d.Minutes()), int(d.Seconds())%60)
 	}
 	return fmt.Sprintf("%dh%02d", int(d.Hours()), int(d.Minutes())%60)
+}
+
+// squeezeIndent keeps a deep agent's guides to n columns ("…" and the
+// nearest levels), so at 80 columns the label still has room; the guides
+// are one column a rune.
+func squeezeIndent(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n || n < 2 {
+		return s
+	}
+	return "…" + string(r[len(r)-n+1:])
 }

@@ -58,6 +58,14 @@ func press(m Model, k string) (Model, tea.Cmd) {
 		msg = tea.KeyPressMsg{Code: tea.KeyDown}
 	case "pgup":
 		msg = tea.KeyPressMsg{Code: tea.KeyPgUp}
+	case "pgdown":
+		msg = tea.KeyPressMsg{Code: tea.KeyPgDown}
+	case "backspace":
+		msg = tea.KeyPressMsg{Code: tea.KeyBackspace}
+	case "ctrl+f":
+		msg = tea.KeyPressMsg{Code: 'f', Mod: tea.ModCtrl}
+	case "ctrl+o":
+		msg = tea.KeyPressMsg{Code: 'o', Mod: tea.ModCtrl}
 	case "ctrl+c":
 		msg = tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
 	case "ctrl+t":
@@ -185,7 +193,7 @@ func TestGoldenApprovalModal(t *testing.T) {
 		t.Fatalf("modal:\n%s", s)
 	}
 	// After the grace period, on an idle keyboard, y answers.
-	c.t = c.t.Add(approvalQuiet)
+	c.t = c.t.Add(pause)
 	m, cmd := press(m, "y")
 	runCmd(cmd)
 	ops := fb.Ops()
@@ -241,6 +249,9 @@ func TestGoldenAgentsOverlay(t *testing.T) {
 }
 
 func TestGoldenPicker(t *testing.T) {
+	saved := dirGone
+	dirGone = func(string) bool { return false } // its made-up /work/project exists
+	defer func() { dirGone = saved }()
 	home := t.TempDir()
 	for i, p := range []string{"refactor the parser", "add leap-year tests", "write the changelog"} {
 		_ = rollout.AppendIndex(home, rollout.IndexEntry{ID: protocol.ThreadID("0000000" + itoa(i) + "-0000-7000-8000-00000000000" + itoa(i)), Cwd: "/work/project", UpdatedAt: t0.Add(-time.Duration(3-i) * time.Hour), FirstPrompt: p, ChildCount: i})

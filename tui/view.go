@@ -23,8 +23,25 @@ func (m Model) transcriptWidth() int {
 	return max(10, m.w-2)
 }
 
+// The screen is the header, the body, the slash menu, the composer's rule
+// and rows, and the status line. Every height below is clamped so the
+// parts add up to the window at any size (down to minW×minH).
+
+const minW, minH = 20, 6
+
+// composerRows is how many rows the composer's input shows.
+func (m Model) composerRows() int {
+	return max(1, min(m.composer.Height(), composerMaxRows(m.h)))
+}
+
+// slashRows is how many rows of the slash menu show: what is left after
+// the fixed rows and three rows of body.
+func (m Model) slashRows() int {
+	return min(len(m.slashMenu()), max(0, m.h-3-m.composerRows()-3))
+}
+
 func (m Model) bodyHeight() int {
-	return max(3, m.h-3-m.composer.Height()-len(m.slashMenu())-len(m.skillMenu()))
+	return max(1, m.h-3-m.composerRows()-m.slashRows()-len(m.skillMenu()))
 }
 
 // View renders the screen.
@@ -40,19 +57,20 @@ func (m Model) View() tea.View {
 }
 
 func (m Model) render() string {
-	if m.w < 20 || m.h < 8 {
-		return "grove: window too small"
+	if m.w < minW || m.h < minH {
+		return strings.Join(fit([]string{"grove: window too small"}, m.w, m.h), "\n")
 	}
 	var out []string
 	out = append(out, m.headerLine())
 	bh := m.bodyHeight()
 	switch {
 	case m.picker != nil:
-		out = append(out, fit(m.picker.view(m.r, m.w, bh+m.composer.Height()+1), m.w, bh+m.composer.Height()+1)...)
+		ph := m.h - 2 // everything between the header and the status line
+		out = append(out, fit(m.picker.view(m.r, m.w, ph), m.w, ph)...)
 		out = append(out, m.statusLine())
 		return strings.Join(out, "\n")
 	case m.help:
-		out = append(out, fit(m.helpLines(), m.w, bh)...)
+		out = append(out, fit(m.helpWindow(bh), m.w, bh)...)
 	case m.overlay != nil:
 		out = append(out, fit(m.overlay.view(&m, m.w, bh), m.w, bh)...)
 	default:
@@ -92,13 +110,15 @@ func (m Model) bodyLines(h int) []string {
 	var right []string
 	t := m.sess.threads[m.focused]
 	if m.appr.current() != nil {
-		// The asking agent's transcript stays visible above the modal.
-		modal := m.r.modalLines(&m.appr, xw, h-3)
-		if at := m.sess.threads[m.appr.asker(m.sess)]; at != nil {
+		// The asking agent's transcript stays visible above the modal
+		// when there is room; the modal comes first.
+		modal := m.r.modalLines(&m.appr, m.sess, xw, h)
+		above := h - len(modal)
+		if at := m.sess.threads[m.appr.asker(m.sess)]; at != nil && above >= 2 {
 			title := m.th.paneTitle.Render(roleLabel(at.info)) + m.th.warn.Render(" asks")
-			right = append([]string{padRight(title, xw)}, m.r.transcriptLines(m.sess, at, xw, h-1-len(modal))...)
+			right = append([]string{padRight(title, xw)}, m.r.transcriptLines(m.sess, at, xw, above-1)...)
 		}
-		right = fit(right, xw, h-len(modal))
+		right = fit(right, xw, above)
 		right = append(right, modal...)
 	} else if t != nil {
 		title := m.th.paneTitle.Render(roleLabel(t.info)) + " " + m.r.threadGlyph(t) + m.th.dim.Render(" "+liveWord(t))
@@ -112,6 +132,9 @@ func (m Model) bodyLines(h int) []string {
 			title = m.searchTitle()
 		}
 		body := m.r.transcriptLines(m.sess, t, xw, h-1)
+		if showsWelcome(t, m.focused == m.sess.root) {
+			body = append(m.welcomeLines(xw), body...)
+		}
 		if row := m.searchHit(); row >= 0 && row < len(body) {
 			body[row] = m.th.tableSel.Render(padRight(ansiStrip(body[row]), xw))
 		}

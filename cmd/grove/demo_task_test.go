@@ -16,7 +16,7 @@ import (
 // edit is real, and every --json event reads back as its typed message.
 func TestExecDemoOnTheTaskSurface(t *testing.T) {
 	noProviderEnv(t)
-	out, errOut, err := runCLI(t, t.TempDir(), "", "--demo", "--keep-demo-dir", "exec", "--json", "-c", "agents.surface=task", "show me")
+	out, errOut, err := runCLI(t, t.TempDir(), "", "--demo", "--keep-demo-dir", "exec", "--json=grove", "-c", "agents.surface=task", "show me")
 	if err != nil {
 		t.Fatalf("exec: %v\nstderr:\n%s", err, errOut)
 	}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -15,80 +16,126 @@ import (
 
 	"github.com/grovecli/grove/core/logging"
 	"github.com/grovecli/grove/protocol"
+	"github.com/grovecli/grove/rollout"
 )
-
-type execFlags struct {
-	json            bool
-	resume          string
-	approveWorkdirs bool
-	bypassHookTrust bool
-}
 
 func newExecCmd(g *globalFlags) *cobra.Command {
 	f := &execFlags{}
 	cmd := &cobra.Command{
-		Use:   "exec [flags] PROMPT|-",
+		Use:   "exec [flags] [PROMPT|-]",
 		Short: "Run one agent session headless; print the final answer on stdout",
-		Long: `Run a session without the TUI. The final message goes to stdout; progress
-goes to stderr (or, with --json, every event goes to stdout as one JSON object
-per line). Nobody can answer approvals: the approval policy decides, and the
-model is told why a call was refused. PROMPT "-" reads the prompt from stdin.
+		Long: `Run a session without the TUI, as codex exec does (same flags). The final
+message goes to stdout; progress goes to stderr. --json prints Codex's JSONL
+events instead (thread.started, turn.*, item.*); --json=grove (or --events)
+prints grove's own events. Nobody can answer approvals: the approval policy
+decides, and the model is told why a call was refused.
+
+The prompt is the argument; without one (or with "-") it is read from stdin.
+With both an argument and piped stdin, stdin is appended as a <stdin> block.
+
+exec never runs the offline demo model unless --demo asks for it: with no
+provider configured and no API key it fails, naming what is missing.
 
 Exit status: 0 when the root agent completed, 1 on error, 130 when interrupted.`,
-		Args: cobra.MinimumNArgs(1),
+		Args:    cobra.ArbitraryArgs,
+		Version: groveVersion,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			prompt := joinPrompt(args)
-			if prompt == "-" {
-				b, err := io.ReadAll(cmd.InOrStdin())
-				if err != nil {
-					return fmt.Errorf("read prompt from stdin: %w", err)
-				}
-				prompt = strings.TrimSpace(string(b))
-			}
-			if strings.TrimSpace(prompt) == "" {
-				return errors.New("empty prompt")
-			}
-			return runExec(cmd.Context(), g, f, prompt, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			return execCommand(cmd, g, f, args, f.resume)
 		},
 	}
-	cmd.Flags().BoolVar(&f.json, "json", false, "print every event as one JSON object per line")
-	cmd.Flags().StringVar(&f.resume, "resume", "", "continue the session with this id (or unique prefix)")
-	cmd.Flags().BoolVar(&f.approveWorkdirs, "approve-workdirs", false, "approve sub-agents' working_directory changes")
-	cmd.Flags().BoolVar(&f.bypassHookTrust, "dangerously-bypass-hook-trust", false, "run hooks that were never reviewed or changed since (this run only; a project's hooks still need a trusted project)")
+	f.register(cmd.PersistentFlags())
+	cmd.AddCommand(newExecResumeCmd(g, f))
 	return cmd
 }
 
-func runExec(ctx context.Context, g *globalFlags, f *execFlags, prompt string, stdout, stderr io.Writer) error {
+// newExecResumeCmd is `exec resume [--last] [ID] [PROMPT]` (Codex's
+// shape: with --last, a lone positional is the prompt).
+func newExecResumeCmd(g *globalFlags, f *execFlags) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "resume [--last | ID] [PROMPT|-]",
+		Short: "Continue a past session headless (by id, or the most recent with --last)",
+		Args:  cobra.MaximumNArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			id := ""
+			switch {
+			case f.resumeLast && len(args) == 2:
+				return errors.New("exec resume --last takes a prompt, not an id")
+			case f.resumeLast:
+				cfg, err := loadConfig(g)
+				if err != nil {
+					return err
+				}
+				e, err := rollout.LastSession(cfg.Home)
+				if err != nil {
+					return fmt.Errorf("exec resume --last: %w", err)
+				}
+				id = string(e.ID)
+			case len(args) == 0:
+				return errors.New("exec resume: give a session id, or --last for the most recent")
+			default:
+				id, args = args[0], args[1:]
+			}
+			return execCommand(cmd, g, f, args, id)
+		},
+	}
+	cmd.Flags().BoolVar(&f.resumeLast, "last", false, "resume the most recent session")
+	return cmd
+}
+
+// execCommand runs exec (or exec resume) once its flags are parsed.
+func execCommand(cmd *cobra.Command, g *globalFlags, f *execFlags, args []string, resumeID string) error {
+	if _, err := f.mode(); err != nil {
+		return err
+	}
+	if err := f.apply(g); err != nil {
+		return err
+	}
+	prompt, err := f.readPrompt(cmd, args)
+	if err != nil {
+		return err
+	}
+	return runExec(cmd.Context(), g, f, prompt, resumeID, cmd.OutOrStdout(), cmd.ErrOrStderr())
+}
+
+func runExec(ctx context.Context, g *globalFlags, f *execFlags, prompt, resumeID string, stdout, stderr io.Writer) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
 	term := terminatorFrom(ctx)
-	s, err := newSession(ctx, g, sessionOpts{headless: true, approveWorkdirs: f.approveWorkdirs, bypassHookTrust: f.bypassHookTrust})
+	mode, err := f.mode()
+	if err != nil {
+		return err
+	}
+	schema, err := f.schema()
+	if err != nil {
+		return err
+	}
+	s, err := newSession(ctx, g, sessionOpts{headless: true, approveWorkdirs: f.approveWorkdirs, refuseDemo: true, ephemeral: f.ephemeral, outputSchema: schema, resume: f.resume, bypassHookTrust: f.bypassHookTrust})
 	if err != nil {
 		return err
 	}
 	reportHooks(stderr, s.hookSet, f.bypassHookTrust)
 	events, cancel := s.eng.Subscribe()
 	defer cancel()
-	rootID, err := s.start(f.resume)
+	rootID, err := s.startOrFork(resumeID, f.fork)
 	if err != nil {
 		_ = s.shutdown(context.Background(), "start failed")
 		return err
 	}
-	if s.provider.Demo && !f.json {
-		fmt.Fprintf(stderr, "grove: no model configured: running the offline demo model in %s\n", s.cwd)
+	if s.provider.Demo && mode == "" {
+		fmt.Fprintf(stderr, "grove: --demo: running the offline demo model in %s\n", s.cwd)
 	}
+	write, finish := execOutput(mode, rootID, stdout, stderr)
 	// Ctrl+C interrupts the root; a second one stops. SIGTERM and SIGHUP
 	// arrive as the end of ctx (see terminator).
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt)
 	defer signal.Stop(sigs)
 
-	if err := s.eng.SubmitText(rootID, prompt); err != nil {
+	if err := s.eng.Submit(userTurn(rootID, prompt, f.images)); err != nil {
 		_ = s.shutdown(context.Background(), "submit failed")
 		return err
 	}
-	enc := json.NewEncoder(stdout)
 	interrupted := false
 	stopping := false // a signal asked to stop now: no waiting for a final status
 	var final protocol.AgentStatus
@@ -119,12 +166,8 @@ loop:
 			if !ok {
 				break loop
 			}
-			if f.json {
-				if err := enc.Encode(ev); err != nil {
-					return fmt.Errorf("write event: %w", err)
-				}
-			} else {
-				printProgress(stderr, rootID, ev)
+			if err := write(ev); err != nil {
+				return fmt.Errorf("write event: %w", err)
 			}
 			if m, err := ev.Msg(); err == nil && ev.ThreadID == rootID {
 				switch m := m.(type) {
@@ -155,9 +198,7 @@ loop:
 			if !ok {
 				goto done
 			}
-			if f.json {
-				_ = enc.Encode(ev)
-			}
+			_ = write(ev)
 			if m, err := ev.Msg(); err == nil && ev.ThreadID == rootID {
 				if sc, ok := m.(protocol.StatusChangedMsg); ok {
 					final = sc.Status
@@ -174,8 +215,8 @@ done:
 	go func() {
 		defer close(drained)
 		for ev := range events {
-			if f.json {
-				_ = enc.Encode(ev)
+			if mode != "" {
+				_ = write(ev)
 			}
 		}
 	}()
@@ -192,17 +233,27 @@ done:
 	_ = s.shutdown(shutdownCtx, reason)
 	cancel() // ends the subscription if the bus did not close in time
 	<-drained
+	if err := finish(final); err != nil {
+		return fmt.Errorf("write event: %w", err)
+	}
+	if final.Kind == protocol.StatusCompleted && final.Message != "" {
+		lastMessage = final.Message
+	}
+	if err := f.writeLastMessage(lastMessage); err != nil {
+		return err
+	}
 	if err := term.Err(); err != nil {
 		return err
 	}
+	if lost := s.eng.Unrecorded(); len(lost) > 0 && final.Kind == protocol.StatusCompleted {
+		// A session whose record is incomplete is no success: a resume
+		// would not know what it did.
+		return exitError{code: 1, msg: "the session's record is incomplete: " + strings.Join(lost, "; ")}
+	}
 	switch final.Kind {
 	case protocol.StatusCompleted:
-		if !f.json {
-			msg := final.Message
-			if msg == "" {
-				msg = lastMessage
-			}
-			fmt.Fprintln(stdout, msg)
+		if mode == "" {
+			fmt.Fprintln(stdout, lastMessage)
 		}
 		return nil
 	case protocol.StatusErrored:
@@ -214,6 +265,41 @@ done:
 		return exitError{code: 130, msg: "interrupted"}
 	}
 	return exitError{code: 1, msg: fmt.Sprintf("session ended without a final answer (status %s)", final.Kind)}
+}
+
+// execOutput picks what exec prints for each event: Codex's JSONL,
+// grove's own events, or the progress trace on stderr. finish ends the
+// output once the root's final status is known.
+func execOutput(mode string, root protocol.ThreadID, stdout, stderr io.Writer) (write func(protocol.Event) error, finish func(protocol.AgentStatus) error) {
+	switch mode {
+	case "codex":
+		cj := newCodexJSONL(stdout, root)
+		cj.started()
+		return cj.event, cj.finish
+	case "grove":
+		enc := json.NewEncoder(stdout)
+		return func(ev protocol.Event) error { return enc.Encode(ev) }, func(protocol.AgentStatus) error { return nil }
+	}
+	return func(ev protocol.Event) error {
+		printProgress(stderr, root, ev)
+		return nil
+	}, func(protocol.AgentStatus) error { return nil }
+}
+
+// userTurn is the prompt as the root's input, with -i images attached.
+func userTurn(root protocol.ThreadID, prompt string, images []string) protocol.Op {
+	op := protocol.Op{Type: protocol.OpUserTurn, ThreadID: root, Text: prompt}
+	if len(images) > 0 {
+		op.Text = ""
+		op.Items = []protocol.InputItem{{Type: "text", Text: prompt}}
+		for _, img := range images {
+			if abs, err := filepath.Abs(img); err == nil {
+				img = abs
+			}
+			op.Items = append(op.Items, protocol.InputItem{Type: "local_image", Path: img})
+		}
+	}
+	return op
 }
 
 // printProgress writes a one-line trace of notable events to stderr. It

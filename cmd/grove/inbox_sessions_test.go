@@ -69,7 +69,7 @@ func TestExecInboxSurfaceEndToEnd(t *testing.T) {
 	})
 	t.Setenv("OPENAI_BASE_URL", s.URL())
 	t.Setenv("OPENAI_API_KEY", "sk-test")
-	out, errOut, err := runCLI(t, t.TempDir(), "", "exec", "--json", "-c", "agents.surface=inbox", "--cd", t.TempDir(), "-m", "test-model", "clean up")
+	out, errOut, err := runCLI(t, t.TempDir(), "", "exec", "--json=grove", "-c", "agents.surface=inbox", "--cd", t.TempDir(), "-m", "test-model", "clean up")
 	if err != nil {
 		t.Fatalf("exec: %v\n%s", err, errOut)
 	}
@@ -126,7 +126,7 @@ func TestExecSessionsSurfaceEndToEnd(t *testing.T) {
 	})
 	t.Setenv("OPENAI_BASE_URL", s.URL())
 	t.Setenv("OPENAI_API_KEY", "sk-test")
-	out, errOut, err := runCLI(t, t.TempDir(), "", "exec", "--json", "-c", "agents.surface=sessions",
+	out, errOut, err := runCLI(t, t.TempDir(), "", "exec", "--json=grove", "-c", "agents.surface=sessions",
 		"-c", `agents.profiles.reviewer.developer_instructions="You review prose."`, "--cd", t.TempDir(), "-m", "test-model", "review")
 	if err != nil {
 		t.Fatalf("exec: %v\n%s", err, errOut)
@@ -177,7 +177,7 @@ func TestExecInboxResumeKeepsUnread(t *testing.T) {
 	t.Setenv("OPENAI_BASE_URL", s.URL())
 	t.Setenv("OPENAI_API_KEY", "sk-test")
 	home, work := t.TempDir(), t.TempDir()
-	out, errOut, err := runCLI(t, home, "", "exec", "--json", "-c", "agents.surface=inbox", "--cd", work, "-m", "test-model", "scout")
+	out, errOut, err := runCLI(t, home, "", "exec", "--json=grove", "-c", "agents.surface=inbox", "--cd", work, "-m", "test-model", "scout")
 	if err != nil {
 		t.Fatalf("exec: %v\n%s", err, errOut)
 	}
@@ -191,7 +191,7 @@ func TestExecInboxResumeKeepsUnread(t *testing.T) {
 	if rootID == "" {
 		t.Fatalf("no root thread_started:\n%s", out)
 	}
-	out, errOut, err = runCLI(t, home, "", "exec", "--json", "-c", "agents.surface=inbox", "--resume", rootID, "--cd", work, "-m", "test-model", "read your inbox")
+	out, errOut, err = runCLI(t, home, "", "exec", "--json=grove", "-c", "agents.surface=inbox", "--resume", rootID, "--cd", work, "-m", "test-model", "read your inbox")
 	if err != nil {
 		t.Fatalf("exec --resume: %v\n%s", err, errOut)
 	}

@@ -129,7 +129,7 @@ func TestWarningsStayOffStderrUnderTheTUI(t *testing.T) {
 func TestResumeWarningsReachTheSession(t *testing.T) {
 	noProviderEnv(t)
 	home := t.TempDir()
-	if _, errOut, err := runCLI(t, home, "", "exec", "--approve-workdirs", "show me"); err != nil {
+	if _, errOut, err := runCLI(t, home, "", "exec", "--demo", "--approve-workdirs", "show me"); err != nil {
 		t.Fatalf("exec: %v\n%s", err, errOut)
 	}
 	logging.Install(nil)

@@ -79,6 +79,7 @@ func (g *globalFlags) warn(msg string) {
 func registerSecrets(cfg *config.Config, apiKey string) {
 	logging.AddSecret(apiKey)
 	for _, p := range cfg.ModelProviders {
+		logging.AddSecret(p.BearerToken)
 		for _, v := range p.HTTPHeaders {
 			logging.AddSecret(v)
 			// "Bearer <token>": the token alone may appear elsewhere.

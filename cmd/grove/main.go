@@ -14,6 +14,12 @@ import (
 func main() {
 	// The sandbox helper re-execs this binary; it must run before anything else.
 	sandbox.MaybeRunHelper()
+	// Commands (escalated ones too) must not read grove's /proc files:
+	// its environment holds the provider key.
+	if err := sandbox.HardenProcess(); err != nil {
+		fmt.Fprintln(os.Stderr, "grove:", err)
+		os.Exit(1)
+	}
 	code := run()
 	stopLogging(code)
 	os.Exit(code)

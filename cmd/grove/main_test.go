@@ -48,6 +48,8 @@ func (h exitHook) Run() int {
 func runCLI(t *testing.T, home string, stdin string, args ...string) (string, string, error) {
 	t.Helper()
 	t.Setenv("GROVE_HOME", home)
+	// No Codex config of the machine's user leaks into a test.
+	t.Setenv("CODEX_HOME", filepath.Join(home, "no-codex-home"))
 	cmd := newRootCmd()
 	var out, errb bytes.Buffer
 	cmd.SetOut(&out)
@@ -69,7 +71,7 @@ func noProviderEnv(t *testing.T) {
 // project goes away when grove exits, and the final message said where it was.
 func TestExecDemoRemovesItsScratchProject(t *testing.T) {
 	noProviderEnv(t)
-	out, errOut, err := runCLI(t, t.TempDir(), "", "exec", "--approve-workdirs", "show me")
+	out, errOut, err := runCLI(t, t.TempDir(), "", "exec", "--demo", "--approve-workdirs", "show me")
 	if err != nil {
 		t.Fatalf("exec: %v\nstderr:\n%s", err, errOut)
 	}
@@ -85,7 +87,7 @@ func TestExecDemoRemovesItsScratchProject(t *testing.T) {
 func TestExecDemoRunsTheWholeTree(t *testing.T) {
 	noProviderEnv(t)
 	home := t.TempDir()
-	out, errOut, err := runCLI(t, home, "", "--keep-demo-dir", "exec", "--approve-workdirs", "show me")
+	out, errOut, err := runCLI(t, home, "", "--keep-demo-dir", "exec", "--demo", "--approve-workdirs", "show me")
 	if err != nil {
 		t.Fatalf("exec: %v\nstderr:\n%s", err, errOut)
 	}
@@ -122,7 +124,7 @@ func TestExecDemoRunsTheWholeTree(t *testing.T) {
 
 func TestExecDemoWithoutApprovalFallsBack(t *testing.T) {
 	noProviderEnv(t)
-	out, errOut, err := runCLI(t, t.TempDir(), "", "exec", "go")
+	out, errOut, err := runCLI(t, t.TempDir(), "", "exec", "--demo", "go")
 	if err != nil {
 		t.Fatalf("exec: %v\n%s", err, errOut)
 	}
@@ -134,7 +136,7 @@ func TestExecDemoWithoutApprovalFallsBack(t *testing.T) {
 
 func TestExecJSONEventsAndStdinPrompt(t *testing.T) {
 	noProviderEnv(t)
-	out, errOut, err := runCLI(t, t.TempDir(), "show me\n", "exec", "--json", "--approve-workdirs", "-")
+	out, errOut, err := runCLI(t, t.TempDir(), "show me\n", "exec", "--demo", "--json=grove", "--approve-workdirs", "-")
 	if err != nil {
 		t.Fatalf("exec: %v\n%s", err, errOut)
 	}
@@ -164,13 +166,13 @@ func TestExecErrors(t *testing.T) {
 	if _, _, err := runCLI(t, home, "", "exec", "-c", "approval_policy=sometimes", "x"); err == nil || !strings.Contains(err.Error(), "approval_policy") {
 		t.Fatalf("bad config: %v", err)
 	}
-	if _, _, err := runCLI(t, home, "", "exec", "--cd", "/no/such/dir", "x"); err == nil || !strings.Contains(err.Error(), "/no/such/dir") {
+	if _, _, err := runCLI(t, home, "", "exec", "--demo", "--cd", "/no/such/dir", "x"); err == nil || !strings.Contains(err.Error(), "/no/such/dir") {
 		t.Fatalf("bad --cd: %v", err)
 	}
-	if _, _, err := runCLI(t, home, "   ", "exec", "-"); err == nil || !strings.Contains(err.Error(), "empty prompt") {
+	if _, _, err := runCLI(t, home, "   ", "exec", "--demo", "-"); err == nil || !strings.Contains(err.Error(), "empty prompt") {
 		t.Fatalf("empty stdin: %v", err)
 	}
-	if _, _, err := runCLI(t, home, "", "exec", "--resume", "nope", "x"); err == nil {
+	if _, _, err := runCLI(t, home, "", "exec", "--demo", "--resume", "nope", "x"); err == nil {
 		t.Fatal("resume of unknown session should fail")
 	}
 }

@@ -223,12 +223,30 @@ func runMCPAdd(name string, command, env []string, url, bearer string, w io.Writ
 	if err != nil {
 		return err
 	}
+	if err := refuseToShadowCodex(home); err != nil {
+		return err
+	}
 	path, err := config.AddMCPServer(home, name, s)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "added MCP server %s to %s\n", name, path)
 	return nil
+}
+
+// refuseToShadowCodex stops `mcp add` from creating grove's config.toml
+// while grove runs on Codex's: the new file would replace all of Codex's
+// settings at the next start, silently.
+func refuseToShadowCodex(home string) error {
+	own := filepath.Join(home, "config.toml")
+	if _, err := os.Stat(own); err == nil {
+		return nil
+	}
+	codex := filepath.Join(config.CodexHome(), "config.toml")
+	if _, err := os.Stat(codex); err != nil {
+		return nil
+	}
+	return fmt.Errorf("grove has no %s and uses Codex's %s: adding a server would create the first, and grove would stop reading Codex's settings; copy it first (cp %s %s), or add the server to Codex's file", own, codex, codex, own)
 }
 
 func runMCPRemove(name string, w io.Writer) error {

@@ -145,7 +145,7 @@ func TestExecSubAgentsUseMCPToolsByTemplate(t *testing.T) {
 	})
 	t.Setenv("OPENAI_BASE_URL", s.URL())
 	t.Setenv("OPENAI_API_KEY", "sk-test")
-	out, errOut, err := runCLI(t, home, "", "exec", "--json", "--cd", work, "-m", "test-model", "go")
+	out, errOut, err := runCLI(t, home, "", "exec", "--json=grove", "--cd", work, "-m", "test-model", "go")
 	if err != nil {
 		t.Fatalf("exec: %v\nstderr:\n%s\nstdout:\n%s", err, errOut, out)
 	}

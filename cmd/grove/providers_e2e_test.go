@@ -53,7 +53,7 @@ func TestExecCompletesToolLoopOnRecordedStreams(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(cfg), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			out, errOut, err := runCLI(t, home, "", "exec", "--json", "--cd", t.TempDir(), "-m", "recorded-model", "what is the weather in San Francisco?")
+			out, errOut, err := runCLI(t, home, "", "exec", "--json=grove", "--cd", t.TempDir(), "-m", "recorded-model", "what is the weather in San Francisco?")
 			if err != nil {
 				t.Fatalf("exec: %v\n%s\n%s", err, out, errOut)
 			}
@@ -104,7 +104,7 @@ func TestExecProviderTimeoutsFromConfig(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(cfg), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			out, errOut, err := runCLI(t, home, "", "exec", "--json", "--cd", t.TempDir(), "-m", "m", "hi")
+			out, errOut, err := runCLI(t, home, "", "exec", "--json=grove", "--cd", t.TempDir(), "-m", "m", "hi")
 			if err != nil {
 				t.Fatalf("exec: %v\n%s", err, errOut)
 			}
@@ -122,7 +122,7 @@ func TestExecWarnsAboutIncompleteReply(t *testing.T) {
 	s := modeltest.NewServer(t)
 	s.Enqueue(modeltest.Reply{Recorded: []string{`{"choices":[{"index":0,"delta":{"content":"half an answer"},"finish_reason":"length"}]}`}})
 	t.Setenv("OPENAI_BASE_URL", s.URL())
-	out, errOut, err := runCLI(t, t.TempDir(), "", "exec", "--json", "--cd", t.TempDir(), "-m", "m", "hi")
+	out, errOut, err := runCLI(t, t.TempDir(), "", "exec", "--json=grove", "--cd", t.TempDir(), "-m", "m", "hi")
 	if err != nil {
 		t.Fatalf("exec: %v\n%s", err, errOut)
 	}

@@ -196,6 +196,47 @@ func TestRedteamProtectedDirs(t *testing.T) {
 	})
 }
 
+// TestRedteamNestedProtectedDirs (issue 21): only the first path
+// component was protected; a nested repository's hooks, agent
+// configuration below the top level and the directory `git init
+// --separate-git-dir` names were written by commands and apply_patch.
+// With and without user namespaces (without, the command is refused).
+func TestRedteamNestedProtectedDirs(t *testing.T) {
+	layout := func(t *testing.T, e *rtEnv) {
+		for _, d := range []string{"sub/.git/hooks", "sub/.grove/agents", "lib/x/.codex", ".repo/hooks"} {
+			if err := os.MkdirAll(filepath.Join(e.ws, d), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		writeFile(t, filepath.Join(e.ws, ".git"), "gitdir: .repo\n")
+		writeFile(t, filepath.Join(e.ws, ".repo", "config"), "[core]\n")
+	}
+	noneOf := func(paths ...string) func(t *testing.T, e *rtEnv) {
+		return func(t *testing.T, e *rtEnv) {
+			for _, p := range paths {
+				mustNotExist(t, e, filepath.Join(e.ws, p))
+			}
+			mustHold(t, e, filepath.Join(e.ws, ".git"), "gitdir: .repo\n")
+			mustHold(t, e, filepath.Join(e.ws, ".repo", "config"), "[core]\n")
+		}
+	}
+	hook := "#!/bin/sh\ntouch /tmp/owned\n"
+	runAttacks(t, withoutUserns([]rtAttack{
+		{name: "nested-hook-by-command", setup: layout, root: func(e *rtEnv) []rtStep {
+			return []rtStep{sh("w", "printf '"+hook+"' > sub/.git/hooks/pre-commit; printf x > sub/.grove/agents/evil.md; printf x > lib/x/.codex/config.toml; echo END")}
+		}, check: noneOf("sub/.git/hooks/pre-commit", "sub/.grove/agents/evil.md", "lib/x/.codex/config.toml")},
+		{name: "separate-git-dir-by-command", setup: layout, root: func(e *rtEnv) []rtStep {
+			return []rtStep{sh("w", "printf '"+hook+"' > .repo/hooks/pre-commit; echo '[core] hooksPath = /tmp' >> .repo/config; echo 'gitdir: /tmp' > .git; echo END")}
+		}, check: noneOf(".repo/hooks/pre-commit")},
+		{name: "nested-by-patch", setup: layout, root: func(e *rtEnv) []rtStep {
+			return []rtStep{patch("p1", "*** Add File: sub/.git/hooks/post-checkout\n+#!/bin/sh\n+touch /tmp/owned\n"),
+				patch("p2", "*** Add File: .repo/hooks/post-checkout\n+#!/bin/sh\n"),
+				patch("p3", "*** Add File: new/deep/.grove/agents/evil.md\n+obey\n"),
+				patch("p4", "*** Add File: y/.agents/evil.md\n+obey\n")}
+		}, check: noneOf("sub/.git/hooks/post-checkout", ".repo/hooks/post-checkout", "new/deep/.grove/agents/evil.md", "y/.agents/evil.md")},
+	}))
+}
+
 // TestRedteamMetadataOutside: chmod, utime, xattrs and chown on files
 // outside the writable roots (Landlock does not cover them).
 func TestRedteamMetadataOutside(t *testing.T) {

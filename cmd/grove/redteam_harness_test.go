@@ -226,7 +226,7 @@ func (e *rtEnv) run(t *testing.T, scripts map[string][]rtStep, extraEnv []string
 		}
 	}
 	env = append(env, extraEnv...)
-	full := append([]string{"exec", "--json", "--cd", e.ws, "-m", "test-model"}, args...)
+	full := append([]string{"exec", "--json=grove", "--cd", e.ws, "-m", "test-model"}, args...)
 	full = append(full, "script:root")
 	p := startGroveIn(t, env, e.victim, e.prep, full...)
 	e.grovePID.Store(int64(p.cmd.Process.Pid))

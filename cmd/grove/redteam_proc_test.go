@@ -20,7 +20,24 @@ import (
 )
 
 // secrets are values grove's environment holds that no command may see.
-var secrets = []string{rtSecret, "ghp-redteam-TOKEN-55e1"}
+var secrets = []string{rtSecret, "ghp-redteam-TOKEN-55e1", "pg-redteam-55e1", "db-redteam-55e1", "pat-redteam-55e1", "mysql-redteam-55e1", "okey-redteam-55e1"}
+
+// issue 21: credentials under names the first patterns missed, and the
+// provider key under a name no pattern can know.
+var issue21Env = []string{"PGPASSWORD=pg-redteam-55e1", "DATABASE_URL=postgres://app:db-redteam-55e1@db/app", "GH_PAT=pat-redteam-55e1",
+	"MYSQL_PWD=mysql-redteam-55e1", "OPENAI_KEY=okey-redteam-55e1", "KEY=" + rtSecret, "PROVIDER_COPY=" + rtSecret}
+
+// withoutUserns repeats attacks with the sandbox helper denied user
+// namespaces, as on a host that forbids them.
+func withoutUserns(attacks []rtAttack) []rtAttack {
+	out := attacks
+	for _, a := range attacks {
+		a.name += "-no-userns"
+		a.env = append(append([]string{}, a.env...), "GROVE_SANDBOX_NAMESPACES=off")
+		out = append(out, a)
+	}
+	return out
+}
 
 // TestRedteamEnvSecrets: provider keys and tokens in grove's environment
 // must not reach commands (directly, via /proc, or via the parent), and so
@@ -42,7 +59,7 @@ func TestRedteamEnvSecrets(t *testing.T) {
 			})
 		}
 	}
-	runAttacks(t, []rtAttack{
+	attacks := []rtAttack{
 		{name: "env", root: func(e *rtEnv) []rtStep { return []rtStep{sh("x", "env; echo END")} }, check: noSecret("x")},
 		{name: "env-read-only", args: []string{"-s", "read-only"}, root: func(e *rtEnv) []rtStep { return []rtStep{sh("x", "env; echo END")} }, check: noSecret("x")},
 		{name: "proc-self-environ", root: func(e *rtEnv) []rtStep {
@@ -67,7 +84,15 @@ func TestRedteamEnvSecrets(t *testing.T) {
 		{name: "grove-process-mem-and-fds", root: func(e *rtEnv) []rtStep {
 			return []rtStep{sh("x", "for p in /proc/[0-9]*; do if grep -qa script:root $p/cmdline 2>/dev/null; then grep -a -o 'sk-redteam-[A-Za-z0-9-]*' $p/mem 2>&1 | head -1; ls -l $p/fd 2>&1 | head -3; fi; done; echo END")}
 		}, check: noSecret("x")},
-	})
+		{name: "every-process-environ", root: func(e *rtEnv) []rtStep {
+			// Whatever the parent chain: the helper, grove, anything.
+			return []rtStep{sh("x", "for p in /proc/[0-9]*; do tr '\\0' '\\n' < $p/environ 2>/dev/null; done; echo END")}
+		}, check: noSecret("x")},
+	}
+	for i := range attacks {
+		attacks[i].env = issue21Env
+	}
+	runAttacks(t, withoutUserns(attacks))
 }
 
 // TestRedteamNetwork: with network_access off (the default), a command

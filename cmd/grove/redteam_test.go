@@ -22,6 +22,7 @@ type rtAttack struct {
 	name   string
 	escape string   // non-empty: the attack succeeds on today's code (strict-only)
 	args   []string // extra global flags of grove exec
+	env    []string // extra environment of grove ("NAME=value")
 	setup  func(t *testing.T, e *rtEnv)
 	root   func(e *rtEnv) []rtStep
 	others func(e *rtEnv) map[string][]rtStep // scripts of spawned agents
@@ -45,7 +46,7 @@ func runAttacks(t *testing.T, attacks []rtAttack) {
 					scripts[k] = v
 				}
 			}
-			e.run(t, scripts, nil, a.args...)
+			e.run(t, scripts, a.env, a.args...)
 			a.check(t, e)
 			// With -v, what the model saw (an audit of each attempt).
 			e.h.mu.Lock()

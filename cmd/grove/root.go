@@ -13,8 +13,15 @@ type globalFlags struct {
 	cd        string
 	sandbox   string
 	approval  string
-	demo      bool
-	debug     bool
+	profile   string
+	// addDirs are extra writable roots (exec --add-dir).
+	addDirs []string
+	// ignoreUserConfig reads no config file (exec --ignore-user-config).
+	ignoreUserConfig bool
+	demo             bool
+	// host runs the session's tools on a [hosts.<name>] machine.
+	host  string
+	debug bool
 	// keepDemoDir keeps the demo's scratch project after grove exits.
 	keepDemoDir bool
 
@@ -33,6 +40,7 @@ you watch, steer and approve it all live.
 
 With no API key and no provider configured, grove runs an offline demo model.`,
 		Args:          cobra.ArbitraryArgs,
+		Version:       groveVersion,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRun: func(cmd *cobra.Command, _ []string) {
@@ -48,12 +56,17 @@ With no API key and no provider configured, grove runs an offline demo model.`,
 	pf.StringVarP(&g.cd, "cd", "C", "", "working directory for the session")
 	pf.StringVarP(&g.sandbox, "sandbox", "s", "", "sandbox mode: read-only, workspace-write or danger-full-access")
 	pf.StringVarP(&g.approval, "ask-for-approval", "a", "", "approval policy: untrusted, on-request, on-failure or never")
+	pf.StringVarP(&g.profile, "profile", "p", "", "use [profiles.<name>] of config.toml (Codex's profiles)")
+	pf.StringVar(&g.host, "host", "", "run the agents' tools on this [hosts.<name>] machine (ssh); model calls, approvals and rollouts stay here")
 	pf.BoolVar(&g.demo, "demo", false, "run the offline demo model even if a provider is configured")
 	pf.BoolVar(&g.keepDemoDir, "keep-demo-dir", false, "keep the offline demo's scratch project (removed when grove exits otherwise)")
 	pf.BoolVar(&g.debug, "debug", false, "mirror the debug log ($GROVE_HOME/log/grove.log) to stderr (headless commands)")
+	// `grove --version` and `grove exec --version` print "grove <version>"
+	// (codex exec --version prints its own name and version too).
+	root.SetVersionTemplate("grove {{.Version}}\n")
 	root.AddCommand(newExecCmd(g), newResumeCmd(g), newAgentsCmd(g), newSessionsCmd(g))
 	root.AddCommand(newAppServerCmd(g), newACPCmd(g))
-	root.AddCommand(newMCPCmd(g))
+	root.AddCommand(newMCPCmd(g), newDoctorCmd(), newExecServerCmd())
 	root.AddCommand(newHooksCmd(g), newSkillsCmd(g))
 	return root
 }

@@ -2,26 +2,31 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/grovecli/grove/core/config"
 	"github.com/grovecli/grove/core/demo"
 	"github.com/grovecli/grove/core/engine"
+	"github.com/grovecli/grove/core/execenv"
 	"github.com/grovecli/grove/core/hooks"
 	"github.com/grovecli/grove/core/logging"
 	"github.com/grovecli/grove/core/mcp"
 	"github.com/grovecli/grove/core/model"
+	"github.com/grovecli/grove/core/shellenv"
 	"github.com/grovecli/grove/core/surface"
 	"github.com/grovecli/grove/core/surface/collab"
 	"github.com/grovecli/grove/core/surface/inbox"
 	"github.com/grovecli/grove/core/surface/sessions"
 	"github.com/grovecli/grove/core/surface/task"
-	"github.com/grovecli/grove/core/tools"
 	"github.com/grovecli/grove/protocol"
+	"github.com/grovecli/grove/rollout"
 	"github.com/grovecli/grove/templates"
 )
 
@@ -39,6 +44,11 @@ type session struct {
 	warnings []string
 	// stopLog and waitLog end the debug log's event reader.
 	stopLog, waitLog func()
+	// finishNotify lets the `notify` program of the last turn run.
+	finishNotify func(context.Context)
+	// ephemeralHome holds an --ephemeral session's files; removed at
+	// shutdown.
+	ephemeralHome string
 	// mcp runs the session's MCP servers; shutdown stops them.
 	mcp *mcp.Manager
 	// scratch is the demo's scratch project, removed at shutdown ("" when
@@ -48,6 +58,9 @@ type session struct {
 	// ones (nil: none) and stops with the session.
 	hookSet hooks.Set
 	hooks   *hooks.Runner
+	// hosts are the machines tools run on (--host, templates' host:),
+	// closed at shutdown.
+	hosts *hostSet
 }
 
 // maxSessionWarnings bounds the kept warnings (a broken disk repeats).
@@ -75,41 +88,66 @@ type sessionOpts struct {
 	approveWorkdirs bool
 	// demoDelay paces the demo model's streaming (TUI only).
 	demoDelay time.Duration
+	// exec: refuseDemo makes a missing provider an error instead of the
+	// demo (unless asked for by name); ephemeral keeps the session's files
+	// in a directory removed at shutdown; outputSchema constrains the
+	// root's replies.
+	refuseDemo   bool
+	ephemeral    bool
+	outputSchema json.RawMessage
 	// mcpServers are a client's own MCP servers for this session (ACP),
 	// started next to config.toml's; a client's server replaces a
 	// configured one of the same name.
 	mcpServers map[string]config.MCPServer
 	// bypassHookTrust runs unreviewed hooks (--dangerously-bypass-hook-trust).
 	bypassHookTrust bool
+	// resume is the session about to be resumed: without --host it runs
+	// on the host it was recorded with.
+	resume string
 }
 
-// loadConfig reads config.toml with the command-line overrides applied.
+// loadConfig reads grove's config.toml (else Codex's) with the profile
+// and the command-line overrides applied.
 func loadConfig(g *globalFlags) (*config.Config, error) {
 	home, err := config.Home()
 	if err != nil {
 		return nil, err
 	}
-	overrides := append([]string(nil), g.overrides...)
+	var flags []string
 	if g.model != "" {
-		overrides = append(overrides, "model="+quote(g.model))
+		flags = append(flags, "model="+quote(g.model))
 	}
 	if g.sandbox != "" {
-		overrides = append(overrides, "sandbox_mode="+quote(g.sandbox))
+		flags = append(flags, "sandbox_mode="+quote(g.sandbox))
 	}
 	if g.approval != "" {
-		overrides = append(overrides, "approval_policy="+quote(g.approval))
+		flags = append(flags, "approval_policy="+quote(g.approval))
 	}
 	if g.demo {
-		overrides = append(overrides, `model_provider="demo"`)
+		flags = append(flags, `model_provider="demo"`)
 	}
-	cfg, err := config.Load(home, overrides)
+	cfg, err := config.LoadWith(config.LoadOptions{
+		Home: home, CodexHome: config.CodexHome(), Profile: g.profile,
+		Overrides: g.overrides, Flags: flags, NoFiles: g.ignoreUserConfig,
+	})
 	if err != nil {
 		return nil, err
 	}
 	for _, w := range cfg.Warnings {
 		g.warn(w)
 	}
+	cfg.WorkspaceWrite.WritableRoots = append(cfg.WorkspaceWrite.WritableRoots, g.addDirs...)
 	return cfg, nil
+}
+
+// noProviderError is exec's error when nothing names a model: exec never
+// falls back to the demo (a CI job that lost its key must fail).
+func noProviderError(cfg *config.Config) error {
+	where := "no config file (looked at " + strings.Join(cfg.LookedAt, " and ") + ")"
+	if cfg.Source != "" {
+		where = "config " + cfg.Source + " sets no model_provider"
+	}
+	return exitError{code: 1, msg: fmt.Sprintf("no model provider: $OPENAI_API_KEY (or $CODEX_API_KEY) is not set and %s; set one, or pass --demo for the offline demo model", where)}
 }
 
 func quote(s string) string { return fmt.Sprintf("%q", s) }
@@ -143,6 +181,12 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 	if err != nil {
 		return nil, err
 	}
+	if prov.Demo && o.refuseDemo && cfg.ModelProvider == "" {
+		return nil, noProviderError(cfg)
+	}
+	if prov.Demo && len(o.outputSchema) > 0 {
+		return nil, errors.New("--output-schema: the offline demo model cannot follow a schema (configure a provider with the Responses or Chat Completions API)")
+	}
 	registerSecrets(cfg, prov.APIKey)
 	if len(o.mcpServers) > 0 {
 		merged := make(map[string]config.MCPServer, len(cfg.MCPServers)+len(o.mcpServers))
@@ -154,8 +198,8 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 		}
 		cfg.MCPServers = merged
 	}
-	se := cfg.ShellEnvironment
-	tools.SetShellEnvPolicy(tools.ShellEnvPolicy{Secrets: cfg.ProviderEnvKeys(), Exclude: se.Exclude, IncludeOnly: se.IncludeOnly, Set: se.Set, IgnoreDefaultExcludes: se.IgnoreDefaultExcludes})
+	// Commands, MCP stdio servers and hooks all start from this policy.
+	shellenv.SetPolicy(cfg.ShellEnvPolicy(prov.APIKey))
 	cwd, err := workingDir(g)
 	if err != nil {
 		return nil, err
@@ -188,6 +232,13 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 	if err := os.MkdirAll(cfg.Home, 0o700); err != nil {
 		return nil, fmt.Errorf("create %s: %w", cfg.Home, err)
 	}
+	sessionsHome := cfg.Home
+	if o.ephemeral {
+		if sessionsHome, err = os.MkdirTemp("", "grove-ephemeral-"); err != nil {
+			return nil, fmt.Errorf("--ephemeral: %w", err)
+		}
+		registerScratch(sessionsHome)
+	}
 	warnings := append([]string(nil), cfg.Warnings...)
 	catalog := templates.Load(templates.Dirs{Cwd: cwd, GroveHome: cfg.Home, UserHome: userHome()}, templates.Options{ModelAliases: cfg.Agents.ModelAliases})
 	modelName := prov.Model
@@ -200,18 +251,38 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 	for _, w := range skillCat.Warnings {
 		warnings = append(warnings, "skills: "+w)
 	}
-	reg, mcpMgr, err := newToolRegistry(cfg, cwd)
+	var host *execenv.Remote
+	var hostCfg config.Host
+	hosts := newHostSet(cfg)
+	hostName, err := sessionHost(cfg, g.host, o.resume)
 	if err != nil {
 		hookRunner.Close()
 		return nil, err
 	}
+	if hostName != "" {
+		// Checked before the first model call: a host that cannot be
+		// reached fails here, named, with what ssh said.
+		if host, hostCfg, err = connectHost(ctx, cfg, hostName); err != nil {
+			hookRunner.Close()
+			return nil, err
+		}
+		hosts.add(hostName, host)
+	}
+	reg, mcpMgr, err := newToolRegistry(cfg, cwd)
+	if err != nil {
+		hookRunner.Close()
+		hosts.close()
+		return nil, err
+	}
 	eng, err := engine.New(ctx, engine.Options{
-		Home: cfg.Home, Client: client, Provider: prov.Name,
+		Home: sessionsHome, Client: client, Provider: prov.Name,
 		Model: modelName, ReasoningEffort: cfg.ReasoningEffort,
 		Cwd: cwd, Sandbox: cfg.SandboxPolicy(), ApprovalPolicy: cfg.ApprovalPolicy,
 		MaxThreads: cfg.Agents.MaxThreads, MaxDepth: cfg.Agents.MaxDepth,
 		Instructions: cfg.Instructions, Templates: catalog,
-		Headless: o.headless, ApproveWorkdirs: o.approveWorkdirs || cfg.Exec.ApproveWorkdirs,
+		BaseInstructions: cfg.ModelInstructions, DeveloperInstructions: cfg.DeveloperInstructions,
+		OutputSchema: o.outputSchema,
+		Headless:     o.headless, ApproveWorkdirs: o.approveWorkdirs || cfg.Exec.ApproveWorkdirs,
 		Demo: prov.Demo, Tools: reg,
 		Surfaces: []engine.SurfaceFactory{collab.New, task.Factory(task.Options{
 			ModelAliases: cfg.Agents.ModelAliases, TrustCustomAgents: cfg.Agents.TrustCustomAgents,
@@ -220,23 +291,32 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 		ModelAliases:  cfg.Agents.ModelAliases,
 		Hooks:         hookRunner,
 		Skills:        skillCat, SkillsBudget: skillsBudget(cfg),
+		Exec: backendOf(host), Workspace: hostCfg.Workspace, HostName: hostName,
+		OpenHost:      hosts.open,
+		ContextWindow: cfg.ModelContextWindow, AutoCompactTokenLimit: cfg.ModelAutoCompactTokenLimit,
+		PrewarmTools: true,
 	})
 	if err != nil {
 		hookRunner.Close()
 		_ = mcpMgr.Close()
+		hosts.close()
 		removeScratch(scratch)
 		return nil, err
 	}
 	closeMCPWithEngine(eng, mcpMgr) // also when a front end shuts the engine down directly
 	closeHooksWithEngine(eng, hookRunner)
-	s := &session{cfg: cfg, provider: prov, eng: eng, cwd: cwd, warnings: warnings, mcp: mcpMgr, scratch: scratch, hookSet: hookSet, hooks: hookRunner}
+	s := &session{cfg: cfg, provider: prov, eng: eng, cwd: cwd, warnings: warnings, mcp: mcpMgr, scratch: scratch, hosts: hosts, hookSet: hookSet, hooks: hookRunner}
 	for _, w := range hookSet.Warnings {
 		s.addWarning("hooks: " + w)
 	}
 	for _, h := range hookSet.Skipped(o.bypassHookTrust) {
 		s.addWarning(fmt.Sprintf("hook skipped: %s %q in %s: %s", h.Event, h.Command, h.File, h.Trust.Reason()))
 	}
+	if o.ephemeral {
+		s.ephemeralHome = sessionsHome
+	}
 	s.stopLog, s.waitLog = logEvents(eng, s.addWarning)
+	s.finishNotify = startNotify(eng, cfg.Notify, cwd)
 	return s, nil
 }
 
@@ -254,12 +334,25 @@ func (s *session) shutdown(ctx context.Context, reason string) error {
 		l.Info("shutdown: MCP servers stopped", "duration_ms", time.Since(step).Milliseconds())
 	}
 	s.hooks.Close() // async hooks still running stop with the session
+	s.finishNotify(ctx)
 	s.removeScratch()
+	s.hosts.close()
+	if s.ephemeralHome != "" {
+		removeScratch(s.ephemeralHome)
+	}
 	step := time.Now()
 	s.stopLog()
 	s.waitLog()
 	l.Info("shutdown: done", "log_drain_ms", time.Since(step).Milliseconds(), "duration_ms", time.Since(begin).Milliseconds())
 	return err
+}
+
+// backendOf is the engine's Exec for a host (nil: this machine).
+func backendOf(h *execenv.Remote) execenv.Backend {
+	if h == nil {
+		return nil
+	}
+	return h
 }
 
 // removeScratch deletes the demo's scratch project once the engine no
@@ -281,4 +374,31 @@ func (s *session) start(resumeID string) (protocol.ThreadID, error) {
 		return s.eng.ResumeSession(resumeID)
 	}
 	return s.eng.StartRoot()
+}
+
+// viewIfLocked answers a resume refused because another grove is writing
+// the session (err) by opening it read-only instead, with a warning that
+// says so and how to continue a copy; any other error is returned as is.
+func (s *session) viewIfLocked(resumeID string, err error) error {
+	var locked *rollout.LockedError
+	if resumeID == "" || !errors.As(err, &locked) {
+		return err
+	}
+	if _, verr := s.eng.ViewSession(resumeID); verr != nil {
+		return err
+	}
+	s.addWarning(fmt.Sprintf("read-only view: %v. Input is refused while that grove runs; `grove resume --fork %s` continues a copy", locked, resumeID))
+	return nil
+}
+
+// startOrFork resumes resumeID, or with fork continues a copy of it in a
+// new session (the way past a session another grove is writing).
+func (s *session) startOrFork(resumeID string, fork bool) (protocol.ThreadID, error) {
+	if fork {
+		if resumeID == "" {
+			return "", fmt.Errorf("--fork needs a session to fork (an id, or --last)")
+		}
+		return s.eng.ForkSession(resumeID)
+	}
+	return s.start(resumeID)
 }

@@ -19,7 +19,7 @@ func discoverSkills(cwd string) skills.Catalog {
 // skillsBudget is the skills list's budget: 2% of model_context_window.
 func skillsBudget(cfg *config.Config) int {
 	if cfg.ModelContextWindow > 0 {
-		return skills.BudgetChars(cfg.ModelContextWindow)
+		return skills.BudgetChars(int(cfg.ModelContextWindow))
 	}
 	return 0 // the engine's default
 }

@@ -56,7 +56,7 @@ func TestExecTaskSurfaceEndToEnd(t *testing.T) {
 	t.Setenv("OPENAI_BASE_URL", s.URL())
 	t.Setenv("OPENAI_API_KEY", "sk-test")
 	home := t.TempDir()
-	out, errOut, err := runCLI(t, home, "", "exec", "--json", "-c", "agents.surface=task", "--cd", work, "-m", "test-model", "summarize notes.txt")
+	out, errOut, err := runCLI(t, home, "", "exec", "--json=grove", "-c", "agents.surface=task", "--cd", work, "-m", "test-model", "summarize notes.txt")
 	if err != nil {
 		t.Fatalf("exec: %v\n%s", err, errOut)
 	}

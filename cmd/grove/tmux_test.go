@@ -397,3 +397,60 @@ func TestTmuxResumedDemoKeepsHowChildrenEnded(t *testing.T) {
 	// before the test's temp dirs are removed.
 	p.wait("grove to quit again", func(s string) bool { return strings.Contains(s, "grove resume ") })
 }
+
+// TestTmuxEscalationYolo is issue 21's case in the real binary: a request
+// to run outside the sandbox is up, the user pauses, then types "yolo" and
+// Enter: nothing is approved. Approving takes tab, y, and Enter on the red
+// confirmation.
+func TestTmuxEscalationYolo(t *testing.T) {
+	srv := modeltest.NewServer(t)
+	var mu sync.Mutex
+	requests := 0
+	srv.Handle(func(r modeltest.CapturedRequest) modeltest.Reply {
+		mu.Lock()
+		requests++
+		first := requests == 1
+		mu.Unlock()
+		if first {
+			return modeltest.Reply{ToolCalls: []modeltest.ToolCall{{ID: "c1", Name: "exec_command",
+				Arguments: `{"cmd":"touch escalated","sandbox_permissions":"require_escalated","justification":"writes outside the workspace"}`}}}
+		}
+		return modeltest.Reply{Text: "Done outside the sandbox."}
+	})
+	work, home := t.TempDir(), t.TempDir()
+	env := "env OPENAI_API_KEY=sk-test OPENAI_BASE_URL=" + srv.URL() + " GROVE_HOME=" + home + " TMPDIR=" + t.TempDir()
+	p := startTmux(t, 80, 24, env, "-C", work, "-a", "on-request", "-m", "test-model", "set it up")
+	p.wait("the escalation", func(s string) bool {
+		return strings.Contains(s, "outside the sandbox") && strings.Contains(s, "touch escalated")
+	})
+	time.Sleep(2 * time.Second) // the user looks away: a pause must not change where keys go
+	p.typeText("yolo")
+	p.key("Enter")
+	p.wait("yolo's remainder sent as a message", func(s string) bool { return strings.Contains(s, "olo") })
+	time.Sleep(time.Second)
+	s := p.screen()
+	if _, err := os.Stat(filepath.Join(work, "escalated")); err == nil {
+		t.Fatalf("typing approved a command outside the sandbox:\n%s", s)
+	}
+	if !strings.Contains(s, "outside the sandbox") || !strings.Contains(s, "typing goes to the composer") {
+		t.Fatalf("the escalation should still wait, unfocused:\n%s", s)
+	}
+	p.key("Tab")
+	p.wait("the focused modal", func(s string) bool { return strings.Contains(s, "enter answer") })
+	time.Sleep(600 * time.Millisecond) // reads it
+	p.typeText("y")
+	p.wait("the red confirmation", func(s string) bool { return strings.Contains(s, "OUTSIDE the sandbox?") })
+	if _, err := os.Stat(filepath.Join(work, "escalated")); err == nil {
+		t.Fatal("y alone approved an escalation")
+	}
+	time.Sleep(600 * time.Millisecond)
+	p.key("Enter")
+	// Answered: the modal is gone. Whether the command then finishes is
+	// the engine's and the login shell's part (a stale pyenv rehash lock
+	// stalls every bash -lc for 60 s on this machine: .ci/run clears it).
+	p.wait("the escalation answered", func(s string) bool {
+		return !strings.Contains(s, "outside the sandbox") && !strings.Contains(s, "1 approval")
+	})
+	p.key("C-c")
+	p.key("C-c")
+}

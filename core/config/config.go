@@ -21,20 +21,42 @@ import (
 
 // Config is the whole user configuration.
 type Config struct {
-	Model           string `toml:"model"`
-	ModelProvider   string `toml:"model_provider"`
-	ReasoningEffort string `toml:"model_reasoning_effort"`
-	// ModelContextWindow (tokens, Codex's key) sizes the skills list (2%).
-	ModelContextWindow int                       `toml:"model_context_window"`
-	ModelProviders     map[string]ProviderConfig `toml:"model_providers"`
-	ApprovalPolicy     protocol.ApprovalPolicy   `toml:"approval_policy"`
-	SandboxMode        protocol.SandboxMode      `toml:"sandbox_mode"`
-	WorkspaceWrite     WorkspaceWrite            `toml:"sandbox_workspace_write"`
-	Instructions       string                    `toml:"instructions"`
-	Agents             Agents                    `toml:"agents"`
-	TUI                TUI                       `toml:"tui"`
-	Exec               Exec                      `toml:"exec"`
-	MCPServers         map[string]MCPServer      `toml:"mcp_servers"`
+	Model           string                    `toml:"model"`
+	ModelProvider   string                    `toml:"model_provider"`
+	ReasoningEffort string                    `toml:"model_reasoning_effort"`
+	ModelProviders  map[string]ProviderConfig `toml:"model_providers"`
+	// ModelContextWindow overrides the model's context window (tokens);
+	// ModelAutoCompactTokenLimit is the history size that triggers an
+	// automatic compaction (default 90% of the window). Codex's keys.
+	ModelContextWindow         int64 `toml:"model_context_window"`
+	ModelAutoCompactTokenLimit int64 `toml:"model_auto_compact_token_limit"`
+	// ApprovalPolicy is the effective policy; Approval is what the file
+	// says (a name or Codex's granular table, approval.go).
+	ApprovalPolicy protocol.ApprovalPolicy `toml:"-"`
+	Approval       ApprovalSetting         `toml:"approval_policy"`
+	SandboxMode    protocol.SandboxMode    `toml:"sandbox_mode"`
+	WorkspaceWrite WorkspaceWrite          `toml:"sandbox_workspace_write"`
+	Instructions   string                  `toml:"instructions"`
+	// DeveloperInstructions (Codex's key) are added to every agent's
+	// instructions; ModelInstructionsFile replaces grove's base prompt with
+	// the file's text (ModelInstructions, read at load).
+	DeveloperInstructions string `toml:"developer_instructions"`
+	ModelInstructionsFile string `toml:"model_instructions_file"`
+	ModelInstructions     string `toml:"-"`
+	// Notify is Codex's `notify`: a program run after each root turn with
+	// the agent-turn-complete JSON as its last argument.
+	Notify []string `toml:"notify"`
+	// OpenAIBaseURL is Codex's openai_base_url (OPENAI_BASE_URL wins).
+	OpenAIBaseURL string `toml:"openai_base_url"`
+	// Profile is Codex's `profile`: the [profiles.<name>] table laid over
+	// the top level (-p/--profile picks another).
+	Profile    string               `toml:"profile"`
+	Agents     Agents               `toml:"agents"`
+	TUI        TUI                  `toml:"tui"`
+	Exec       Exec                 `toml:"exec"`
+	MCPServers map[string]MCPServer `toml:"mcp_servers"`
+	// Hosts are the machines tools may run on (see hosts.go).
+	Hosts map[string]Host `toml:"hosts"`
 	// ShellEnvironment filters the environment commands see.
 	ShellEnvironment ShellEnvironmentPolicy `toml:"shell_environment_policy"`
 	// Hooks holds inline hooks and `[hooks.state]` reviews; core/hooks
@@ -46,15 +68,26 @@ type Config struct {
 
 	// Home is $GROVE_HOME (not a config key).
 	Home string `toml:"-"`
+	// Source is the file the settings came from ("" when there was none);
+	// FromCodex says it is Codex's ($CODEX_HOME/config.toml). LookedAt
+	// lists the files looked for, for errors about what is missing.
+	Source    string   `toml:"-"`
+	FromCodex bool     `toml:"-"`
+	LookedAt  []string `toml:"-"`
 	// Warnings lists unknown keys and other non-fatal problems.
 	Warnings []string `toml:"-"`
 }
 
 // ProviderConfig is one `[model_providers.<name>]` table.
 type ProviderConfig struct {
-	Name        string            `toml:"name"`
-	BaseURL     string            `toml:"base_url"`
-	EnvKey      string            `toml:"env_key"`
+	Name    string `toml:"name"`
+	BaseURL string `toml:"base_url"`
+	EnvKey  string `toml:"env_key"`
+	// EnvKeyInstructions say how to get a key (shown when EnvKey is unset).
+	EnvKeyInstructions string `toml:"env_key_instructions"`
+	// BearerToken is Codex's experimental_bearer_token: a key written in
+	// the config itself (env_key is preferred).
+	BearerToken string            `toml:"experimental_bearer_token"`
 	WireAPI     string            `toml:"wire_api"`
 	HTTPHeaders map[string]string `toml:"http_headers"`
 	// EnvHTTPHeaders maps header names to environment variables holding the value.
@@ -132,37 +165,58 @@ func Home() (string, error) {
 	return filepath.Join(u, ".grove"), nil
 }
 
+// LoadOptions say where the configuration comes from.
+type LoadOptions struct {
+	// Home is $GROVE_HOME; its config.toml is read first.
+	Home string
+	// CodexHome is $CODEX_HOME (or ~/.codex): its config.toml is used when
+	// grove has none. "" looks at grove's file only.
+	CodexHome string
+	// Profile picks [profiles.<name>] (-p); "" uses the file's `profile`.
+	Profile string
+	// Overrides are -c key=value, applied before the profile (as Codex
+	// does: a profile's value beats a -c of the same top-level key).
+	Overrides []string
+	// Flags are overrides from dedicated flags (-m, -s, -a, --demo),
+	// applied after the profile.
+	Flags []string
+	// NoFiles reads no config file (Codex's --ignore-user-config).
+	NoFiles bool
+}
+
 // Load reads home/config.toml (absent is fine), applies overrides
 // ("key=value", dotted keys, TOML values with a bare-string fallback) and
 // fills defaults.
 func Load(home string, overrides []string) (*Config, error) {
-	tree := map[string]any{}
-	path := filepath.Join(home, "config.toml")
-	// source names what the settings came from, for errors that are not
-	// about one line: the file only when it exists.
-	source := "config"
-	data, err := os.ReadFile(path)
-	switch {
-	case err == nil:
-		source = "config " + path
-		if _, err := toml.Decode(string(data), &tree); err != nil {
-			return nil, fmt.Errorf("config %s: %w", path, err)
-		}
-		// Type errors are found here, on the file as written, so their
-		// line numbers are the file's (the merged tree below is re-encoded
-		// and its lines are not).
-		if _, err := toml.Decode(string(data), &Config{}); err != nil {
-			return nil, fmt.Errorf("config %s: %w", path, err)
-		}
-	case errors.Is(err, os.ErrNotExist):
-	default:
-		return nil, fmt.Errorf("read config %s: %w", path, err)
+	return LoadWith(LoadOptions{Home: home, Overrides: overrides})
+}
+
+// LoadWith reads grove's config.toml, else Codex's, lays the selected
+// profile and the overrides over it and fills defaults. Keys Codex accepts
+// but grove does not use are named in one warning line.
+func LoadWith(o LoadOptions) (*Config, error) {
+	cfg := &Config{Home: o.Home}
+	tree, err := cfg.readFile(o)
+	if err != nil {
+		return nil, err
 	}
-	for _, o := range overrides {
-		if err := checkOverride(o); err != nil {
+	source := "config"
+	if cfg.Source != "" {
+		source = "config " + cfg.Source
+	}
+	for _, ov := range o.Overrides {
+		if err := checkOverride(ov); err != nil {
 			return nil, err
 		}
-		if err := applyOverride(tree, o); err != nil {
+		if err := applyOverride(tree, ov); err != nil {
+			return nil, err
+		}
+	}
+	if err := cfg.applyProfile(tree, o.Profile, source); err != nil {
+		return nil, err
+	}
+	for _, ov := range o.Flags {
+		if err := applyOverride(tree, ov); err != nil {
 			return nil, err
 		}
 	}
@@ -170,20 +224,77 @@ func Load(home string, overrides []string) (*Config, error) {
 	if err := toml.NewEncoder(&buf).Encode(tree); err != nil {
 		return nil, fmt.Errorf("%s: re-encode: %w", source, err)
 	}
-	cfg := &Config{Home: home}
 	md, err := toml.Decode(buf.String(), cfg)
 	if err != nil {
 		// The file and each override decoded on their own; only their
 		// combination (a table replaced by a value) can fail here.
 		return nil, fmt.Errorf("%s with the -c overrides: %s", source, withoutLine(err))
 	}
-	for _, k := range md.Undecoded() {
-		cfg.Warnings = append(cfg.Warnings, fmt.Sprintf("config: unknown key %q (ignored)", k.String()))
-	}
+	cfg.classifyUndecoded(md.Undecoded())
 	if err := cfg.fillDefaults(); err != nil {
 		return nil, fmt.Errorf("%s: %w", source, err)
 	}
+	if err := cfg.loadInstructionFiles(o.CodexHome); err != nil {
+		return nil, fmt.Errorf("%s: %w", source, err)
+	}
 	return cfg, nil
+}
+
+// readFile decodes the first config file that exists: grove's, else
+// Codex's. Type errors are found here, on the file as written, so their
+// line numbers are the file's (the merged tree is re-encoded and its lines
+// are not).
+func (c *Config) readFile(o LoadOptions) (map[string]any, error) {
+	if o.NoFiles {
+		return map[string]any{}, nil
+	}
+	paths := []string{filepath.Join(o.Home, "config.toml")}
+	if o.CodexHome != "" {
+		paths = append(paths, filepath.Join(o.CodexHome, "config.toml"))
+	}
+	c.LookedAt = paths
+	tree := map[string]any{}
+	for i, path := range paths {
+		data, err := os.ReadFile(path)
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read config %s: %w", path, err)
+		}
+		if _, err := toml.Decode(string(data), &tree); err != nil {
+			return nil, fmt.Errorf("config %s: %w", path, err)
+		}
+		if _, err := toml.Decode(string(data), &Config{}); err != nil {
+			return nil, fmt.Errorf("config %s: %w", path, err)
+		}
+		c.Source, c.FromCodex = path, i > 0
+		if c.FromCodex {
+			c.Warnings = append(c.Warnings, fmt.Sprintf("config: %s does not exist: using Codex's %s", paths[0], path))
+		}
+		break
+	}
+	return tree, nil
+}
+
+// classifyUndecoded turns the keys no field took into warnings: Codex's
+// keys grove does not use make one line; other keys one warning each.
+func (c *Config) classifyUndecoded(keys []toml.Key) {
+	ignored := map[string]bool{}
+	for _, k := range keys {
+		row, ok := codexKeyFor(k)
+		switch {
+		case !ok:
+			c.Warnings = append(c.Warnings, fmt.Sprintf("config: unknown key %q (ignored)", k.String()))
+		default:
+			// A row grove implements lands here only if no field reads
+			// it: it is ignored all the same, and said so.
+			ignored[row.Key] = true
+		}
+	}
+	if line := ignoredLine(ignored); line != "" {
+		c.Warnings = append(c.Warnings, line)
+	}
 }
 
 // checkOverride decodes one -c override on its own, so that a type error
@@ -251,12 +362,17 @@ func applyOverride(tree map[string]any, o string) error {
 }
 
 func (c *Config) fillDefaults() error {
-	if c.ApprovalPolicy == "" {
-		c.ApprovalPolicy = protocol.ApprovalOnRequest
+	if c.ModelContextWindow < 0 {
+		return fmt.Errorf("model_context_window = %d: expected a positive number of tokens", c.ModelContextWindow)
 	}
-	if !c.ApprovalPolicy.Valid() {
-		return fmt.Errorf("approval_policy %q: expected untrusted, on-request, on-failure or never", c.ApprovalPolicy)
+	if c.ModelAutoCompactTokenLimit < 0 {
+		return fmt.Errorf("model_auto_compact_token_limit = %d: expected a positive number of tokens", c.ModelAutoCompactTokenLimit)
 	}
+	policy, err := c.Approval.Policy()
+	if err != nil {
+		return err
+	}
+	c.ApprovalPolicy = policy
 	if c.SandboxMode == "" {
 		c.SandboxMode = protocol.SandboxWorkspaceWrite
 	}
@@ -302,6 +418,10 @@ func (c *Config) fillDefaults() error {
 	if _, err := c.NotificationKinds(); err != nil {
 		return err
 	}
+	c.Warnings = append(c.Warnings, c.unknownNotificationKinds()...)
+	if len(c.Notify) > 0 && strings.TrimSpace(c.Notify[0]) == "" {
+		return errors.New("notify: the first element is the program to run and is empty")
+	}
 	if err := c.ShellEnvironment.validate(); err != nil {
 		return err
 	}
@@ -310,12 +430,17 @@ func (c *Config) fillDefaults() error {
 			return fmt.Errorf("model_providers.%s.wire_api %q: expected chat or responses", name, p.WireAPI)
 		}
 	}
+	if err := c.validateHosts(); err != nil {
+		return err
+	}
 	c.validateMCP()
 	return nil
 }
 
 // NotificationKinds returns the enabled kinds of `[tui] notifications`
-// (absent or true = all, false = none, a list = those).
+// (absent or true = all, false = none, a list = those). A list may use
+// Codex's names (agent-turn-complete = turn-complete); names grove does
+// not know are left out (unknownNotificationKinds warns about them).
 func (c *Config) NotificationKinds() (map[string]bool, error) {
 	all := func(on bool) map[string]bool {
 		m := map[string]bool{}
@@ -332,17 +457,40 @@ func (c *Config) NotificationKinds() (map[string]bool, error) {
 	case []any:
 		m := all(false)
 		for _, x := range v {
-			s, _ := x.(string)
-			if _, ok := m[s]; !ok {
-				return nil, fmt.Errorf("tui.notifications: unknown kind %v (expected %s)", x, strings.Join(NotificationKinds, ", "))
+			s, ok := x.(string)
+			if !ok {
+				return nil, fmt.Errorf("tui.notifications: %v is not a name (expected true, false or a list of names)", x)
 			}
-			m[s] = true
+			if alias, ok := notificationAliases[s]; ok {
+				s = alias
+			}
+			if _, known := m[s]; known {
+				m[s] = true
+			}
 		}
 		return m, nil
 	case string:
-		return nil, fmt.Errorf("tui.notifications %q: expected true, false or a list of kinds", v)
+		return nil, fmt.Errorf("tui.notifications %q: expected true, false or a list of names", v)
 	}
-	return nil, fmt.Errorf("tui.notifications: expected true, false or a list of kinds")
+	return nil, fmt.Errorf("tui.notifications: expected true, false or a list of names")
+}
+
+// notificationAliases maps Codex's notification names to grove's kinds.
+var notificationAliases = map[string]string{"agent-turn-complete": "turn-complete"}
+
+// unknownNotificationKinds warns about list entries grove has no kind for
+// (Codex accepts any name; a typo should not pass unseen).
+func (c *Config) unknownNotificationKinds() []string {
+	list, _ := c.TUI.Notifications.([]any)
+	var out []string
+	for _, x := range list {
+		s, _ := x.(string)
+		if _, ok := notificationAliases[s]; ok || slices.Contains(NotificationKinds, s) {
+			continue
+		}
+		out = append(out, fmt.Sprintf("config: tui.notifications: grove has no notification %q (it knows %s, agent-turn-complete)", s, strings.Join(NotificationKinds, ", ")))
+	}
+	return out
 }
 
 // SandboxPolicy returns the effective sandbox policy for the root thread.

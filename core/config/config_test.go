@@ -52,9 +52,12 @@ max_threads = 4
 [tui]
 notifications = ["sub-agent-complete"]
 `)
-	cfg, err := Load(home, []string{"agents.max_depth=5", "model=qwen", "sandbox_mode=read-only", "tui.notification_method=bel"})
+	cfg, err := Load(home, []string{"agents.max_depth=5", "model=qwen", "sandbox_mode=read-only", "tui.notification_method=bel", "model_auto_compact_token_limit=5000", "model_context_window=32000"})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if cfg.ModelAutoCompactTokenLimit != 5000 || cfg.ModelContextWindow != 32000 {
+		t.Fatalf("compaction keys: %d %d", cfg.ModelAutoCompactTokenLimit, cfg.ModelContextWindow)
 	}
 	if cfg.Model != "qwen" || cfg.Agents.MaxDepth != 5 || cfg.Agents.MaxThreads != 4 || cfg.SandboxMode != protocol.SandboxReadOnly {
 		t.Fatalf("overrides not applied: %+v", cfg)
@@ -74,13 +77,17 @@ notifications = ["sub-agent-complete"]
 
 func TestLoadErrorsNameTheKey(t *testing.T) {
 	cases := map[string]string{
-		`approval_policy = "sometimes"`:            "approval_policy",
-		`sandbox_mode = "yolo"`:                    "sandbox_mode",
-		"[agents]\nmax_threads = -1":               "agents.max_threads",
-		"[tui]\nnotifications = [\"bogus\"]":       "tui.notifications",
-		"[tui]\nnotification_method = \"fax\"":     "tui.notification_method",
-		"model = [":                                "config.toml",
-		"[model_providers.x]\nwire_api = \"grpc\"": "wire_api",
+		`approval_policy = "sometimes"`:             "approval_policy",
+		`sandbox_mode = "yolo"`:                     "sandbox_mode",
+		"[agents]\nmax_threads = -1":                "agents.max_threads",
+		"[tui]\nnotifications = \"bogus\"":          "tui.notifications",
+		"[tui]\nnotifications = [1]":                "tui.notifications",
+		"[tui]\nnotification_method = \"fax\"":      "tui.notification_method",
+		"model = [":                                 "config.toml",
+		"[model_providers.x]\nwire_api = \"grpc\"":  "wire_api",
+		"model_context_window = -5":                 "model_context_window",
+		"model_auto_compact_token_limit = -1":       "model_auto_compact_token_limit",
+		"model_auto_compact_token_limit = \"lots\"": "model_auto_compact_token_limit",
 	}
 	for body, want := range cases {
 		_, err := Load(writeConfig(t, body), nil)

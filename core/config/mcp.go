@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"sort"
+	"strings"
 	"time"
 )
 
@@ -15,7 +16,10 @@ type MCPServer struct {
 	Command string            `toml:"command,omitempty" json:"command,omitempty"`
 	Args    []string          `toml:"args,omitempty" json:"args,omitempty"`
 	Env     map[string]string `toml:"env,omitempty" json:"env,omitempty"`
-	Cwd     string            `toml:"cwd,omitempty" json:"cwd,omitempty"`
+	// EnvVars (Codex's env_vars) name variables passed from grove's own
+	// environment; Env wins for a name in both.
+	EnvVars []MCPEnvVar `toml:"env_vars,omitempty" json:"env_vars,omitempty"`
+	Cwd     string      `toml:"cwd,omitempty" json:"cwd,omitempty"`
 	// Streamable HTTP
 	URL               string            `toml:"url,omitempty" json:"url,omitempty"`
 	HTTPHeaders       map[string]string `toml:"http_headers,omitempty" json:"http_headers,omitempty"`
@@ -23,10 +27,12 @@ type MCPServer struct {
 	BearerTokenEnvVar string            `toml:"bearer_token_env_var,omitempty" json:"bearer_token_env_var,omitempty"`
 	// Both
 	StartupTimeoutSec *float64 `toml:"startup_timeout_sec,omitempty" json:"startup_timeout_sec,omitempty"`
-	ToolTimeoutSec    *float64 `toml:"tool_timeout_sec,omitempty" json:"tool_timeout_sec,omitempty"`
-	Enabled           *bool    `toml:"enabled,omitempty" json:"enabled,omitempty"`
-	EnabledTools      []string `toml:"enabled_tools,omitempty" json:"enabled_tools,omitempty"`
-	DisabledTools     []string `toml:"disabled_tools,omitempty" json:"disabled_tools,omitempty"`
+	// StartupTimeoutMs is Codex's startup_timeout_ms; it wins over _sec.
+	StartupTimeoutMs *int64   `toml:"startup_timeout_ms,omitempty" json:"startup_timeout_ms,omitempty"`
+	ToolTimeoutSec   *float64 `toml:"tool_timeout_sec,omitempty" json:"tool_timeout_sec,omitempty"`
+	Enabled          *bool    `toml:"enabled,omitempty" json:"enabled,omitempty"`
+	EnabledTools     []string `toml:"enabled_tools,omitempty" json:"enabled_tools,omitempty"`
+	DisabledTools    []string `toml:"disabled_tools,omitempty" json:"disabled_tools,omitempty"`
 	// Trusted (a grove key) lets the server's tools run without asking
 	// under untrusted / on-request.
 	Trusted bool `toml:"trusted,omitempty" json:"trusted,omitempty"`
@@ -45,9 +51,60 @@ var mcpServerName = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
 // IsEnabled reports whether the server is on (absent = on).
 func (s MCPServer) IsEnabled() bool { return s.Enabled == nil || *s.Enabled }
 
-// StartupTimeout is startup_timeout_sec or the default.
+// StartupTimeout is startup_timeout_ms, else startup_timeout_sec, else
+// the default.
 func (s MCPServer) StartupTimeout() time.Duration {
+	if s.StartupTimeoutMs != nil && *s.StartupTimeoutMs > 0 {
+		return time.Duration(*s.StartupTimeoutMs) * time.Millisecond
+	}
 	return secs(s.StartupTimeoutSec, DefaultMCPStartupTimeout)
+}
+
+// MCPEnvVar is one env_vars entry: a name, or { name, source } in Codex's
+// table form.
+type MCPEnvVar struct {
+	Name   string `json:"name"`
+	Source string `json:"source,omitempty"`
+}
+
+// UnmarshalTOML reads a name or a { name, source } table.
+func (v *MCPEnvVar) UnmarshalTOML(raw any) error {
+	switch raw := raw.(type) {
+	case string:
+		v.Name = raw
+		return nil
+	case map[string]any:
+		for k, x := range raw {
+			s, ok := x.(string)
+			switch {
+			case !ok:
+				return fmt.Errorf("env_vars: %s must be a string", k)
+			case k == "name":
+				v.Name = s
+			case k == "source":
+				v.Source = s
+			default:
+				return fmt.Errorf("env_vars: unknown key %q (expected name and source)", k)
+			}
+		}
+		return nil
+	}
+	return fmt.Errorf("env_vars: expected a variable name or { name = ..., source = ... }")
+}
+
+// ProcessEnv is the environment a stdio server gets on top of the
+// inherited basics: each env_vars name grove has a value for, then env.
+func (s MCPServer) ProcessEnv(lookup func(string) (string, bool)) map[string]string {
+	out := map[string]string{}
+	for _, v := range s.EnvVars {
+		if val, ok := lookup(v.Name); ok {
+			out[v.Name] = val
+		}
+	}
+	for k, v := range s.Env {
+		out[k] = v
+	}
+	return out
 }
 
 // ToolTimeout is tool_timeout_sec or the default.
@@ -74,6 +131,17 @@ func (s MCPServer) Validate(name string) error {
 		return fmt.Errorf("mcp_servers.%s: args, env and cwd apply to command servers, not url ones", name)
 	case s.Command != "" && (len(s.HTTPHeaders) > 0 || len(s.EnvHTTPHeaders) > 0 || s.BearerTokenEnvVar != ""):
 		return fmt.Errorf("mcp_servers.%s: http_headers, env_http_headers and bearer_token_env_var apply to url servers, not command ones", name)
+	}
+	for _, v := range s.EnvVars {
+		if v.Name == "" || strings.ContainsAny(v.Name, "=\x00") {
+			return fmt.Errorf("mcp_servers.%s.env_vars: bad variable name %q", name, v.Name)
+		}
+		if v.Source != "" && v.Source != "local" {
+			return fmt.Errorf("mcp_servers.%s.env_vars: %s: source %q is not supported (grove runs servers locally: use local)", name, v.Name, v.Source)
+		}
+	}
+	if s.StartupTimeoutMs != nil && *s.StartupTimeoutMs < 0 {
+		return fmt.Errorf("mcp_servers.%s.startup_timeout_ms %d: must not be negative", name, *s.StartupTimeoutMs)
 	}
 	for k, v := range map[string]*float64{"startup_timeout_sec": s.StartupTimeoutSec, "tool_timeout_sec": s.ToolTimeoutSec} {
 		if v != nil && *v < 0 {

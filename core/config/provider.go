@@ -1,7 +1,10 @@
 package config
 
 import (
+	"errors"
 	"fmt"
+	"net"
+	"net/url"
 	"os"
 	"strings"
 	"time"
@@ -57,7 +60,7 @@ func (c *Config) ResolveProvider(getenv func(string) string) (Resolved, error) {
 		return Resolved{Name: "demo", Model: "grove-demo", Demo: true}, nil
 	}
 	if name == "" {
-		if getenv("OPENAI_API_KEY") == "" && getenv("OPENAI_BASE_URL") == "" {
+		if getenv("OPENAI_API_KEY") == "" && getenv("CODEX_API_KEY") == "" && getenv("OPENAI_BASE_URL") == "" && c.OpenAIBaseURL == "" {
 			return Resolved{Name: "demo", Model: "grove-demo", Demo: true}, nil
 		}
 		name = "openai"
@@ -76,7 +79,11 @@ func (c *Config) ResolveProvider(getenv func(string) string) (Resolved, error) {
 	}
 	base := p.BaseURL
 	if name == "openai" {
-		if env := getenv("OPENAI_BASE_URL"); env != "" {
+		env := getenv("OPENAI_BASE_URL")
+		if env == "" {
+			env = c.OpenAIBaseURL
+		}
+		if env != "" {
 			base = env
 			// A custom endpoint speaks chat unless the user says otherwise.
 			if user, ok := c.ModelProviders[name]; !ok || user.WireAPI == "" {
@@ -98,12 +105,11 @@ func (c *Config) ResolveProvider(getenv func(string) string) (Resolved, error) {
 	if p.Name != "" {
 		r.Name = name
 	}
-	if p.EnvKey != "" {
-		r.APIKey = getenv(p.EnvKey)
-		if r.APIKey == "" && strings.Contains(base, "api.openai.com") {
-			return Resolved{}, fmt.Errorf("provider %s needs an API key in $%s", name, p.EnvKey)
-		}
+	key, err := c.apiKey(name, p, base, getenv)
+	if err != nil {
+		return Resolved{}, err
 	}
+	r.APIKey = key
 	for k, v := range p.HTTPHeaders {
 		r.Headers[k] = v
 	}
@@ -119,7 +125,6 @@ func (c *Config) ResolveProvider(getenv func(string) string) (Resolved, error) {
 		n := *p.RequestMaxRetries
 		r.MaxRetries = &n
 	}
-	var err error
 	if r.StreamIdleTimeout, err = millis(name, "stream_idle_timeout_ms", p.StreamIdleTimeout); err != nil {
 		return Resolved{}, err
 	}
@@ -140,6 +145,58 @@ func (c *Config) ResolveProvider(getenv func(string) string) (Resolved, error) {
 	return r, nil
 }
 
+// apiKey reads the provider's key: $env_key, else (built-in openai only)
+// $CODEX_API_KEY as Codex's SDK passes it, else experimental_bearer_token.
+// A provider that names an env_key never runs without it: the request
+// would go out unauthenticated.
+func (c *Config) apiKey(name string, p ProviderConfig, base string, getenv func(string) string) (string, error) {
+	if p.EnvKey == "" {
+		return p.BearerToken, nil
+	}
+	if v := getenv(p.EnvKey); v != "" {
+		return v, nil
+	}
+	if name == "openai" {
+		if v := getenv("CODEX_API_KEY"); v != "" {
+			return v, nil
+		}
+	}
+	if p.BearerToken != "" {
+		return p.BearerToken, nil
+	}
+	// A local OpenAI-compatible server (ollama, llama.cpp) reached through
+	// OPENAI_BASE_URL with no key at all is the one keyless use of the
+	// openai provider: the request never leaves the machine.
+	if _, user := c.ModelProviders[name]; name == "openai" && !user && isLoopback(base) {
+		return "", nil
+	}
+	where := "no config file"
+	if c.Source != "" {
+		where = "config " + c.Source
+	} else if len(c.LookedAt) > 0 {
+		where = "no config file (looked at " + strings.Join(c.LookedAt, ", ") + ")"
+	}
+	msg := fmt.Sprintf("model provider %s needs an API key: $%s is not set (model_providers.%s.env_key; %s)", name, p.EnvKey, name, where)
+	if p.EnvKeyInstructions != "" {
+		msg += ": " + p.EnvKeyInstructions
+	}
+	return "", errors.New(msg)
+}
+
+// isLoopback reports whether a base URL's host is this machine.
+func isLoopback(base string) bool {
+	u, err := url.Parse(base)
+	if err != nil {
+		return false
+	}
+	h := u.Hostname()
+	if h == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(h)
+	return ip != nil && ip.IsLoopback()
+}
+
 func mergeProvider(base, over ProviderConfig) ProviderConfig {
 	if over.Name != "" {
 		base.Name = over.Name
@@ -149,6 +206,12 @@ func mergeProvider(base, over ProviderConfig) ProviderConfig {
 	}
 	if over.EnvKey != "" {
 		base.EnvKey = over.EnvKey
+	}
+	if over.EnvKeyInstructions != "" {
+		base.EnvKeyInstructions = over.EnvKeyInstructions
+	}
+	if over.BearerToken != "" {
+		base.BearerToken = over.BearerToken
 	}
 	if over.WireAPI != "" {
 		base.WireAPI = over.WireAPI

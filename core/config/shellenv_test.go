@@ -34,11 +34,42 @@ env_http_headers = { "X-Auth" = "CORP_AUTH" }
 		}
 	}
 	for body, want := range map[string]string{
-		"[shell_environment_policy]\nexclude = [\"[\"]\n":         `shell_environment_policy.exclude: bad glob "["`,
+		"[shell_environment_policy]\ninherit = \"some\"\n":        `shell_environment_policy.inherit: "some" is not one of "all", "core", "none"`,
 		"[shell_environment_policy]\nset = { \"A=B\" = \"x\" }\n": `bad variable name "A=B"`,
 	} {
 		if _, err := Load(writeConfig(t, body), nil); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: want %q, got %v", body, want, err)
 		}
+	}
+}
+
+// inherit = "core" reaches the policy commands get (issue 21: it was
+// ignored), with every provider credential as a secret by name and value.
+func TestShellEnvPolicyResolved(t *testing.T) {
+	t.Setenv("CORP_LLM", "corp-key-value-1")
+	home := writeConfig(t, `
+[shell_environment_policy]
+inherit = "core"
+
+[model_providers.corp]
+base_url = "https://llm.corp/v1"
+env_key = "CORP_LLM"
+http_headers = { "Authorization" = "Bearer static-header-token" }
+`)
+	cfg, err := Load(home, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := cfg.ShellEnvPolicy("resolved-api-key")
+	if p.Inherit != "core" || !slices.Contains(p.SecretNames, "CORP_LLM") {
+		t.Fatalf("policy %+v", p)
+	}
+	for _, v := range []string{"corp-key-value-1", "resolved-api-key", "Bearer static-header-token", "static-header-token"} {
+		if !slices.Contains(p.SecretValues, v) {
+			t.Errorf("secret values lack %q", v)
+		}
+	}
+	if def := (&Config{}).ShellEnvPolicy(); def.Inherit != "all" {
+		t.Errorf("default inherit %q", def.Inherit)
 	}
 }

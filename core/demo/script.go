@@ -323,6 +323,11 @@ func firstLine(s string) string {
 	if len(s) > 160 {
 		s = s[:157] + "…"
 	}
+	// A line that introduces what followed it ("… and checked it:") ends
+	// the summary without the colon, or the summary dangles.
+	if t, ok := strings.CutSuffix(s, ":"); ok {
+		s = t + "."
+	}
 	return s
 }
 

@@ -216,7 +216,7 @@ func (e *Engine) adopt(caller *Thread, id protocol.ThreadID) (*Thread, error) {
 		spawnCallID: m.SpawnCallID, model: m.Model, effort: m.ReasoningEffort, cwd: m.Cwd,
 		sandbox: m.Sandbox, allow: m.AllowList, deny: m.DenyList, rolePrompt: m.Instructions,
 		note: m.Note, history: sess.Items, createdAt: m.Timestamp,
-		rolloutPath: entry.RolloutPath, status: protocol.Shutdown(), closed: true,
+		rolloutPath: entry.RolloutPath, status: protocol.Shutdown(), closed: true, host: m.Host,
 		run: childRun{allow: func(name string) bool { return e.surfaces.owner[name] == "" }},
 	})
 }

@@ -37,6 +37,8 @@ type threadSpec struct {
 	closed  bool
 	surface string
 	run     childRun
+	// host is the [hosts.<name>] the thread's tools run on ("" = here).
+	host string
 }
 
 // newThread builds, registers and records a thread; the loop is started by
@@ -59,6 +61,7 @@ func (e *Engine) newThread(spec threadSpec) (*Thread, error) {
 		modelName: spec.model, effort: spec.effort, cwd: spec.cwd, sandbox: spec.sandbox,
 		note:    spec.note,
 		history: spec.history,
+		host:    spec.host,
 		status:  spec.status, statusAt: e.now(), changed: make(chan struct{}),
 		wake: make(chan struct{}, 1), done: make(chan struct{}),
 	}
@@ -91,6 +94,7 @@ func (e *Engine) newThread(spec threadSpec) (*Thread, error) {
 			Sandbox: t.sandbox, ApprovalPolicy: e.opts.ApprovalPolicy,
 			SpawnCallID: t.spawnCallID, Note: t.note, Instructions: spec.rolePrompt,
 			AllowList: t.allow, DenyList: t.deny, Timestamp: t.createdAt,
+			Host: t.host,
 		}
 		if len(e.surfaces.names) > 0 {
 			surface := t.surface
@@ -187,7 +191,7 @@ func (e *Engine) StartRoot() (protocol.ThreadID, error) {
 	}
 	t, err := e.newThread(threadSpec{surface: surface,
 		source: protocol.SourceRoot, model: e.opts.Model, effort: e.opts.ReasoningEffort,
-		cwd: e.opts.Cwd, sandbox: e.opts.Sandbox,
+		cwd: e.opts.Cwd, sandbox: e.opts.Sandbox, host: e.opts.HostName,
 		// An idle root with no turn yet is waiting for input.
 		status: protocol.Completed("", false),
 	})

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/grovecli/grove/core/execenv"
 	"github.com/grovecli/grove/core/hooks"
 	"github.com/grovecli/grove/core/logging"
 	"github.com/grovecli/grove/core/model"
@@ -36,6 +38,16 @@ type Options struct {
 	MaxDepth        int // default 3
 	// Instructions are extra user instructions appended to the base prompt.
 	Instructions string
+	// BaseInstructions replace grove's base prompt (Codex's
+	// model_instructions_file); the delegation section, role, AGENTS.md
+	// and environment are still added.
+	BaseInstructions string
+	// DeveloperInstructions (Codex's developer_instructions) are added to
+	// every agent's instructions as their own section.
+	DeveloperInstructions string
+	// OutputSchema constrains the root agent's replies (`grove exec
+	// --output-schema`); sub-agents answer their parent in free text.
+	OutputSchema json.RawMessage
 	Templates    *templates.Catalog
 	// Tools holds the core tools; nil registers the built-in set.
 	Tools *tools.Registry
@@ -61,6 +73,31 @@ type Options struct {
 	// of DefaultContextWindow).
 	Skills       skills.Catalog
 	SkillsBudget int
+	// Exec is where the threads' tools run (nil: this machine); with a
+	// host, Workspace is the directory there that stands for Cwd.
+	Exec      execenv.Backend
+	Workspace string
+	// HostName names the host of Exec in the rollouts ("" = this machine).
+	HostName string
+	// OpenHost returns the backend and workspace of a configured host
+	// that a template names (`host:`), or an error naming the problem;
+	// nil: templates cannot name hosts.
+	OpenHost func(name string) (execenv.Backend, string, error)
+	// ContextWindow (model_context_window) overrides every model's context
+	// window in tokens; 0 = the provider's /models metadata, else grove's
+	// table of known models.
+	ContextWindow int64
+	// AutoCompactTokenLimit (model_auto_compact_token_limit): a thread
+	// whose history reaches this many tokens is compacted before its next
+	// model request; 0 = 90% of the context window.
+	AutoCompactTokenLimit int64
+	// Compaction, when set, hears every compaction (hooks).
+	Compaction CompactObserver
+	// PrewarmTools prepares slow-to-start tools (exec_command's sandbox
+	// helper) when a root thread's first turn starts, behind its first
+	// model request. Off, the first call pays for it (tests that never
+	// run a command keep no idle helper process).
+	PrewarmTools bool
 }
 
 // Engine owns every thread of one session.
@@ -83,6 +120,7 @@ type Engine struct {
 
 	approvals approvalBroker
 	models    modelCatalog
+	windows   contextWindows
 	surfaces  surfaceSet
 	inboxes   inboxSet
 	// collabTools are the seed-000 tools this engine registered or found.
@@ -90,6 +128,9 @@ type Engine struct {
 
 	warnMu sync.Mutex
 	warned map[string]bool
+	// unrecorded names each thread whose rollout lost lines (a full disk).
+	unrecorded     []string
+	unrecordedSeen map[protocol.ThreadID]bool
 
 	// indexMu makes an index entry's snapshot and its append one step:
 	// two updates racing could otherwise append the older snapshot last,
@@ -156,7 +197,7 @@ func New(ctx context.Context, opts Options) (*Engine, error) {
 	e := &Engine{
 		opts: opts, tools: reg, now: opts.Now,
 		threads: map[protocol.ThreadID]*Thread{},
-		warned:  map[string]bool{},
+		warned:  map[string]bool{}, unrecordedSeen: map[protocol.ThreadID]bool{},
 		waitMin: WaitMinTimeout, waitMax: WaitMaxTimeout, waitDefault: WaitDefaultTimeout,
 		closeGrace: 5 * time.Second,
 	}
@@ -281,6 +322,8 @@ func (e *Engine) Submit(op protocol.Op) error {
 			return errors.New("the root thread cannot be closed; quit or start a new session instead")
 		}
 		return e.closeSubtree(t, nil)
+	case protocol.OpCompact:
+		return t.requestCompaction(op.Text)
 	case protocol.OpSetModel:
 		t.mu.Lock()
 		if op.Model != "" {
@@ -401,6 +444,13 @@ func (e *Engine) warnOnce(id protocol.ThreadID, topic string, err error) {
 	e.warnMu.Lock()
 	seen := e.warned[key]
 	e.warned[key] = true
+	// Only a failed write loses lines; an event published after a thread
+	// closed (its recorder gone) is not part of the record anyway.
+	var werr *rollout.WriteError
+	if errors.As(err, &werr) && !e.unrecordedSeen[id] {
+		e.unrecordedSeen[id] = true
+		e.unrecorded = append(e.unrecorded, fmt.Sprintf("agent %s: %v", id, err))
+	}
 	e.warnMu.Unlock()
 	if !seen {
 		e.bus.Publish(protocol.NewEvent(id, "", protocol.WarningMsg{Text: fmt.Sprintf("%s: %v", topic, err)}))

@@ -331,9 +331,9 @@ func (env *testEnv) killKeepingDisk() {
 	restoreDir(t, env.home, disk)
 }
 
-// resumeInNewEngine opens env's session in a fresh engine over the same
-// home, as a new grove process would, recording its events.
-func (env *testEnv) resumeInNewEngine() (*Engine, *testEnv) {
+// openBeside starts a second engine over env's home, as another grove
+// process would, recording its events; its session is not opened yet.
+func (env *testEnv) openBeside() (*Engine, *testEnv) {
 	t := env.t
 	t.Helper()
 	e2, err := New(context.Background(), env.e.opts)
@@ -354,9 +354,18 @@ func (env *testEnv) resumeInNewEngine() (*Engine, *testEnv) {
 		cancel()
 		<-done
 	})
+	return e2, &testEnv{t: t, e: e2, home: env.home, cwd: env.cwd, events: rec}
+}
+
+// resumeInNewEngine opens env's session in a fresh engine over the same
+// home, as a new grove process would, recording its events.
+func (env *testEnv) resumeInNewEngine() (*Engine, *testEnv) {
+	env.t.Helper()
+	e2, env2 := env.openBeside()
 	root, err := e2.ResumeSession(string(env.root))
 	if err != nil {
-		t.Fatal(err)
+		env.t.Fatal(err)
 	}
-	return e2, &testEnv{t: t, e: e2, root: root, events: rec}
+	env2.root = root
+	return e2, env2
 }

@@ -63,9 +63,21 @@ func (t *Thread) howYouWork() string {
 // the environment.
 func (e *Engine) instructionsFor(t *Thread, rolePrompt string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, basePrompt, t.howYouWork(), e.delegationSection(t.surface))
+	if base := strings.TrimSpace(e.opts.BaseInstructions); base != "" {
+		// The user's own base prompt; the tree's tools still need theirs.
+		b.WriteString(base)
+		if d := strings.TrimSpace(e.delegationSection(t.surface)); d != "" {
+			b.WriteString("\n\n" + d)
+		}
+	} else {
+		fmt.Fprintf(&b, basePrompt, t.howYouWork(), e.delegationSection(t.surface))
+	}
 	if s := strings.TrimSpace(e.opts.Instructions); s != "" {
 		b.WriteString("\n\n# User instructions\n")
+		b.WriteString(s)
+	}
+	if s := strings.TrimSpace(e.opts.DeveloperInstructions); s != "" {
+		b.WriteString("\n\n# Developer instructions\n")
 		b.WriteString(s)
 	}
 	if s := strings.TrimSpace(rolePrompt); s != "" {

@@ -50,7 +50,7 @@ func (e *Engine) resumeThread(id protocol.ThreadID) (protocol.AgentStatus, error
 	}
 	last := lastAssistantMessage(sess.Items)
 	t.mu.Lock()
-	t.history = sess.Items
+	t.setHistoryLocked(sess.Items)
 	t.rec = rec
 	t.closed = false
 	t.lastMessage = last
@@ -114,7 +114,7 @@ func (e *Engine) ResumeSession(id string) (protocol.ThreadID, error) {
 	}
 	root, err := e.newThread(threadSpec{
 		surface: surface, id: m.ID, source: protocol.SourceResumed, model: e.opts.Model, effort: e.opts.ReasoningEffort,
-		cwd: cwd, sandbox: e.opts.Sandbox, note: note, history: sess.Items,
+		cwd: cwd, sandbox: e.opts.Sandbox, note: note, history: sess.Items, host: e.opts.HostName,
 		createdAt: m.Timestamp, rolloutPath: entry.RolloutPath, status: status,
 	})
 	if err != nil {
@@ -172,7 +172,7 @@ func (e *Engine) registerClosedChildren(parent *Thread) error {
 			spawnCallID: m.SpawnCallID, model: m.Model, effort: m.ReasoningEffort, cwd: m.Cwd,
 			sandbox: m.Sandbox, allow: m.AllowList, deny: m.DenyList, rolePrompt: m.Instructions,
 			note: note, history: sess.Items, createdAt: m.Timestamp,
-			rolloutPath: k.RolloutPath, status: protocol.Shutdown(), closed: true,
+			rolloutPath: k.RolloutPath, status: protocol.Shutdown(), closed: true, host: m.Host,
 		})
 		if err != nil {
 			if firstErr == nil {

@@ -137,6 +137,15 @@ func (e *Engine) spawn(ctx context.Context, r spawnRequest) (*Thread, error) {
 		agentType: agentType, agentName: r.agentName, description: description,
 		spawnCallID: r.callID, model: model, effort: effort, cwd: cwd, sandbox: sandbox,
 		allow: allow, deny: deny, rolePrompt: rolePrompt, reserved: true,
+		host: caller.host,
+	}
+	if tpl != nil && tpl.Host != "" {
+		// A host that is not configured is refused, never run locally.
+		if _, _, err := e.hostBackend(tpl.Host); err != nil {
+			e.releaseSlot()
+			return nil, fmt.Errorf("agent_type %s runs on host %q (its template says host: %s): %w", agentType, tpl.Host, tpl.Host, err)
+		}
+		spec.host = tpl.Host
 	}
 	if r.child != nil {
 		applyChildSpec(&spec, r.child)

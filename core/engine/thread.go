@@ -26,6 +26,7 @@ type Thread struct {
 	description string
 	spawnCallID string
 	createdAt   time.Time
+	host        string // [hosts.<name>] of its tools ("" = this machine)
 	allow, deny []string
 	// surface names the delegation tools this thread sees (see Surface).
 	surface string
@@ -43,17 +44,37 @@ type Thread struct {
 	name         string
 	firstPrompt  string
 	history      []protocol.Item
-	pending      []queuedInput
-	usage        protocol.TokenUsage
-	lastTool     string
-	steps        int    // model calls in the current/last turn
-	toolCalls    int    // tool calls in every turn
-	limitHit     string // LimitMaxSteps/LimitTimeout reached in the last turn
-	lastMessage  string
-	children     []protocol.ThreadID
-	turnCancel   context.CancelFunc
-	turnID       string
-	running      bool // a turn is in progress
+	// Context size bookkeeping (context_budget.go): estTokens estimates
+	// history[:estItems]; usageInput is the provider's input_tokens for
+	// the last request, which carried history[:usageAt].
+	estItems   int
+	estTokens  int64
+	usageInput int64
+	usageAt    int
+	// view is the history as the model sees it (modelItems), converted
+	// once per item; prefix keeps its encoded form between requests.
+	// Both start over when the history is replaced.
+	view   []protocol.Item
+	prefix *model.PrefixCache
+	// compactedSinceReply: compacted, and no model reply since.
+	compactedSinceReply bool
+	// compactPending asks the loop for a manual compaction (OpCompact),
+	// with compactNote's extra instructions.
+	compactPending bool
+	compactNote    string
+	// prewarmed: the thread's tools were prepared (prewarmTools).
+	prewarmed   bool
+	pending     []queuedInput
+	usage       protocol.TokenUsage
+	lastTool    string
+	steps       int    // model calls in the current/last turn
+	toolCalls   int    // tool calls in every turn
+	limitHit    string // LimitMaxSteps/LimitTimeout reached in the last turn
+	lastMessage string
+	children    []protocol.ThreadID
+	turnCancel  context.CancelFunc
+	turnID      string
+	running     bool // a turn is in progress
 	// halted: interrupted (user, abort, an ancestor's interrupt); queued
 	// input waits for the next delivery instead of starting a turn.
 	halted  bool
@@ -171,7 +192,7 @@ func (t *Thread) info() protocol.ThreadInfo {
 		Model: t.modelName, Provider: t.e.opts.Provider, ReasoningEffort: t.effort,
 		Cwd: t.cwd, Sandbox: t.sandbox, ApprovalPolicy: t.e.opts.ApprovalPolicy,
 		Note: t.note, Name: t.name, SpawnCallID: t.spawnCallID,
-		StartedAt: t.createdAt, Status: st, Surface: t.surface,
+		StartedAt: t.createdAt, Status: st, Surface: t.surface, Host: t.host,
 	}
 	ti.RolloutPath = t.rolloutPath
 	return ti

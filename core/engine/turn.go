@@ -3,13 +3,17 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"path"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/google/uuid"
 
+	"github.com/grovecli/grove/core/execenv"
 	"github.com/grovecli/grove/core/model"
 	"github.com/grovecli/grove/core/tools"
 	"github.com/grovecli/grove/protocol"
@@ -21,7 +25,8 @@ func (t *Thread) loop() {
 	defer close(t.done)
 	for {
 		t.mu.Lock()
-		has := len(t.pending) > 0 && !t.halted
+		compactNow := t.compactPending
+		has := len(t.pending) > 0 && !t.halted || compactNow
 		ctx := t.ctx
 		t.mu.Unlock()
 		if !has {
@@ -34,6 +39,10 @@ func (t *Thread) loop() {
 		}
 		if ctx.Err() != nil {
 			return
+		}
+		if compactNow {
+			t.runCompaction(ctx)
+			continue
 		}
 		t.runTurn(ctx)
 	}
@@ -88,7 +97,11 @@ func (t *Thread) runTurn(parent context.Context) {
 	if !blocked {
 		t.takeInput(turnID, input)
 		t.appendHistory(extra...)
+		t.prewarmTools(turnID)
 		outcome, lastText, errMsg = t.turnSteps(ctx, turnID)
+	}
+	if err := t.recordFailed(); err != nil && outcome == outcomeCompleted {
+		outcome, errMsg = outcomeErrored, unrecordedMessage(err)
 	}
 	if outcome != outcomeCompleted && t.parentID != "" {
 		// SubagentStop also fires for a child that did not complete; the
@@ -154,38 +167,13 @@ func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, str
 	}
 	var graceOnly map[string]bool // set during the grace step
 	steps, stopContinued := 0, 0
+	compactedForRetry := false
 	for {
-		// An interrupted turn leaves queued input for the next turn.
-		if ctx.Err() != nil {
-			return outcomeInterrupted, soFar(), ""
-		}
-		// Input that arrived since the last request joins the conversation now.
-		if testHookBeforeTakeInput != nil {
-			testHookBeforeTakeInput(t)
-		}
-		// Taken under mu after checking ctx: deliver cancels under mu, so
-		// input sent with an interrupt is never taken by the turn it ends.
-		t.mu.Lock()
-		if ctx.Err() != nil {
-			t.mu.Unlock()
-			return outcomeInterrupted, soFar(), ""
-		}
-		pending := t.pending
-		t.pending = nil
-		t.mu.Unlock()
-		t.takeInput(turnID, pending)
-		if ctx.Err() != nil {
+		if !t.takePending(ctx, turnID) {
 			return outcomeInterrupted, soFar(), ""
 		}
 		if graceOnly == nil {
-			reason := ""
-			switch {
-			case lim.MaxSteps > 0 && steps >= lim.MaxSteps:
-				reason = LimitMaxSteps
-			case lim.MaxTime > 0 && limitCtx.Err() != nil:
-				reason = LimitTimeout
-			}
-			if reason != "" {
+			if reason := limitReached(lim, steps, limitCtx); reason != "" {
 				var cancelGrace context.CancelFunc
 				limitCtx, cancelGrace = t.enterGrace(ctx, turnID, lim, reason)
 				defer cancelGrace()
@@ -195,39 +183,26 @@ func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, str
 				}
 			}
 		}
-		req := t.buildRequest()
-		req.Tools = e.tools.SpecsFor(ctx, t.sourceEnv(turnID), t.toolAllowed)
-		// A surface's own tools (Task's complete_task…) are per thread.
-		t.mu.Lock()
-		own := t.run.own
-		t.mu.Unlock()
-		if own != nil {
-			req.Tools = append(req.Tools, own.Specs(nil)...)
+		// A record that cannot be kept stops the turn before the model is
+		// asked again: work the rollout lost would be forgotten on resume.
+		if err := t.recordFailed(); err != nil {
+			return outcomeErrored, "", unrecordedMessage(err)
 		}
-		if graceOnly != nil {
-			req.Tools = onlyTools(req.Tools, graceOnly)
+		if t.needsCompaction(ctx) {
+			// A failed compaction was announced; the request may still fit.
+			_ = t.compact(ctx, turnID, protocol.CompactAuto, "")
+			if ctx.Err() != nil {
+				return outcomeInterrupted, soFar(), ""
+			}
 		}
+		req := t.stepRequest(ctx, turnID, graceOnly)
+		sent := len(req.Items)
 		steps++
 		t.mu.Lock()
 		t.steps = steps
 		t.mu.Unlock()
 		partial.Reset()
-		resp, err := e.opts.Client.Stream(limitCtx, req, func(d model.Delta) {
-			switch d.Kind {
-			case model.DeltaText:
-				partial.WriteString(d.Text)
-				e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.MessageDeltaMsg{Delta: d.Text}))
-			case model.DeltaReasoning:
-				e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.ReasoningDeltaMsg{Delta: d.Text}))
-			case model.DeltaReset:
-				partial.Reset()
-				e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.MessageResetMsg{}))
-			case model.DeltaRetry:
-				t.record(e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.StreamRetryMsg{Text: d.Text})))
-			case model.DeltaWarning:
-				t.record(e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.WarningMsg{Text: d.Text})))
-			}
-		})
+		resp, err := t.streamReply(limitCtx, turnID, req, &partial)
 		if err != nil {
 			if ctx.Err() != nil {
 				t.keepInterruptedReply(turnID, partial.String())
@@ -239,22 +214,27 @@ func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, str
 				}
 				continue // time is up: the grace step comes next
 			}
+			// Too long for the model: compact once and retry, rather than
+			// leave a session that can never answer again.
+			if errors.Is(err, model.ErrContextWindowExceeded) && !compactedForRetry {
+				compactedForRetry = true
+				t.record(e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.WarningMsg{Text: "the model refused the conversation as too long for its context window; compacting and retrying"})))
+				cerr := t.compact(ctx, turnID, protocol.CompactContextExceeded, "")
+				if ctx.Err() != nil {
+					return outcomeInterrupted, soFar(), ""
+				}
+				if cerr == nil {
+					continue
+				}
+			}
 			msg := err.Error()
 			t.record(e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.ErrorMsg{Text: msg})))
 			return outcomeErrored, "", msg
 		}
-		t.accountUsage(turnID, resp.Usage)
-		if len(resp.ReasoningItems) > 0 {
-			// Kept whole: the provider needs them back with the next request.
-			t.appendHistory(resp.ReasoningItems...)
-		} else if resp.Reasoning != "" {
-			t.appendHistory(protocol.Item{Type: protocol.ItemReasoning, Summary: resp.Reasoning})
-		}
+		t.noteRequestUsage(sent, resp.Usage)
 		partial.Reset()
-		if resp.Text != "" {
+		if t.recordReply(turnID, resp) {
 			said = append(said, resp.Text)
-			t.appendHistory(protocol.AssistantMessage(resp.Text))
-			t.record(e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.AgentMessageMsg{Text: resp.Text})))
 		}
 		if len(resp.ToolCalls) == 0 {
 			// A Stop hook may send the turn on with its reason as input.
@@ -265,34 +245,13 @@ func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, str
 			}
 			return outcomeCompleted, resp.Text, ""
 		}
-		calls := make([]protocol.Item, len(resp.ToolCalls))
-		for i, c := range resp.ToolCalls {
-			if c.CallID == "" {
-				c.CallID = "call_" + uuid.NewString()[:8]
-				resp.ToolCalls[i] = c
-			}
-			calls[i] = protocol.FunctionCall(c.CallID, c.Name, c.Arguments)
-		}
-		t.appendHistory(calls...)
-		t.mu.Lock()
-		t.toolCalls += len(calls)
-		t.mu.Unlock()
-		results := t.runTools(limitCtx, turnID, resp.ToolCalls, graceOnly)
-		abort, ended, final := false, false, ""
-		for i, r := range results {
-			t.appendHistory(protocol.FunctionCallOutput(resp.ToolCalls[i].CallID, r.Output))
-			abort = abort || r.Abort
-			if endTurn[resp.ToolCalls[i].Name] && !r.IsError {
-				ended, final = true, r.Final
-			}
-		}
-		if abort || ctx.Err() != nil {
+		abort, ended, final := t.runCalls(limitCtx, turnID, resp.ToolCalls, graceOnly, endTurn)
+		switch {
+		case abort || ctx.Err() != nil:
 			return outcomeInterrupted, soFar(), ""
-		}
-		if ended && final != "" {
+		case ended && final != "":
 			return outcomeCompleted, final, ""
-		}
-		if ended || graceOnly != nil {
+		case ended || graceOnly != nil:
 			return outcomeCompleted, soFar(), ""
 		}
 		t.mu.Lock()
@@ -302,6 +261,126 @@ func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, str
 			return outcomeInterrupted, soFar(), ""
 		}
 	}
+}
+
+// takePending moves the input that arrived since the last request into
+// the conversation; false means the turn was interrupted (an interrupted
+// turn leaves queued input for the next turn).
+func (t *Thread) takePending(ctx context.Context, turnID string) bool {
+	if ctx.Err() != nil {
+		return false
+	}
+	if testHookBeforeTakeInput != nil {
+		testHookBeforeTakeInput(t)
+	}
+	// Taken under mu after checking ctx: deliver cancels under mu, so
+	// input sent with an interrupt is never taken by the turn it ends.
+	t.mu.Lock()
+	if ctx.Err() != nil {
+		t.mu.Unlock()
+		return false
+	}
+	pending := t.pending
+	t.pending = nil
+	t.mu.Unlock()
+	t.takeInput(turnID, pending)
+	return ctx.Err() == nil
+}
+
+// limitReached names the surface limit the turn has reached, if any.
+func limitReached(lim Limits, steps int, limitCtx context.Context) string {
+	switch {
+	case lim.MaxSteps > 0 && steps >= lim.MaxSteps:
+		return LimitMaxSteps
+	case lim.MaxTime > 0 && limitCtx.Err() != nil:
+		return LimitTimeout
+	}
+	return ""
+}
+
+// stepRequest builds the next model request with the tools the thread may
+// call now (only the grace tools during the grace step).
+func (t *Thread) stepRequest(ctx context.Context, turnID string, graceOnly map[string]bool) model.Request {
+	req := t.buildRequest()
+	req.Tools = t.e.tools.SpecsFor(ctx, t.sourceEnv(turnID), t.toolAllowed)
+	// A surface's own tools (Task's complete_task…) are per thread.
+	t.mu.Lock()
+	own := t.run.own
+	t.mu.Unlock()
+	if own != nil {
+		req.Tools = append(req.Tools, own.Specs(nil)...)
+	}
+	if graceOnly != nil {
+		req.Tools = onlyTools(req.Tools, graceOnly)
+	}
+	return req
+}
+
+// streamReply streams one model reply, publishing its deltas; partial
+// holds the text streamed so far.
+func (t *Thread) streamReply(ctx context.Context, turnID string, req model.Request, partial *strings.Builder) (model.Response, error) {
+	e := t.e
+	return e.opts.Client.Stream(ctx, req, func(d model.Delta) {
+		switch d.Kind {
+		case model.DeltaText:
+			partial.WriteString(d.Text)
+			e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.MessageDeltaMsg{Delta: d.Text}))
+		case model.DeltaReasoning:
+			e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.ReasoningDeltaMsg{Delta: d.Text}))
+		case model.DeltaReset:
+			partial.Reset()
+			e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.MessageResetMsg{}))
+		case model.DeltaRetry:
+			t.record(e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.StreamRetryMsg{Text: d.Text})))
+		case model.DeltaWarning:
+			t.record(e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.WarningMsg{Text: d.Text})))
+		}
+	})
+}
+
+// recordReply adds a reply's usage, reasoning and text to the thread; it
+// reports whether the reply said something.
+func (t *Thread) recordReply(turnID string, resp model.Response) bool {
+	t.accountUsage(turnID, resp.Usage)
+	if len(resp.ReasoningItems) > 0 {
+		// Kept whole: the provider needs them back with the next request.
+		t.appendHistory(resp.ReasoningItems...)
+	} else if resp.Reasoning != "" {
+		t.appendHistory(protocol.Item{Type: protocol.ItemReasoning, Summary: resp.Reasoning})
+	}
+	if resp.Text == "" {
+		return false
+	}
+	t.appendHistory(protocol.AssistantMessage(resp.Text))
+	t.record(t.e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.AgentMessageMsg{Text: resp.Text})))
+	return true
+}
+
+// runCalls runs a reply's tool calls and records their outputs: abort when
+// one asked to end the turn, ended (with the final answer) when a tool
+// that ends the turn succeeded.
+func (t *Thread) runCalls(ctx context.Context, turnID string, reqCalls []model.ToolCallRequest, graceOnly, endTurn map[string]bool) (abort, ended bool, final string) {
+	calls := make([]protocol.Item, len(reqCalls))
+	for i, c := range reqCalls {
+		if c.CallID == "" {
+			c.CallID = "call_" + uuid.NewString()[:8]
+			reqCalls[i] = c
+		}
+		calls[i] = protocol.FunctionCall(c.CallID, c.Name, c.Arguments)
+	}
+	t.appendHistory(calls...)
+	t.mu.Lock()
+	t.toolCalls += len(calls)
+	t.mu.Unlock()
+	results := t.runTools(ctx, turnID, reqCalls, graceOnly)
+	for i, r := range results {
+		t.appendHistory(protocol.FunctionCallOutput(reqCalls[i].CallID, r.Output))
+		abort = abort || r.Abort
+		if endTurn[reqCalls[i].Name] && !r.IsError {
+			ended, final = true, r.Final
+		}
+	}
+	return abort, ended, final
 }
 
 // keepInterruptedReply records the part of a reply that had streamed when
@@ -326,16 +405,57 @@ func (t *Thread) accountUsage(turnID string, u protocol.TokenUsage) {
 	t.record(t.e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.TokenUsageMsg{Usage: call, Total: total})))
 }
 
+// buildRequest is the next model request. Its cost does not grow with the
+// history: only items new since the last request are converted (and, in
+// the client, encoded); the rest is shared.
 func (t *Thread) buildRequest() model.Request {
 	t.mu.Lock()
+	fresh := t.history[len(t.view):]
+	if t.prefix == nil {
+		t.prefix = model.NewPrefixCache()
+	}
 	req := model.Request{
-		Model: t.modelName, Instructions: t.instructions,
-		Items: append([]protocol.Item(nil), t.history...), Tools: t.specs,
-		ReasoningEffort: t.effort, ParallelToolCalls: true,
+		Model: t.modelName, Instructions: t.instructions, Tools: t.specs,
+		ReasoningEffort: t.effort, ParallelToolCalls: true, Prefix: t.prefix,
+		CacheKey: string(t.id),
+	}
+	if t.parentID == "" {
+		req.OutputSchema = t.e.opts.OutputSchema
 	}
 	t.mu.Unlock()
-	req.Items = t.e.modelItems(t, req.Items)
+	// Converted outside mu (it looks up other threads); the loop is the
+	// only writer of view.
+	converted := t.e.modelItems(t, fresh)
+	t.mu.Lock()
+	t.view = append(t.view, converted...)
+	req.Items = t.view[:len(t.view):len(t.view)]
+	t.mu.Unlock()
 	return req
+}
+
+// prewarmTools prepares the thread's slow-to-start tools (exec_command's
+// sandbox helper, ~130 ms) while its first model request is in flight, so
+// the first tool call does not pay for it. Root threads only, once each
+// (sub-agents in other directories would each keep a helper process
+// whether or not they run a command); the goroutine belongs to the engine
+// (e.wg) and ends when the tools are ready.
+func (t *Thread) prewarmTools(turnID string) {
+	if !t.e.opts.PrewarmTools || t.depth > 0 {
+		return
+	}
+	t.mu.Lock()
+	done := t.prewarmed
+	t.prewarmed = true
+	env := &tools.Env{ThreadID: t.id, TurnID: turnID, Cwd: t.cwd, Sandbox: t.sandbox, ApprovalPolicy: t.e.opts.ApprovalPolicy}
+	t.mu.Unlock()
+	if done {
+		return
+	}
+	t.e.wg.Add(1)
+	go func() {
+		defer t.e.wg.Done()
+		t.e.tools.Prewarm(env, t.toolAllowed)
+	}()
 }
 
 // inputEvent announces an input item joining the conversation: a message
@@ -389,6 +509,13 @@ func (t *Thread) runTool(ctx context.Context, turnID string, c model.ToolCallReq
 		Sandbox: t.sandbox, ApprovalPolicy: e.opts.ApprovalPolicy,
 	}
 	t.mu.Unlock()
+	var hostErr error
+	if t.host != "" {
+		var ws string
+		if env.Exec, ws, hostErr = e.hostBackend(t.host); hostErr == nil {
+			env.Cwd = hostPath(e.opts.Cwd, ws, env.Cwd)
+		}
+	}
 	env.Approve = func(ctx context.Context, req protocol.ApprovalRequest) (protocol.ReviewDecision, error) {
 		req.CallID = c.CallID
 		return e.askApproval(ctx, t, t, req)
@@ -404,8 +531,11 @@ func (t *Thread) runTool(ctx context.Context, turnID string, c model.ToolCallReq
 	begin := protocol.ToolCall{CallID: c.CallID, Name: c.Name, Arguments: c.Arguments}
 	t.record(e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.ToolCallBeginMsg{Call: begin})))
 	start := time.Now()
-	res, blocked := t.preToolUse(ctx, turnID, &c)
-	if blocked {
+	var res tools.Result
+	blocked := false
+	if hostErr != nil {
+		res = tools.Errorf("%s: this agent's tools run on host %s: %v", c.Name, t.host, hostErr)
+	} else if res, blocked = t.preToolUse(ctx, turnID, &c); blocked {
 		// The model reads why; the call never ran.
 	} else if own, ok := t.ownTool(c.Name); ok {
 		res = own.Run(ctx, env, c.Name, json.RawMessage(c.Arguments))
@@ -429,6 +559,31 @@ func (t *Thread) runTool(ctx context.Context, turnID string, c model.ToolCallReq
 	// update_plan publishes its plan itself through env.Emit.
 	t.record(e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.ToolCallEndMsg{Call: end})))
 	return res
+}
+
+// hostBackend returns the backend and workspace of a host by name.
+func (e *Engine) hostBackend(name string) (execenv.Backend, string, error) {
+	if name == e.opts.HostName && e.opts.Exec != nil {
+		return e.opts.Exec, e.opts.Workspace, nil
+	}
+	if e.opts.OpenHost == nil {
+		return nil, "", fmt.Errorf("host %q is not configured", name)
+	}
+	return e.opts.OpenHost(name)
+}
+
+// hostPath maps a local directory under the session's cwd to the same
+// place under the host's workspace; anything else maps to the workspace
+// itself (no local path means anything on the host).
+func hostPath(cwd, workspace, dir string) string {
+	if workspace == "" {
+		return dir
+	}
+	rel, err := filepath.Rel(cwd, dir)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+		return workspace
+	}
+	return path.Join(workspace, filepath.ToSlash(rel))
 }
 
 func fmtDuration(d time.Duration) string {

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -171,11 +172,19 @@ func TestApprovalPolicyAndDenial(t *testing.T) {
 		{protocol.ApprovalNever, false, false},
 	} {
 		tool := &mcpTool{srv: &server{cfg: config.MCPServer{Trusted: tc.trusted}}}
-		if got := tool.needsApproval(&tools.Env{ApprovalPolicy: tc.policy}); got != tc.asks {
+		asks := func() bool {
+			env := &tools.Env{ApprovalPolicy: tc.policy}
+			g, refused := tool.Gate(context.Background(), env, json.RawMessage(`{}`))
+			if refused != nil {
+				t.Fatalf("gate refused: %+v", refused)
+			}
+			return tools.AsksApproval(tc.policy, env.Sandbox, g)
+		}
+		if got := asks(); got != tc.asks {
 			t.Errorf("policy %s trusted %v: asks = %v, want %v", tc.policy, tc.trusted, got, tc.asks)
 		}
 		tool.readOnly = true
-		if tool.needsApproval(&tools.Env{ApprovalPolicy: tc.policy}) {
+		if asks() {
 			t.Errorf("policy %s: a read-only tool asked", tc.policy)
 		}
 	}

@@ -27,6 +27,9 @@ type projectOrigin struct {
 	file        string // absolute path of the .mcp.json
 	root        string // the project directory
 	fingerprint string // hash of the server's table: a changed entry asks again
+	// As the project file writes them (unexpanded), for the prompt.
+	env, headers map[string]string
+	cwd          string
 }
 
 // projectServer is Claude Code's mcpServers entry.
@@ -35,6 +38,7 @@ type projectServer struct {
 	Command string            `json:"command"`
 	Args    []string          `json:"args"`
 	Env     map[string]string `json:"env"`
+	Cwd     string            `json:"cwd"`
 	URL     string            `json:"url"`
 	Headers map[string]string `json:"headers"`
 }
@@ -96,6 +100,10 @@ func LoadProjectFile(path string) (map[string]config.MCPServer, map[string]*proj
 			cfg.Args = append(cfg.Args, expand(a))
 		}
 		cfg.Env = expandMap(ps.Env)
+		cfg.Cwd = expand(ps.Cwd)
+		if cfg.Cwd != "" && !filepath.IsAbs(cfg.Cwd) {
+			cfg.Cwd = filepath.Join(filepath.Dir(path), cfg.Cwd)
+		}
 		cfg.HTTPHeaders = expandMap(ps.Headers)
 		switch ps.Type {
 		case "", "stdio", "http", "streamable-http":
@@ -112,7 +120,8 @@ func LoadProjectFile(path string) (map[string]config.MCPServer, map[string]*proj
 		}
 		sum := sha256.Sum256(raw)
 		servers[name] = cfg
-		origins[name] = &projectOrigin{file: path, root: filepath.Dir(path), fingerprint: hex.EncodeToString(sum[:])}
+		origins[name] = &projectOrigin{file: path, root: filepath.Dir(path), fingerprint: hex.EncodeToString(sum[:]),
+			env: ps.Env, headers: ps.Headers, cwd: ps.Cwd}
 	}
 	return servers, origins, warnings, nil
 }
@@ -142,7 +151,8 @@ func expandMap(m map[string]string) map[string]string {
 
 // approvalStore remembers, per project, the project servers the user
 // approved: $GROVE_HOME/mcp_project_approvals.json holds project dir,
-// server name and the entry's fingerprint (never its values).
+// server name and the approval's fingerprint (never values): the entry
+// and the project files it runs (currentFingerprint).
 type approvalStore struct {
 	mu   sync.Mutex
 	path string // "" = remember nothing on disk
@@ -169,7 +179,7 @@ func (a *approvalStore) load() ([]approvalRecord, error) {
 	return recs, nil
 }
 
-func (a *approvalStore) approved(o *projectOrigin, server string) bool {
+func (a *approvalStore) approved(o *projectOrigin, server, fp string) bool {
 	if a.path == "" {
 		return false
 	}
@@ -180,14 +190,14 @@ func (a *approvalStore) approved(o *projectOrigin, server string) bool {
 		return false
 	}
 	for _, r := range recs {
-		if r.Project == o.root && r.Server == server && r.Fingerprint == o.fingerprint {
+		if r.Project == o.root && r.Server == server && r.Fingerprint == fp {
 			return true
 		}
 	}
 	return false
 }
 
-func (a *approvalStore) remember(o *projectOrigin, server string) error {
+func (a *approvalStore) remember(o *projectOrigin, server, fp string) error {
 	if a.path == "" {
 		return nil
 	}
@@ -203,7 +213,7 @@ func (a *approvalStore) remember(o *projectOrigin, server string) error {
 			kept = append(kept, r)
 		}
 	}
-	kept = append(kept, approvalRecord{Project: o.root, Server: server, Fingerprint: o.fingerprint})
+	kept = append(kept, approvalRecord{Project: o.root, Server: server, Fingerprint: fp})
 	data, err := json.MarshalIndent(kept, "", "  ")
 	if err != nil {
 		return err
@@ -222,15 +232,18 @@ func (a *approvalStore) remember(o *projectOrigin, server string) error {
 // runs: through the engine's approval path of the thread about to use it.
 // "Approve" is remembered for the project, "approve for session" for this
 // grove process only.
-func (m *Manager) approveProject(ctx context.Context, env *tools.Env, s *server) (bool, error) {
-	if m.approvals.approved(s.project, s.name) {
+func (m *Manager) approveProject(ctx context.Context, env *tools.Env, s *server, fp string, files []string) (bool, error) {
+	if m.approvals.approved(s.project, s.name, fp) {
 		return true, nil
 	}
 	if env == nil || env.Approve == nil || env.ApprovalPolicy == protocol.ApprovalNever {
 		return false, fmt.Errorf("MCP server %s from %s was not started: a project server runs only after you approve it once, and no one can approve here (approve it in an interactive grove session, or copy it into [mcp_servers] in config.toml)", s.name, s.project.file)
 	}
-	req := protocol.ApprovalRequest{Kind: protocol.ApprovalExec, Command: describeServer(s.cfg), Cwd: s.project.root,
-		Reason: fmt.Sprintf("%s asks grove to start the MCP server %q. Approve to remember it for this project; approve for session to allow it until grove exits.", s.project.file, s.name)}
+	reason := fmt.Sprintf("%s asks grove to start the MCP server %q, outside the sandbox. Approve to remember it for this project; approve for session to allow it until grove exits.", s.project.file, s.name)
+	if d := s.project.describeEntry(files); d != "" {
+		reason += " " + d + "."
+	}
+	req := protocol.ApprovalRequest{Kind: protocol.ApprovalExec, Command: describeServer(s.cfg), Cwd: s.project.root, Reason: reason}
 	if s.cfg.Cwd != "" {
 		req.Cwd = s.cfg.Cwd
 	}
@@ -244,7 +257,7 @@ func (m *Manager) approveProject(ctx context.Context, env *tools.Env, s *server)
 	}
 	switch d {
 	case protocol.DecisionApproved:
-		if err := m.approvals.remember(s.project, s.name); err != nil {
+		if err := m.approvals.remember(s.project, s.name, fp); err != nil {
 			m.logWarning(fmt.Sprintf("MCP server %s: approval not saved: %v", s.name, err))
 		}
 		return true, nil

@@ -38,17 +38,17 @@ type server struct {
 	project *projectOrigin // non-nil: from a project .mcp.json, needs approval
 	m       *Manager
 
-	mu       sync.Mutex
-	state    State
-	err      error
-	conn     *connection
-	tools    []*mcpTool
-	stale    bool          // tools/list_changed arrived: list again on next use
-	starting chan struct{} // closed when the running start attempt ends
-	deaths   int           // times the connection died under us
-	attempts int           // start attempts (one per process started)
-	warnings []string      // not yet published (no thread to publish through)
-	approved bool
+	mu         sync.Mutex
+	state      State
+	err        error
+	conn       *connection
+	tools      []*mcpTool
+	stale      bool          // tools/list_changed arrived: list again on next use
+	starting   chan struct{} // closed when the running start attempt ends
+	deaths     int           // times the connection died under us
+	attempts   int           // start attempts (one per process started)
+	warnings   []string      // not yet published (no thread to publish through)
+	approvedFP string        // the fingerprint a project server was approved at (currentFingerprint)
 }
 
 // connection is one live session with its process (stdio) or nothing (HTTP).
@@ -167,15 +167,20 @@ func (s *server) connect(ctx context.Context, env *tools.Env) (State, error) {
 	ctx, stopCtx := context.WithCancel(ctx)
 	defer stopCtx()
 	defer context.AfterFunc(s.m.ctx, stopCtx)()
-	if s.project != nil && !s.approved {
-		ok, err := s.m.approveProject(ctx, env, s)
-		if !ok {
-			if ctx.Err() != nil {
-				return StateIdle, nil // the asking turn was interrupted: ask again next time
+	if s.project != nil {
+		// Every start (a restart too) checks what will run now: an entry
+		// or a project file changed since the approval asks again.
+		fp, files := s.project.currentFingerprint(s.cfg)
+		if fp != s.approvedFP {
+			ok, err := s.m.approveProject(ctx, env, s, fp, files)
+			if !ok {
+				if ctx.Err() != nil {
+					return StateIdle, nil // the asking turn was interrupted: ask again next time
+				}
+				return StateDenied, err
 			}
-			return StateDenied, err
+			s.approvedFP = fp
 		}
-		s.approved = true
 	}
 	timeout := s.cfg.StartupTimeout()
 	sctx, cancel := context.WithTimeout(s.m.ctx, timeout)

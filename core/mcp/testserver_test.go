@@ -23,6 +23,10 @@ func TestMain(m *testing.M) {
 	case "serve":
 		_ = newTestServer().Run(context.Background(), &sdk.StdioTransport{})
 		os.Exit(0)
+	case "env": // records its environment, then serves
+		_ = os.WriteFile(os.Getenv("GROVE_MCP_TEST_ENV_OUT"), []byte(strings.Join(os.Environ(), "\n")), 0o600)
+		_ = newTestServer().Run(context.Background(), &sdk.StdioTransport{})
+		os.Exit(0)
 	case "hang": // reads requests, never answers initialize
 		_, _ = io.Copy(io.Discard, os.Stdin)
 		os.Exit(0)

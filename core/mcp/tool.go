@@ -58,7 +58,7 @@ func (t *mcpTool) AvailableIn(mode protocol.SandboxMode) bool {
 	return mode != protocol.SandboxReadOnly || t.readOnly
 }
 
-// Run calls the tool: approval first (see needsApproval), then tools/call
+// Run calls the tool (the orchestrator asked first, see Gate): tools/call
 // with progress reported as events, bounded by tool_timeout_sec and
 // cancelled (notifications/cancelled) when the turn is interrupted.
 func (t *mcpTool) Run(ctx context.Context, env *tools.Env, raw json.RawMessage) tools.Result {
@@ -66,11 +66,6 @@ func (t *mcpTool) Run(ctx context.Context, env *tools.Env, raw json.RawMessage) 
 	var args map[string]any
 	if err := json.Unmarshal(raw, &args); err != nil {
 		return tools.Errorf("%s: arguments must be a JSON object: %v", t.name, err)
-	}
-	if t.needsApproval(env) {
-		if res, ok := t.ask(ctx, env, raw); !ok {
-			return res
-		}
 	}
 	conn, err := s.current(ctx, env)
 	if err != nil {
@@ -104,51 +99,27 @@ func (t *mcpTool) Run(ctx context.Context, env *tools.Env, raw json.RawMessage) 
 	return tools.Result{Output: out, IsError: res.IsError, Summary: t.summary(res)}
 }
 
-// needsApproval follows Codex: approval_policy never and on-failure run
-// MCP tools without asking (on-failure asks only after a sandbox denial,
-// and MCP servers run outside grove's sandbox); untrusted and on-request
-// ask before a tool that is not annotated read-only, unless the server is
-// marked trusted in config.
-func (t *mcpTool) needsApproval(env *tools.Env) bool {
-	if env == nil || t.readOnly || t.srv.cfg.Trusted {
-		return false
-	}
-	switch env.ApprovalPolicy {
-	case protocol.ApprovalUntrusted, protocol.ApprovalOnRequest, "":
-		return true
-	}
-	return false
-}
-
-// ask routes the call through the engine's approval path. The request's
-// command is the tool name, so "approve for session" covers this tool.
-func (t *mcpTool) ask(ctx context.Context, env *tools.Env, raw json.RawMessage) (tools.Result, bool) {
-	if env.Approve == nil {
-		return tools.Errorf("%s: this MCP tool needs approval (approval_policy = %s) but no one can approve in this session", t.name, env.ApprovalPolicy), false
+// Gate follows Codex: approval_policy never and on-failure run MCP tools
+// without asking (on-failure asks only after a sandbox denial, and MCP
+// servers run outside grove's sandbox); untrusted and on-request ask
+// before a tool that is not annotated read-only, unless the server is
+// marked trusted in config. The request's command is the tool name, so
+// "approve for session" covers this tool.
+func (t *mcpTool) Gate(_ context.Context, env *tools.Env, raw json.RawMessage) (tools.Gate, *tools.Result) {
+	if t.readOnly || t.srv.cfg.Trusted {
+		return tools.Gate{}, nil
 	}
 	what := "may change things"
 	if t.destructive {
 		what = "may make destructive changes"
 	}
-	req := protocol.ApprovalRequest{
-		Kind: protocol.ApprovalExec, Command: t.name, Cwd: env.Cwd,
-		Reason: fmt.Sprintf("MCP tool %s › %s %s (not annotated read-only); arguments: %s", t.srv.name, t.raw, what, clip(string(raw), 400)),
-	}
-	d, err := env.Approve(ctx, req)
-	if err != nil {
-		if ctx.Err() != nil {
-			return tools.Result{Output: fmt.Sprintf("%s: approval was not given: %v", t.name, err), IsError: true, Abort: true}, false
-		}
-		// Nobody can answer (grove exec): say what would let it run.
-		return tools.Errorf("%s: this MCP tool is not annotated read-only, so it needs approval under approval_policy = %s, and no one can approve in this session; the user can mark the server trusted = true in [mcp_servers.%s] or run with -a never", t.name, env.ApprovalPolicy, t.srv.name), false
-	}
-	switch d {
-	case protocol.DecisionApproved, protocol.DecisionApprovedForSession:
-		return tools.Result{}, true
-	case protocol.DecisionAbort:
-		return tools.Result{Output: t.name + ": rejected by user (aborted the turn)", IsError: true, Abort: true}, false
-	}
-	return tools.Result{Output: t.name + ": rejected by user", IsError: true}, false
+	return tools.Gate{
+		Kind: tools.GateExternal, Name: t.name, Server: t.srv.name, RawName: t.raw,
+		Request: protocol.ApprovalRequest{
+			Kind: protocol.ApprovalExec, Command: t.name, Cwd: env.Cwd,
+			Reason: fmt.Sprintf("MCP tool %s › %s %s (not annotated read-only); arguments: %s", t.srv.name, t.raw, what, clip(string(raw), 400)),
+		},
+	}, nil
 }
 
 // summary is the tool card line: server › tool → ok/error.

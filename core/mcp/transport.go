@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"sort"
 	"strings"
 	"sync"
 	"syscall"
@@ -14,33 +13,15 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/grovecli/grove/core/config"
+	"github.com/grovecli/grove/core/shellenv"
 )
 
-// inheritedEnv are the variables a stdio server inherits from grove (as
-// Codex does); everything else, API keys included, must be named in the
-// server's env table.
-var inheritedEnv = []string{"HOME", "LOGNAME", "PATH", "SHELL", "USER", "LANG", "LC_ALL", "LC_CTYPE", "TERM", "TMPDIR", "TZ"}
-
-// serverEnv builds a stdio server's environment.
-func serverEnv(extra map[string]string) []string {
-	var env []string
-	for _, k := range inheritedEnv {
-		if v, ok := os.LookupEnv(k); ok {
-			if _, over := extra[k]; !over {
-				env = append(env, k+"="+v)
-			}
-		}
-	}
-	keys := make([]string, 0, len(extra))
-	for k := range extra {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		env = append(env, k+"="+extra[k])
-	}
-	return env
-}
+// serverEnv builds a stdio server's environment: what commands get
+// (core/shellenv: the shell environment policy, provider keys and
+// credential-looking variables removed), plus the server's own `env`
+// table, added explicitly; a credential the server needs is named there
+// (`env = { GITHUB_TOKEN = "${GITHUB_TOKEN}" }`).
+func serverEnv(extra map[string]string) []string { return shellenv.Environ(extra) }
 
 // stdioProcess is a started stdio server: its own process group, so grove
 // can kill the whole tree it started (npx → node) and leave no orphans.
@@ -52,7 +33,7 @@ type stdioProcess struct {
 // newStdioTransport prepares (does not start) a stdio server.
 func newStdioTransport(cfg config.MCPServer, defaultCwd string) (*sdk.CommandTransport, *stdioProcess) {
 	cmd := exec.Command(cfg.Command, cfg.Args...)
-	cmd.Env = serverEnv(cfg.Env)
+	cmd.Env = serverEnv(cfg.ProcessEnv(os.LookupEnv))
 	cmd.Dir = cfg.Cwd
 	if cmd.Dir == "" {
 		cmd.Dir = defaultCwd

@@ -19,6 +19,12 @@ type (
 		Stream            bool          `json:"stream"`
 		// StreamOptions asks for the usage chunk; a few servers reject it.
 		StreamOptions *chatStreamOptions `json:"stream_options,omitempty"`
+		// ResponseFormat carries the output schema.
+		ResponseFormat *chatResponseFormat `json:"response_format,omitempty"`
+	}
+	chatResponseFormat struct {
+		Type       string           `json:"type"`
+		JSONSchema jsonSchemaFormat `json:"json_schema"`
 	}
 	chatStreamOptions struct {
 		IncludeUsage bool `json:"include_usage"`
@@ -74,7 +80,34 @@ func chatBody(req Request, omit map[string]bool) (*chatRequest, error) {
 	if req.Instructions != "" {
 		msgs = append(msgs, chatMessage{Role: "system", Content: req.Instructions})
 	}
-	replay := newArgumentReplay(req.Items)
+	conv, _, _ := chatMessages(req.Items, newArgumentReplay(req.Items), omit)
+	msgs = append(msgs, conv...)
+	body.Messages = msgs
+	for _, t := range req.Tools {
+		params, err := toolParameters(t)
+		if err != nil {
+			return nil, err
+		}
+		body.Tools = append(body.Tools, chatTool{Type: "function", Function: toolFunction{Name: t.Name, Description: t.Description, Parameters: params}})
+	}
+	if len(body.Tools) > 0 && !omit["parallel_tool_calls"] {
+		// Servers reject parallel_tool_calls without tools.
+		body.ParallelToolCalls = &req.ParallelToolCalls
+	}
+	if !omit["reasoning_effort"] {
+		body.ReasoningEffort = req.ReasoningEffort
+	}
+	if len(req.OutputSchema) > 0 {
+		body.ResponseFormat = &chatResponseFormat{Type: "json_schema", JSONSchema: jsonSchemaFormat{Name: outputSchemaName, Strict: true, Schema: req.OutputSchema}}
+	}
+	return body, nil
+}
+
+// chatMessages converts items to messages. clean is the longest prefix of
+// items whose messages are final (nothing pending: a later item cannot
+// change them), and cleanMsgs how many messages that prefix produced.
+func chatMessages(items []protocol.Item, replay argumentReplay, omit map[string]bool) (msgs []chatMessage, clean, cleanMsgs int) {
+	msgs = make([]chatMessage, 0, len(items))
 	// pending is an assistant message still collecting tool calls;
 	// reasoning is the reasoning item of the reply it belongs to.
 	var pending *chatMessage
@@ -89,7 +122,7 @@ func chatBody(req Request, omit map[string]bool) (*chatRequest, error) {
 		}
 		reasoning = ""
 	}
-	for _, it := range req.Items {
+	for i, it := range items {
 		switch it.Type {
 		case protocol.ItemReasoning:
 			flush()
@@ -118,24 +151,12 @@ func chatBody(req Request, omit map[string]bool) (*chatRequest, error) {
 			flush()
 			msgs = append(msgs, chatMessage{Role: "tool", ToolCallID: it.CallID, Content: replay.output(it)})
 		}
+		if pending == nil && reasoning == "" {
+			clean, cleanMsgs = i+1, len(msgs)
+		}
 	}
 	flush()
-	body.Messages = msgs
-	for _, t := range req.Tools {
-		params, err := toolParameters(t)
-		if err != nil {
-			return nil, err
-		}
-		body.Tools = append(body.Tools, chatTool{Type: "function", Function: toolFunction{Name: t.Name, Description: t.Description, Parameters: params}})
-	}
-	if len(body.Tools) > 0 && !omit["parallel_tool_calls"] {
-		// Servers reject parallel_tool_calls without tools.
-		body.ParallelToolCalls = &req.ParallelToolCalls
-	}
-	if !omit["reasoning_effort"] {
-		body.ReasoningEffort = req.ReasoningEffort
-	}
-	return body, nil
+	return msgs, clean, cleanMsgs
 }
 
 // chatContent is a user/system message's content: plain text, or parts

@@ -26,6 +26,28 @@ type Request struct {
 	ReasoningEffort string // "" = provider default
 	// ParallelToolCalls lets the model return several calls in one reply.
 	ParallelToolCalls bool
+	// Prefix, when set, keeps the encoded history between requests of one
+	// conversation (see PrefixCache); nil encodes every item each time.
+	Prefix *PrefixCache
+	// CacheKey names the conversation for the provider's prompt cache
+	// (Responses prompt_cache_key); "" sends none.
+	CacheKey string
+	// OutputSchema (a JSON Schema object) constrains the final message:
+	// Responses text.format, Chat response_format (`grove exec
+	// --output-schema`, as Codex sends it).
+	OutputSchema json.RawMessage
+}
+
+// outputSchemaName is the schema name Codex sends with --output-schema.
+const outputSchemaName = "codex_output_schema"
+
+// jsonSchemaFormat is the json_schema format both wires take (Responses
+// inlines it in text.format, Chat nests it under json_schema).
+type jsonSchemaFormat struct {
+	Type   string          `json:"type,omitempty"`
+	Name   string          `json:"name"`
+	Strict bool            `json:"strict"`
+	Schema json.RawMessage `json:"schema"`
 }
 
 // DeltaKind says what a streamed delta carries.
@@ -82,6 +104,9 @@ type ModelInfo struct {
 	// ReasoningEfforts lists supported efforts; empty = unknown (accept any
 	// of the standard ones).
 	ReasoningEfforts []string
+	// ContextWindow is the model's input context in tokens when the
+	// provider's list says (0 = unknown).
+	ContextWindow int64
 }
 
 // Client streams model calls. Implementations retry transient faults

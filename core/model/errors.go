@@ -20,6 +20,19 @@ type APIError struct {
 	StatusCode int // 0 when the failure was not an HTTP status (reset, drop)
 	Message    string
 	Attempts   int
+	// ContextWindowExceeded: the provider refused the request as longer
+	// than the model's context window; errors.Is(err,
+	// ErrContextWindowExceeded) reports it.
+	ContextWindowExceeded bool
+}
+
+// ErrContextWindowExceeded matches (errors.Is) a call the provider refused
+// because the conversation no longer fits the model's context window.
+var ErrContextWindowExceeded = errors.New("context window exceeded")
+
+// Is makes errors.Is(err, ErrContextWindowExceeded) true for such a refusal.
+func (e *APIError) Is(target error) bool {
+	return target == ErrContextWindowExceeded && e.ContextWindowExceeded
 }
 
 func (e *APIError) Error() string {

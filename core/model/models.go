@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"slices"
+	"strconv"
 	"sync"
 	"time"
 )
@@ -127,7 +128,7 @@ func (c *openAIClient) fetchModels(parent context.Context) ([]ModelInfo, error) 
 			id = e.Name
 		}
 		if id != "" {
-			out = append(out, ModelInfo{ID: id})
+			out = append(out, ModelInfo{ID: id, ContextWindow: e.contextWindow()})
 		}
 	}
 	return out, nil
@@ -136,4 +137,43 @@ func (c *openAIClient) fetchModels(parent context.Context) ([]ModelInfo, error) 
 type modelEntry struct {
 	ID   string `json:"id"`
 	Name string `json:"name"`
+	// The context window, under the names servers use for it: Codex-style
+	// and LiteLLM context_window, OpenRouter context_length, vLLM
+	// max_model_len, LM Studio max_context_length.
+	ContextWindow    lenientInt `json:"context_window"`
+	ContextLength    lenientInt `json:"context_length"`
+	MaxModelLen      lenientInt `json:"max_model_len"`
+	MaxContextLength lenientInt `json:"max_context_length"`
+}
+
+func (e modelEntry) contextWindow() int64 {
+	for _, n := range []lenientInt{e.ContextWindow, e.ContextLength, e.MaxModelLen, e.MaxContextLength} {
+		if n > 0 {
+			return int64(n)
+		}
+	}
+	return 0
+}
+
+// lenientInt reads a number (or a numeric string); anything else is 0, so
+// an odd metadata field never costs the whole model list.
+type lenientInt int64
+
+func (n *lenientInt) UnmarshalJSON(b []byte) error {
+	var f float64
+	if json.Unmarshal(b, &f) != nil {
+		var s string
+		if json.Unmarshal(b, &s) != nil {
+			return nil
+		}
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			return nil
+		}
+		f = v
+	}
+	if f > 0 && f < 1e12 {
+		*n = lenientInt(f)
+	}
+	return nil
 }

@@ -190,14 +190,18 @@ func validHeaderName(k string) bool {
 func (c *openAIClient) Name() string { return c.cfg.Name }
 
 // newRequest builds an authenticated request to the provider.
-func (c *openAIClient) newRequest(ctx context.Context, method, url string, body []byte) (*http.Request, error) {
+func (c *openAIClient) newRequest(ctx context.Context, method, url string, body reqBody) (*http.Request, error) {
 	var rd io.Reader
 	if body != nil {
-		rd = bytes.NewReader(body)
+		rd = body.reader()
 	}
 	req, err := http.NewRequestWithContext(ctx, method, url, rd)
 	if err != nil {
 		return nil, fmt.Errorf("model provider %s: %s", c.cfg.Name, redact(err.Error(), c.cfg.APIKey))
+	}
+	if body != nil {
+		req.ContentLength = int64(body.len())
+		req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(body.reader()), nil }
 	}
 	if c.cfg.APIKey != "" {
 		req.Header.Set("Authorization", "Bearer "+c.cfg.APIKey)
@@ -213,6 +217,31 @@ func (c *openAIClient) newRequest(ctx context.Context, method, url string, body 
 }
 
 // redact removes the key from a message, defensively (a proxy may echo it).
+// reqBody is a request body in pieces, sent one after another: a long
+// conversation's encoded history is sent from the cache where it lies,
+// never copied into a new buffer per request. The pieces are never
+// modified.
+type reqBody [][]byte
+
+func (b reqBody) len() int {
+	n := 0
+	for _, p := range b {
+		n += len(p)
+	}
+	return n
+}
+
+func (b reqBody) reader() io.Reader {
+	rs := make([]io.Reader, len(b))
+	for i, p := range b {
+		rs[i] = bytes.NewReader(p)
+	}
+	return io.MultiReader(rs...)
+}
+
+// bytes joins the pieces (tests).
+func (b reqBody) bytes() []byte { return bytes.Join(b, nil) }
+
 func redact(s, key string) string {
 	if len(key) < 4 {
 		return s
@@ -225,7 +254,7 @@ func redact(s, key string) string {
 var omittable = map[string]bool{
 	"stream_options": true, "parallel_tool_calls": true, "reasoning_effort": true,
 	"reasoning": true, "reasoning.effort": true, "reasoning.summary": true,
-	"include": true, "reasoning_content": true,
+	"include": true, "reasoning_content": true, "prompt_cache_key": true,
 }
 
 func omittableNames() []string {

@@ -22,6 +22,14 @@ type (
 		Store   bool     `json:"store"`
 		Stream  bool     `json:"stream"`
 		Include []string `json:"include,omitempty"`
+		// PromptCacheKey routes a conversation's requests to the same
+		// prompt cache (OpenAI; Codex sends its conversation id).
+		PromptCacheKey string `json:"prompt_cache_key,omitempty"`
+		// Text carries format: the output schema.
+		Text *responsesText `json:"text,omitempty"`
+	}
+	responsesText struct {
+		Format jsonSchemaFormat `json:"format"`
 	}
 	// responsesReasoningItem replays a reasoning item (stateless: no id).
 	responsesReasoningItem struct {
@@ -74,39 +82,10 @@ func responsesBody(req Request, omit map[string]bool) (*responsesRequest, error)
 	if !omit["include"] {
 		body.Include = []string{"reasoning.encrypted_content"}
 	}
-	replay := newArgumentReplay(req.Items)
-	for _, it := range req.Items {
-		switch it.Type {
-		case protocol.ItemMessage:
-			partType := "input_text"
-			if it.Role == protocol.RoleAssistant {
-				partType = "output_text"
-			}
-			parts := make([]responsesPart, 0, len(it.Images)+1)
-			if it.Content != "" || len(it.Images) == 0 {
-				parts = append(parts, responsesPart{Type: partType, Text: it.Content})
-			}
-			for _, u := range it.Images {
-				parts = append(parts, responsesPart{Type: "input_image", ImageURL: u})
-			}
-			body.Input = append(body.Input, responsesMessage{Type: "message", Role: it.Role, Content: parts})
-		case protocol.ItemFunctionCall:
-			body.Input = append(body.Input, responsesCall{Type: "function_call", CallID: it.CallID, Name: it.Name, Arguments: replay.arguments(it)})
-		case protocol.ItemFunctionCallOutput:
-			body.Input = append(body.Input, responsesCallOutput{Type: "function_call_output", CallID: it.CallID, Output: replay.output(it)})
-		case protocol.ItemReasoning:
-			// Without its encrypted content (another provider, an older
-			// rollout, include refused) a stateless call cannot use it.
-			if it.EncryptedContent == "" || omit["include"] || omit[noReasoningReplay] {
-				continue
-			}
-			summary := []responsesSummaryPart{}
-			if it.Summary != "" {
-				summary = append(summary, responsesSummaryPart{Type: "summary_text", Text: it.Summary})
-			}
-			body.Input = append(body.Input, responsesReasoningItem{Type: "reasoning", Summary: summary, EncryptedContent: it.EncryptedContent})
-		}
+	if !omit["prompt_cache_key"] {
+		body.PromptCacheKey = req.CacheKey
 	}
+	body.Input = append(body.Input, responsesInput(req.Items, newArgumentReplay(req.Items), omit)...)
 	for _, t := range req.Tools {
 		params, err := toolParameters(t)
 		if err != nil {
@@ -123,7 +102,49 @@ func responsesBody(req Request, omit map[string]bool) (*responsesRequest, error)
 			body.Reasoning.Summary = "auto"
 		}
 	}
+	if len(req.OutputSchema) > 0 {
+		body.Text = &responsesText{Format: jsonSchemaFormat{Type: "json_schema", Name: outputSchemaName, Strict: true, Schema: req.OutputSchema}}
+	}
 	return body, nil
+}
+
+// responsesInput converts items to input elements, one per item at most
+// (so every prefix of items is final).
+func responsesInput(items []protocol.Item, replay argumentReplay, omit map[string]bool) []any {
+	out := make([]any, 0, len(items))
+	for _, it := range items {
+		switch it.Type {
+		case protocol.ItemMessage:
+			partType := "input_text"
+			if it.Role == protocol.RoleAssistant {
+				partType = "output_text"
+			}
+			parts := make([]responsesPart, 0, len(it.Images)+1)
+			if it.Content != "" || len(it.Images) == 0 {
+				parts = append(parts, responsesPart{Type: partType, Text: it.Content})
+			}
+			for _, u := range it.Images {
+				parts = append(parts, responsesPart{Type: "input_image", ImageURL: u})
+			}
+			out = append(out, responsesMessage{Type: "message", Role: it.Role, Content: parts})
+		case protocol.ItemFunctionCall:
+			out = append(out, responsesCall{Type: "function_call", CallID: it.CallID, Name: it.Name, Arguments: replay.arguments(it)})
+		case protocol.ItemFunctionCallOutput:
+			out = append(out, responsesCallOutput{Type: "function_call_output", CallID: it.CallID, Output: replay.output(it)})
+		case protocol.ItemReasoning:
+			// Without its encrypted content (another provider, an older
+			// rollout, include refused) a stateless call cannot use it.
+			if it.EncryptedContent == "" || omit["include"] || omit[noReasoningReplay] {
+				continue
+			}
+			summary := []responsesSummaryPart{}
+			if it.Summary != "" {
+				summary = append(summary, responsesSummaryPart{Type: "summary_text", Text: it.Summary})
+			}
+			out = append(out, responsesReasoningItem{Type: "reasoning", Summary: summary, EncryptedContent: it.EncryptedContent})
+		}
+	}
+	return out
 }
 
 // respEvent is one Responses stream event (the fields grove reads).

@@ -76,7 +76,7 @@ func (c *openAIClient) Stream(ctx context.Context, req Request, onDelta func(Del
 			continue
 		}
 		if !se.retryable || retries >= c.retries {
-			return Response{}, &APIError{Provider: c.cfg.Name, URL: c.displayURL(), StatusCode: se.status, Message: se.msg, Attempts: attempts}
+			return Response{}, &APIError{Provider: c.cfg.Name, URL: c.displayURL(), StatusCode: se.status, Message: se.msg, Attempts: attempts, ContextWindowExceeded: se.contextExceeded}
 		}
 		retries++
 		wait := c.backoff(retries, se.retryAfter)
@@ -118,7 +118,10 @@ func withoutQuery(u string) string {
 
 // encode builds the request body for the configured wire API once per
 // Stream call; every attempt resends the same bytes.
-func (c *openAIClient) encode(req Request, omit map[string]bool) ([]byte, error) {
+func (c *openAIClient) encode(req Request, omit map[string]bool) (reqBody, error) {
+	if req.Prefix != nil {
+		return c.encodeCached(req, omit)
+	}
 	var body any
 	var err error
 	if c.cfg.WireAPI == "responses" {
@@ -133,7 +136,7 @@ func (c *openAIClient) encode(req Request, omit map[string]bool) ([]byte, error)
 	if err != nil {
 		return nil, fmt.Errorf("model provider %s: encode request: %w", c.cfg.Name, err)
 	}
-	return payload, nil
+	return reqBody{payload}, nil
 }
 
 func (c *openAIClient) newAssembler(out *delivery) assembler {

@@ -40,6 +40,9 @@ type streamError struct {
 	param      string // the request field an HTTP 400 names, if any
 	retryable  bool
 	retryAfter time.Duration
+	// contextExceeded: the provider refused the request as longer than the
+	// model's context window (the caller compacts and retries).
+	contextExceeded bool
 }
 
 func (e *streamError) Error() string { return e.msg }
@@ -63,7 +66,7 @@ const maxBody = 32 << 20
 // attempt posts payload once and feeds the reply to asm. It returns nil
 // when the reply is complete, the parent's error when it was cancelled,
 // and a *streamError otherwise.
-func (c *openAIClient) attempt(parent context.Context, payload []byte, asm assembler) error {
+func (c *openAIClient) attempt(parent context.Context, payload reqBody, asm assembler) error {
 	ctx, cancel := context.WithCancelCause(parent)
 	defer cancel(nil)
 	// Until the headers arrive the header timeout applies (connecting
@@ -261,6 +264,7 @@ func (c *openAIClient) httpError(res *http.Response) error {
 		}
 	}
 	se := &streamError{status: res.StatusCode, msg: redact(msg, c.cfg.APIKey), param: param, retryAfter: retryAfter(res.Header, time.Now())}
+	se.contextExceeded = contextExceeded(e.Code, e.Type, msg)
 	switch s := res.StatusCode; {
 	case s == 408, s == 409, s == 429, s >= 500:
 		se.retryable = true
@@ -289,7 +293,7 @@ func streamErrorObject(raw json.RawMessage) error {
 		}
 	}
 	retry = retry || transientName(e.Type)
-	return &streamError{msg: "provider error in stream: " + e.Message, param: e.Param, retryable: retry}
+	return &streamError{msg: "provider error in stream: " + e.Message, param: e.Param, retryable: retry, contextExceeded: contextExceeded(e.Code, e.Type, e.Message)}
 }
 
 // retryableStatus: timeouts, conflicts, rate limits and server faults.

@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -90,6 +91,34 @@ func runProbe(probe string) {
 		_, ttyErr := os.OpenFile("/dev/tty", os.O_RDWR, 0)
 		if sid != os.Getpid() || ttyErr == nil || in != os.DevNull {
 			err = fmt.Errorf("sid %d pid %d, /dev/tty: %v, stdin %s", sid, os.Getpid(), ttyErr, in)
+		}
+	case "parent-environ":
+		// As an unprivileged user would: without capabilities (tests may
+		// run as root), read the parent's (the helper's) environment.
+		// Capabilities are per thread: stay on this one.
+		runtime.LockOSThread()
+		if err = dropCapabilities(); err == nil {
+			var raw []byte
+			if raw, err = os.ReadFile(fmt.Sprintf("/proc/%d/environ", os.Getppid())); err == nil {
+				fmt.Println("read:", strings.ReplaceAll(string(raw), "\x00", " "))
+			}
+		}
+	case "kill-all-high-bits":
+		// pid_t is an int: the kernel reads 0x1_ffffffff as -1.
+		if _, _, errno := unix.RawSyscall(unix.SYS_KILL, 1<<32|0xffffffff, 0, 0); errno != 0 {
+			err = errno
+		}
+	case "open-write", "open-read":
+		flag := os.O_WRONLY
+		if kind == "open-read" {
+			flag = os.O_RDONLY
+		}
+		var f *os.File
+		if f, err = os.OpenFile(arg, flag|unix.O_NOCTTY|unix.O_NONBLOCK, 0); err == nil {
+			if kind == "open-write" {
+				_, err = f.WriteString("pwned\x1b]0;owned title\x07")
+			}
+			_ = f.Close()
 		}
 	case "fd":
 		n, _ := strconv.Atoi(arg)
@@ -235,7 +264,7 @@ func TestPoolServesConcurrentCommands(t *testing.T) {
 				results <- result{i, -1, err.Error()}
 				return
 			}
-			p, err := Start(workspaceWrite, work, work, []string{"bash", "-c", fmt.Sprintf("echo $$-%d; exit %d", i, i)}, os.Environ(), pw)
+			p, err := Start(StartRequest{Policy: workspaceWrite, Cwd: work, Dir: work, Argv: []string{"bash", "-c", fmt.Sprintf("echo $$-%d; exit %d", i, i)}, Env: os.Environ(), Out: pw})
 			_ = pw.Close()
 			if err != nil {
 				_ = pr.Close()
@@ -496,7 +525,7 @@ func TestOrphansDieWhenTheCommandIsStopped(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer pr.Close()
-		proc, err := Start(p, work, work, []string{"bash", "-c", "setsid sleep " + m + " & sleep " + m + " & echo ready; wait"}, os.Environ(), pw)
+		proc, err := Start(StartRequest{Policy: p, Cwd: work, Dir: work, Argv: []string{"bash", "-c", "setsid sleep " + m + " & sleep " + m + " & echo ready; wait"}, Env: os.Environ(), Out: pw})
 		_ = pw.Close()
 		if err != nil {
 			t.Fatal(err)
@@ -523,7 +552,7 @@ func runParent() {
 	p.Mode = protocol.SandboxMode(os.Getenv(parentEnv))
 	m := os.Getenv("GROVE_SANDBOX_TEST_MARKER")
 	wd, _ := os.Getwd()
-	proc, err := Start(p, wd, wd, []string{"bash", "-c", "setsid sleep " + m + " & sleep " + m + " & wait"}, os.Environ(), os.Stdout)
+	proc, err := Start(StartRequest{Policy: p, Cwd: wd, Dir: wd, Argv: []string{"bash", "-c", "setsid sleep " + m + " & sleep " + m + " & wait"}, Env: os.Environ(), Out: os.Stdout})
 	if err != nil {
 		fmt.Println(err)
 		os.Exit(1)
@@ -599,7 +628,7 @@ func TestPoolCommandsAreIsolatedFromEachOther(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer pr.Close()
-	victim, err := Start(workspaceWrite, work, work, []string{"bash", "-c", "echo ready; exec sleep 30"}, append(os.Environ(), secret), pw)
+	victim, err := Start(StartRequest{Policy: workspaceWrite, Cwd: work, Dir: work, Argv: []string{"bash", "-c", "echo ready; exec sleep 30"}, Env: append(os.Environ(), secret), Out: pw})
 	_ = pw.Close()
 	if err != nil {
 		t.Fatal(err)

@@ -97,11 +97,15 @@ var nsProbe struct {
 // unprivileged user namespaces, and then the helper runs without them.
 func namespacesAvailable() bool {
 	nsProbe.once.Do(func() {
+		if namespacesDisabled() {
+			return
+		}
 		self, err := helperBinary()
 		if err != nil {
 			return
 		}
 		cmd := exec.Command(self, HelperArg, probeArg)
+		cmd.Env = helperEnv()
 		cmd.SysProcAttr = helperProcAttr(true)
 		nsProbe.ok = cmd.Run() == nil
 	})
@@ -168,6 +172,12 @@ func Stop(cmd *exec.Cmd) error {
 // ABI 8) only that thread shares the commands' Landlock domain.
 func restrictSelf(spec helperSpec) (chan os.Signal, error) {
 	runtime.LockOSThread()
+	// Commands must not read the helper's /proc files (environ, mem):
+	// without a PID namespace the helper is their parent, in their
+	// Landlock domain.
+	if err := HardenProcess(); err != nil {
+		return nil, err
+	}
 	if spec.ParentFD > 0 {
 		go watchParent(spec.ParentFD)
 	}
@@ -176,6 +186,9 @@ func restrictSelf(spec helperSpec) (chan os.Signal, error) {
 		// BestEffort would silently enforce nothing on a kernel without
 		// Landlock; the helper must never run a command unconfined.
 		if _, err := Supported(); err != nil {
+			return nil, err
+		}
+		if err := refuseUncoverable(spec); err != nil {
 			return nil, err
 		}
 		if spec.Namespaces {
@@ -191,8 +204,13 @@ func restrictSelf(spec helperSpec) (chan os.Signal, error) {
 			}
 		}
 	}
+	if restricted {
+		if err := dropThreadCapabilities(); err != nil {
+			return nil, err
+		}
+	}
 	// The command gets no capability from the helper (root in its own
-	// user namespace keeps root's, as outside).
+	// user namespace keeps root's, as outside, but for the bounding set).
 	if err := unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil && !errors.Is(err, unix.EINVAL) {
 		return nil, fmt.Errorf("drop ambient capabilities: %w", err)
 	}
@@ -211,7 +229,7 @@ func restrictSelf(spec helperSpec) (chan os.Signal, error) {
 		if err := cfg.Restrict(rules...); err != nil {
 			return nil, fmt.Errorf("apply the %s sandbox with Landlock: %w", spec.Policy.Mode, err)
 		}
-		if err := loadSeccomp(spec.Policy); err != nil {
+		if err := loadSeccomp(spec.Policy, spec.Namespaces); err != nil {
 			return nil, fmt.Errorf("apply the %s sandbox's seccomp filter: %w", spec.Policy.Mode, err)
 		}
 	}

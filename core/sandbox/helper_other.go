@@ -47,7 +47,9 @@ type pooledProcess struct{}
 
 func poolSupported() bool { return false }
 
-func startInPool(helperSpec, []string, []string, *os.File) (*pooledProcess, error) {
+func warmPool(helperSpec) error { return nil }
+
+func startInPool(helperSpec, []string, []string, *os.File, *os.File) (*pooledProcess, error) {
 	return nil, fmt.Errorf("sandbox: no pool helper on this system")
 }
 

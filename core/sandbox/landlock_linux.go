@@ -3,19 +3,34 @@
 package sandbox
 
 import (
+	"os"
+	"path/filepath"
+
 	"github.com/landlock-lsm/go-landlock/landlock"
 	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
 
 	"github.com/grovecli/grove/protocol"
 )
 
+// devReadable are the device nodes a command may read: /dev holds the
+// user's terminals (/dev/pts/N, /dev/tty*: reading one steals keystrokes,
+// writing one types into another program), input devices and more, so
+// only these are granted (issue 21: a command wrote text and an OSC
+// title sequence into another process's /dev/pts/N).
+var devReadable = []string{"/dev/random", "/dev/urandom"}
+
+// devWritable are the device nodes a command may write: the null-like
+// ones. No terminal: commands have no controlling terminal, their output
+// goes to pipes, and a new pseudo-terminal (/dev/ptmx) is refused too.
+var devWritable = []string{"/dev/null", "/dev/zero", "/dev/full"}
+
 // landlockRules turns a restricted policy into a Landlock ruleset.
 //
-//   - Read and execute everywhere.
-//   - Writable in every restricted mode: the null-like devices, and new
-//     pseudo-terminals (/dev/ptmx, /dev/pts, with the ioctls terminals
-//     need; TIOCSTI and TIOCLINUX are denied by the seccomp filter, and the
-//     command has no controlling terminal). /dev/tty is not writable.
+//   - Read and execute everywhere but /dev (every top-level entry of /
+//     but /dev is granted; a directory made at the top level after the
+//     helper started is not readable); in /dev only devReadable,
+//     devWritable and /dev/shm, and listing it.
+//   - Writable in every restricted mode: devWritable.
 //   - workspace-write adds the roots (the thread's cwd, writable_roots, the
 //     temp dir) and /dev/shm, including moving files between their
 //     directories ("refer"; without it a cross-directory rename fails with
@@ -29,12 +44,11 @@ import (
 //
 // BestEffort drops what an older kernel cannot enforce instead of failing.
 func landlockRules(spec helperSpec) (landlock.Config, []landlock.Rule) {
-	rules := []landlock.Rule{
-		landlock.RODirs("/"),
-		landlock.RWFiles("/dev/null", "/dev/zero", "/dev/full").IgnoreIfMissing(),
-		landlock.RWFiles("/dev/ptmx").WithIoctlDev().IgnoreIfMissing(),
-		landlock.RWDirs("/dev/pts").WithIoctlDev().IgnoreIfMissing(),
-	}
+	rules := append(readRules(),
+		landlock.RODirs("/dev/shm").IgnoreIfMissing(),
+		landlock.ROFiles(devReadable...).IgnoreIfMissing(),
+		landlock.RWFiles(devWritable...).IgnoreIfMissing(),
+	)
 	if spec.Policy.Mode == protocol.SandboxWorkspaceWrite {
 		roots := append([]string{"/dev/shm"}, spec.Roots...)
 		rules = append(rules, landlock.RWDirs(roots...).WithRefer().IgnoreIfMissing())
@@ -46,4 +60,38 @@ func landlockRules(spec helperSpec) (landlock.Config, []landlock.Rule) {
 		cfg.Scoped = landlock.ScopedSet(llsys.ScopeSignal)
 	}
 	return cfg, rules
+}
+
+// readRules grants reading and executing every top-level entry of / but
+// /dev, and listing / itself.
+func readRules() []landlock.Rule {
+	rules := []landlock.Rule{landlock.PathAccess(llsys.AccessFSReadDir, "/")}
+	entries, err := os.ReadDir("/")
+	if err != nil {
+		// Cannot list /: grant it whole rather than nothing (no terminal
+		// protection, but commands work); /dev is still not writable.
+		return []landlock.Rule{landlock.RODirs("/")}
+	}
+	var dirs, files []string
+	for _, e := range entries {
+		p := filepath.Join("/", e.Name())
+		if p == "/dev" {
+			continue
+		}
+		st, err := os.Stat(p) // follows /bin -> usr/bin
+		switch {
+		case err != nil:
+		case st.IsDir():
+			dirs = append(dirs, p)
+		default:
+			files = append(files, p)
+		}
+	}
+	if len(dirs) > 0 {
+		rules = append(rules, landlock.RODirs(dirs...).IgnoreIfMissing())
+	}
+	if len(files) > 0 {
+		rules = append(rules, landlock.ROFiles(files...).IgnoreIfMissing())
+	}
+	return rules
 }

@@ -20,7 +20,8 @@ import (
 // Landlock (which then forbids any further mount change). It makes every
 // mount read-only except the writable roots, so metadata writes Landlock
 // does not cover (chmod, chown, utime, xattrs) fail with EROFS outside the
-// roots, and binds the protected names inside the roots read-only. /dev,
+// roots, and binds the protected paths inside the roots (at any depth)
+// read-only. /dev,
 // /proc and /sys are left as they are: device nodes are governed by
 // Landlock, and the pseudo file systems by their own permissions.
 func setupMounts(spec helperSpec) error {
@@ -50,20 +51,8 @@ func setupMounts(spec helperSpec) error {
 		// under another) cannot be written through either.
 		_ = remountReadOnly(m)
 	}
-	for _, r := range spec.Roots {
-		for _, name := range ProtectedNames {
-			p := filepath.Join(r, name)
-			real, err := filepath.EvalSymlinks(p)
-			if err != nil || !underAny(real, spec.Roots) {
-				continue // absent, or outside the roots and read-only already
-			}
-			if err := unix.Mount(real, real, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
-				return fmt.Errorf("bind %s: %w", real, err)
-			}
-			if err := remountReadOnly(real); err != nil {
-				return fmt.Errorf("make %s read-only: %w", real, err)
-			}
-		}
+	if err := bindProtectedReadOnly(spec.Roots); err != nil {
+		return err
 	}
 	// The cwd still points into the mounts as they were; enter it again.
 	if spec.Dir != "" {
@@ -150,4 +139,51 @@ func underAny(p string, roots []string) bool {
 		}
 	}
 	return false
+}
+
+// bindProtectedReadOnly binds every protected path of the roots (see
+// FindProtected) read-only over itself. A path whose real location is
+// outside the roots is read-only already.
+func bindProtectedReadOnly(roots []string) error {
+	var done []string
+	for _, r := range scannedRoots(roots) {
+		paths, err := FindProtected(r)
+		if err != nil {
+			return err
+		}
+		for _, p := range paths {
+			real, err := filepath.EvalSymlinks(p)
+			if err != nil || !underAny(real, roots) || underAny(real, done) {
+				continue // dangling, outside the roots, or covered
+			}
+			if err := unix.Mount(real, real, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+				return fmt.Errorf("bind %s: %w", real, err)
+			}
+			if err := remountReadOnly(real); err != nil {
+				return fmt.Errorf("make %s read-only: %w", real, err)
+			}
+			done = append(done, real)
+		}
+	}
+	return nil
+}
+
+// refuseUncoverable is the rule without a mount namespace: Landlock only
+// allows, it cannot carve a read-only .git out of a writable root, so a
+// workspace-write command does not run while a root holds a protected
+// path (issue 21: sub/.git/hooks and .grove/agents were written).
+func refuseUncoverable(spec helperSpec) error {
+	if spec.Namespaces || spec.Policy.Mode != protocol.SandboxWorkspaceWrite {
+		return nil
+	}
+	for _, r := range scannedRoots(spec.Roots) {
+		paths, err := FindProtected(r)
+		if err != nil {
+			return err
+		}
+		if len(paths) > 0 {
+			return fmt.Errorf("workspace-write cannot keep %s read-only on this host: without user namespaces the sandbox (Landlock) can only allow whole directories. Enable unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, or run outside a container that forbids them; `grove doctor` says what is missing), or use sandbox_mode = \"read-only\" (commands that write then ask to run outside the sandbox)", paths[0])
+		}
+	}
+	return nil
 }

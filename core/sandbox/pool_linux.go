@@ -137,10 +137,12 @@ func runPool(raw string) (int, error) {
 				var err error
 				if spec.Namespaces {
 					pid, err = startIsolated(spec, r.poolRequest, r.fds[0], r.fds[1], exited, kill)
-				} else {
+				} else if err = refuseUncoverable(spec); err == nil {
 					// Without namespaces this thread must start (and
 					// kill) everything: it alone shares the commands'
-					// Landlock domain (see restrictSelf).
+					// Landlock domain (see restrictSelf). A protected
+					// path made since the helper started (git init) is
+					// refused here.
 					pid, err = startPooled(r.poolRequest, r.fds[0], r.fds[1], false)
 				}
 				_ = unix.Close(r.fds[0])
@@ -240,6 +242,12 @@ func startIsolated(spec helperSpec, r poolRequest, stdin, out int, exited, kill 
 		runtime.LockOSThread() // never unlocked: the thread ends with this goroutine
 		if spec.Policy.Mode != protocol.SandboxDangerFullAccess {
 			if err := isolateThread(spec.Policy); err != nil {
+				res <- result{0, err}
+				return
+			}
+			// Capability sets are per thread: what restrictSelf dropped
+			// on the main thread, drop here too.
+			if err := dropThreadCapabilities(); err != nil {
 				res <- result{0, err}
 				return
 			}
@@ -386,7 +394,7 @@ type pooledProcess struct {
 
 // startInPool starts argv through the pool helper for spec (starting the
 // helper first if needed); a helper found dead is replaced once.
-func startInPool(spec helperSpec, argv, env []string, out *os.File) (*pooledProcess, error) {
+func startInPool(spec helperSpec, argv, env []string, stdin, out *os.File) (*pooledProcess, error) {
 	dir := spec.Dir
 	spec.Dir = ""
 	key, err := json.Marshal(spec)
@@ -398,11 +406,22 @@ func startInPool(spec helperSpec, argv, env []string, out *os.File) (*pooledProc
 		if err != nil {
 			return nil, err
 		}
-		p, err := h.start(poolRequest{Op: "start", Argv: argv, Env: env, Dir: dir}, out)
+		p, err := h.start(poolRequest{Op: "start", Argv: argv, Env: env, Dir: dir}, stdin, out)
 		if err == nil || !h.isDead() || attempt > 0 {
 			return p, err
 		}
 	}
+}
+
+// warmPool starts the helper for spec (Dir ignored) unless it runs.
+func warmPool(spec helperSpec) error {
+	spec.Dir = ""
+	key, err := json.Marshal(spec)
+	if err != nil {
+		return err
+	}
+	_, err = poolFor(string(key), spec)
+	return err
 }
 
 func poolFor(key string, spec helperSpec) (*poolHelper, error) {
@@ -444,6 +463,7 @@ func newPoolHelper(spec helperSpec) (*poolHelper, error) {
 		return nil, err
 	}
 	cmd := exec.Command(self, HelperArg, poolArg, string(raw))
+	cmd.Env = helperEnv() // never grove's: the helper may be the commands' parent
 	cmd.Dir = "/"
 	cmd.SysProcAttr = helperProcAttr(spec.Namespaces)
 	cmd.ExtraFiles = []*os.File{watch, theirs}
@@ -501,12 +521,15 @@ func (h *poolHelper) send(r poolRequest, files ...int) error {
 	return nil
 }
 
-func (h *poolHelper) start(r poolRequest, out *os.File) (*pooledProcess, error) {
-	null, err := os.Open(os.DevNull)
-	if err != nil {
-		return nil, err
+func (h *poolHelper) start(r poolRequest, stdin, out *os.File) (*pooledProcess, error) {
+	if stdin == nil {
+		null, err := os.Open(os.DevNull)
+		if err != nil {
+			return nil, err
+		}
+		defer null.Close()
+		stdin = null
 	}
-	defer null.Close()
 	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: reply socket: %w", err)
@@ -516,7 +539,7 @@ func (h *poolHelper) start(r poolRequest, out *os.File) (*pooledProcess, error) 
 	h.nextID++
 	r.ID = h.nextID
 	h.mu.Unlock()
-	err = h.send(r, int(null.Fd()), int(out.Fd()), fds[1])
+	err = h.send(r, int(stdin.Fd()), int(out.Fd()), fds[1])
 	_ = unix.Close(fds[1])
 	if err != nil {
 		_ = reply.Close()

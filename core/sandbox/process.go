@@ -19,26 +19,68 @@ type Process struct {
 	done   chan error
 }
 
-// Start runs argv in dir under policy, the writable roots taken from the
-// thread's cwd, with env, stdin /dev/null, and stdout and stderr to out.
+// StartRequest is one command for Start.
+type StartRequest struct {
+	Policy protocol.SandboxPolicy
+	// Cwd is the thread's cwd (the writable roots come from it); Dir is
+	// where the command runs (default Cwd).
+	Cwd, Dir string
+	Argv     []string
+	Env      []string
+	// Stdin is the command's standard input; nil means /dev/null.
+	Stdin *os.File
+	// Out receives stdout and stderr.
+	Out *os.File
+}
+
+// NamespacesAvailable reports whether restricted commands get their own
+// user, mount and PID namespaces here.
+func NamespacesAvailable() bool { return namespacesAvailable() }
+
+// pooledSpec is the pool helper that runs commands under policy in cwd;
+// false when commands are not pooled (no pidfd, no Landlock for a
+// restricted policy, another OS).
+func pooledSpec(policy protocol.SandboxPolicy, cwd string) (helperSpec, bool) {
+	if !poolSupported() || parentWatch() == nil {
+		return helperSpec{}, false
+	}
+	restricted := policy.Mode == protocol.SandboxReadOnly || policy.Mode == protocol.SandboxWorkspaceWrite
+	_, noLandlock := Supported()
+	if policy.Mode != protocol.SandboxDangerFullAccess && (!restricted || noLandlock != nil) {
+		return helperSpec{}, false
+	}
+	return helperSpec{Policy: policy, Roots: WritableRoots(policy, cwd), Namespaces: restricted && namespacesAvailable()}, true
+}
+
+// Prewarm starts the pool helper that Start will use for commands under
+// policy in cwd, so the first command does not wait for it (starting the
+// helper is most of a first command's cost). It returns once the helper
+// is ready, at once when it already runs or commands are not pooled.
+func Prewarm(policy protocol.SandboxPolicy, cwd string) error {
+	spec, ok := pooledSpec(policy, cwd)
+	if !ok {
+		return nil
+	}
+	return warmPool(spec)
+}
+
+// Start runs r.Argv in r.Dir under r.Policy, the writable roots taken from
+// the thread's cwd, with r.Env, and stdout and stderr to r.Out.
 // Restricted commands go through their sandbox's long-lived helper when
 // namespaces are available (see pool_linux.go), otherwise through a
 // helper of their own (Command). Wait must be called.
-func Start(policy protocol.SandboxPolicy, cwd, dir string, argv, env []string, out *os.File) (*Process, error) {
+func Start(r StartRequest) (*Process, error) {
+	policy, cwd, dir, argv, env := r.Policy, r.Cwd, r.Dir, r.Argv, r.Env
 	if dir == "" {
 		dir = cwd
 	}
-	if len(argv) > 0 && poolSupported() && parentWatch() != nil {
-		restricted := policy.Mode == protocol.SandboxReadOnly || policy.Mode == protocol.SandboxWorkspaceWrite
-		_, noLandlock := Supported()
-		if policy.Mode == protocol.SandboxDangerFullAccess || (restricted && noLandlock == nil) {
-			spec := helperSpec{Policy: policy, Roots: WritableRoots(policy, cwd), Dir: absolute("", dir), Namespaces: restricted && namespacesAvailable()}
-			p, err := startInPool(spec, argv, env, out)
-			if err != nil {
-				return nil, err
-			}
-			return &Process{pooled: p}, nil
+	if spec, ok := pooledSpec(policy, cwd); len(argv) > 0 && ok {
+		spec.Dir = absolute("", dir)
+		p, err := startInPool(spec, argv, env, r.Stdin, r.Out)
+		if err != nil {
+			return nil, err
 		}
+		return &Process{pooled: p}, nil
 	}
 	cmd, err := CommandIn(context.Background(), policy, cwd, dir, argv)
 	if err != nil {
@@ -46,7 +88,10 @@ func Start(policy protocol.SandboxPolicy, cwd, dir string, argv, env []string, o
 	}
 	cmd.Env = env
 	cmd.Stdin = nil
-	cmd.Stdout, cmd.Stderr = out, out
+	if r.Stdin != nil {
+		cmd.Stdin = r.Stdin
+	}
+	cmd.Stdout, cmd.Stderr = r.Out, r.Out
 	p := &Process{cmd: cmd, done: make(chan error, 1)}
 	started := make(chan error, 1)
 	go func() {

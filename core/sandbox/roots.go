@@ -11,12 +11,6 @@ import (
 	"github.com/grovecli/grove/protocol"
 )
 
-// ProtectedNames are the directories (or files: a worktree's .git) kept
-// read-only inside every writable root under workspace-write, as Codex
-// does: repository metadata and hooks, and the agents' own configuration,
-// which a command could otherwise rewrite to run code later, unsandboxed.
-var ProtectedNames = []string{".git", ".grove", ".codex", ".claude"}
-
 // WritableRoots lists where policy lets commands and patches write, with
 // symlinks resolved: under workspace-write the thread's cwd, the policy's
 // writable_roots (relative ones against cwd) and the temp dir. Other modes
@@ -67,8 +61,8 @@ func CheckWritable(policy protocol.SandboxPolicy, cwd, path string) error {
 	roots := WritableRoots(policy, cwd)
 	for _, r := range roots {
 		if within(r, real) {
-			if name := protectedName(r, real); name != "" {
-				return fmt.Errorf("%s is inside %s, which stays read-only under workspace-write", path, filepath.Join(r, name))
+			if prot := protectedPath(r, real); prot != "" {
+				return fmt.Errorf("%s is inside %s, which stays read-only under workspace-write (repository metadata and agent configuration are protected at any depth)", path, prot)
 			}
 			return nil
 		}
@@ -143,18 +137,4 @@ func CheckWorkdir(policy protocol.SandboxPolicy, cwd, workdir string) (string, e
 		where = fmt.Sprintf("%s (resolves to %s)", dir, real)
 	}
 	return "", fmt.Errorf("workdir %s is outside this thread's workspace (%s sandbox: %s); a workdir never widens the sandbox — run inside the workspace, or `cd` there in the command if you only need to read", where, policy.Mode, strings.Join(slices.Compact(allowed), ", "))
-}
-
-// protectedName returns the protected name (ProtectedNames) that p, inside
-// root, lies in, or "".
-func protectedName(root, p string) string {
-	rel, err := filepath.Rel(root, p)
-	if err != nil {
-		return ""
-	}
-	first, _, _ := strings.Cut(rel, string(filepath.Separator))
-	if slices.Contains(ProtectedNames, first) {
-		return first
-	}
-	return ""
 }

@@ -89,7 +89,7 @@ func runStart(t *testing.T, policy protocol.SandboxPolicy, cwd string, argv, env
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := Start(policy, cwd, cwd, argv, env, pw)
+	p, err := Start(StartRequest{Policy: policy, Cwd: cwd, Dir: cwd, Argv: argv, Env: env, Out: pw})
 	_ = pw.Close()
 	if err != nil {
 		_ = pr.Close()

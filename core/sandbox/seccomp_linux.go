@@ -79,11 +79,18 @@ var metadataSyscalls = []string{
 //     ~/.bashrc into every command.
 //   - read-only: none of the metadata system calls. (workspace-write gets
 //     read-only mounts outside the roots instead; see setupMounts.)
-func seccompRules(policy protocol.SandboxPolicy) []seccompRule {
+func seccompRules(policy protocol.SandboxPolicy, namespaces bool) []seccompRule {
 	rules := []seccompRule{
 		{name: "ioctl", kind: denyArgIn, arg: 1, vals: []uint32{ioctlTIOCSTI, ioctlTIOCLINUX}},
 		{name: "ptrace"}, {name: "process_vm_readv"}, {name: "process_vm_writev"},
 		{name: "socketpair", kind: denyArgNotIn, arg: 0, vals: []uint32{unix.AF_UNIX}},
+	}
+	if !namespaces {
+		// Without a PID namespace, kill(-1) reaches every process the
+		// command may signal: with Landlock's signal scope (ABI 6) its
+		// sandbox's helper and sibling commands, before it all the user's
+		// processes. pid_t is read on its low 32 bits, as the kernel does.
+		rules = append(rules, seccompRule{name: "kill", kind: denyArgIn, arg: 0, vals: []uint32{0xffffffff}})
 	}
 	if !policy.NetworkAccess {
 		rules = append(rules,
@@ -172,8 +179,8 @@ func ruleBody(r seccompRule) []bpf.Instruction {
 // (TSYNC), so the command inherits it whichever thread starts it.
 // no_new_privs is already set on all threads by Landlock; set it again on
 // this one so the call never depends on that.
-func loadSeccomp(policy protocol.SandboxPolicy) error {
-	raw, err := assembleSeccomp(seccompRules(policy))
+func loadSeccomp(policy protocol.SandboxPolicy, namespaces bool) error {
+	raw, err := assembleSeccomp(seccompRules(policy, namespaces))
 	if err != nil {
 		return err
 	}

@@ -3,13 +3,10 @@ package tools
 import (
 	"context"
 	"encoding/json"
-	"fmt"
-	"path/filepath"
 	"strings"
 
+	"github.com/grovecli/grove/core/execenv"
 	"github.com/grovecli/grove/core/model"
-	"github.com/grovecli/grove/core/sandbox"
-	"github.com/grovecli/grove/core/tools/patch"
 	"github.com/grovecli/grove/core/tools/schema"
 	"github.com/grovecli/grove/protocol"
 )
@@ -71,131 +68,48 @@ func (applyPatch) Spec() model.ToolSpec {
 	return model.ToolSpec{Name: "apply_patch", Description: applyPatchDesc, Parameters: schema.MustObject(applyPatchArgs{})}
 }
 
+// Gate checks the patch against the files and the sandbox without
+// writing: the orchestrator asks when a path is outside the writable roots
+// (or the policy is untrusted).
+func (applyPatch) Gate(ctx context.Context, env *Env, raw json.RawMessage) (Gate, *Result) {
+	var a applyPatchArgs
+	if err := decode("apply_patch", raw, &a); err != nil {
+		r := Errorf("%v", err)
+		return Gate{}, &r
+	}
+	chk, err := env.Backend().ApplyPatch(ctx, execenv.PatchRequest{Cwd: env.Cwd, Input: a.Input, Policy: env.Sandbox})
+	if err != nil {
+		r := Errorf("apply_patch: %v; no files were changed", err)
+		return Gate{}, &r
+	}
+	return Gate{
+		Kind:    GatePatch,
+		Request: protocol.ApprovalRequest{Kind: protocol.ApprovalPatch, Patch: a.Input, Files: chk.Files, Cwd: env.Cwd},
+		Outside: chk.Outside,
+	}, nil
+}
+
+// Run applies the patch on the thread's backend, which checks and writes
+// in one step: a path outside the writable roots is written only when the
+// orchestrator got the user's approval for this call (env.Approved).
 func (applyPatch) Run(ctx context.Context, env *Env, raw json.RawMessage) Result {
 	var a applyPatchArgs
 	if err := decode("apply_patch", raw, &a); err != nil {
 		return Errorf("%v", err)
 	}
-	p, err := patch.Parse(a.Input)
-	if err != nil {
-		return Errorf("apply_patch: %v; no files were changed", err)
-	}
-	changes, err := patch.Compute(p, env.Cwd)
-	if err != nil {
-		return Errorf("apply_patch: %v; no files were changed", err)
-	}
-	// Resolve every path once and pin it beneath an open root: the check
-	// below and the write after it then see the same file, whatever
-	// happens to symlinks in between.
-	pins := patch.NewPins(writeRoots(env))
-	defer pins.Close()
-	pinnedOutside, err := pins.Pin(changes)
-	if err != nil {
-		return Errorf("apply_patch: %v; no files were changed", err)
-	}
-	var files, outside []string
-	for _, c := range changes {
-		for _, path := range []string{c.Path, c.MoveTo} {
-			if path == "" {
-				continue
-			}
-			files = append(files, displayPath(env.Cwd, path))
-			if err := sandbox.CheckWritable(env.Sandbox, env.Cwd, path); err != nil {
-				outside = append(outside, err.Error())
-			}
-		}
-	}
-	if len(outside) == 0 && len(pinnedOutside) > 0 {
-		// The tree changed between pinning and checking.
-		outside = append(outside, fmt.Sprintf("%s is outside the writable roots of this sandbox", strings.Join(pinnedOutside, ", ")))
-	}
-	untrusted := env.ApprovalPolicy == protocol.ApprovalUntrusted
-	if len(outside) > 0 || untrusted {
-		why := "approval_policy is untrusted"
-		if len(outside) > 0 {
-			why = strings.Join(outside, "; ")
-		}
-		switch {
-		case env.ApprovalPolicy == protocol.ApprovalNever:
-			return Errorf("apply_patch: refused: %s (approval_policy is never, so no one is asked); no files were changed", why)
-		case env.Approve == nil:
-			return Errorf("apply_patch: refused: %s, and no one can approve in this session; no files were changed", why)
-		}
-		d, err := env.Approve(ctx, protocol.ApprovalRequest{Kind: protocol.ApprovalPatch, CallID: env.CallID, Patch: a.Input, Files: files, Cwd: env.Cwd, Reason: why})
-		switch {
-		case err != nil && ctx.Err() != nil:
-			return Result{Output: "apply_patch: interrupted while waiting for approval; no files were changed", IsError: true, Abort: true}
-		case err != nil:
-			return Errorf("apply_patch: approval failed: %v; no files were changed", err)
-		case d == protocol.DecisionAbort:
-			return Result{Output: "patch rejected by user (the turn was aborted)", IsError: true, Abort: true}
-		case !d.Approved():
-			return Errorf("patch rejected by user")
-		}
-		// The files may have changed while the user decided.
-		if changes, err = patch.Compute(p, env.Cwd); err != nil {
-			return Errorf("apply_patch: %v (the files changed while waiting for approval); no files were changed", err)
-		}
-	}
-	if err := ctx.Err(); err != nil {
+	res, err := env.Backend().ApplyPatch(ctx, execenv.PatchRequest{Cwd: env.Cwd, Input: a.Input, Policy: env.Sandbox, Apply: true, Outside: env.Approved})
+	switch {
+	case err != nil && ctx.Err() != nil:
 		return Result{Output: "apply_patch: interrupted; no files were changed", IsError: true, Abort: true}
-	}
-	if err := patch.Write(changes, pins); err != nil {
+	case err != nil && res.Files != nil:
+		// Computed and pinned, then the write failed (and was rolled back).
 		return Errorf("apply_patch: %v", err)
+	case err != nil && env.Approved:
+		return Errorf("apply_patch: %v (the files changed while waiting for approval); no files were changed", err)
+	case err != nil:
+		return Errorf("apply_patch: %v; no files were changed", err)
+	case !res.Applied:
+		return Errorf("apply_patch: refused: %s (not approved); no files were changed", strings.Join(res.Outside, "; "))
 	}
-	return Result{Output: patchReport(env.Cwd, changes), Summary: patchSummary(changes)}
-}
-
-// writeRoots are the directories patches may write beneath without
-// approval: the sandbox's writable roots, or everything when it is off.
-func writeRoots(env *Env) []string {
-	if env.Sandbox.Mode == protocol.SandboxDangerFullAccess {
-		return []string{string(filepath.Separator)}
-	}
-	return sandbox.WritableRoots(env.Sandbox, env.Cwd)
-}
-
-// patchReport lists the changed files like Codex does.
-func patchReport(cwd string, changes []patch.Change) string {
-	var b strings.Builder
-	b.WriteString("Success. Updated the following files:")
-	for _, c := range changes {
-		switch {
-		case c.Op == patch.OpAdd:
-			fmt.Fprintf(&b, "\nA %s", displayPath(cwd, c.Path))
-		case c.Op == patch.OpDelete:
-			fmt.Fprintf(&b, "\nD %s", displayPath(cwd, c.Path))
-		case c.MoveTo != "":
-			fmt.Fprintf(&b, "\nM %s -> %s", displayPath(cwd, c.Path), displayPath(cwd, c.MoveTo))
-		default:
-			fmt.Fprintf(&b, "\nM %s", displayPath(cwd, c.Path))
-		}
-	}
-	return b.String()
-}
-
-// patchSummary is the one-line UI summary, e.g. "patched 3 files (+12 -4)".
-func patchSummary(changes []patch.Change) string {
-	seen := map[string]bool{}
-	added, removed := 0, 0
-	for _, c := range changes {
-		seen[c.Path] = true
-		added += c.Added
-		removed += c.Removed
-	}
-	noun := "files"
-	if len(seen) == 1 {
-		noun = "file"
-	}
-	return fmt.Sprintf("patched %d %s (+%d -%d)", len(seen), noun, added, removed)
-}
-
-// displayPath shows p relative to cwd when it is inside it.
-func displayPath(cwd, p string) string {
-	if cwd != "" {
-		if r, err := filepath.Rel(cwd, p); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
-			return r
-		}
-	}
-	return p
+	return Result{Output: res.Report, Summary: res.Summary}
 }

@@ -11,7 +11,9 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
+	"github.com/grovecli/grove/core/execenv"
 	"github.com/grovecli/grove/core/model"
 	"github.com/grovecli/grove/core/sandbox"
 	"github.com/grovecli/grove/core/tools/schema"
@@ -26,10 +28,6 @@ type ExecOptions struct {
 }
 
 type execCommand struct{ o ExecOptions }
-
-// stopGrace is how long a stopped command's helper has to take its tree
-// down before it is killed itself.
-const stopGrace = 2 * time.Second
 
 // NewExecCommand returns the exec_command tool.
 func NewExecCommand(o ExecOptions) Tool {
@@ -58,17 +56,51 @@ type execArgs struct {
 	Justification      string `json:"justification" jsonschema:"Why escalation is needed (shown to the user)."`
 }
 
-func (x *execCommand) Run(ctx context.Context, env *Env, raw json.RawMessage) Result {
+// Gate describes the call for the orchestrator: the command, where it
+// runs, whether it asks to leave the sandbox and whether the known-safe
+// judge finds it read-only.
+func (x *execCommand) Gate(_ context.Context, env *Env, raw json.RawMessage) (Gate, *Result) {
+	a, dir, res := x.args(env, raw)
+	if res != nil {
+		return Gate{}, res
+	}
+	escalate := a.SandboxPermissions == "require_escalated"
+	return Gate{
+		Kind:      GateExec,
+		Request:   protocol.ApprovalRequest{Kind: protocol.ApprovalExec, Command: a.Cmd, Cwd: dir, Reason: a.Justification, Sandbox: env.Sandbox.Mode},
+		Escalate:  escalate,
+		KnownSafe: !escalate && IsKnownSafe(a.Cmd),
+	}, nil
+}
+
+// args decodes and checks the arguments and the working directory.
+func (x *execCommand) args(env *Env, raw json.RawMessage) (execArgs, string, *Result) {
 	var a execArgs
 	if err := decode("exec_command", raw, &a); err != nil {
-		return Errorf("%v", err)
+		r := Errorf("%v", err)
+		return a, "", &r
 	}
 	if strings.TrimSpace(a.Cmd) == "" {
-		return Errorf("exec_command: cmd is empty")
+		r := Errorf("exec_command: cmd is empty")
+		return a, "", &r
+	}
+	if env.Backend().Info().Host != "" {
+		// The files are on the host: its backend checks the workdir.
+		return a, resolvePath(env.Cwd, a.Workdir), nil
 	}
 	dir, err := sandbox.CheckWorkdir(env.Sandbox, env.Cwd, a.Workdir)
 	if err != nil {
-		return Errorf("exec_command: %v", err)
+		r := Errorf("exec_command: %v", err)
+		return a, "", &r
+	}
+	return a, dir, nil
+}
+
+// Run runs the command in env.Sandbox (the orchestrator decided it).
+func (x *execCommand) Run(ctx context.Context, env *Env, raw json.RawMessage) Result {
+	a, dir, res := x.args(env, raw)
+	if res != nil {
+		return *res
 	}
 	timeout := x.o.DefaultTimeout
 	if a.TimeoutMS > 0 {
@@ -76,163 +108,52 @@ func (x *execCommand) Run(ctx context.Context, env *Env, raw json.RawMessage) Re
 		// Duration product and wrap negative (an instant timeout).
 		timeout = time.Duration(min(a.TimeoutMS, x.o.MaxTimeout.Milliseconds())) * time.Millisecond
 	}
-	policy := env.Sandbox
-	escalate := a.SandboxPermissions == "require_escalated"
-	req := protocol.ApprovalRequest{Kind: protocol.ApprovalExec, Command: a.Cmd, Cwd: dir, Reason: a.Justification, Sandbox: policy.Mode}
-
-	switch env.ApprovalPolicy {
-	case protocol.ApprovalNever:
-		if escalate {
-			return Errorf("exec_command: running outside the sandbox is not available (approval_policy = never); do the work within the %s sandbox", policy.Mode)
-		}
-	case protocol.ApprovalUntrusted:
-		if escalate || !IsKnownSafe(a.Cmd) {
-			if req.Reason == "" {
-				req.Reason = "approval_policy is untrusted: every command that is not a known read-only one needs approval"
-			}
-			if escalate {
-				req.Sandbox = protocol.SandboxDangerFullAccess
-			}
-			if res, ok := ask(ctx, env, req); !ok {
-				return res
-			}
-			if escalate {
-				policy = protocol.SandboxPolicy{Mode: protocol.SandboxDangerFullAccess}
-			}
-		}
-	default: // on-request, on-failure
-		if escalate {
-			if req.Reason == "" {
-				req.Reason = "the model asks to run this outside the sandbox"
-			}
-			req.Sandbox = protocol.SandboxDangerFullAccess
-			if res, ok := ask(ctx, env, req); !ok {
-				return res
-			}
-			policy = protocol.SandboxPolicy{Mode: protocol.SandboxDangerFullAccess}
-		}
-	}
-	res := x.run(ctx, env, policy, env.Cwd, dir, a.Cmd, timeout)
-	retryable := env.ApprovalPolicy == protocol.ApprovalOnFailure || env.ApprovalPolicy == protocol.ApprovalUntrusted
-	if retryable && policy.Mode != protocol.SandboxDangerFullAccess && !res.IsError && looksLikeSandboxDenial(res) {
-		req.Reason = "the command failed inside the sandbox (permission denied); run it again without the sandbox?"
-		req.Sandbox = protocol.SandboxDangerFullAccess
-		if r, ok := ask(ctx, env, req); !ok {
-			r.Output = res.Output + "\n\n" + r.Output
-			return r
-		}
-		return x.run(ctx, env, protocol.SandboxPolicy{Mode: protocol.SandboxDangerFullAccess}, env.Cwd, dir, a.Cmd, timeout)
-	}
-	return res
+	return x.run(ctx, env, env.Sandbox, env.Cwd, dir, a.Cmd, timeout)
 }
 
-// ask returns (result, false) when the command must not run.
-func ask(ctx context.Context, env *Env, req protocol.ApprovalRequest) (Result, bool) {
-	if env.Approve == nil {
-		return Errorf("exec_command: this command needs approval (approval_policy = %s) but no one can approve in this session; work within the sandbox or ask the user to run it", env.ApprovalPolicy), false
+// Prewarm starts the sandbox helper the thread's commands run through, so
+// the first exec_command does not wait ~130 ms for it. Only a local
+// backend has one here (a host's exec-server runs its own).
+func (x *execCommand) Prewarm(env *Env) {
+	if env.Backend().Info().Host == "" {
+		_ = sandbox.Prewarm(env.Sandbox, env.Cwd)
 	}
-	d, err := env.Approve(ctx, req)
-	if err != nil {
-		return Result{Output: fmt.Sprintf("exec_command: approval was not given: %v", err), IsError: true, Abort: ctx.Err() != nil}, false
-	}
-	switch d {
-	case protocol.DecisionApproved, protocol.DecisionApprovedForSession:
-		return Result{}, true
-	case protocol.DecisionAbort:
-		return Result{Output: "command rejected by user (aborted the turn)", IsError: true, Abort: true}, false
-	}
-	return Result{Output: "command rejected by user", IsError: true}, false
 }
 
-func looksLikeSandboxDenial(r Result) bool {
-	if r.ExitCode == nil || *r.ExitCode == 0 {
-		return false
-	}
-	for _, s := range []string{"Permission denied", "Operation not permitted", "Read-only file system"} {
-		if strings.Contains(r.Output, s) {
-			return true
-		}
-	}
-	return false
-}
-
-// run runs command in dir under policy; the writable roots come from the
-// thread's cwd. The sandbox helper supervises the command: it runs in a
-// new session without a controlling terminal, stdin from /dev/null, and
-// its whole tree (also what left the process group) dies when it ends, on
-// a timeout or interrupt, and with grove.
+// run runs command in dir under policy on the thread's backend; the
+// writable roots come from the thread's cwd. The backend kills the
+// command's whole tree when it ends, on a timeout or interrupt, and with
+// grove.
 func (x *execCommand) run(ctx context.Context, tenv *Env, policy protocol.SandboxPolicy, cwd, dir, command string, timeout time.Duration) Result {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	extra := []string{"GROVE_SANDBOX=" + string(policy.Mode), "PAGER=cat", "GIT_PAGER=cat", "NO_COLOR=1", "TERM=dumb"}
-	if policy.Mode == protocol.SandboxWorkspaceWrite {
-		// The temp dir the sandbox allows, even if a login profile set another.
+	backend := tenv.Backend()
+	if policy.Mode == protocol.SandboxWorkspaceWrite && backend.Info().Host == "" {
+		// The temp dir the sandbox allows, even if a login profile set
+		// another (a host's exec-server sets its own).
 		extra = append(extra, "TMPDIR="+os.TempDir())
 	}
 	argv, env := shellCommand(command, extra...)
-	// Our own pipe (an *os.File goes to the child as is): the helper kills
-	// the tree when the shell exits, so the pipe closes then instead of
-	// waiting for background children that still hold the output open.
-	pr, pw, err := os.Pipe()
-	if err != nil {
-		return Errorf("exec_command: pipe: %v", err)
-	}
 	out := &capBuffer{max: x.o.MaxOutputBytes}
-	start := time.Now()
-	proc, err := sandbox.Start(policy, cwd, dir, argv, env, pw)
-	_ = pw.Close() // the child holds its copy
-	if err != nil {
-		_ = pr.Close()
-		return Errorf("exec_command: %v", err)
-	}
 	var sink io.Writer = out
-	var live *outputStreamer
 	if tenv != nil && tenv.Emit != nil {
-		live = newOutputStreamer(tenv.Emit, tenv.CallID, streamInterval)
-		defer live.close() // idempotent after the copy's close
-	}
-	if live != nil {
+		live := newOutputStreamer(tenv.Emit, tenv.CallID, streamInterval)
+		defer live.close() // after Wait: all output was copied
 		// Shown live (TUI card, exec --json, app-server, ACP); out keeps
 		// what the model gets.
 		sink = io.MultiWriter(out, live)
 	}
-	copied := make(chan struct{})
-	go func() {
-		defer close(copied)
-		_, _ = io.Copy(sink, pr)
-		if live != nil {
-			live.close()
-		}
-	}()
-	type exit struct {
-		code int
-		err  error
+	start := time.Now()
+	proc, err := backend.Start(ctx, execenv.ExecRequest{Argv: argv, Cwd: cwd, Dir: dir, Env: env, Policy: policy, Output: sink})
+	if err != nil {
+		return Errorf("exec_command: %v", err)
 	}
-	done := make(chan exit, 1)
-	go func() {
-		code, err := proc.Wait()
-		done <- exit{code, err}
-	}()
-	var ended exit
-	killed := false
-	select {
-	case ended = <-done:
-	case <-ctx.Done():
-		killed = true
-		_ = proc.Stop()
-		select {
-		case ended = <-done:
-		case <-time.After(stopGrace):
-			proc.Kill()
-			ended = <-done
-		}
-	}
-	<-copied
-	_ = pr.Close()
+	code, err := proc.Wait()
 	dur := time.Since(start)
-	code := ended.code
-	if ended.err != nil && !killed {
-		return Result{Output: fmt.Sprintf("exec_command: %v\n%s", ended.err, out.String()), IsError: true, Duration: dur}
+	killed := ctx.Err() != nil
+	if err != nil && !killed {
+		return Result{Output: fmt.Sprintf("exec_command: %v\n%s", err, out.String()), IsError: true, Duration: dur}
 	}
 	var b strings.Builder
 	switch {
@@ -250,10 +171,12 @@ func (x *execCommand) run(ctx context.Context, tenv *Env, policy protocol.Sandbo
 	}
 }
 
+// clipCmd shortens a command for the one-line summary to 60 characters,
+// cutting between runes, never inside one.
 func clipCmd(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
-	if len(s) > 60 {
-		return s[:57] + "…"
+	if utf8.RuneCountInString(s) > 60 {
+		return string([]rune(s)[:57]) + "…"
 	}
 	return s
 }

@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/grovecli/grove/protocol"
 )
@@ -183,5 +184,19 @@ func testSandboxDenialRetry(t *testing.T, policy protocol.ApprovalPolicy) {
 	}
 	if asked != want || *res.ExitCode != 0 || read(t, env.Cwd, "f.txt") != "ok\n" {
 		t.Fatalf("%s: asked %d %+v", policy, asked, res)
+	}
+}
+
+func TestClipCmdKeepsRunesWhole(t *testing.T) {
+	long := strings.Repeat("é", 80) // two bytes each: a byte cut at 57 splits one
+	got := clipCmd("echo " + long)
+	if !utf8.ValidString(got) {
+		t.Fatalf("clipCmd cut a rune: %q", got)
+	}
+	if n := utf8.RuneCountInString(got); n != 58 || !strings.HasSuffix(got, "…") {
+		t.Fatalf("clipCmd = %q (%d runes), want 57 runes and …", got, n)
+	}
+	if got := clipCmd("  ls   -la  "); got != "ls -la" {
+		t.Fatalf("clipCmd = %q", got)
 	}
 }

@@ -9,7 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -20,6 +20,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 
+	"github.com/grovecli/grove/core/execenv"
 	"github.com/grovecli/grove/core/model"
 	"github.com/grovecli/grove/core/tools/schema"
 )
@@ -81,21 +82,22 @@ func (grepFiles) Run(ctx context.Context, env *Env, raw json.RawMessage) Result 
 		return Errorf("grep_files: invalid pattern %q: %v", a.Pattern, err)
 	}
 	root := resolvePath(env.Cwd, a.Path)
-	st, err := os.Stat(root)
+	fsys := env.Backend()
+	st, err := fsys.Stat(ctx, root)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return Errorf("grep_files: %s: no such file or directory", firstNonEmpty(a.Path, root))
 	case err != nil:
 		return Errorf("grep_files: %v", err)
 	}
-	g := &grep{re: re, limit: a.Limit}
+	g := &grep{re: re, limit: a.Limit, fs: fsys}
 	if st.IsDir() {
 		err = g.searchTree(ctx, root, include)
 	} else {
-		g.add(searchFile(ctx, re, root, filepath.Base(root), a.Limit))
+		g.add(g.searchFile(ctx, root, filepath.Base(root)))
 	}
 	if err != nil {
-		return Errorf("grep_files: interrupted")
+		return Errorf("grep_files: %v", err)
 	}
 	g.trim()
 	if g.total == 0 {
@@ -107,6 +109,9 @@ func (grepFiles) Run(ctx context.Context, env *Env, raw json.RawMessage) Result 
 	}
 	if more := g.total - len(g.matches); more > 0 {
 		fmt.Fprintf(&out, "… %d more matches not shown (raise limit or narrow the pattern, path or include)\n", more)
+	}
+	if g.note != "" {
+		out.WriteString(g.note + "\n")
 	}
 	return Result{Output: out.String(), Summary: fmt.Sprintf("%d matches for %s", g.total, a.Pattern)}
 }
@@ -156,6 +161,8 @@ func included(globs []string, rel, base string) bool {
 
 // grep collects matches, keeping only the first limit by (path, line).
 type grep struct {
+	fs      execenv.FileSystem
+	note    string // said after the matches
 	re      *regexp.Regexp
 	limit   int
 	matches []grepMatch
@@ -186,9 +193,22 @@ type grepResult struct {
 	n       int
 }
 
-// searchTree walks root and searches its files on a small worker pool.
+// grepMaxFiles bounds the files one search considers.
+const grepMaxFiles = 200_000
+
+// searchTree lists root's files and searches them on a small worker pool.
 // Every goroutine it starts has ended when it returns.
 func (g *grep) searchTree(ctx context.Context, root string, include []string) error {
+	list, err := g.fs.Walk(ctx, root, grepMaxFiles)
+	if err != nil {
+		if ctx.Err() != nil {
+			return errors.New("interrupted")
+		}
+		return err
+	}
+	if list.Truncated {
+		g.note = fmt.Sprintf("(only the first %d files under %s were searched; narrow path)", grepMaxFiles, root)
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	jobs := make(chan grepJob)
@@ -197,7 +217,7 @@ func (g *grep) searchTree(ctx context.Context, root string, include []string) er
 	for range min(grepMaxWorkers, max(1, runtime.GOMAXPROCS(0))) {
 		workers.Go(func() {
 			for j := range jobs {
-				ms, n := searchFile(ctx, g.re, j.path, j.rel, g.limit)
+				ms, n := g.searchFile(ctx, j.path, j.rel)
 				if n == 0 {
 					continue
 				}
@@ -209,43 +229,18 @@ func (g *grep) searchTree(ctx context.Context, root string, include []string) er
 			}
 		})
 	}
-	walkErr := make(chan error, 1)
 	go func() {
 		defer close(jobs)
-		walkErr <- filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			if err != nil {
-				return nil // unreadable entries are skipped
-			}
-			if d.IsDir() {
-				if d.Name() == ".git" {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			if !d.Type().IsRegular() {
-				return nil
-			}
-			rel, err := filepath.Rel(root, path)
-			if err != nil {
-				return nil
-			}
-			rel = filepath.ToSlash(rel)
-			if !included(include, rel, d.Name()) {
-				return nil
-			}
-			if info, err := d.Info(); err != nil || info.Size() > grepMaxFileSize {
-				return nil
+		for _, f := range list.Files {
+			if f.Size > grepMaxFileSize || !included(include, f.Rel, path.Base(f.Rel)) {
+				continue
 			}
 			select {
-			case jobs <- grepJob{path, rel}:
-				return nil
+			case jobs <- grepJob{filepath.Join(root, filepath.FromSlash(f.Rel)), f.Rel}:
 			case <-ctx.Done():
-				return ctx.Err()
+				return
 			}
-		})
+		}
 	}()
 	done := make(chan struct{})
 	go func() {
@@ -260,14 +255,17 @@ func (g *grep) searchTree(ctx context.Context, root string, include []string) er
 			collecting = false
 		}
 	}
-	return cmp.Or(<-walkErr, ctx.Err())
+	if ctx.Err() != nil {
+		return errors.New("interrupted")
+	}
+	return nil
 }
 
 // searchFile returns up to limit matching lines of one file and how many
 // lines matched in all. Binary files (a NUL in the first bytes) count as
 // no match.
-func searchFile(ctx context.Context, re *regexp.Regexp, path, rel string, limit int) ([]grepMatch, int) {
-	f, err := os.Open(path)
+func (g *grep) searchFile(ctx context.Context, path, rel string) ([]grepMatch, int) {
+	f, err := g.fs.Open(ctx, path)
 	if err != nil {
 		return nil, 0
 	}
@@ -286,11 +284,11 @@ func searchFile(ctx context.Context, re *regexp.Regexp, path, rel string, limit 
 			return out, n
 		}
 		b := bytes.TrimRight(sc.Bytes(), "\r")
-		if !re.Match(b) {
+		if !g.re.Match(b) {
 			continue
 		}
 		n++
-		if len(out) < limit {
+		if len(out) < g.limit {
 			out = append(out, grepMatch{rel, line, clipMatch(b)})
 		}
 	}

@@ -6,9 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/grovecli/grove/core/model"
@@ -57,7 +55,8 @@ func (listDir) Run(ctx context.Context, env *Env, raw json.RawMessage) Result {
 		a.Limit = listDefaultLimit
 	}
 	root := resolvePath(env.Cwd, p)
-	st, err := os.Stat(root)
+	fsys := env.Backend()
+	st, err := fsys.Stat(ctx, root)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return Errorf("list_dir: %s: no such directory", p)
@@ -74,29 +73,29 @@ func (listDir) Run(ctx context.Context, env *Env, raw json.RawMessage) Result {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		des, err := os.ReadDir(dir)
+		des, err := fsys.ReadDir(ctx, dir)
 		if err != nil {
 			entries = append(entries, strings.Repeat("  ", level)+"[unreadable: "+err.Error()+"]")
 			return nil
 		}
-		sort.Slice(des, func(i, j int) bool { return des[i].Name() < des[j].Name() })
 		for _, d := range des {
 			if len(entries) >= want {
 				return nil
 			}
-			if d.Name() == ".git" {
+			if d.Name == ".git" {
 				continue
 			}
-			name := d.Name()
+			name := d.Name
+			isDir := d.Type.IsDir()
 			switch {
-			case d.Type()&fs.ModeSymlink != 0:
+			case d.Type&fs.ModeSymlink != 0:
 				name += "@"
-			case d.IsDir():
+			case isDir:
 				name += "/"
 			}
 			entries = append(entries, strings.Repeat("  ", level)+name)
-			if d.IsDir() && level+1 < a.Depth {
-				if err := walk(filepath.Join(dir, d.Name()), level+1); err != nil {
+			if isDir && level+1 < a.Depth {
+				if err := walk(filepath.Join(dir, d.Name), level+1); err != nil {
 					return err
 				}
 			}

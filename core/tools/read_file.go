@@ -9,12 +9,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/grovecli/grove/core/model"
-	"github.com/grovecli/grove/core/tools/safefile"
 	"github.com/grovecli/grove/core/tools/schema"
 )
 
@@ -55,7 +53,8 @@ func (readFile) Run(ctx context.Context, env *Env, raw json.RawMessage) Result {
 		a.Limit = readDefaultLimit
 	}
 	abs := resolvePath(env.Cwd, p)
-	st, err := os.Stat(abs)
+	fsys := env.Backend()
+	st, err := fsys.Stat(ctx, abs)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return Errorf("read_file: %s: no such file", p)
@@ -63,10 +62,10 @@ func (readFile) Run(ctx context.Context, env *Env, raw json.RawMessage) Result {
 		return Errorf("read_file: %v", err)
 	case st.IsDir():
 		return Errorf("read_file: %s is a directory; use list_dir to see what it holds", p)
-	case !st.Mode().IsRegular():
+	case !st.Mode.IsRegular():
 		return Errorf("read_file: %s is not a regular file", p)
 	}
-	f, err := safefile.Open(abs)
+	f, err := fsys.Open(ctx, abs)
 	if err != nil {
 		return Errorf("read_file: %v", err)
 	}

@@ -166,6 +166,22 @@ func (r *Registry) CheckSchemas() error {
 }
 
 // Get returns a tool by name.
+// Prewarm prepares the registered tools allow lets env's thread use that
+// can be prepared (Prewarmer); it returns when they are ready.
+func (r *Registry) Prewarm(env *Env, allow func(name string) bool) {
+	r.mu.RLock()
+	var ps []Prewarmer
+	for _, n := range r.order {
+		if p, ok := r.tools[n].tool.(Prewarmer); ok && (allow == nil || allow(n)) {
+			ps = append(ps, p)
+		}
+	}
+	r.mu.RUnlock()
+	for _, p := range ps {
+		p.Prewarm(env)
+	}
+}
+
 func (r *Registry) Get(name string) (Tool, bool) {
 	r.mu.RLock()
 	e, ok := r.tools[name]
@@ -244,7 +260,7 @@ func (r *Registry) RunAllowed(ctx context.Context, env *Env, name string, args j
 		env = &Env{}
 	}
 	start := time.Now()
-	res := e.tool.Run(ctx, env, args)
+	res := orchestrate(ctx, env, name, e.tool, args)
 	if res.Duration == 0 {
 		res.Duration = time.Since(start)
 	}

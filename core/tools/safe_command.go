@@ -12,12 +12,18 @@ import (
 // approval_policy=untrusted it may run without asking. The command is
 // parsed as bash and judged as Codex judges it: the script is a list of
 // simple commands joined by &&, ||, ; and pipes; every word is a literal
-// (no expansions, no substitutions, no globs that could produce an option
-// or braces that could produce several words); nothing is backgrounded or
+// (no expansions, no substitutions, no globs, no braces: the words the
+// command gets are exactly the ones judged); nothing is backgrounded or
 // redirected to a file; and each simple command is a known reader whose
 // arguments include no option that writes, deletes or runs something (GNU
 // abbreviations of long options included). Anything else asks.
 func IsKnownSafe(cmd string) bool {
+	// A NUL cannot reach a program's argv (bash stops the word there, exec
+	// refuses it): what would run is not what was judged (found by
+	// FuzzKnownSafe).
+	if strings.ContainsRune(cmd, 0) {
+		return false
+	}
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(cmd), "")
 	if err != nil || len(f.Stmts) == 0 {
 		return false
@@ -89,18 +95,20 @@ func safeRedirect(r *syntax.Redirect) bool {
 
 // literalWord returns the value of a word that expands to exactly itself:
 // unquoted text without expansions or braces, single quotes, and double
-// quotes holding only text. A glob is allowed only after a leading
-// literal that is not an option (src/*.go, not *.go or -o*): a file named
-// "-o" must not become an option.
+// quotes holding only text. No glob, brace or other expansion: each
+// makes the words the command gets unknown.
 func literalWord(w *syntax.Word) (string, bool) {
-	for i, p := range w.Parts {
+	for _, p := range w.Parts {
 		switch p := p.(type) {
 		case *syntax.Lit:
 			// {a,b} and {1..3} become several words.
 			if strings.ContainsAny(p.Value, "{}") {
 				return "", false
 			}
-			if g := strings.IndexAny(p.Value, "*?["); g >= 0 && (i > 0 || g == 0 || p.Value[0] == '-') {
+			// A glob makes the number of operands unknown (`uniq a*`
+			// becomes `uniq a.txt arg-out`, an output operand) and may
+			// produce an option from a file's name (issue 21).
+			if strings.ContainsAny(p.Value, "*?[") {
 				return "", false
 			}
 		case *syntax.SglQuoted:
@@ -194,10 +202,17 @@ func safeWords(w []string) bool {
 		return len(w) >= 3 && len(w) <= 4 && w[1] == "-n" && sedPrintOnly.MatchString(w[2]) &&
 			(len(w) == 3 || !strings.HasPrefix(w[3], "-"))
 	case "uniq":
-		// `uniq in out` writes out.
-		n := 0
+		// `uniq in out` writes out: at most one operand. After "--" every
+		// word is an operand (`uniq -- in -out` writes -out); an option's
+		// separate argument (-f 1) counts as one too, which only asks
+		// more.
+		n, opts := 0, true
 		for _, a := range args {
-			if a == "-" || !strings.HasPrefix(a, "-") {
+			switch {
+			case opts && a == "--":
+				opts = false
+			case opts && strings.HasPrefix(a, "-") && a != "-":
+			default:
 				n++
 			}
 		}

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/grovecli/grove/core/execenv"
 	"github.com/grovecli/grove/core/model"
 	"github.com/grovecli/grove/protocol"
 )
@@ -18,6 +19,13 @@ import (
 type Tool interface {
 	Spec() model.ToolSpec
 	Run(ctx context.Context, env *Env, args json.RawMessage) Result
+}
+
+// Prewarmer is a tool whose first call is slow and can be prepared before
+// the model asks for it: exec_command starts its sandbox helper. Prewarm
+// returns once that is done; errors are left for the real call to report.
+type Prewarmer interface {
+	Prewarm(env *Env)
 }
 
 // Env is what a handler knows of the calling thread.
@@ -35,6 +43,22 @@ type Env struct {
 	Approve func(ctx context.Context, req protocol.ApprovalRequest) (protocol.ReviewDecision, error)
 	// Emit publishes an event for this thread (e.g. plan_updated). May be nil.
 	Emit func(protocol.Event)
+	// Exec is where commands run and files are read and written: this
+	// machine or the thread's host. Nil means this machine.
+	Exec execenv.Backend
+	// Approved is set by the orchestrator when the user approved this call
+	// (apply_patch may then write outside the writable roots).
+	Approved bool
+	// Hooks observe the call where it is about to run and where it ended.
+	Hooks *Hooks
+}
+
+// Backend returns where the call's commands and files live.
+func (e *Env) Backend() execenv.Backend {
+	if e == nil || e.Exec == nil {
+		return execenv.NewLocal()
+	}
+	return e.Exec
 }
 
 // Result is what a tool call produced.

@@ -76,7 +76,8 @@ func entries(i, u int, at time.Time) []rollout.IndexEntry {
 		ID: id, Cwd: fmt.Sprintf("/home/dev/src/project-%d", i%40), UpdatedAt: at,
 		FirstPrompt: fmt.Sprintf("session %d: refactor the parser module and add tests for edge case %d", i, i%17),
 		Note:        fmt.Sprintf("note %d.%d", i, u), ChildCount: min(u, 1),
-		RolloutPath: fmt.Sprintf("/home/dev/.grove/sessions/2026/01/01/rollout-2026-01-01T00-00-00-%s.jsonl", id),
+		// Relative to the home, as AppendIndex stores paths.
+		RolloutPath: fmt.Sprintf("sessions/2026/01/01/rollout-2026-01-01T00-00-00-%s.jsonl", id),
 		Model:       "gpt-5.1-codex", Status: "running",
 	}
 	if u == updatesPerSession-1 {

@@ -246,6 +246,8 @@ func (s *Server) translate(sess *session, ev protocol.Event) []outMsg {
 		}
 	case protocol.ThreadClosedMsg:
 		emit("thread/closed", map[string]any{"threadId": tid})
+	case protocol.ContextCompactedMsg:
+		emit("thread/compacted", compactedNote(tid, ev.TurnID))
 	}
 	return out
 }

@@ -232,6 +232,8 @@ func (s *Server) call(msg protocol.RPCMessage) (any, *protocol.RPCError) {
 		return s.noteSet(msg.Params)
 	case "skills/list":
 		return s.skillsList(msg.Params)
+	case "thread/compact/start", "thread/compact":
+		return s.threadCompact(msg.Params)
 	}
 	return nil, rpcError(protocol.RPCMethodNotFound, "method not found: %s", msg.Method)
 }

@@ -42,6 +42,7 @@ type Server struct {
 	reqs         []CapturedRequest
 	rules        []Rule
 	models       []string
+	windows      map[string]int64
 	modelsStatus int
 	modelsServed int
 	closeOnce    sync.Once
@@ -95,6 +96,14 @@ func (s *Server) SetModels(ids []string) {
 	s.mu.Unlock()
 }
 
+// SetContextWindows makes GET /models give these models a context window,
+// as OpenRouter does ("context_length").
+func (s *Server) SetContextWindows(w map[string]int64) {
+	s.mu.Lock()
+	s.windows = w
+	s.mu.Unlock()
+}
+
 // SetModelsStatus makes GET /models answer with this error status (0
 // restores the list).
 func (s *Server) SetModelsStatus(status int) {
@@ -132,7 +141,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) serveModels(w http.ResponseWriter) {
 	s.mu.Lock()
-	ids, status := slices.Clone(s.models), s.modelsStatus
+	ids, status, windows := slices.Clone(s.models), s.modelsStatus, s.windows
 	s.modelsServed++
 	s.mu.Unlock()
 	if status != 0 {
@@ -142,6 +151,9 @@ func (s *Server) serveModels(w http.ResponseWriter) {
 	data := make([]map[string]any, len(ids))
 	for i, id := range ids {
 		data[i] = map[string]any{"id": id, "object": "model", "created": 1700000000, "owned_by": "modeltest"}
+		if n, ok := windows[id]; ok {
+			data[i]["context_length"] = n
+		}
 	}
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(map[string]any{"object": "list", "data": data})

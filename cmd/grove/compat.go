@@ -1,0 +1,72 @@
+package main
+
+import "github.com/grovecli/grove/core/config"
+
+// compatRow is one row of docs/codex-compat.md: a Codex flag, event or
+// app-server method and what grove does with it. The doc is generated
+// from these tables and config.CodexKeys (compat_doc_test.go), and the
+// tests check the tables against grove's own flags and Codex's shapes.
+type compatRow struct {
+	Name   string
+	Status config.KeyStatus
+	Note   string
+}
+
+// codexExecFlags are `codex exec`'s flags (codex-rs/exec/src/cli.rs and the
+// shared options it flattens, openai/codex 02805335a40541933661cade68723897d5eedfd2)
+// plus --collaboration-mode, which the TypeScript SDK passes.
+var codexExecFlags = []compatRow{
+	{"PROMPT", config.KeyWorks, "`-` or none reads stdin; with a prompt, piped stdin is appended as a <stdin> block (not under --experimental-json, whose stdin the SDK keeps for control messages)"},
+	{"-c, --config", config.KeyWorks, "dotted keys, TOML values; applied before the profile, as Codex does"},
+	{"-m, --model", config.KeyWorks, ""},
+	{"-p, --profile", config.KeyWorks, ""},
+	{"-s, --sandbox", config.KeyWorks, ""},
+	{"-C, --cd", config.KeyWorks, ""},
+	{"-i, --image", config.KeyWorks, "sent as an image input (Responses input_image, Chat image_url)"},
+	{"--add-dir", config.KeyWorks, "an extra writable root of the workspace-write sandbox"},
+	{"--full-auto", config.KeyWorks, "workspace-write sandbox, on-request approvals"},
+	{"--dangerously-bypass-approvals-and-sandbox", config.KeyWorks, "danger-full-access, never"},
+	{"--skip-git-repo-check", config.KeyDiffers, "accepted; grove never requires a git repository"},
+	{"--ephemeral", config.KeyWorks, "the session's files go to a temporary directory removed at exit"},
+	{"--ignore-user-config", config.KeyWorks, "reads neither grove's nor Codex's config.toml"},
+	{"--ignore-rules", config.KeyDiffers, "accepted; grove has no execpolicy .rules files"},
+	{"--oss", config.KeyWorks, "the built-in ollama provider (or --local-provider)"},
+	{"--local-provider", config.KeyWorks, "ollama or lmstudio"},
+	{"--json, --experimental-json", config.KeyWorks, "Codex's JSONL events (see below); --json=grove or --events prints grove's own events"},
+	{"-o, --output-last-message", config.KeyWorks, ""},
+	{"--output-schema", config.KeyWorks, "Responses text.format / Chat response_format (strict json_schema named codex_output_schema); the demo model refuses it"},
+	{"--color", config.KeyDiffers, "always, never and auto are accepted; grove's progress output has no colour"},
+	{"--version", config.KeyWorks, "prints grove's version"},
+	{"resume <SESSION_ID> [PROMPT]", config.KeyWorks, "a grove session id or unique prefix"},
+	{"resume --last [PROMPT]", config.KeyWorks, ""},
+	{"resume --all", config.KeyNotYet, ""},
+	{"review", config.KeyNotYet, ""},
+	{"--collaboration-mode", config.KeyNotYet, "the SDK passes it only when a thread sets collaborationMode"},
+}
+
+// codexEventRows are the JSONL events and items of `codex exec --json`
+// (codex-rs/exec/src/exec_events.rs, openai/codex
+// 08a1f30ca23f51922d1a4a4965b5ab999b64bead).
+var codexEventRows = []compatRow{
+	{"thread.started", config.KeyWorks, "thread_id is the grove session id `exec resume` takes"},
+	{"turn.started", config.KeyWorks, ""},
+	{"turn.completed", config.KeyWorks, "usage is the root thread's token total, as Codex reports it"},
+	{"turn.failed", config.KeyWorks, "after an error event in the turn, or a turn the root ended errored or interrupted"},
+	{"error", config.KeyWorks, "errors and stream retries"},
+	{"item.started / item.updated / item.completed", config.KeyWorks, "item ids are item_0, item_1, ..."},
+	{"item: agent_message", config.KeyWorks, "the root agent's messages"},
+	{"item: reasoning", config.KeyWorks, "the reasoning text the provider streams"},
+	{"item: command_execution", config.KeyWorks, "exec_command: started, updated with output, completed / failed / declined"},
+	{"item: file_change", config.KeyWorks, "apply_patch, completed or failed; paths and kinds from the patch"},
+	{"item: mcp_tool_call", config.KeyDiffers, "result.content is the text the model was given; structured_content is null"},
+	{"item: collab_tool_call", config.KeyDiffers, "spawn_agent, send_input, wait, close_agent; agents_states is empty"},
+	{"item: todo_list", config.KeyWorks, "update_plan, completed at the end of the turn"},
+	{"item: error", config.KeyWorks, "warnings"},
+	{"item: web_search", config.KeyNotYet, "grove has no web search tool"},
+	{"item: plan, item.plan.delta", config.KeyNotYet, "grove has no plan mode"},
+	{"request_user_input", config.KeyNotYet, ""},
+}
+
+// appServerMethodRows are Codex's app-server methods and what `grove
+// app-server` answers (docs/app-server.md); the app-server work fills it.
+var appServerMethodRows = []compatRow{}

@@ -1,0 +1,138 @@
+package execenv
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"time"
+
+	"github.com/grovecli/grove/core/sandbox"
+)
+
+// stopGrace is how long a stopped command's helper has to take its tree
+// down before it is killed itself.
+const stopGrace = 2 * time.Second
+
+// Local runs on this machine, every command under core/sandbox (the pool
+// helper, Landlock, seccomp, namespaces).
+type Local struct{}
+
+// NewLocal returns the backend of this machine.
+func NewLocal() Backend { return Local{} }
+
+// Info reports this machine's sandbox.
+func (Local) Info() Info { return Info{Sandbox: LocalCapabilities()} }
+
+// LocalCapabilities probes this machine's sandbox features.
+func LocalCapabilities() Capabilities {
+	c := Capabilities{OS: runtime.GOOS, Namespaces: sandbox.NamespacesAvailable(), Seccomp: runtime.GOOS == "linux"}
+	abi, err := sandbox.Supported()
+	if err != nil {
+		c.Error = err.Error()
+	}
+	c.Landlock = abi
+	return c
+}
+
+// localProcess is a command started by Local.Start.
+type localProcess struct {
+	done chan struct{}
+	code int
+	err  error
+}
+
+func (p *localProcess) Wait() (int, error) {
+	<-p.done
+	return p.code, p.err
+}
+
+// Start runs the command under the sandbox helper: a new session without
+// a controlling terminal, its whole tree (also what left the process
+// group) dies when it ends, when ctx ends, and with grove.
+func (Local) Start(ctx context.Context, req ExecRequest) (Process, error) {
+	// Our own pipe (an *os.File goes to the child as is): the helper kills
+	// the tree when the command exits, so the pipe closes then instead of
+	// waiting for background children that still hold the output open.
+	if req.Dir != "" {
+		// A working directory never widens the sandbox; refuse one outside
+		// the workspace here, where the files are (a host's too).
+		dir, err := sandbox.CheckWorkdir(req.Policy, req.Cwd, req.Dir)
+		if err != nil {
+			return nil, err
+		}
+		req.Dir = dir
+	}
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("pipe: %w", err)
+	}
+	stdin, err := stdinFile(req.Stdin)
+	if err != nil {
+		_, _ = pr.Close(), pw.Close()
+		return nil, err
+	}
+	proc, err := sandbox.Start(sandbox.StartRequest{
+		Policy: req.Policy, Cwd: req.Cwd, Dir: req.Dir, Argv: req.Argv, Env: req.Env, Stdin: stdin, Out: pw,
+	})
+	_ = pw.Close() // the child holds its copy
+	if stdin != nil {
+		_ = stdin.Close()
+	}
+	if err != nil {
+		_ = pr.Close()
+		return nil, err
+	}
+	out := req.Output
+	if out == nil {
+		out = io.Discard
+	}
+	copied := make(chan struct{})
+	go func() {
+		defer close(copied)
+		_, _ = io.Copy(out, pr)
+	}()
+	exited := make(chan struct{})
+	p := &localProcess{done: make(chan struct{})}
+	go func() {
+		defer close(exited)
+		p.code, p.err = proc.Wait()
+	}()
+	// The owner of the command: it ends when the command does, killing the
+	// tree first when ctx ends.
+	go func() {
+		select {
+		case <-exited:
+		case <-ctx.Done():
+			_ = proc.Stop()
+			select {
+			case <-exited:
+			case <-time.After(stopGrace):
+				proc.Kill()
+				<-exited
+			}
+		}
+		<-copied
+		_ = pr.Close()
+		close(p.done)
+	}()
+	return p, nil
+}
+
+// stdinFile turns input bytes into a file the child can read: a pipe fed
+// by a goroutine that ends when the bytes are written or the reader is gone.
+func stdinFile(b []byte) (*os.File, error) {
+	if b == nil {
+		return nil, nil
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("stdin pipe: %w", err)
+	}
+	go func() {
+		_, _ = w.Write(b)
+		_ = w.Close()
+	}()
+	return r, nil
+}

@@ -1,0 +1,380 @@
+package execenv
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"sync/atomic"
+)
+
+// Transport is a byte stream to an exec-server: its stdin and stdout.
+// Close ends it (and the process behind it) and waits for that.
+type Transport interface {
+	io.Reader
+	io.Writer
+	Close() error
+	// Why explains a failed or dropped stream (what ssh said), if known.
+	Why() string
+}
+
+// Dial opens a transport to the server.
+type Dial func(ctx context.Context) (Transport, error)
+
+// Remote is a Backend on another machine, reached through a transport to
+// its `grove exec-server`. The connection is opened on first use, and
+// again on the next call after it dropped; a call in flight when it drops
+// fails with an error naming the host.
+type Remote struct {
+	host string
+	dial Dial
+
+	mu  sync.Mutex
+	cur *session
+}
+
+// NewRemote returns the backend of the host called name.
+func NewRemote(name string, dial Dial) *Remote { return &Remote{host: name, dial: dial} }
+
+// Connect opens the connection now (or checks the open one) and returns
+// the host's handshake: grove checks a host before the first model call.
+func (r *Remote) Connect(ctx context.Context) (Info, error) {
+	s, err := r.session(ctx)
+	if err != nil {
+		return Info{}, err
+	}
+	return Info{Host: r.host, Sandbox: s.info.Sandbox}, nil
+}
+
+// Info reports the host; the sandbox is known once connected.
+func (r *Remote) Info() Info {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	i := Info{Host: r.host}
+	if r.cur != nil {
+		i.Sandbox = r.cur.info.Sandbox
+	}
+	return i
+}
+
+// Close drops the connection (the server then kills what it started).
+func (r *Remote) Close() error {
+	r.mu.Lock()
+	s := r.cur
+	r.cur = nil
+	r.mu.Unlock()
+	if s == nil {
+		return nil
+	}
+	s.fail(errors.New("closed"))
+	return nil
+}
+
+// session returns the live session, connecting when there is none.
+func (r *Remote) session(ctx context.Context) (*session, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.cur != nil && r.cur.alive() {
+		return r.cur, nil
+	}
+	t, err := r.dial(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("host %s: %w", r.host, err)
+	}
+	s := &session{host: r.host, t: t, pending: map[uint64]chan message{}, procs: map[uint64]*remoteProcess{}, done: make(chan struct{})}
+	go s.readLoop()
+	var res initializeResult
+	if err := s.call(ctx, mInitialize, initializeParams{Version: ProtocolVersion}, &res); err != nil {
+		s.fail(err)
+		return nil, fmt.Errorf("host %s: exec-server handshake: %w", r.host, err)
+	}
+	s.info = res
+	r.cur = s
+	return s, nil
+}
+
+// session is one connection: the calls waiting for an answer and the
+// commands running. readLoop owns it; fail ends it.
+type session struct {
+	host string
+	t    Transport
+	info initializeResult
+	wmu  sync.Mutex
+	next atomic.Uint64
+
+	mu      sync.Mutex
+	pending map[uint64]chan message
+	procs   map[uint64]*remoteProcess
+	err     error // set once the session is dead
+	done    chan struct{}
+}
+
+func (s *session) alive() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.err == nil
+}
+
+// readLoop routes answers to callers and notifications to commands until
+// the stream ends.
+func (s *session) readLoop() {
+	br := bufio.NewReaderSize(s.t, 64<<10)
+	for {
+		line, err := br.ReadBytes('\n')
+		if err != nil {
+			s.fail(err)
+			return
+		}
+		var m message
+		if err := json.Unmarshal(line, &m); err != nil {
+			s.fail(fmt.Errorf("bad message from the exec-server: %w", err))
+			return
+		}
+		s.route(m)
+	}
+}
+
+func (s *session) route(m message) {
+	switch m.Method {
+	case "":
+		s.mu.Lock()
+		ch := s.pending[m.ID]
+		delete(s.pending, m.ID)
+		s.mu.Unlock()
+		if ch != nil {
+			ch <- m
+		}
+	case nOutput:
+		var p outputParams
+		if json.Unmarshal(m.Params, &p) == nil {
+			if pr := s.proc(p.PID, false); pr != nil && pr.out != nil {
+				_, _ = pr.out.Write(p.Data)
+			}
+		}
+	case nExit:
+		var p exitParams
+		if json.Unmarshal(m.Params, &p) == nil {
+			if pr := s.proc(p.PID, true); pr != nil {
+				var err error
+				if p.Error != "" {
+					err = errors.New(p.Error)
+				}
+				pr.finish(p.Code, err)
+			}
+		}
+	}
+}
+
+func (s *session) proc(pid uint64, remove bool) *remoteProcess {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := s.procs[pid]
+	if remove {
+		delete(s.procs, pid)
+	}
+	return p
+}
+
+// fail ends the session: every waiting call and running command gets an
+// error naming the host and what the transport said.
+func (s *session) fail(cause error) {
+	s.mu.Lock()
+	if s.err != nil {
+		s.mu.Unlock()
+		return
+	}
+	msg := cause.Error()
+	if errors.Is(cause, io.EOF) || errors.Is(cause, os.ErrClosed) {
+		msg = "connection closed"
+	}
+	if why := s.t.Why(); why != "" {
+		msg += ": " + why
+	}
+	s.err = fmt.Errorf("connection to host %s lost (%s)", s.host, msg)
+	pending, procs := s.pending, s.procs
+	s.pending, s.procs = map[uint64]chan message{}, map[uint64]*remoteProcess{}
+	close(s.done)
+	s.mu.Unlock()
+	_ = s.t.Close()
+	for _, ch := range pending {
+		close(ch)
+	}
+	for _, p := range procs {
+		p.finish(-1, s.err)
+	}
+}
+
+// call sends a request and decodes its answer into res.
+func (s *session) call(ctx context.Context, method string, params, res any) error {
+	raw, err := json.Marshal(params)
+	if err != nil {
+		return err
+	}
+	id := s.next.Add(1)
+	ch := make(chan message, 1)
+	s.mu.Lock()
+	if s.err != nil {
+		s.mu.Unlock()
+		return s.err
+	}
+	s.pending[id] = ch
+	s.mu.Unlock()
+	b, _ := json.Marshal(message{ID: id, Method: method, Params: raw})
+	s.wmu.Lock()
+	_, err = s.t.Write(append(b, '\n'))
+	s.wmu.Unlock()
+	if err != nil {
+		s.fail(err)
+	}
+	select {
+	case m, ok := <-ch:
+		if !ok {
+			return s.deadErr()
+		}
+		if m.Error != nil {
+			return &remoteError{*m.Error}
+		}
+		if res != nil {
+			return json.Unmarshal(m.Result, res)
+		}
+		return nil
+	case <-ctx.Done():
+		s.mu.Lock()
+		delete(s.pending, id)
+		s.mu.Unlock()
+		return ctx.Err()
+	}
+}
+
+func (s *session) deadErr() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.err
+}
+
+// remoteProcess is a command running on the host.
+type remoteProcess struct {
+	out  io.Writer
+	once sync.Once
+	done chan struct{}
+	code int
+	err  error
+}
+
+func (p *remoteProcess) finish(code int, err error) {
+	p.once.Do(func() {
+		p.code, p.err = code, err
+		close(p.done)
+	})
+}
+
+func (p *remoteProcess) Wait() (int, error) {
+	<-p.done
+	return p.code, p.err
+}
+
+// Start starts the command on the host; when ctx ends the host kills its
+// whole tree, and a dropped connection ends Wait with an error.
+func (r *Remote) Start(ctx context.Context, req ExecRequest) (Process, error) {
+	s, err := r.session(ctx)
+	if err != nil {
+		return nil, err
+	}
+	pid := s.next.Add(1)
+	p := &remoteProcess{out: req.Output, done: make(chan struct{})}
+	s.mu.Lock()
+	s.procs[pid] = p
+	s.mu.Unlock()
+	if err := s.call(ctx, mExecStart, execStartParams{PID: pid, ExecRequest: req}, nil); err != nil {
+		s.proc(pid, true)
+		return nil, err
+	}
+	go func() { // ends with the command, the session, or ctx
+		select {
+		case <-p.done:
+		case <-s.done:
+		case <-ctx.Done():
+			_ = s.call(context.Background(), mExecKill, pidParams{PID: pid}, nil)
+		}
+	}()
+	return p, nil
+}
+
+// Stat, ReadDir, Walk and ApplyPatch are one call each.
+func (r *Remote) Stat(ctx context.Context, path string) (FileInfo, error) {
+	var fi FileInfo
+	err := r.do(ctx, mStat, pathParams{Path: path}, &fi)
+	return fi, err
+}
+
+func (r *Remote) ReadDir(ctx context.Context, path string) ([]DirEntry, error) {
+	var des []DirEntry
+	err := r.do(ctx, mReadDir, pathParams{Path: path}, &des)
+	return des, err
+}
+
+func (r *Remote) Walk(ctx context.Context, root string, max int) (WalkResult, error) {
+	var w WalkResult
+	err := r.do(ctx, mWalk, walkParams{Root: root, Max: max}, &w)
+	return w, err
+}
+
+func (r *Remote) ApplyPatch(ctx context.Context, req PatchRequest) (PatchResult, error) {
+	var res PatchResult
+	err := r.do(ctx, mPatch, req, &res)
+	return res, err
+}
+
+func (r *Remote) do(ctx context.Context, method string, params, res any) error {
+	s, err := r.session(ctx)
+	if err != nil {
+		return err
+	}
+	return s.call(ctx, method, params, res)
+}
+
+// Open opens the file on the host; reads fetch it in chunks.
+func (r *Remote) Open(ctx context.Context, path string) (io.ReadCloser, error) {
+	s, err := r.session(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var h handleParams
+	if err := s.call(ctx, mOpen, pathParams{Path: path}, &h); err != nil {
+		return nil, err
+	}
+	return &remoteFile{s: s, ctx: ctx, h: h}, nil
+}
+
+// remoteFile reads a file of the host chunk by chunk.
+type remoteFile struct {
+	s   *session
+	ctx context.Context
+	h   handleParams
+	buf []byte
+	eof bool
+}
+
+func (f *remoteFile) Read(p []byte) (int, error) {
+	for len(f.buf) == 0 {
+		if f.eof {
+			return 0, io.EOF
+		}
+		var res readResult
+		if err := f.s.call(f.ctx, mRead, f.h, &res); err != nil {
+			return 0, err
+		}
+		f.buf, f.eof = res.Data, res.EOF
+	}
+	n := copy(p, f.buf)
+	f.buf = f.buf[n:]
+	return n, nil
+}
+
+func (f *remoteFile) Close() error {
+	return f.s.call(context.WithoutCancel(f.ctx), mClose, f.h, nil)
+}

@@ -1,0 +1,242 @@
+package execenv
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+)
+
+// Serve speaks the exec-server protocol on in and out with backend (the
+// host's Local) until in closes or ctx ends; then it kills every process
+// it started, waits for them and returns.
+func Serve(ctx context.Context, backend Backend, in io.Reader, out io.Writer) error {
+	ctx, cancel := context.WithCancel(ctx)
+	s := &server{b: backend, out: bufio.NewWriter(out), procs: map[uint64]context.CancelFunc{}, files: map[uint64]io.ReadCloser{}}
+	defer s.closeAll(cancel)
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
+	for sc.Scan() {
+		var m message
+		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+			return fmt.Errorf("exec-server: bad line: %w", err)
+		}
+		if m.Method == mInitialize {
+			s.initialize(m)
+			continue
+		}
+		if !s.ready {
+			s.reply(m.ID, nil, fmt.Errorf("exec-server: initialize first (protocol version %d)", ProtocolVersion))
+			continue
+		}
+		s.wg.Add(1)
+		go func() {
+			defer s.wg.Done()
+			res, err := s.handle(ctx, m)
+			s.reply(m.ID, res, err)
+		}()
+	}
+	return sc.Err()
+}
+
+// server is one session: the processes it started and the files it has
+// open, all ended by closeAll.
+type server struct {
+	b     Backend
+	ready bool
+	wmu   sync.Mutex
+	out   *bufio.Writer
+	wg    sync.WaitGroup // handlers and process waiters
+
+	mu     sync.Mutex
+	procs  map[uint64]context.CancelFunc
+	files  map[uint64]io.ReadCloser
+	nextFH uint64
+}
+
+func (s *server) closeAll(cancel context.CancelFunc) {
+	cancel() // every process's context: the backend kills their trees
+	s.wg.Wait()
+	s.mu.Lock()
+	for h, f := range s.files {
+		_ = f.Close()
+		delete(s.files, h)
+	}
+	s.mu.Unlock()
+}
+
+func (s *server) initialize(m message) {
+	var p initializeParams
+	if err := decodeParams(m.Params, &p); err != nil {
+		s.reply(m.ID, nil, err)
+		return
+	}
+	if p.Version != ProtocolVersion {
+		s.reply(m.ID, nil, fmt.Errorf("exec-server: protocol version %d is not supported (this grove speaks %d); install the same grove version on both machines", p.Version, ProtocolVersion))
+		return
+	}
+	s.ready = true
+	s.reply(m.ID, initializeResult{Version: ProtocolVersion, Sandbox: s.b.Info().Sandbox, TempDir: tempDir()}, nil)
+}
+
+func (s *server) send(m message) {
+	b, err := json.Marshal(m)
+	if err != nil {
+		b, _ = json.Marshal(message{ID: m.ID, Error: toWire(err)})
+	}
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	_, _ = s.out.Write(append(b, '\n'))
+	_ = s.out.Flush()
+}
+
+func (s *server) reply(id uint64, res any, err error) {
+	if err != nil {
+		s.send(message{ID: id, Error: toWire(err)})
+		return
+	}
+	raw, merr := json.Marshal(res)
+	if merr != nil {
+		s.send(message{ID: id, Error: toWire(merr)})
+		return
+	}
+	s.send(message{ID: id, Result: raw})
+}
+
+func (s *server) notify(method string, params any) {
+	raw, _ := json.Marshal(params)
+	s.send(message{Method: method, Params: raw})
+}
+
+func (s *server) handle(ctx context.Context, m message) (any, error) {
+	switch m.Method {
+	case mExecStart:
+		return s.start(ctx, m.Params)
+	case mExecKill:
+		var p pidParams
+		if err := decodeParams(m.Params, &p); err != nil {
+			return nil, err
+		}
+		s.mu.Lock()
+		cancel := s.procs[p.PID]
+		s.mu.Unlock()
+		if cancel != nil {
+			cancel()
+		}
+		return struct{}{}, nil
+	case mStat:
+		var p pathParams
+		if err := decodeParams(m.Params, &p); err != nil {
+			return nil, err
+		}
+		return s.b.Stat(ctx, p.Path)
+	case mReadDir:
+		var p pathParams
+		if err := decodeParams(m.Params, &p); err != nil {
+			return nil, err
+		}
+		return s.b.ReadDir(ctx, p.Path)
+	case mWalk:
+		var p walkParams
+		if err := decodeParams(m.Params, &p); err != nil {
+			return nil, err
+		}
+		return s.b.Walk(ctx, p.Root, p.Max)
+	case mPatch:
+		var p PatchRequest
+		if err := decodeParams(m.Params, &p); err != nil {
+			return nil, err
+		}
+		return s.b.ApplyPatch(ctx, p)
+	case mOpen, mRead, mClose:
+		return s.file(ctx, m)
+	}
+	return nil, fmt.Errorf("exec-server: unknown method %q", m.Method)
+}
+
+// start starts a command; its output and exit arrive as notifications.
+func (s *server) start(ctx context.Context, raw json.RawMessage) (any, error) {
+	var p execStartParams
+	if err := decodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	pctx, cancel := context.WithCancel(ctx)
+	p.Output = writerFunc(func(b []byte) (int, error) {
+		s.notify(nOutput, outputParams{PID: p.PID, Data: b})
+		return len(b), nil
+	})
+	proc, err := s.b.Start(pctx, p.ExecRequest)
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	s.mu.Lock()
+	s.procs[p.PID] = cancel
+	s.mu.Unlock()
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		code, err := proc.Wait()
+		s.mu.Lock()
+		delete(s.procs, p.PID)
+		s.mu.Unlock()
+		cancel()
+		ex := exitParams{PID: p.PID, Code: code}
+		if err != nil {
+			ex.Error = err.Error()
+		}
+		s.notify(nExit, ex)
+	}()
+	return struct{}{}, nil
+}
+
+// file serves fs/open, fs/read and fs/close on handles of this session.
+func (s *server) file(ctx context.Context, m message) (any, error) {
+	if m.Method == mOpen {
+		var p pathParams
+		if err := decodeParams(m.Params, &p); err != nil {
+			return nil, err
+		}
+		f, err := s.b.Open(ctx, p.Path)
+		if err != nil {
+			return nil, err
+		}
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.nextFH++
+		s.files[s.nextFH] = f
+		return handleParams{Handle: s.nextFH}, nil
+	}
+	var p handleParams
+	if err := decodeParams(m.Params, &p); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	f := s.files[p.Handle]
+	if m.Method == mClose {
+		delete(s.files, p.Handle)
+	}
+	s.mu.Unlock()
+	if f == nil {
+		return nil, errors.New("exec-server: unknown file handle")
+	}
+	if m.Method == mClose {
+		return struct{}{}, f.Close()
+	}
+	buf := make([]byte, readChunk)
+	n, err := io.ReadFull(f, buf)
+	switch {
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return readResult{Data: buf[:n], EOF: true}, nil
+	case err != nil:
+		return nil, err
+	}
+	return readResult{Data: buf[:n]}, nil
+}
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(b []byte) (int, error) { return f(b) }

@@ -1,0 +1,155 @@
+package execenv
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+)
+
+// The exec-server protocol: one JSON object per line each way, over the
+// server's stdin and stdout (an ssh session's, for a host). The client
+// sends requests {"id","method","params"}; the server answers each with
+// {"id","result"} or {"id","error"} and sends notifications {"method",
+// "params"} without an id: a command's output and its exit. The first
+// request is "initialize"; a server that speaks another version refuses
+// every other request. The server kills every process it started when its
+// stdin closes.
+
+// ProtocolVersion is bumped on every incompatible change.
+const ProtocolVersion = 1
+
+// Method names.
+const (
+	mInitialize = "initialize"
+	mExecStart  = "exec/start"
+	mExecKill   = "exec/kill"
+	mStat       = "fs/stat"
+	mOpen       = "fs/open"
+	mRead       = "fs/read"
+	mClose      = "fs/close"
+	mReadDir    = "fs/readdir"
+	mWalk       = "fs/walk"
+	mPatch      = "fs/patch"
+	nOutput     = "exec/output"
+	nExit       = "exec/exit"
+)
+
+// message is every line of the protocol.
+type message struct {
+	ID     uint64          `json:"id,omitempty"`
+	Method string          `json:"method,omitempty"`
+	Params json.RawMessage `json:"params,omitempty"`
+	Result json.RawMessage `json:"result,omitempty"`
+	Error  *wireError      `json:"error,omitempty"`
+}
+
+// wireError carries an error and its kind, so that errors.Is(err,
+// fs.ErrNotExist) holds on the client as it did on the server.
+type wireError struct {
+	Kind    string `json:"kind,omitempty"` // not_exist | exist | permission | invalid
+	Message string `json:"message"`
+}
+
+func toWire(err error) *wireError {
+	w := &wireError{Message: err.Error()}
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		w.Kind = "not_exist"
+	case errors.Is(err, fs.ErrExist):
+		w.Kind = "exist"
+	case errors.Is(err, fs.ErrPermission):
+		w.Kind = "permission"
+	case errors.Is(err, fs.ErrInvalid):
+		w.Kind = "invalid"
+	}
+	return w
+}
+
+// remoteError is an error that happened on the server.
+type remoteError struct{ w wireError }
+
+func (e *remoteError) Error() string { return e.w.Message }
+
+func (e *remoteError) Is(target error) bool {
+	switch e.w.Kind {
+	case "not_exist":
+		return target == fs.ErrNotExist
+	case "exist":
+		return target == fs.ErrExist
+	case "permission":
+		return target == fs.ErrPermission
+	case "invalid":
+		return target == fs.ErrInvalid
+	}
+	return false
+}
+
+// initializeParams opens a session.
+type initializeParams struct {
+	Version int `json:"version"`
+}
+
+// initializeResult is the handshake's answer: the server's version and
+// its machine's sandbox.
+type initializeResult struct {
+	Version int          `json:"version"`
+	Sandbox Capabilities `json:"sandbox"`
+	// TempDir is the host's temp directory (writable in its sandbox).
+	TempDir string `json:"temp_dir"`
+}
+
+type execStartParams struct {
+	PID uint64 `json:"pid"` // chosen by the client
+	ExecRequest
+}
+
+type pidParams struct {
+	PID uint64 `json:"pid"`
+}
+
+type outputParams struct {
+	PID  uint64 `json:"pid"`
+	Data []byte `json:"data"` // base64 in JSON
+}
+
+type exitParams struct {
+	PID   uint64 `json:"pid"`
+	Code  int    `json:"code"`
+	Error string `json:"error,omitempty"`
+}
+
+type pathParams struct {
+	Path string `json:"path"`
+}
+
+type handleParams struct {
+	Handle uint64 `json:"handle"`
+}
+
+type readResult struct {
+	Data []byte `json:"data"`
+	EOF  bool   `json:"eof,omitempty"`
+}
+
+type walkParams struct {
+	Root string `json:"root"`
+	Max  int    `json:"max"`
+}
+
+// maxLine bounds one protocol line (a read chunk is far smaller).
+const maxLine = 64 << 20
+
+// readChunk is how much one fs/read returns.
+const readChunk = 1 << 20
+
+func decodeParams(raw json.RawMessage, v any) error {
+	if err := json.Unmarshal(raw, v); err != nil {
+		return fmt.Errorf("bad params: %w", err)
+	}
+	return nil
+}
+
+// tempDir is reported in the handshake.
+func tempDir() string { return os.TempDir() }

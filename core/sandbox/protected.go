@@ -1,0 +1,141 @@
+package sandbox
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// ProtectedNames are the directories (or files: a worktree's .git) kept
+// read-only at any depth inside every writable root under
+// workspace-write: repository metadata and hooks, and the agents' own
+// configuration, which a command could otherwise rewrite to run code
+// later, unsandboxed (a hook runs as the user the next time they use
+// git). The directory a `.git` file names (`gitdir: ...`, a worktree or
+// `git init --separate-git-dir`) is protected with it.
+var ProtectedNames = []string{".git", ".grove", ".codex", ".agents", ".claude"}
+
+// maxProtectedScan bounds the entries FindProtected visits in one root; a
+// root larger than that fails closed (its protected paths are not known).
+const maxProtectedScan = 2_000_000
+
+// protectedPath returns the protected path p (clean, absolute, inside
+// root) lies in, or "": an ancestor or p itself named like ProtectedNames
+// below root, or a git directory a `.git` file of an ancestor names.
+func protectedPath(root, p string) string {
+	rel, err := filepath.Rel(root, p)
+	if err != nil || rel == "." {
+		return ""
+	}
+	cur := root
+	for _, part := range strings.Split(rel, string(filepath.Separator)) {
+		if gd := gitfileTarget(filepath.Join(cur, ".git")); gd != "" && within(gd, p) {
+			return gd
+		}
+		cur = filepath.Join(cur, part)
+		if slices.Contains(ProtectedNames, part) {
+			return cur
+		}
+	}
+	return ""
+}
+
+// gitfileTarget reads a `.git` file ("gitdir: PATH", relative to the
+// file's directory) and returns the directory it names, symlinks
+// resolved; "" when path is not such a file.
+func gitfileTarget(path string) string {
+	st, err := os.Lstat(path)
+	if err != nil || !st.Mode().IsRegular() || st.Size() > 4096 {
+		return ""
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	line, _, _ := bufio.NewReader(f).ReadLine()
+	dir, ok := strings.CutPrefix(strings.TrimSpace(string(line)), "gitdir:")
+	if !ok {
+		return ""
+	}
+	dir = strings.TrimSpace(dir)
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(filepath.Dir(path), dir)
+	}
+	if real, err := resolve(filepath.Clean(dir)); err == nil {
+		return real
+	}
+	return filepath.Clean(dir)
+}
+
+// FindProtected lists every protected path inside root (resolved, clean):
+// entries named like ProtectedNames at any depth (not descended into) and
+// the git directories `.git` files name. Symlinks are not followed (a
+// link is not a place a command can write through to anything but its
+// target, which the mounts cover where it is). It fails when root has
+// more than maxProtectedScan entries or cannot be read: then nobody knows
+// what would stay writable.
+func FindProtected(root string) ([]string, error) {
+	var out []string
+	seen := 0
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if p == root {
+				return err
+			}
+			if errors.Is(err, fs.ErrPermission) {
+				return nil // unreadable to the user: unwritable to commands too
+			}
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil // removed while walking (another program's temp dir)
+			}
+			return err
+		}
+		if seen++; seen > maxProtectedScan {
+			return fmt.Errorf("more than %d entries", maxProtectedScan)
+		}
+		if p == root || !slices.Contains(ProtectedNames, d.Name()) {
+			return nil
+		}
+		out = append(out, p)
+		if d.Name() == ".git" && d.Type().IsRegular() {
+			if gd := gitfileTarget(p); gd != "" {
+				out = append(out, gd)
+			}
+		}
+		if d.IsDir() {
+			return filepath.SkipDir
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("find the protected paths (.git, .grove, .codex, .agents, .claude) in %s: %w", root, err)
+	}
+	return out, nil
+}
+
+// scannedRoots are the roots whose protected paths are looked for: the
+// thread's cwd (roots[0], see WritableRoots) and writable_roots, not the
+// shared temp directory, which holds other programs' files (walking it
+// costs, and another project's clone there would refuse every command
+// on a host without namespaces). apply_patch still refuses protected
+// names there.
+func scannedRoots(roots []string) []string {
+	tmp, err := resolve(os.TempDir())
+	if err != nil {
+		return roots
+	}
+	var out []string
+	for i, r := range roots {
+		if i > 0 && r == tmp {
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
+}

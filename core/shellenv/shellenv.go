@@ -1,0 +1,252 @@
+// Package shellenv builds the environment every program grove starts on
+// the model's or the user's behalf gets: sandboxed and escalated commands,
+// MCP stdio servers, hook and notify programs. One function (Environ) so
+// that no path forgets the scrubbing: a credential in grove's environment
+// never reaches a command, and through its output the model or a rollout.
+//
+// The algorithm is Codex's (codex-rs/core/src/exec_env.rs, populate_env):
+//  1. start from `inherit`: all, core (a fixed list of names) or none;
+//  2. unless ignore_default_excludes, drop the default secret patterns;
+//  3. drop `exclude`;
+//  4. insert `set`;
+//  5. if `include_only` is not empty, keep only the names it matches.
+//
+// Patterns are case-insensitive globs with `*` and `?` only (Codex's
+// WildMatchPattern<'*','?'>: `[` is a literal). grove goes further than
+// Codex in step 2 (more patterns, URLs with credentials) and adds a step
+// Codex lacks: provider keys, by name and by value, are dropped from what
+// was inherited whatever ignore_default_excludes says; only an explicit
+// `set` entry can put such a value back.
+package shellenv
+
+import (
+	"os"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"sync/atomic"
+)
+
+// Inherit is `shell_environment_policy.inherit`.
+type Inherit string
+
+const (
+	InheritAll  Inherit = "all"
+	InheritCore Inherit = "core"
+	InheritNone Inherit = "none"
+)
+
+// CoreNames are what inherit = "core" keeps: Codex's list (HOME, LOGNAME,
+// PATH, SHELL, USER, USERNAME, TMPDIR, TEMP, TMP) plus the locale and the
+// terminal type, without which tools print mojibake or refuse to run.
+var CoreNames = []string{"HOME", "LOGNAME", "PATH", "SHELL", "USER", "USERNAME", "TMPDIR", "TEMP", "TMP", "LANG", "LANGUAGE", "TERM", "TZ"}
+
+// corePrefixes are kept by inherit = "core" as well (LC_ALL, LC_CTYPE...).
+var corePrefixes = []string{"LC_"}
+
+// DefaultExcludes are dropped unless ignore_default_excludes: Codex's
+// three (*KEY*, *SECRET*, *TOKEN*) and the names credentials hide under
+// that those miss (PGPASSWORD, MYSQL_PWD, GH_PAT, AWS_CREDENTIAL_FILE,
+// SSH_AUTH_SOCK...). PWD and OLDPWD are the shell's, not passwords.
+var DefaultExcludes = []string{"*KEY*", "*SECRET*", "*TOKEN*", "*PASS*", "*PWD*", "*CREDENTIAL*", "*AUTH*", "*_PAT"}
+
+// notSecret are names the default patterns would catch but never hold a
+// credential.
+var notSecret = []string{"PWD", "OLDPWD"}
+
+// urlUserinfo finds a URL carrying credentials (scheme://user[:pass]@host):
+// DATABASE_URL=postgres://app:hunter2@db/app. Dropped with the defaults.
+var urlUserinfo = regexp.MustCompile(`(?i)[a-z][a-z0-9+.-]*://[^/?#\s@]+@`)
+
+// Policy is the resolved `[shell_environment_policy]` plus grove's own
+// credentials.
+type Policy struct {
+	Inherit               Inherit
+	IgnoreDefaultExcludes bool
+	Exclude               []string
+	Set                   map[string]string
+	IncludeOnly           []string
+	// SecretNames are always dropped from what is inherited: every
+	// provider's env_key and env_http_headers variable.
+	SecretNames []string
+	// SecretValues drop any inherited variable holding exactly one of
+	// them, whatever its name (KEY=sk-..., a copy of the provider key).
+	SecretValues []string
+}
+
+// Match reports whether name matches the glob (`*`, `?`, any case).
+func Match(glob, name string) bool {
+	return wildmatch(strings.ToUpper(glob), strings.ToUpper(name))
+}
+
+// wildmatch is a glob match with `*` (any run) and `?` (one byte).
+func wildmatch(p, s string) bool {
+	star, mark := -1, 0
+	i, j := 0, 0
+	for j < len(s) {
+		switch {
+		case i < len(p) && (p[i] == '?' || p[i] == s[j]):
+			i++
+			j++
+		case i < len(p) && p[i] == '*':
+			star, mark = i, j
+			i++
+		case star >= 0:
+			i = star + 1
+			mark++
+			j = mark
+		default:
+			return false
+		}
+	}
+	for i < len(p) && p[i] == '*' {
+		i++
+	}
+	return i == len(p)
+}
+
+func matchAny(globs []string, name string) bool {
+	for _, g := range globs {
+		if Match(g, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// IsDefaultSecret reports whether the default excludes drop NAME=value.
+func IsDefaultSecret(name, value string) bool {
+	if slices.Contains(notSecret, name) {
+		return false
+	}
+	return matchAny(DefaultExcludes, name) || urlUserinfo.MatchString(value)
+}
+
+func isCore(name string) bool {
+	if slices.Contains(CoreNames, name) {
+		return true
+	}
+	for _, p := range corePrefixes {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// Build applies p to base ("NAME=value" entries, later ones win) and
+// returns the result sorted by name.
+func Build(base []string, p Policy) []string {
+	env := map[string]string{}
+	for _, kv := range base {
+		name, val, ok := strings.Cut(kv, "=")
+		if !ok || name == "" {
+			continue
+		}
+		switch p.Inherit {
+		case InheritNone:
+			continue
+		case InheritCore:
+			if !isCore(name) {
+				continue
+			}
+		}
+		if slices.Contains(p.SecretNames, name) || p.isSecretValue(val) {
+			continue
+		}
+		env[name] = val
+	}
+	for name, val := range env {
+		if !p.IgnoreDefaultExcludes && IsDefaultSecret(name, val) {
+			delete(env, name)
+		} else if matchAny(p.Exclude, name) {
+			delete(env, name)
+		}
+	}
+	for name, val := range p.Set {
+		env[name] = val
+	}
+	if len(p.IncludeOnly) > 0 {
+		for name := range env {
+			if !matchAny(p.IncludeOnly, name) {
+				delete(env, name)
+			}
+		}
+	}
+	out := make([]string, 0, len(env))
+	for name, val := range env {
+		out = append(out, name+"="+val)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func (p Policy) isSecretValue(v string) bool {
+	v = strings.TrimSpace(v)
+	return v != "" && slices.Contains(p.SecretValues, v)
+}
+
+// builtinSecretNames are the built-in providers' keys, dropped even
+// before a configuration was loaded (and by tests that load none).
+var builtinSecretNames = []string{"OPENAI_API_KEY", "OPENROUTER_API_KEY"}
+
+var current atomic.Pointer[Policy]
+
+// SetPolicy sets the policy for every program started afterwards (called
+// once the configuration is loaded). The built-in providers' key names
+// and the values they hold now are added to p's secrets.
+func SetPolicy(p Policy) {
+	p.SecretNames = append(slices.Clone(p.SecretNames), builtinSecretNames...)
+	for _, n := range p.SecretNames {
+		if v := strings.TrimSpace(os.Getenv(n)); v != "" {
+			p.SecretValues = append(p.SecretValues, v)
+		}
+	}
+	current.Store(&p)
+}
+
+// Current returns the policy in force (the defaults before SetPolicy).
+func Current() Policy {
+	if p := current.Load(); p != nil {
+		return *p
+	}
+	p := Policy{Inherit: InheritAll, SecretNames: builtinSecretNames}
+	for _, n := range builtinSecretNames {
+		if v := strings.TrimSpace(os.Getenv(n)); v != "" {
+			p.SecretValues = append(p.SecretValues, v)
+		}
+	}
+	return p
+}
+
+// Environ is the environment for a program grove starts: grove's own,
+// scrubbed by the current policy, then extra (an MCP server's `env`
+// table, a hook's variables) added explicitly, winning over the rest.
+func Environ(extra map[string]string) []string {
+	return WithExtra(Build(os.Environ(), Current()), extra)
+}
+
+// WithExtra returns env with the extra variables set (sorted, replacing
+// an inherited entry of the same name).
+func WithExtra(env []string, extra map[string]string) []string {
+	if len(extra) == 0 {
+		return env
+	}
+	out := make([]string, 0, len(env)+len(extra))
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		if _, over := extra[name]; !over {
+			out = append(out, kv)
+		}
+	}
+	keys := make([]string, 0, len(extra))
+	for k := range extra {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		out = append(out, k+"="+extra[k])
+	}
+	return out
+}

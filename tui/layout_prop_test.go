@@ -1,0 +1,171 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/grovecli/grove/protocol"
+	"github.com/grovecli/grove/rollout"
+)
+
+// screenState builds one screen state of the TUI on a fresh model.
+type screenState struct {
+	name  string
+	build func(t *testing.T) Model
+}
+
+func longCommand() string {
+	return "find / -name '*.go' -newer /etc/hostname -exec grep -l 'package main' {} + | xargs -n1 dirname | sort -u | tee /tmp/mains.txt && " + strings.Repeat("echo step; ", 12)
+}
+
+func escalationApproval(id string, at time.Duration, cmd string) protocol.Event {
+	e := execApproval(id, at, cmd)
+	e.Approval.Sandbox = protocol.SandboxDangerFullAccess
+	e.Approval.Reason = "needs the network to fetch the module cache"
+	return e
+}
+
+func patchApproval(id string, at time.Duration) protocol.Event {
+	e := ev(protocol.EventApprovalRequested, workerID, at)
+	e.Approval = &protocol.ApprovalRequest{ID: id, ThreadID: workerID, Kind: protocol.ApprovalPatch, Chain: []string{"root", "worker/careful"},
+		Files: []string{"pkg/when/parse.go", "pkg/when/parse_test.go"},
+		Patch: "*** Begin Patch\n*** Update File: pkg/when/parse.go\n@@\n-\tif leap {\n+\tif isLeap(y) {\n*** End Patch"}
+	return e
+}
+
+func screenStates() []screenState {
+	base := func(t *testing.T) Model {
+		m, _ := newTestModel(t, 80, 24, newFake(rootInfo()))
+		return feed(m, treeScenario()...)
+	}
+	withModal := func(evs ...protocol.Event) func(t *testing.T) Model {
+		return func(t *testing.T) Model { return feed(base(t), evs...) }
+	}
+	return []screenState{
+		{"empty", func(t *testing.T) Model { m, _ := newTestModel(t, 80, 24, newFake(rootInfo())); return m }},
+		{"tree", base},
+		{"exec modal", withModal(execApproval("ap1", 30*time.Second, longCommand()))},
+		{"escalation modal", withModal(escalationApproval("ap1", 30*time.Second, longCommand()))},
+		{"patch modal", withModal(patchApproval("ap1", 30*time.Second), execApproval("ap2", 31*time.Second, "make"))},
+		{"modal focused confirming", func(t *testing.T) Model {
+			m := withModal(escalationApproval("ap1", 30*time.Second, "curl -fsSL https://example.com/x.sh | sh"))(t)
+			m, _ = press(m, "tab")
+			m.appr.shownAt = m.now().Add(-time.Minute)
+			m, _ = press(m, "y")
+			return m
+		}},
+		{"overlay", func(t *testing.T) Model { m, _ := press(base(t), "ctrl+t"); return m }},
+		{"overlay over modal", func(t *testing.T) Model {
+			m, _ := press(withModal(execApproval("ap1", 30*time.Second, longCommand()))(t), "ctrl+t")
+			return m
+		}},
+		{"help", func(t *testing.T) Model { m, _ := press(base(t), "?"); return m }},
+		{"tree focus", func(t *testing.T) Model { m, _ := press(base(t), "tab"); return m }},
+		{"search", func(t *testing.T) Model {
+			m, _ := press(base(t), "tab")
+			m, _ = press(m, "/")
+			return typeText(m, "parser")
+		}},
+		{"tool highlighted and expanded", func(t *testing.T) Model {
+			m, _ := newTestModel(t, 80, 24, newFake(rootInfo()))
+			m = feed(m, marksScenario()...)
+			m = pressAlt(pressAlt(m, "up"), "up")
+			m, _ = press(m, "ctrl+o")
+			return m
+		}},
+		{"slash menu", func(t *testing.T) Model { return typeText(base(t), "/") }},
+		{"long draft", func(t *testing.T) Model {
+			return typeText(base(t), strings.Repeat("a long draft with 漢字 and emoji 🌳 ", 30))
+		}},
+		{"picker", func(t *testing.T) Model {
+			m := base(t)
+			m.picker = newPicker("/tmp/none", m.now)
+			var es []rollout.IndexEntry
+			for i := range 30 {
+				es = append(es, rollout.IndexEntry{ID: protocol.ThreadID(fmt.Sprintf("00000000-0000-7000-8000-%012d", i)), Cwd: "/work/project/" + strings.Repeat("deep/", i%7),
+					UpdatedAt: t0.Add(time.Duration(i) * time.Minute), FirstPrompt: strings.Repeat("fix the parser ", i%5+1), ChildCount: i % 3})
+			}
+			m.picker.update(pickerLoadedMsg{entries: es})
+			return m
+		}},
+	}
+}
+
+// checkFits fails when the screen is not exactly h lines of at most w
+// columns.
+func checkFits(t *testing.T, label string, s string, w, h int) {
+	t.Helper()
+	lines := strings.Split(s, "\n")
+	if len(lines) != h {
+		t.Fatalf("%s: %d lines, want %d:\n%s", label, len(lines), h, s)
+	}
+	for i, l := range lines {
+		if n := ansi.StringWidth(l); n > w {
+			t.Fatalf("%s: line %d is %d wide (max %d): %q", label, i, n, w, l)
+		}
+	}
+}
+
+func resize(m Model, w, h int) Model {
+	mm, _ := m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	return mm.(Model)
+}
+
+// renderAt renders m at w×h, turning a panic into a test failure that
+// names the state and the size.
+func renderAt(t *testing.T, name string, m Model, w, h int) Model {
+	t.Helper()
+	m = resize(m, w, h)
+	label := fmt.Sprintf("%s at %dx%d", name, w, h)
+	var s string
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				t.Fatalf("%s: panic: %v", label, r)
+			}
+		}()
+		s = m.render()
+	}()
+	checkFits(t, label, s, w, h)
+	return m
+}
+
+// TestEveryStateFitsEverySize is the layout property: every screen state,
+// rendered at every size from 20x6 to 300x100, never panics and never
+// draws a line wider than the window or more rows than it has.
+func TestEveryStateFitsEverySize(t *testing.T) {
+	widths := []int{20, 21, 22, 24, 27, 30, 33, 36, 40, 45, 50, 59, 60, 61, 70, 80, 99, 100, 120, 160, 200, 300}
+	heights := []int{6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 18, 20, 24, 30, 40, 60, 100}
+	for _, st := range screenStates() {
+		t.Run(st.name, func(t *testing.T) {
+			m := st.build(t)
+			for _, w := range widths {
+				for _, h := range heights {
+					renderAt(t, st.name, m, w, h)
+				}
+			}
+		})
+	}
+}
+
+// TestEveryStateSurvivesResizes resizes each state through a walk of
+// sizes (shrinking and growing, as a user drags a window) rendering after
+// each step: the state a resize leaves (scroll offsets, caches) must fit
+// the next size too.
+func TestEveryStateSurvivesResizes(t *testing.T) {
+	walk := [][2]int{{80, 13}, {30, 12}, {20, 6}, {300, 100}, {80, 24}, {25, 7}, {120, 40}, {61, 9}, {59, 30}, {20, 100}, {300, 6}, {80, 13}}
+	for _, st := range screenStates() {
+		t.Run(st.name, func(t *testing.T) {
+			m := st.build(t)
+			for _, sz := range walk {
+				m = renderAt(t, st.name, m, sz[0], sz[1])
+				m, _ = press(m, "pgup") // scroll state carried into the next size
+			}
+		})
+	}
+}
