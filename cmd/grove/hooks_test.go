@@ -41,7 +41,7 @@ func TestExecRefusesUntrustedProjectHooks(t *testing.T) {
 		t.Fatal(err)
 	}
 	proj := hookProject(t, string(fixture))
-	_, errOut, err := runCLI(t, t.TempDir(), "", "exec", "-C", proj, "--approve-workdirs", "hello")
+	_, errOut, err := runCLI(t, t.TempDir(), "", "exec", "--demo", "-C", proj, "--approve-workdirs", "hello")
 	if err != nil {
 		t.Fatalf("exec: %v\n%s", err, errOut)
 	}
@@ -80,7 +80,7 @@ func TestHooksTrustThenRun(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &rows); err != nil || len(rows) != 1 || !rows[0].Runs || rows[0].Trust != "trusted" {
 		t.Fatalf("hooks --json after trust: %v\n%s", err, out)
 	}
-	_, errOut, err := runCLI(t, home, "", "exec", "-C", proj, "--approve-workdirs", "hello hooks")
+	_, errOut, err := runCLI(t, home, "", "exec", "--demo", "-C", proj, "--approve-workdirs", "hello hooks")
 	if err != nil {
 		t.Fatalf("exec: %v\n%s", err, errOut)
 	}
@@ -97,7 +97,7 @@ func TestHooksTrustThenRun(t *testing.T) {
 	// Changed after the review: skipped and said so.
 	changed := strings.Replace(hooksJSON, "prompt.json", "prompt2.json", 1)
 	os.WriteFile(filepath.Join(proj, ".codex", "hooks.json"), []byte(changed), 0o644)
-	_, errOut, _ = runCLI(t, home, "", "exec", "-C", proj, "--approve-workdirs", "again")
+	_, errOut, _ = runCLI(t, home, "", "exec", "--demo", "-C", proj, "--approve-workdirs", "again")
 	if !strings.Contains(errOut, "changed since it was reviewed") {
 		t.Fatalf("changed hook not reported:\n%s", errOut)
 	}
@@ -105,7 +105,7 @@ func TestHooksTrustThenRun(t *testing.T) {
 		t.Fatal("a changed hook ran without a new review")
 	}
 	// --dangerously-bypass-hook-trust runs it for this run, and says so.
-	_, errOut, _ = runCLI(t, home, "", "exec", "--dangerously-bypass-hook-trust", "-C", proj, "--approve-workdirs", "again")
+	_, errOut, _ = runCLI(t, home, "", "exec", "--demo", "--dangerously-bypass-hook-trust", "-C", proj, "--approve-workdirs", "again")
 	if _, err := os.Stat(filepath.Join(logDir, "prompt2.json")); err != nil || !strings.Contains(errOut, "runs unreviewed") {
 		t.Fatalf("bypass: %v\n%s", err, errOut)
 	}

@@ -20,9 +20,11 @@ func TestSkillsCommand(t *testing.T) {
 		return p
 	}
 	near := write(filepath.Join(repo, ".agents", "skills"), "release", "Cut a release (project).")
-	far := write(filepath.Join(os.Getenv("CODEX_HOME"), "skills"), "release", "Cut a release (user).")
+	home := t.TempDir()
+	// runCLI points CODEX_HOME at home/no-codex-home.
+	far := write(filepath.Join(home, "no-codex-home", "skills"), "release", "Cut a release (user).")
 	write(filepath.Join(os.Getenv("HOME"), ".claude", "skills"), "lint", "Run the linters.")
-	out, _, err := runCLI(t, t.TempDir(), "", "skills", "-C", repo)
+	out, _, err := runCLI(t, home, "", "skills", "-C", repo)
 	if err != nil {
 		t.Fatal(err)
 	}
