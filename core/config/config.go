@@ -282,6 +282,9 @@ func (c *Config) readFile(o LoadOptions) (map[string]any, error) {
 func (c *Config) classifyUndecoded(keys []toml.Key) {
 	ignored := map[string]bool{}
 	for _, k := range keys {
+		if len(k) > 1 && k[0] == "hooks" {
+			continue // core/hooks reads [hooks] itself; the toml package marks arrays of tables in a map undecoded
+		}
 		row, ok := codexKeyFor(k)
 		switch {
 		case !ok:
