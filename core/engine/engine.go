@@ -201,6 +201,7 @@ func New(ctx context.Context, opts Options) (*Engine, error) {
 		waitMin: WaitMinTimeout, waitMax: WaitMaxTimeout, waitDefault: WaitDefaultTimeout,
 		closeGrace: 5 * time.Second,
 	}
+	e.opts.Compaction = e.withCompactHooks(opts.Compaction)
 	e.bus = newBus(opts.Now)
 	e.ctx, e.cancel = context.WithCancel(context.WithoutCancel(ctx))
 	e.approvals.init()

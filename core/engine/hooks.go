@@ -234,3 +234,56 @@ func (t *Thread) permissionRequest(ctx context.Context, req protocol.ApprovalReq
 	}
 	return "", false
 }
+
+// withCompactHooks adds PreCompact/PostCompact hooks to the compaction
+// observer (next, which may be nil) when there are hooks.
+func (e *Engine) withCompactHooks(next CompactObserver) CompactObserver {
+	if e.opts.Hooks == nil {
+		return next
+	}
+	return compactHooks{e: e, next: next}
+}
+
+// compactHooks fires PreCompact and PostCompact in the compacted thread.
+type compactHooks struct {
+	e    *Engine
+	next CompactObserver
+}
+
+func (c compactHooks) fire(ctx context.Context, ci CompactInfo, post bool) {
+	c.e.mu.Lock()
+	t := c.e.threads[ci.ThreadID]
+	c.e.mu.Unlock()
+	if t == nil {
+		return
+	}
+	trigger := "auto" // Codex's hooks know manual and auto; a context overflow is automatic
+	if ci.Trigger == protocol.CompactManual {
+		trigger = "manual"
+	}
+	t.mu.Lock()
+	turnID := t.turnID
+	t.mu.Unlock()
+	hc := t.hookContext(turnID)
+	var o hooks.Outcome
+	if post {
+		o = c.e.opts.Hooks.PostCompact(ctx, hc, trigger)
+	} else {
+		o = c.e.opts.Hooks.PreCompact(ctx, hc, trigger)
+	}
+	t.hookNotes(turnID, o)
+}
+
+func (c compactHooks) PreCompact(ctx context.Context, ci CompactInfo) {
+	if c.next != nil {
+		c.next.PreCompact(ctx, ci)
+	}
+	c.fire(ctx, ci, false)
+}
+
+func (c compactHooks) PostCompact(ctx context.Context, ci CompactInfo) {
+	if c.next != nil {
+		c.next.PostCompact(ctx, ci)
+	}
+	c.fire(ctx, ci, true)
+}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/grovecli/grove/core/hooks"
 	"github.com/grovecli/grove/core/model"
@@ -121,5 +122,42 @@ func TestHooksInTheTurnLoop(t *testing.T) {
 	}
 	if stop["agent_id"] != string(child) || stop["agent_status"] != "completed" || stop["last_assistant_message"] != "child result" {
 		t.Errorf("SubagentStop stdin %v", stop)
+	}
+}
+
+// PreCompact and PostCompact fire around a compaction with Codex's
+// fields and the trigger.
+func TestCompactHooks(t *testing.T) {
+	r, dir := hooksFor(t, map[hooks.Event]string{
+		hooks.PreCompact:  `cat > LOG/pre.json`,
+		hooks.PostCompact: `cat > LOG/post.json`,
+	})
+	p := newCompactingProvider(t)
+	env := newEnv(t, nil, func(o *Options) { o.Client = p.client(t); o.Hooks = r })
+	env.send("remember this")
+	env.rootFinal(0)
+	if err := env.e.Submit(protocol.Op{Type: protocol.OpCompact, ThreadID: env.root}); err != nil {
+		t.Fatal(err)
+	}
+	env.waitFor("compaction", func(ev protocol.Event) bool { return ev.Type == protocol.EventContextCompacted })
+	for _, name := range []string{"pre.json", "post.json"} {
+		// PostCompact runs after the compaction event: wait for its file.
+		var b []byte
+		var err error
+		for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+			if b, err = os.ReadFile(filepath.Join(dir, name)); (err == nil && json.Valid(b)) || time.Now().After(deadline) {
+				break
+			}
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		var in map[string]any
+		if err := json.Unmarshal(b, &in); err != nil || in["trigger"] != "manual" || in["session_id"] != string(env.root) {
+			t.Errorf("%s stdin %s (%v)", name, b, err)
+		}
+		if _, has := in["permission_mode"]; has {
+			t.Errorf("%s carries permission_mode, which Codex's compact events do not", name)
+		}
 	}
 }
