@@ -53,6 +53,43 @@ func closeMCPWithEngine(eng *engine.Engine, m *mcp.Manager) {
 	}()
 }
 
+// liveMCPStatus lists the MCP servers of every session this process runs,
+// one entry per name (a started one over one that has not started); with
+// no session yet, the configured servers, not started.
+func liveMCPStatus(cfg *config.Config) []mcp.ServerStatus {
+	liveMCP.mu.Lock()
+	mgrs := append([]*mcp.Manager(nil), liveMCP.mgrs...)
+	liveMCP.mu.Unlock()
+	byName := map[string]mcp.ServerStatus{}
+	for name, c := range cfg.MCPServers {
+		st := mcp.ServerStatus{Name: name, State: mcp.StateIdle, Transport: "stdio"}
+		if c.URL != "" {
+			st.Transport = "http"
+		}
+		if !c.IsEnabled() {
+			st.State = mcp.StateDisabled
+		}
+		byName[name] = st
+	}
+	for _, m := range mgrs {
+		for _, st := range m.Status() {
+			if old, ok := byName[st.Name]; !ok || (old.State != mcp.StateReady && st.State != mcp.StateClosed) {
+				byName[st.Name] = st
+			}
+		}
+	}
+	names := make([]string, 0, len(byName))
+	for n := range byName {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	out := make([]mcp.ServerStatus, 0, len(names))
+	for _, n := range names {
+		out = append(out, byName[n])
+	}
+	return out
+}
+
 // closeAllMCP stops every MCP server this process started.
 func closeAllMCP() {
 	liveMCP.mu.Lock()

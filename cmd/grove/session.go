@@ -82,6 +82,18 @@ func loadConfig(g *globalFlags) (*config.Config, error) {
 	if err != nil {
 		return nil, err
 	}
+	cfg, err := config.Load(home, configOverrides(g))
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range cfg.Warnings {
+		g.warn(w)
+	}
+	return cfg, nil
+}
+
+// configOverrides are the -c overrides with the flags that set config keys.
+func configOverrides(g *globalFlags) []string {
 	overrides := append([]string(nil), g.overrides...)
 	if g.model != "" {
 		overrides = append(overrides, "model="+quote(g.model))
@@ -95,14 +107,7 @@ func loadConfig(g *globalFlags) (*config.Config, error) {
 	if g.demo {
 		overrides = append(overrides, `model_provider="demo"`)
 	}
-	cfg, err := config.Load(home, overrides)
-	if err != nil {
-		return nil, err
-	}
-	for _, w := range cfg.Warnings {
-		g.warn(w)
-	}
-	return cfg, nil
+	return overrides
 }
 
 func quote(s string) string { return fmt.Sprintf("%q", s) }
@@ -168,14 +173,8 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 		}
 		client = demo.NewClient(o.demoDelay)
 	} else {
-		client, err = model.New(model.ProviderConfig{
-			Name: prov.Name, BaseURL: prov.BaseURL, APIKey: prov.APIKey, WireAPI: prov.WireAPI,
-			Headers: prov.Headers, MaxRetries: prov.MaxRetries,
-			StreamIdleTimeout: prov.StreamIdleTimeout, ResponseHeaderTimeout: prov.ResponseHeaderTimeout,
-			QueryParams: prov.QueryParams, OmitParams: prov.OmitParams, MaxMessageBytes: prov.MaxMessageBytes,
-		})
-		if err != nil {
-			return nil, fmt.Errorf("model provider %s: %w", prov.Name, err)
+		if client, err = providerClient(prov); err != nil {
+			return nil, err
 		}
 	}
 	if err := os.MkdirAll(cfg.Home, 0o700); err != nil {
@@ -253,4 +252,18 @@ func (s *session) start(resumeID string) (protocol.ThreadID, error) {
 		return s.eng.ResumeSession(resumeID)
 	}
 	return s.eng.StartRoot()
+}
+
+// providerClient is the model client of a resolved (non-demo) provider.
+func providerClient(prov config.Resolved) (model.Client, error) {
+	client, err := model.New(model.ProviderConfig{
+		Name: prov.Name, BaseURL: prov.BaseURL, APIKey: prov.APIKey, WireAPI: prov.WireAPI,
+		Headers: prov.Headers, MaxRetries: prov.MaxRetries,
+		StreamIdleTimeout: prov.StreamIdleTimeout, ResponseHeaderTimeout: prov.ResponseHeaderTimeout,
+		QueryParams: prov.QueryParams, OmitParams: prov.OmitParams, MaxMessageBytes: prov.MaxMessageBytes,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("model provider %s: %w", prov.Name, err)
+	}
+	return client, nil
 }

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -381,6 +382,7 @@ func (s *server) status() ServerStatus {
 	}
 	for _, t := range s.tools {
 		st.ToolNames = append(st.ToolNames, t.name)
+		st.ToolInfos = append(st.ToolInfos, ToolInfo{Name: t.raw, Description: t.spec.Description, InputSchema: t.spec.Parameters, ReadOnly: t.readOnly})
 	}
 	return st
 }
@@ -394,6 +396,16 @@ type ServerStatus struct {
 	Tools     int      `json:"tools"`
 	ToolNames []string `json:"tool_names,omitempty"`
 	Error     string   `json:"error,omitempty"`
+	// ToolInfos describe the tools (the app-server's mcpServerStatus/list).
+	ToolInfos []ToolInfo `json:"-"`
+}
+
+// ToolInfo is one tool as its server names and describes it.
+type ToolInfo struct {
+	Name        string // the server's own name for it
+	Description string
+	InputSchema json.RawMessage // as offered to the model
+	ReadOnly    bool            // annotated readOnlyHint
 }
 
 func clip(s string, n int) string {

@@ -41,6 +41,9 @@ type Options struct {
 	QueueSize int
 	// ShutdownGrace bounds the engines' shutdown at the end of input.
 	ShutdownGrace time.Duration
+	// Host answers the startup methods (account, config, models, MCP
+	// servers).
+	Host *Host
 	// observe sees every outgoing line (tests).
 	observe func([]byte)
 }
@@ -225,6 +228,14 @@ func (s *Server) call(msg protocol.RPCMessage) (any, *protocol.RPCError) {
 		return s.turnInterrupt(msg.Params)
 	case "thread/note/set":
 		return s.noteSet(msg.Params)
+	case "account/read":
+		return s.accountRead(msg.Params)
+	case "config/read":
+		return s.configRead(msg.Params)
+	case "model/list":
+		return s.modelList(msg.Params)
+	case "mcpServerStatus/list":
+		return s.mcpServerStatusList(msg.Params)
 	}
 	return nil, rpcError(protocol.RPCMethodNotFound, "method not found: %s", msg.Method)
 }
