@@ -294,6 +294,11 @@ func (f *fixture) script(ctx context.Context, req model.Request) (model.Response
 			return call("call-patch", "apply_patch", map[string]any{"input": "*** Begin Patch\n*** Add File: " + name + ".md\n+hello\n*** End Patch\n"})
 		}
 		return model.Response{Text: "patched"}, nil
+	case prompt == "fail":
+		if len(outs) == 0 {
+			return call("call-fail", "exec_command", map[string]any{"cmd": "echo boom; exit 3"})
+		}
+		return model.Response{Text: "it failed"}, nil
 	case prompt == "sleep":
 		if len(outs) == 0 {
 			return call("call-sleep", "exec_command", map[string]any{"cmd": "sleep 60"})
@@ -489,6 +494,10 @@ func TestACPSession(t *testing.T) {
 		return false
 	})
 
+	// A command that exits non-zero.
+	c.client.setAnswer(string(protocol.DecisionApproved))
+	prompt(t, c, sid, "fail")
+
 	// Cancel mid-turn.
 	done := make(chan sdk.PromptResponse, 1)
 	go func() {
@@ -527,6 +536,27 @@ func TestACPSession(t *testing.T) {
 	}
 	if got := strings.Join(replay, "|"); !strings.Contains(got, "write a|wrote a") || !strings.Contains(got, "spawn") {
 		t.Fatalf("replayed conversation: %s", got)
+	}
+	// Each tool call replays with the outcome it had.
+	outcome := map[sdk.ToolCallId]sdk.SessionUpdateToolCall{}
+	for _, n := range c.client.snapshot() {
+		if tc := n.Update.ToolCall; tc != nil {
+			outcome[tc.ToolCallId] = *tc
+		}
+	}
+	for id, want := range map[sdk.ToolCallId]sdk.ToolCallStatus{
+		"call-a": sdk.ToolCallStatusCompleted, "call-b": sdk.ToolCallStatusFailed, "call-fail": sdk.ToolCallStatusFailed,
+		"call-patch": sdk.ToolCallStatusCompleted, "call-spawn": sdk.ToolCallStatusCompleted,
+	} {
+		if got, ok := outcome[id]; !ok || got.Status != want {
+			t.Errorf("replayed %s: status %q, want %q (%+v)", id, got.Status, want, got)
+		}
+	}
+	if raw, _ := json.Marshal(outcome["call-fail"].RawOutput); !strings.Contains(string(raw), `"exit_code":3`) || !strings.Contains(string(raw), "boom") {
+		t.Errorf("replayed failed command: rawOutput %s, want its exit code and output", raw)
+	}
+	if raw, _ := json.Marshal(outcome["call-a"].RawOutput); !strings.Contains(string(raw), `"exit_code":0`) {
+		t.Errorf("replayed command: rawOutput %s, want exit code 0", raw)
 	}
 	c.client.setAnswer(string(protocol.DecisionApproved))
 	prompt(t, c, sid, "write c")
