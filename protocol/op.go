@@ -12,6 +12,9 @@ const (
 	OpShutdown  OpType = "shutdown"
 	// OpSetModel changes the model / reasoning effort for the thread's next turns.
 	OpSetModel OpType = "set_model"
+	// OpSetApprovalPolicy changes the approval policy of the whole tree
+	// for the tool calls that start after it.
+	OpSetApprovalPolicy OpType = "set_approval_policy"
 )
 
 // Op is a request into the engine, addressed to one thread.
@@ -33,4 +36,6 @@ type Op struct {
 	// set_model
 	Model           string `json:"model,omitempty"`
 	ReasoningEffort string `json:"reasoning_effort,omitempty"`
+	// set_approval_policy
+	ApprovalPolicy ApprovalPolicy `json:"approval_policy,omitempty"`
 }

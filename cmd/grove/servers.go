@@ -104,11 +104,16 @@ See docs/acp.md.`,
 			if err := checkListen(listen); err != nil {
 				return err
 			}
-			if _, err := loadConfig(g); err != nil {
+			cfg, err := loadConfig(g)
+			if err != nil {
+				return err
+			}
+			host, err := appServerHost(g, cfg)
+			if err != nil {
 				return err
 			}
 			return acp.Serve(cmd.Context(), cmd.InOrStdin(), cmd.OutOrStdout(), acp.Options{
-				Version: groveVersion,
+				Version: groveVersion, Home: cfg.Home, ListModels: host.ModelIDs,
 				NewEngine: func(ctx context.Context, cwd string, mcpServers map[string]config.MCPServer) (*engine.Engine, error) {
 					return sessionEngines(g, mcpServers)(ctx, appserver.ThreadConfig{Cwd: cwd})
 				},

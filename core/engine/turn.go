@@ -75,7 +75,7 @@ func (t *Thread) runTurn(parent context.Context) {
 	// turn whose input then runs in another one.
 	input := t.pending
 	t.pending = nil
-	tc := rollout.TurnContext{TurnID: turnID, Model: t.modelName, ReasoningEffort: t.effort, Cwd: t.cwd, Sandbox: t.sandbox, ApprovalPolicy: e.opts.ApprovalPolicy}
+	tc := rollout.TurnContext{TurnID: turnID, Model: t.modelName, ReasoningEffort: t.effort, Cwd: t.cwd, Sandbox: t.sandbox, ApprovalPolicy: e.ApprovalPolicy()}
 	rec := t.rec
 	t.mu.Unlock()
 	if rec != nil {
@@ -371,7 +371,7 @@ func (t *Thread) runTool(ctx context.Context, turnID string, c model.ToolCallReq
 	t.lastTool = c.Name
 	env := &tools.Env{
 		ThreadID: t.id, TurnID: turnID, CallID: c.CallID, Cwd: t.cwd,
-		Sandbox: t.sandbox, ApprovalPolicy: e.opts.ApprovalPolicy,
+		Sandbox: t.sandbox, ApprovalPolicy: e.ApprovalPolicy(),
 	}
 	t.mu.Unlock()
 	env.Approve = func(ctx context.Context, req protocol.ApprovalRequest) (protocol.ReviewDecision, error) {

@@ -60,7 +60,7 @@ func acpSchema(t *testing.T, def string) *jsonschema.Schema {
 			return
 		}
 		c := jsonschema.NewCompiler()
-		for _, d := range []string{"SessionNotification", "RequestPermissionRequest", "InitializeResponse", "NewSessionResponse", "LoadSessionResponse", "PromptResponse", "Error"} {
+		for _, d := range []string{"SessionNotification", "RequestPermissionRequest", "InitializeResponse", "NewSessionResponse", "LoadSessionResponse", "PromptResponse", "Error", "ListSessionsResponse", "SetSessionModeResponse"} {
 			sch, err := c.Compile(abs + "#/$defs/" + d)
 			if err != nil {
 				acpSchemas.err = fmt.Errorf("compile %s: %w", d, err)
@@ -78,6 +78,7 @@ func acpSchema(t *testing.T, def string) *jsonschema.Schema {
 var responseDefs = map[string]string{
 	"initialize": "InitializeResponse", "session/new": "NewSessionResponse",
 	"session/load": "LoadSessionResponse", "session/prompt": "PromptResponse",
+	"session/list": "ListSessionsResponse", "session/set_mode": "SetSessionModeResponse",
 }
 
 // wireCheck validates every message the agent sends against the schema;
@@ -253,6 +254,9 @@ func (c *testClient) snapshot() []sdk.SessionNotification {
 // child and waits for it, "block" signals f.blocked and runs until
 // interrupted.
 func (f *fixture) script(ctx context.Context, req model.Request) (model.Response, error) {
+	f.mu.Lock()
+	f.models = append(f.models, req.Model)
+	f.mu.Unlock()
 	var prompt string
 	var outs []string
 	for _, it := range req.Items {
@@ -320,6 +324,7 @@ type fixture struct {
 	blocked   chan struct{}
 	mu        sync.Mutex
 	mcp       map[string]config.MCPServer // the last session's client MCP servers
+	models    []string                    // the model of each model call
 }
 
 func (f *fixture) factory(ctx context.Context, cwd string, mcp map[string]config.MCPServer) (*engine.Engine, error) {
@@ -356,7 +361,8 @@ func (f *fixture) connect(t *testing.T) *conn {
 	go func() { defer taps.Done(); tap(fromAgentR, clientInW, check.agentLine) }()
 	served := make(chan error, 1)
 	go func() {
-		served <- Serve(context.Background(), agentInR, fromAgentW, Options{NewEngine: f.factory, Version: "test", ShutdownGrace: 20 * time.Second})
+		served <- Serve(context.Background(), agentInR, fromAgentW, Options{NewEngine: f.factory, Version: "test", ShutdownGrace: 20 * time.Second,
+			Home: f.home, ListModels: func(context.Context) []string { return []string{"listed-model"} }})
 		_ = fromAgentW.Close()
 	}()
 	tc := &testClient{changed: make(chan struct{}, 1)}

@@ -99,3 +99,13 @@ func (h *Host) listModels(ctx context.Context) []ModelEntry {
 	}
 	return out
 }
+
+// ModelIDs lists the models model/list offers, by id (ACP's session
+// models).
+func (h *Host) ModelIDs(ctx context.Context) []string {
+	var ids []string
+	for _, m := range h.listModels(ctx) {
+		ids = append(ids, m.ID)
+	}
+	return ids
+}
