@@ -15,7 +15,7 @@ const DefaultMaxOutput = 32 << 10
 // resultOutput renders a tools/call result as the text the model sees:
 // text blocks as they are, images and audio as a line naming them (grove's
 // tool outputs are text), resources by URI with their text, structured
-// content as JSON when the blocks do not already carry it.
+// content as JSON only when there is no text.
 func resultOutput(res *sdk.CallToolResult, max int) string {
 	var parts []string
 	for _, c := range res.Content {
@@ -42,8 +42,11 @@ func resultOutput(res *sdk.CallToolResult, max int) string {
 			}
 		}
 	}
-	if res.StructuredContent != nil {
-		if b, err := json.Marshal(res.StructuredContent); err == nil && !containsJSON(parts, b) {
+	// structuredContent once: servers mirror it in their text blocks (the
+	// spec asks them to), so the text is what the model gets when there is
+	// any; the JSON only when the server sent no text.
+	if res.StructuredContent != nil && !hasText(res.Content) {
+		if b, err := json.Marshal(res.StructuredContent); err == nil {
 			parts = append(parts, string(b))
 		}
 	}
@@ -54,21 +57,11 @@ func resultOutput(res *sdk.CallToolResult, max int) string {
 	return truncate(out, max)
 }
 
-// containsJSON reports whether a text block already holds the structured
-// content (servers are asked to mirror it as text).
-func containsJSON(parts []string, b []byte) bool {
-	var want any
-	if json.Unmarshal(b, &want) != nil {
-		return false
-	}
-	for _, p := range parts {
-		var got any
-		if json.Unmarshal([]byte(p), &got) == nil {
-			g, _ := json.Marshal(got)
-			w, _ := json.Marshal(want)
-			if string(g) == string(w) {
-				return true
-			}
+// hasText reports whether a result carries a text block.
+func hasText(content []sdk.Content) bool {
+	for _, c := range content {
+		if t, ok := c.(*sdk.TextContent); ok && t.Text != "" {
+			return true
 		}
 	}
 	return false
