@@ -29,13 +29,16 @@ var liveMCP struct {
 
 // newToolRegistry is the core tools plus the configured MCP servers (which
 // start lazily, when an agent first needs tools). The manager stops when
-// the engine shuts down.
-func newToolRegistry(cfg *config.Config, cwd string) (*tools.Registry, *mcp.Manager, error) {
+// the engine shuts down. sampler is nil when there is no model to lend.
+func newToolRegistry(cfg *config.Config, cwd string, sampler *mcp.Sampler) (*tools.Registry, *mcp.Manager, error) {
 	reg := tools.NewRegistry()
 	if err := tools.RegisterCore(reg); err != nil {
 		return nil, nil, fmt.Errorf("register tools: %w", err)
 	}
-	m := mcp.New(mcp.Options{Servers: cfg.MCPServers, Cwd: cwd, Home: cfg.Home})
+	// Servers that ask get the session's workspace roots and, with the
+	// user's approval per request, its model (sampling).
+	roots := append([]string{cwd}, cfg.WorkspaceWrite.WritableRoots...)
+	m := mcp.New(mcp.Options{Servers: cfg.MCPServers, Cwd: cwd, Home: cfg.Home, Roots: roots, Sampler: sampler})
 	reg.AddSource(m)
 	liveMCP.mu.Lock()
 	liveMCP.mgrs = append(liveMCP.mgrs, m)

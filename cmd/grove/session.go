@@ -183,7 +183,11 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 	warnings := append([]string(nil), cfg.Warnings...)
 	catalog := templates.Load(templates.Dirs{Cwd: cwd, GroveHome: cfg.Home, UserHome: userHome()}, templates.Options{ModelAliases: cfg.Agents.ModelAliases})
 	modelName := prov.Model
-	reg, mcpMgr, err := newToolRegistry(cfg, cwd)
+	sampler := &mcp.Sampler{Client: client, Model: modelName}
+	if prov.Demo {
+		sampler = nil // the demo's scripted answers are not a model to lend
+	}
+	reg, mcpMgr, err := newToolRegistry(cfg, cwd, sampler)
 	if err != nil {
 		return nil, err
 	}

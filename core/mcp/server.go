@@ -50,6 +50,8 @@ type server struct {
 	attempts int           // start attempts (one per process started)
 	warnings []string      // not yet published (no thread to publish through)
 	approved bool
+	// active are the calls running now (sampling asks their user).
+	active activeCalls
 }
 
 // connection is one live session with its process (stdio) or nothing (HTTP).
@@ -228,11 +230,20 @@ func (s *server) dial(ctx context.Context) (*connection, error) {
 		t, proc := newStdioTransport(s.cfg, s.m.cwd)
 		transport, c.proc = t, proc
 	}
-	client := sdk.NewClient(&sdk.Implementation{Name: "grove", Version: s.m.version}, &sdk.ClientOptions{
+	opts := &sdk.ClientOptions{
 		Capabilities:                &sdk.ClientCapabilities{},
 		ToolListChangedHandler:      func(context.Context, *sdk.ToolListChangedRequest) { s.markStale() },
 		ProgressNotificationHandler: s.m.progress.handle,
-	})
+	}
+	roots := fileRoots(s.m.roots)
+	if len(roots) > 0 {
+		opts.Capabilities.RootsV2 = &sdk.RootCapabilities{} // fixed for the session: no listChanged
+	}
+	if s.m.sampler != nil {
+		opts.CreateMessageHandler = s.createMessage
+	}
+	client := sdk.NewClient(&sdk.Implementation{Name: "grove", Version: s.m.version}, opts)
+	client.AddRoots(roots...)
 	session, err := client.Connect(ctx, transport, nil)
 	if err != nil {
 		c.proc.kill()

@@ -90,6 +90,7 @@ func (t *mcpTool) Run(ctx context.Context, env *tools.Env, raw json.RawMessage) 
 			Call: protocol.ToolCall{CallID: env.CallID, Name: t.name}, Text: progressText(p)}))
 	})
 	defer stop()
+	defer s.active.push(env)()
 	res, err := conn.session.CallTool(cctx, params)
 	switch {
 	case err == nil:
