@@ -265,7 +265,9 @@ func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, str
 		results := t.runTools(limitCtx, turnID, resp.ToolCalls, graceOnly)
 		abort, ended, final := false, false, ""
 		for i, r := range results {
-			t.appendHistory(protocol.FunctionCallOutput(resp.ToolCalls[i].CallID, r.Output))
+			out := protocol.FunctionCallOutput(resp.ToolCalls[i].CallID, r.Output)
+			out.Images = r.Images
+			t.appendHistory(out)
 			abort = abort || r.Abort
 			if endTurn[resp.ToolCalls[i].Name] && !r.IsError {
 				ended, final = true, r.Final

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -17,15 +18,32 @@ const DefaultMaxOutput = 32 << 10
 // tool outputs are text), resources by URI with their text, structured
 // content as JSON only when there is no text.
 func resultOutput(res *sdk.CallToolResult, max int) string {
-	var parts []string
+	out, _ := resultParts(res, max)
+	return out
+}
+
+// maxImageBytes bounds one image given to the model (providers refuse
+// larger ones; the rollout keeps what the model saw).
+const maxImageBytes = 5 << 20
+
+// resultParts is resultOutput with the images the model gets as image
+// inputs (data: URLs); each still has its line in the text, so text-only
+// views show it. Audio has no model input on grove's wires: a line.
+func resultParts(res *sdk.CallToolResult, max int) (string, []string) {
+	var parts, images []string
 	for _, c := range res.Content {
 		switch c := c.(type) {
 		case *sdk.TextContent:
 			parts = append(parts, c.Text)
 		case *sdk.ImageContent:
-			parts = append(parts, fmt.Sprintf("[image %s, %d bytes (not shown to the model)]", c.MIMEType, len(c.Data)))
+			if !strings.HasPrefix(c.MIMEType, "image/") || len(c.Data) == 0 || len(c.Data) > maxImageBytes {
+				parts = append(parts, fmt.Sprintf("[image %s, %d bytes (not shown to the model: not an image under 5 MiB)]", c.MIMEType, len(c.Data)))
+				continue
+			}
+			images = append(images, "data:"+c.MIMEType+";base64,"+base64.StdEncoding.EncodeToString(c.Data))
+			parts = append(parts, fmt.Sprintf("[image %s, %d bytes, attached]", c.MIMEType, len(c.Data)))
 		case *sdk.AudioContent:
-			parts = append(parts, fmt.Sprintf("[audio %s, %d bytes (not shown to the model)]", c.MIMEType, len(c.Data)))
+			parts = append(parts, fmt.Sprintf("[audio %s, %d bytes (not shown to the model: no audio input)]", c.MIMEType, len(c.Data)))
 		case *sdk.ResourceLink:
 			parts = append(parts, fmt.Sprintf("[resource %s %s]", c.URI, c.Name))
 		case *sdk.EmbeddedResource:
@@ -54,7 +72,7 @@ func resultOutput(res *sdk.CallToolResult, max int) string {
 	if out == "" && res.IsError {
 		out = "the tool reported an error without a message"
 	}
-	return truncate(out, max)
+	return truncate(out, max), images
 }
 
 // hasText reports whether a result carries a text block.

@@ -23,7 +23,7 @@ func TestStructuredContentSentOnce(t *testing.T) {
 		{"text and structured", &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: file}}, StructuredContent: map[string]any{"content": file}}, file},
 		{"structured only", &sdk.CallToolResult{StructuredContent: map[string]any{"width": 2}}, `{"width":2}`},
 		{"text mirrors the JSON", &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: `{"width":2}`}}, StructuredContent: map[string]any{"width": 2}}, `{"width":2}`},
-		{"image only", &sdk.CallToolResult{Content: []sdk.Content{&sdk.ImageContent{MIMEType: "image/png", Data: []byte("12345")}}}, "[image image/png, 5 bytes (not shown to the model)]"},
+		{"image only", &sdk.CallToolResult{Content: []sdk.Content{&sdk.ImageContent{MIMEType: "image/png", Data: []byte("12345")}}}, "[image image/png, 5 bytes, attached]"},
 	}
 	for _, c := range cases {
 		got := resultOutput(c.res, DefaultMaxOutput)

@@ -101,8 +101,8 @@ func (t *mcpTool) Run(ctx context.Context, env *tools.Env, raw json.RawMessage) 
 	default:
 		return tools.Errorf("%s: %v", t.name, err)
 	}
-	out := resultOutput(res, s.m.maxOutput)
-	return tools.Result{Output: out, IsError: res.IsError, Summary: t.summary(res)}
+	out, images := resultParts(res, s.m.maxOutput)
+	return tools.Result{Output: out, Images: images, IsError: res.IsError, Summary: t.summary(res)}
 }
 
 // needsApproval follows Codex: approval_policy never and on-failure run

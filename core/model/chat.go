@@ -79,6 +79,15 @@ func chatBody(req Request, omit map[string]bool) (*chatRequest, error) {
 	// reasoning is the reasoning item of the reply it belongs to.
 	var pending *chatMessage
 	reasoning := ""
+	// toolImages are images tool outputs returned: Chat's tool messages
+	// are text, so they follow the run of tool messages as a user message.
+	var toolImages []protocol.Item
+	flushImages := func() {
+		for _, it := range toolImages {
+			msgs = append(msgs, chatMessage{Role: "user", Content: chatContent(protocol.Item{Content: "Images returned by tool call " + it.CallID + ":", Images: it.Images})})
+		}
+		toolImages = nil
+	}
 	flush := func() {
 		if pending != nil {
 			if len(pending.ToolCalls) > 0 && !omit["reasoning_content"] {
@@ -90,6 +99,9 @@ func chatBody(req Request, omit map[string]bool) (*chatRequest, error) {
 		reasoning = ""
 	}
 	for _, it := range req.Items {
+		if it.Type != protocol.ItemFunctionCallOutput {
+			flushImages() // after the whole run of tool messages
+		}
 		switch it.Type {
 		case protocol.ItemReasoning:
 			flush()
@@ -117,9 +129,13 @@ func chatBody(req Request, omit map[string]bool) (*chatRequest, error) {
 		case protocol.ItemFunctionCallOutput:
 			flush()
 			msgs = append(msgs, chatMessage{Role: "tool", ToolCallID: it.CallID, Content: replay.output(it)})
+			if len(it.Images) > 0 {
+				toolImages = append(toolImages, it)
+			}
 		}
 	}
 	flush()
+	flushImages()
 	body.Messages = msgs
 	for _, t := range req.Tools {
 		params, err := toolParameters(t)

@@ -56,7 +56,9 @@ type (
 	responsesCallOutput struct {
 		Type   string `json:"type"` // "function_call_output"
 		CallID string `json:"call_id"`
-		Output string `json:"output"`
+		// Output is the text, or input_text and input_image parts when
+		// the tool returned images.
+		Output any `json:"output"`
 	}
 	responsesTool struct {
 		Type        string          `json:"type"` // "function"
@@ -93,7 +95,15 @@ func responsesBody(req Request, omit map[string]bool) (*responsesRequest, error)
 		case protocol.ItemFunctionCall:
 			body.Input = append(body.Input, responsesCall{Type: "function_call", CallID: it.CallID, Name: it.Name, Arguments: replay.arguments(it)})
 		case protocol.ItemFunctionCallOutput:
-			body.Input = append(body.Input, responsesCallOutput{Type: "function_call_output", CallID: it.CallID, Output: replay.output(it)})
+			var output any = replay.output(it)
+			if len(it.Images) > 0 {
+				parts := []responsesPart{{Type: "input_text", Text: replay.output(it)}}
+				for _, u := range it.Images {
+					parts = append(parts, responsesPart{Type: "input_image", ImageURL: u})
+				}
+				output = parts
+			}
+			body.Input = append(body.Input, responsesCallOutput{Type: "function_call_output", CallID: it.CallID, Output: output})
 		case protocol.ItemReasoning:
 			// Without its encrypted content (another provider, an older
 			// rollout, include refused) a stateless call cannot use it.
