@@ -16,9 +16,10 @@ import (
 )
 
 // The reference servers from npm, started with `npx -y` the way users
-// configure them. They are installed once into a cache directory
-// (GROVE_MCP_NPM_DIR overrides it) so npx resolves them locally; the tests
-// skip with a message when node/npm are missing or the install fails.
+// configure them, from a directory where they are already installed
+// (GROVE_MCP_NPM_DIR, default <user cache>/grove-test-mcp-npm). go test
+// never installs them (tests are hermetic): the tests skip, saying how to
+// install them, when node or the packages are missing.
 var npmPackages = []string{"@modelcontextprotocol/server-everything", "@modelcontextprotocol/server-filesystem"}
 
 func npmDir(t *testing.T) string {
@@ -26,7 +27,7 @@ func npmDir(t *testing.T) string {
 	if testing.Short() {
 		t.Skip("reference MCP servers from npm: skipped with -short")
 	}
-	for _, bin := range []string{"node", "npm", "npx"} {
+	for _, bin := range []string{"node", "npx"} {
 		if _, err := exec.LookPath(bin); err != nil {
 			t.Skipf("reference MCP servers from npm: %s not found (install Node.js to run this test)", bin)
 		}
@@ -39,17 +40,10 @@ func npmDir(t *testing.T) string {
 		}
 		dir = filepath.Join(cache, "grove-test-mcp-npm")
 	}
-	if _, err := os.Stat(filepath.Join(dir, "node_modules", ".bin", "mcp-server-filesystem")); err == nil {
-		return dir
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Skipf("reference MCP servers from npm: %v", err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	args := append([]string{"install", "--no-audit", "--no-fund", "--silent", "--prefix", dir}, npmPackages...)
-	if out, err := exec.CommandContext(ctx, "npm", args...).CombinedOutput(); err != nil {
-		t.Skipf("reference MCP servers from npm: npm install failed (offline?): %v\n%s", err, out)
+	for _, bin := range []string{"mcp-server-filesystem", "mcp-server-everything"} {
+		if _, err := os.Stat(filepath.Join(dir, "node_modules", ".bin", bin)); err != nil {
+			t.Skipf("reference MCP servers from npm: not installed in %s; install them with: npm install --prefix %s %s", dir, dir, strings.Join(npmPackages, " "))
+		}
 	}
 	return dir
 }
@@ -83,8 +77,8 @@ func TestReferenceServerEverything(t *testing.T) {
 		t.Fatalf("get-sum = %+v", res)
 	}
 	res = reg.Run(context.Background(), env, "mcp__everything__get-tiny-image", nil)
-	if res.IsError || !strings.Contains(res.Output, "[image image/png") {
-		t.Fatalf("get-tiny-image = %+v", res)
+	if res.IsError || !strings.Contains(res.Output, "[image image/png") || len(res.Images) != 1 || !strings.HasPrefix(res.Images[0], "data:image/png;base64,") {
+		t.Fatalf("get-tiny-image = %+v: want the image as a model input", res)
 	}
 	res = reg.Run(context.Background(), env, "mcp__everything__trigger-long-running-operation", rawArgs(t, map[string]int{"duration": 1, "steps": 3}))
 	if res.IsError {
@@ -136,6 +130,16 @@ func TestReferenceServerFilesystem(t *testing.T) {
 	res := reg.Run(context.Background(), env, "mcp__fs__read_text_file", rawArgs(t, map[string]string{"path": filepath.Join(work, "notes.txt")}))
 	if res.IsError || !strings.Contains(res.Output, "grove was here") {
 		t.Fatalf("read_text_file = %+v", res)
+	}
+	// A 21 KB file reaches the model once, whole (the server also sends it
+	// as structuredContent).
+	big := strings.Repeat("line of a source file, with \"quotes\" and\ttabs\n", 470)
+	if err := os.WriteFile(filepath.Join(work, "big.txt"), []byte(big), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res = reg.Run(context.Background(), env, "mcp__fs__read_text_file", rawArgs(t, map[string]string{"path": filepath.Join(work, "big.txt")}))
+	if res.IsError || res.Output != big {
+		t.Fatalf("read_text_file of %d bytes: got %d bytes, want the file once", len(big), len(res.Output))
 	}
 	res = reg.Run(context.Background(), env, "mcp__fs__list_directory", rawArgs(t, map[string]string{"path": work}))
 	if res.IsError || !strings.Contains(res.Output, "notes.txt") {
