@@ -10,7 +10,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 	"unicode/utf8"
 
@@ -58,6 +57,7 @@ func AppendIndex(home string, e IndexEntry) error {
 	if utf8.RuneCountInString(e.FirstPrompt) > maxFirstPrompt {
 		e.FirstPrompt = string([]rune(e.FirstPrompt)[:maxFirstPrompt]) + "…"
 	}
+	e.RolloutPath = storedPath(home, e.RolloutPath)
 	b, err := json.Marshal(e)
 	if err != nil {
 		return fmt.Errorf("session index: encode %s: %w", e.ID, err)
@@ -66,18 +66,17 @@ func AppendIndex(home string, e IndexEntry) error {
 	path := filepath.Join(home, IndexFile)
 	indexMu.Lock()
 	defer indexMu.Unlock()
-	if err := os.MkdirAll(home, 0o700); err != nil {
-		return fmt.Errorf("session index: %w", err)
+	// Locked across processes too, so a line another process is still
+	// writing is never mistaken for a torn one, and a rebuild never replaces
+	// the file under a writer.
+	unlock, err := lockIndex(home)
+	if err != nil {
+		return err
 	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR|os.O_APPEND, 0o600)
+	defer unlock()
+	f, err := openRegular(path, os.O_CREATE|os.O_RDWR|os.O_APPEND)
 	if err != nil {
 		return fmt.Errorf("session index: %w", err)
-	}
-	// Lock across processes too, so a line another process is still writing
-	// is never mistaken for a torn one. (The lock ends with Close.)
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
-		_ = f.Close()
-		return fmt.Errorf("session index %s: lock: %w", path, err)
 	}
 	// After a torn last line (a killed writer), start on a fresh line.
 	if torn, err := endsTorn(f); err == nil && torn {
@@ -93,12 +92,14 @@ func AppendIndex(home string, e IndexEntry) error {
 	return nil
 }
 
-// parseIndexEntry decodes one index line; torn or foreign lines fail.
-func parseIndexEntry(b []byte) (IndexEntry, bool) {
+// parseIndexEntry decodes one index line, its rollout path resolved
+// against home; torn or foreign lines fail.
+func parseIndexEntry(home string, b []byte) (IndexEntry, bool) {
 	var e IndexEntry
 	if json.Unmarshal(b, &e) != nil || e.ID == "" {
 		return IndexEntry{}, false
 	}
+	e.RolloutPath = resolvePath(home, e.RolloutPath)
 	return e, true
 }
 
@@ -106,7 +107,7 @@ func parseIndexEntry(b []byte) (IndexEntry, bool) {
 // until fn returns false. A missing index has no entries.
 func scanIndexBackwards(home string, fn func(IndexEntry) bool) error {
 	err := reverseScan(filepath.Join(home, IndexFile), reverseBlock, func(b []byte) bool {
-		e, ok := parseIndexEntry(b)
+		e, ok := parseIndexEntry(home, b)
 		return !ok || fn(e)
 	})
 	if errors.Is(err, os.ErrNotExist) {
@@ -127,6 +128,7 @@ func ListSessions(home string, offset, limit int) (entries []IndexEntry, more bo
 		limit = 50
 	}
 	offset = max(offset, 0)
+	ensureIndex(home)
 	seen := map[protocol.ThreadID]bool{}
 	skipped := 0
 	err = scanIndexBackwards(home, func(e IndexEntry) bool {
@@ -159,6 +161,27 @@ func FindSession(home, idOrPrefix string) (IndexEntry, error) {
 	if idOrPrefix == "" {
 		return IndexEntry{}, errors.New("find session: empty session id")
 	}
+	ensureIndex(home)
+	e, err := findSession(home, idOrPrefix)
+	var nf *noSessionError
+	if errors.As(err, &nf) {
+		// The index is a cache: a rollout written since (or whose index
+		// line was lost) is found by rebuilding it from sessions/.
+		if rep, rerr := Reindex(home, false); rerr == nil && rep.Rewritten {
+			return findSession(home, idOrPrefix)
+		}
+	}
+	return e, err
+}
+
+// noSessionError says no index entry matched.
+type noSessionError struct{ id, index string }
+
+func (e *noSessionError) Error() string {
+	return fmt.Sprintf("no session %q in %s (see `grove sessions list`)", e.id, e.index)
+}
+
+func findSession(home, idOrPrefix string) (IndexEntry, error) {
 	var exact *IndexEntry
 	matches := map[protocol.ThreadID]IndexEntry{}
 	err := scanIndexBackwards(home, func(e IndexEntry) bool {
@@ -179,7 +202,7 @@ func FindSession(home, idOrPrefix string) (IndexEntry, error) {
 	}
 	switch len(matches) {
 	case 0:
-		return IndexEntry{}, fmt.Errorf("no session %q in %s (see `grove sessions list`)", idOrPrefix, filepath.Join(home, IndexFile))
+		return IndexEntry{}, &noSessionError{id: idOrPrefix, index: filepath.Join(home, IndexFile)}
 	case 1:
 		for _, e := range matches {
 			return e, nil
@@ -213,7 +236,7 @@ func LastSession(home string) (IndexEntry, error) {
 // order the children first appeared (a full forward scan).
 func Children(home string, parent protocol.ThreadID) ([]IndexEntry, error) {
 	path := filepath.Join(home, IndexFile)
-	f, err := os.Open(path)
+	f, err := openRegular(path, os.O_RDONLY)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
@@ -227,7 +250,7 @@ func Children(home string, parent protocol.ThreadID) ([]IndexEntry, error) {
 		if len(bytes.TrimSpace(b)) == 0 {
 			return
 		}
-		e, ok := parseIndexEntry(b)
+		e, ok := parseIndexEntry(home, b)
 		if !ok || e.ParentID != parent {
 			return
 		}

@@ -1,6 +1,7 @@
 package rollout
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"time"
@@ -59,8 +60,14 @@ type TurnContext struct {
 	ApprovalPolicy  protocol.ApprovalPolicy `json:"approval_policy,omitempty"`
 }
 
-// parseLine decodes one line; it fails on torn or foreign lines.
+// parseLine decodes one line; it fails on torn or foreign lines. The
+// payload of a line in grove's own layout is a slice of b, not a copy (a
+// 200 MB tool output is then held once, not twice); others are decoded in
+// full.
 func parseLine(b []byte) (Line, error) {
+	if l, ok := parseOwnLayout(b); ok {
+		return l, nil
+	}
 	var l Line
 	if err := json.Unmarshal(b, &l); err != nil {
 		return Line{}, err
@@ -72,3 +79,34 @@ func parseLine(b []byte) (Line, error) {
 }
 
 var errNoType = errors.New(`line has no "type"`)
+
+// parseOwnLayout reads a line as the Recorder writes it,
+// {"timestamp":T,"type":"X","payload":P}, with P returned as a sub-slice;
+// ok is false for any other layout (or invalid JSON), which parseLine then
+// decodes the general way.
+func parseOwnLayout(b []byte) (Line, bool) {
+	const head, mid, tail = `{"timestamp":`, `,"type":"`, `","payload":`
+	if !bytes.HasPrefix(b, []byte(head)) || len(b) < 2 || b[len(b)-1] != '}' {
+		return Line{}, false
+	}
+	rest := b[len(head):]
+	i := bytes.Index(rest[:min(len(rest), 64)], []byte(mid))
+	if i < 0 {
+		return Line{}, false
+	}
+	var l Line
+	if err := l.Timestamp.UnmarshalJSON(rest[:i]); err != nil {
+		return Line{}, false
+	}
+	rest = rest[i+len(mid):]
+	j := bytes.Index(rest[:min(len(rest), 64)], []byte(tail))
+	if j <= 0 || bytes.ContainsAny(rest[:j], `"\\`) {
+		return Line{}, false
+	}
+	l.Type = string(rest[:j])
+	l.Payload = rest[j+len(tail) : len(rest)-1]
+	if !json.Valid(l.Payload) {
+		return Line{}, false
+	}
+	return l, true
+}

@@ -1,7 +1,6 @@
 package rollout
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"io"
@@ -12,21 +11,78 @@ const reverseBlock = 64 << 10
 
 // scanLines calls fn for every line of r, first to last, with 1-based line
 // numbers. The line excludes its terminator ("\n" or "\r\n"); a last line
-// without a terminator (torn by a killed writer) is passed as well.
-func scanLines(r io.Reader, fn func(n int, b []byte)) error {
-	br := bufio.NewReaderSize(r, 64<<10)
+// without a terminator (torn by a killed writer) is passed as well. Lines are
+// read in blocks; a line longer than a block is measured first and then read
+// into one buffer of exactly its size, reused for the next long line, so a
+// 200 MB line costs 200 MB once. fn must not keep b.
+func scanLines(r io.ReaderAt, fn func(n int, b []byte)) error {
+	buf := make([]byte, reverseBlock)
+	var long []byte
+	var pos int64
 	n := 0
 	for {
-		b, err := br.ReadBytes('\n')
-		if len(b) > 0 {
-			n++
-			fn(n, trimEOL(b))
-		}
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
-		if err != nil {
+		m, err := r.ReadAt(buf, pos)
+		if err != nil && !errors.Is(err, io.EOF) {
 			return err
+		}
+		chunk, atEOF := buf[:m], m < len(buf)
+		start := 0
+		for {
+			i := bytes.IndexByte(chunk[start:], '\n')
+			if i < 0 {
+				break
+			}
+			n++
+			fn(n, trimEOL(chunk[start:start+i]))
+			start += i + 1
+		}
+		switch {
+		case atEOF:
+			if start < m { // a last line without terminator
+				n++
+				fn(n, trimEOL(chunk[start:]))
+			}
+			return nil
+		case start > 0:
+			pos += int64(start) // the rest starts a line: read it again
+		default: // no newline in a whole block: a long line
+			size, err := lineSize(r, pos, buf)
+			if err != nil {
+				return err
+			}
+			if cap(long) < int(size) {
+				long = nil // let the old one go before the new one is made
+				long = make([]byte, size)
+			}
+			long = long[:size]
+			if k, err := r.ReadAt(long, pos); k < len(long) {
+				if err == nil || errors.Is(err, io.EOF) {
+					err = io.ErrUnexpectedEOF // the file shrank under us
+				}
+				return err
+			}
+			n++
+			fn(n, trimEOL(long))
+			pos += size
+		}
+	}
+}
+
+// lineSize measures the line at pos, its terminator included (to the end
+// of r when it has none), reading with scratch.
+func lineSize(r io.ReaderAt, pos int64, scratch []byte) (int64, error) {
+	var size int64
+	for {
+		m, err := r.ReadAt(scratch, pos+size)
+		if err != nil && !errors.Is(err, io.EOF) {
+			return 0, err
+		}
+		if i := bytes.IndexByte(scratch[:m], '\n'); i >= 0 {
+			return size + int64(i) + 1, nil
+		}
+		size += int64(m)
+		if m < len(scratch) {
+			return size, nil
 		}
 	}
 }

@@ -31,7 +31,7 @@ type Session struct {
 // a corrupted line) are skipped with a warning; a missing or invalid
 // session_meta first line is an error naming the file.
 func Read(path string) (*Session, error) {
-	f, err := os.Open(path)
+	f, err := openRegular(path, os.O_RDONLY)
 	if err != nil {
 		return nil, fmt.Errorf("read rollout: %w", err)
 	}

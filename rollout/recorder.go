@@ -19,12 +19,17 @@ import (
 // line being written (the reader skips a torn last line). Nothing is
 // fsynced on that path: Sync does it, at turn ends. Safe for concurrent use.
 type Recorder struct {
-	mu     sync.Mutex
-	path   string
-	f      *os.File
-	buf    []byte // encoded lines not yet written (after a failed write)
-	closed bool
-	now    func() time.Time
+	mu   sync.Mutex
+	path string
+	f    *os.File
+	buf  []byte // encoded lines not yet written (after a failed write)
+	// size is where the last whole line ends: a failed write is cut back
+	// to it, so the file never ends in a torn line of ours.
+	size    int64
+	pending int   // lines in buf (not on disk)
+	failed  error // the first write failure not yet made good, if any
+	closed  bool
+	now     func() time.Time
 }
 
 // maxIdleBuffer is the buffer capacity kept between writes; a larger one
@@ -49,6 +54,10 @@ func Create(home string, meta SessionMeta) (*Recorder, error) {
 	path := filepath.Join(dir, fmt.Sprintf("rollout-%s-%s.jsonl", ts.Format("2006-01-02T15-04-05"), meta.ID))
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
+		return nil, fmt.Errorf("create rollout: %w", err)
+	}
+	if err := lockWriter(f, path); err != nil {
+		_ = f.Close()
 		return nil, fmt.Errorf("create rollout: %w", err)
 	}
 	r := &Recorder{path: path, f: f, now: time.Now}
@@ -80,11 +89,24 @@ func checkID(id protocol.ThreadID) error {
 // file ends in a torn line (the writer was killed mid-line), the next line
 // starts on a fresh line so that it stays readable.
 func OpenAppend(path string) (*Recorder, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND, 0o600)
+	f, err := openRegular(path, os.O_RDWR|os.O_APPEND)
 	if err != nil {
 		return nil, fmt.Errorf("open rollout: %w", err)
 	}
+	// One live writer per session: a second grove resuming it is refused
+	// (LockedError names the holder); the kernel drops the lock with its
+	// holder, so a dead process never leaves a stale one.
+	if err := lockWriter(f, path); err != nil {
+		_ = f.Close()
+		return nil, err
+	}
 	r := &Recorder{path: path, f: f, now: time.Now}
+	st, err := f.Stat()
+	if err != nil {
+		_ = f.Close()
+		return nil, fmt.Errorf("open rollout %s: %w", path, err)
+	}
+	r.size = st.Size()
 	torn, err := endsTorn(f)
 	if err != nil {
 		_ = f.Close()
@@ -146,6 +168,7 @@ func (r *Recorder) append(typ string, payload any) error {
 	r.buf = append(r.buf, `","payload":`...)
 	r.buf = append(r.buf, p...)
 	r.buf = append(r.buf, "}\n"...)
+	r.pending++
 	// Written now, not at the turn's end: a crash must not take the lines
 	// of the running turn with it. A failed write keeps the bytes for the
 	// next append or Flush.
@@ -166,11 +189,23 @@ func (r *Recorder) flushLocked() error {
 	}
 	n, err := r.f.Write(r.buf)
 	if err != nil {
-		// Keep the unwritten rest: the next flush continues the same byte
-		// stream, completing a half-written line instead of tearing it.
-		r.buf = r.buf[:copy(r.buf, r.buf[n:])]
-		return fmt.Errorf("rollout %s: write: %w", r.path, err)
+		// A full disk (or any failed write) must not leave a torn line:
+		// cut the file back to its last whole line and keep every pending
+		// line for the next try, so the file stays a consistent prefix.
+		if n > 0 {
+			if terr := r.f.Truncate(r.size); terr != nil {
+				r.buf = r.buf[:copy(r.buf, r.buf[n:])] // cannot cut: continue the stream instead
+				r.size += int64(n)
+			}
+		}
+		werr := &WriteError{Path: r.path, Pending: r.pending, Err: err}
+		if r.failed == nil {
+			r.failed = werr
+		}
+		return werr
 	}
+	r.size += int64(n)
+	r.pending, r.failed = 0, nil
 	if cap(r.buf) > maxIdleBuffer {
 		r.buf = nil
 	} else {
@@ -193,6 +228,14 @@ func (r *Recorder) Sync() error {
 		return fmt.Errorf("rollout %s: sync: %w", r.path, err)
 	}
 	return nil
+}
+
+// Failed returns the write failure that left lines unrecorded, nil once
+// every line is on disk again.
+func (r *Recorder) Failed() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.failed
 }
 
 // Close flushes, fsyncs and closes the file; it is idempotent.

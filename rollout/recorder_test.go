@@ -282,7 +282,9 @@ func TestAppendIsOnDiskAtOnce(t *testing.T) {
 			t.Fatalf("after %d appends the file holds %+v", i+1, s.Items)
 		}
 	}
-	// The writer dies mid-line; a resumed writer starts on a fresh line.
+	// The writer dies mid-line (its lock goes with it); a resumed writer
+	// starts on a fresh line.
+	must(t, r.Close())
 	appendRaw(t, r.Path(), `{"timestamp":"2026-11-23T10:00:01Z","type":"respo`)
 	r2, err := OpenAppend(r.Path())
 	if err != nil {
@@ -297,6 +299,5 @@ func TestAppendIsOnDiskAtOnce(t *testing.T) {
 	if want := append(items, out); !reflect.DeepEqual(s.Items, want) || len(s.Warnings) != 1 {
 		t.Fatalf("items %+v warnings %q", s.Items, s.Warnings)
 	}
-	must(t, r.Close())
 	must(t, r2.Close())
 }

@@ -25,7 +25,7 @@ func ReverseScan(path string, fn func(Line) bool) error {
 
 // reverseScan feeds the raw non-blank lines of path to fn, last first.
 func reverseScan(path string, block int, fn func([]byte) bool) error {
-	f, err := os.Open(path)
+	f, err := openRegular(path, os.O_RDONLY)
 	if err != nil {
 		return fmt.Errorf("reverse scan: %w", err)
 	}

@@ -20,6 +20,7 @@ import (
 type execFlags struct {
 	json            bool
 	resume          string
+	fork            bool
 	approveWorkdirs bool
 }
 
@@ -52,6 +53,7 @@ Exit status: 0 when the root agent completed, 1 on error, 130 when interrupted.`
 	}
 	cmd.Flags().BoolVar(&f.json, "json", false, "print every event as one JSON object per line")
 	cmd.Flags().StringVar(&f.resume, "resume", "", "continue the session with this id (or unique prefix)")
+	cmd.Flags().BoolVar(&f.fork, "fork", false, "with --resume: continue a copy of the session as a new one (the original is left as it is)")
 	cmd.Flags().BoolVar(&f.approveWorkdirs, "approve-workdirs", false, "approve sub-agents' working_directory changes")
 	return cmd
 }
@@ -67,7 +69,7 @@ func runExec(ctx context.Context, g *globalFlags, f *execFlags, prompt string, s
 	}
 	events, cancel := s.eng.Subscribe()
 	defer cancel()
-	rootID, err := s.start(f.resume)
+	rootID, err := s.startOrFork(f.resume, f.fork)
 	if err != nil {
 		_ = s.shutdown(context.Background(), "start failed")
 		return err
@@ -191,6 +193,11 @@ done:
 	<-drained
 	if err := term.Err(); err != nil {
 		return err
+	}
+	if lost := s.eng.Unrecorded(); len(lost) > 0 && final.Kind == protocol.StatusCompleted {
+		// A session whose record is incomplete is no success: a resume
+		// would not know what it did.
+		return exitError{code: 1, msg: "the session's record is incomplete: " + strings.Join(lost, "; ")}
 	}
 	switch final.Kind {
 	case protocol.StatusCompleted:

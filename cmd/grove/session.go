@@ -271,3 +271,15 @@ func providerClient(prov config.Resolved) (model.Client, error) {
 	}
 	return client, nil
 }
+
+// startOrFork resumes resumeID, or with fork continues a copy of it in a
+// new session (the way past a session another grove is writing).
+func (s *session) startOrFork(resumeID string, fork bool) (protocol.ThreadID, error) {
+	if fork {
+		if resumeID == "" {
+			return "", fmt.Errorf("--fork needs a session to fork (an id, or --last)")
+		}
+		return s.eng.ForkSession(resumeID)
+	}
+	return s.start(resumeID)
+}

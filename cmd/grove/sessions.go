@@ -38,8 +38,35 @@ func newSessionsCmd(g *globalFlags) *cobra.Command {
 	list.Flags().BoolVar(&asJSON, "json", false, "print JSON lines, one session each")
 	list.Flags().IntVarP(&limit, "limit", "n", 50, "how many sessions")
 	list.Flags().IntVar(&offset, "offset", 0, "skip this many newest sessions")
-	cmd.AddCommand(list)
+	cmd.AddCommand(list, newReindexCmd())
 	return cmd
+}
+
+// newReindexCmd rebuilds the session index from the rollouts under
+// $GROVE_HOME/sessions (the index is a cache of them).
+func newReindexCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "reindex",
+		Short: "Rebuild the session index from the rollout files (after a restore, a lost or damaged index)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			home, err := config.Home()
+			if err != nil {
+				return err
+			}
+			rep, err := rollout.Reindex(home, true)
+			if err != nil {
+				return err
+			}
+			w := cmd.OutOrStdout()
+			fmt.Fprintf(w, "%d rollouts in %s/sessions; the index listed %d; %d recovered, %d relocated\n",
+				rep.Rollouts, home, rep.Listed, rep.Added, rep.Relocated)
+			for _, s := range rep.Skipped {
+				fmt.Fprintf(w, "skipped %s\n", s)
+			}
+			return nil
+		},
+	}
 }
 
 func printSessions(w io.Writer, entries []rollout.IndexEntry, more, asJSON bool, now time.Time) error {

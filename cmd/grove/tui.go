@@ -18,6 +18,7 @@ import (
 // tuiStart says how the TUI opens.
 type tuiStart struct {
 	resumeID string
+	fork     bool // continue a copy of resumeID as a new session
 	picker   bool
 }
 
@@ -66,12 +67,15 @@ func runTUI(ctx context.Context, g *globalFlags, prompt string, start tuiStart) 
 		defer mu.Unlock()
 		return current
 	}
+	fork := start.fork // only the session named on the command line
 	open := func(resumeID string) (tui.Backend, error) {
 		s, err := newSession(ctx, g, sessionOpts{demoDelay: demoChunkDelay})
 		if err != nil {
 			return nil, err
 		}
-		if _, err := s.start(resumeID); err != nil {
+		_, err = s.startOrFork(resumeID, fork)
+		fork = false
+		if err != nil {
 			_ = s.eng.Shutdown(context.Background())
 			s.removeScratch()
 			return nil, err
@@ -173,7 +177,7 @@ func notifyConfig(g *globalFlags) tui.NotifyConfig {
 }
 
 func newResumeCmd(g *globalFlags) *cobra.Command {
-	var last bool
+	var last, fork bool
 	cmd := &cobra.Command{
 		Use:   "resume [--last | ID]",
 		Short: "Resume a past session (opens the session picker without an id)",
@@ -181,7 +185,7 @@ func newResumeCmd(g *globalFlags) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			switch {
 			case len(args) == 1:
-				return runTUI(cmd.Context(), g, "", tuiStart{resumeID: args[0]})
+				return runTUI(cmd.Context(), g, "", tuiStart{resumeID: args[0], fork: fork})
 			case last:
 				cfg, err := loadConfig(g)
 				if err != nil {
@@ -191,11 +195,15 @@ func newResumeCmd(g *globalFlags) *cobra.Command {
 				if err != nil {
 					return err
 				}
-				return runTUI(cmd.Context(), g, "", tuiStart{resumeID: string(e.ID)})
+				return runTUI(cmd.Context(), g, "", tuiStart{resumeID: string(e.ID), fork: fork})
+			}
+			if fork {
+				return fmt.Errorf("--fork needs a session: an id, or --last")
 			}
 			return runTUI(cmd.Context(), g, "", tuiStart{picker: true})
 		},
 	}
 	cmd.Flags().BoolVar(&last, "last", false, "resume the most recent session without the picker")
+	cmd.Flags().BoolVar(&fork, "fork", false, "continue a copy of the session as a new one (for a session another grove is using)")
 	return cmd
 }

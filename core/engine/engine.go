@@ -81,6 +81,8 @@ type Engine struct {
 
 	warnMu sync.Mutex
 	warned map[string]bool
+	// unrecorded names each thread whose rollout lost lines (a full disk).
+	unrecorded []string
 
 	// policy is the approval policy a front end set ("" = Options').
 	policyMu sync.Mutex
@@ -398,6 +400,9 @@ func (e *Engine) warnOnce(id protocol.ThreadID, topic string, err error) {
 	e.warnMu.Lock()
 	seen := e.warned[key]
 	e.warned[key] = true
+	if topic == "rollout" && !seen {
+		e.unrecorded = append(e.unrecorded, fmt.Sprintf("agent %s: %v", id, err))
+	}
 	e.warnMu.Unlock()
 	if !seen {
 		e.bus.Publish(protocol.NewEvent(id, "", protocol.WarningMsg{Text: fmt.Sprintf("%s: %v", topic, err)}))

@@ -86,6 +86,9 @@ func (t *Thread) runTurn(parent context.Context) {
 	t.takeInput(turnID, input)
 
 	outcome, lastText, errMsg := t.turnSteps(ctx, turnID)
+	if err := t.recordFailed(); err != nil && outcome == outcomeCompleted {
+		outcome, errMsg = outcomeErrored, unrecordedMessage(err)
+	}
 
 	t.record(e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.TurnCompletedMsg{LastMessage: lastText})))
 	final := protocol.Completed(lastText, true)
@@ -185,6 +188,11 @@ func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, str
 					graceOnly[n] = true
 				}
 			}
+		}
+		// A record that cannot be kept stops the turn before the model is
+		// asked again: work the rollout lost would be forgotten on resume.
+		if err := t.recordFailed(); err != nil {
+			return outcomeErrored, "", unrecordedMessage(err)
 		}
 		req := t.buildRequest()
 		req.Tools = e.tools.SpecsFor(ctx, t.sourceEnv(turnID), t.toolAllowed)
