@@ -41,6 +41,9 @@ type Options struct {
 	QueueSize int
 	// ShutdownGrace bounds the engines' shutdown at the end of input.
 	ShutdownGrace time.Duration
+	// Host answers the startup methods (account, config, models, MCP
+	// servers).
+	Host *Host
 	// observe sees every outgoing line (tests).
 	observe func([]byte)
 }
@@ -227,6 +230,14 @@ func (s *Server) call(msg protocol.RPCMessage) (any, *protocol.RPCError) {
 		return s.noteSet(msg.Params)
 	case "thread/compact/start", "thread/compact":
 		return s.threadCompact(msg.Params)
+	case "account/read":
+		return s.accountRead(msg.Params)
+	case "config/read":
+		return s.configRead(msg.Params)
+	case "model/list":
+		return s.modelList(msg.Params)
+	case "mcpServerStatus/list":
+		return s.mcpServerStatusList(msg.Params)
 	}
 	return nil, rpcError(protocol.RPCMethodNotFound, "method not found: %s", msg.Method)
 }
