@@ -17,7 +17,7 @@ import (
 // GROVE_UPDATE_COMPAT=1 go test ./cmd/grove -run TestCompatServersDoc.
 const compatServersDoc = "../../docs/codex-compat-servers.md"
 
-type compatRow struct{ name, status, note, test string }
+type serverCompatRow struct{ name, status, note, test string }
 
 func renderCompatServers() string {
 	var b strings.Builder
@@ -26,25 +26,25 @@ func renderCompatServers() string {
 	b.WriteString("tests drive: every app-server and ACP method row is called by a test\n")
 	b.WriteString("(`not yet` must answer -32601, the others must not), and every row names\n")
 	b.WriteString("the test that covers it. Do not edit by hand.\n")
-	table := func(title, file string, rows []compatRow) {
+	table := func(title, file string, rows []serverCompatRow) {
 		fmt.Fprintf(&b, "\n## %s\n\n(from %s)\n\n| | status | how | test |\n|---|---|---|---|\n", title, file)
 		for _, r := range rows {
 			fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", r.name, r.status, strings.ReplaceAll(r.note, "|", "\\|"), r.test)
 		}
 	}
-	var rows []compatRow
+	var rows []serverCompatRow
 	for _, r := range appserver.Compat {
-		rows = append(rows, compatRow{r.Name, r.Status, r.Note, r.Test})
+		rows = append(rows, serverCompatRow{r.Name, r.Status, r.Note, r.Test})
 	}
 	table("App-server (Codex 0.169 v2 schema)", "cmd/grove/appserver/compat.go", rows)
 	rows = nil
 	for _, r := range acp.Compat {
-		rows = append(rows, compatRow{r.Name, r.Status, r.Note, r.Test})
+		rows = append(rows, serverCompatRow{r.Name, r.Status, r.Note, r.Test})
 	}
 	table("ACP (acp-go-sdk 0.13)", "cmd/grove/acp/compat.go", rows)
 	rows = nil
 	for _, r := range mcp.Compat {
-		rows = append(rows, compatRow{r.Name, r.Status, r.Note, r.Test})
+		rows = append(rows, serverCompatRow{r.Name, r.Status, r.Note, r.Test})
 	}
 	table("MCP results and client features", "core/mcp/compat.go", rows)
 	return b.String()
