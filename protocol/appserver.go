@@ -310,6 +310,31 @@ type AppDynamicToolCallItem struct {
 	DurationMs   *int64           `json:"durationMs"`
 }
 
+// AppMcpToolCallItem is a call to an MCP server's tool (Codex's
+// McpToolCallThreadItem).
+type AppMcpToolCallItem struct {
+	Type       string           `json:"type"` // mcpToolCall
+	ID         string           `json:"id"`
+	Server     string           `json:"server"`
+	Tool       string           `json:"tool"`
+	Arguments  json.RawMessage  `json:"arguments"`
+	Status     string           `json:"status"` // inProgress, completed, failed
+	Result     *AppMcpResult    `json:"result"`
+	Error      *AppMcpToolError `json:"error"`
+	DurationMs *int64           `json:"durationMs"`
+}
+
+// AppMcpResult is Codex's McpToolCallResult: the content blocks the model
+// was given.
+type AppMcpResult struct {
+	Content []any `json:"content"`
+}
+
+// AppMcpToolError is Codex's McpToolCallError.
+type AppMcpToolError struct {
+	Message string `json:"message"`
+}
+
 // AppContentItem is a text output of a dynamic tool call.
 type AppContentItem struct {
 	Type string `json:"type"` // inputText

@@ -31,7 +31,8 @@ type Item struct {
 	Content string `json:"content,omitempty"`
 	// From is the sending agent of a RoleAgent message.
 	From ThreadID `json:"from,omitempty"`
-	// Images attached to a user message (data: or https: URLs).
+	// Images attached to a user message or returned with a function call
+	// output (data: or https: URLs).
 	Images []string `json:"images,omitempty"`
 	// function_call / function_call_output
 	CallID    string `json:"call_id,omitempty"`

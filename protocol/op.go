@@ -15,6 +15,9 @@ const (
 	// OpCompact replaces the thread's history with a summary now (/compact),
 	// after the running turn if there is one.
 	OpCompact OpType = "compact"
+	// OpSetApprovalPolicy changes the approval policy of the whole tree
+	// for the tool calls that start after it.
+	OpSetApprovalPolicy OpType = "set_approval_policy"
 )
 
 // Op is a request into the engine, addressed to one thread.
@@ -36,4 +39,6 @@ type Op struct {
 	// set_model
 	Model           string `json:"model,omitempty"`
 	ReasoningEffort string `json:"reasoning_effort,omitempty"`
+	// set_approval_policy
+	ApprovalPolicy ApprovalPolicy `json:"approval_policy,omitempty"`
 }

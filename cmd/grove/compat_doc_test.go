@@ -44,7 +44,7 @@ under it.
 	writeTable(&b, "Event", codexEventRows)
 	b.WriteString("\n## App-server methods\n\nCodex's app-server methods and what `grove app-server` answers (docs/app-server.md).\n\n")
 	if len(appServerMethodRows) == 0 {
-		b.WriteString("Not yet listed: rows go in `appServerMethodRows` (cmd/grove/compat.go).\n")
+		b.WriteString("Every app-server method, ACP method and MCP client feature, with works / differs / not yet, is in [codex-compat-servers.md](codex-compat-servers.md), generated from the tables the server tests check.\n")
 	} else {
 		writeTable(&b, "Method", appServerMethodRows)
 	}

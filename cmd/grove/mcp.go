@@ -29,13 +29,16 @@ var liveMCP struct {
 
 // newToolRegistry is the core tools plus the configured MCP servers (which
 // start lazily, when an agent first needs tools). The manager stops when
-// the engine shuts down.
-func newToolRegistry(cfg *config.Config, cwd string) (*tools.Registry, *mcp.Manager, error) {
+// the engine shuts down. sampler is nil when there is no model to lend.
+func newToolRegistry(cfg *config.Config, cwd string, sampler *mcp.Sampler) (*tools.Registry, *mcp.Manager, error) {
 	reg := tools.NewRegistry()
 	if err := tools.RegisterCore(reg); err != nil {
 		return nil, nil, fmt.Errorf("register tools: %w", err)
 	}
-	m := mcp.New(mcp.Options{Servers: cfg.MCPServers, Cwd: cwd, Home: cfg.Home})
+	// Servers that ask get the session's workspace roots and, with the
+	// user's approval per request, its model (sampling).
+	roots := append([]string{cwd}, cfg.WorkspaceWrite.WritableRoots...)
+	m := mcp.New(mcp.Options{Servers: cfg.MCPServers, Cwd: cwd, Home: cfg.Home, Roots: roots, Sampler: sampler})
 	reg.AddSource(m)
 	liveMCP.mu.Lock()
 	liveMCP.mgrs = append(liveMCP.mgrs, m)
@@ -51,6 +54,43 @@ func closeMCPWithEngine(eng *engine.Engine, m *mcp.Manager) {
 		}
 		_ = m.Close()
 	}()
+}
+
+// liveMCPStatus lists the MCP servers of every session this process runs,
+// one entry per name (a started one over one that has not started); with
+// no session yet, the configured servers, not started.
+func liveMCPStatus(cfg *config.Config) []mcp.ServerStatus {
+	liveMCP.mu.Lock()
+	mgrs := append([]*mcp.Manager(nil), liveMCP.mgrs...)
+	liveMCP.mu.Unlock()
+	byName := map[string]mcp.ServerStatus{}
+	for name, c := range cfg.MCPServers {
+		st := mcp.ServerStatus{Name: name, State: mcp.StateIdle, Transport: "stdio"}
+		if c.URL != "" {
+			st.Transport = "http"
+		}
+		if !c.IsEnabled() {
+			st.State = mcp.StateDisabled
+		}
+		byName[name] = st
+	}
+	for _, m := range mgrs {
+		for _, st := range m.Status() {
+			if old, ok := byName[st.Name]; !ok || (old.State != mcp.StateReady && st.State != mcp.StateClosed) {
+				byName[st.Name] = st
+			}
+		}
+	}
+	names := make([]string, 0, len(byName))
+	for n := range byName {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	out := make([]mcp.ServerStatus, 0, len(names))
+	for _, n := range names {
+		out = append(out, byName[n])
+	}
+	return out
 }
 
 // closeAllMCP stops every MCP server this process started.

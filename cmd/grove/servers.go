@@ -3,7 +3,11 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+
 	"github.com/grovecli/grove/core/config"
+	"github.com/grovecli/grove/core/mcp"
 
 	"github.com/spf13/cobra"
 
@@ -73,12 +77,16 @@ its own. See docs/app-server.md.`,
 			if err != nil {
 				return err
 			}
+			host, err := appServerHost(g, cfg)
+			if err != nil {
+				return err
+			}
 			cwd, err := workingDir(g)
 			if err != nil {
 				return err
 			}
 			return appserver.Serve(cmd.Context(), cmd.InOrStdin(), cmd.OutOrStdout(), appserver.Options{
-				Home: cfg.Home, NewEngine: serverEngines(g), Version: groveVersion,
+				Home: cfg.Home, NewEngine: serverEngines(g), Version: groveVersion, Host: host,
 				Skills: discoverSkills, Cwd: cwd,
 			})
 		},
@@ -101,11 +109,16 @@ See docs/acp.md.`,
 			if err := checkListen(listen); err != nil {
 				return err
 			}
-			if _, err := loadConfig(g); err != nil {
+			cfg, err := loadConfig(g)
+			if err != nil {
+				return err
+			}
+			host, err := appServerHost(g, cfg)
+			if err != nil {
 				return err
 			}
 			return acp.Serve(cmd.Context(), cmd.InOrStdin(), cmd.OutOrStdout(), acp.Options{
-				Version: groveVersion,
+				Version: groveVersion, Home: cfg.Home, ListModels: host.ModelIDs,
 				NewEngine: func(ctx context.Context, cwd string, mcpServers map[string]config.MCPServer) (*engine.Engine, error) {
 					return sessionEngines(g, mcpServers)(ctx, appserver.ThreadConfig{Cwd: cwd})
 				},
@@ -114,4 +127,31 @@ See docs/acp.md.`,
 	}
 	cmd.Flags().StringVar(&listen, "listen", "stdio://", "transport to serve on (stdio:// only)")
 	return cmd
+}
+
+// appServerHost describes the installation to the app-server's startup
+// methods: the config file, the provider (and its /models) and the MCP
+// servers of the sessions this process runs.
+func appServerHost(g *globalFlags, cfg *config.Config) (*appserver.Host, error) {
+	prov, err := cfg.ResolveProvider(nil)
+	if err != nil {
+		return nil, err
+	}
+	h := &appserver.Host{Config: cfg, Overrides: configOverrides(g), Provider: prov, MCPStatus: func() []mcp.ServerStatus { return liveMCPStatus(cfg) }}
+	if file := filepath.Join(cfg.Home, "config.toml"); fileExists(file) {
+		h.ConfigFile = file
+	}
+	if !prov.Demo {
+		client, err := providerClient(prov)
+		if err != nil {
+			return nil, err
+		}
+		h.Models = client
+	}
+	return h, nil
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
 }

@@ -113,6 +113,22 @@ func loadConfig(g *globalFlags) (*config.Config, error) {
 	if err != nil {
 		return nil, err
 	}
+	cfg, err := config.LoadWith(config.LoadOptions{
+		Home: home, CodexHome: config.CodexHome(), Profile: g.profile,
+		Overrides: g.overrides, Flags: flagSettings(g), NoFiles: g.ignoreUserConfig,
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range cfg.Warnings {
+		g.warn(w)
+	}
+	cfg.WorkspaceWrite.WritableRoots = append(cfg.WorkspaceWrite.WritableRoots, g.addDirs...)
+	return cfg, nil
+}
+
+// flagSettings are the config keys that command-line flags set.
+func flagSettings(g *globalFlags) []string {
 	var flags []string
 	if g.model != "" {
 		flags = append(flags, "model="+quote(g.model))
@@ -126,18 +142,13 @@ func loadConfig(g *globalFlags) (*config.Config, error) {
 	if g.demo {
 		flags = append(flags, `model_provider="demo"`)
 	}
-	cfg, err := config.LoadWith(config.LoadOptions{
-		Home: home, CodexHome: config.CodexHome(), Profile: g.profile,
-		Overrides: g.overrides, Flags: flags, NoFiles: g.ignoreUserConfig,
-	})
-	if err != nil {
-		return nil, err
-	}
-	for _, w := range cfg.Warnings {
-		g.warn(w)
-	}
-	cfg.WorkspaceWrite.WritableRoots = append(cfg.WorkspaceWrite.WritableRoots, g.addDirs...)
-	return cfg, nil
+	return flags
+}
+
+// configOverrides are the -c overrides with the flags that set config keys
+// (the app-server's config/read shows them as the session's layer).
+func configOverrides(g *globalFlags) []string {
+	return append(append([]string(nil), g.overrides...), flagSettings(g)...)
 }
 
 // noProviderError is exec's error when nothing names a model: exec never
@@ -219,14 +230,8 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 		}
 		client = demo.NewClient(o.demoDelay)
 	} else {
-		client, err = model.New(model.ProviderConfig{
-			Name: prov.Name, BaseURL: prov.BaseURL, APIKey: prov.APIKey, WireAPI: prov.WireAPI,
-			Headers: prov.Headers, MaxRetries: prov.MaxRetries,
-			StreamIdleTimeout: prov.StreamIdleTimeout, ResponseHeaderTimeout: prov.ResponseHeaderTimeout,
-			QueryParams: prov.QueryParams, OmitParams: prov.OmitParams, MaxMessageBytes: prov.MaxMessageBytes,
-		})
-		if err != nil {
-			return nil, fmt.Errorf("model provider %s: %w", prov.Name, err)
+		if client, err = providerClient(prov); err != nil {
+			return nil, err
 		}
 	}
 	if err := os.MkdirAll(cfg.Home, 0o700); err != nil {
@@ -268,7 +273,11 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 		}
 		hosts.add(hostName, host)
 	}
-	reg, mcpMgr, err := newToolRegistry(cfg, cwd)
+	sampler := &mcp.Sampler{Client: client, Model: modelName}
+	if prov.Demo {
+		sampler = nil // the demo's scripted answers are not a model to lend
+	}
+	reg, mcpMgr, err := newToolRegistry(cfg, cwd, sampler)
 	if err != nil {
 		hookRunner.Close()
 		hosts.close()
@@ -389,6 +398,20 @@ func (s *session) viewIfLocked(resumeID string, err error) error {
 	}
 	s.addWarning(fmt.Sprintf("read-only view: %v. Input is refused while that grove runs; `grove resume --fork %s` continues a copy", locked, resumeID))
 	return nil
+}
+
+// providerClient is the model client of a resolved (non-demo) provider.
+func providerClient(prov config.Resolved) (model.Client, error) {
+	client, err := model.New(model.ProviderConfig{
+		Name: prov.Name, BaseURL: prov.BaseURL, APIKey: prov.APIKey, WireAPI: prov.WireAPI,
+		Headers: prov.Headers, MaxRetries: prov.MaxRetries,
+		StreamIdleTimeout: prov.StreamIdleTimeout, ResponseHeaderTimeout: prov.ResponseHeaderTimeout,
+		QueryParams: prov.QueryParams, OmitParams: prov.OmitParams, MaxMessageBytes: prov.MaxMessageBytes,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("model provider %s: %w", prov.Name, err)
+	}
+	return client, nil
 }
 
 // startOrFork resumes resumeID, or with fork continues a copy of it in a

@@ -134,7 +134,7 @@ func (e *Engine) requestApproval(ctx context.Context, t, route *Thread, req prot
 }
 
 func (e *Engine) headlessDecision(req protocol.ApprovalRequest) protocol.ReviewDecision {
-	if req.Kind == protocol.ApprovalWorkingDir && (e.opts.ApproveWorkdirs || e.opts.ApprovalPolicy == protocol.ApprovalNever) {
+	if req.Kind == protocol.ApprovalWorkingDir && (e.opts.ApproveWorkdirs || e.ApprovalPolicy() == protocol.ApprovalNever) {
 		return protocol.DecisionApproved
 	}
 	return protocol.DecisionDenied

@@ -91,7 +91,7 @@ func (e *Engine) newThread(spec threadSpec) (*Thread, error) {
 			ID: t.id, ParentID: t.parentID, Depth: t.depth, Source: t.source,
 			AgentType: t.agentType, AgentName: t.agentName, Model: t.modelName,
 			Provider: e.opts.Provider, ReasoningEffort: t.effort, Cwd: t.cwd,
-			Sandbox: t.sandbox, ApprovalPolicy: e.opts.ApprovalPolicy,
+			Sandbox: t.sandbox, ApprovalPolicy: e.ApprovalPolicy(),
 			SpawnCallID: t.spawnCallID, Note: t.note, Instructions: spec.rolePrompt,
 			AllowList: t.allow, DenyList: t.deny, Timestamp: t.createdAt,
 			Host: t.host,

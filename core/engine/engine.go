@@ -132,6 +132,10 @@ type Engine struct {
 	unrecorded     []string
 	unrecordedSeen map[protocol.ThreadID]bool
 
+	// policy is the approval policy a front end set ("" = Options').
+	policyMu sync.Mutex
+	policy   protocol.ApprovalPolicy
+
 	// indexMu makes an index entry's snapshot and its append one step:
 	// two updates racing could otherwise append the older snapshot last,
 	// and the index (last entry wins) would keep a stale note or status.
@@ -336,6 +340,8 @@ func (e *Engine) Submit(op protocol.Op) error {
 		t.mu.Unlock()
 		e.bus.Publish(protocol.NewEvent(t.id, "", protocol.WarningMsg{Text: fmt.Sprintf("model set to %s %s", op.Model, op.ReasoningEffort)}))
 		return nil
+	case protocol.OpSetApprovalPolicy:
+		return e.setApprovalPolicy(t, op.ApprovalPolicy)
 	}
 	return fmt.Errorf("unknown op %q", op.Type)
 }

@@ -100,7 +100,7 @@ func (e *Engine) instructionsFor(t *Thread, rolePrompt string) string {
 			b.WriteString("blocked)")
 		}
 	}
-	fmt.Fprintf(&b, "\n- approval policy: %s\n- os: %s/%s\n- date: %s", e.opts.ApprovalPolicy, runtime.GOOS, runtime.GOARCH, e.now().Format("2006-01-02"))
+	fmt.Fprintf(&b, "\n- approval policy: %s\n- os: %s/%s\n- date: %s", e.ApprovalPolicy(), runtime.GOOS, runtime.GOARCH, e.now().Format("2006-01-02"))
 	if t.parentID != "" {
 		fmt.Fprintf(&b, "\n- you are sub-agent %s (depth %d) spawned by %s; your final message is returned to it.", t.id, t.depth, t.parentID)
 	}

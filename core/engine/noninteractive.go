@@ -24,7 +24,7 @@ func (e *Engine) nonInteractive(t *Thread) bool {
 // can act on.
 func (e *Engine) noApproverError(t *Thread) error {
 	if !e.opts.Headless {
-		return fmt.Errorf("this agent runs non-interactively (a sub-session): no one can approve its requests (approval_policy = %s); stay within the %s sandbox, or report back what needs approval", e.opts.ApprovalPolicy, t.sandbox.Mode)
+		return fmt.Errorf("this agent runs non-interactively (a sub-session): no one can approve its requests (approval_policy = %s); stay within the %s sandbox, or report back what needs approval", e.ApprovalPolicy(), t.sandbox.Mode)
 	}
-	return fmt.Errorf("no one can approve in this headless session (grove exec, approval_policy = %s); stay within the %s sandbox, or the user can rerun with -a never or a wider --sandbox", e.opts.ApprovalPolicy, t.sandbox.Mode)
+	return fmt.Errorf("no one can approve in this headless session (grove exec, approval_policy = %s); stay within the %s sandbox, or the user can rerun with -a never or a wider --sandbox", e.ApprovalPolicy(), t.sandbox.Mode)
 }

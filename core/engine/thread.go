@@ -190,7 +190,7 @@ func (t *Thread) info() protocol.ThreadInfo {
 		ID: t.id, ParentID: t.parentID, Depth: t.depth, Source: t.source,
 		AgentType: t.agentType, AgentName: t.agentName,
 		Model: t.modelName, Provider: t.e.opts.Provider, ReasoningEffort: t.effort,
-		Cwd: t.cwd, Sandbox: t.sandbox, ApprovalPolicy: t.e.opts.ApprovalPolicy,
+		Cwd: t.cwd, Sandbox: t.sandbox, ApprovalPolicy: t.e.ApprovalPolicy(),
 		Note: t.note, Name: t.name, SpawnCallID: t.spawnCallID,
 		StartedAt: t.createdAt, Status: st, Surface: t.surface, Host: t.host,
 	}

@@ -16,7 +16,7 @@ func (t *Thread) sourceEnv(turnID string) *tools.Env {
 	t.mu.Lock()
 	env := &tools.Env{
 		ThreadID: t.id, TurnID: turnID, Cwd: t.cwd,
-		Sandbox: t.sandbox, ApprovalPolicy: e.opts.ApprovalPolicy,
+		Sandbox: t.sandbox, ApprovalPolicy: e.ApprovalPolicy(),
 	}
 	t.mu.Unlock()
 	env.Approve = func(ctx context.Context, req protocol.ApprovalRequest) (protocol.ReviewDecision, error) {

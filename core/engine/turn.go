@@ -84,7 +84,7 @@ func (t *Thread) runTurn(parent context.Context) {
 	// turn whose input then runs in another one.
 	input := t.pending
 	t.pending = nil
-	tc := rollout.TurnContext{TurnID: turnID, Model: t.modelName, ReasoningEffort: t.effort, Cwd: t.cwd, Sandbox: t.sandbox, ApprovalPolicy: e.opts.ApprovalPolicy}
+	tc := rollout.TurnContext{TurnID: turnID, Model: t.modelName, ReasoningEffort: t.effort, Cwd: t.cwd, Sandbox: t.sandbox, ApprovalPolicy: e.ApprovalPolicy()}
 	rec := t.rec
 	t.mu.Unlock()
 	if rec != nil {
@@ -374,7 +374,9 @@ func (t *Thread) runCalls(ctx context.Context, turnID string, reqCalls []model.T
 	t.mu.Unlock()
 	results := t.runTools(ctx, turnID, reqCalls, graceOnly)
 	for i, r := range results {
-		t.appendHistory(protocol.FunctionCallOutput(reqCalls[i].CallID, r.Output))
+		out := protocol.FunctionCallOutput(reqCalls[i].CallID, r.Output)
+		out.Images = r.Images // an MCP result's images reach the model as images
+		t.appendHistory(out)
 		abort = abort || r.Abort
 		if endTurn[reqCalls[i].Name] && !r.IsError {
 			ended, final = true, r.Final
@@ -506,7 +508,7 @@ func (t *Thread) runTool(ctx context.Context, turnID string, c model.ToolCallReq
 	t.lastTool = c.Name
 	env := &tools.Env{
 		ThreadID: t.id, TurnID: turnID, CallID: c.CallID, Cwd: t.cwd,
-		Sandbox: t.sandbox, ApprovalPolicy: e.opts.ApprovalPolicy,
+		Sandbox: t.sandbox, ApprovalPolicy: e.ApprovalPolicy(),
 	}
 	t.mu.Unlock()
 	var hostErr error

@@ -37,6 +37,12 @@ type Options struct {
 	Version string
 	// OnWarning, if set, also receives every warning (for a log or stderr).
 	OnWarning func(string)
+	// Roots are the session's workspace roots (absolute directories),
+	// offered to servers as MCP roots.
+	Roots []string
+	// Sampler, if set, answers servers' sampling/createMessage with the
+	// session's model, after the user approves each request.
+	Sampler *Sampler
 }
 
 // Manager owns the MCP servers of one grove process. It is a
@@ -51,6 +57,8 @@ type Manager struct {
 	onWarning func(string)
 	approvals approvalStore
 	progress  progressRouter
+	roots     []string
+	sampler   *Sampler
 
 	servers []*server // sorted by name
 
@@ -64,7 +72,8 @@ type Manager struct {
 func New(opts Options) *Manager {
 	ctx, cancel := context.WithCancel(context.Background())
 	m := &Manager{ctx: ctx, cancel: cancel, cwd: opts.Cwd, version: opts.Version,
-		maxOutput: opts.MaxOutput, onWarning: opts.OnWarning, changed: make(chan struct{})}
+		maxOutput: opts.MaxOutput, onWarning: opts.OnWarning, changed: make(chan struct{}),
+		roots: opts.Roots, sampler: opts.Sampler}
 	if m.maxOutput <= 0 {
 		m.maxOutput = DefaultMaxOutput
 	}

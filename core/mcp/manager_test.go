@@ -141,10 +141,16 @@ func TestStdioServerToolsAndCalls(t *testing.T) {
 	}
 
 	res = reg.Run(context.Background(), env, "mcp__t__rich", nil)
-	for _, want := range []string{"a picture", "[image image/png, 8 bytes", `{"width":2}`} {
+	for _, want := range []string{"a picture", "[image image/png, 8 bytes"} {
 		if !strings.Contains(res.Output, want) {
 			t.Errorf("rich output lacks %q:\n%s", want, res.Output)
 		}
+	}
+	if len(res.Images) != 1 || res.Images[0] != "data:image/png;base64,iVBORy4uLi4=" {
+		t.Errorf("the image must reach the model as an image input: %q", res.Images)
+	}
+	if strings.Contains(res.Output, `{"width":2}`) {
+		t.Errorf("structuredContent sent next to the server's text:\n%s", res.Output)
 	}
 
 	res = reg.Run(context.Background(), env, "mcp__t__big", nil)

@@ -23,6 +23,21 @@ func QualifiedName(server, tool string) string { return namePrefix + server + na
 // ServerPrefix is the name prefix all tools of a server share.
 func ServerPrefix(server string) string { return namePrefix + server + nameSep }
 
+// SplitName parses a tool name made by QualifiedName back into the server
+// and the tool (ok false for a name that is not an MCP tool's). A name
+// that had to be sanitised splits at its first separator.
+func SplitName(name string) (server, tool string, ok bool) {
+	rest, found := strings.CutPrefix(name, namePrefix)
+	if !found {
+		return "", "", false
+	}
+	server, tool, ok = strings.Cut(rest, nameSep)
+	if !ok || server == "" || tool == "" {
+		return "", "", false
+	}
+	return server, tool, true
+}
+
 // sanitizeName replaces characters providers reject with '_' and, when the
 // result is too long or differs from raw, keeps it unique by ending it with
 // a hash of the raw name. The result depends only on raw, so a tool keeps

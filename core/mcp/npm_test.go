@@ -79,8 +79,8 @@ func TestReferenceServerEverything(t *testing.T) {
 		t.Fatalf("get-sum = %+v", res)
 	}
 	res = reg.Run(context.Background(), env, "mcp__everything__get-tiny-image", nil)
-	if res.IsError || !strings.Contains(res.Output, "[image image/png") {
-		t.Fatalf("get-tiny-image = %+v", res)
+	if res.IsError || !strings.Contains(res.Output, "[image image/png") || len(res.Images) != 1 || !strings.HasPrefix(res.Images[0], "data:image/png;base64,") {
+		t.Fatalf("get-tiny-image = %+v: want the image as a model input", res)
 	}
 	res = reg.Run(context.Background(), env, "mcp__everything__trigger-long-running-operation", rawArgs(t, map[string]int{"duration": 1, "steps": 3}))
 	if res.IsError {
@@ -132,6 +132,16 @@ func TestReferenceServerFilesystem(t *testing.T) {
 	res := reg.Run(context.Background(), env, "mcp__fs__read_text_file", rawArgs(t, map[string]string{"path": filepath.Join(work, "notes.txt")}))
 	if res.IsError || !strings.Contains(res.Output, "grove was here") {
 		t.Fatalf("read_text_file = %+v", res)
+	}
+	// A 21 KB file reaches the model once, whole (the server also sends it
+	// as structuredContent).
+	big := strings.Repeat("line of a source file, with \"quotes\" and\ttabs\n", 470)
+	if err := os.WriteFile(filepath.Join(work, "big.txt"), []byte(big), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res = reg.Run(context.Background(), env, "mcp__fs__read_text_file", rawArgs(t, map[string]string{"path": filepath.Join(work, "big.txt")}))
+	if res.IsError || res.Output != big {
+		t.Fatalf("read_text_file of %d bytes: got %d bytes, want the file once", len(big), len(res.Output))
 	}
 	res = reg.Run(context.Background(), env, "mcp__fs__list_directory", rawArgs(t, map[string]string{"path": work}))
 	if res.IsError || !strings.Contains(res.Output, "notes.txt") {

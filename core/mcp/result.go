@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -15,17 +16,34 @@ const DefaultMaxOutput = 32 << 10
 // resultOutput renders a tools/call result as the text the model sees:
 // text blocks as they are, images and audio as a line naming them (grove's
 // tool outputs are text), resources by URI with their text, structured
-// content as JSON when the blocks do not already carry it.
+// content as JSON only when there is no text.
 func resultOutput(res *sdk.CallToolResult, max int) string {
-	var parts []string
+	out, _ := resultParts(res, max)
+	return out
+}
+
+// maxImageBytes bounds one image given to the model (providers refuse
+// larger ones; the rollout keeps what the model saw).
+const maxImageBytes = 5 << 20
+
+// resultParts is resultOutput with the images the model gets as image
+// inputs (data: URLs); each still has its line in the text, so text-only
+// views show it. Audio has no model input on grove's wires: a line.
+func resultParts(res *sdk.CallToolResult, max int) (string, []string) {
+	var parts, images []string
 	for _, c := range res.Content {
 		switch c := c.(type) {
 		case *sdk.TextContent:
 			parts = append(parts, c.Text)
 		case *sdk.ImageContent:
-			parts = append(parts, fmt.Sprintf("[image %s, %d bytes (not shown to the model)]", c.MIMEType, len(c.Data)))
+			if !strings.HasPrefix(c.MIMEType, "image/") || len(c.Data) == 0 || len(c.Data) > maxImageBytes {
+				parts = append(parts, fmt.Sprintf("[image %s, %d bytes (not shown to the model: not an image under 5 MiB)]", c.MIMEType, len(c.Data)))
+				continue
+			}
+			images = append(images, "data:"+c.MIMEType+";base64,"+base64.StdEncoding.EncodeToString(c.Data))
+			parts = append(parts, fmt.Sprintf("[image %s, %d bytes, attached]", c.MIMEType, len(c.Data)))
 		case *sdk.AudioContent:
-			parts = append(parts, fmt.Sprintf("[audio %s, %d bytes (not shown to the model)]", c.MIMEType, len(c.Data)))
+			parts = append(parts, fmt.Sprintf("[audio %s, %d bytes (not shown to the model: no audio input)]", c.MIMEType, len(c.Data)))
 		case *sdk.ResourceLink:
 			parts = append(parts, fmt.Sprintf("[resource %s %s]", c.URI, c.Name))
 		case *sdk.EmbeddedResource:
@@ -42,8 +60,11 @@ func resultOutput(res *sdk.CallToolResult, max int) string {
 			}
 		}
 	}
-	if res.StructuredContent != nil {
-		if b, err := json.Marshal(res.StructuredContent); err == nil && !containsJSON(parts, b) {
+	// structuredContent once: servers mirror it in their text blocks (the
+	// spec asks them to), so the text is what the model gets when there is
+	// any; the JSON only when the server sent no text.
+	if res.StructuredContent != nil && !hasText(res.Content) {
+		if b, err := json.Marshal(res.StructuredContent); err == nil {
 			parts = append(parts, string(b))
 		}
 	}
@@ -51,24 +72,14 @@ func resultOutput(res *sdk.CallToolResult, max int) string {
 	if out == "" && res.IsError {
 		out = "the tool reported an error without a message"
 	}
-	return truncate(out, max)
+	return truncate(out, max), images
 }
 
-// containsJSON reports whether a text block already holds the structured
-// content (servers are asked to mirror it as text).
-func containsJSON(parts []string, b []byte) bool {
-	var want any
-	if json.Unmarshal(b, &want) != nil {
-		return false
-	}
-	for _, p := range parts {
-		var got any
-		if json.Unmarshal([]byte(p), &got) == nil {
-			g, _ := json.Marshal(got)
-			w, _ := json.Marshal(want)
-			if string(g) == string(w) {
-				return true
-			}
+// hasText reports whether a result carries a text block.
+func hasText(content []sdk.Content) bool {
+	for _, c := range content {
+		if t, ok := c.(*sdk.TextContent); ok && t.Text != "" {
+			return true
 		}
 	}
 	return false

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -49,6 +50,8 @@ type server struct {
 	attempts   int           // start attempts (one per process started)
 	warnings   []string      // not yet published (no thread to publish through)
 	approvedFP string        // the fingerprint a project server was approved at (currentFingerprint)
+	// active are the calls running now (sampling asks their user).
+	active activeCalls
 }
 
 // connection is one live session with its process (stdio) or nothing (HTTP).
@@ -232,11 +235,20 @@ func (s *server) dial(ctx context.Context) (*connection, error) {
 		t, proc := newStdioTransport(s.cfg, s.m.cwd)
 		transport, c.proc = t, proc
 	}
-	client := sdk.NewClient(&sdk.Implementation{Name: "grove", Version: s.m.version}, &sdk.ClientOptions{
+	opts := &sdk.ClientOptions{
 		Capabilities:                &sdk.ClientCapabilities{},
 		ToolListChangedHandler:      func(context.Context, *sdk.ToolListChangedRequest) { s.markStale() },
 		ProgressNotificationHandler: s.m.progress.handle,
-	})
+	}
+	roots := fileRoots(s.m.roots)
+	if len(roots) > 0 {
+		opts.Capabilities.RootsV2 = &sdk.RootCapabilities{} // fixed for the session: no listChanged
+	}
+	if s.m.sampler != nil {
+		opts.CreateMessageHandler = s.createMessage
+	}
+	client := sdk.NewClient(&sdk.Implementation{Name: "grove", Version: s.m.version}, opts)
+	client.AddRoots(roots...)
 	session, err := client.Connect(ctx, transport, nil)
 	if err != nil {
 		c.proc.kill()
@@ -386,6 +398,7 @@ func (s *server) status() ServerStatus {
 	}
 	for _, t := range s.tools {
 		st.ToolNames = append(st.ToolNames, t.name)
+		st.ToolInfos = append(st.ToolInfos, ToolInfo{Name: t.raw, Description: t.spec.Description, InputSchema: t.spec.Parameters, ReadOnly: t.readOnly})
 	}
 	return st
 }
@@ -399,6 +412,16 @@ type ServerStatus struct {
 	Tools     int      `json:"tools"`
 	ToolNames []string `json:"tool_names,omitempty"`
 	Error     string   `json:"error,omitempty"`
+	// ToolInfos describe the tools (the app-server's mcpServerStatus/list).
+	ToolInfos []ToolInfo `json:"-"`
+}
+
+// ToolInfo is one tool as its server names and describes it.
+type ToolInfo struct {
+	Name        string // the server's own name for it
+	Description string
+	InputSchema json.RawMessage // as offered to the model
+	ReadOnly    bool            // annotated readOnlyHint
 }
 
 func clip(s string, n int) string {

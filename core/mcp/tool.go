@@ -85,6 +85,7 @@ func (t *mcpTool) Run(ctx context.Context, env *tools.Env, raw json.RawMessage) 
 			Call: protocol.ToolCall{CallID: env.CallID, Name: t.name}, Text: progressText(p)}))
 	})
 	defer stop()
+	defer s.active.push(env)()
 	res, err := conn.session.CallTool(cctx, params)
 	switch {
 	case err == nil:
@@ -95,8 +96,8 @@ func (t *mcpTool) Run(ctx context.Context, env *tools.Env, raw json.RawMessage) 
 	default:
 		return tools.Errorf("%s: %v", t.name, err)
 	}
-	out := resultOutput(res, s.m.maxOutput)
-	return tools.Result{Output: out, IsError: res.IsError, Summary: t.summary(res)}
+	out, images := resultParts(res, s.m.maxOutput)
+	return tools.Result{Output: out, Images: images, IsError: res.IsError, Summary: t.summary(res)}
 }
 
 // Gate follows Codex: approval_policy never and on-failure run MCP tools

@@ -112,6 +112,15 @@ func chatMessages(items []protocol.Item, replay argumentReplay, omit map[string]
 	// reasoning is the reasoning item of the reply it belongs to.
 	var pending *chatMessage
 	reasoning := ""
+	// toolImages are images tool outputs returned: Chat's tool messages
+	// are text, so they follow the run of tool messages as a user message.
+	var toolImages []protocol.Item
+	flushImages := func() {
+		for _, it := range toolImages {
+			msgs = append(msgs, chatMessage{Role: "user", Content: chatContent(protocol.Item{Content: "Images returned by tool call " + it.CallID + ":", Images: it.Images})})
+		}
+		toolImages = nil
+	}
 	flush := func() {
 		if pending != nil {
 			if len(pending.ToolCalls) > 0 && !omit["reasoning_content"] {
@@ -123,6 +132,9 @@ func chatMessages(items []protocol.Item, replay argumentReplay, omit map[string]
 		reasoning = ""
 	}
 	for i, it := range items {
+		if it.Type != protocol.ItemFunctionCallOutput {
+			flushImages() // after the whole run of tool messages
+		}
 		switch it.Type {
 		case protocol.ItemReasoning:
 			flush()
@@ -150,12 +162,17 @@ func chatMessages(items []protocol.Item, replay argumentReplay, omit map[string]
 		case protocol.ItemFunctionCallOutput:
 			flush()
 			msgs = append(msgs, chatMessage{Role: "tool", ToolCallID: it.CallID, Content: replay.output(it)})
+			if len(it.Images) > 0 {
+				toolImages = append(toolImages, it)
+			}
 		}
-		if pending == nil && reasoning == "" {
+		// Images of a run of tool outputs are still to come: not final.
+		if pending == nil && reasoning == "" && len(toolImages) == 0 {
 			clean, cleanMsgs = i+1, len(msgs)
 		}
 	}
 	flush()
+	flushImages()
 	return msgs, clean, cleanMsgs
 }
 

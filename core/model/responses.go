@@ -64,7 +64,9 @@ type (
 	responsesCallOutput struct {
 		Type   string `json:"type"` // "function_call_output"
 		CallID string `json:"call_id"`
-		Output string `json:"output"`
+		// Output is the text, or input_text and input_image parts when
+		// the tool returned images.
+		Output any `json:"output"`
 	}
 	responsesTool struct {
 		Type        string          `json:"type"` // "function"
@@ -130,7 +132,16 @@ func responsesInput(items []protocol.Item, replay argumentReplay, omit map[strin
 		case protocol.ItemFunctionCall:
 			out = append(out, responsesCall{Type: "function_call", CallID: it.CallID, Name: it.Name, Arguments: replay.arguments(it)})
 		case protocol.ItemFunctionCallOutput:
-			out = append(out, responsesCallOutput{Type: "function_call_output", CallID: it.CallID, Output: replay.output(it)})
+			var output any = replay.output(it)
+			if len(it.Images) > 0 {
+				// A tool's images go back as input_image parts of its output.
+				parts := []responsesPart{{Type: "input_text", Text: replay.output(it)}}
+				for _, u := range it.Images {
+					parts = append(parts, responsesPart{Type: "input_image", ImageURL: u})
+				}
+				output = parts
+			}
+			out = append(out, responsesCallOutput{Type: "function_call_output", CallID: it.CallID, Output: output})
 		case protocol.ItemReasoning:
 			// Without its encrypted content (another provider, an older
 			// rollout, include refused) a stateless call cannot use it.

@@ -78,6 +78,9 @@ type Result struct {
 	// Final, from a tool that ends the agent's turn (complete_task), is what
 	// the agent hands back: its final message, not whatever it said before.
 	Final string
+	// Images are data: URLs of images the tool returned (an MCP result),
+	// given to the model as image inputs with the output.
+	Images []string
 }
 
 // Errorf builds an error Result.

@@ -60,7 +60,7 @@ func acpSchema(t *testing.T, def string) *jsonschema.Schema {
 			return
 		}
 		c := jsonschema.NewCompiler()
-		for _, d := range []string{"SessionNotification", "RequestPermissionRequest", "InitializeResponse", "NewSessionResponse", "LoadSessionResponse", "PromptResponse", "Error"} {
+		for _, d := range []string{"SessionNotification", "RequestPermissionRequest", "InitializeResponse", "NewSessionResponse", "LoadSessionResponse", "PromptResponse", "Error", "ListSessionsResponse", "SetSessionModeResponse"} {
 			sch, err := c.Compile(abs + "#/$defs/" + d)
 			if err != nil {
 				acpSchemas.err = fmt.Errorf("compile %s: %w", d, err)
@@ -78,6 +78,7 @@ func acpSchema(t *testing.T, def string) *jsonschema.Schema {
 var responseDefs = map[string]string{
 	"initialize": "InitializeResponse", "session/new": "NewSessionResponse",
 	"session/load": "LoadSessionResponse", "session/prompt": "PromptResponse",
+	"session/list": "ListSessionsResponse", "session/set_mode": "SetSessionModeResponse",
 }
 
 // wireCheck validates every message the agent sends against the schema;
@@ -253,6 +254,9 @@ func (c *testClient) snapshot() []sdk.SessionNotification {
 // child and waits for it, "block" signals f.blocked and runs until
 // interrupted.
 func (f *fixture) script(ctx context.Context, req model.Request) (model.Response, error) {
+	f.mu.Lock()
+	f.models = append(f.models, req.Model)
+	f.mu.Unlock()
 	var prompt string
 	var outs []string
 	for _, it := range req.Items {
@@ -294,6 +298,11 @@ func (f *fixture) script(ctx context.Context, req model.Request) (model.Response
 			return call("call-patch", "apply_patch", map[string]any{"input": "*** Begin Patch\n*** Add File: " + name + ".md\n+hello\n*** End Patch\n"})
 		}
 		return model.Response{Text: "patched"}, nil
+	case prompt == "fail":
+		if len(outs) == 0 {
+			return call("call-fail", "exec_command", map[string]any{"cmd": "echo boom; exit 3"})
+		}
+		return model.Response{Text: "it failed"}, nil
 	case prompt == "sleep":
 		if len(outs) == 0 {
 			return call("call-sleep", "exec_command", map[string]any{"cmd": "sleep 60"})
@@ -315,6 +324,7 @@ type fixture struct {
 	blocked   chan struct{}
 	mu        sync.Mutex
 	mcp       map[string]config.MCPServer // the last session's client MCP servers
+	models    []string                    // the model of each model call
 }
 
 func (f *fixture) factory(ctx context.Context, cwd string, mcp map[string]config.MCPServer) (*engine.Engine, error) {
@@ -351,7 +361,8 @@ func (f *fixture) connect(t *testing.T) *conn {
 	go func() { defer taps.Done(); tap(fromAgentR, clientInW, check.agentLine) }()
 	served := make(chan error, 1)
 	go func() {
-		served <- Serve(context.Background(), agentInR, fromAgentW, Options{NewEngine: f.factory, Version: "test", ShutdownGrace: 20 * time.Second})
+		served <- Serve(context.Background(), agentInR, fromAgentW, Options{NewEngine: f.factory, Version: "test", ShutdownGrace: 20 * time.Second,
+			Home: f.home, ListModels: func(context.Context) []string { return []string{"listed-model"} }})
 		_ = fromAgentW.Close()
 	}()
 	tc := &testClient{changed: make(chan struct{}, 1)}
@@ -489,6 +500,10 @@ func TestACPSession(t *testing.T) {
 		return false
 	})
 
+	// A command that exits non-zero.
+	c.client.setAnswer(string(protocol.DecisionApproved))
+	prompt(t, c, sid, "fail")
+
 	// Cancel mid-turn.
 	done := make(chan sdk.PromptResponse, 1)
 	go func() {
@@ -527,6 +542,27 @@ func TestACPSession(t *testing.T) {
 	}
 	if got := strings.Join(replay, "|"); !strings.Contains(got, "write a|wrote a") || !strings.Contains(got, "spawn") {
 		t.Fatalf("replayed conversation: %s", got)
+	}
+	// Each tool call replays with the outcome it had.
+	outcome := map[sdk.ToolCallId]sdk.SessionUpdateToolCall{}
+	for _, n := range c.client.snapshot() {
+		if tc := n.Update.ToolCall; tc != nil {
+			outcome[tc.ToolCallId] = *tc
+		}
+	}
+	for id, want := range map[sdk.ToolCallId]sdk.ToolCallStatus{
+		"call-a": sdk.ToolCallStatusCompleted, "call-b": sdk.ToolCallStatusFailed, "call-fail": sdk.ToolCallStatusFailed,
+		"call-patch": sdk.ToolCallStatusCompleted, "call-spawn": sdk.ToolCallStatusCompleted,
+	} {
+		if got, ok := outcome[id]; !ok || got.Status != want {
+			t.Errorf("replayed %s: status %q, want %q (%+v)", id, got.Status, want, got)
+		}
+	}
+	if raw, _ := json.Marshal(outcome["call-fail"].RawOutput); !strings.Contains(string(raw), `"exit_code":3`) || !strings.Contains(string(raw), "boom") {
+		t.Errorf("replayed failed command: rawOutput %s, want its exit code and output", raw)
+	}
+	if raw, _ := json.Marshal(outcome["call-a"].RawOutput); !strings.Contains(string(raw), `"exit_code":0`) {
+		t.Errorf("replayed command: rawOutput %s, want exit code 0", raw)
 	}
 	c.client.setAnswer(string(protocol.DecisionApproved))
 	prompt(t, c, sid, "write c")

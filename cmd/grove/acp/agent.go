@@ -34,6 +34,11 @@ type Options struct {
 	Version   string
 	// ShutdownGrace bounds the engines' shutdown when the client goes away.
 	ShutdownGrace time.Duration
+	// Home is $GROVE_HOME, whose session index session/list reads.
+	Home string
+	// ListModels names the models a session may switch to (config and
+	// provider); nil offers only the current one.
+	ListModels func(ctx context.Context) []string
 }
 
 // agent implements the SDK's Agent and AgentLoader.
@@ -106,9 +111,10 @@ func (a *agent) Initialize(_ context.Context, p sdk.InitializeRequest) (sdk.Init
 	return sdk.InitializeResponse{
 		ProtocolVersion: sdk.ProtocolVersionNumber,
 		AgentCapabilities: sdk.AgentCapabilities{
-			LoadSession:        true,
-			PromptCapabilities: sdk.PromptCapabilities{Image: true, EmbeddedContext: true},
-			McpCapabilities:    sdk.McpCapabilities{Http: true},
+			LoadSession:         true,
+			PromptCapabilities:  sdk.PromptCapabilities{Image: true, EmbeddedContext: true},
+			McpCapabilities:     sdk.McpCapabilities{Http: true},
+			SessionCapabilities: sdk.SessionCapabilities{List: &sdk.SessionListCapabilities{}},
 		},
 		AgentInfo:   &sdk.Implementation{Name: "grove", Version: a.opts.Version},
 		AuthMethods: []sdk.AuthMethod{},
@@ -127,7 +133,7 @@ func checkCwd(cwd string) error {
 	return nil
 }
 
-func (a *agent) NewSession(_ context.Context, p sdk.NewSessionRequest) (sdk.NewSessionResponse, error) {
+func (a *agent) NewSession(ctx context.Context, p sdk.NewSessionRequest) (sdk.NewSessionResponse, error) {
 	if err := checkCwd(p.Cwd); err != nil {
 		return sdk.NewSessionResponse{}, err
 	}
@@ -136,7 +142,7 @@ func (a *agent) NewSession(_ context.Context, p sdk.NewSessionRequest) (sdk.NewS
 		return sdk.NewSessionResponse{}, err
 	}
 	a.startPump(s)
-	return sdk.NewSessionResponse{SessionId: s.id}, nil
+	return sdk.NewSessionResponse{SessionId: s.id, Modes: s.modeState(), Models: s.modelState(ctx)}, nil
 }
 
 // LoadSession resumes a stored session and replays its conversation as
@@ -162,7 +168,7 @@ func (a *agent) LoadSession(ctx context.Context, p sdk.LoadSessionRequest) (sdk.
 		return sdk.LoadSessionResponse{}, fmt.Errorf("replay session %s: %w", s.id, err)
 	}
 	a.startPump(s)
-	return sdk.LoadSessionResponse{}, nil
+	return sdk.LoadSessionResponse{Modes: s.modeState(), Models: s.modelState(ctx)}, nil
 }
 
 // open builds a session's engine and starts (or resumes) its root.
@@ -237,20 +243,12 @@ func (a *agent) CloseSession(context.Context, sdk.CloseSessionRequest) (sdk.Clos
 	return sdk.CloseSessionResponse{}, sdk.NewMethodNotFound(sdk.AgentMethodSessionClose)
 }
 
-func (a *agent) ListSessions(context.Context, sdk.ListSessionsRequest) (sdk.ListSessionsResponse, error) {
-	return sdk.ListSessionsResponse{}, sdk.NewMethodNotFound(sdk.AgentMethodSessionList)
-}
-
 func (a *agent) ResumeSession(context.Context, sdk.ResumeSessionRequest) (sdk.ResumeSessionResponse, error) {
 	return sdk.ResumeSessionResponse{}, sdk.NewMethodNotFound(sdk.AgentMethodSessionResume)
 }
 
 func (a *agent) SetSessionConfigOption(context.Context, sdk.SetSessionConfigOptionRequest) (sdk.SetSessionConfigOptionResponse, error) {
 	return sdk.SetSessionConfigOptionResponse{}, sdk.NewMethodNotFound(sdk.AgentMethodSessionSetConfigOption)
-}
-
-func (a *agent) SetSessionMode(context.Context, sdk.SetSessionModeRequest) (sdk.SetSessionModeResponse, error) {
-	return sdk.SetSessionModeResponse{}, sdk.NewMethodNotFound(sdk.AgentMethodSessionSetMode)
 }
 
 // promptItems converts ACP content blocks to engine input: text, images

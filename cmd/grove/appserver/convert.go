@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/grovecli/grove/core/mcp"
 	"github.com/grovecli/grove/protocol"
 	"github.com/grovecli/grove/rollout"
 )
@@ -203,6 +204,9 @@ func toolItem(tc protocol.ToolCall, sender protocol.ThreadID, cwd string) any {
 		b, _ := json.Marshal(tc.Arguments)
 		raw = b
 	}
+	if server, tool, ok := mcp.SplitName(tc.Name); ok {
+		return protocol.AppMcpToolCallItem{Type: "mcpToolCall", ID: tc.CallID, Server: server, Tool: tool, Arguments: raw, Status: "inProgress"}
+	}
 	return protocol.AppDynamicToolCallItem{Type: "dynamicToolCall", ID: tc.CallID, Tool: tc.Name, Arguments: raw, Status: "inProgress"}
 }
 
@@ -245,6 +249,15 @@ func finishToolItem(item any, tc protocol.ToolCall, wasDeclined bool) any {
 				it.ReceiverThreadIDs = append(it.ReceiverThreadIDs, string(id))
 			}
 		}
+		return it
+	case protocol.AppMcpToolCallItem:
+		it.DurationMs = dur
+		if tc.IsError {
+			it.Status, it.Error = "failed", &protocol.AppMcpToolError{Message: tc.Output}
+			return it
+		}
+		it.Status = "completed"
+		it.Result = &protocol.AppMcpResult{Content: []any{map[string]any{"type": "text", "text": tc.Output}}}
 		return it
 	case protocol.AppDynamicToolCallItem:
 		ok := !tc.IsError

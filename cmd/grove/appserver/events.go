@@ -84,21 +84,18 @@ func (s *Server) translate(sess *session, ev protocol.Event) []outMsg {
 	if err != nil {
 		return nil
 	}
-	var out []outMsg
-	emit := func(method string, params any) { out = append(out, outMsg{method: method, params: params}) }
-	tid := string(ev.ThreadID)
 	t := s.threads[ev.ThreadID]
 	if m, ok := msg.(protocol.ThreadStartedMsg); ok {
 		if t == nil {
 			t = newThread(sess, m.Thread)
 			s.threads[ev.ThreadID] = t
 		}
-		emit("thread/started", map[string]any{"thread": s.appThread(m.Thread, sess.root, threadState(m.Thread.Status, false), "")})
-		return out
+		return []outMsg{{method: "thread/started", params: map[string]any{"thread": s.appThread(m.Thread, sess.root, threadState(m.Thread.Status, false), "")}}}
 	}
 	if t == nil {
 		return nil
 	}
+	var out []outMsg
 	if _, status := msg.(protocol.StatusChangedMsg); t.held != nil && !status {
 		out = append(out, s.releaseHeld(t, nil)...)
 	}
@@ -106,27 +103,63 @@ func (s *Server) translate(sess *session, ev protocol.Event) []outMsg {
 	if turnID == "" {
 		turnID = t.turnID
 	}
+	tr := translation{s: s, sess: sess, t: t, tid: string(ev.ThreadID), turnID: turnID, ev: ev, out: out}
+	switch m := msg.(type) {
+	case protocol.StatusChangedMsg, protocol.TurnStartedMsg, protocol.TurnCompletedMsg:
+		tr.turn(m)
+	case protocol.UserMessageMsg, protocol.AgentInputMsg, protocol.ReasoningDeltaMsg, protocol.MessageDeltaMsg,
+		protocol.MessageResetMsg, protocol.AgentMessageMsg:
+		tr.message(m)
+	case protocol.ToolCallBeginMsg, protocol.ToolCallEndMsg, protocol.ExecOutputDeltaMsg:
+		tr.tool(m)
+	case protocol.ApprovalRequestedMsg:
+		tr.out = append(tr.out, s.requestApproval(sess, t, m.Request)...)
+	case protocol.ApprovalResolvedMsg:
+		tr.approvalResolved(m)
+	default:
+		tr.other(m)
+	}
+	return tr.out
+}
+
+// translation is one event being translated (under Server.mu).
+type translation struct {
+	s           *Server
+	sess        *session
+	t           *thread
+	tid, turnID string
+	ev          protocol.Event
+	out         []outMsg
+}
+
+func (tr *translation) emit(method string, params any) {
+	tr.out = append(tr.out, outMsg{method: method, params: params})
+}
+
+// turn handles the events that start and end turns.
+func (tr *translation) turn(msg any) {
+	t, ev := tr.t, tr.ev
 	switch m := msg.(type) {
 	case protocol.StatusChangedMsg:
 		t.status = m.Status
 		if t.held != nil {
-			out = append(out, s.releaseHeld(t, &m.Status)...)
+			tr.out = append(tr.out, tr.s.releaseHeld(t, &m.Status)...)
 		}
-		emit("thread/status/changed", map[string]any{"threadId": tid, "status": threadState(t.status, t.approvals > 0)})
+		tr.emit("thread/status/changed", map[string]any{"threadId": tr.tid, "status": threadState(t.status, t.approvals > 0)})
 	case protocol.TurnStartedMsg:
 		t.busy, t.turnID, t.turnStart, t.turnItems, t.turnError = true, ev.TurnID, time.Now(), nil, ""
 		started := t.turnStart.Unix()
 		turn := protocol.AppTurn{ID: ev.TurnID, Items: []any{}, Status: "inProgress", StartedAt: &started}
 		for _, cid := range m.ClientIDs {
 			if req, ok := t.startWaiting[cid]; ok {
-				out = append(out, outMsg{replyTo: req, params: protocol.AppTurnStartResponse{Turn: turn}})
+				tr.out = append(tr.out, outMsg{replyTo: req, params: protocol.AppTurnStartResponse{Turn: turn}})
 				delete(t.startWaiting, cid)
 			}
 		}
-		emit("turn/started", map[string]any{"threadId": tid, "turn": turn})
+		tr.emit("turn/started", map[string]any{"threadId": tr.tid, "turn": turn})
 	case protocol.TurnCompletedMsg:
-		out = append(out, s.closeReasoning(t, turnID)...)
-		out = append(out, s.closeMessage(t, turnID, "")...)
+		tr.out = append(tr.out, tr.s.closeReasoning(t, tr.turnID)...)
+		tr.out = append(tr.out, tr.s.closeMessage(t, tr.turnID, "")...)
 		done := time.Now()
 		completed, dur := done.Unix(), done.Sub(t.turnStart).Milliseconds()
 		items := t.turnItems
@@ -139,47 +172,61 @@ func (s *Server) translate(sess *session, ev protocol.Event) []outMsg {
 			t.held.Status, t.held.Error = "failed", &protocol.AppTurnError{Message: t.turnError}
 		}
 		t.busy, t.turnID = len(t.startWaiting) > 0, ""
+	}
+}
+
+// message handles input, reasoning and the agent's message.
+func (tr *translation) message(msg any) {
+	s, t, tid, turnID := tr.s, tr.t, tr.tid, tr.turnID
+	switch m := msg.(type) {
 	case protocol.UserMessageMsg:
-		out = append(out, s.inputItem(t, tid, turnID, m.Text)...)
+		tr.out = append(tr.out, s.inputItem(t, tid, turnID, m.Text)...)
 	case protocol.AgentInputMsg:
-		out = append(out, s.inputItem(t, tid, turnID, m.Text)...)
+		tr.out = append(tr.out, s.inputItem(t, tid, turnID, m.Text)...)
 	case protocol.ReasoningDeltaMsg:
 		if t.reasonItem == "" {
 			t.reasonItem = newItemID()
 			t.reasonText.Reset()
-			emit("item/started", itemNote(tid, turnID, protocol.AppReasoningItem{Type: "reasoning", ID: t.reasonItem, Summary: []string{}, Content: []string{}}, "startedAtMs"))
+			tr.emit("item/started", itemNote(tid, turnID, protocol.AppReasoningItem{Type: "reasoning", ID: t.reasonItem, Summary: []string{}, Content: []string{}}, "startedAtMs"))
 		}
 		t.reasonText.WriteString(m.Delta)
-		emit("item/reasoning/summaryTextDelta", map[string]any{"threadId": tid, "turnId": turnID, "itemId": t.reasonItem, "delta": m.Delta, "summaryIndex": 0})
+		tr.emit("item/reasoning/summaryTextDelta", map[string]any{"threadId": tid, "turnId": turnID, "itemId": t.reasonItem, "delta": m.Delta, "summaryIndex": 0})
 	case protocol.MessageDeltaMsg:
-		out = append(out, s.closeReasoning(t, turnID)...)
+		tr.out = append(tr.out, s.closeReasoning(t, turnID)...)
 		if t.msgItem == "" {
 			t.msgItem = newItemID()
 			t.msgText.Reset()
-			emit("item/started", itemNote(tid, turnID, protocol.AppAgentMessageItem{Type: "agentMessage", ID: t.msgItem, Text: ""}, "startedAtMs"))
+			tr.emit("item/started", itemNote(tid, turnID, protocol.AppAgentMessageItem{Type: "agentMessage", ID: t.msgItem, Text: ""}, "startedAtMs"))
 		}
 		t.msgText.WriteString(m.Delta)
-		emit("item/agentMessage/delta", map[string]any{"threadId": tid, "turnId": turnID, "itemId": t.msgItem, "delta": m.Delta})
+		tr.emit("item/agentMessage/delta", map[string]any{"threadId": tid, "turnId": turnID, "itemId": t.msgItem, "delta": m.Delta})
 	case protocol.MessageResetMsg:
 		// The stream restarted: the completed item carries the final text.
 		t.msgText.Reset()
 	case protocol.AgentMessageMsg:
-		out = append(out, s.closeReasoning(t, turnID)...)
+		tr.out = append(tr.out, s.closeReasoning(t, turnID)...)
 		if t.msgItem == "" {
 			t.msgItem = newItemID()
-			emit("item/started", itemNote(tid, turnID, protocol.AppAgentMessageItem{Type: "agentMessage", ID: t.msgItem, Text: ""}, "startedAtMs"))
+			tr.emit("item/started", itemNote(tid, turnID, protocol.AppAgentMessageItem{Type: "agentMessage", ID: t.msgItem, Text: ""}, "startedAtMs"))
 		}
-		out = append(out, s.closeMessage(t, turnID, m.Text)...)
+		tr.out = append(tr.out, s.closeMessage(t, turnID, m.Text)...)
+	}
+}
+
+// tool handles tool calls and their live output.
+func (tr *translation) tool(msg any) {
+	s, t, tid, turnID := tr.s, tr.t, tr.tid, tr.turnID
+	switch m := msg.(type) {
 	case protocol.ToolCallBeginMsg:
-		out = append(out, s.closeReasoning(t, turnID)...)
-		out = append(out, s.closeMessage(t, turnID, "")...)
-		item := toolItem(m.Call, ev.ThreadID, t.info.Cwd)
+		tr.out = append(tr.out, s.closeReasoning(t, turnID)...)
+		tr.out = append(tr.out, s.closeMessage(t, turnID, "")...)
+		item := toolItem(m.Call, tr.ev.ThreadID, t.info.Cwd)
 		t.tools[m.Call.CallID] = item
-		emit("item/started", itemNote(tid, turnID, item, "startedAtMs"))
+		tr.emit("item/started", itemNote(tid, turnID, item, "startedAtMs"))
 	case protocol.ToolCallEndMsg:
 		item, ok := t.tools[m.Call.CallID]
 		if !ok {
-			item = toolItem(m.Call, ev.ThreadID, t.info.Cwd)
+			item = toolItem(m.Call, tr.ev.ThreadID, t.info.Cwd)
 		}
 		delete(t.tools, m.Call.CallID)
 		wasDeclined := t.declined[m.Call.CallID]
@@ -193,63 +240,72 @@ func (s *Server) translate(sess *session, ev protocol.Event) []outMsg {
 		if cmd, ok := item.(protocol.AppCommandExecutionItem); ok && m.Call.Output != "" && !live {
 			// No live output came (an approval declined it, or no Emit): one
 			// delta with the whole output at the end.
-			emit("item/commandExecution/outputDelta", map[string]any{"threadId": tid, "turnId": turnID, "itemId": cmd.ID, "delta": m.Call.Output})
+			tr.emit("item/commandExecution/outputDelta", map[string]any{"threadId": tid, "turnId": turnID, "itemId": cmd.ID, "delta": m.Call.Output})
 		}
 		t.turnItems = append(t.turnItems, item)
-		emit("item/completed", itemNote(tid, turnID, item, "completedAtMs"))
+		tr.emit("item/completed", itemNote(tid, turnID, item, "completedAtMs"))
 	case protocol.ExecOutputDeltaMsg:
 		if cmd, ok := t.tools[m.Call.CallID].(protocol.AppCommandExecutionItem); ok && m.Delta != "" {
 			t.liveOutput[m.Call.CallID] = true
-			emit("item/commandExecution/outputDelta", map[string]any{"threadId": tid, "turnId": turnID, "itemId": cmd.ID, "delta": m.Delta})
+			tr.emit("item/commandExecution/outputDelta", map[string]any{"threadId": tid, "turnId": turnID, "itemId": cmd.ID, "delta": m.Delta})
 		}
+	}
+}
+
+// approvalResolved forgets an approval answered here or elsewhere (policy,
+// shutdown) and updates the asking thread's status.
+func (tr *translation) approvalResolved(m protocol.ApprovalResolvedMsg) {
+	s := tr.s
+	for id, pa := range s.approvals {
+		if pa.approval.ID == m.Request.ID {
+			delete(s.approvals, id)
+		}
+	}
+	asker := s.threads[m.Request.ThreadID]
+	if asker == nil {
+		asker = tr.t
+	}
+	if asker.approvals > 0 {
+		asker.approvals--
+	}
+	if !m.Decision.Approved() && m.Request.CallID != "" {
+		asker.declined[m.Request.CallID] = true
+	}
+	tr.emit("thread/status/changed", map[string]any{"threadId": string(asker.info.ID), "status": threadState(asker.status, asker.approvals > 0)})
+}
+
+// other handles plans, notes, usage, errors, warnings and closing.
+func (tr *translation) other(msg any) {
+	t, tid, turnID := tr.t, tr.tid, tr.turnID
+	switch m := msg.(type) {
 	case protocol.PlanUpdatedMsg:
 		steps := []map[string]string{}
 		for _, st := range m.Plan.Steps {
 			steps = append(steps, map[string]string{"step": st.Step, "status": planStatus(st.Status)})
 		}
-		emit("turn/plan/updated", map[string]any{"threadId": tid, "turnId": turnID, "explanation": strPtr(m.Plan.Explanation), "plan": steps})
-	case protocol.ApprovalRequestedMsg:
-		out = append(out, s.requestApproval(sess, t, m.Request)...)
-	case protocol.ApprovalResolvedMsg:
-		for id, pa := range s.approvals {
-			if pa.approval.ID == m.Request.ID {
-				delete(s.approvals, id) // answered elsewhere (policy, shutdown)
-			}
-		}
-		asker := s.threads[m.Request.ThreadID]
-		if asker == nil {
-			asker = t
-		}
-		if asker.approvals > 0 {
-			asker.approvals--
-		}
-		if !m.Decision.Approved() && m.Request.CallID != "" {
-			asker.declined[m.Request.CallID] = true
-		}
-		emit("thread/status/changed", map[string]any{"threadId": string(asker.info.ID), "status": threadState(asker.status, asker.approvals > 0)})
+		tr.emit("turn/plan/updated", map[string]any{"threadId": tid, "turnId": turnID, "explanation": strPtr(m.Plan.Explanation), "plan": steps})
 	case protocol.NoteUpdatedMsg:
 		t.info.Note = m.Note
-		emit("thread/note/updated", protocol.AppThreadNoteUpdatedNotification{ThreadID: tid, Note: strPtr(t.info.Note)})
+		tr.emit("thread/note/updated", protocol.AppThreadNoteUpdatedNotification{ThreadID: tid, Note: strPtr(t.info.Note)})
 	case protocol.TokenUsageMsg:
-		emit("thread/tokenUsage/updated", map[string]any{"threadId": tid, "turnId": turnID,
+		tr.emit("thread/tokenUsage/updated", map[string]any{"threadId": tid, "turnId": turnID,
 			"tokenUsage": map[string]any{"last": protocol.NewAppTokenUsage(m.Usage), "total": protocol.NewAppTokenUsage(m.Total)}})
 	case protocol.ErrorMsg:
 		t.turnError = m.Text
-		emit("error", map[string]any{"threadId": tid, "turnId": turnID, "willRetry": false, "error": protocol.AppTurnError{Message: m.Text}})
+		tr.emit("error", map[string]any{"threadId": tid, "turnId": turnID, "willRetry": false, "error": protocol.AppTurnError{Message: m.Text}})
 	case protocol.StreamRetryMsg:
-		emit("error", map[string]any{"threadId": tid, "turnId": turnID, "willRetry": true, "error": protocol.AppTurnError{Message: m.Text}})
+		tr.emit("error", map[string]any{"threadId": tid, "turnId": turnID, "willRetry": true, "error": protocol.AppTurnError{Message: m.Text}})
 	case protocol.WarningMsg:
-		emit("warning", map[string]any{"threadId": tid, "message": m.Text})
+		tr.emit("warning", map[string]any{"threadId": tid, "message": m.Text})
 	case protocol.BackgroundMsg:
 		if m.Event.Warning {
-			emit("warning", map[string]any{"threadId": tid, "message": m.Event.Message})
+			tr.emit("warning", map[string]any{"threadId": tid, "message": m.Event.Message})
 		}
 	case protocol.ThreadClosedMsg:
-		emit("thread/closed", map[string]any{"threadId": tid})
+		tr.emit("thread/closed", map[string]any{"threadId": tid})
 	case protocol.ContextCompactedMsg:
-		emit("thread/compacted", compactedNote(tid, ev.TurnID))
+		tr.emit("thread/compacted", compactedNote(tid, tr.ev.TurnID))
 	}
-	return out
 }
 
 // inputItem records input that joined the turn (the user's or another

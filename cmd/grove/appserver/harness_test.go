@@ -58,7 +58,8 @@ func (s *schemas) load() {
 	for _, f := range []string{
 		"JSONRPCError.json", "v1/InitializeResponse.json", "v2/ThreadStartResponse.json", "v2/ThreadResumeResponse.json",
 		"v2/ThreadListResponse.json", "v2/ThreadReadResponse.json", "v2/TurnStartResponse.json",
-		"v2/TurnInterruptResponse.json",
+		"v2/TurnInterruptResponse.json", "v2/GetAccountResponse.json", "v2/ConfigReadResponse.json",
+		"v2/ModelListResponse.json", "v2/ListMcpServerStatusResponse.json",
 	} {
 		abs, err := filepath.Abs(filepath.Join(schemaDir, f))
 		if err != nil {
@@ -162,6 +163,11 @@ var responseSchemas = map[string]string{
 	"turn/start":     "v2/TurnStartResponse.json",
 	"turn/interrupt": "v2/TurnInterruptResponse.json",
 	"skills/list":    "v2/SkillsListResponse.json",
+	// The IDE startup methods.
+	"account/read":         "v2/GetAccountResponse.json",
+	"config/read":          "v2/ConfigReadResponse.json",
+	"model/list":           "v2/ModelListResponse.json",
+	"mcpServerStatus/list": "v2/ListMcpServerStatusResponse.json",
 }
 
 // emptyResponses are Codex methods whose result is an empty object and

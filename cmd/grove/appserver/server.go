@@ -46,6 +46,9 @@ type Options struct {
 	// Cwd is the directory used when a request names none.
 	Skills func(cwd string) skills.Catalog
 	Cwd    string
+	// Host answers the startup methods (account, config, models, MCP
+	// servers).
+	Host *Host
 	// observe sees every outgoing line (tests).
 	observe func([]byte)
 }
@@ -234,6 +237,14 @@ func (s *Server) call(msg protocol.RPCMessage) (any, *protocol.RPCError) {
 		return s.skillsList(msg.Params)
 	case "thread/compact/start", "thread/compact":
 		return s.threadCompact(msg.Params)
+	case "account/read":
+		return s.accountRead(msg.Params)
+	case "config/read":
+		return s.configRead(msg.Params)
+	case "model/list":
+		return s.modelList(msg.Params)
+	case "mcpServerStatus/list":
+		return s.mcpServerStatusList(msg.Params)
 	}
 	return nil, rpcError(protocol.RPCMethodNotFound, "method not found: %s", msg.Method)
 }

@@ -2,6 +2,7 @@ package appserver
 
 import (
 	"encoding/json"
+	"os"
 
 	"github.com/grovecli/grove/core/skills"
 	"github.com/grovecli/grove/protocol"
@@ -51,15 +52,20 @@ func (s *Server) skillsList(raw json.RawMessage) (any, *protocol.RPCError) {
 			return nil, rerr
 		}
 	}
-	if s.opts.Skills == nil {
-		return nil, rpcError(protocol.RPCMethodNotFound, "method not found: skills/list")
+	find := s.opts.Skills
+	if find == nil { // only the repository's own skills
+		find = func(cwd string) skills.Catalog { return skills.Discover(skills.Locations{Cwd: cwd}) }
 	}
 	if len(p.Cwds) == 0 {
-		p.Cwds = []string{s.opts.Cwd}
+		cwd := s.opts.Cwd
+		if cwd == "" {
+			cwd, _ = os.Getwd()
+		}
+		p.Cwds = []string{cwd}
 	}
 	resp := skillsListResponse{Data: []skillsListEntry{}}
 	for _, cwd := range p.Cwds {
-		resp.Data = append(resp.Data, skillsEntry(cwd, s.opts.Skills(cwd)))
+		resp.Data = append(resp.Data, skillsEntry(cwd, find(cwd)))
 	}
 	return resp, nil
 }

@@ -1,0 +1,31 @@
+package appserver
+
+// CompatRow is one line of docs/codex-compat-servers.md: a Codex protocol
+// element and what grove does with it. The tests drive the server with
+// every method row, so the page cannot claim what the server does not do.
+type CompatRow struct {
+	Name   string // method or item
+	Status string // works | differs | not yet
+	Note   string // how it differs, or what answers it
+	Test   string // the test that covers the row
+}
+
+// Compat lists Codex 0.169's app-server methods an IDE uses and grove's
+// answer. "not yet" methods answer -32601 (method not found).
+var Compat = []CompatRow{
+	{"initialize", "works", "codexHome is $GROVE_HOME", "TestIDEStartupSequence"},
+	{"account/read", "differs", "an API-key account when the provider's key is set, none otherwise; requiresOpenaiAuth only for the openai provider; no ChatGPT login", "TestIDEStartupSequence"},
+	{"config/read", "differs", "the user layer is grove's config.toml and the sessionFlags layer its -c overrides; header and env values are redacted", "TestIDEStartupSequence"},
+	{"model/list", "works", "the configured model (default), agents.model_aliases, then the provider's GET /models; includeHidden ignored (nothing is hidden)", "TestIDEStartupSequence"},
+	{"mcpServerStatus/list", "differs", "tools of the servers the sessions started (grove starts MCP servers on first use); resources are not listed", "TestIDEStartupSequence"},
+	{"thread/start", "works", "", "TestAppServerSession"},
+	{"thread/resume", "works", "", "TestResumeSessionOfAnotherFrontEnd"},
+	{"thread/list", "works", "", "TestAppServerSession"},
+	{"thread/read", "works", "", "TestAppServerSession"},
+	{"turn/start", "works", "text, image and localImage input", "TestAppServerSession"},
+	{"turn/interrupt", "works", "", "TestInterruptedTurnCompletesInterrupted"},
+	{"thread/note/set", "differs", "grove's own method (docs/app-server.md)", "TestAppServerSession"},
+	{"skills/list", "differs", "no interface/dependencies metadata; discovery reads the disk each call, so forceReload changes nothing (docs/skills.md)", "TestSkillsList"},
+	{"thread/compact/start", "not yet", "owned by the long-sessions work", "TestCompatMethods"},
+	{"item: mcpToolCall", "works", "server, tool, arguments, result text or error", "TestIDEStartupSequence"},
+}

@@ -1,0 +1,111 @@
+package appserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/grovecli/grove/core/logging"
+	"github.com/grovecli/grove/core/model"
+)
+
+// ModelEntry is Codex's Model (model/list).
+type ModelEntry struct {
+	ID                        string         `json:"id"`
+	Model                     string         `json:"model"`
+	DisplayName               string         `json:"displayName"`
+	Description               string         `json:"description"`
+	IsDefault                 bool           `json:"isDefault"`
+	ShowInPicker              bool           `json:"showInPicker"`
+	DefaultReasoningEffort    string         `json:"defaultReasoningEffort"`
+	SupportedReasoningEfforts []EffortOption `json:"supportedReasoningEfforts"`
+}
+
+// EffortOption is Codex's ReasoningEffortOption.
+type EffortOption struct {
+	ReasoningEffort string `json:"reasoningEffort"`
+	Description     string `json:"description"`
+}
+
+// standardEfforts are offered when the provider does not say which efforts
+// a model supports (its /models has no such field, or no list).
+var standardEfforts = []string{"low", "medium", "high"}
+
+// codexEfforts are the values Codex's ReasoningEffort accepts.
+var codexEfforts = map[string]bool{"none": true, "minimal": true, "low": true, "medium": true, "high": true, "xhigh": true}
+
+// modelsTimeout bounds the provider's GET /models during model/list: an
+// IDE's startup waits for it.
+const modelsTimeout = 10 * time.Second
+
+// listModels answers model/list: the configured model first (the default),
+// then the models the config names (agent model aliases), then the
+// provider's /models. A provider without a list, or unreachable, leaves the
+// configured ones (logged, not an error: the IDE still starts).
+func (h *Host) listModels(ctx context.Context) []ModelEntry {
+	effort := "medium"
+	if h.Config != nil && codexEfforts[h.Config.ReasoningEffort] {
+		effort = h.Config.ReasoningEffort
+	}
+	var out []ModelEntry
+	seen := map[string]bool{}
+	add := func(id, desc string, efforts []string, isDefault bool) {
+		if id == "" || seen[id] {
+			return
+		}
+		seen[id] = true
+		opts := []EffortOption{}
+		for _, e := range efforts {
+			if codexEfforts[e] {
+				opts = append(opts, EffortOption{ReasoningEffort: e, Description: e + " reasoning effort"})
+			}
+		}
+		if len(opts) == 0 {
+			for _, e := range standardEfforts {
+				opts = append(opts, EffortOption{ReasoningEffort: e, Description: e + " reasoning effort"})
+			}
+		}
+		out = append(out, ModelEntry{ID: id, Model: id, DisplayName: id, Description: desc, IsDefault: isDefault,
+			ShowInPicker: true, DefaultReasoningEffort: effort, SupportedReasoningEfforts: opts})
+	}
+	provider := h.Provider.Name
+	add(h.Provider.Model, fmt.Sprintf("configured model (provider %s)", provider), nil, true)
+	if h.Config != nil {
+		aliases := make([]string, 0, len(h.Config.Agents.ModelAliases))
+		for alias := range h.Config.Agents.ModelAliases {
+			aliases = append(aliases, alias)
+		}
+		sort.Strings(aliases)
+		for _, alias := range aliases {
+			add(h.Config.Agents.ModelAliases[alias], fmt.Sprintf("agents.model_aliases.%s", alias), nil, false)
+		}
+	}
+	if h.Models == nil {
+		return out
+	}
+	cctx, cancel := context.WithTimeout(ctx, modelsTimeout)
+	defer cancel()
+	list, err := h.Models.Models(cctx)
+	if err != nil {
+		if !errors.Is(err, model.ErrModelsUnsupported) {
+			logging.L().Warn("app-server: model/list: provider models unavailable", "provider", provider, "err", err)
+		}
+		return out
+	}
+	for _, m := range list {
+		add(m.ID, fmt.Sprintf("from provider %s", provider), m.ReasoningEfforts, false)
+	}
+	return out
+}
+
+// ModelIDs lists the models model/list offers, by id (ACP's session
+// models).
+func (h *Host) ModelIDs(ctx context.Context) []string {
+	var ids []string
+	for _, m := range h.listModels(ctx) {
+		ids = append(ids, m.ID)
+	}
+	return ids
+}
