@@ -26,6 +26,6 @@ var Compat = []CompatRow{
 	{"turn/interrupt", "works", "", "TestInterruptedTurnCompletesInterrupted"},
 	{"thread/note/set", "differs", "grove's own method (docs/app-server.md)", "TestAppServerSession"},
 	{"skills/list", "differs", "no interface/dependencies metadata; discovery reads the disk each call, so forceReload changes nothing (docs/skills.md)", "TestSkillsList"},
-	{"thread/compact/start", "not yet", "owned by the long-sessions work", "TestCompatMethods"},
+	{"thread/compact/start", "works", "also answered as thread/compact; thread/compacted follows the compaction", "TestThreadCompactStart"},
 	{"item: mcpToolCall", "works", "server, tool, arguments, result text or error", "TestIDEStartupSequence"},
 }
