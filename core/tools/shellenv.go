@@ -32,6 +32,9 @@ func loginEnvironment() []string {
 		cmd.Stdin = nil
 		cmd.Stderr = nil
 		cmd.Dir = os.TempDir()
+		// A profile's background child can hold stdout open after bash is
+		// killed at the timeout: stop waiting for it a second later.
+		cmd.WaitDelay = time.Second
 		out, err := cmd.Output()
 		if err != nil || len(out) == 0 {
 			return
