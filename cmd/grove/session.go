@@ -15,7 +15,6 @@ import (
 	"github.com/grovecli/grove/core/mcp"
 	"github.com/grovecli/grove/core/model"
 	"github.com/grovecli/grove/core/surface"
-	"github.com/grovecli/grove/core/surface/collab"
 	"github.com/grovecli/grove/core/surface/inbox"
 	"github.com/grovecli/grove/core/surface/sessions"
 	"github.com/grovecli/grove/core/surface/task"
@@ -196,7 +195,7 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 		Instructions: cfg.Instructions, Templates: catalog,
 		Headless: o.headless, ApproveWorkdirs: o.approveWorkdirs || cfg.Exec.ApproveWorkdirs,
 		Demo: prov.Demo, Tools: reg,
-		Surfaces: []engine.SurfaceFactory{collab.New, task.Factory(task.Options{
+		Surfaces: []engine.SurfaceFactory{surface.CollabFactory, task.Factory(task.Options{
 			ModelAliases: cfg.Agents.ModelAliases, TrustCustomAgents: cfg.Agents.TrustCustomAgents,
 		}), inbox.New, sessions.Factory(sessions.Options{Profiles: sessionProfiles(cfg.Agents.Profiles)})},
 		SelectSurface: surface.Selector(cfg.Agents.Surface),

@@ -350,7 +350,7 @@ func (t *Thread) enterGrace(ctx context.Context, turnID string, lim Limits, reas
 	t.mu.Lock()
 	t.limitHit = reason
 	t.mu.Unlock()
-	msg := "You have reached a limit. Call complete_task now with your best answer; no other tool is available."
+	msg := "You have reached a limit. Give your best answer now; no other tool is available."
 	if lim.GracePrompt != nil {
 		msg = lim.GracePrompt(reason)
 	}

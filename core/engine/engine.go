@@ -76,8 +76,6 @@ type Engine struct {
 	models    modelCatalog
 	surfaces  surfaceSet
 	inboxes   inboxSet
-	// collabTools are the seed-000 tools this engine registered or found.
-	collabTools []tools.Tool
 
 	warnMu sync.Mutex
 	warned map[string]bool
@@ -155,9 +153,6 @@ func New(ctx context.Context, opts Options) (*Engine, error) {
 	e.ctx, e.cancel = context.WithCancel(context.WithoutCancel(ctx))
 	e.approvals.init()
 	e.models.client = opts.Client
-	if err := e.registerCollabTools(); err != nil {
-		return nil, err
-	}
 	if err := e.installSurfaces(); err != nil {
 		return nil, err
 	}

@@ -15,7 +15,6 @@ import (
 	"github.com/grovecli/grove/core/engine"
 	"github.com/grovecli/grove/core/model"
 	"github.com/grovecli/grove/core/surface"
-	"github.com/grovecli/grove/core/surface/collab"
 	"github.com/grovecli/grove/protocol"
 	"github.com/grovecli/grove/templates"
 )
@@ -108,7 +107,7 @@ func start(t *testing.T, c model.Client, profiles map[string]Profile) (*engine.E
 	e, err := engine.New(context.Background(), engine.Options{
 		Home: home, Client: c, Model: "gpt-test", Cwd: cwd, Templates: cat, Headless: true,
 		ApprovalPolicy: protocol.ApprovalNever,
-		Surfaces:       []engine.SurfaceFactory{collab.New, Factory(Options{Profiles: profiles})},
+		Surfaces:       []engine.SurfaceFactory{surface.CollabFactory, Factory(Options{Profiles: profiles})},
 		SelectSurface:  surface.Selector(Name),
 	})
 	if err != nil {
@@ -294,7 +293,7 @@ func TestChildIsNonInteractive(t *testing.T) {
 	e, err := engine.New(context.Background(), engine.Options{
 		Home: home, Client: c, Model: "gpt-test", Cwd: cwd, Templates: cat,
 		ApprovalPolicy: protocol.ApprovalOnRequest, Sandbox: protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite},
-		Surfaces:      []engine.SurfaceFactory{collab.New, Factory(Options{})},
+		Surfaces:      []engine.SurfaceFactory{surface.CollabFactory, Factory(Options{})},
 		SelectSurface: surface.Selector(Name),
 	})
 	if err != nil {

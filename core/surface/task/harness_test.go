@@ -15,7 +15,6 @@ import (
 	"github.com/grovecli/grove/core/engine"
 	"github.com/grovecli/grove/core/model"
 	"github.com/grovecli/grove/core/surface"
-	"github.com/grovecli/grove/core/surface/collab"
 	"github.com/grovecli/grove/protocol"
 	"github.com/grovecli/grove/templates"
 )
@@ -150,7 +149,7 @@ func start(t *testing.T, c model.Client, s setup) (*engine.Engine, protocol.Thre
 	e, err := engine.New(context.Background(), engine.Options{
 		Home: s.home, Client: c, Model: s.model, Cwd: s.cwd, Templates: cat, Headless: true,
 		ApprovalPolicy: protocol.ApprovalNever,
-		Surfaces: []engine.SurfaceFactory{collab.New, Factory(Options{
+		Surfaces: []engine.SurfaceFactory{surface.CollabFactory, Factory(Options{
 			ModelAliases: s.aliases, TrustCustomAgents: s.trust, Getenv: env,
 		})},
 		SelectSurface: surface.Selector(s.surface),
