@@ -53,6 +53,14 @@ func (InputError) BadInput() {}
 func (e InputError) Error() string { return e.Err.Error() }
 func (e InputError) Unwrap() error { return e.Err }
 
+// TranscriptNotFoundError: a resume names no agent of the caller's tree
+// (seed 004's SubagentErr::TranscriptNotFound, same text).
+type TranscriptNotFoundError struct{ ID protocol.ThreadID }
+
+func (e TranscriptNotFoundError) Error() string {
+	return fmt.Sprintf("Transcript not found for agent: %s", e.ID)
+}
+
 // RootError: the operation does not apply to the session's root thread.
 type RootError struct{ ID protocol.ThreadID }
 

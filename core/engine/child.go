@@ -11,7 +11,6 @@ import (
 	"github.com/grovecli/grove/core/model"
 	"github.com/grovecli/grove/core/tools"
 	"github.com/grovecli/grove/protocol"
-	"github.com/grovecli/grove/rollout"
 )
 
 // ChildSpec is a sub-agent as a surface defines it (SpawnChild): the
@@ -149,11 +148,13 @@ func noteOrNil(s string) *string {
 }
 
 // ContinueChild gives a finished agent a new prompt (Task's resume): an
-// agent of this session continues where it stopped; a closed one is
-// reopened; an agent of an earlier session is adopted from its rollout as
-// a child of the caller, with its whole transcript. rebind (may be nil)
-// gives it a surface's run settings again before the prompt arrives. An
-// agent still working is refused.
+// agent of the caller's own tree continues where it stopped; a closed one
+// is reopened. An id from anywhere else (another session on this machine,
+// a sibling's tree) is refused: its transcript is not the caller's to
+// read, and it would run under another session's grants (seed 004 §3.6.3
+// keeps transcripts per session; resuming across sessions is its future
+// work). rebind (may be nil) gives it a surface's run settings again
+// before the prompt arrives. An agent still working is refused.
 func (e *Engine) ContinueChild(callerID, id protocol.ThreadID, prompt string, rebind *ChildSpec) error {
 	caller := e.thread(callerID)
 	if caller == nil {
@@ -162,18 +163,9 @@ func (e *Engine) ContinueChild(callerID, id protocol.ThreadID, prompt string, re
 	if strings.TrimSpace(prompt) == "" {
 		return errors.New("empty prompt")
 	}
-	t := e.thread(id)
-	if t == nil {
-		var err error
-		if t, err = e.adopt(caller, id); err != nil {
-			return err
-		}
-	}
-	if t == caller || !e.mayControl(caller, t) {
-		return notOwnedError("resume", id)
-	}
-	if st, _ := t.Status(); st.IsActive() {
-		return fmt.Errorf("agent %s is still running; wait for it to finish before resuming it", id)
+	t, err := e.continuable(caller, id)
+	if err != nil {
+		return err
 	}
 	if t.isClosed() {
 		if _, err := e.resumeThread(id); err != nil {
@@ -191,34 +183,27 @@ func (e *Engine) ContinueChild(callerID, id protocol.ThreadID, prompt string, re
 	return nil
 }
 
-// adopt registers an agent of an earlier session (found in the session
-// index) as a closed child of caller, ready for resumeThread. The child
-// keeps its id and rollout; it needs a definition from the surface again,
-// so it is adopted without thread-own tools or limits.
-func (e *Engine) adopt(caller *Thread, id protocol.ThreadID) (*Thread, error) {
-	entry, err := rollout.FindSession(e.opts.Home, string(id))
+// CheckContinue reports whether ContinueChild(callerID, id, …) would take
+// the agent (a surface checks before it records a new run).
+func (e *Engine) CheckContinue(callerID, id protocol.ThreadID) error {
+	caller, err := e.callerThread(callerID)
 	if err != nil {
-		return nil, fmt.Errorf("no agent %s in this session or in earlier ones: %w", id, err)
+		return err
 	}
-	if entry.ID != id {
-		return nil, fmt.Errorf("no agent %s (give the full agent_id)", id)
+	_, err = e.continuable(caller, id)
+	return err
+}
+
+// continuable resolves a resume target inside caller's own tree.
+func (e *Engine) continuable(caller *Thread, id protocol.ThreadID) (*Thread, error) {
+	t := e.thread(id)
+	if t == nil || t == caller || !e.mayControl(caller, t) {
+		return nil, TranscriptNotFoundError{ID: id}
 	}
-	sess, err := rollout.Read(entry.RolloutPath)
-	if err != nil {
-		return nil, fmt.Errorf("resume agent %s: %w", id, err)
+	if st, _ := t.Status(); st.IsActive() {
+		return nil, fmt.Errorf("agent %s is still running; wait for it to finish before resuming it", id)
 	}
-	m := sess.Meta
-	if m.ParentID == "" {
-		return nil, fmt.Errorf("agent %s is a root session, not a sub-agent; resume it with grove resume", id)
-	}
-	return e.newThread(threadSpec{
-		id: m.ID, parent: caller, source: protocol.SourceResumed, agentType: m.AgentType, agentName: m.AgentName,
-		spawnCallID: m.SpawnCallID, model: m.Model, effort: m.ReasoningEffort, cwd: m.Cwd,
-		sandbox: m.Sandbox, allow: m.AllowList, deny: m.DenyList, rolePrompt: m.Instructions,
-		note: m.Note, history: sess.Items, createdAt: m.Timestamp,
-		rolloutPath: entry.RolloutPath, status: protocol.Shutdown(), closed: true,
-		run: childRun{allow: func(name string) bool { return e.surfaces.owner[name] == "" }},
-	})
+	return t, nil
 }
 
 // WaitFinal blocks until the agent is final or interrupted, ctx ends or

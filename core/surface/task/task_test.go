@@ -365,7 +365,12 @@ func TestTrustCustomAgentsLiftsTheTier(t *testing.T) {
 	}
 }
 
-func TestResumeFinishedAgentInNewProcess(t *testing.T) {
+// An agent id from another session (here: an earlier process on the same
+// GROVE_HOME) does not resolve: Task{resume} answers as seed 004's handler
+// does for a missing transcript, the agent never runs in the new session
+// (it would read the other session's transcript and run under its
+// grants), and TaskOutput does not know it either (issue 21).
+func TestResumeRefusesAnAgentOfAnotherSession(t *testing.T) {
 	home := t.TempDir()
 	cwd := project(t, nil)
 	c1 := &scripted{}
@@ -391,31 +396,31 @@ func TestResumeFinishedAgentInNewProcess(t *testing.T) {
 	// A new process: a new engine and a new session on the same home.
 	c2 := &scripted{}
 	c2.reply = func(role string, req model.Request) model.Response {
-		if role == "root" {
-			if _, ok := outputs(req)["t2"]; ok {
-				return model.Response{Text: "ok"}
-			}
-			return call("t2", "Task", fmt.Sprintf(`{"subagent_type":"Explore","prompt":"what was the word?","description":"recall","resume":%q}`, id))
+		if role != "root" {
+			return call("d2", "complete_task", `{"result":"ran"}`)
 		}
-		var said []string
-		for _, it := range req.Items {
-			said = append(said, it.Content)
+		outs := outputs(req)
+		switch {
+		case outs["t3"] != "":
+			return model.Response{Text: "ok"}
+		case outs["t2"] != "":
+			return call("t3", "TaskOutput", fmt.Sprintf(`{"agent_id":%q,"block":false}`, id))
 		}
-		return call("d2", "complete_task", fmt.Sprintf(`{"result":%q}`, strings.Join(said, "|")))
+		return call("t2", "Task", fmt.Sprintf(`{"subagent_type":"Explore","prompt":"what was the word?","description":"recall","resume":%q}`, id))
 	}
 	e2, root2 := start(t, c2, setup{home: home, cwd: cwd})
 	runRoot(t, e2, root2, "again")
-	out := toolOutput(t, c2, "t2")
-	res, _ := out["result"].(string)
-	if out["status"] != "goal" || out["agent_id"] != id || !strings.Contains(res, "kumquat") || !strings.Contains(res, "what was the word?") {
-		t.Errorf("resumed result = %v", out)
+	if got, want := rawOutput(c2, "t2"), "Subagent execution failed: Transcript not found for agent: "+id; got != want {
+		t.Errorf("resume of another session's agent = %q, want %q", got, want)
 	}
-	if info, ok := e2.Info(protocol.ThreadID(id)); !ok || info.ParentID != root2 {
-		t.Errorf("resumed agent is not in the new tree: %+v", info)
+	if out := toolOutput(t, c2, "t3"); out["status"] != "not_found" {
+		t.Errorf("TaskOutput of another session's agent = %v", out)
 	}
-	// complete_task is bound again for the resumed run.
-	if names := toolNames(c2.requests("Explore")[0]); !slices.Contains(names, "complete_task") {
-		t.Errorf("resumed agent tools = %v", names)
+	if n := len(c2.requests("Explore")); n != 0 {
+		t.Errorf("the other session's agent ran %d model requests in this session", n)
+	}
+	if info, ok := e2.Info(protocol.ThreadID(id)); ok {
+		t.Errorf("another session's agent joined this tree: %+v", info)
 	}
 }
 

@@ -85,9 +85,12 @@ func (t *taskTool) Run(ctx context.Context, env *tools.Env, raw json.RawMessage)
 	var id protocol.ThreadID
 	if resume := strings.TrimSpace(a.Resume); resume != "" {
 		id = protocol.ThreadID(resume)
+		if err := s.e.CheckContinue(env.ThreadID, id); err != nil {
+			return tools.Errorf("Subagent execution failed: %v", err)
+		}
 		s.results.begin(id, run{agent: agent, description: a.Description, startedAt: start.UnixNano(), background: a.RunInBackground}, true)
 		if err := s.e.ContinueChild(env.ThreadID, id, spec.Prompt, &spec); err != nil {
-			return tools.Errorf("Task: resume %s: %v", resume, err)
+			return tools.Errorf("Subagent execution failed: %v", err)
 		}
 	} else {
 		if id, err = s.e.SpawnChild(ctx, spec); err != nil {
