@@ -37,6 +37,9 @@ type ChildSpec struct {
 	Surface string
 	// Allow filters the engine's tools (nil = all).
 	Allow func(name string) bool
+	// Blocked words the answer to a call of a tool Allow refuses (nil:
+	// the registry's own message); a surface gives its seed's text.
+	Blocked func(name string) string
 	// Tools are tools of this thread only (complete_task); Allow does not
 	// apply to them.
 	Tools []tools.Tool
@@ -73,6 +76,7 @@ type childRun struct {
 	allow   func(string) bool
 	own     *tools.Registry
 	endTurn map[string]bool
+	blocked func(string) string
 	limits  Limits
 	// nonInteractive: approvals of this subtree never reach the user.
 	nonInteractive bool
@@ -106,7 +110,7 @@ func applyChildSpec(spec *threadSpec, c *ChildSpec) {
 	if c.ReadOnly {
 		spec.sandbox = protocol.SandboxPolicy{Mode: protocol.SandboxReadOnly}
 	}
-	run := childRun{allow: c.Allow, limits: c.Limits, endTurn: map[string]bool{}, nonInteractive: c.NonInteractive}
+	run := childRun{allow: c.Allow, blocked: c.Blocked, limits: c.Limits, endTurn: map[string]bool{}, nonInteractive: c.NonInteractive}
 	for _, n := range c.EndTurnTools {
 		run.endTurn[n] = true
 	}

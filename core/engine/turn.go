@@ -345,6 +345,21 @@ func (t *Thread) toolAllowed(name string) bool {
 	return tools.Policy{Allow: t.allow, Deny: t.deny}.Allowed(name)
 }
 
+// refusedBySurface is the surface's own answer for a registered tool its
+// filter refuses (Task's seed wording), when the surface gave one.
+func (t *Thread) refusedBySurface(name string) (string, bool) {
+	t.mu.Lock()
+	run := t.run
+	t.mu.Unlock()
+	if run.allow == nil || run.blocked == nil || run.allow(name) {
+		return "", false
+	}
+	if _, exists := t.e.tools.Get(name); !exists {
+		return "", false
+	}
+	return run.blocked(name), true
+}
+
 // runTools executes one reply's tool calls concurrently and returns their
 // results in call order.
 func (t *Thread) runTools(ctx context.Context, turnID string, calls []model.ToolCallRequest, only map[string]bool) []tools.Result {
@@ -392,6 +407,8 @@ func (t *Thread) runTool(ctx context.Context, turnID string, c model.ToolCallReq
 	var res tools.Result
 	if own, ok := t.ownTool(c.Name); ok {
 		res = own.Run(ctx, env, c.Name, json.RawMessage(c.Arguments))
+	} else if msg, refused := t.refusedBySurface(c.Name); refused {
+		res = tools.Result{Output: msg, IsError: true}
 	} else {
 		res = e.tools.RunAllowed(ctx, env, c.Name, json.RawMessage(c.Arguments), t.toolAllowed)
 	}

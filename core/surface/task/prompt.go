@@ -168,11 +168,11 @@ func forkHistory(parent []protocol.Item) []protocol.Item {
 	return append(out, protocol.UserMessage(forkEntry))
 }
 
-// gracePrompt is the grace step's message (seed 004 §3.6).
+// gracePrompt is the grace step's message, seed 004 §3.6's text.
 func gracePrompt(reason string) string {
-	what := "You have used all the turns you were given."
+	warning := "You have reached the maximum number of turns."
 	if reason == "timeout" {
-		what = "You have used all the time you were given."
+		warning = "You have exceeded the time limit."
 	}
-	return what + " This is your last step: call complete_task right now with the best answer you have so far. No other tool is available."
+	return warning + " You have one final chance to complete the task.\nYou MUST call `complete_task` immediately with your best answer.\nDo not call any other tools."
 }

@@ -130,10 +130,8 @@ func (s *Surface) childSpec(env *tools.Env, a *Agent, args taskArgs) (engine.Chi
 	vars["cwd"] = env.Cwd
 	vars["prompt"] = args.Prompt
 	vars["description"] = args.Description
-	model, err := resolveModel(args.Model, a.Model, s.opts.Getenv, s.opts.ModelAliases)
-	if err != nil {
-		return engine.ChildSpec{}, err
-	}
+	vars["agent_type"] = a.Type
+	model := resolveModel(args.Model, a.Model, s.opts.Getenv, s.opts.ModelAliases)
 	complete, err := newCompleteTask(a, s.results)
 	if err != nil {
 		return engine.ChildSpec{}, err
@@ -144,6 +142,7 @@ func (s *Surface) childSpec(env *tools.Env, a *Agent, args taskArgs) (engine.Chi
 		AgentType: a.Type, Description: args.Description, Note: args.Description,
 		Model: model, Instructions: substitute(a.Prompt, vars) + completionNote,
 		Allow:        toolFilter(a, args.RunInBackground, s.opts.TrustCustomAgents),
+		Blocked:      blockedMessage,
 		Tools:        []tools.Tool{complete},
 		EndTurnTools: []string{ToolCompleteTask},
 		Limits: engine.Limits{
@@ -156,6 +155,12 @@ func (s *Surface) childSpec(env *tools.Env, a *Agent, args taskArgs) (engine.Chi
 		spec.History = forkHistory(s.e.History(env.ThreadID))
 	}
 	return spec, nil
+}
+
+// blockedMessage is seed 004 §3.4.2's answer to a call of a tool the
+// agent's filter refuses.
+func blockedMessage(name string) string {
+	return fmt.Sprintf("Tool '%s' is not available in this context", name)
 }
 
 // completionNote tells every Task agent how its work ends.
@@ -198,8 +203,6 @@ func (s *Surface) outcome(id protocol.ThreadID) outcome {
 		partial = rep.LastMessage
 	}
 	switch {
-	case r.completed && r.agent != nil && r.agent.Output != nil && json.Valid([]byte(r.result)):
-		o.Status, o.Result = StatusGoal, json.RawMessage(r.result)
 	case r.completed:
 		o.Status, o.Result = StatusGoal, r.result
 	case rep.Status.Kind == protocol.StatusErrored:
