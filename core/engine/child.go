@@ -35,6 +35,9 @@ type ChildSpec struct {
 	History []protocol.Item
 	// Surface is the child's own delegation surface ("" = none).
 	Surface string
+	// NewID names the child (nil: the engine's UUIDv7 ids); a surface whose
+	// seed fixes the id format gives it (Task: agent-<uuid v4>).
+	NewID func() protocol.ThreadID
 	// Allow filters the engine's tools (nil = all).
 	Allow func(name string) bool
 	// Blocked words the answer to a call of a tool Allow refuses (nil:
@@ -102,6 +105,9 @@ type RunReport struct {
 }
 
 func applyChildSpec(spec *threadSpec, c *ChildSpec) {
+	if c.NewID != nil {
+		spec.id = c.NewID()
+	}
 	spec.agentType = c.AgentType
 	spec.description = c.Description
 	spec.rolePrompt = c.Instructions

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -191,10 +192,10 @@ func TestBackgroundTaskAndTaskOutput(t *testing.T) {
 	runRoot(t, e, root, "explore")
 
 	launched := toolOutput(t, c, "t1")
-	if launched["status"] != "async_launched" || launched["description"] != "find main" || launched["agent_id"] == "" {
+	if id, _ := launched["agent_id"].(string); launched["status"] != "async_launched" || launched["description"] != "find main" || !agentIDFormat.MatchString(id) {
 		t.Errorf("launch = %v", launched)
 	}
-	if got := toolOutput(t, c, "o1"); got["status"] != "running" || got["message"] != "Task still running or timed out waiting" {
+	if got := toolOutput(t, c, "o1"); got["status"] != "Running" || got["message"] != "Task still running or timed out waiting" {
 		t.Errorf("non-blocking TaskOutput = %v", got)
 	}
 	got := toolOutput(t, c, "o2")
@@ -208,6 +209,9 @@ func TestBackgroundTaskAndTaskOutput(t *testing.T) {
 		t.Errorf("background Explore tools = %v, want %v", names, want)
 	}
 }
+
+// agentIDFormat is seed 004 §3.4.1's id: agent-<uuid v4>.
+var agentIDFormat = regexp.MustCompile(`^agent-[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
 
 func agentID(out string) string {
 	var m map[string]any
@@ -534,5 +538,32 @@ func TestModelResolutionChain(t *testing.T) {
 	env["CODEX_SUBAGENT_MODEL"] = "codex-model"
 	if got := resolveModel("x", "y", getenv, aliases); got != "codex-model" {
 		t.Errorf("CODEX_SUBAGENT_MODEL is not first: %q", got)
+	}
+}
+
+// Seed 004 §3.6.2: TaskOutput reads the background store; a synchronous
+// agent (whose Task call already returned its result) is not in it.
+func TestTaskOutputOfASynchronousAgentIsNotFound(t *testing.T) {
+	c := &scripted{}
+	c.reply = func(role string, req model.Request) model.Response {
+		if role != "root" {
+			return call("d", "complete_task", `{"result":"found"}`)
+		}
+		outs := outputs(req)
+		switch {
+		case outs["o1"] != "":
+			return model.Response{Text: "ok"}
+		case outs["t1"] != "":
+			return call("o1", "TaskOutput", fmt.Sprintf(`{"agent_id":%q}`, agentID(outs["t1"])))
+		}
+		return call("t1", "Task", `{"subagent_type":"Explore","prompt":"find","description":"find"}`)
+	}
+	e, root := start(t, c, setup{})
+	runRoot(t, e, root, "x")
+	if out := toolOutput(t, c, "t1"); out["status"] != "goal" || !agentIDFormat.MatchString(fmt.Sprint(out["agent_id"])) {
+		t.Fatalf("sync Task = %v", out)
+	}
+	if got := toolOutput(t, c, "o1"); got["status"] != "not_found" || got["message"] != "No task found with that agent_id" {
+		t.Errorf("TaskOutput of a synchronous agent = %v", got)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/grovecli/grove/core/engine"
 	"github.com/grovecli/grove/core/model"
 	"github.com/grovecli/grove/core/tools"
@@ -143,6 +145,7 @@ func (s *Surface) childSpec(env *tools.Env, a *Agent, args taskArgs) (engine.Chi
 		Model: model, Instructions: substitute(a.Prompt, vars) + completionNote,
 		Allow:        toolFilter(a, args.RunInBackground, s.opts.TrustCustomAgents),
 		Blocked:      blockedMessage,
+		NewID:        newAgentID,
 		Tools:        []tools.Tool{complete},
 		EndTurnTools: []string{ToolCompleteTask},
 		Limits: engine.Limits{
@@ -156,6 +159,9 @@ func (s *Surface) childSpec(env *tools.Env, a *Agent, args taskArgs) (engine.Chi
 	}
 	return spec, nil
 }
+
+// newAgentID is seed 004 §3.4.1's agent id: agent-<uuid v4>.
+func newAgentID() protocol.ThreadID { return protocol.ThreadID("agent-" + uuid.NewString()) }
 
 // blockedMessage is seed 004 §3.4.2's answer to a call of a tool the
 // agent's filter refuses.
