@@ -38,6 +38,10 @@ type ChildSpec struct {
 	// NewID names the child (nil: the engine's UUIDv7 ids); a surface whose
 	// seed fixes the id format gives it (Task: agent-<uuid v4>).
 	NewID func() protocol.ThreadID
+	// Describe words the parent's background event for a status of the
+	// child ("" or nil: the engine's seed-000 wording); a surface gives
+	// its seed's (seed 003: "child session {id} completed").
+	Describe func(id protocol.ThreadID, st protocol.AgentStatus) string
 	// Allow filters the engine's tools (nil = all).
 	Allow func(name string) bool
 	// Blocked words the answer to a call of a tool Allow refuses (nil:
@@ -66,21 +70,29 @@ type Limits struct {
 	Grace       time.Duration
 	GracePrompt func(reason string) string
 	GraceTools  []string
+	// GraceOnEnd: a reply without tool calls that has not called an
+	// EndTurnTools tool starts the grace step too (reason
+	// LimitNoCompletion) instead of ending the turn.
+	GraceOnEnd bool
 }
 
 // Limit reasons (RunReport.LimitHit).
 const (
 	LimitMaxSteps = "max_turns"
 	LimitTimeout  = "timeout"
+	// LimitNoCompletion: the child ended its turn, and then its grace
+	// step, without calling an end-turn tool.
+	LimitNoCompletion = "no_completion"
 )
 
 // childRun is what SpawnChild adds to a thread.
 type childRun struct {
-	allow   func(string) bool
-	own     *tools.Registry
-	endTurn map[string]bool
-	blocked func(string) string
-	limits  Limits
+	allow    func(string) bool
+	own      *tools.Registry
+	endTurn  map[string]bool
+	blocked  func(string) string
+	describe func(protocol.ThreadID, protocol.AgentStatus) string
+	limits   Limits
 	// nonInteractive: approvals of this subtree never reach the user.
 	nonInteractive bool
 }
@@ -116,7 +128,7 @@ func applyChildSpec(spec *threadSpec, c *ChildSpec) {
 	if c.ReadOnly {
 		spec.sandbox = protocol.SandboxPolicy{Mode: protocol.SandboxReadOnly}
 	}
-	run := childRun{allow: c.Allow, blocked: c.Blocked, limits: c.Limits, endTurn: map[string]bool{}, nonInteractive: c.NonInteractive}
+	run := childRun{allow: c.Allow, blocked: c.Blocked, describe: c.Describe, limits: c.Limits, endTurn: map[string]bool{}, nonInteractive: c.NonInteractive}
 	for _, n := range c.EndTurnTools {
 		run.endTurn[n] = true
 	}

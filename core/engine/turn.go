@@ -180,10 +180,7 @@ func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, str
 				var cancelGrace context.CancelFunc
 				limitCtx, cancelGrace = t.enterGrace(ctx, turnID, lim, reason)
 				defer cancelGrace()
-				graceOnly = map[string]bool{}
-				for _, n := range lim.GraceTools {
-					graceOnly[n] = true
-				}
+				graceOnly = graceSet(lim)
 			}
 		}
 		req := t.buildRequest()
@@ -248,6 +245,13 @@ func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, str
 			t.record(e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.AgentMessageMsg{Text: resp.Text})))
 		}
 		if len(resp.ToolCalls) == 0 {
+			if graceOnly == nil && lim.GraceOnEnd && len(endTurn) > 0 {
+				var cancelGrace context.CancelFunc
+				limitCtx, cancelGrace = t.enterGrace(ctx, turnID, lim, LimitNoCompletion)
+				defer cancelGrace()
+				graceOnly = graceSet(lim)
+				continue
+			}
 			return outcomeCompleted, resp.Text, ""
 		}
 		calls := make([]protocol.Item, len(resp.ToolCalls))
@@ -287,6 +291,15 @@ func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, str
 			return outcomeInterrupted, soFar(), ""
 		}
 	}
+}
+
+// graceSet is the tools of the grace step.
+func graceSet(lim Limits) map[string]bool {
+	only := map[string]bool{}
+	for _, n := range lim.GraceTools {
+		only[n] = true
+	}
+	return only
 }
 
 // keepInterruptedReply records the part of a reply that had streamed when

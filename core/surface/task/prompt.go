@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/grovecli/grove/core/engine"
 	"github.com/grovecli/grove/protocol"
 	"github.com/grovecli/grove/templates"
 )
@@ -171,8 +172,13 @@ func forkHistory(parent []protocol.Item) []protocol.Item {
 // gracePrompt is the grace step's message, seed 004 §3.6's text.
 func gracePrompt(reason string) string {
 	warning := "You have reached the maximum number of turns."
-	if reason == "timeout" {
+	switch reason {
+	case engine.LimitTimeout:
 		warning = "You have exceeded the time limit."
+	case engine.LimitNoCompletion:
+		// The seed has no wording for this reason (its loop never ends
+		// without complete_task); the rest of the message is its own.
+		warning = "You ended your turn without calling `complete_task`."
 	}
 	return warning + " You have one final chance to complete the task.\nYou MUST call `complete_task` immediately with your best answer.\nDo not call any other tools."
 }

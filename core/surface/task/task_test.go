@@ -567,3 +567,48 @@ func TestTaskOutputOfASynchronousAgentIsNotFound(t *testing.T) {
 		t.Errorf("TaskOutput of a synchronous agent = %v", got)
 	}
 }
+
+// A Task agent that ends its turn without complete_task gets the grace
+// step (only complete_task offered); ending that one without it too is
+// seed 004's ErrorNoCompleteTaskCall, with what it said as the result.
+func TestEndingWithoutCompleteTask(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		obeysGrace bool
+		wantStatus string
+		wantResult string
+	}{
+		{"ignores the grace step", false, "error_no_complete_task_call", "still thinking"},
+		{"completes in the grace step", true, "goal", "{\n  \"result\": \"late answer\"\n}"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := &scripted{}
+			c.reply = func(role string, req model.Request) model.Response {
+				if role == "root" {
+					if _, ok := outputs(req)["t1"]; ok {
+						return model.Response{Text: "ok"}
+					}
+					return call("t1", "Task", `{"subagent_type":"Explore","prompt":"look","description":"look"}`)
+				}
+				if strings.HasPrefix(lastUser(req), "You ended your turn without calling `complete_task`. You have one final chance to complete the task.") {
+					if names := toolNames(req); !slices.Equal(names, []string{"complete_task"}) {
+						t.Errorf("grace tools = %v", names)
+					}
+					if tc.obeysGrace {
+						return call("g", "complete_task", `{"result":"late answer"}`)
+					}
+				}
+				return model.Response{Text: "still thinking"}
+			}
+			e, root := start(t, c, setup{})
+			runRoot(t, e, root, "go")
+			out := toolOutput(t, c, "t1")
+			if out["status"] != tc.wantStatus || out["result"] != tc.wantResult {
+				t.Errorf("Task = %v, want %s / %q", out, tc.wantStatus, tc.wantResult)
+			}
+			if n := len(c.requests("Explore")); n != 2 {
+				t.Errorf("Explore made %d requests, want its turn and the grace step", n)
+			}
+		})
+	}
+}

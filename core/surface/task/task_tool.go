@@ -150,7 +150,7 @@ func (s *Surface) childSpec(env *tools.Env, a *Agent, args taskArgs) (engine.Chi
 		EndTurnTools: []string{ToolCompleteTask},
 		Limits: engine.Limits{
 			MaxSteps: a.MaxTurns, MaxTime: a.MaxTime, Grace: a.Grace,
-			GracePrompt: gracePrompt, GraceTools: []string{ToolCompleteTask},
+			GracePrompt: gracePrompt, GraceTools: []string{ToolCompleteTask}, GraceOnEnd: true,
 		},
 		ReadOnly: a.ReadOnly,
 	}
@@ -170,7 +170,7 @@ func blockedMessage(name string) string {
 }
 
 // completionNote tells every Task agent how its work ends.
-const completionNote = "\n\nWhen your task is done, call complete_task with your result: that call ends your work and hands the result back. A reply without it also ends your work, but carries no typed result."
+const completionNote = "\n\nWhen your task is done, call complete_task with your result: that call ends your work and hands the result back. A reply without it does not complete the task."
 
 // Result statuses (seed 004 §3.4.2).
 const (
@@ -179,6 +179,9 @@ const (
 	StatusMaxTurns = "max_turns"
 	StatusAborted  = "aborted"
 	StatusError    = "error"
+	// StatusNoCompleteTask: the agent ended without calling complete_task
+	// (after its grace step).
+	StatusNoCompleteTask = "error_no_complete_task_call"
 )
 
 // outcome is a finished run in Task's terms.
@@ -219,10 +222,11 @@ func (s *Surface) outcome(id protocol.ThreadID) outcome {
 		o.Status, o.Result = StatusMaxTurns, partial
 	case rep.LimitHit == engine.LimitTimeout:
 		o.Status, o.Result = StatusTimeout, partial
-	case r.agent != nil && r.agent.Output != nil:
-		o.Status = StatusError
-		o.Result = "the agent ended without calling complete_task with its " + r.agent.Output.OutputName + "; its last message: " + partial
+	case rep.LimitHit == engine.LimitNoCompletion:
+		o.Status, o.Result = StatusNoCompleteTask, partial
 	default:
+		// An agent the user or a close stopped mid-reply, or one ended by
+		// its limits without its grace step (an error there).
 		o.Status, o.Result = StatusGoal, partial
 	}
 	return o
