@@ -12,6 +12,8 @@ import (
 
 	"go.uber.org/goleak"
 
+	"github.com/google/uuid"
+
 	"github.com/grovecli/grove/core/engine"
 	"github.com/grovecli/grove/core/model"
 	"github.com/grovecli/grove/core/surface"
@@ -248,17 +250,24 @@ func TestSessionTools(t *testing.T) {
 		t.Fatalf("child tools: %v", names)
 	}
 	// Seed 003's background events on the parent.
-	var sawSpawn, sawCancel bool
+	var sawSpawn, sawCancel, sawComplete bool
 	deadline := time.After(10 * time.Second)
-	for !(sawSpawn && sawCancel) {
+	for !(sawSpawn && sawCancel && sawComplete) {
 		select {
 		case ev := <-events:
 			if ev.Type == protocol.EventBackground && ev.ThreadID == root {
 				sawSpawn = sawSpawn || ev.Background.Message == fmt.Sprintf("spawned child session %s with model gpt-poet", quick)
-				sawCancel = sawCancel || ev.Background.Message == fmt.Sprintf("child session %s cancelled.", slow)
+				sawCancel = sawCancel || ev.Background.Message == fmt.Sprintf("child session %s cancelled", slow)
+				sawComplete = sawComplete || ev.Background.Message == fmt.Sprintf("child session %s completed", quick)
 			}
 		case <-deadline:
-			t.Fatalf("background events: spawn %v cancel %v", sawSpawn, sawCancel)
+			t.Fatalf("background events: spawn %v cancel %v complete %v", sawSpawn, sawCancel, sawComplete)
+		}
+	}
+	// Seed 003: session ids are UUID v4 strings.
+	for _, id := range []string{slow, quick} {
+		if u, err := uuid.Parse(id); err != nil || u.Version() != 4 || u.String() != id {
+			t.Errorf("session id %q is not a UUID v4", id)
 		}
 	}
 	_ = e
