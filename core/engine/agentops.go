@@ -256,7 +256,7 @@ func (e *Engine) activeRow(t *Thread, now time.Time, r protocol.ListActiveReques
 		}
 	}
 	row := protocol.ActiveAgent{
-		ThreadID: t.id, ThreadName: optStr(info.Name), ThreadNote: optStr(info.Note),
+		ThreadID: t.id, ThreadName: optStr(threadName(info)), ThreadNote: optStr(info.Note),
 		AgentType: optStr(info.AgentType), AgentName: optStr(info.AgentName),
 		Status: st, StatusDurationSec: math.Round(now.Sub(since).Seconds()*10) / 10,
 		Model: info.Model, ReasoningEffort: optStr(info.ReasoningEffort),
@@ -267,6 +267,18 @@ func (e *Engine) activeRow(t *Thread, now time.Time, r protocol.ListActiveReques
 		row.ParentThreadID, row.Depth = &p, &d
 	}
 	return row, true
+}
+
+// threadName is a row's thread_name: the thread's own name, else what
+// names the agent (its persona, then its role); null only for a default
+// agent nobody named.
+func threadName(info protocol.ThreadInfo) string {
+	for _, n := range []string{info.Name, info.AgentName, info.AgentType} {
+		if n != "" {
+			return n
+		}
+	}
+	return ""
 }
 
 func optStr(s string) *string {
