@@ -43,7 +43,7 @@ func builtins() []*Agent {
 	return []*Agent{
 		{
 			Type:      "Explore",
-			WhenToUse: "Fast, read-only exploration of a codebase: finding files, searching code, explaining how something is structured.",
+			WhenToUse: "Fast exploration of codebases. Use for finding files, searching code, understanding structure.",
 			Builtin:   true, Source: "builtin", ReadOnly: true,
 			Allow:    []string{"read_file", "list_dir", "grep_files"},
 			Prompt:   explorePrompt,
@@ -51,7 +51,7 @@ func builtins() []*Agent {
 		},
 		{
 			Type:      "Plan",
-			WhenToUse: "Designing an implementation: reads the relevant code and returns a step-by-step plan with the files to change and the risks.",
+			WhenToUse: "Creating implementation plans, designing architecture, analyzing trade-offs.",
 			Builtin:   true, Source: "builtin", ReadOnly: true, ForkContext: true,
 			Allow:    []string{"read_file", "list_dir", "grep_files"},
 			Prompt:   planPrompt,

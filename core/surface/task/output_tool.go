@@ -15,9 +15,9 @@ import (
 
 // taskOutputArgs are TaskOutput's parameters (seed 004 §3.6.2).
 type taskOutputArgs struct {
-	AgentID string `json:"agent_id" required:"true" jsonschema:"The agent_id Task returned."`
-	Block   *bool  `json:"block" jsonschema:"Wait for the agent to finish (default true)."`
-	Timeout *int   `json:"timeout" jsonschema:"Seconds to wait when blocking (default 300)."`
+	AgentID string `json:"agent_id" required:"true" jsonschema:"The agent ID from async_launched status"`
+	Block   *bool  `json:"block" jsonschema:"Wait for completion (default: true)"`
+	Timeout *int   `json:"timeout" jsonschema:"Seconds to wait (default: 300)"`
 }
 
 // outputDefaultTimeout is TaskOutput's default wait in seconds.
@@ -30,7 +30,7 @@ const outputForever = 100 * 365 * 24 * time.Hour
 type taskOutputTool struct{ s *Surface }
 
 func (t *taskOutputTool) Spec() model.ToolSpec {
-	return model.ToolSpec{Name: ToolTaskOutput, Description: "Get the result of a sub-agent started with Task (run_in_background). Blocks until it finishes unless block is false.", Parameters: schema.MustObject(taskOutputArgs{})}
+	return model.ToolSpec{Name: ToolTaskOutput, Description: "Retrieves results from a background subagent task.", Parameters: schema.MustObject(taskOutputArgs{})}
 }
 
 func (t *taskOutputTool) Run(ctx context.Context, env *tools.Env, raw json.RawMessage) tools.Result {

@@ -19,12 +19,12 @@ import (
 // taskArgs are Task's parameters (seed 004 §3.6.1); the schema the model
 // sees is generated from this struct.
 type taskArgs struct {
-	SubagentType    string         `json:"subagent_type" required:"true" jsonschema:"The type of agent to start (see the list in this tool's description)."`
-	Prompt          string         `json:"prompt" required:"true" jsonschema:"The task for the agent: everything it needs to know, and what to report back."`
-	Description     string         `json:"description" required:"true" jsonschema:"A short (3-5 word) description of the task, shown to the user."`
-	Model           string         `json:"model" jsonschema:"Optional model: sonnet, opus, haiku, inherit, or a model id."`
-	RunInBackground bool           `json:"run_in_background" jsonschema:"Start the agent and return its agent_id at once; collect the result with TaskOutput."`
-	Resume          string         `json:"resume" jsonschema:"agent_id of an earlier agent to continue with its full previous transcript (prompt is its next instruction)."`
+	SubagentType    string         `json:"subagent_type" required:"true" jsonschema:"The type of subagent to spawn (e.g., 'Explore', 'Plan')"`
+	Prompt          string         `json:"prompt" required:"true" jsonschema:"The task/prompt for the subagent to execute"`
+	Description     string         `json:"description" required:"true" jsonschema:"A short (3-5 word) description of the task (REQUIRED)"`
+	Model           string         `json:"model" jsonschema:"Optional model override: 'sonnet', 'haiku', 'opus', 'inherit'"`
+	RunInBackground bool           `json:"run_in_background" jsonschema:"If true, run async and return immediately"`
+	Resume          string         `json:"resume" jsonschema:"Optional agent ID to resume from. If provided, the agent continues from the previous execution transcript."`
 	Inputs          map[string]any `json:"inputs" jsonschema:"Values for the agent's declared inputs (see its inputs in this tool's description)."`
 }
 
@@ -39,19 +39,44 @@ func newTaskTool(s *Surface) *taskTool {
 
 func (t *taskTool) Spec() model.ToolSpec { return t.spec }
 
-// taskDescription lists the agent types with when to use them.
+// seedTaskDescription is seed 004 §3.7's TASK_TOOL description.
+const seedTaskDescription = `Spawns a specialized subagent for focused, autonomous tasks.
+
+Available subagent types:
+- Explore: Fast codebase exploration (read-only)
+- Plan: Implementation planning and architecture design
+
+Use this when a task requires:
+- Focused exploration without context pollution
+- Independent research or analysis
+- Parallel work on separate concerns
+
+The subagent runs in isolated context with restricted tools.
+
+Agents can be resumed using the ` + "`resume`" + ` parameter by passing the agent ID from a previous invocation. When resumed, the agent continues with its full previous context preserved.`
+
+// taskDescription is the seed's description, then (grove's addition) the
+// other agent types this session has, with when to use them and their
+// declared inputs, so the model can pick them.
 func taskDescription(r *Registry) string {
 	var b strings.Builder
-	b.WriteString("Start a specialised sub-agent on a focused, self-contained task. It works in its own context with its own tools and returns its result when done (or, with run_in_background, at once with an agent_id for TaskOutput).\n\nAvailable subagent types:\n")
+	b.WriteString(seedTaskDescription)
+	extra := false
 	for _, a := range r.agents {
+		if a.Builtin && (a.Type == "Explore" || a.Type == "Plan") && len(a.Inputs) == 0 {
+			continue
+		}
+		if !extra {
+			b.WriteString("\n\nMore subagent types (pass values for declared inputs in inputs):\n")
+			extra = true
+		}
 		fmt.Fprintf(&b, "- %s: %s", a.Type, oneLine(a.WhenToUse))
 		if len(a.Inputs) > 0 {
 			fmt.Fprintf(&b, " Inputs: %s.", inputList(a.Inputs))
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString("\nGive the agent everything it needs in prompt: it does not see this conversation (except types that fork it). Continue an earlier agent, with everything it already knows, by passing its agent_id as resume.")
-	return b.String()
+	return strings.TrimRight(b.String(), "\n")
 }
 
 func oneLine(s string) string {
