@@ -36,6 +36,9 @@ type Agent struct {
 	Grace       time.Duration
 	Inputs      map[string]templates.InputDefinition
 	Output      *templates.OutputConfig
+	// ApprovalMode is the definition's approvalMode (seed 004 §3.9):
+	// route_to_parent (default), suppress, auto_approve_in_sandbox.
+	ApprovalMode string
 }
 
 // builtins are seed 004's Explore and Plan agents (§4).
@@ -130,6 +133,7 @@ func fromTemplate(t *templates.Template) *Agent {
 			a.Inputs = d.InputConfig.Inputs
 		}
 		a.Output = d.OutputConfig
+		a.ApprovalMode = d.ApprovalMode
 	}
 	return a
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/grovecli/grove/core/engine"
 	"github.com/grovecli/grove/core/model"
@@ -610,5 +611,37 @@ func TestEndingWithoutCompleteTask(t *testing.T) {
 				t.Errorf("Explore made %d requests, want its turn and the grace step", n)
 			}
 		})
+	}
+}
+
+// Seed 004 §3.9: a definition with approvalMode suppress never asks the
+// user; an escalation is refused at once instead of waiting for someone.
+func TestApprovalModeSuppressNeverAsks(t *testing.T) {
+	c := &scripted{}
+	c.reply = func(role string, req model.Request) model.Response {
+		switch role {
+		case "root":
+			if _, ok := outputs(req)["t1"]; ok {
+				return model.Response{Text: "ok"}
+			}
+			return call("t1", "Task", `{"subagent_type":"quiet","prompt":"run it","description":"run"}`)
+		case "quiet":
+			if out, ok := outputs(req)["x"]; ok {
+				return call("d", "complete_task", fmt.Sprintf(`{"result":%q}`, out))
+			}
+			return call("x", "exec_command", `{"cmd":"echo hi","sandbox_permissions":"require_escalated","justification":"test"}`)
+		}
+		return model.Response{}
+	}
+	yaml := "agentType: quiet\nwhenToUse: runs quietly\napprovalMode: suppress\n"
+	e, root := start(t, c, setup{cwd: project(t, map[string]string{"quiet.yaml": yaml}), trust: true, interactive: true})
+	if err := e.SubmitText(root, "go"); err != nil {
+		t.Fatal(err)
+	}
+	if _, timedOut, err := e.WaitFinal(context.Background(), root, 30*time.Second); err != nil || timedOut {
+		t.Fatalf("root never finished (an approval waiting for the user?): %v %v; pending %v", timedOut, err, e.PendingApprovals())
+	}
+	if res, _ := toolOutput(t, c, "t1")["result"].(string); !strings.Contains(res, "runs non-interactively") {
+		t.Errorf("escalation under approvalMode suppress = %q", res)
 	}
 }

@@ -178,6 +178,12 @@ func (s *Surface) childSpec(env *tools.Env, a *Agent, args taskArgs) (engine.Chi
 			GracePrompt: gracePrompt, GraceTools: []string{ToolCompleteTask}, GraceOnEnd: true,
 		},
 		ReadOnly: a.ReadOnly,
+		// Seed 004 §3.9: suppress and auto_approve_in_sandbox never prompt;
+		// the agent works inside its sandbox and what would need approval
+		// is decided by the configured policy (escalations are refused),
+		// never by asking the user. route_to_parent asks through the
+		// parent, as every agent does.
+		NonInteractive: a.ApprovalMode == "suppress" || a.ApprovalMode == "auto_approve_in_sandbox",
 	}
 	if a.ForkContext && args.Resume == "" {
 		spec.History = forkHistory(s.e.History(env.ThreadID))
