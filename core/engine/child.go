@@ -53,8 +53,11 @@ type ChildSpec struct {
 	// EndTurnTools end the turn after a successful call (complete_task).
 	EndTurnTools []string
 	Limits       Limits
-	ReadOnly     bool
-	Note         string
+	// Temperature and TopP go into every model request of the child (a
+	// definition's modelConfig; nil = the provider's default).
+	Temperature, TopP *float64
+	ReadOnly          bool
+	Note              string
 	// NonInteractive: the child and its subtree never ask the user; their
 	// approvals are decided by the configured policy as in grove exec
 	// (seed 003's sub-sessions).
@@ -87,12 +90,14 @@ const (
 
 // childRun is what SpawnChild adds to a thread.
 type childRun struct {
-	allow    func(string) bool
-	own      *tools.Registry
-	endTurn  map[string]bool
-	blocked  func(string) string
-	describe func(protocol.ThreadID, protocol.AgentStatus) string
-	limits   Limits
+	allow   func(string) bool
+	own     *tools.Registry
+	endTurn map[string]bool
+	blocked func(string) string
+	// temperature and topP are the child's sampling settings.
+	temperature, topP *float64
+	describe          func(protocol.ThreadID, protocol.AgentStatus) string
+	limits            Limits
 	// nonInteractive: approvals of this subtree never reach the user.
 	nonInteractive bool
 }
@@ -128,7 +133,7 @@ func applyChildSpec(spec *threadSpec, c *ChildSpec) {
 	if c.ReadOnly {
 		spec.sandbox = protocol.SandboxPolicy{Mode: protocol.SandboxReadOnly}
 	}
-	run := childRun{allow: c.Allow, blocked: c.Blocked, describe: c.Describe, limits: c.Limits, endTurn: map[string]bool{}, nonInteractive: c.NonInteractive}
+	run := childRun{allow: c.Allow, blocked: c.Blocked, describe: c.Describe, temperature: c.Temperature, topP: c.TopP, limits: c.Limits, endTurn: map[string]bool{}, nonInteractive: c.NonInteractive}
 	for _, n := range c.EndTurnTools {
 		run.endTurn[n] = true
 	}

@@ -330,6 +330,7 @@ func (t *Thread) buildRequest() model.Request {
 		Model: t.modelName, Instructions: t.instructions,
 		Items: append([]protocol.Item(nil), t.history...), Tools: t.specs,
 		ReasoningEffort: t.effort, ParallelToolCalls: true,
+		Temperature: t.run.temperature, TopP: t.run.topP,
 	}
 	t.mu.Unlock()
 	req.Items = t.e.modelItems(t, req.Items)

@@ -26,6 +26,10 @@ type Request struct {
 	ReasoningEffort string // "" = provider default
 	// ParallelToolCalls lets the model return several calls in one reply.
 	ParallelToolCalls bool
+	// Temperature and TopP are sampling settings (nil = the provider's
+	// default); a provider that refuses them has them omitted.
+	Temperature *float64
+	TopP        *float64
 }
 
 // DeltaKind says what a streamed delta carries.

@@ -39,6 +39,9 @@ type Agent struct {
 	// ApprovalMode is the definition's approvalMode (seed 004 §3.9):
 	// route_to_parent (default), suppress, auto_approve_in_sandbox.
 	ApprovalMode string
+	// Temperature and TopP are the definition's modelConfig values when
+	// it sets them (nil: the provider's default).
+	Temperature, TopP *float64
 }
 
 // builtins are seed 004's Explore and Plan agents (§4).
@@ -134,6 +137,7 @@ func fromTemplate(t *templates.Template) *Agent {
 		}
 		a.Output = d.OutputConfig
 		a.ApprovalMode = d.ApprovalMode
+		a.Temperature, a.TopP = d.ModelConfig.Temperature, d.ModelConfig.TopP
 	}
 	return a
 }

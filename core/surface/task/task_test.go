@@ -645,3 +645,35 @@ func TestApprovalModeSuppressNeverAsks(t *testing.T) {
 		t.Errorf("escalation under approvalMode suppress = %q", res)
 	}
 }
+
+// Seed 004: a definition's modelConfig temperature and topP reach the
+// agent's model requests; an agent without them sends neither.
+func TestModelConfigReachesTheRequests(t *testing.T) {
+	c := &scripted{}
+	c.reply = func(role string, req model.Request) model.Response {
+		if role == "root" {
+			outs := outputs(req)
+			switch {
+			case outs["t2"] != "":
+				return model.Response{Text: "ok"}
+			case outs["t1"] != "":
+				return call("t2", "Task", `{"subagent_type":"Explore","prompt":"x","description":"x"}`)
+			}
+			return call("t1", "Task", `{"subagent_type":"tuned","prompt":"x","description":"x"}`)
+		}
+		return call("d", "complete_task", `{}`)
+	}
+	yaml := "agentType: tuned\nwhenToUse: tuned sampling\nmodelConfig:\n  temperature: 0.1\n  topP: 0.9\n"
+	e, root := start(t, c, setup{cwd: project(t, map[string]string{"tuned.yaml": yaml})})
+	runRoot(t, e, root, "go")
+	tuned := c.requests("tuned")
+	if len(tuned) == 0 || tuned[0].Temperature == nil || *tuned[0].Temperature != 0.1 || tuned[0].TopP == nil || *tuned[0].TopP != 0.9 {
+		t.Fatalf("tuned agent's request sampling: %+v", tuned)
+	}
+	if ex := c.requests("Explore"); len(ex) == 0 || ex[0].Temperature != nil || ex[0].TopP != nil {
+		t.Errorf("Explore sent sampling settings it was not given")
+	}
+	if out := toolOutput(t, c, "t1"); out["result"] != "{}" {
+		t.Errorf("complete_task{} result = %v, want the seed's pretty {}", out["result"])
+	}
+}
