@@ -53,6 +53,9 @@ type ChildSpec struct {
 	// EndTurnTools end the turn after a successful call (complete_task).
 	EndTurnTools []string
 	Limits       Limits
+	// Activity: the parent's thread gets seed 004's SubagentActivity
+	// events about this child (started, steps, tool calls, grace, end).
+	Activity bool
 	// Temperature and TopP go into every model request of the child (a
 	// definition's modelConfig; nil = the provider's default).
 	Temperature, TopP *float64
@@ -90,10 +93,11 @@ const (
 
 // childRun is what SpawnChild adds to a thread.
 type childRun struct {
-	allow   func(string) bool
-	own     *tools.Registry
-	endTurn map[string]bool
-	blocked func(string) string
+	allow    func(string) bool
+	own      *tools.Registry
+	endTurn  map[string]bool
+	blocked  func(string) string
+	activity bool
 	// temperature and topP are the child's sampling settings.
 	temperature, topP *float64
 	describe          func(protocol.ThreadID, protocol.AgentStatus) string
@@ -133,7 +137,7 @@ func applyChildSpec(spec *threadSpec, c *ChildSpec) {
 	if c.ReadOnly {
 		spec.sandbox = protocol.SandboxPolicy{Mode: protocol.SandboxReadOnly}
 	}
-	run := childRun{allow: c.Allow, blocked: c.Blocked, describe: c.Describe, temperature: c.Temperature, topP: c.TopP, limits: c.Limits, endTurn: map[string]bool{}, nonInteractive: c.NonInteractive}
+	run := childRun{allow: c.Allow, blocked: c.Blocked, describe: c.Describe, temperature: c.Temperature, topP: c.TopP, activity: c.Activity, limits: c.Limits, endTurn: map[string]bool{}, nonInteractive: c.NonInteractive}
 	for _, n := range c.EndTurnTools {
 		run.endTurn[n] = true
 	}
@@ -164,6 +168,7 @@ func (e *Engine) SpawnChild(ctx context.Context, spec ChildSpec) (protocol.Threa
 	if err != nil {
 		return "", err
 	}
+	e.activity(child, protocol.ActivityStarted, map[string]any{"description": spec.Description})
 	return child.id, nil
 }
 
@@ -373,6 +378,7 @@ func (t *Thread) enterGrace(ctx context.Context, turnID string, lim Limits, reas
 	if grace <= 0 {
 		grace = 60 * time.Second
 	}
+	t.e.activity(t, protocol.ActivityGracePeriodStart, map[string]any{"reason": reason, "grace_seconds": int(grace.Seconds())})
 	return context.WithTimeout(ctx, grace)
 }
 

@@ -85,7 +85,17 @@ func (t *Thread) runTurn(parent context.Context) {
 	t.record(e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.TurnStartedMsg{ClientIDs: clientIDs(input)})))
 	t.takeInput(turnID, input)
 
+	started := time.Now()
 	outcome, lastText, errMsg := t.turnSteps(ctx, turnID)
+	switch outcome {
+	case outcomeCompleted:
+		t.mu.Lock()
+		steps := t.steps
+		t.mu.Unlock()
+		e.activity(t, protocol.ActivityCompleted, map[string]any{"duration_seconds": time.Since(started).Seconds(), "turns_used": steps})
+	case outcomeErrored:
+		e.activity(t, protocol.ActivityError, map[string]any{"error": errMsg})
+	}
 
 	t.record(e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.TurnCompletedMsg{LastMessage: lastText})))
 	final := protocol.Completed(lastText, true)
@@ -144,6 +154,15 @@ func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, str
 		defer cancelLimit()
 	}
 	var graceOnly map[string]bool // set during the grace step
+	started := time.Now()
+	defer func() {
+		if graceOnly != nil {
+			t.mu.Lock()
+			reason := t.limitHit
+			t.mu.Unlock()
+			e.activity(t, protocol.ActivityGracePeriodEnd, map[string]any{"reason": reason})
+		}
+	}()
 	steps := 0
 	for {
 		// An interrupted turn leaves queued input for the next turn.
@@ -200,6 +219,7 @@ func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, str
 		t.steps = steps
 		t.mu.Unlock()
 		partial.Reset()
+		e.activity(t, protocol.ActivityTurnStart, progress(steps-1, lim, started))
 		resp, err := e.opts.Client.Stream(limitCtx, req, func(d model.Delta) {
 			switch d.Kind {
 			case model.DeltaText:
@@ -232,6 +252,7 @@ func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, str
 			return outcomeErrored, "", msg
 		}
 		t.accountUsage(turnID, resp.Usage)
+		e.activity(t, protocol.ActivityTurnComplete, progress(steps, lim, started))
 		if len(resp.ReasoningItems) > 0 {
 			// Kept whole: the provider needs them back with the next request.
 			t.appendHistory(resp.ReasoningItems...)
@@ -415,6 +436,7 @@ func (t *Thread) runTool(ctx context.Context, turnID string, c model.ToolCallReq
 			t.record(ev)
 		}
 	}
+	e.activity(t, protocol.ActivityToolCallStart, map[string]any{"tool_name": c.Name, "arguments": argumentsValue(c.Arguments)})
 	begin := protocol.ToolCall{CallID: c.CallID, Name: c.Name, Arguments: c.Arguments}
 	t.record(e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.ToolCallBeginMsg{Call: begin})))
 	start := time.Now()
@@ -437,6 +459,7 @@ func (t *Thread) runTool(ctx context.Context, turnID string, c model.ToolCallReq
 		IsError: res.IsError, ExitCode: res.ExitCode, DurationMS: res.Duration.Milliseconds(),
 		Summary: res.Summary, AgentIDs: res.AgentIDs,
 	}
+	e.activity(t, protocol.ActivityToolCallEnd, map[string]any{"tool_name": c.Name, "success": !res.IsError, "duration_ms": res.Duration.Milliseconds()})
 	// update_plan publishes its plan itself through env.Emit.
 	t.record(e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.ToolCallEndMsg{Call: end})))
 	return res

@@ -677,3 +677,69 @@ func TestModelConfigReachesTheRequests(t *testing.T) {
 		t.Errorf("complete_task{} result = %v, want the seed's pretty {}", out["result"])
 	}
 }
+
+// Seed 004 §5.2: a Task agent's activity reaches its parent's thread as
+// subagent_activity events with the seed's field names and event types:
+// started, each step, each tool call, the grace period, the end.
+func TestSubagentActivityEvents(t *testing.T) {
+	c := &scripted{}
+	c.reply = func(role string, req model.Request) model.Response {
+		if role == "root" {
+			if _, ok := outputs(req)["t1"]; ok {
+				return model.Response{Text: "ok"}
+			}
+			return call("t1", "Task", `{"subagent_type":"Explore","prompt":"look","description":"look around"}`)
+		}
+		if _, ok := outputs(req)["l"]; !ok {
+			return call("l", "list_dir", `{"path":"."}`)
+		}
+		if strings.HasPrefix(lastUser(req), "You ended your turn") {
+			return call("g", "complete_task", `{"result":"done"}`)
+		}
+		return model.Response{Text: "thinking aloud"}
+	}
+	e, root := start(t, c, setup{})
+	events, cancel := e.Subscribe()
+	defer cancel()
+	runRoot(t, e, root, "go")
+	want := []protocol.SubagentEventType{
+		protocol.ActivityStarted, protocol.ActivityTurnStart, protocol.ActivityTurnComplete,
+		protocol.ActivityToolCallStart, protocol.ActivityToolCallEnd,
+		protocol.ActivityGracePeriodStart, protocol.ActivityToolCallStart, protocol.ActivityGracePeriodEnd,
+		protocol.ActivityCompleted,
+	}
+	var got []protocol.SubagentEventType
+	var first protocol.SubagentActivityEvent
+	deadline := time.After(10 * time.Second)
+	for len(got) == 0 || got[len(got)-1] != protocol.ActivityCompleted {
+		select {
+		case ev := <-events:
+			if ev.Type != protocol.EventSubagentActivity {
+				continue
+			}
+			if ev.ThreadID != root {
+				t.Fatalf("activity on thread %s, want the parent %s", ev.ThreadID, root)
+			}
+			if len(got) == 0 {
+				first = *ev.SubagentActivity
+			}
+			got = append(got, ev.SubagentActivity.EventType)
+		case <-deadline:
+			t.Fatalf("activity so far: %v", got)
+		}
+	}
+	// Every wanted type appears, in this order (steps repeat in between).
+	i := 0
+	for _, g := range got {
+		if i < len(want) && g == want[i] {
+			i++
+		}
+	}
+	if i != len(want) {
+		t.Errorf("activity = %v, want in order %v", got, want)
+	}
+	b, _ := json.Marshal(first)
+	if !agentIDFormat.MatchString(string(first.AgentID)) || !strings.Contains(string(b), `"agent_type":"Explore","event_type":"STARTED","data":{"description":"look around"}`) {
+		t.Errorf("STARTED event = %s", b)
+	}
+}
