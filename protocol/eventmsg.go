@@ -184,6 +184,8 @@ func NewEvent(thread ThreadID, turnID string, m EventMsg) Event {
 		ev.Tool, ev.Delta = &m.Call, m.Delta
 	case ContextCompactedMsg:
 		ev.Compaction = &m.Compaction
+	case SubagentActivityMsg:
+		ev.SubagentActivity = &m.Activity
 	}
 	return ev
 }
@@ -298,6 +300,11 @@ func (ev Event) Msg() (EventMsg, error) {
 			return missing("inbox")
 		}
 		return InboxMsg{Change: *ev.Inbox}, nil
+	case EventSubagentActivity:
+		if ev.SubagentActivity == nil {
+			return missing("subagent_activity")
+		}
+		return SubagentActivityMsg{Activity: *ev.SubagentActivity}, nil
 	case EventExecOutputDelta:
 		if ev.Tool == nil {
 			return missing("tool")

@@ -1,7 +1,9 @@
 package templates
 
 import (
+	"crypto/sha256"
 	"embed"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -198,8 +200,17 @@ func isSeedCopy(name string, data []byte) bool {
 	for _, n := range EmbeddedNames {
 		if n == stem {
 			builtin, err := embedded.ReadFile("agents/" + n + ".md")
-			return err == nil && string(builtin) == string(data)
+			sum := sha256.Sum256(data)
+			return err == nil && string(builtin) == string(data) || formerBuiltins[stem] == hex.EncodeToString(sum[:])
 		}
 	}
 	return false
+}
+
+// formerBuiltins are the SHA-256 of earlier built-in versions that may
+// have been seeded: before seed 002's rule that a persona's block replaces
+// the default block, the persona blocks held only their additions.
+var formerBuiltins = map[string]string{
+	"explorer": "10e4e577cf35ac59f98fcfe66f36ff6ad5918f171145e8a5e9d3b18bb37c1533",
+	"worker":   "e04712732dd593a08091ec273f4eea925dc2405cc1b75c0cc2fcc09d03df87dd",
 }

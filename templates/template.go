@@ -69,12 +69,10 @@ func (t *Template) Select(agentName string) (string, *Persona, error) {
 	if agentName != "" {
 		for i := range t.Personas {
 			if t.Personas[i].Name == agentName {
+				// Seed 002: a named agent_name takes its own block, not the
+				// default block as well.
 				p := &t.Personas[i]
-				prompt := p.Prompt
-				if strings.TrimSpace(t.DefaultPrompt) != "" {
-					prompt = strings.TrimSpace(t.DefaultPrompt) + "\n\n" + p.Prompt
-				}
-				return prompt, p, nil
+				return p.Prompt, p, nil
 			}
 		}
 		return "", nil, fmt.Errorf("unknown agent_name %q for agent_type %s; available: %s", agentName, t.AgentType, t.personaNames())

@@ -33,7 +33,8 @@ func TestSelect(t *testing.T) {
 		return tpl
 	}
 	g2 := load("g02-personas.md")
-	if p, per, err := g2.Select("strict"); err != nil || per.Name != "strict" || !strings.Contains(p, "Be strict.") || !strings.Contains(p, "Default prompt.") {
+	// Seed 002: the named block replaces the default block.
+	if p, per, err := g2.Select("strict"); err != nil || per.Name != "strict" || p != "Be strict." {
 		t.Fatalf("named: %q %v", p, err)
 	}
 	if p, per, err := g2.Select(""); err != nil || per != nil || p != "Default prompt." {
@@ -114,7 +115,7 @@ func TestListAgentsShape(t *testing.T) {
 	}
 	b, _ = json.Marshal(res)
 	got = string(b)
-	for _, want := range []string{`"model":""`, `"reasoning_effort":""`, `"default_prompt":"You are a worker`, `"name":"careful"`, `"prompt":"Work conservatively`} {
+	for _, want := range []string{`"model":""`, `"reasoning_effort":""`, `"default_prompt":"You are a worker`, `"name":"careful"`, `"name":"careful","description":"Conservative changes with extra verification; for risky or shared code.","model":"","reasoning_effort":"high","prompt":"You are a worker agent.`} {
 		if !strings.Contains(got, want) {
 			t.Fatalf("expanded lacks %s: %s", want, got)
 		}

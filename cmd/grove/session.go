@@ -21,7 +21,6 @@ import (
 	"github.com/grovecli/grove/core/model"
 	"github.com/grovecli/grove/core/shellenv"
 	"github.com/grovecli/grove/core/surface"
-	"github.com/grovecli/grove/core/surface/collab"
 	"github.com/grovecli/grove/core/surface/inbox"
 	"github.com/grovecli/grove/core/surface/sessions"
 	"github.com/grovecli/grove/core/surface/task"
@@ -293,7 +292,7 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 		OutputSchema: o.outputSchema,
 		Headless:     o.headless, ApproveWorkdirs: o.approveWorkdirs || cfg.Exec.ApproveWorkdirs,
 		Demo: prov.Demo, Tools: reg,
-		Surfaces: []engine.SurfaceFactory{collab.New, task.Factory(task.Options{
+		Surfaces: []engine.SurfaceFactory{surface.CollabFactory, task.Factory(task.Options{
 			ModelAliases: cfg.Agents.ModelAliases, TrustCustomAgents: cfg.Agents.TrustCustomAgents,
 		}), inbox.New, sessions.Factory(sessions.Options{Profiles: sessionProfiles(cfg.Agents.Profiles)})},
 		SelectSurface: surface.Selector(cfg.Agents.Surface),

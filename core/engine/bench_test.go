@@ -64,6 +64,7 @@ func newBenchEngine(b *testing.B, fn model.ScriptFunc, maxThreads int, extra ...
 	e, err := New(context.Background(), Options{
 		Home: home, Cwd: cwd, Model: "bench", Client: model.NewScripted("bench", fn), Tools: reg,
 		Sandbox: protocol.SandboxPolicy{Mode: protocol.SandboxDangerFullAccess}, MaxThreads: maxThreads,
+		Surfaces:  []SurfaceFactory{collabSurface},
 		Templates: templates.Load(templates.Dirs{Cwd: cwd, GroveHome: home, UserHome: base}, templates.Options{}),
 	})
 	if err != nil {

@@ -11,7 +11,6 @@ import (
 	"github.com/grovecli/grove/core/model"
 	"github.com/grovecli/grove/core/tools"
 	"github.com/grovecli/grove/protocol"
-	"github.com/grovecli/grove/rollout"
 )
 
 // ChildSpec is a sub-agent as a surface defines it (SpawnChild): the
@@ -36,16 +35,32 @@ type ChildSpec struct {
 	History []protocol.Item
 	// Surface is the child's own delegation surface ("" = none).
 	Surface string
+	// NewID names the child (nil: the engine's UUIDv7 ids); a surface whose
+	// seed fixes the id format gives it (Task: agent-<uuid v4>).
+	NewID func() protocol.ThreadID
+	// Describe words the parent's background event for a status of the
+	// child ("" or nil: the engine's seed-000 wording); a surface gives
+	// its seed's (seed 003: "child session {id} completed").
+	Describe func(id protocol.ThreadID, st protocol.AgentStatus) string
 	// Allow filters the engine's tools (nil = all).
 	Allow func(name string) bool
+	// Blocked words the answer to a call of a tool Allow refuses (nil:
+	// the registry's own message); a surface gives its seed's text.
+	Blocked func(name string) string
 	// Tools are tools of this thread only (complete_task); Allow does not
 	// apply to them.
 	Tools []tools.Tool
 	// EndTurnTools end the turn after a successful call (complete_task).
 	EndTurnTools []string
 	Limits       Limits
-	ReadOnly     bool
-	Note         string
+	// Activity: the parent's thread gets seed 004's SubagentActivity
+	// events about this child (started, steps, tool calls, grace, end).
+	Activity bool
+	// Temperature and TopP go into every model request of the child (a
+	// definition's modelConfig; nil = the provider's default).
+	Temperature, TopP *float64
+	ReadOnly          bool
+	Note              string
 	// NonInteractive: the child and its subtree never ask the user; their
 	// approvals are decided by the configured policy as in grove exec
 	// (seed 003's sub-sessions).
@@ -61,20 +76,32 @@ type Limits struct {
 	Grace       time.Duration
 	GracePrompt func(reason string) string
 	GraceTools  []string
+	// GraceOnEnd: a reply without tool calls that has not called an
+	// EndTurnTools tool starts the grace step too (reason
+	// LimitNoCompletion) instead of ending the turn.
+	GraceOnEnd bool
 }
 
 // Limit reasons (RunReport.LimitHit).
 const (
 	LimitMaxSteps = "max_turns"
 	LimitTimeout  = "timeout"
+	// LimitNoCompletion: the child ended its turn, and then its grace
+	// step, without calling an end-turn tool.
+	LimitNoCompletion = "no_completion"
 )
 
 // childRun is what SpawnChild adds to a thread.
 type childRun struct {
-	allow   func(string) bool
-	own     *tools.Registry
-	endTurn map[string]bool
-	limits  Limits
+	allow    func(string) bool
+	own      *tools.Registry
+	endTurn  map[string]bool
+	blocked  func(string) string
+	activity bool
+	// temperature and topP are the child's sampling settings.
+	temperature, topP *float64
+	describe          func(protocol.ThreadID, protocol.AgentStatus) string
+	limits            Limits
 	// nonInteractive: approvals of this subtree never reach the user.
 	nonInteractive bool
 }
@@ -99,6 +126,9 @@ type RunReport struct {
 }
 
 func applyChildSpec(spec *threadSpec, c *ChildSpec) {
+	if c.NewID != nil {
+		spec.id = c.NewID()
+	}
 	spec.agentType = c.AgentType
 	spec.description = c.Description
 	spec.rolePrompt = c.Instructions
@@ -107,7 +137,7 @@ func applyChildSpec(spec *threadSpec, c *ChildSpec) {
 	if c.ReadOnly {
 		spec.sandbox = protocol.SandboxPolicy{Mode: protocol.SandboxReadOnly}
 	}
-	run := childRun{allow: c.Allow, limits: c.Limits, endTurn: map[string]bool{}, nonInteractive: c.NonInteractive}
+	run := childRun{allow: c.Allow, blocked: c.Blocked, describe: c.Describe, temperature: c.Temperature, topP: c.TopP, activity: c.Activity, limits: c.Limits, endTurn: map[string]bool{}, nonInteractive: c.NonInteractive}
 	for _, n := range c.EndTurnTools {
 		run.endTurn[n] = true
 	}
@@ -138,6 +168,7 @@ func (e *Engine) SpawnChild(ctx context.Context, spec ChildSpec) (protocol.Threa
 	if err != nil {
 		return "", err
 	}
+	e.activity(child, protocol.ActivityStarted, map[string]any{"description": spec.Description})
 	return child.id, nil
 }
 
@@ -149,11 +180,13 @@ func noteOrNil(s string) *string {
 }
 
 // ContinueChild gives a finished agent a new prompt (Task's resume): an
-// agent of this session continues where it stopped; a closed one is
-// reopened; an agent of an earlier session is adopted from its rollout as
-// a child of the caller, with its whole transcript. rebind (may be nil)
-// gives it a surface's run settings again before the prompt arrives. An
-// agent still working is refused.
+// agent of the caller's own tree continues where it stopped; a closed one
+// is reopened. An id from anywhere else (another session on this machine,
+// a sibling's tree) is refused: its transcript is not the caller's to
+// read, and it would run under another session's grants (seed 004 §3.6.3
+// keeps transcripts per session; resuming across sessions is its future
+// work). rebind (may be nil) gives it a surface's run settings again
+// before the prompt arrives. An agent still working is refused.
 func (e *Engine) ContinueChild(callerID, id protocol.ThreadID, prompt string, rebind *ChildSpec) error {
 	caller := e.thread(callerID)
 	if caller == nil {
@@ -162,18 +195,9 @@ func (e *Engine) ContinueChild(callerID, id protocol.ThreadID, prompt string, re
 	if strings.TrimSpace(prompt) == "" {
 		return errors.New("empty prompt")
 	}
-	t := e.thread(id)
-	if t == nil {
-		var err error
-		if t, err = e.adopt(caller, id); err != nil {
-			return err
-		}
-	}
-	if t == caller || !e.mayControl(caller, t) {
-		return notOwnedError("resume", id)
-	}
-	if st, _ := t.Status(); st.IsActive() {
-		return fmt.Errorf("agent %s is still running; wait for it to finish before resuming it", id)
+	t, err := e.continuable(caller, id)
+	if err != nil {
+		return err
 	}
 	if t.isClosed() {
 		if _, err := e.resumeThread(id); err != nil {
@@ -191,34 +215,27 @@ func (e *Engine) ContinueChild(callerID, id protocol.ThreadID, prompt string, re
 	return nil
 }
 
-// adopt registers an agent of an earlier session (found in the session
-// index) as a closed child of caller, ready for resumeThread. The child
-// keeps its id and rollout; it needs a definition from the surface again,
-// so it is adopted without thread-own tools or limits.
-func (e *Engine) adopt(caller *Thread, id protocol.ThreadID) (*Thread, error) {
-	entry, err := rollout.FindSession(e.opts.Home, string(id))
+// CheckContinue reports whether ContinueChild(callerID, id, …) would take
+// the agent (a surface checks before it records a new run).
+func (e *Engine) CheckContinue(callerID, id protocol.ThreadID) error {
+	caller, err := e.callerThread(callerID)
 	if err != nil {
-		return nil, fmt.Errorf("no agent %s in this session or in earlier ones: %w", id, err)
+		return err
 	}
-	if entry.ID != id {
-		return nil, fmt.Errorf("no agent %s (give the full agent_id)", id)
+	_, err = e.continuable(caller, id)
+	return err
+}
+
+// continuable resolves a resume target inside caller's own tree.
+func (e *Engine) continuable(caller *Thread, id protocol.ThreadID) (*Thread, error) {
+	t := e.thread(id)
+	if t == nil || t == caller || !e.mayControl(caller, t) {
+		return nil, TranscriptNotFoundError{ID: id}
 	}
-	sess, err := rollout.Read(entry.RolloutPath)
-	if err != nil {
-		return nil, fmt.Errorf("resume agent %s: %w", id, err)
+	if st, _ := t.Status(); st.IsActive() {
+		return nil, fmt.Errorf("agent %s is still running; wait for it to finish before resuming it", id)
 	}
-	m := sess.Meta
-	if m.ParentID == "" {
-		return nil, fmt.Errorf("agent %s is a root session, not a sub-agent; resume it with grove resume", id)
-	}
-	return e.newThread(threadSpec{
-		id: m.ID, parent: caller, source: protocol.SourceResumed, agentType: m.AgentType, agentName: m.AgentName,
-		spawnCallID: m.SpawnCallID, model: m.Model, effort: m.ReasoningEffort, cwd: m.Cwd,
-		sandbox: m.Sandbox, allow: m.AllowList, deny: m.DenyList, rolePrompt: m.Instructions,
-		note: m.Note, history: sess.Items, createdAt: m.Timestamp,
-		rolloutPath: entry.RolloutPath, status: protocol.Shutdown(), closed: true, host: m.Host,
-		run: childRun{allow: func(name string) bool { return e.surfaces.owner[name] == "" }},
-	})
+	return t, nil
 }
 
 // WaitFinal blocks until the agent is final or interrupted, ctx ends or
@@ -350,7 +367,7 @@ func (t *Thread) enterGrace(ctx context.Context, turnID string, lim Limits, reas
 	t.mu.Lock()
 	t.limitHit = reason
 	t.mu.Unlock()
-	msg := "You have reached a limit. Call complete_task now with your best answer; no other tool is available."
+	msg := "You have reached a limit. Give your best answer now; no other tool is available."
 	if lim.GracePrompt != nil {
 		msg = lim.GracePrompt(reason)
 	}
@@ -361,6 +378,7 @@ func (t *Thread) enterGrace(ctx context.Context, turnID string, lim Limits, reas
 	if grace <= 0 {
 		grace = 60 * time.Second
 	}
+	t.e.activity(t, protocol.ActivityGracePeriodStart, map[string]any{"reason": reason, "grace_seconds": int(grace.Seconds())})
 	return context.WithTimeout(ctx, grace)
 }
 

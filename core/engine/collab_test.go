@@ -430,6 +430,7 @@ func TestListActiveAgentsScopesTreeAndClosed(t *testing.T) {
 	env.rootFinal(1)
 	type row struct {
 		ThreadID          protocol.ThreadID    `json:"thread_id"`
+		ThreadName        *string              `json:"thread_name"`
 		ThreadNote        *string              `json:"thread_note"`
 		AgentType         *string              `json:"agent_type"`
 		Status            protocol.AgentStatus `json:"status"`
@@ -457,6 +458,10 @@ func TestListActiveAgentsScopesTreeAndClosed(t *testing.T) {
 	}
 	if n := children[0].ThreadNote; n == nil || *n != "lead the work" {
 		t.Fatalf("note %v", n)
+	}
+	// thread_name names the agent by its role when nothing else names it.
+	if n := children[0].ThreadName; n == nil || *n != "orchestrator" {
+		t.Fatalf("thread_name %v, want the role", n)
 	}
 	if children[0].StatusDurationSec == nil || *children[0].StatusDurationSec < 0 || children[0].UpdatedAt == "" || children[0].Model != "test-model" {
 		t.Fatalf("runtime fields %+v", children[0])

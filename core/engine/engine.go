@@ -123,8 +123,6 @@ type Engine struct {
 	windows   contextWindows
 	surfaces  surfaceSet
 	inboxes   inboxSet
-	// collabTools are the seed-000 tools this engine registered or found.
-	collabTools []tools.Tool
 
 	warnMu sync.Mutex
 	warned map[string]bool
@@ -210,9 +208,6 @@ func New(ctx context.Context, opts Options) (*Engine, error) {
 	e.ctx, e.cancel = context.WithCancel(context.WithoutCancel(ctx))
 	e.approvals.init()
 	e.models.client = opts.Client
-	if err := e.registerCollabTools(); err != nil {
-		return nil, err
-	}
 	if err := e.installSurfaces(); err != nil {
 		return nil, err
 	}

@@ -16,9 +16,13 @@ import (
 	"github.com/grovecli/grove/core/demo"
 	"github.com/grovecli/grove/core/model"
 	"github.com/grovecli/grove/core/sandbox"
+	"github.com/grovecli/grove/core/surface/collab"
 	"github.com/grovecli/grove/protocol"
 	"github.com/grovecli/grove/templates"
 )
+
+// collabSurface offers seed 000's tools, which most engine tests drive.
+func collabSurface(e *Engine) (Surface, error) { return collab.New(e), nil }
 
 func TestMain(m *testing.M) {
 	sandbox.MaybeRunHelper()
@@ -242,6 +246,7 @@ func newEnv(t *testing.T, s script, mut func(*Options)) *testEnv {
 		Sandbox:        protocol.SandboxPolicy{Mode: protocol.SandboxDangerFullAccess},
 		ApprovalPolicy: protocol.ApprovalOnRequest,
 		Templates:      templates.Load(templates.Dirs{Cwd: cwd, GroveHome: home, UserHome: base}, templates.Options{}),
+		Surfaces:       []SurfaceFactory{collabSurface},
 	}
 	if mut != nil {
 		mut(&opts)

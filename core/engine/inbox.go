@@ -43,9 +43,22 @@ type SubagentInfo struct {
 	Unread int
 }
 
-// WakeNote is the message an idle parent gets for n new notifications.
-func WakeNote(n int) string {
-	return fmt.Sprintf("%d new notifications from sub-agents. Read them with check_inbox.", n)
+// WakeNoter is a Surface that words the message an idle parent gets for n
+// new notifications (it names the surface's own tool to read them).
+type WakeNoter interface {
+	WakeNote(n int) string
+}
+
+// wakeNote is owner's message for n new notifications: its surface's
+// wording, else a plain count.
+func (e *Engine) wakeNote(owner *Thread, n int) string {
+	owner.mu.Lock()
+	surface := owner.surface
+	owner.mu.Unlock()
+	if w, ok := e.surfaces.byName[surface].(WakeNoter); ok {
+		return w.WakeNote(n)
+	}
+	return fmt.Sprintf("%d new notifications from sub-agents.", n)
 }
 
 // inboxOf returns owner's inbox, creating it (set.mu held).
@@ -160,7 +173,7 @@ func (e *Engine) wakeIfIdleLocked(in *inbox) {
 	if len(seqs) == 0 {
 		return
 	}
-	if !in.owner.deliver(false, protocol.UserMessage(WakeNote(len(seqs)))) {
+	if !in.owner.deliver(false, protocol.UserMessage(e.wakeNote(in.owner, len(seqs)))) {
 		return
 	}
 	for _, s := range seqs {

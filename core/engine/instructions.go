@@ -141,30 +141,17 @@ func projectDocs(cwd string) string {
 	return strings.TrimSpace(b.String())
 }
 
-// CollabInstructions is the delegation section for seed 000's tools (the
-// engine's own collaboration tools, see core/surface/collab).
-const CollabInstructions = `# Working with sub-agents
-- When the task splits into independent parts, spawn_agent with an agent_type from list_agents (explorer to investigate read-only, worker to implement). Give each a self-contained message: the goal, the files involved, the constraints, and what to report back.
-- Use wait to collect results (it returns as soon as one agent finishes); send_input to follow up; close_agent when an agent's work is done. Keep your tree small: every agent costs time and tokens.
-- Check what sub-agents report before you rely on it.`
-
 // Instructor is a Surface that tells its agents how to delegate.
 type Instructor interface {
 	Instructions() string
 }
 
 // delegationSection is the prompt section of a thread's surface: none for
-// a thread without one (it cannot delegate), the collaboration tools'
-// when no surfaces are configured (every tool is visible then).
+// a thread without one.
 func (e *Engine) delegationSection(surface string) string {
 	text := ""
-	switch {
-	case len(e.surfaces.names) == 0:
-		text = CollabInstructions
-	case surface != "":
-		if in, ok := e.surfaces.byName[surface].(Instructor); ok {
-			text = in.Instructions()
-		}
+	if in, ok := e.surfaces.byName[surface].(Instructor); ok && surface != "" {
+		text = in.Instructions()
 	}
 	if text = strings.TrimSpace(text); text == "" {
 		return ""

@@ -35,6 +35,14 @@ func (e *Engine) startObserver(parent, child *Thread, callID string) {
 
 // backgroundMessage renders a child's status for its parent.
 func backgroundMessage(child *Thread, callID string, st protocol.AgentStatus, elapsed time.Duration) string {
+	child.mu.Lock()
+	describe := child.run.describe
+	child.mu.Unlock()
+	if describe != nil {
+		if m := describe(child.id, st); m != "" {
+			return m
+		}
+	}
 	who := fmt.Sprintf("agent %s (%s) [%s]", child.role(), child.id, callID)
 	switch st.Kind {
 	case protocol.StatusCompleted:

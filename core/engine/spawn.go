@@ -98,7 +98,10 @@ func (e *Engine) spawn(ctx context.Context, r spawnRequest) (*Thread, error) {
 	if r.effort != "" {
 		effort = r.effort
 	}
-	if r.model != "" || r.effort != "" {
+	// A surface's own spawn (SpawnChild) resolved the model by its seed's
+	// rules (Task: §3.10, which takes any name and maps the aliases without
+	// consulting a model list); only spawn_agent's are checked.
+	if (r.model != "" || r.effort != "") && r.child == nil {
 		if err := e.models.validate(ctx, model, r.effort, r.model != ""); err != nil {
 			return nil, err
 		}

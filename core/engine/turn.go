@@ -94,6 +94,7 @@ func (t *Thread) runTurn(parent context.Context) {
 	t.record(e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.TurnStartedMsg{ClientIDs: clientIDs(input)})))
 	blocked, extra := t.beforePrompt(ctx, turnID, input)
 	outcome, lastText, errMsg := outcomeCompleted, "", ""
+	started := time.Now()
 	if !blocked {
 		t.takeInput(turnID, input)
 		t.appendHistory(extra...)
@@ -103,6 +104,7 @@ func (t *Thread) runTurn(parent context.Context) {
 	if err := t.recordFailed(); err != nil && outcome == outcomeCompleted {
 		outcome, errMsg = outcomeErrored, unrecordedMessage(err)
 	}
+	t.turnEndActivity(outcome, errMsg, started)
 	if outcome != outcomeCompleted && t.parentID != "" {
 		// SubagentStop also fires for a child that did not complete; the
 		// turn's context may be cancelled, the engine's is not.
@@ -168,6 +170,15 @@ func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, str
 	var graceOnly map[string]bool // set during the grace step
 	steps, stopContinued := 0, 0
 	compactedForRetry := false
+	started := time.Now()
+	defer func() {
+		if graceOnly != nil {
+			t.mu.Lock()
+			reason := t.limitHit
+			t.mu.Unlock()
+			e.activity(t, protocol.ActivityGracePeriodEnd, map[string]any{"reason": reason})
+		}
+	}()
 	for {
 		if !t.takePending(ctx, turnID) {
 			return outcomeInterrupted, soFar(), ""
@@ -177,10 +188,7 @@ func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, str
 				var cancelGrace context.CancelFunc
 				limitCtx, cancelGrace = t.enterGrace(ctx, turnID, lim, reason)
 				defer cancelGrace()
-				graceOnly = map[string]bool{}
-				for _, n := range lim.GraceTools {
-					graceOnly[n] = true
-				}
+				graceOnly = graceSet(lim)
 			}
 		}
 		// A record that cannot be kept stops the turn before the model is
@@ -202,6 +210,7 @@ func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, str
 		t.steps = steps
 		t.mu.Unlock()
 		partial.Reset()
+		e.activity(t, protocol.ActivityTurnStart, progress(steps-1, lim, started))
 		resp, err := t.streamReply(limitCtx, turnID, req, &partial)
 		if err != nil {
 			if ctx.Err() != nil {
@@ -232,11 +241,20 @@ func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, str
 			return outcomeErrored, "", msg
 		}
 		t.noteRequestUsage(sent, resp.Usage)
+		e.activity(t, protocol.ActivityTurnComplete, progress(steps, lim, started))
 		partial.Reset()
 		if t.recordReply(turnID, resp) {
 			said = append(said, resp.Text)
 		}
 		if len(resp.ToolCalls) == 0 {
+			if graceOnly == nil && lim.GraceOnEnd && len(endTurn) > 0 {
+				// Ended without complete_task: the grace step asks for it.
+				var cancelGrace context.CancelFunc
+				limitCtx, cancelGrace = t.enterGrace(ctx, turnID, lim, LimitNoCompletion)
+				defer cancelGrace()
+				graceOnly = graceSet(lim)
+				continue
+			}
 			// A Stop hook may send the turn on with its reason as input.
 			if more := t.afterTurn(ctx, turnID, outcomeCompleted, resp.Text, stopContinued); more != "" {
 				stopContinued++
@@ -385,6 +403,15 @@ func (t *Thread) runCalls(ctx context.Context, turnID string, reqCalls []model.T
 	return abort, ended, final
 }
 
+// graceSet is the tools of the grace step.
+func graceSet(lim Limits) map[string]bool {
+	only := map[string]bool{}
+	for _, n := range lim.GraceTools {
+		only[n] = true
+	}
+	return only
+}
+
 // keepInterruptedReply records the part of a reply that had streamed when
 // an interrupt cut it off, so history, rollout and events keep what the
 // user already saw (marked interrupted) instead of dropping it.
@@ -419,7 +446,7 @@ func (t *Thread) buildRequest() model.Request {
 	req := model.Request{
 		Model: t.modelName, Instructions: t.instructions, Tools: t.specs,
 		ReasoningEffort: t.effort, ParallelToolCalls: true, Prefix: t.prefix,
-		CacheKey: string(t.id),
+		CacheKey: string(t.id), Temperature: t.run.temperature, TopP: t.run.topP,
 	}
 	if t.parentID == "" {
 		req.OutputSchema = t.e.opts.OutputSchema
@@ -482,6 +509,21 @@ func (t *Thread) toolAllowed(name string) bool {
 	return tools.Policy{Allow: t.allow, Deny: t.deny}.Allowed(name)
 }
 
+// refusedBySurface is the surface's own answer for a registered tool its
+// filter refuses (Task's seed wording), when the surface gave one.
+func (t *Thread) refusedBySurface(name string) (string, bool) {
+	t.mu.Lock()
+	run := t.run
+	t.mu.Unlock()
+	if run.allow == nil || run.blocked == nil || run.allow(name) {
+		return "", false
+	}
+	if _, exists := t.e.tools.Get(name); !exists {
+		return "", false
+	}
+	return run.blocked(name), true
+}
+
 // runTools executes one reply's tool calls concurrently and returns their
 // results in call order.
 func (t *Thread) runTools(ctx context.Context, turnID string, calls []model.ToolCallRequest, only map[string]bool) []tools.Result {
@@ -530,6 +572,7 @@ func (t *Thread) runTool(ctx context.Context, turnID string, c model.ToolCallReq
 			t.record(ev)
 		}
 	}
+	e.activity(t, protocol.ActivityToolCallStart, map[string]any{"tool_name": c.Name, "arguments": argumentsValue(c.Arguments)})
 	begin := protocol.ToolCall{CallID: c.CallID, Name: c.Name, Arguments: c.Arguments}
 	t.record(e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.ToolCallBeginMsg{Call: begin})))
 	start := time.Now()
@@ -541,6 +584,8 @@ func (t *Thread) runTool(ctx context.Context, turnID string, c model.ToolCallReq
 		// The model reads why; the call never ran.
 	} else if own, ok := t.ownTool(c.Name); ok {
 		res = own.Run(ctx, env, c.Name, json.RawMessage(c.Arguments))
+	} else if msg, refused := t.refusedBySurface(c.Name); refused {
+		res = tools.Result{Output: msg, IsError: true}
 	} else {
 		res = e.tools.RunAllowed(ctx, env, c.Name, json.RawMessage(c.Arguments), t.toolAllowed)
 	}
@@ -558,6 +603,7 @@ func (t *Thread) runTool(ctx context.Context, turnID string, c model.ToolCallReq
 		IsError: res.IsError, ExitCode: res.ExitCode, DurationMS: res.Duration.Milliseconds(),
 		Summary: res.Summary, AgentIDs: res.AgentIDs,
 	}
+	e.activity(t, protocol.ActivityToolCallEnd, map[string]any{"tool_name": c.Name, "success": !res.IsError, "duration_ms": res.Duration.Milliseconds()})
 	// update_plan publishes its plan itself through env.Emit.
 	t.record(e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.ToolCallEndMsg{Call: end})))
 	return res
@@ -598,4 +644,18 @@ func fmtDuration(d time.Duration) string {
 		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
 	}
 	return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
+}
+
+// turnEndActivity reports how a turn ended on the activity stream
+// (seed 004 §5.2): completed with its duration and steps, or the error.
+func (t *Thread) turnEndActivity(outcome turnOutcome, errMsg string, started time.Time) {
+	switch outcome {
+	case outcomeCompleted:
+		t.mu.Lock()
+		steps := t.steps
+		t.mu.Unlock()
+		t.e.activity(t, protocol.ActivityCompleted, map[string]any{"duration_seconds": time.Since(started).Seconds(), "turns_used": steps})
+	case outcomeErrored:
+		t.e.activity(t, protocol.ActivityError, map[string]any{"error": errMsg})
+	}
 }

@@ -16,6 +16,8 @@ type (
 		Tools             []chatTool    `json:"tools,omitempty"`
 		ParallelToolCalls *bool         `json:"parallel_tool_calls,omitempty"`
 		ReasoningEffort   string        `json:"reasoning_effort,omitempty"`
+		Temperature       *float64      `json:"temperature,omitempty"`
+		TopP              *float64      `json:"top_p,omitempty"`
 		Stream            bool          `json:"stream"`
 		// StreamOptions asks for the usage chunk; a few servers reject it.
 		StreamOptions *chatStreamOptions `json:"stream_options,omitempty"`
@@ -97,6 +99,7 @@ func chatBody(req Request, omit map[string]bool) (*chatRequest, error) {
 	if !omit["reasoning_effort"] {
 		body.ReasoningEffort = req.ReasoningEffort
 	}
+	body.Temperature, body.TopP = sampling(req, omit)
 	if len(req.OutputSchema) > 0 {
 		body.ResponseFormat = &chatResponseFormat{Type: "json_schema", JSONSchema: jsonSchemaFormat{Name: outputSchemaName, Strict: true, Schema: req.OutputSchema}}
 	}
@@ -174,6 +177,18 @@ func chatMessages(items []protocol.Item, replay argumentReplay, omit map[string]
 	flush()
 	flushImages()
 	return msgs, clean, cleanMsgs
+}
+
+// sampling is the request's temperature and top_p, each left out once the
+// provider has refused it (reasoning models do).
+func sampling(req Request, omit map[string]bool) (temperature, topP *float64) {
+	if !omit["temperature"] {
+		temperature = req.Temperature
+	}
+	if !omit["top_p"] {
+		topP = req.TopP
+	}
+	return temperature, topP
 }
 
 // chatContent is a user/system message's content: plain text, or parts

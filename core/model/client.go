@@ -36,6 +36,10 @@ type Request struct {
 	// Responses text.format, Chat response_format (`grove exec
 	// --output-schema`, as Codex sends it).
 	OutputSchema json.RawMessage
+	// Temperature and TopP are sampling settings (nil = the provider's
+	// default); a provider that refuses them has them omitted.
+	Temperature *float64
+	TopP        *float64
 }
 
 // outputSchemaName is the schema name Codex sends with --output-schema.

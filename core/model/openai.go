@@ -254,7 +254,7 @@ func redact(s, key string) string {
 var omittable = map[string]bool{
 	"stream_options": true, "parallel_tool_calls": true, "reasoning_effort": true,
 	"reasoning": true, "reasoning.effort": true, "reasoning.summary": true,
-	"include": true, "reasoning_content": true, "prompt_cache_key": true,
+	"include": true, "reasoning_content": true, "prompt_cache_key": true, "temperature": true, "top_p": true,
 }
 
 func omittableNames() []string {

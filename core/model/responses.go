@@ -17,6 +17,8 @@ type (
 		Tools             []responsesTool     `json:"tools,omitempty"`
 		ParallelToolCalls *bool               `json:"parallel_tool_calls,omitempty"`
 		Reasoning         *responsesReasoning `json:"reasoning,omitempty"`
+		Temperature       *float64            `json:"temperature,omitempty"`
+		TopP              *float64            `json:"top_p,omitempty"`
 		// Store is false: grove keeps the history itself and resends it,
 		// reasoning included, which needs its encrypted content.
 		Store   bool     `json:"store"`
@@ -98,6 +100,7 @@ func responsesBody(req Request, omit map[string]bool) (*responsesRequest, error)
 	if len(body.Tools) > 0 && !omit["parallel_tool_calls"] {
 		body.ParallelToolCalls = &req.ParallelToolCalls
 	}
+	body.Temperature, body.TopP = sampling(req, omit)
 	if req.ReasoningEffort != "" && !omit["reasoning"] && !omit["reasoning.effort"] {
 		body.Reasoning = &responsesReasoning{Effort: req.ReasoningEffort}
 		if !omit["reasoning.summary"] {

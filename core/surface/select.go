@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/grovecli/grove/core/engine"
+	"github.com/grovecli/grove/core/surface/collab"
 )
 
 // Surface names accepted by agents.surface and a template's `surface:`.
@@ -16,6 +17,9 @@ const (
 	Task   = "task"
 	Auto   = "auto"
 )
+
+// CollabFactory is the engine.SurfaceFactory of seed 000's collab surface.
+func CollabFactory(e *engine.Engine) (engine.Surface, error) { return collab.New(e), nil }
 
 // ForModel is auto's choice: Claude models are trained on Task, the
 // others on spawn_agent/wait.

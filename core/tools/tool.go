@@ -1,7 +1,7 @@
 // Package tools holds the tool registry, the JSON schemas and the handlers
 // of the core tools the model sees (exec_command, apply_patch, read_file,
-// list_dir, grep_files, update_plan). Collaboration tools live with the
-// engine and register into the same Registry.
+// list_dir, grep_files, update_plan). The delegation tools live with their
+// surfaces (core/surface/*) and register into the same Registry.
 package tools
 
 import (

@@ -1,26 +1,133 @@
 // Package collab is seed 000's delegation surface: spawn_agent,
 // send_input, wait, resume_agent, close_agent, list_agents,
-// list_active_agents and set_thread_note, the engine's own collaboration
-// tools, offered as the surface named "collab".
+// list_active_agents and set_thread_note, offered as the surface named
+// "collab". The tools sit on the engine's agent operations (Agents); the
+// package does not import the engine, so the engine's own tests can offer
+// these tools too.
 package collab
 
 import (
-	"github.com/grovecli/grove/core/engine"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/grovecli/grove/core/model"
 	"github.com/grovecli/grove/core/tools"
+	"github.com/grovecli/grove/core/tools/schema"
+	"github.com/grovecli/grove/protocol"
+	"github.com/grovecli/grove/templates"
 )
 
 // Name is the surface's name in agents.surface.
 const Name = "collab"
 
-type surface struct{ tools []tools.Tool }
+// Agents is what the tools ask of the engine (*engine.Engine implements
+// it). Every call acts for the calling thread; ids resolve only in its own
+// session tree.
+type Agents interface {
+	Spawn(ctx context.Context, caller protocol.ThreadID, r protocol.SpawnRequest) (protocol.ThreadInfo, error)
+	Send(caller, id protocol.ThreadID, message string, items []protocol.InputItem, interrupt bool) error
+	WaitAgents(ctx context.Context, caller protocol.ThreadID, ids []protocol.ThreadID, timeoutMS *int64) (map[protocol.ThreadID]protocol.AgentStatus, bool, error)
+	ResumeAgent(caller, id protocol.ThreadID) (protocol.AgentStatus, error)
+	CloseAgent(caller, id protocol.ThreadID) (protocol.AgentStatus, error)
+	SetNote(caller, id protocol.ThreadID, note string) (string, error)
+	ListActive(caller protocol.ThreadID, r protocol.ListActiveRequest) ([]protocol.ActiveAgent, error)
+	Info(id protocol.ThreadID) (protocol.ThreadInfo, bool)
+	Templates() *templates.Catalog
+}
 
-func (s surface) Name() string        { return Name }
-func (s surface) Tools() []tools.Tool { return s.tools }
+// Surface is the collab surface of one engine.
+type Surface struct {
+	a     Agents
+	tools []tools.Tool
+}
 
-// Instructions is the engine's prompt section for these tools.
-func (s surface) Instructions() string { return engine.CollabInstructions }
+// New builds the surface over a.
+func New(a Agents) *Surface {
+	s := &Surface{a: a}
+	// Each schema is generated from the struct its handler decodes, so
+	// the two cannot drift apart.
+	defs := []struct {
+		name, desc string
+		params     any
+		run        func(context.Context, *tools.Env, json.RawMessage) tools.Result
+	}{
+		{"spawn_agent", spawnDesc, spawnArgs{}, s.spawn},
+		{"send_input", sendInputDesc, sendInputArgs{}, s.sendInput},
+		{"wait", waitDesc, waitArgs{}, s.wait},
+		{"resume_agent", resumeDesc, idArg{}, s.resume},
+		{"close_agent", closeDesc, idArg{}, s.close},
+		{"list_agents", listAgentsDesc, listAgentsArgs{}, s.listAgents},
+		{"list_active_agents", listActiveDesc, listActiveArgs{}, s.listActive},
+		{"set_thread_note", setNoteDesc, setNoteArgs{}, s.setNote},
+	}
+	for _, d := range defs {
+		spec := model.ToolSpec{Name: d.name, Description: d.desc, Parameters: schema.MustObject(d.params)}
+		s.tools = append(s.tools, &tool{spec: spec, run: d.run})
+	}
+	return s
+}
 
-// New is the engine.SurfaceFactory of the collab surface.
-func New(e *engine.Engine) (engine.Surface, error) {
-	return surface{tools: e.CollabTools()}, nil
+// Name implements engine.Surface.
+func (s *Surface) Name() string { return Name }
+
+// Tools implements engine.Surface.
+func (s *Surface) Tools() []tools.Tool { return s.tools }
+
+// Instructions is the prompt section for these tools.
+func (s *Surface) Instructions() string { return Instructions }
+
+// Instructions is the delegation section for seed 000's tools.
+const Instructions = `# Working with sub-agents
+- When the task splits into independent parts, spawn_agent with an agent_type from list_agents (explorer to investigate read-only, worker to implement). Give each a self-contained message: the goal, the files involved, the constraints, and what to report back.
+- Use wait to collect results (it returns as soon as one agent finishes); send_input to follow up; close_agent when an agent's work is done. Keep your tree small: every agent costs time and tokens.
+- Check what sub-agents report before you rely on it.`
+
+type tool struct {
+	spec model.ToolSpec
+	run  func(ctx context.Context, env *tools.Env, args json.RawMessage) tools.Result
+}
+
+func (t *tool) Spec() model.ToolSpec { return t.spec }
+
+func (t *tool) Run(ctx context.Context, env *tools.Env, args json.RawMessage) tools.Result {
+	return t.run(ctx, env, args)
+}
+
+// jsonResult renders a successful structured result.
+func jsonResult(v any, summary string, ids ...protocol.ThreadID) tools.Result {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return tools.Errorf("encode result: %v", err)
+	}
+	return tools.Result{Output: string(b), Summary: summary, AgentIDs: ids}
+}
+
+// decodeArgs unmarshals tool arguments (already schema-validated).
+func decodeArgs(name string, raw json.RawMessage, v any) error {
+	if len(raw) == 0 || string(raw) == "null" {
+		raw = json.RawMessage("{}")
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		return fmt.Errorf("invalid arguments for %s: %v", name, err)
+	}
+	return nil
+}
+
+// toolError words an engine error as tool's answer: a refusal names the
+// rule, an unknown id points at list_active_agents.
+func toolError(tool string, err error) tools.Result {
+	var nf interface{ AgentNotFound() }
+	var no interface{ AgentNotOwned() }
+	var cl interface{ AgentClosed() }
+	switch {
+	case errors.As(err, &no):
+		return tools.Errorf("%s refused: %v", tool, err)
+	case errors.As(err, &nf):
+		return tools.Errorf("%s: %v (see list_active_agents)", tool, err)
+	case errors.As(err, &cl):
+		return tools.Errorf("%s: %v; call resume_agent first", tool, err)
+	}
+	return tools.Errorf("%s: %v", tool, err)
 }

@@ -13,7 +13,6 @@ import (
 	"github.com/grovecli/grove/core/engine"
 	"github.com/grovecli/grove/core/model"
 	"github.com/grovecli/grove/core/surface"
-	"github.com/grovecli/grove/core/surface/collab"
 	"github.com/grovecli/grove/protocol"
 	"github.com/grovecli/grove/templates"
 )
@@ -140,7 +139,7 @@ func newEngine(t *testing.T, c model.Client, s setup) *engine.Engine {
 	e, err := engine.New(context.Background(), engine.Options{
 		Home: s.home, Client: c, Model: "gpt-test", Cwd: cwd, Templates: cat, Headless: true,
 		ApprovalPolicy: protocol.ApprovalNever, MaxDepth: s.maxDepth,
-		Surfaces:      []engine.SurfaceFactory{collab.New, New},
+		Surfaces:      []engine.SurfaceFactory{surface.CollabFactory, New},
 		SelectSurface: surface.Selector(Name),
 	})
 	if err != nil {

@@ -60,6 +60,14 @@ func (s *Surface) Name() string { return Name }
 // Tools implements engine.Surface.
 func (s *Surface) Tools() []tools.Tool { return s.tools }
 
+// WakeNote is the message an idle parent gets for n new notifications.
+func WakeNote(n int) string {
+	return fmt.Sprintf("%d new notifications from sub-agents. Read them with check_inbox.", n)
+}
+
+// WakeNote implements engine.WakeNoter.
+func (s *Surface) WakeNote(n int) string { return WakeNote(n) }
+
 // Instructions is the prompt section on delegating through the inbox.
 func (s *Surface) Instructions() string {
 	return `# Working with sub-agents

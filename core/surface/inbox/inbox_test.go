@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/grovecli/grove/core/engine"
 	"github.com/grovecli/grove/core/model"
 	"github.com/grovecli/grove/protocol"
 	"github.com/grovecli/grove/rollout"
@@ -116,7 +115,7 @@ func TestQuestionAnsweredThroughReply(t *testing.T) {
 	// The root was woken by a note, not by the user.
 	woken := 0
 	for _, req := range c.requests("root") {
-		if it := last(req); it.Type == protocol.ItemMessage && it.Content == engine.WakeNote(1) || strings.HasSuffix(it.Content, "new notifications from sub-agents. Read them with check_inbox.") {
+		if it := last(req); it.Type == protocol.ItemMessage && it.Content == WakeNote(1) || strings.HasSuffix(it.Content, "new notifications from sub-agents. Read them with check_inbox.") {
 			woken++
 		}
 	}

@@ -16,6 +16,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/grovecli/grove/core/engine"
 	"github.com/grovecli/grove/core/model"
 	"github.com/grovecli/grove/core/tools"
@@ -32,9 +34,6 @@ const (
 	ToolWait   = "wait_session"
 	ToolCancel = "cancel_session"
 )
-
-// maxWait bounds one wait_session call.
-const maxWait = 30 * time.Minute
 
 // Options configures the surface.
 type Options struct {
@@ -144,6 +143,10 @@ func (s *Surface) create(ctx context.Context, env *tools.Env, raw json.RawMessag
 		AgentType: typ, Description: a.Prompt, Note: engine.NormalizeNote(a.Prompt),
 		Model: p.Model, Effort: p.Effort, Instructions: p.Instructions,
 		Surface: Name, NonInteractive: true,
+		// Seed 003: the session id is a UUID v4; the parent hears when the
+		// child completes.
+		NewID:    func() protocol.ThreadID { return protocol.ThreadID(uuid.NewString()) },
+		Describe: describe,
 	})
 	if err != nil {
 		return tools.Errorf("create_session: %v", err)
@@ -154,6 +157,17 @@ func (s *Surface) create(ctx context.Context, env *tools.Env, raw json.RawMessag
 	}
 	_ = s.e.Announce(env.ThreadID, id, fmt.Sprintf("spawned child session %s with model %s", id, modelName))
 	return jsonResult(map[string]any{"session_id": id}, false, fmt.Sprintf("%s session %s (%s)", typ, id.Short(), modelName), id)
+}
+
+// describe is the parent's background message for a child session's
+// status: seed 003's "child session {id} completed" (its create and cancel
+// messages are announced by the tools themselves); other statuses keep the
+// engine's wording.
+func describe(id protocol.ThreadID, st protocol.AgentStatus) string {
+	if st.Kind == protocol.StatusCompleted {
+		return fmt.Sprintf("child session %s completed", id)
+	}
+	return ""
 }
 
 // owned checks that id names a child session of the caller.
@@ -178,7 +192,7 @@ func (s *Surface) wait(ctx context.Context, env *tools.Env, raw json.RawMessage)
 		return tools.Errorf("wait_session: %v", err)
 	}
 	if a.TimeoutMS > 0 {
-		timeout := min(time.Duration(a.TimeoutMS)*time.Millisecond, maxWait)
+		timeout := time.Duration(a.TimeoutMS) * time.Millisecond
 		_, timedOut, err := s.e.WaitFinal(ctx, id, timeout)
 		if err != nil {
 			return tools.Errorf("wait_session interrupted: %v", err)
@@ -236,7 +250,7 @@ func (s *Surface) cancel(ctx context.Context, env *tools.Env, raw json.RawMessag
 	if _, _, err := s.e.WaitFinal(context.WithoutCancel(ctx), id, 10*time.Second); err != nil {
 		return tools.Errorf("cancel_session: %v", err)
 	}
-	_ = s.e.Announce(env.ThreadID, id, fmt.Sprintf("child session %s cancelled.", id))
+	_ = s.e.Announce(env.ThreadID, id, fmt.Sprintf("child session %s cancelled", id))
 	return jsonResult(map[string]any{"cancelled": true}, false, fmt.Sprintf("cancelled session %s", id.Short()), id)
 }
 

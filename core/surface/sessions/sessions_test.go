@@ -12,10 +12,11 @@ import (
 
 	"go.uber.org/goleak"
 
+	"github.com/google/uuid"
+
 	"github.com/grovecli/grove/core/engine"
 	"github.com/grovecli/grove/core/model"
 	"github.com/grovecli/grove/core/surface"
-	"github.com/grovecli/grove/core/surface/collab"
 	"github.com/grovecli/grove/protocol"
 	"github.com/grovecli/grove/templates"
 )
@@ -108,7 +109,7 @@ func start(t *testing.T, c model.Client, profiles map[string]Profile) (*engine.E
 	e, err := engine.New(context.Background(), engine.Options{
 		Home: home, Client: c, Model: "gpt-test", Cwd: cwd, Templates: cat, Headless: true,
 		ApprovalPolicy: protocol.ApprovalNever,
-		Surfaces:       []engine.SurfaceFactory{collab.New, Factory(Options{Profiles: profiles})},
+		Surfaces:       []engine.SurfaceFactory{surface.CollabFactory, Factory(Options{Profiles: profiles})},
 		SelectSurface:  surface.Selector(Name),
 	})
 	if err != nil {
@@ -249,17 +250,24 @@ func TestSessionTools(t *testing.T) {
 		t.Fatalf("child tools: %v", names)
 	}
 	// Seed 003's background events on the parent.
-	var sawSpawn, sawCancel bool
+	var sawSpawn, sawCancel, sawComplete bool
 	deadline := time.After(10 * time.Second)
-	for !(sawSpawn && sawCancel) {
+	for !(sawSpawn && sawCancel && sawComplete) {
 		select {
 		case ev := <-events:
 			if ev.Type == protocol.EventBackground && ev.ThreadID == root {
 				sawSpawn = sawSpawn || ev.Background.Message == fmt.Sprintf("spawned child session %s with model gpt-poet", quick)
-				sawCancel = sawCancel || ev.Background.Message == fmt.Sprintf("child session %s cancelled.", slow)
+				sawCancel = sawCancel || ev.Background.Message == fmt.Sprintf("child session %s cancelled", slow)
+				sawComplete = sawComplete || ev.Background.Message == fmt.Sprintf("child session %s completed", quick)
 			}
 		case <-deadline:
-			t.Fatalf("background events: spawn %v cancel %v", sawSpawn, sawCancel)
+			t.Fatalf("background events: spawn %v cancel %v complete %v", sawSpawn, sawCancel, sawComplete)
+		}
+	}
+	// Seed 003: session ids are UUID v4 strings.
+	for _, id := range []string{slow, quick} {
+		if u, err := uuid.Parse(id); err != nil || u.Version() != 4 || u.String() != id {
+			t.Errorf("session id %q is not a UUID v4", id)
 		}
 	}
 	_ = e
@@ -294,7 +302,7 @@ func TestChildIsNonInteractive(t *testing.T) {
 	e, err := engine.New(context.Background(), engine.Options{
 		Home: home, Client: c, Model: "gpt-test", Cwd: cwd, Templates: cat,
 		ApprovalPolicy: protocol.ApprovalOnRequest, Sandbox: protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite},
-		Surfaces:      []engine.SurfaceFactory{collab.New, Factory(Options{})},
+		Surfaces:      []engine.SurfaceFactory{surface.CollabFactory, Factory(Options{})},
 		SelectSurface: surface.Selector(Name),
 	})
 	if err != nil {

@@ -36,6 +36,12 @@ type Agent struct {
 	Grace       time.Duration
 	Inputs      map[string]templates.InputDefinition
 	Output      *templates.OutputConfig
+	// ApprovalMode is the definition's approvalMode (seed 004 §3.9):
+	// route_to_parent (default), suppress, auto_approve_in_sandbox.
+	ApprovalMode string
+	// Temperature and TopP are the definition's modelConfig values when
+	// it sets them (nil: the provider's default).
+	Temperature, TopP *float64
 }
 
 // builtins are seed 004's Explore and Plan agents (§4).
@@ -43,7 +49,7 @@ func builtins() []*Agent {
 	return []*Agent{
 		{
 			Type:      "Explore",
-			WhenToUse: "Fast, read-only exploration of a codebase: finding files, searching code, explaining how something is structured.",
+			WhenToUse: "Fast exploration of codebases. Use for finding files, searching code, understanding structure.",
 			Builtin:   true, Source: "builtin", ReadOnly: true,
 			Allow:    []string{"read_file", "list_dir", "grep_files"},
 			Prompt:   explorePrompt,
@@ -51,7 +57,7 @@ func builtins() []*Agent {
 		},
 		{
 			Type:      "Plan",
-			WhenToUse: "Designing an implementation: reads the relevant code and returns a step-by-step plan with the files to change and the risks.",
+			WhenToUse: "Creating implementation plans, designing architecture, analyzing trade-offs.",
 			Builtin:   true, Source: "builtin", ReadOnly: true, ForkContext: true,
 			Allow:    []string{"read_file", "list_dir", "grep_files"},
 			Prompt:   planPrompt,
@@ -130,6 +136,8 @@ func fromTemplate(t *templates.Template) *Agent {
 			a.Inputs = d.InputConfig.Inputs
 		}
 		a.Output = d.OutputConfig
+		a.ApprovalMode = d.ApprovalMode
+		a.Temperature, a.TopP = d.ModelConfig.Temperature, d.ModelConfig.TopP
 	}
 	return a
 }

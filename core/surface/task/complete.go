@@ -1,9 +1,11 @@
 package task
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/grovecli/grove/core/model"
@@ -27,13 +29,16 @@ type completeTask struct {
 func newCompleteTask(a *Agent, store *results) (*completeTask, error) {
 	props := map[string]any{}
 	doc := map[string]any{"type": "object", "properties": props, "additionalProperties": false}
-	desc := "Call this when your task is done, with your final answer in result. Your work ends with this call; nothing after it is seen."
+	// Seed 004 §3.5's descriptions. Without an outputConfig the seed's
+	// tool takes no parameters; grove adds an optional result string, and
+	// the answer is still the seed's: the arguments, pretty-printed.
+	desc := "Call this tool to signal that you have completed your task."
 	c := &completeTask{store: store}
 	if o := a.Output; o != nil {
 		props[o.OutputName] = o.Schema
 		doc["required"] = []string{o.OutputName}
 		c.output = o.OutputName
-		desc = fmt.Sprintf("Call this to submit your final answer and complete the task. You MUST provide %s in the specified format: %s", o.OutputName, o.Description)
+		desc = "Call this tool to submit your final answer and complete the task. You MUST provide the required output in the specified format."
 	} else {
 		props["result"] = map[string]any{"type": "string", "description": "Your final answer or report."}
 	}
@@ -47,21 +52,43 @@ func newCompleteTask(a *Agent, store *results) (*completeTask, error) {
 
 func (c *completeTask) Spec() model.ToolSpec { return c.spec }
 
+// Run records the agent's result as seed 004's extract_complete_task_output
+// does: the named output when the definition has an outputConfig and the
+// call carries it, else the whole arguments, pretty-printed JSON either way.
 func (c *completeTask) Run(_ context.Context, env *tools.Env, args json.RawMessage) tools.Result {
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(args, &m); err != nil {
+	if len(bytes.TrimSpace(args)) == 0 {
+		args = json.RawMessage("{}")
+	}
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(args))
+	dec.UseNumber() // numbers keep the digits the model wrote
+	if err := dec.Decode(&v); err != nil {
 		return tools.Errorf("complete_task: %v", err)
 	}
-	var result string
-	if c.output != "" {
-		result = string(m[c.output])
-	} else if raw, ok := m["result"]; ok {
-		if err := json.Unmarshal(raw, &result); err != nil {
-			return tools.Errorf("complete_task: result must be a string")
+	if m, ok := v.(map[string]any); ok && c.output != "" {
+		if out, ok := m[c.output]; ok {
+			v = out
 		}
+	}
+	result, err := prettyJSON(v)
+	if err != nil {
+		return tools.Errorf("complete_task: %v", err)
 	}
 	c.store.complete(env.ThreadID, result)
 	return tools.Result{Output: "Task completed; your result was handed back.", Summary: "task complete", Final: result}
+}
+
+// prettyJSON prints v as serde_json::to_string_pretty does: two-space
+// indent, object keys sorted (serde_json's default map), no HTML escaping.
+func prettyJSON(v any) (string, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return "", err
+	}
+	return strings.TrimSuffix(b.String(), "\n"), nil
 }
 
 // results keeps each agent's run: what complete_task submitted, and

@@ -189,7 +189,7 @@ func TestResumeRefusesARunningOrUnknownAgent(t *testing.T) {
 	if out := rawOutput(c, "t2"); !strings.Contains(out, "still running") {
 		t.Errorf("resume of a running agent = %q", out)
 	}
-	if out := rawOutput(c, "t3"); !strings.Contains(out, "no agent 0000-not-an-agent") {
+	if out := rawOutput(c, "t3"); out != "Subagent execution failed: Transcript not found for agent: 0000-not-an-agent" {
 		t.Errorf("resume of an unknown agent = %q", out)
 	}
 }

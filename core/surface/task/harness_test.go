@@ -15,7 +15,6 @@ import (
 	"github.com/grovecli/grove/core/engine"
 	"github.com/grovecli/grove/core/model"
 	"github.com/grovecli/grove/core/surface"
-	"github.com/grovecli/grove/core/surface/collab"
 	"github.com/grovecli/grove/protocol"
 	"github.com/grovecli/grove/templates"
 )
@@ -128,6 +127,9 @@ type setup struct {
 	trust     bool
 	env       map[string]string
 	aliases   map[string]string
+	// interactive: approvals reach the user (PendingApprovals) instead of
+	// the headless policy.
+	interactive bool
 }
 
 // start runs an engine with both surfaces and a root thread.
@@ -148,9 +150,9 @@ func start(t *testing.T, c model.Client, s setup) (*engine.Engine, protocol.Thre
 	cat := templates.Load(templates.Dirs{Cwd: s.cwd, GroveHome: s.home}, templates.Options{ModelAliases: s.aliases})
 	env := func(k string) string { return s.env[k] }
 	e, err := engine.New(context.Background(), engine.Options{
-		Home: s.home, Client: c, Model: s.model, Cwd: s.cwd, Templates: cat, Headless: true,
-		ApprovalPolicy: protocol.ApprovalNever,
-		Surfaces: []engine.SurfaceFactory{collab.New, Factory(Options{
+		Home: s.home, Client: c, Model: s.model, Cwd: s.cwd, Templates: cat, Headless: !s.interactive,
+		ApprovalPolicy: approvalPolicy(s),
+		Surfaces: []engine.SurfaceFactory{surface.CollabFactory, Factory(Options{
 			ModelAliases: s.aliases, TrustCustomAgents: s.trust, Getenv: env,
 		})},
 		SelectSurface: surface.Selector(s.surface),
@@ -169,6 +171,13 @@ func start(t *testing.T, c model.Client, s setup) (*engine.Engine, protocol.Thre
 		_ = e.Shutdown(ctx)
 	})
 	return e, root
+}
+
+func approvalPolicy(s setup) protocol.ApprovalPolicy {
+	if s.interactive {
+		return protocol.ApprovalOnRequest
+	}
+	return protocol.ApprovalNever
 }
 
 // runRoot submits a prompt to the root and waits for its turn to end.

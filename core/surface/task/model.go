@@ -1,48 +1,50 @@
 package task
 
 import (
-	"fmt"
 	"strings"
 )
 
-// Environment variables that set every Task agent's model (seed 004
-// §3.10 names CODEX_SUBAGENT_MODEL; grove's own spelling wins).
-var subagentModelEnv = []string{"GROVE_SUBAGENT_MODEL", "CODEX_SUBAGENT_MODEL"}
+// Environment variables that set every Task agent's model, highest first:
+// seed 004 §3.10's CODEX_SUBAGENT_MODEL, then grove's own spelling.
+var subagentModelEnv = []string{"CODEX_SUBAGENT_MODEL", "GROVE_SUBAGENT_MODEL"}
 
-// resolveModel applies the resolution chain: the call's model, the
-// definition's, the environment's, then the parent's ("" = inherit). The
-// aliases sonnet, opus and haiku map through agents.model_aliases at
-// every level; inherit passes to the next level.
-func resolveModel(call, definition string, getenv func(string) string, aliases map[string]string) (string, error) {
-	if m, ok, err := alias(call, aliases); err != nil {
-		return "", fmt.Errorf("model: %w", err)
-	} else if ok {
-		return m, nil
-	}
-	if m, ok, err := alias(definition, aliases); err == nil && ok {
-		return m, nil
-	}
+// seedAliases is seed 004 §3.10's resolve_model_name: what sonnet, haiku
+// and opus mean when agents.model_aliases does not map them.
+var seedAliases = map[string]string{"sonnet": "claude-sonnet", "haiku": "claude-haiku", "opus": "claude-opus"}
+
+// resolveModel is seed 004 §3.10's priority chain: the environment
+// (CODEX_SUBAGENT_MODEL) first, then the Task call's model, then the
+// definition's, then the parent's ("" = inherit). inherit at any level
+// passes to the next. The chain's plan-mode rule does not arise: grove has
+// no plan permission mode.
+func resolveModel(call, definition string, getenv func(string) string, aliases map[string]string) string {
 	for _, k := range subagentModelEnv {
-		if m, ok, err := alias(getenv(k), aliases); err != nil {
-			return "", fmt.Errorf("%s: %w", k, err)
-		} else if ok {
-			return m, nil
+		if m, ok := alias(getenv(k), aliases); ok {
+			return m
 		}
 	}
-	return "", nil
+	if m, ok := alias(call, aliases); ok {
+		return m
+	}
+	if m, ok := alias(definition, aliases); ok {
+		return m
+	}
+	return ""
 }
 
-// alias maps one level's model: ok=false when it is empty or inherit.
-func alias(m string, aliases map[string]string) (string, bool, error) {
+// alias maps one level's model: ok=false when it is empty or inherit. The
+// aliases go through agents.model_aliases (the provider's real ids), else
+// the seed's names; any other name is used as written.
+func alias(m string, aliases map[string]string) (string, bool) {
 	m = strings.TrimSpace(m)
 	switch l := strings.ToLower(m); l {
 	case "", "inherit":
-		return "", false, nil
+		return "", false
 	case "sonnet", "opus", "haiku":
 		if v := aliases[l]; v != "" {
-			return v, true, nil
+			return v, true
 		}
-		return "", false, fmt.Errorf("model alias %q has no mapping in [agents] model_aliases (set agents.model_aliases.%s, or give a model id)", l, l)
+		return seedAliases[l], true
 	}
-	return m, true, nil
+	return m, true
 }

@@ -15,21 +15,22 @@ import (
 
 // taskOutputArgs are TaskOutput's parameters (seed 004 §3.6.2).
 type taskOutputArgs struct {
-	AgentID string `json:"agent_id" required:"true" jsonschema:"The agent_id Task returned."`
-	Block   *bool  `json:"block" jsonschema:"Wait for the agent to finish (default true)."`
-	Timeout *int   `json:"timeout" jsonschema:"Seconds to wait when blocking (default 300, at most 3600)."`
+	AgentID string `json:"agent_id" required:"true" jsonschema:"The agent ID from async_launched status"`
+	Block   *bool  `json:"block" jsonschema:"Wait for completion (default: true)"`
+	Timeout *int   `json:"timeout" jsonschema:"Seconds to wait (default: 300)"`
 }
 
-// TaskOutput's wait bounds.
-const (
-	outputDefaultTimeout = 300
-	outputMaxTimeout     = 3600
-)
+// outputDefaultTimeout is TaskOutput's default wait in seconds.
+const outputDefaultTimeout = 300
+
+// outputForever stands for the seed's wait on a negative timeout (an i32
+// cast to u64: centuries); the caller's interrupt still ends it.
+const outputForever = 100 * 365 * 24 * time.Hour
 
 type taskOutputTool struct{ s *Surface }
 
 func (t *taskOutputTool) Spec() model.ToolSpec {
-	return model.ToolSpec{Name: ToolTaskOutput, Description: "Get the result of a sub-agent started with Task (run_in_background). Blocks until it finishes unless block is false.", Parameters: schema.MustObject(taskOutputArgs{})}
+	return model.ToolSpec{Name: ToolTaskOutput, Description: "Retrieves results from a background subagent task.", Parameters: schema.MustObject(taskOutputArgs{})}
 }
 
 func (t *taskOutputTool) Run(ctx context.Context, env *tools.Env, raw json.RawMessage) tools.Result {
@@ -40,22 +41,29 @@ func (t *taskOutputTool) Run(ctx context.Context, env *tools.Env, raw json.RawMe
 	}
 	id := protocol.ThreadID(strings.TrimSpace(a.AgentID))
 	block := a.Block == nil || *a.Block
-	timeout := outputDefaultTimeout
+	timeout := time.Duration(outputDefaultTimeout) * time.Second
 	if a.Timeout != nil {
-		timeout = min(max(*a.Timeout, 0), outputMaxTimeout)
+		timeout = time.Duration(*a.Timeout) * time.Second
+		if *a.Timeout < 0 {
+			timeout = outputForever
+		}
 	}
-	// Only the caller's own agents: a sibling's results are not its own.
-	if _, known := s.results.get(id); !known || !s.e.IsChildOf(env.ThreadID, id) || id == env.ThreadID {
+	// Seed 004 §3.6.2: only background tasks are in the store (a
+	// synchronous Task already returned its result), and only the
+	// caller's own: a sibling's results are not its own.
+	r, known := s.results.get(id)
+	if !known || !r.background || !s.e.IsChildOf(env.ThreadID, id) || id == env.ThreadID {
 		return jsonResult(map[string]any{"status": "not_found", "message": "No task found with that agent_id"}, true, "no task "+id.Short())
 	}
 	if block {
-		if _, _, err := s.e.WaitFinal(ctx, id, time.Duration(timeout)*time.Second); err != nil {
+		if _, _, err := s.e.WaitFinal(ctx, id, timeout); err != nil {
 			return tools.Errorf("TaskOutput interrupted: %v", err)
 		}
 	}
 	rep, _ := s.e.Report(id)
 	if rep.Status.IsActive() {
-		return jsonResult(map[string]any{"status": "running", "message": "Task still running or timed out waiting"}, false, "still running "+id.Short())
+		// The seed prints BackgroundTaskStatus::Running with {:?}.
+		return jsonResult(map[string]any{"status": "Running", "message": "Task still running or timed out waiting"}, true, "still running "+id.Short())
 	}
 	o := s.outcome(id)
 	out := map[string]any{"status": o.Status, "result": o.Result, "turns_used": o.Turns, "duration_seconds": o.Duration.Seconds()}

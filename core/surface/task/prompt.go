@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/grovecli/grove/core/engine"
 	"github.com/grovecli/grove/protocol"
 	"github.com/grovecli/grove/templates"
 )
@@ -168,11 +169,16 @@ func forkHistory(parent []protocol.Item) []protocol.Item {
 	return append(out, protocol.UserMessage(forkEntry))
 }
 
-// gracePrompt is the grace step's message (seed 004 §3.6).
+// gracePrompt is the grace step's message, seed 004 §3.6's text.
 func gracePrompt(reason string) string {
-	what := "You have used all the turns you were given."
-	if reason == "timeout" {
-		what = "You have used all the time you were given."
+	warning := "You have reached the maximum number of turns."
+	switch reason {
+	case engine.LimitTimeout:
+		warning = "You have exceeded the time limit."
+	case engine.LimitNoCompletion:
+		// The seed has no wording for this reason (its loop never ends
+		// without complete_task); the rest of the message is its own.
+		warning = "You ended your turn without calling `complete_task`."
 	}
-	return what + " This is your last step: call complete_task right now with the best answer you have so far. No other tool is available."
+	return warning + " You have one final chance to complete the task.\nYou MUST call `complete_task` immediately with your best answer.\nDo not call any other tools."
 }

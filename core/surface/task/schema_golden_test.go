@@ -15,3 +15,16 @@ func TestToolSchemasGolden(t *testing.T) {
 		"task_output": schema.MustObject(taskOutputArgs{}),
 	})
 }
+
+// The tools' descriptions are seed 004 §3.7's; grove only appends the
+// other agent types a session has after the seed's text.
+func TestToolDescriptionsAreTheSeeds(t *testing.T) {
+	r := NewRegistry(nil)
+	if got := taskDescription(r); got != seedTaskDescription {
+		t.Errorf("Task description with only the built-ins = %q", got)
+	}
+	out := (&taskOutputTool{}).Spec().Description
+	if out != "Retrieves results from a background subagent task." {
+		t.Errorf("TaskOutput description = %q", out)
+	}
+}

@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/grovecli/grove/core/engine"
 	"github.com/grovecli/grove/core/model"
@@ -88,9 +90,9 @@ func TestSyncTaskWithOutputSchemaRetriesAfterViolation(t *testing.T) {
 	if out["status"] != "goal" {
 		t.Fatalf("status = %v, want goal: %v", out["status"], out)
 	}
-	res, _ := out["result"].(map[string]any)
-	if res["summary"] != "ok" || fmt.Sprint(res["issues"]) != "[unchecked error]" {
-		t.Errorf("result = %#v, want the typed review_report", out["result"])
+	// Seed 004 §3.4.2: the named output, pretty-printed, byte for byte.
+	if want := "{\n  \"issues\": [\n    \"unchecked error\"\n  ],\n  \"summary\": \"ok\"\n}"; out["result"] != want {
+		t.Errorf("result = %q, want the pretty review_report %q", out["result"], want)
 	}
 	for _, k := range []string{"turns_used", "duration_seconds", "agent_id", "total_tool_use_count", "total_tokens"} {
 		if _, ok := out[k]; !ok {
@@ -191,14 +193,14 @@ func TestBackgroundTaskAndTaskOutput(t *testing.T) {
 	runRoot(t, e, root, "explore")
 
 	launched := toolOutput(t, c, "t1")
-	if launched["status"] != "async_launched" || launched["description"] != "find main" || launched["agent_id"] == "" {
+	if id, _ := launched["agent_id"].(string); launched["status"] != "async_launched" || launched["description"] != "find main" || !agentIDFormat.MatchString(id) {
 		t.Errorf("launch = %v", launched)
 	}
-	if got := toolOutput(t, c, "o1"); got["status"] != "running" || got["message"] != "Task still running or timed out waiting" {
+	if got := toolOutput(t, c, "o1"); got["status"] != "Running" || got["message"] != "Task still running or timed out waiting" {
 		t.Errorf("non-blocking TaskOutput = %v", got)
 	}
 	got := toolOutput(t, c, "o2")
-	if got["status"] != "goal" || got["result"] != "main is in cmd/" || got["turns_used"] != float64(1) {
+	if got["status"] != "goal" || got["result"] != "{\n  \"result\": \"main is in cmd/\"\n}" || got["turns_used"] != float64(1) {
 		t.Errorf("blocking TaskOutput = %v", got)
 	}
 	// Background agents get only the async-safe tools, and Explore only its read-only ones.
@@ -208,6 +210,9 @@ func TestBackgroundTaskAndTaskOutput(t *testing.T) {
 		t.Errorf("background Explore tools = %v, want %v", names, want)
 	}
 }
+
+// agentIDFormat is seed 004 §3.4.1's id: agent-<uuid v4>.
+var agentIDFormat = regexp.MustCompile(`^agent-[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
 
 func agentID(out string) string {
 	var m map[string]any
@@ -251,7 +256,8 @@ func limitScript(ignore bool) *scripted {
 			}
 			return call("t1", "Task", `{"subagent_type":"counter","prompt":"count","description":"count files"}`)
 		case "counter":
-			if strings.Contains(lastUser(req), "This is your last step") {
+			// Seed 004 §3.6's grace message, verbatim.
+			if lastUser(req) == "You have reached the maximum number of turns. You have one final chance to complete the task.\nYou MUST call `complete_task` immediately with your best answer.\nDo not call any other tools." {
 				if ignore {
 					return model.Response{Text: "partial: 3 files so far"}
 				}
@@ -270,7 +276,7 @@ func TestMaxTurnsGraceStepReachesGoal(t *testing.T) {
 	e, root := start(t, c, setup{cwd: project(t, map[string]string{"counter.yaml": limitedYAML})})
 	runRoot(t, e, root, "go")
 	out := toolOutput(t, c, "t1")
-	if out["status"] != "goal" || out["result"] != "3 files" || out["turns_used"] != float64(3) {
+	if out["status"] != "goal" || out["result"] != "{\n  \"result\": \"3 files\"\n}" || out["turns_used"] != float64(3) {
 		t.Errorf("result = %v, want goal after the grace step", out)
 	}
 	reqs := c.requests("counter")
@@ -333,7 +339,7 @@ func TestNonBuiltinAgentRefusedExec(t *testing.T) {
 	e, root := start(t, c, setup{cwd: project(t, map[string]string{"fixer.yaml": customYAML})})
 	runRoot(t, e, root, "x")
 	out := toolOutput(t, c, "t1")
-	if res, _ := out["result"].(string); !strings.Contains(res, `"exec_command" is not available`) {
+	if res, _ := out["result"].(string); !strings.Contains(res, `Tool 'exec_command' is not available in this context`) {
 		t.Errorf("exec_command was not refused: %v", out)
 	}
 	names := toolNames(c.requests("fixer")[0])
@@ -365,7 +371,12 @@ func TestTrustCustomAgentsLiftsTheTier(t *testing.T) {
 	}
 }
 
-func TestResumeFinishedAgentInNewProcess(t *testing.T) {
+// An agent id from another session (here: an earlier process on the same
+// GROVE_HOME) does not resolve: Task{resume} answers as seed 004's handler
+// does for a missing transcript, the agent never runs in the new session
+// (it would read the other session's transcript and run under its
+// grants), and TaskOutput does not know it either (issue 21).
+func TestResumeRefusesAnAgentOfAnotherSession(t *testing.T) {
 	home := t.TempDir()
 	cwd := project(t, nil)
 	c1 := &scripted{}
@@ -391,31 +402,31 @@ func TestResumeFinishedAgentInNewProcess(t *testing.T) {
 	// A new process: a new engine and a new session on the same home.
 	c2 := &scripted{}
 	c2.reply = func(role string, req model.Request) model.Response {
-		if role == "root" {
-			if _, ok := outputs(req)["t2"]; ok {
-				return model.Response{Text: "ok"}
-			}
-			return call("t2", "Task", fmt.Sprintf(`{"subagent_type":"Explore","prompt":"what was the word?","description":"recall","resume":%q}`, id))
+		if role != "root" {
+			return call("d2", "complete_task", `{"result":"ran"}`)
 		}
-		var said []string
-		for _, it := range req.Items {
-			said = append(said, it.Content)
+		outs := outputs(req)
+		switch {
+		case outs["t3"] != "":
+			return model.Response{Text: "ok"}
+		case outs["t2"] != "":
+			return call("t3", "TaskOutput", fmt.Sprintf(`{"agent_id":%q,"block":false}`, id))
 		}
-		return call("d2", "complete_task", fmt.Sprintf(`{"result":%q}`, strings.Join(said, "|")))
+		return call("t2", "Task", fmt.Sprintf(`{"subagent_type":"Explore","prompt":"what was the word?","description":"recall","resume":%q}`, id))
 	}
 	e2, root2 := start(t, c2, setup{home: home, cwd: cwd})
 	runRoot(t, e2, root2, "again")
-	out := toolOutput(t, c2, "t2")
-	res, _ := out["result"].(string)
-	if out["status"] != "goal" || out["agent_id"] != id || !strings.Contains(res, "kumquat") || !strings.Contains(res, "what was the word?") {
-		t.Errorf("resumed result = %v", out)
+	if got, want := rawOutput(c2, "t2"), "Subagent execution failed: Transcript not found for agent: "+id; got != want {
+		t.Errorf("resume of another session's agent = %q, want %q", got, want)
 	}
-	if info, ok := e2.Info(protocol.ThreadID(id)); !ok || info.ParentID != root2 {
-		t.Errorf("resumed agent is not in the new tree: %+v", info)
+	if out := toolOutput(t, c2, "t3"); out["status"] != "not_found" {
+		t.Errorf("TaskOutput of another session's agent = %v", out)
 	}
-	// complete_task is bound again for the resumed run.
-	if names := toolNames(c2.requests("Explore")[0]); !slices.Contains(names, "complete_task") {
-		t.Errorf("resumed agent tools = %v", names)
+	if n := len(c2.requests("Explore")); n != 0 {
+		t.Errorf("the other session's agent ran %d model requests in this session", n)
+	}
+	if info, ok := e2.Info(protocol.ThreadID(id)); ok {
+		t.Errorf("another session's agent joined this tree: %+v", info)
 	}
 }
 
@@ -494,6 +505,9 @@ func mustInfo(t *testing.T, e *engine.Engine, req model.Request) protocol.Thread
 	return protocol.ThreadInfo{}
 }
 
+// Seed 004 §3.10: CODEX_SUBAGENT_MODEL, then the call's model, then the
+// definition's, then the parent's; the aliases map through
+// agents.model_aliases, else to the seed's names.
 func TestModelResolutionChain(t *testing.T) {
 	aliases := map[string]string{"sonnet": "claude-sonnet-4-5", "haiku": "claude-haiku-4-5"}
 	env := map[string]string{}
@@ -501,24 +515,231 @@ func TestModelResolutionChain(t *testing.T) {
 	cases := []struct {
 		call, def, env, want string
 	}{
-		{"haiku", "opus-id", "env-model", "claude-haiku-4-5"},
-		{"inherit", "def-model", "env-model", "def-model"},
+		{"haiku", "opus-id", "env-model", "env-model"},
+		{"haiku", "opus-id", "", "claude-haiku-4-5"},
+		{"inherit", "def-model", "", "def-model"},
+		{"inherit", "def-model", "inherit", "def-model"},
 		{"", "", "sonnet", "claude-sonnet-4-5"},
 		{"", "", "", ""},
 		{"my-model", "", "", "my-model"},
+		{"opus", "", "", "claude-opus"},
+		{"", "Opus", "", "claude-opus"},
 	}
 	for _, tc := range cases {
 		env["CODEX_SUBAGENT_MODEL"] = tc.env
-		got, err := resolveModel(tc.call, tc.def, getenv, aliases)
-		if err != nil || got != tc.want {
-			t.Errorf("resolve(%q, %q, env %q) = %q, %v; want %q", tc.call, tc.def, tc.env, got, err, tc.want)
+		if got := resolveModel(tc.call, tc.def, getenv, aliases); got != tc.want {
+			t.Errorf("resolve(%q, %q, env %q) = %q; want %q", tc.call, tc.def, tc.env, got, tc.want)
 		}
 	}
+	env["CODEX_SUBAGENT_MODEL"] = ""
 	env["GROVE_SUBAGENT_MODEL"] = "grove-model"
-	if got, _ := resolveModel("", "", getenv, aliases); got != "grove-model" {
-		t.Errorf("GROVE_SUBAGENT_MODEL not preferred: %q", got)
+	if got := resolveModel("x", "y", getenv, aliases); got != "grove-model" {
+		t.Errorf("GROVE_SUBAGENT_MODEL ignored: %q", got)
 	}
-	if _, err := resolveModel("opus", "", getenv, aliases); err == nil || !strings.Contains(err.Error(), "model_aliases") {
-		t.Errorf("unmapped alias: %v", err)
+	env["CODEX_SUBAGENT_MODEL"] = "codex-model"
+	if got := resolveModel("x", "y", getenv, aliases); got != "codex-model" {
+		t.Errorf("CODEX_SUBAGENT_MODEL is not first: %q", got)
+	}
+}
+
+// Seed 004 §3.6.2: TaskOutput reads the background store; a synchronous
+// agent (whose Task call already returned its result) is not in it.
+func TestTaskOutputOfASynchronousAgentIsNotFound(t *testing.T) {
+	c := &scripted{}
+	c.reply = func(role string, req model.Request) model.Response {
+		if role != "root" {
+			return call("d", "complete_task", `{"result":"found"}`)
+		}
+		outs := outputs(req)
+		switch {
+		case outs["o1"] != "":
+			return model.Response{Text: "ok"}
+		case outs["t1"] != "":
+			return call("o1", "TaskOutput", fmt.Sprintf(`{"agent_id":%q}`, agentID(outs["t1"])))
+		}
+		return call("t1", "Task", `{"subagent_type":"Explore","prompt":"find","description":"find"}`)
+	}
+	e, root := start(t, c, setup{})
+	runRoot(t, e, root, "x")
+	if out := toolOutput(t, c, "t1"); out["status"] != "goal" || !agentIDFormat.MatchString(fmt.Sprint(out["agent_id"])) {
+		t.Fatalf("sync Task = %v", out)
+	}
+	if got := toolOutput(t, c, "o1"); got["status"] != "not_found" || got["message"] != "No task found with that agent_id" {
+		t.Errorf("TaskOutput of a synchronous agent = %v", got)
+	}
+}
+
+// A Task agent that ends its turn without complete_task gets the grace
+// step (only complete_task offered); ending that one without it too is
+// seed 004's ErrorNoCompleteTaskCall, with what it said as the result.
+func TestEndingWithoutCompleteTask(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		obeysGrace bool
+		wantStatus string
+		wantResult string
+	}{
+		{"ignores the grace step", false, "error_no_complete_task_call", "still thinking"},
+		{"completes in the grace step", true, "goal", "{\n  \"result\": \"late answer\"\n}"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := &scripted{}
+			c.reply = func(role string, req model.Request) model.Response {
+				if role == "root" {
+					if _, ok := outputs(req)["t1"]; ok {
+						return model.Response{Text: "ok"}
+					}
+					return call("t1", "Task", `{"subagent_type":"Explore","prompt":"look","description":"look"}`)
+				}
+				if strings.HasPrefix(lastUser(req), "You ended your turn without calling `complete_task`. You have one final chance to complete the task.") {
+					if names := toolNames(req); !slices.Equal(names, []string{"complete_task"}) {
+						t.Errorf("grace tools = %v", names)
+					}
+					if tc.obeysGrace {
+						return call("g", "complete_task", `{"result":"late answer"}`)
+					}
+				}
+				return model.Response{Text: "still thinking"}
+			}
+			e, root := start(t, c, setup{})
+			runRoot(t, e, root, "go")
+			out := toolOutput(t, c, "t1")
+			if out["status"] != tc.wantStatus || out["result"] != tc.wantResult {
+				t.Errorf("Task = %v, want %s / %q", out, tc.wantStatus, tc.wantResult)
+			}
+			if n := len(c.requests("Explore")); n != 2 {
+				t.Errorf("Explore made %d requests, want its turn and the grace step", n)
+			}
+		})
+	}
+}
+
+// Seed 004 §3.9: a definition with approvalMode suppress never asks the
+// user; an escalation is refused at once instead of waiting for someone.
+func TestApprovalModeSuppressNeverAsks(t *testing.T) {
+	c := &scripted{}
+	c.reply = func(role string, req model.Request) model.Response {
+		switch role {
+		case "root":
+			if _, ok := outputs(req)["t1"]; ok {
+				return model.Response{Text: "ok"}
+			}
+			return call("t1", "Task", `{"subagent_type":"quiet","prompt":"run it","description":"run"}`)
+		case "quiet":
+			if out, ok := outputs(req)["x"]; ok {
+				return call("d", "complete_task", fmt.Sprintf(`{"result":%q}`, out))
+			}
+			return call("x", "exec_command", `{"cmd":"echo hi","sandbox_permissions":"require_escalated","justification":"test"}`)
+		}
+		return model.Response{}
+	}
+	yaml := "agentType: quiet\nwhenToUse: runs quietly\napprovalMode: suppress\n"
+	e, root := start(t, c, setup{cwd: project(t, map[string]string{"quiet.yaml": yaml}), trust: true, interactive: true})
+	if err := e.SubmitText(root, "go"); err != nil {
+		t.Fatal(err)
+	}
+	if _, timedOut, err := e.WaitFinal(context.Background(), root, 30*time.Second); err != nil || timedOut {
+		t.Fatalf("root never finished (an approval waiting for the user?): %v %v; pending %v", timedOut, err, e.PendingApprovals())
+	}
+	if res, _ := toolOutput(t, c, "t1")["result"].(string); !strings.Contains(res, "runs non-interactively") {
+		t.Errorf("escalation under approvalMode suppress = %q", res)
+	}
+}
+
+// Seed 004: a definition's modelConfig temperature and topP reach the
+// agent's model requests; an agent without them sends neither.
+func TestModelConfigReachesTheRequests(t *testing.T) {
+	c := &scripted{}
+	c.reply = func(role string, req model.Request) model.Response {
+		if role == "root" {
+			outs := outputs(req)
+			switch {
+			case outs["t2"] != "":
+				return model.Response{Text: "ok"}
+			case outs["t1"] != "":
+				return call("t2", "Task", `{"subagent_type":"Explore","prompt":"x","description":"x"}`)
+			}
+			return call("t1", "Task", `{"subagent_type":"tuned","prompt":"x","description":"x"}`)
+		}
+		return call("d", "complete_task", `{}`)
+	}
+	yaml := "agentType: tuned\nwhenToUse: tuned sampling\nmodelConfig:\n  temperature: 0.1\n  topP: 0.9\n"
+	e, root := start(t, c, setup{cwd: project(t, map[string]string{"tuned.yaml": yaml})})
+	runRoot(t, e, root, "go")
+	tuned := c.requests("tuned")
+	if len(tuned) == 0 || tuned[0].Temperature == nil || *tuned[0].Temperature != 0.1 || tuned[0].TopP == nil || *tuned[0].TopP != 0.9 {
+		t.Fatalf("tuned agent's request sampling: %+v", tuned)
+	}
+	if ex := c.requests("Explore"); len(ex) == 0 || ex[0].Temperature != nil || ex[0].TopP != nil {
+		t.Errorf("Explore sent sampling settings it was not given")
+	}
+	if out := toolOutput(t, c, "t1"); out["result"] != "{}" {
+		t.Errorf("complete_task{} result = %v, want the seed's pretty {}", out["result"])
+	}
+}
+
+// Seed 004 §5.2: a Task agent's activity reaches its parent's thread as
+// subagent_activity events with the seed's field names and event types:
+// started, each step, each tool call, the grace period, the end.
+func TestSubagentActivityEvents(t *testing.T) {
+	c := &scripted{}
+	c.reply = func(role string, req model.Request) model.Response {
+		if role == "root" {
+			if _, ok := outputs(req)["t1"]; ok {
+				return model.Response{Text: "ok"}
+			}
+			return call("t1", "Task", `{"subagent_type":"Explore","prompt":"look","description":"look around"}`)
+		}
+		if _, ok := outputs(req)["l"]; !ok {
+			return call("l", "list_dir", `{"path":"."}`)
+		}
+		if strings.HasPrefix(lastUser(req), "You ended your turn") {
+			return call("g", "complete_task", `{"result":"done"}`)
+		}
+		return model.Response{Text: "thinking aloud"}
+	}
+	e, root := start(t, c, setup{})
+	events, cancel := e.Subscribe()
+	defer cancel()
+	runRoot(t, e, root, "go")
+	want := []protocol.SubagentEventType{
+		protocol.ActivityStarted, protocol.ActivityTurnStart, protocol.ActivityTurnComplete,
+		protocol.ActivityToolCallStart, protocol.ActivityToolCallEnd,
+		protocol.ActivityGracePeriodStart, protocol.ActivityToolCallStart, protocol.ActivityGracePeriodEnd,
+		protocol.ActivityCompleted,
+	}
+	var got []protocol.SubagentEventType
+	var first protocol.SubagentActivityEvent
+	deadline := time.After(10 * time.Second)
+	for len(got) == 0 || got[len(got)-1] != protocol.ActivityCompleted {
+		select {
+		case ev := <-events:
+			if ev.Type != protocol.EventSubagentActivity {
+				continue
+			}
+			if ev.ThreadID != root {
+				t.Fatalf("activity on thread %s, want the parent %s", ev.ThreadID, root)
+			}
+			if len(got) == 0 {
+				first = *ev.SubagentActivity
+			}
+			got = append(got, ev.SubagentActivity.EventType)
+		case <-deadline:
+			t.Fatalf("activity so far: %v", got)
+		}
+	}
+	// Every wanted type appears, in this order (steps repeat in between).
+	i := 0
+	for _, g := range got {
+		if i < len(want) && g == want[i] {
+			i++
+		}
+	}
+	if i != len(want) {
+		t.Errorf("activity = %v, want in order %v", got, want)
+	}
+	b, _ := json.Marshal(first)
+	if !agentIDFormat.MatchString(string(first.AgentID)) || !strings.Contains(string(b), `"agent_type":"Explore","event_type":"STARTED","data":{"description":"look around"}`) {
+		t.Errorf("STARTED event = %s", b)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/grovecli/grove/core/engine"
 	"github.com/grovecli/grove/core/model"
 	"github.com/grovecli/grove/core/tools"
@@ -17,12 +19,12 @@ import (
 // taskArgs are Task's parameters (seed 004 §3.6.1); the schema the model
 // sees is generated from this struct.
 type taskArgs struct {
-	SubagentType    string         `json:"subagent_type" required:"true" jsonschema:"The type of agent to start (see the list in this tool's description)."`
-	Prompt          string         `json:"prompt" required:"true" jsonschema:"The task for the agent: everything it needs to know, and what to report back."`
-	Description     string         `json:"description" required:"true" jsonschema:"A short (3-5 word) description of the task, shown to the user."`
-	Model           string         `json:"model" jsonschema:"Optional model: sonnet, opus, haiku, inherit, or a model id."`
-	RunInBackground bool           `json:"run_in_background" jsonschema:"Start the agent and return its agent_id at once; collect the result with TaskOutput."`
-	Resume          string         `json:"resume" jsonschema:"agent_id of an earlier agent to continue with its full previous transcript (prompt is its next instruction)."`
+	SubagentType    string         `json:"subagent_type" required:"true" jsonschema:"The type of subagent to spawn (e.g., 'Explore', 'Plan')"`
+	Prompt          string         `json:"prompt" required:"true" jsonschema:"The task/prompt for the subagent to execute"`
+	Description     string         `json:"description" required:"true" jsonschema:"A short (3-5 word) description of the task (REQUIRED)"`
+	Model           string         `json:"model" jsonschema:"Optional model override: 'sonnet', 'haiku', 'opus', 'inherit'"`
+	RunInBackground bool           `json:"run_in_background" jsonschema:"If true, run async and return immediately"`
+	Resume          string         `json:"resume" jsonschema:"Optional agent ID to resume from. If provided, the agent continues from the previous execution transcript."`
 	Inputs          map[string]any `json:"inputs" jsonschema:"Values for the agent's declared inputs (see its inputs in this tool's description)."`
 }
 
@@ -37,19 +39,44 @@ func newTaskTool(s *Surface) *taskTool {
 
 func (t *taskTool) Spec() model.ToolSpec { return t.spec }
 
-// taskDescription lists the agent types with when to use them.
+// seedTaskDescription is seed 004 §3.7's TASK_TOOL description.
+const seedTaskDescription = `Spawns a specialized subagent for focused, autonomous tasks.
+
+Available subagent types:
+- Explore: Fast codebase exploration (read-only)
+- Plan: Implementation planning and architecture design
+
+Use this when a task requires:
+- Focused exploration without context pollution
+- Independent research or analysis
+- Parallel work on separate concerns
+
+The subagent runs in isolated context with restricted tools.
+
+Agents can be resumed using the ` + "`resume`" + ` parameter by passing the agent ID from a previous invocation. When resumed, the agent continues with its full previous context preserved.`
+
+// taskDescription is the seed's description, then (grove's addition) the
+// other agent types this session has, with when to use them and their
+// declared inputs, so the model can pick them.
 func taskDescription(r *Registry) string {
 	var b strings.Builder
-	b.WriteString("Start a specialised sub-agent on a focused, self-contained task. It works in its own context with its own tools and returns its result when done (or, with run_in_background, at once with an agent_id for TaskOutput).\n\nAvailable subagent types:\n")
+	b.WriteString(seedTaskDescription)
+	extra := false
 	for _, a := range r.agents {
+		if a.Builtin && (a.Type == "Explore" || a.Type == "Plan") && len(a.Inputs) == 0 {
+			continue
+		}
+		if !extra {
+			b.WriteString("\n\nMore subagent types (pass values for declared inputs in inputs):\n")
+			extra = true
+		}
 		fmt.Fprintf(&b, "- %s: %s", a.Type, oneLine(a.WhenToUse))
 		if len(a.Inputs) > 0 {
 			fmt.Fprintf(&b, " Inputs: %s.", inputList(a.Inputs))
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString("\nGive the agent everything it needs in prompt: it does not see this conversation (except types that fork it). Continue an earlier agent, with everything it already knows, by passing its agent_id as resume.")
-	return b.String()
+	return strings.TrimRight(b.String(), "\n")
 }
 
 func oneLine(s string) string {
@@ -85,9 +112,12 @@ func (t *taskTool) Run(ctx context.Context, env *tools.Env, raw json.RawMessage)
 	var id protocol.ThreadID
 	if resume := strings.TrimSpace(a.Resume); resume != "" {
 		id = protocol.ThreadID(resume)
+		if err := s.e.CheckContinue(env.ThreadID, id); err != nil {
+			return tools.Errorf("Subagent execution failed: %v", err)
+		}
 		s.results.begin(id, run{agent: agent, description: a.Description, startedAt: start.UnixNano(), background: a.RunInBackground}, true)
 		if err := s.e.ContinueChild(env.ThreadID, id, spec.Prompt, &spec); err != nil {
-			return tools.Errorf("Task: resume %s: %v", resume, err)
+			return tools.Errorf("Subagent execution failed: %v", err)
 		}
 	} else {
 		if id, err = s.e.SpawnChild(ctx, spec); err != nil {
@@ -127,10 +157,8 @@ func (s *Surface) childSpec(env *tools.Env, a *Agent, args taskArgs) (engine.Chi
 	vars["cwd"] = env.Cwd
 	vars["prompt"] = args.Prompt
 	vars["description"] = args.Description
-	model, err := resolveModel(args.Model, a.Model, s.opts.Getenv, s.opts.ModelAliases)
-	if err != nil {
-		return engine.ChildSpec{}, err
-	}
+	vars["agent_type"] = a.Type
+	model := resolveModel(args.Model, a.Model, s.opts.Getenv, s.opts.ModelAliases)
 	complete, err := newCompleteTask(a, s.results)
 	if err != nil {
 		return engine.ChildSpec{}, err
@@ -141,13 +169,22 @@ func (s *Surface) childSpec(env *tools.Env, a *Agent, args taskArgs) (engine.Chi
 		AgentType: a.Type, Description: args.Description, Note: args.Description,
 		Model: model, Instructions: substitute(a.Prompt, vars) + completionNote,
 		Allow:        toolFilter(a, args.RunInBackground, s.opts.TrustCustomAgents),
+		Blocked:      blockedMessage,
+		NewID:        newAgentID,
 		Tools:        []tools.Tool{complete},
 		EndTurnTools: []string{ToolCompleteTask},
 		Limits: engine.Limits{
 			MaxSteps: a.MaxTurns, MaxTime: a.MaxTime, Grace: a.Grace,
-			GracePrompt: gracePrompt, GraceTools: []string{ToolCompleteTask},
+			GracePrompt: gracePrompt, GraceTools: []string{ToolCompleteTask}, GraceOnEnd: true,
 		},
-		ReadOnly: a.ReadOnly,
+		ReadOnly: a.ReadOnly, Temperature: a.Temperature, TopP: a.TopP,
+		Activity: true,
+		// Seed 004 §3.9: suppress and auto_approve_in_sandbox never prompt;
+		// the agent works inside its sandbox and what would need approval
+		// is decided by the configured policy (escalations are refused),
+		// never by asking the user. route_to_parent asks through the
+		// parent, as every agent does.
+		NonInteractive: a.ApprovalMode == "suppress" || a.ApprovalMode == "auto_approve_in_sandbox",
 	}
 	if a.ForkContext && args.Resume == "" {
 		spec.History = forkHistory(s.e.History(env.ThreadID))
@@ -155,8 +192,17 @@ func (s *Surface) childSpec(env *tools.Env, a *Agent, args taskArgs) (engine.Chi
 	return spec, nil
 }
 
+// newAgentID is seed 004 §3.4.1's agent id: agent-<uuid v4>.
+func newAgentID() protocol.ThreadID { return protocol.ThreadID("agent-" + uuid.NewString()) }
+
+// blockedMessage is seed 004 §3.4.2's answer to a call of a tool the
+// agent's filter refuses.
+func blockedMessage(name string) string {
+	return fmt.Sprintf("Tool '%s' is not available in this context", name)
+}
+
 // completionNote tells every Task agent how its work ends.
-const completionNote = "\n\nWhen your task is done, call complete_task with your result: that call ends your work and hands the result back. A reply without it also ends your work, but carries no typed result."
+const completionNote = "\n\nWhen your task is done, call complete_task with your result: that call ends your work and hands the result back. A reply without it does not complete the task."
 
 // Result statuses (seed 004 §3.4.2).
 const (
@@ -165,6 +211,9 @@ const (
 	StatusMaxTurns = "max_turns"
 	StatusAborted  = "aborted"
 	StatusError    = "error"
+	// StatusNoCompleteTask: the agent ended without calling complete_task
+	// (after its grace step).
+	StatusNoCompleteTask = "error_no_complete_task_call"
 )
 
 // outcome is a finished run in Task's terms.
@@ -195,8 +244,6 @@ func (s *Surface) outcome(id protocol.ThreadID) outcome {
 		partial = rep.LastMessage
 	}
 	switch {
-	case r.completed && r.agent != nil && r.agent.Output != nil && json.Valid([]byte(r.result)):
-		o.Status, o.Result = StatusGoal, json.RawMessage(r.result)
 	case r.completed:
 		o.Status, o.Result = StatusGoal, r.result
 	case rep.Status.Kind == protocol.StatusErrored:
@@ -207,10 +254,11 @@ func (s *Surface) outcome(id protocol.ThreadID) outcome {
 		o.Status, o.Result = StatusMaxTurns, partial
 	case rep.LimitHit == engine.LimitTimeout:
 		o.Status, o.Result = StatusTimeout, partial
-	case r.agent != nil && r.agent.Output != nil:
-		o.Status = StatusError
-		o.Result = "the agent ended without calling complete_task with its " + r.agent.Output.OutputName + "; its last message: " + partial
+	case rep.LimitHit == engine.LimitNoCompletion:
+		o.Status, o.Result = StatusNoCompleteTask, partial
 	default:
+		// An agent the user or a close stopped mid-reply, or one ended by
+		// its limits without its grace step (an error there).
 		o.Status, o.Result = StatusGoal, partial
 	}
 	return o

@@ -56,7 +56,7 @@ func spawnLimited(t *testing.T, e *engine.Engine, root protocol.ThreadID) protoc
 func TestTimeLimitStartsTheGraceStep(t *testing.T) {
 	b := &blocking{block: 1}
 	b.reply = func(role string, req model.Request) model.Response {
-		if !strings.Contains(lastUser(req), "all the time you were given") {
+		if !strings.HasPrefix(lastUser(req), "You have exceeded the time limit. You have one final chance to complete the task.") {
 			t.Errorf("grace request without the grace prompt: %q", lastUser(req))
 		}
 		if names := toolNames(req); len(names) != 1 || names[0] != "list_dir" {

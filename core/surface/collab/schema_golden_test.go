@@ -1,4 +1,4 @@
-package engine
+package collab
 
 import (
 	"encoding/json"
