@@ -87,7 +87,8 @@ func TestExecTaskSurfaceEndToEnd(t *testing.T) {
 	if err := json.Unmarshal([]byte(taskEnd["output"].(string)), &res); err != nil {
 		t.Fatalf("Task output: %v", err)
 	}
-	if res["status"] != "goal" || fmt.Sprint(res["result"]) != "map[text:short words:1]" {
+	// Seed 004: the result is complete_task's output as pretty-printed JSON.
+	if res["status"] != "goal" || res["result"] != "{\n  \"text\": \"short\",\n  \"words\": 1\n}" {
 		t.Errorf("Task result = %v", res)
 	}
 	if !sawRetry {

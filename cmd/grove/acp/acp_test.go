@@ -23,6 +23,7 @@ import (
 	"github.com/grovecli/grove/core/engine"
 	"github.com/grovecli/grove/core/model"
 	"github.com/grovecli/grove/core/sandbox"
+	"github.com/grovecli/grove/core/surface"
 	"github.com/grovecli/grove/protocol"
 )
 
@@ -337,6 +338,8 @@ func (f *fixture) factory(ctx context.Context, cwd string, mcp map[string]config
 	return engine.New(ctx, engine.Options{
 		Home: f.home, Client: model.NewScripted("scripted", f.script), Provider: "scripted", Model: "scripted-model",
 		Cwd: cwd, Sandbox: protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite}, ApprovalPolicy: protocol.ApprovalUntrusted,
+		// The collab tools are a surface of their own (seed 000).
+		Surfaces: []engine.SurfaceFactory{surface.CollabFactory},
 	})
 }
 

@@ -19,6 +19,7 @@ import (
 	"github.com/grovecli/grove/core/engine"
 	"github.com/grovecli/grove/core/model"
 	"github.com/grovecli/grove/core/sandbox"
+	"github.com/grovecli/grove/core/surface"
 	"github.com/grovecli/grove/protocol"
 )
 
@@ -215,6 +216,8 @@ func (f *fixture) factory(ctx context.Context, cfg ThreadConfig) (*engine.Engine
 	return engine.New(ctx, engine.Options{
 		Home: f.home, Client: model.NewScripted("scripted", f.script), Provider: "scripted",
 		Model: m, Cwd: cwd, Sandbox: protocol.SandboxPolicy{Mode: mode}, ApprovalPolicy: cfg.ApprovalPolicy,
+		// The collab tools are a surface of their own (seed 000).
+		Surfaces: []engine.SurfaceFactory{surface.CollabFactory},
 	})
 }
 
