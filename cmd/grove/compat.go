@@ -26,6 +26,7 @@ var codexExecFlags = []compatRow{
 	{"--add-dir", config.KeyWorks, "an extra writable root of the workspace-write sandbox"},
 	{"--full-auto", config.KeyWorks, "workspace-write sandbox, on-request approvals"},
 	{"--dangerously-bypass-approvals-and-sandbox", config.KeyWorks, "danger-full-access, never"},
+	{"--dangerously-bypass-hook-trust", config.KeyWorks, "runs unreviewed (not untrusted-project) hooks for this run, naming them (docs/hooks.md)"},
 	{"--skip-git-repo-check", config.KeyDiffers, "accepted; grove never requires a git repository"},
 	{"--ephemeral", config.KeyWorks, "the session's files go to a temporary directory removed at exit"},
 	{"--ignore-user-config", config.KeyWorks, "reads neither grove's nor Codex's config.toml"},

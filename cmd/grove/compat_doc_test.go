@@ -126,7 +126,7 @@ func TestCodexExecFlagsTable(t *testing.T) {
 			t.Error("exec resume has no --last")
 		}
 	}
-	own := map[string]bool{"--demo": true, "--approve-workdirs": true, "--resume": true, "--fork": true, "--events": true, "--ask-for-approval": true, "--keep-demo-dir": true, "--debug": true, "--help": true, "--last": true}
+	own := map[string]bool{"--demo": true, "--approve-workdirs": true, "--resume": true, "--fork": true, "--host": true, "--events": true, "--ask-for-approval": true, "--keep-demo-dir": true, "--debug": true, "--help": true, "--last": true}
 	check := func(f *pflag.Flag) {
 		if !listed["--"+f.Name] && !own["--"+f.Name] {
 			t.Errorf("grove exec's --%s is neither in codexExecFlags nor one of grove's own flags", f.Name)
