@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/grovecli/grove/protocol"
-	"github.com/grovecli/grove/rollout"
 )
 
 // ForkSession starts a new session that continues from a past one's
@@ -13,31 +12,20 @@ import (
 // a session another grove is still writing can be continued side by side.
 // Sub-agents are not copied: they belong to the source session.
 func (e *Engine) ForkSession(id string) (protocol.ThreadID, error) {
-	entry, err := rollout.FindSession(e.opts.Home, id)
+	p, err := e.readPastRoot("fork", id)
 	if err != nil {
 		return "", err
 	}
-	sess, err := rollout.Read(entry.RolloutPath)
-	if err != nil {
-		return "", fmt.Errorf("fork %s: %w", id, err)
-	}
+	sess := p.sess
 	history := sess.Items
 	if r := planCrashRepair(sess); r != nil {
 		history = append(append([]protocol.Item(nil), history...), r.items()...)
 	}
 	m := sess.Meta
-	cwd := m.Cwd
-	if cwd == "" {
-		cwd = e.opts.Cwd
-	}
-	surface, err := e.selectSurface(SurfaceQuery{Model: e.opts.Model})
-	if err != nil {
-		return "", err
-	}
 	last := lastAssistantMessage(history)
 	root, err := e.newThread(threadSpec{
-		surface: surface, source: protocol.SourceRoot, model: e.opts.Model, effort: e.opts.ReasoningEffort,
-		cwd: cwd, sandbox: e.opts.Sandbox, note: fmt.Sprintf("fork of %s", m.ID), history: history,
+		surface: p.surface, source: protocol.SourceRoot, model: e.opts.Model, effort: e.opts.ReasoningEffort,
+		cwd: p.cwd, sandbox: e.opts.Sandbox, host: e.opts.HostName, note: fmt.Sprintf("fork of %s", m.ID), history: history,
 		status: protocol.Completed(last, last != ""),
 	})
 	if err != nil {

@@ -80,14 +80,11 @@ func lastAssistantMessage(items []protocol.Item) string {
 // reopened for appending) and its tree of children, registered as closed and
 // resumable with resume_agent.
 func (e *Engine) ResumeSession(id string) (protocol.ThreadID, error) {
-	entry, err := rollout.FindSession(e.opts.Home, id)
+	p, err := e.readPastRoot("resume", id)
 	if err != nil {
 		return "", err
 	}
-	sess, err := rollout.Read(entry.RolloutPath)
-	if err != nil {
-		return "", fmt.Errorf("resume %s: %w", id, err)
-	}
+	sess := p.sess
 	// A session whose grove died mid-turn resumes with that turn shown as
 	// interrupted and its running calls answered as aborted.
 	crashWarning, err := repairAfterCrash(sess)
@@ -100,22 +97,10 @@ func (e *Engine) ResumeSession(id string) (protocol.ThreadID, error) {
 		status = protocol.Interrupted()
 	}
 	m := sess.Meta
-	note := sess.Note
-	if !sess.NoteSet {
-		note = m.Note
-	}
-	cwd := m.Cwd
-	if cwd == "" {
-		cwd = e.opts.Cwd
-	}
-	surface, err := e.selectSurface(SurfaceQuery{Model: e.opts.Model})
-	if err != nil {
-		return "", err
-	}
 	root, err := e.newThread(threadSpec{
-		surface: surface, id: m.ID, source: protocol.SourceResumed, model: e.opts.Model, effort: e.opts.ReasoningEffort,
-		cwd: cwd, sandbox: e.opts.Sandbox, note: note, history: sess.Items, host: e.opts.HostName,
-		createdAt: m.Timestamp, rolloutPath: entry.RolloutPath, status: status,
+		surface: p.surface, id: m.ID, source: protocol.SourceResumed, model: e.opts.Model, effort: e.opts.ReasoningEffort,
+		cwd: p.cwd, sandbox: e.opts.Sandbox, note: p.note, history: sess.Items, host: e.opts.HostName,
+		createdAt: m.Timestamp, rolloutPath: p.path, status: status,
 	})
 	if err != nil {
 		return "", err
@@ -186,4 +171,37 @@ func (e *Engine) registerClosedChildren(parent *Thread) error {
 		}
 	}
 	return firstErr
+}
+
+// pastRoot is a past session's root, read back to be reopened.
+type pastRoot struct {
+	path    string // its rollout
+	sess    *rollout.Session
+	note    string
+	cwd     string
+	surface string
+}
+
+// readPastRoot finds a past session by id (or prefix) and reads its root's
+// rollout; verb names the operation in errors ("resume", "fork", "view").
+func (e *Engine) readPastRoot(verb, id string) (*pastRoot, error) {
+	entry, err := rollout.FindSession(e.opts.Home, id)
+	if err != nil {
+		return nil, err
+	}
+	sess, err := rollout.Read(entry.RolloutPath)
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %w", verb, id, err)
+	}
+	p := &pastRoot{path: entry.RolloutPath, sess: sess, note: sess.Note, cwd: sess.Meta.Cwd}
+	if !sess.NoteSet {
+		p.note = sess.Meta.Note
+	}
+	if p.cwd == "" {
+		p.cwd = e.opts.Cwd
+	}
+	if p.surface, err = e.selectSurface(SurfaceQuery{Model: e.opts.Model}); err != nil {
+		return nil, err
+	}
+	return p, nil
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/grovecli/grove/protocol"
-	"github.com/grovecli/grove/rollout"
 )
 
 // ViewSession opens a past session without writing to it: the root and
@@ -15,35 +14,19 @@ import (
 // with that grove named; once it has exited, the input continues the
 // session.
 func (e *Engine) ViewSession(id string) (protocol.ThreadID, error) {
-	entry, err := rollout.FindSession(e.opts.Home, id)
+	p, err := e.readPastRoot("view", id)
 	if err != nil {
 		return "", err
 	}
-	sess, err := rollout.Read(entry.RolloutPath)
-	if err != nil {
-		return "", fmt.Errorf("view %s: %w", id, err)
-	}
-	m := sess.Meta
-	note := sess.Note
-	if !sess.NoteSet {
-		note = m.Note
-	}
-	cwd := m.Cwd
-	if cwd == "" {
-		cwd = e.opts.Cwd
-	}
-	surface, err := e.selectSurface(SurfaceQuery{Model: e.opts.Model})
-	if err != nil {
-		return "", err
-	}
+	sess, m := p.sess, p.sess.Meta
 	status := protocol.Shutdown()
 	if sess.LastStatus != nil {
 		status = *sess.LastStatus
 	}
 	root, err := e.newThread(threadSpec{
-		surface: surface, id: m.ID, source: protocol.SourceResumed, model: e.opts.Model, effort: e.opts.ReasoningEffort,
-		cwd: cwd, sandbox: e.opts.Sandbox, note: note, history: sess.Items,
-		createdAt: m.Timestamp, rolloutPath: entry.RolloutPath, status: status, closed: true,
+		id: m.ID, source: protocol.SourceResumed, model: e.opts.Model, effort: e.opts.ReasoningEffort,
+		surface: p.surface, cwd: p.cwd, sandbox: e.opts.Sandbox, note: p.note, history: sess.Items, host: e.opts.HostName,
+		createdAt: m.Timestamp, rolloutPath: p.path, status: status, closed: true,
 	})
 	if err != nil {
 		return "", err
