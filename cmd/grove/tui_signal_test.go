@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -30,7 +31,9 @@ func TestTUISignalsShutDownLikeCtrlC(t *testing.T) {
 			dir := t.TempDir()
 			home := filepath.Join(dir, "home")
 			exitFile := filepath.Join(dir, "exit")
-			sock := "grove-sig-" + filepath.Base(dir)
+			// One tmux server per subtest: t.TempDir's base name ("001")
+			// repeats, and a server still exiting refuses a new session.
+			sock := fmt.Sprintf("grove-sig-%d-%d", os.Getpid(), tc.sig)
 			tmux := func(args ...string) string {
 				c := exec.Command("tmux", append([]string{"-L", sock}, args...)...)
 				c.Env = append(os.Environ(), "TERM=xterm-256color")

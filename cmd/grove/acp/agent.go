@@ -44,8 +44,11 @@ type Options struct {
 // agent implements the SDK's Agent and AgentLoader.
 type agent struct {
 	opts Options
-	conn *sdk.AgentSideConnection
-	ctx  context.Context // ends when the connection does
+	// conn is set once NewAgentSideConnection returns; the SDK already
+	// reads (and calls NewSession) inside it, so users wait on connReady.
+	conn      *sdk.AgentSideConnection
+	connReady chan struct{}
+	ctx       context.Context // ends when the connection does
 
 	mu       sync.Mutex
 	sessions map[sdk.SessionId]*session
@@ -68,8 +71,9 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	a := &agent{opts: opts, ctx: ctx, sessions: map[sdk.SessionId]*session{}}
+	a := &agent{opts: opts, ctx: ctx, sessions: map[sdk.SessionId]*session{}, connReady: make(chan struct{})}
 	a.conn = sdk.NewAgentSideConnection(a, out, in)
+	close(a.connReady)
 	// No SetLogger: the SDK starts reading in NewAgentSideConnection, so
 	// setting it afterwards races with that reader. Its default,
 	// slog.Default, writes through the log package, which grove routes
@@ -277,4 +281,10 @@ func promptItems(blocks []sdk.ContentBlock) ([]protocol.InputItem, error) {
 		return nil, errors.New("prompt is empty")
 	}
 	return out, nil
+}
+
+// connection is the client connection, once Serve has it.
+func (a *agent) connection() *sdk.AgentSideConnection {
+	<-a.connReady
+	return a.conn
 }

@@ -65,7 +65,7 @@ func newSession(a *agent, eng *engine.Engine, root protocol.ThreadID, events <-c
 
 // update sends one session/update.
 func (s *session) update(u sdk.SessionUpdate) {
-	if err := s.a.conn.SessionUpdate(s.a.ctx, sdk.SessionNotification{SessionId: s.id, Update: u}); err != nil {
+	if err := s.a.connection().SessionUpdate(s.a.ctx, sdk.SessionNotification{SessionId: s.id, Update: u}); err != nil {
 		logging.L().Debug("acp: session update not delivered", "session", string(s.id), "err", err)
 	}
 }
@@ -373,7 +373,7 @@ func (s *session) askPermission(ap protocol.ApprovalRequest) {
 	go func() {
 		defer s.a.wg.Done()
 		d := protocol.DecisionAbort
-		resp, err := s.a.conn.RequestPermission(s.a.ctx, req)
+		resp, err := s.a.connection().RequestPermission(s.a.ctx, req)
 		switch {
 		case err != nil:
 			logging.L().Warn("acp: permission request failed; aborting", "session", string(s.id), "err", err)
