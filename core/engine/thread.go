@@ -210,12 +210,16 @@ func (t *Thread) role() string {
 	return t.agentType
 }
 
+// recorder is the thread's rollout writer, nil while it has none (closed).
+func (t *Thread) recorder() *rollout.Recorder {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.rec
+}
+
 // record appends an event to the rollout (written at once).
 func (t *Thread) record(ev protocol.Event) {
-	t.mu.Lock()
-	rec := t.rec
-	t.mu.Unlock()
-	if rec != nil {
+	if rec := t.recorder(); rec != nil {
 		if err := rec.AppendEvent(ev); err != nil {
 			t.e.warnOnce(t.id, "rollout", err)
 		}
@@ -223,10 +227,7 @@ func (t *Thread) record(ev protocol.Event) {
 }
 
 func (t *Thread) recordItem(it protocol.Item) {
-	t.mu.Lock()
-	rec := t.rec
-	t.mu.Unlock()
-	if rec != nil {
+	if rec := t.recorder(); rec != nil {
 		if err := rec.AppendItem(it); err != nil {
 			t.e.warnOnce(t.id, "rollout", err)
 		}
@@ -234,10 +235,7 @@ func (t *Thread) recordItem(it protocol.Item) {
 }
 
 func (t *Thread) flush() {
-	t.mu.Lock()
-	rec := t.rec
-	t.mu.Unlock()
-	if rec != nil {
+	if rec := t.recorder(); rec != nil {
 		if err := rec.Flush(); err != nil {
 			t.e.warnOnce(t.id, "rollout", err)
 		}
@@ -246,10 +244,7 @@ func (t *Thread) flush() {
 
 // sync fsyncs the rollout (at turn ends; never on the per-item path).
 func (t *Thread) sync() {
-	t.mu.Lock()
-	rec := t.rec
-	t.mu.Unlock()
-	if rec != nil {
+	if rec := t.recorder(); rec != nil {
 		// A close that raced ahead has already flushed and closed the file.
 		if err := rec.Sync(); err != nil && !t.isClosed() {
 			t.e.warnOnce(t.id, "rollout", err)

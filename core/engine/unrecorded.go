@@ -5,13 +5,10 @@ import "fmt"
 // recordFailed returns the rollout write failure that left lines of this
 // thread unrecorded (a full disk), nil while everything is on disk.
 func (t *Thread) recordFailed() error {
-	t.mu.Lock()
-	rec := t.rec
-	t.mu.Unlock()
-	if rec == nil {
-		return nil
+	if rec := t.recorder(); rec != nil {
+		return rec.Failed()
 	}
-	return rec.Failed()
+	return nil
 }
 
 // unrecordedMessage is the turn's error when its record could not be kept:
