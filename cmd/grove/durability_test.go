@@ -12,6 +12,7 @@ import (
 
 	"github.com/grovecli/grove/core/model/modeltest"
 	"github.com/grovecli/grove/rollout"
+	"github.com/grovecli/grove/rollout/rollouttest"
 )
 
 // durabilityServer answers every prompt with "answer to <last user
@@ -184,18 +185,14 @@ func TestFullDiskFailsExec(t *testing.T) {
 	if err := os.MkdirAll(home, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=192k", "tmpfs", home).CombinedOutput(); err != nil {
-		t.Skipf("cannot mount a small tmpfs (needs root): %v %s", err, out)
-	}
-	t.Cleanup(func() { _ = exec.Command("umount", "-l", home).Run() })
+	rollouttest.MountTmpfs(t, home, "192k")
 	srv := modeltest.NewServer(t)
 	srv.Handle(func(r modeltest.CapturedRequest) modeltest.Reply {
 		// The disk fills while the model answers its first request.
 		if len(parseChat(r).outputs) == 0 {
-			f, _ := os.Create(filepath.Join(home, "filler"))
-			for _, err := f.Write(make([]byte, 4096)); err == nil; _, err = f.Write(make([]byte, 4096)) {
+			if err := rollouttest.FillDisk(home); err != nil {
+				t.Error(err)
 			}
-			f.Close()
 			return modeltest.Reply{ToolCalls: []modeltest.ToolCall{{ID: "c1", Name: "update_plan", Arguments: `{"plan":[{"step":"` + strings.Repeat("s", 3000) + `","status":"pending"}]}`}}}
 		}
 		return modeltest.Reply{Text: "done"}

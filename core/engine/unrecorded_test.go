@@ -2,38 +2,15 @@ package engine
 
 import (
 	"context"
-	"errors"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"testing"
 
 	"github.com/grovecli/grove/core/model"
 	"github.com/grovecli/grove/protocol"
 	"github.com/grovecli/grove/rollout"
+	"github.com/grovecli/grove/rollout/rollouttest"
 )
-
-// fillDisk writes to a file in dir until the file system is full.
-func fillDisk(t *testing.T, dir string) {
-	f, err := os.Create(filepath.Join(dir, "filler"))
-	if err != nil {
-		t.Error(err)
-		return
-	}
-	defer f.Close()
-	chunk := make([]byte, 4096)
-	for {
-		if _, err := f.Write(chunk); err != nil {
-			if !errors.Is(err, syscall.ENOSPC) {
-				t.Errorf("fill: %v", err)
-			}
-			return
-		}
-	}
-}
 
 // TestDiskFullStopsTheTurn: when the rollout cannot be written (a full
 // disk) the turn stops before the next model call, as an error that says
@@ -43,17 +20,16 @@ func TestDiskFullStopsTheTurn(t *testing.T) {
 	var home string
 	s := script{"root": func(_ context.Context, tn turn) (model.Response, error) {
 		if requests.Add(1) == 1 {
-			fillDisk(t, home) // the disk fills while the model answers
+			if err := rollouttest.FillDisk(home); err != nil { // the disk fills while the model answers
+				t.Error(err)
+			}
 			return calls(toolCall("c1", "no_such_tool", map[string]any{"x": strings.Repeat("y", 2000)})), nil
 		}
 		return text("this reply must never be asked for"), nil
 	}}
 	env := newEnv(t, s, func(o *Options) {
 		home = o.Home
-		if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", home).CombinedOutput(); err != nil {
-			t.Skipf("cannot mount a small tmpfs as the home (needs root): %v %s", err, out)
-		}
-		t.Cleanup(func() { _ = exec.Command("umount", "-l", home).Run() })
+		rollouttest.MountTmpfs(t, home, "256k")
 	})
 	env.send("do it")
 	st := env.rootFinal(1)
