@@ -195,9 +195,9 @@ func TestContextLengthRefusalCompactsAndRetriesOnce(t *testing.T) {
 	}
 	env := newEnv(t, nil, func(o *Options) { o.Client = p.client(t) })
 	env.send("first question")
-	env.rootFinal(0)
+	env.rootFinal(1) // rootFinal(0) is the idle root before any turn
 	env.send("too long once")
-	if st := env.rootFinal(1); st.Kind != protocol.StatusCompleted || !strings.HasPrefix(st.Message, "ok ") {
+	if st := env.rootFinal(2); st.Kind != protocol.StatusCompleted || !strings.HasPrefix(st.Message, "ok ") {
 		t.Fatalf("refused turn ended %+v", st)
 	}
 	ev := env.waitFor("compaction", func(ev protocol.Event) bool { return ev.Type == protocol.EventContextCompacted })
@@ -210,7 +210,7 @@ func TestContextLengthRefusalCompactsAndRetriesOnce(t *testing.T) {
 		t.Fatalf("retried request input %q", retry)
 	}
 	env.send("always too long")
-	st := env.rootFinal(2)
+	st := env.rootFinal(3)
 	if st.Kind != protocol.StatusErrored || !strings.Contains(st.Message, "maximum context length") {
 		t.Fatalf("second refusal ended %+v", st)
 	}
@@ -222,9 +222,9 @@ func TestManualCompactionSurvivesResume(t *testing.T) {
 	p := newCompactingProvider(t)
 	env := newEnv(t, nil, func(o *Options) { o.Client = p.client(t) })
 	env.send("remember the secret word: pineapple")
-	env.rootFinal(0)
+	env.rootFinal(1) // rootFinal(0) is the idle root before any turn
 	env.send("second message")
-	env.rootFinal(1)
+	env.rootFinal(2)
 	if err := env.e.Submit(protocol.Op{Type: protocol.OpCompact, ThreadID: env.root, Text: "keep the secret word"}); err != nil {
 		t.Fatal(err)
 	}
@@ -237,7 +237,7 @@ func TestManualCompactionSurvivesResume(t *testing.T) {
 	if !strings.HasSuffix(prompt[len(prompt)-1], "keep the secret word") {
 		t.Fatalf("manual instructions not in the prompt: %q", prompt[len(prompt)-1])
 	}
-	env.rootFinal(2) // the status returns to completed
+	env.rootFinal(3) // the status returns to completed after the compaction
 	if err := env.e.Shutdown(context.Background()); err != nil {
 		t.Fatal(err)
 	}

@@ -135,7 +135,7 @@ func TestCompactHooks(t *testing.T) {
 	p := newCompactingProvider(t)
 	env := newEnv(t, nil, func(o *Options) { o.Client = p.client(t); o.Hooks = r })
 	env.send("remember this")
-	env.rootFinal(0)
+	env.rootFinal(1) // rootFinal(0) is the idle root before any turn
 	if err := env.e.Submit(protocol.Op{Type: protocol.OpCompact, ThreadID: env.root}); err != nil {
 		t.Fatal(err)
 	}

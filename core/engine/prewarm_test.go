@@ -51,10 +51,10 @@ func TestToolsArePrewarmedOnceAtTheFirstTurn(t *testing.T) {
 	env.send("one")
 	<-w.ready
 	<-requested
-	env.rootFinal(0)
+	env.rootFinal(1) // rootFinal(0) is the idle root before any turn
 	env.send("two")
 	<-requested
-	env.rootFinal(1)
+	env.rootFinal(2)
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if len(w.envs) != 1 || w.envs[0].Cwd != env.cwd || w.envs[0].Sandbox.Mode != protocol.SandboxDangerFullAccess || w.envs[0].ThreadID != env.root {
