@@ -97,6 +97,15 @@ type Event struct {
 	Compaction *Compaction      `json:"compaction,omitempty"`  // context_compacted
 	// SubagentActivity: subagent_activity (seed 004 §5.2).
 	SubagentActivity *SubagentActivityEvent `json:"subagent_activity,omitempty"`
+	// Seed 001's variants, with the seed's field names:
+	// subagent_created, subagent_reply_success, subagent_ended.
+	SubagentID ThreadID `json:"subagent_id,omitempty"`
+	// Subagents: subagents_list_response (present, maybe empty).
+	Subagents *[]SubagentInfo `json:"subagents,omitempty"`
+	// Notifications: inbox_response (present, maybe empty).
+	Notifications *[]SubagentNotification `json:"notifications,omitempty"`
+	// FinalState: subagent_ended.
+	FinalState *SubagentState `json:"final_state,omitempty"`
 	// Interrupted: a message cut off by an interrupt while it streamed.
 	Interrupted bool   `json:"interrupted,omitempty"`
 	Input       *Item  `json:"input,omitempty"`    // input_queued

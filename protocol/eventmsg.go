@@ -186,6 +186,18 @@ func NewEvent(thread ThreadID, turnID string, m EventMsg) Event {
 		ev.Compaction = &m.Compaction
 	case SubagentActivityMsg:
 		ev.SubagentActivity = &m.Activity
+	case SubagentCreatedMsg:
+		ev.SubagentID = m.SubagentID
+	case SubagentReplySuccessMsg:
+		ev.SubagentID = m.SubagentID
+	case SubagentEndedMsg:
+		ev.SubagentID, ev.FinalState = m.SubagentID, &m.FinalState
+	case SubagentsListResponseMsg:
+		list := append([]SubagentInfo{}, m.Subagents...)
+		ev.Subagents = &list
+	case InboxResponseMsg:
+		list := append([]SubagentNotification{}, m.Notifications...)
+		ev.Notifications = &list
 	}
 	return ev
 }
@@ -305,6 +317,8 @@ func (ev Event) Msg() (EventMsg, error) {
 			return missing("subagent_activity")
 		}
 		return SubagentActivityMsg{Activity: *ev.SubagentActivity}, nil
+	case EventSubagentCreated, EventSubagentReplySuccess, EventSubagentEnded, EventSubagentsListResponse, EventInboxResponse:
+		return ev.inboxReplyMsg()
 	case EventExecOutputDelta:
 		if ev.Tool == nil {
 			return missing("tool")
@@ -317,4 +331,36 @@ func (ev Event) Msg() (EventMsg, error) {
 		return ContextCompactedMsg{Compaction: *ev.Compaction}, nil
 	}
 	return nil, &MalformedEventError{Type: ev.Type, Thread: ev.ThreadID}
+}
+
+// inboxReplyMsg reads one of seed 001's variants (Msg's cases for them).
+func (ev Event) inboxReplyMsg() (EventMsg, error) {
+	missing := func(field string) (EventMsg, error) {
+		return nil, &MalformedEventError{Type: ev.Type, Thread: ev.ThreadID, Missing: field}
+	}
+	switch ev.Type {
+	case EventSubagentsListResponse:
+		if ev.Subagents == nil {
+			return missing("subagents")
+		}
+		return SubagentsListResponseMsg{Subagents: *ev.Subagents}, nil
+	case EventInboxResponse:
+		if ev.Notifications == nil {
+			return missing("notifications")
+		}
+		return InboxResponseMsg{Notifications: *ev.Notifications}, nil
+	}
+	if ev.SubagentID == "" {
+		return missing("subagent_id")
+	}
+	switch ev.Type {
+	case EventSubagentCreated:
+		return SubagentCreatedMsg{SubagentID: ev.SubagentID}, nil
+	case EventSubagentReplySuccess:
+		return SubagentReplySuccessMsg{SubagentID: ev.SubagentID}, nil
+	}
+	if ev.FinalState == nil {
+		return missing("final_state")
+	}
+	return SubagentEndedMsg{SubagentID: ev.SubagentID, FinalState: *ev.FinalState}, nil
 }

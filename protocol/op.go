@@ -41,4 +41,12 @@ type Op struct {
 	ReasoningEffort string `json:"reasoning_effort,omitempty"`
 	// set_approval_policy
 	ApprovalPolicy ApprovalPolicy `json:"approval_policy,omitempty"`
+	// Seed 001's inbox ops: create_subagent (task), check_inbox
+	// (mark_as_read, default true; subagent_id filters: grove's
+	// addition), reply_to_subagent (subagent_id, message), end_subagent
+	// (subagent_id).
+	Task       string   `json:"task,omitempty"`
+	SubagentID ThreadID `json:"subagent_id,omitempty"`
+	Message    string   `json:"message,omitempty"`
+	MarkAsRead *bool    `json:"mark_as_read,omitempty"`
 }
