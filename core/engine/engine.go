@@ -338,6 +338,10 @@ func (e *Engine) Submit(op protocol.Op) error {
 	case protocol.OpSetApprovalPolicy:
 		return e.setApprovalPolicy(t, op.ApprovalPolicy)
 	}
+	if _, ok := e.opHandler(op.Type); ok {
+		_, err := e.SurfaceOp(op)
+		return err
+	}
 	return fmt.Errorf("unknown op %q", op.Type)
 }
 

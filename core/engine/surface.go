@@ -1,10 +1,12 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
 	"github.com/grovecli/grove/core/tools"
+	"github.com/grovecli/grove/protocol"
 )
 
 // Surface is one set of delegation tools a thread may be offered (the
@@ -103,4 +105,68 @@ func (e *Engine) SurfaceNames() []string { return append([]string(nil), e.surfac
 func (e *Engine) surfaceAllows(surface, name string) bool {
 	owner, owned := e.surfaces.owner[name]
 	return !owned || owner == surface
+}
+
+// OpHandler is a Surface with client ops of its own (the inbox surface's
+// seed-001 ops). HandleOp runs the same operation as the surface's tool,
+// publishes its answer on the thread (Engine.Answer) and returns it.
+type OpHandler interface {
+	Surface
+	HandlesOp(protocol.OpType) bool
+	HandleOp(ctx context.Context, thread protocol.ThreadID, op protocol.Op) (protocol.EventMsg, error)
+}
+
+// opHandler is the registered surface that answers ops of type t.
+func (e *Engine) opHandler(t protocol.OpType) (OpHandler, bool) {
+	for _, name := range e.surfaces.names {
+		if h, ok := e.surfaces.byName[name].(OpHandler); ok && h.HandlesOp(t) {
+			return h, true
+		}
+	}
+	return nil, false
+}
+
+// SurfaceOp runs a client op that a surface answers on its thread (the
+// root when op.ThreadID is empty) and returns the answer, which is also
+// published there. The thread must be one that sees that surface: its
+// model could not act on what the op starts (a sub-agent's news) otherwise.
+func (e *Engine) SurfaceOp(op protocol.Op) (protocol.EventMsg, error) {
+	h, ok := e.opHandler(op.Type)
+	if !ok {
+		return nil, fmt.Errorf("unknown op %q", op.Type)
+	}
+	id := op.ThreadID
+	if id == "" {
+		id = e.RootID()
+	}
+	t := e.thread(id)
+	if t == nil {
+		return nil, fmt.Errorf("%s: no thread %s", op.Type, id)
+	}
+	t.mu.Lock()
+	surface := t.surface
+	t.mu.Unlock()
+	if surface != h.Name() {
+		return nil, fmt.Errorf("%s: thread %s uses the %q tool surface; this op belongs to the %q surface (agents.surface)", op.Type, id, surface, h.Name())
+	}
+	if t.isClosed() {
+		return nil, fmt.Errorf("%s: thread %s is closed", op.Type, id)
+	}
+	return h.HandleOp(e.ctx, id, op)
+}
+
+// Answer publishes a surface's answer m on thread and records it in the
+// thread's rollout: turnID is the turn of the tool call it answers ("" for
+// an op), clientID the op's client id ("" for a tool call).
+func (e *Engine) Answer(thread protocol.ThreadID, turnID, clientID string, m protocol.EventMsg) {
+	t := e.thread(thread)
+	if t == nil {
+		return
+	}
+	ev := protocol.NewEvent(thread, turnID, m)
+	if clientID != "" {
+		ev.ClientIDs = []string{clientID}
+	}
+	t.record(e.bus.Publish(ev))
+	t.flush()
 }

@@ -11,8 +11,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
-	"time"
 
 	"github.com/grovecli/grove/core/engine"
 	"github.com/grovecli/grove/core/model"
@@ -45,11 +43,11 @@ type Surface struct {
 func New(e *engine.Engine) (engine.Surface, error) {
 	s := &Surface{e: e}
 	s.tools = []tools.Tool{
-		&tool{spec: spec(ToolCreate, "Start a sub-agent on a task in the background and return its subagent_id at once; it never blocks. The sub-agent reports progress, questions and its result to your inbox.", createArgs{}), run: s.create},
-		&tool{spec: spec(ToolList, "List your sub-agents with their state (active, completed, error), task, times and unread notification counts.", listArgs{}), run: s.list},
-		&tool{spec: spec(ToolCheck, "Read the notifications your sub-agents sent (messages, questions, completions, errors), most recent first.", checkArgs{}), run: s.check},
-		&tool{spec: spec(ToolReply, "Send a message to one of your sub-agents (an answer to its question, a clarification, more work). A finished sub-agent continues with it.", replyArgs{}), run: s.reply},
-		&tool{spec: spec(ToolEnd, "Stop one of your sub-agents (and any agents it started) and return its final state.", endArgs{}), run: s.end},
+		s.opTool(ToolCreate, "Start a sub-agent on a task in the background and return its subagent_id at once; it never blocks. The sub-agent reports progress, questions and its result to your inbox.", createArgs{}),
+		s.opTool(ToolList, "List your sub-agents with their state (active, completed, error), task, times and unread notification counts.", listArgs{}),
+		s.opTool(ToolCheck, "Read the notifications your sub-agents sent (messages, questions, completions, errors), most recent first.", checkArgs{}),
+		s.opTool(ToolReply, "Send a message to one of your sub-agents (an answer to its question, a clarification, more work). A finished sub-agent continues with it.", replyArgs{}),
+		s.opTool(ToolEnd, "Stop one of your sub-agents (and any agents it started) and return its final state.", endArgs{}),
 	}
 	return s, nil
 }
@@ -125,135 +123,6 @@ func decode(name string, raw json.RawMessage, v any) error {
 		return fmt.Errorf("%s: invalid arguments: %w", name, err)
 	}
 	return nil
-}
-
-// childSpec is a sub-agent of this surface: the same surface (it may start
-// its own sub-agents) and notify_parent.
-func (s *Surface) childSpec(env *tools.Env, task string) engine.ChildSpec {
-	return engine.ChildSpec{
-		Caller: env.ThreadID, CallID: env.CallID, Prompt: task,
-		Description: task, Note: engine.NormalizeNote(task),
-		Instructions: childInstructions, Surface: Name,
-		Tools: []tools.Tool{&tool{spec: spec(ToolNotify, "Post a message or a question to your parent's inbox and keep working. Your parent answers questions with a message to you.", notifyArgs{}), run: s.notify}},
-	}
-}
-
-func (s *Surface) create(ctx context.Context, env *tools.Env, raw json.RawMessage) tools.Result {
-	var a createArgs
-	if err := decode(ToolCreate, raw, &a); err != nil {
-		return tools.Errorf("%v", err)
-	}
-	if strings.TrimSpace(a.Task) == "" {
-		return tools.Errorf("create_subagent: task is empty; say what the sub-agent should do")
-	}
-	id, err := s.e.SpawnChild(ctx, s.childSpec(env, a.Task))
-	if err != nil {
-		return tools.Errorf("create_subagent: %v", err)
-	}
-	if err := s.e.TrackSubagent(env.ThreadID, id, a.Task); err != nil {
-		return tools.Errorf("create_subagent: %v", err)
-	}
-	return jsonResult(map[string]any{"subagent_id": id}, false, "started "+id.Short(), id)
-}
-
-// stateJSON renders a state as seed 001 has it: active, completed, or
-// error with its message.
-func stateJSON(sa protocol.InboxSubagent) any {
-	if sa.State == protocol.SubagentError {
-		return map[string]any{"error": map[string]string{"message": sa.ErrorMessage}}
-	}
-	return sa.State
-}
-
-func (s *Surface) list(_ context.Context, env *tools.Env, raw json.RawMessage) tools.Result {
-	var a listArgs
-	if err := decode(ToolList, raw, &a); err != nil {
-		return tools.Errorf("%v", err)
-	}
-	subs := s.e.Subagents(env.ThreadID)
-	out := make([]map[string]any, 0, len(subs))
-	for _, sa := range subs {
-		out = append(out, map[string]any{
-			"id": sa.ID, "task": sa.Task, "state": stateJSON(sa.InboxSubagent),
-			"created_at": sa.CreatedAt.UTC().Format(time.RFC3339Nano), "last_activity": sa.LastActivity.UTC().Format(time.RFC3339Nano),
-			"unread_count": sa.Unread,
-		})
-	}
-	return jsonResult(map[string]any{"subagents": out}, false, fmt.Sprintf("%d sub-agents", len(out)))
-}
-
-// notificationJSON renders a notification's body by its type.
-func notificationJSON(n protocol.InboxNotification) map[string]any {
-	key := "content"
-	switch n.Kind {
-	case protocol.NotifyCompleted:
-		key = "summary"
-	case protocol.NotifyError:
-		key = "message"
-	}
-	return map[string]any{"type": n.Kind, key: n.Text}
-}
-
-func (s *Surface) check(_ context.Context, env *tools.Env, raw json.RawMessage) tools.Result {
-	var a checkArgs
-	if err := decode(ToolCheck, raw, &a); err != nil {
-		return tools.Errorf("%v", err)
-	}
-	mark := a.MarkAsRead == nil || *a.MarkAsRead
-	notes, err := s.e.ReadInbox(env.ThreadID, protocol.ThreadID(strings.TrimSpace(a.SubagentID)), mark)
-	if err != nil {
-		return tools.Errorf("check_inbox: %v", err)
-	}
-	out := make([]map[string]any, 0, len(notes))
-	unread := 0
-	for _, n := range notes {
-		if !n.Read {
-			unread++
-		}
-		out = append(out, map[string]any{
-			"subagent_id": n.From, "timestamp": n.Timestamp.UTC().Format(time.RFC3339Nano),
-			"notification": notificationJSON(n), "read": n.Read,
-		})
-	}
-	return jsonResult(map[string]any{"notifications": out}, false, fmt.Sprintf("%d notifications, %d new", len(out), unread))
-}
-
-func (s *Surface) reply(_ context.Context, env *tools.Env, raw json.RawMessage) tools.Result {
-	var a replyArgs
-	if err := decode(ToolReply, raw, &a); err != nil {
-		return tools.Errorf("%v", err)
-	}
-	id := protocol.ThreadID(strings.TrimSpace(a.SubagentID))
-	rebind := s.childSpec(env, a.Message)
-	if err := s.e.ReplyToSubagent(env.ThreadID, id, a.Message, &rebind); err != nil {
-		return tools.Errorf("reply_to_subagent: %v", err)
-	}
-	return jsonResult(map[string]any{"subagent_id": id, "delivered": true}, false, "replied to "+id.Short(), id)
-}
-
-func (s *Surface) end(_ context.Context, env *tools.Env, raw json.RawMessage) tools.Result {
-	var a endArgs
-	if err := decode(ToolEnd, raw, &a); err != nil {
-		return tools.Errorf("%v", err)
-	}
-	id := protocol.ThreadID(strings.TrimSpace(a.SubagentID))
-	final, err := s.e.EndSubagent(env.ThreadID, id)
-	if err != nil {
-		return tools.Errorf("end_subagent: %v", err)
-	}
-	return jsonResult(map[string]any{"subagent_id": id, "final_state": stateJSON(final)}, false, "ended "+id.Short(), id)
-}
-
-func (s *Surface) notify(_ context.Context, env *tools.Env, raw json.RawMessage) tools.Result {
-	var a notifyArgs
-	if err := decode(ToolNotify, raw, &a); err != nil {
-		return tools.Errorf("%v", err)
-	}
-	n, err := s.e.PostToParent(env.ThreadID, strings.TrimSpace(a.Type), a.Content)
-	if err != nil {
-		return tools.Errorf("notify_parent: %v", err)
-	}
-	return jsonResult(map[string]any{"delivered": true, "type": n.Kind}, false, "notified parent ("+n.Kind+")")
 }
 
 func jsonResult(v any, isError bool, summary string, ids ...protocol.ThreadID) tools.Result {
