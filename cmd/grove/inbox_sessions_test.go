@@ -76,8 +76,11 @@ func TestExecInboxSurfaceEndToEnd(t *testing.T) {
 	var inboxEvents int
 	var rootFinal string
 	tools := map[string]int{}
+	seed := map[string]map[string]any{} // seed 001's EventMsg variants, last of each
 	for _, ev := range execEvents(t, out) {
 		switch ev["type"] {
+		case "subagent_created", "inbox_response", "subagent_reply_success":
+			seed[ev["type"].(string)] = ev
 		case "inbox":
 			inboxEvents++
 		case "tool_call_end":
@@ -94,6 +97,20 @@ func TestExecInboxSurfaceEndToEnd(t *testing.T) {
 	}
 	if inboxEvents < 3 || rootFinal != "final: the kid finished" {
 		t.Fatalf("inbox events %d, last message %q\n%s", inboxEvents, rootFinal, out)
+	}
+	// Seed 001's variants are in the stream too, with the seed's fields.
+	kid, _ := seed["subagent_created"]["subagent_id"].(string)
+	if kid == "" || seed["subagent_reply_success"]["subagent_id"] != kid {
+		t.Errorf("subagent_created %v, subagent_reply_success %v", seed["subagent_created"], seed["subagent_reply_success"])
+	}
+	notes, _ := seed["inbox_response"]["notifications"].([]any)
+	if len(notes) == 0 {
+		t.Fatalf("inbox_response without notifications: %v", seed["inbox_response"])
+	}
+	n := notes[0].(map[string]any)
+	body, _ := n["notification"].(map[string]any)
+	if n["subagent_id"] != kid || body["type"] != "completed" || body["summary"] != "kid finished the job" {
+		t.Errorf("latest notification %v", n)
 	}
 }
 
