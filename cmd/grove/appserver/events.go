@@ -116,6 +116,9 @@ func (s *Server) translate(sess *session, ev protocol.Event) []outMsg {
 		tr.out = append(tr.out, s.requestApproval(sess, t, m.Request)...)
 	case protocol.ApprovalResolvedMsg:
 		tr.approvalResolved(m)
+	case protocol.SubagentCreatedMsg, protocol.SubagentsListResponseMsg, protocol.InboxResponseMsg,
+		protocol.SubagentReplySuccessMsg, protocol.SubagentEndedMsg:
+		tr.legacyEvent(msg)
 	default:
 		tr.other(m)
 	}

@@ -86,6 +86,17 @@ func (s *schemas) load() {
 	for key, def := range map[string]string{
 		"ServerNotification.json:thread/note/updated": "ThreadNoteUpdatedNotification",
 		"grove:thread/note/set":                       "ThreadNoteSetResponse",
+		// Seed 001's inbox methods and codex/event notifications.
+		"grove:createSubagent":  "SubagentCreated",
+		"grove:listSubagents":   "SubagentsListResponse",
+		"grove:checkInbox":      "InboxResponse",
+		"grove:replyToSubagent": "SubagentReplySuccess",
+		"grove:endSubagent":     "SubagentEnded",
+		"ServerNotification.json:codex/event/subagent_created":        "SubagentCreatedNotification",
+		"ServerNotification.json:codex/event/subagents_list_response": "SubagentsListResponseNotification",
+		"ServerNotification.json:codex/event/inbox_response":          "InboxResponseNotification",
+		"ServerNotification.json:codex/event/subagent_reply_success":  "SubagentReplySuccessNotification",
+		"ServerNotification.json:codex/event/subagent_ended":          "SubagentEndedNotification",
 	} {
 		sch, err := c.Compile(ext + "#/definitions/" + def)
 		if err != nil {
@@ -179,7 +190,12 @@ var emptyResponses = map[string]bool{"thread/compact/start": true}
 
 // groveOnly are the documented grove additions, absent from Codex's bundle;
 // testdata/grove-extensions.json gives their shapes.
-var groveOnly = map[string]bool{"thread/note/set": true, "thread/note/updated": true}
+var groveOnly = map[string]bool{
+	"thread/note/set": true, "thread/note/updated": true,
+	"createSubagent": true, "listSubagents": true, "checkInbox": true, "replyToSubagent": true, "endSubagent": true,
+	"codex/event/subagent_created": true, "codex/event/subagents_list_response": true, "codex/event/inbox_response": true,
+	"codex/event/subagent_reply_success": true, "codex/event/subagent_ended": true,
+}
 
 // client drives a server over pipes and validates every line it gets.
 type client struct {

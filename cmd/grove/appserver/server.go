@@ -246,6 +246,9 @@ func (s *Server) call(msg protocol.RPCMessage) (any, *protocol.RPCError) {
 	case "mcpServerStatus/list":
 		return s.mcpServerStatusList(msg.Params)
 	}
+	if _, ok := inboxMethods[msg.Method]; ok {
+		return s.inboxOp(msg.ID, msg.Method, msg.Params)
+	}
 	return nil, rpcError(protocol.RPCMethodNotFound, "method not found: %s", msg.Method)
 }
 
