@@ -8,9 +8,20 @@ import (
 )
 
 // activity publishes seed 004's SubagentActivity event about child t on
-// its parent's thread, for a child whose surface asked for them
-// (ChildSpec.Activity). Callers must not hold t.mu.
+// its parent's thread and records it there, for a child whose surface
+// asked for them (ChildSpec.Activity). Callers must not hold t.mu.
 func (e *Engine) activity(t *Thread, typ protocol.SubagentEventType, data map[string]any) {
+	e.publishActivity(t, typ, data, true)
+}
+
+// thoughtChunk is THOUGHT_CHUNK {text}: reasoning child t's model
+// streams. Live only, as the child's own reasoning_delta: the reasoning
+// itself is in the child's history and rollout.
+func (e *Engine) thoughtChunk(t *Thread, text string) {
+	e.publishActivity(t, protocol.ActivityThoughtChunk, map[string]any{"text": text}, false)
+}
+
+func (e *Engine) publishActivity(t *Thread, typ protocol.SubagentEventType, data map[string]any, record bool) {
 	t.mu.Lock()
 	on, agentType, parentID := t.run.activity, t.agentType, t.parentID
 	t.mu.Unlock()
@@ -25,7 +36,10 @@ func (e *Engine) activity(t *Thread, typ protocol.SubagentEventType, data map[st
 		data = map[string]any{}
 	}
 	ev := protocol.SubagentActivityEvent{AgentID: t.id, AgentType: agentType, EventType: typ, Data: data}
-	p.record(e.bus.Publish(protocol.NewEvent(p.id, "", protocol.SubagentActivityMsg{Activity: ev})))
+	published := e.bus.Publish(protocol.NewEvent(p.id, "", protocol.SubagentActivityMsg{Activity: ev}))
+	if record {
+		p.record(published)
+	}
 }
 
 // progress is the TURN_START / TURN_COMPLETE data of a step.

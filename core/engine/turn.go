@@ -345,6 +345,7 @@ func (t *Thread) streamReply(ctx context.Context, turnID string, req model.Reque
 			e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.MessageDeltaMsg{Delta: d.Text}))
 		case model.DeltaReasoning:
 			e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.ReasoningDeltaMsg{Delta: d.Text}))
+			e.thoughtChunk(t, d.Text)
 		case model.DeltaReset:
 			partial.Reset()
 			e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.MessageResetMsg{}))

@@ -117,7 +117,7 @@ func (s *Server) translate(sess *session, ev protocol.Event) []outMsg {
 	case protocol.ApprovalResolvedMsg:
 		tr.approvalResolved(m)
 	case protocol.SubagentCreatedMsg, protocol.SubagentsListResponseMsg, protocol.InboxResponseMsg,
-		protocol.SubagentReplySuccessMsg, protocol.SubagentEndedMsg:
+		protocol.SubagentReplySuccessMsg, protocol.SubagentEndedMsg, protocol.SubagentActivityMsg:
 		tr.legacyEvent(msg)
 	default:
 		tr.other(m)

@@ -97,6 +97,8 @@ func (s *schemas) load() {
 		"ServerNotification.json:codex/event/inbox_response":          "InboxResponseNotification",
 		"ServerNotification.json:codex/event/subagent_reply_success":  "SubagentReplySuccessNotification",
 		"ServerNotification.json:codex/event/subagent_ended":          "SubagentEndedNotification",
+		// Seed 004's activity events.
+		"ServerNotification.json:codex/event/subagent_activity": "SubagentActivityNotification",
 	} {
 		sch, err := c.Compile(ext + "#/definitions/" + def)
 		if err != nil {
@@ -194,7 +196,7 @@ var groveOnly = map[string]bool{
 	"thread/note/set": true, "thread/note/updated": true,
 	"createSubagent": true, "listSubagents": true, "checkInbox": true, "replyToSubagent": true, "endSubagent": true,
 	"codex/event/subagent_created": true, "codex/event/subagents_list_response": true, "codex/event/inbox_response": true,
-	"codex/event/subagent_reply_success": true, "codex/event/subagent_ended": true,
+	"codex/event/subagent_reply_success": true, "codex/event/subagent_ended": true, "codex/event/subagent_activity": true,
 }
 
 // client drives a server over pipes and validates every line it gets.

@@ -7,12 +7,13 @@ import (
 	"github.com/grovecli/grove/protocol"
 )
 
-// Seed 001's ops and events over the app-server, in the shapes Codex's
-// v1 app-server gave its protocol: a request per op (createSubagent, …:
-// the thread and the op's fields) answered with the op's EventMsg, and
-// every such event of a loaded thread as a `codex/event/<type>`
-// notification {id, msg, conversationId} — including the answers to the
-// model's own inbox tool calls, so a client sees those too.
+// Seed 001's ops and events, and seed 004's SubagentActivity, over the
+// app-server in the shapes Codex's v1 app-server gave its protocol: a
+// request per op (createSubagent, …: the thread and the op's fields)
+// answered with the op's EventMsg, and every such event of a loaded thread
+// as a `codex/event/<type>` notification {id, msg, conversationId} —
+// including the answers to the model's own inbox tool calls, so a client
+// sees those too.
 
 // inboxMethods are the grove-only methods of seed 001's ops.
 var inboxMethods = map[string]protocol.OpType{
@@ -73,9 +74,13 @@ func requestIDText(id json.RawMessage) string {
 }
 
 // taggedMsg is an EventMsg as Codex serializes one: its fields and
-// "type".
+// "type" (SubagentActivity's are its SubagentActivityEvent's).
 func taggedMsg(m protocol.EventMsg) (map[string]json.RawMessage, error) {
-	b, err := json.Marshal(m)
+	var fields any = m
+	if a, ok := m.(protocol.SubagentActivityMsg); ok {
+		fields = a.Activity
+	}
+	b, err := json.Marshal(fields)
 	if err != nil {
 		return nil, fmt.Errorf("encode %s: %w", m.Kind(), err)
 	}

@@ -10,7 +10,9 @@ import (
 	"github.com/grovecli/grove/core/model"
 	"github.com/grovecli/grove/core/surface"
 	"github.com/grovecli/grove/core/surface/inbox"
+	"github.com/grovecli/grove/core/surface/task"
 	"github.com/grovecli/grove/protocol"
+	"github.com/grovecli/grove/templates"
 )
 
 // inboxScript: the root starts sub-agent "alpha" on its first request and
@@ -144,4 +146,75 @@ func TestAppServerInboxOpsRefusedOnACollabThread(t *testing.T) {
 	if code(m) != protocol.RPCInvalidParams || !strings.Contains(str(m, "error", "message"), `uses the "collab" tool surface`) {
 		t.Fatalf("createSubagent on a collab thread: %v", m)
 	}
+}
+
+// taskScript: the root hands three Explore agents their work; alpha
+// streams reasoning, lists a directory and completes, beta never calls
+// complete_task (grace step), gamma's model fails.
+func taskScript(_ context.Context, req model.Request) (model.Response, error) {
+	last := req.Items[len(req.Items)-1]
+	first := ""
+	for _, it := range req.Items {
+		if it.Type == protocol.ItemMessage && it.Role == protocol.RoleUser {
+			first = it.Content
+			break
+		}
+	}
+	switch {
+	case strings.Contains(first, "alpha:"):
+		if last.Type == protocol.ItemFunctionCallOutput {
+			return model.Response{ToolCalls: []model.ToolCallRequest{{CallID: "a2", Name: "complete_task", Arguments: `{"result":"two files"}`}}}, nil
+		}
+		return model.Response{Reasoning: "layout first", ToolCalls: []model.ToolCallRequest{{CallID: "a1", Name: "list_dir", Arguments: `{"path":"."}`}}}, nil
+	case strings.Contains(first, "beta:"):
+		return model.Response{Text: "no tool from me"}, nil
+	case strings.Contains(first, "gamma:"):
+		return model.Response{}, fmt.Errorf("gamma's model is down")
+	case last.Type == protocol.ItemFunctionCallOutput:
+		return model.Response{Text: "explored"}, nil
+	}
+	var calls []model.ToolCallRequest
+	for i, name := range []string{"alpha", "beta", "gamma"} {
+		calls = append(calls, model.ToolCallRequest{CallID: fmt.Sprintf("t%d", i), Name: "Task",
+			Arguments: fmt.Sprintf(`{"subagent_type":"Explore","prompt":"%s: work","description":%q}`, name, name)})
+	}
+	return model.Response{ToolCalls: calls}, nil
+}
+
+// TestAppServerSubagentActivityNotifications: seed 004's SubagentActivity
+// events of a Task sub-agent reach the client as codex/event/subagent_activity
+// notifications on the parent's thread, every event type among them.
+func TestAppServerSubagentActivityNotifications(t *testing.T) {
+	f := newFixture(t, taskScript)
+	f.build = func(ctx context.Context, cfg ThreadConfig) (*engine.Engine, error) {
+		return engine.New(ctx, engine.Options{
+			Home: f.home, Client: model.NewScripted("scripted", f.script), Provider: "scripted",
+			Model: "scripted-model", Cwd: f.cwd, Sandbox: protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite},
+			ApprovalPolicy: protocol.ApprovalNever, Headless: true,
+			Templates:     templates.Load(templates.Dirs{Cwd: f.cwd, GroveHome: f.home}, templates.Options{}),
+			Surfaces:      []engine.SurfaceFactory{surface.CollabFactory, task.Factory(task.Options{})},
+			SelectSurface: surface.Selector(surface.Task),
+		})
+	}
+	c := f.start(t)
+	defer c.close()
+	c.initialize()
+	root := str(c.result("thread/start", map[string]any{}), "thread", "id")
+	c.result("turn/start", turnInput(root, "explore"))
+	want := map[string]bool{}
+	for _, k := range []protocol.SubagentEventType{
+		protocol.ActivityStarted, protocol.ActivityCompleted, protocol.ActivityError,
+		protocol.ActivityTurnStart, protocol.ActivityTurnComplete, protocol.ActivityToolCallStart, protocol.ActivityToolCallEnd,
+		protocol.ActivityThoughtChunk, protocol.ActivityGracePeriodStart, protocol.ActivityGracePeriodEnd,
+	} {
+		want[string(k)] = true
+	}
+	for len(want) > 0 {
+		p := c.notification("codex/event/subagent_activity", nil)
+		if p["conversationId"] != root || str(p, "msg", "type") != "subagent_activity" || str(p, "msg", "agent_id") == "" {
+			t.Fatalf("activity notification %v", p)
+		}
+		delete(want, str(p, "msg", "event_type"))
+	}
+	c.notification("turn/completed", func(p map[string]any) bool { return p["threadId"] == root })
 }

@@ -38,7 +38,7 @@ func roleOf(req model.Request) string {
 	return "root"
 }
 
-func (s *scripted) Stream(ctx context.Context, req model.Request, _ func(model.Delta)) (model.Response, error) {
+func (s *scripted) Stream(ctx context.Context, req model.Request, onDelta func(model.Delta)) (model.Response, error) {
 	role := roleOf(req)
 	s.mu.Lock()
 	if s.reqs == nil {
@@ -51,6 +51,9 @@ func (s *scripted) Stream(ctx context.Context, req model.Request, _ func(model.D
 	}
 	resp := s.reply(role, req)
 	resp.Usage = protocol.TokenUsage{InputTokens: 10, OutputTokens: 5, TotalTokens: 15}
+	if resp.Reasoning != "" && onDelta != nil { // streamed first, as a provider does
+		onDelta(model.Delta{Kind: model.DeltaReasoning, Text: resp.Reasoning})
+	}
 	return resp, nil
 }
 

@@ -691,7 +691,9 @@ func TestSubagentActivityEvents(t *testing.T) {
 			return call("t1", "Task", `{"subagent_type":"Explore","prompt":"look","description":"look around"}`)
 		}
 		if _, ok := outputs(req)["l"]; !ok {
-			return call("l", "list_dir", `{"path":"."}`)
+			r := call("l", "list_dir", `{"path":"."}`)
+			r.Reasoning = "the layout first"
+			return r
 		}
 		if strings.HasPrefix(lastUser(req), "You ended your turn") {
 			return call("g", "complete_task", `{"result":"done"}`)
@@ -703,13 +705,14 @@ func TestSubagentActivityEvents(t *testing.T) {
 	defer cancel()
 	runRoot(t, e, root, "go")
 	want := []protocol.SubagentEventType{
-		protocol.ActivityStarted, protocol.ActivityTurnStart, protocol.ActivityTurnComplete,
+		protocol.ActivityStarted, protocol.ActivityTurnStart, protocol.ActivityThoughtChunk, protocol.ActivityTurnComplete,
 		protocol.ActivityToolCallStart, protocol.ActivityToolCallEnd,
 		protocol.ActivityGracePeriodStart, protocol.ActivityToolCallStart, protocol.ActivityGracePeriodEnd,
 		protocol.ActivityCompleted,
 	}
 	var got []protocol.SubagentEventType
 	var first protocol.SubagentActivityEvent
+	var thought *protocol.SubagentActivityEvent
 	deadline := time.After(10 * time.Second)
 	for len(got) == 0 || got[len(got)-1] != protocol.ActivityCompleted {
 		select {
@@ -722,6 +725,9 @@ func TestSubagentActivityEvents(t *testing.T) {
 			}
 			if len(got) == 0 {
 				first = *ev.SubagentActivity
+			}
+			if a := ev.SubagentActivity; a.EventType == protocol.ActivityThoughtChunk {
+				thought = a
 			}
 			got = append(got, ev.SubagentActivity.EventType)
 		case <-deadline:
@@ -737,6 +743,10 @@ func TestSubagentActivityEvents(t *testing.T) {
 	}
 	if i != len(want) {
 		t.Errorf("activity = %v, want in order %v", got, want)
+	}
+	// THOUGHT_CHUNK carries the streamed reasoning as the seed's {text}.
+	if b, _ := json.Marshal(thought); thought == nil || thought.AgentID != first.AgentID || !strings.Contains(string(b), `"event_type":"THOUGHT_CHUNK","data":{"text":"the layout first"}`) {
+		t.Errorf("THOUGHT_CHUNK event = %s", b)
 	}
 	b, _ := json.Marshal(first)
 	if !agentIDFormat.MatchString(string(first.AgentID)) || !strings.Contains(string(b), `"agent_type":"Explore","event_type":"STARTED","data":{"description":"look around"}`) {
