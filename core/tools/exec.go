@@ -144,6 +144,11 @@ func (x *execCommand) run(ctx context.Context, tenv *Env, policy protocol.Sandbo
 		// what the model gets.
 		sink = io.MultiWriter(out, live)
 	}
+	if err := ctx.Err(); err != nil {
+		// The turn ended (an interrupt, grove exec shutting down) before
+		// the command started: it is not started only to be killed.
+		return Result{Output: fmt.Sprintf("command was not run: %s before it started", stopCause(err)), IsError: true}
+	}
 	start := time.Now()
 	proc, err := backend.Start(ctx, execenv.ExecRequest{Argv: argv, Cwd: cwd, Dir: dir, Env: env, Policy: policy, Output: sink})
 	if err != nil {
@@ -151,7 +156,7 @@ func (x *execCommand) run(ctx context.Context, tenv *Env, policy protocol.Sandbo
 	}
 	code, err := proc.Wait()
 	dur := time.Since(start)
-	killed := ctx.Err() != nil
+	killed := stopped(ctx, code, err)
 	if err != nil && !killed {
 		return Result{Output: fmt.Sprintf("exec_command: %v\n%s", err, out.String()), IsError: true, Duration: dur}
 	}
@@ -169,6 +174,23 @@ func (x *execCommand) run(ctx context.Context, tenv *Env, policy protocol.Sandbo
 		Output: b.String(), ExitCode: &c, Duration: dur, IsError: killed,
 		Summary: fmt.Sprintf("`%s` → exit %d (%.1fs)", clipCmd(command), code, dur.Seconds()),
 	}
+}
+
+// stopped reports whether a command that ended with code (or err) was
+// stopped because ctx ended. A command that exited by itself (a code below
+// 128: no signal, the backends' shell convention) keeps its exit code even
+// when ctx ended as it finished — grove exec shutting down while a
+// sub-agent's command completes is no kill.
+func stopped(ctx context.Context, code int, err error) bool {
+	return ctx.Err() != nil && (err != nil || code < 0 || code >= 128)
+}
+
+// stopCause says why a command's context ended.
+func stopCause(err error) string {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return "its time ran out"
+	}
+	return "the turn was interrupted or grove was shutting down"
 }
 
 // clipCmd shortens a command for the one-line summary to 60 characters,
