@@ -23,7 +23,8 @@ func TestExecEndingWithChildrenRunning(t *testing.T) {
 	cwd := t.TempDir()
 	// The long command writes its pid into a FIFO as it starts: reading it
 	// is the event that the command runs.
-	fifo := filepath.Join(cwd, "sleeper.pid")
+	// (outside the workspace: nothing of grove's ever opens it).
+	fifo := filepath.Join(t.TempDir(), "sleeper.pid")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Skipf("mkfifo: %v", err)
 	}
@@ -55,12 +56,12 @@ func TestExecEndingWithChildrenRunning(t *testing.T) {
 			if role == "tool" {
 				return modeltest.Reply{Text: "kid done"}
 			}
-			return modeltest.Reply{ToolCalls: []modeltest.ToolCall{{ID: "k1", Name: "exec_command", Arguments: `{"cmd":"echo fast; exit 3"}`}}}
+			return modeltest.Reply{ToolCalls: []modeltest.ToolCall{{ID: "k1", Name: "exec_command", Arguments: `{"cmd":"echo fast; exit 3","timeout_ms":600000}`}}}
 		}
 		if role == "tool" {
 			select { // the root ends only once its kid's long command runs
 			case pid = <-pids:
-			case <-time.After(60 * time.Second): // a hang guard, not a timing assert
+			case <-time.After(2 * time.Minute): // a hang guard, not a timing assert
 			}
 			return modeltest.Reply{Text: "root done"}
 		}
