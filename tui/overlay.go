@@ -189,9 +189,19 @@ func (m *Model) usageLine(rows []overlayRow, cursor, w int) string {
 	for _, t := range m.sess.threads {
 		total.Add(t.usage)
 	}
-	line := "session " + usageWords(total)
+	// The cost leads each part: a narrow window cuts token details first.
+	line := "session "
+	if w := costWords(m.sessionCost()); w != "" {
+		line += w + " · "
+	}
+	line += usageWords(total)
 	if cursor < len(rows) {
-		line = roleLabel(rows[cursor].t.info) + " " + usageWords(rows[cursor].t.usage) + " │ " + line
+		t := rows[cursor].t
+		agent := roleLabel(t.info) + " "
+		if c, ok := m.agentCost(t); ok {
+			agent += formatUSD(c) + " · "
+		}
+		line = agent + usageWords(t.usage) + " │ " + line
 	}
 	return m.th.dim.Render(clip(line, w))
 }
