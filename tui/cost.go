@@ -68,3 +68,13 @@ func formatUSD(usd float64) string {
 	}
 	return fmt.Sprintf("$%.4f", usd)
 }
+
+// tokensCell is an agent's tokens in the Ctrl+T table, with its cost when
+// the window is wide enough to show it (the usage line always does).
+func (m *Model) tokensCell(t *threadView) string {
+	s := humanTokens(t.usage.TotalTokens)
+	if c, ok := m.agentCost(t); ok && m.w >= 120 {
+		s += " " + formatUSD(c)
+	}
+	return s
+}

@@ -13,7 +13,8 @@ func costFrom(tab pricing.Table) func(string, protocol.TokenUsage) (float64, boo
 	return tab.Cost
 }
 
-// Ctrl+T shows each agent's cost and the session's, from the usage the
+// Ctrl+T shows each agent's cost (its row, and the usage line of the
+// selected one) and the session's, from the usage the
 // providers reported and the model's price; the resumed session (usage
 // replayed from its rollouts) shows the same. Goldens at 80x24 and 120x40.
 func TestGoldenAgentCost(t *testing.T) {
@@ -31,7 +32,7 @@ func TestGoldenAgentCost(t *testing.T) {
 		s := screen(live)
 		golden(t, "overlay_"+sizeName(size), s)
 		if size[0] == 120 {
-			for _, want := range []string{"root $0.0682 · in 32.9k (cached 0) · out 300 (reasoning 0)", "session $0.0782 · in 36.7k"} {
+			for _, want := range []string{"root $0.0682 · in 32.9k (cached 0) · out 300 (reasoning 0)", "session $0.0782 · in 36.7k", "4.1k $0.0100"} {
 				if !strings.Contains(s, want) {
 					t.Fatalf("%q missing:\n%s", want, s)
 				}

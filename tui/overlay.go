@@ -79,7 +79,7 @@ func (o *agentsOverlay) rows(m *Model) []overlayRow {
 		t := m.sess.threads[id]
 		cells := []string{
 			liveWord(t), formatElapsed(t, now), strings.Repeat(" ", t.info.Depth) + roleLabel(t.info),
-			t.info.Model, t.lastTool, humanTokens(t.usage.TotalTokens), t.note(),
+			t.info.Model, t.lastTool, m.tokensCell(t), t.note(),
 		}
 		if o.filter != "" && !strings.Contains(strings.ToLower(strings.Join(cells, " ")), strings.ToLower(o.filter)) {
 			continue
@@ -99,6 +99,8 @@ func (o *agentsOverlay) view(m *Model, w, h int) []string {
 	widths := []int{11, 8, 18, 16, 14, 8}
 	if w < 120 {
 		widths = []int{11, 6, 16, 12, 12, 6}
+	} else if m.opts.Cost != nil {
+		widths[5] = 16 // tokens and cost (cost.go)
 	}
 	fixed := 0
 	for _, x := range widths {
