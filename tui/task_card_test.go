@@ -149,3 +149,27 @@ func cardRows(s string) string {
 	}
 	return strings.Join(out, "\n")
 }
+
+// A Task agent that fails: the card says so with the error on its own row
+// while the call still runs, then the seed's error result.
+func TestTaskCardError(t *testing.T) {
+	evs, mid := taskSession()
+	evs = append(evs[:mid:mid],
+		activity(protocol.ActivityError, map[string]any{"error": "model stream failed: 502"}),
+		status(taskAgentID, protocol.Errored("model stream failed: 502"), 0),
+	)
+	m, _ := newTestModel(t, 120, 40, newFake(rootInfo()))
+	m = feed(m, evs...)
+	s := screen(m)
+	if !strings.Contains(s, "✗ model stream failed: 502") || strings.Contains(s, "▸ apply_patch") {
+		t.Fatalf("error not shown, or a tool still shown running:\n%s", s)
+	}
+	end := toolEnd(rootID, "t1", "Task", `{"subagent_type":"worker","description":"add Farewell"}`,
+		`{"agent_id":"`+string(taskAgentID)+`","result":"model stream failed: 502","status":"error","turns_used":1}`, taskAgentID)
+	end.Tool.IsError = true
+	m = feed(m, end)
+	s = screen(m)
+	if !strings.Contains(s, "→ error · 1 turn") || !strings.Contains(s, "model stream failed: 502") {
+		t.Fatalf("error result:\n%s", s)
+	}
+}
