@@ -78,3 +78,16 @@ func (m *Model) tokensCell(t *threadView) string {
 	}
 	return s
 }
+
+// statusCost is the session's cost for the status line (" · $0.0782"):
+// "≥" when agents on unpriced models used tokens too; "" with no price.
+func (m *Model) statusCost() string {
+	usd, priced, unpriced := m.sessionCost()
+	if !priced {
+		return ""
+	}
+	if len(unpriced) > 0 {
+		return " · ≥" + formatUSD(usd)
+	}
+	return " · " + formatUSD(usd)
+}

@@ -38,6 +38,9 @@ func TestGoldenAgentCost(t *testing.T) {
 				}
 			}
 		}
+		if !strings.Contains(s, "tokens 33.2k/37.3k · $0.0782") {
+			t.Fatalf("%v: no session cost in the status line:\n%s", size, s)
+		}
 		resumed, _ := newTestModel(t, size[0], size[1], newFake(root, ex))
 		resumed.opts.Cost = prices
 		resumed = drive(resumed, resumed.scanResumed())
