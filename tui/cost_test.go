@@ -91,3 +91,26 @@ func usageRow(s string) string {
 	}
 	return ""
 }
+
+// With one agent on a priced model and one on an unpriced one, the totals
+// say they leave some out: "≥" on the status line, the model named in Ctrl+T.
+func TestPartlyPricedSession(t *testing.T) {
+	m, _ := newTestModel(t, 160, 30, newFake(rootInfo()))
+	m.opts.Cost = costFrom(pricing.Table{"gpt-test": {Input: 2, CacheRead: 0.5, Output: 8}})
+	ev := started(child(explorerID, "explorer", "", "find the date parser", 1, rootID), 0)
+	ev.Thread.Model = "local-llm"
+	evs := scriptedSession()
+	for i := range evs {
+		if evs[i].Type == protocol.EventThreadStarted && evs[i].ThreadID == explorerID {
+			evs[i].Thread = ev.Thread
+		}
+	}
+	m = feed(m, evs...)
+	if s := screen(m); !strings.Contains(s, "tokens 33.2k/37.3k · ≥$0.0682") {
+		t.Fatalf("status line:\n%s", s)
+	}
+	m, _ = press(m, "ctrl+t")
+	if row := usageRow(screen(m)); !strings.Contains(row, "session $0.0682 + no price for local-llm") {
+		t.Fatalf("usage row %q", row)
+	}
+}
