@@ -1,6 +1,7 @@
 package surfacetest_test
 
 import (
+	"fmt"
 	"testing"
 
 	"go.uber.org/goleak"
@@ -43,3 +44,5 @@ func exact(t *testing.T, what, got, want string) {
 		t.Errorf("%s:\n got %q\nwant %q", what, got, want)
 	}
 }
+
+func sprintf(format string, a ...any) string { return fmt.Sprintf(format, a...) }

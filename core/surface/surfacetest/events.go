@@ -47,6 +47,30 @@ func (r *Recorder) Changed() <-chan struct{} {
 	return r.changed
 }
 
+// await blocks until an event matches (true) or the engine's event
+// stream ends or a hang guard passes (false).
+func (r *Recorder) await(match func(protocol.Event) bool) bool {
+	guard := time.After(60 * time.Second)
+	for seen := 0; ; {
+		r.mu.Lock()
+		changed, events := r.changed, r.events[seen:]
+		r.mu.Unlock()
+		for _, ev := range events {
+			if match(ev) {
+				return true
+			}
+		}
+		seen += len(events)
+		select {
+		case <-changed:
+		case <-r.done:
+			return false
+		case <-guard:
+			return false
+		}
+	}
+}
+
 // Len is how many events arrived so far.
 func (r *Recorder) Len() int {
 	r.mu.Lock()

@@ -81,7 +81,7 @@ func Start(t testing.TB, cfg Config) *Env {
 	}
 	env.Server = modeltest.NewServer(t)
 	env.Server.SetModels(cfg.Models)
-	env.Server.Handle(cfg.Turns.handler())
+	env.Server.Handle(cfg.Turns.handler(env))
 	client, err := model.New(model.ProviderConfig{Name: "modeltest", BaseURL: env.Server.URL(), WireAPI: "chat", RetryBaseDelay: 1})
 	if err != nil {
 		t.Fatalf("model client: %v", err)

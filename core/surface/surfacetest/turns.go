@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/grovecli/grove/core/model/modeltest"
+	"github.com/grovecli/grove/protocol"
 )
 
 // Turns scripts the model per thread: a thread is named by the first
@@ -23,6 +24,7 @@ type Turn func(Request) modeltest.Reply
 type Request struct {
 	Who string
 	modeltest.CapturedRequest
+	env *Env
 }
 
 var whoRe = regexp.MustCompile(`AS:([A-Za-z0-9_-]+)`)
@@ -59,7 +61,7 @@ func text(c any) string {
 	return out
 }
 
-func (ts Turns) handler() func(modeltest.CapturedRequest) modeltest.Reply {
+func (ts Turns) handler(env *Env) func(modeltest.CapturedRequest) modeltest.Reply {
 	var mu sync.Mutex
 	seen := map[string]int{}
 	return func(cr modeltest.CapturedRequest) modeltest.Reply {
@@ -75,7 +77,7 @@ func (ts Turns) handler() func(modeltest.CapturedRequest) modeltest.Reply {
 		if n >= len(script) {
 			return modeltest.Reply{Text: "done"}
 		}
-		return script[n](Request{Who: who, CapturedRequest: cr})
+		return script[n](Request{Who: who, CapturedRequest: cr, env: env})
 	}
 }
 
@@ -127,4 +129,17 @@ func (r Request) Field(callID, field string) string {
 		return ""
 	}
 	return fmt.Sprint(m[field])
+}
+
+// After answers turn once an event that matches has been emitted: a
+// script that must see another thread's progress (a sub-agent's
+// notifications) waits on the event instead of on time. If the session
+// ends first the thread is answered "stopped waiting".
+func After(match func(protocol.Event) bool, turn Turn) Turn {
+	return func(r Request) modeltest.Reply {
+		if !r.env.Events.await(match) {
+			return modeltest.Reply{Text: "stopped waiting"}
+		}
+		return turn(r)
+	}
 }
