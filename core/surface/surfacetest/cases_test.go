@@ -19,7 +19,9 @@ type seedCase struct {
 	// prompt is the root's message; it must carry the root's AS: marker
 	// (default "AS:root go").
 	prompt string
-	check  func(t *testing.T, env *surfacetest.Env)
+	// run, when set, drives the session instead of env.Run(prompt).
+	run   func(t *testing.T, env *surfacetest.Env)
+	check func(t *testing.T, env *surfacetest.Env)
 }
 
 func runCases(t *testing.T, cases []seedCase) {
@@ -31,7 +33,11 @@ func runCases(t *testing.T, cases []seedCase) {
 			if prompt == "" {
 				prompt = "AS:root go"
 			}
-			env.Run(prompt)
+			if c.run != nil {
+				c.run(t, env)
+			} else {
+				env.Run(prompt)
+			}
 			c.check(t, env)
 		})
 	}

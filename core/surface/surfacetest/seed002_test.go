@@ -31,7 +31,7 @@ func TestSeed002(t *testing.T) {
 		{clause: "002-15+16 globs, case, deny wins", cfg: surfacetest.Config{Files: map[string]string{
 			".codex/.agents/globby.md": "---\ndescription: Globs.\nallow_list:\n  - list_*\n  - wai?\n  - Read_File\n  - spawn.*\n  - grep_files\ndeny_list:\n  - list_active_agents\n  - grep_*\n---\nWork.\n",
 		}, Turns: surfacetest.Turns{
-			"root": {call("s", "spawn_agent", `{"message":"AS:w1 x","agent_type":"globby"}`), say("ok")},
+			"root": {call("s", "spawn_agent", `{"message":"AS:w1 x","agent_type":"globby"}`), callWith("w", "wait", idArgs("s", "agent_id", `{"ids":[$ID]}`)), say("ok")},
 		}}, check: func(t *testing.T, env *surfacetest.Env) {
 			// list_* and wai? match; Read_File is not read_file; spawn.*
 			// is no regex; deny beats allow for list_active_agents and

@@ -152,12 +152,15 @@ func (env *Env) Run(prompt string) protocol.AgentStatus {
 	}
 	guard := time.After(60 * time.Second)
 	for {
+		// Take the channel before looking, so an event that lands
+		// between the look and the wait still wakes this loop.
+		changed := env.Events.Changed()
 		rep, _ := env.Engine.Report(env.Root)
 		if env.Events.Since(mark, isRootTurnEnd(env.Root)) && !rep.Status.IsActive() && env.Engine.Settled() {
 			return rep.Status
 		}
 		select {
-		case <-env.Events.Changed():
+		case <-changed:
 		case <-guard:
 			env.T.Fatalf("session did not settle; root %v", rep.Status)
 		}
