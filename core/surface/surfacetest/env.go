@@ -46,12 +46,8 @@ func (env *Env) JSON(who, callID string) map[string]any {
 // Tools are the tool names offered in thread who's n-th request.
 func (env *Env) Tools(who string, n int) []string {
 	env.T.Helper()
-	reqs := env.Requests(who)
-	if n >= len(reqs) {
-		env.T.Fatalf("%s sent %d requests, want at least %d", who, len(reqs), n+1)
-	}
 	var names []string
-	tools, _ := reqs[n].Body["tools"].([]any)
+	tools, _ := env.Request(who, n).Body["tools"].([]any)
 	for _, t := range tools {
 		m, _ := t.(map[string]any)
 		fn, _ := m["function"].(map[string]any)
@@ -67,15 +63,22 @@ func (env *Env) Tools(who string, n int) []string {
 // request.
 func (env *Env) System(who string, n int) string {
 	env.T.Helper()
-	reqs := env.Requests(who)
-	if n >= len(reqs) {
-		env.T.Fatalf("%s sent %d requests, want at least %d", who, len(reqs), n+1)
-	}
-	msgs, _ := reqs[n].Body["messages"].([]any)
+	msgs, _ := env.Request(who, n).Body["messages"].([]any)
 	for _, m := range msgs {
 		if msg, _ := m.(map[string]any); msg["role"] == "system" || msg["role"] == "developer" {
 			return text(msg["content"])
 		}
 	}
 	return ""
+}
+
+// Request is thread who's n-th request; the test fails when there is
+// none (the thread never ran, or sent fewer).
+func (env *Env) Request(who string, n int) Request {
+	env.T.Helper()
+	reqs := env.Requests(who)
+	if n >= len(reqs) {
+		env.T.Fatalf("%s sent %d requests, want at least %d", who, len(reqs), n+1)
+	}
+	return reqs[n]
 }

@@ -38,7 +38,7 @@ func TestSeed003(t *testing.T) {
 			want, _ := json.Marshal(root.Sandbox)
 			exact(t, "sandbox", string(got), string(want))
 			exact(t, "source", string(kid.Source), string(protocol.SourceSpawned))
-			req := env.Requests("kid")[0]
+			req := env.Request("kid", 0)
 			exact(t, "model on the wire", req.Body["model"].(string), surfacetest.DefaultModel)
 			if sys := env.System("kid", 0); !strings.Contains(sys, sessions.Presets["default"].Instructions) {
 				t.Errorf("the default profile's prompt is not the child's instructions:\n%s", sys)
@@ -48,7 +48,7 @@ func TestSeed003(t *testing.T) {
 		{clause: "003-13 no shared history; own rollout", cfg: sessionsCfg(surfacetest.Turns{
 			"root": createThenWait, "kid": {say("kid result")},
 		}), prompt: "AS:root secret-parent-words", check: func(t *testing.T, env *surfacetest.Env) {
-			if raw := string(env.Requests("kid")[0].Raw); strings.Contains(raw, "secret-parent-words") {
+			if raw := string(env.Request("kid", 0).Raw); strings.Contains(raw, "secret-parent-words") {
 				t.Error("the child was sent the parent's conversation")
 			}
 			kid := spawned(t, env)

@@ -10,9 +10,10 @@ import (
 	"github.com/grovecli/grove/protocol"
 )
 
-// Turns scripts the model per thread: a thread is named by the first
+// Turns scripts the model per thread: a thread is named by the last
 // `AS:<name>` marker in its conversation's user messages (the root's
-// prompt and each delegated task carry one), and its n-th request gets
+// prompt and each delegated task carry one; a child that forks its
+// parent's context has the parent's marker first), and its n-th request gets
 // its n-th Turn. A thread past its script answers "done"; an unnamed one
 // answers "unscripted" (a case that forgets a marker sees that text).
 type Turns map[string][]Turn
@@ -32,16 +33,17 @@ var whoRe = regexp.MustCompile(`AS:([A-Za-z0-9_-]+)`)
 // Who names the thread a request comes from ("" when no marker).
 func Who(cr modeltest.CapturedRequest) string {
 	msgs, _ := cr.Body["messages"].([]any)
+	who := ""
 	for _, m := range msgs {
 		msg, _ := m.(map[string]any)
 		if msg["role"] != "user" {
 			continue
 		}
-		if sm := whoRe.FindStringSubmatch(text(msg["content"])); sm != nil {
-			return sm[1]
+		if all := whoRe.FindAllStringSubmatch(text(msg["content"]), -1); all != nil {
+			who = all[len(all)-1][1]
 		}
 	}
-	return ""
+	return who
 }
 
 // text is a chat message's content: a string, or the text of its parts.
