@@ -53,6 +53,12 @@ type Config struct {
 	Turns Turns
 	// Options, when set, adjusts the engine options last.
 	Options func(*engine.Options)
+	// Client replaces the modeltest server (Env.Server is then nil):
+	// a Scripted client, for tests that script in Go types.
+	Client model.Client
+	// Home and Cwd reuse directories (a second engine on the same home);
+	// empty: fresh temporary ones.
+	Home, Cwd string
 }
 
 // Env is one running session: engine, root thread, model server, events.
@@ -69,22 +75,22 @@ type Env struct {
 // Start runs a session for cfg; t's cleanup shuts it down.
 func Start(t testing.TB, cfg Config) *Env {
 	t.Helper()
-	env := &Env{T: t, Home: t.TempDir(), Cwd: t.TempDir()}
-	writeFiles(t, env.Cwd, map[string]string{".git/HEAD": "ref: refs/heads/main\n"})
+	env := &Env{T: t, Home: cfg.Home, Cwd: cfg.Cwd}
+	if env.Home == "" {
+		env.Home = t.TempDir()
+	}
+	if env.Cwd == "" {
+		env.Cwd = t.TempDir()
+		writeFiles(t, env.Cwd, map[string]string{".git/HEAD": "ref: refs/heads/main\n"})
+	}
 	writeFiles(t, env.Cwd, cfg.Files)
 	writeFiles(t, env.Home, cfg.HomeFiles)
 	if cfg.Model == "" {
 		cfg.Model = DefaultModel
 	}
-	if cfg.Models == nil {
-		cfg.Models = []string{cfg.Model}
-	}
-	env.Server = modeltest.NewServer(t)
-	env.Server.SetModels(cfg.Models)
-	env.Server.Handle(cfg.Turns.handler(env))
-	client, err := model.New(model.ProviderConfig{Name: "modeltest", BaseURL: env.Server.URL(), WireAPI: "chat", RetryBaseDelay: 1})
-	if err != nil {
-		t.Fatalf("model client: %v", err)
+	client := cfg.Client
+	if client == nil {
+		client = env.serve(cfg)
 	}
 	opts := engineOptions(env, cfg, client)
 	e, err := engine.New(context.Background(), opts)
@@ -103,6 +109,22 @@ func Start(t testing.TB, cfg Config) *Env {
 		t.Fatalf("start root: %v", err)
 	}
 	return env
+}
+
+// serve starts the modeltest server for cfg's turns and a chat client
+// for it.
+func (env *Env) serve(cfg Config) model.Client {
+	if cfg.Models == nil {
+		cfg.Models = []string{cfg.Model}
+	}
+	env.Server = modeltest.NewServer(env.T)
+	env.Server.SetModels(cfg.Models)
+	env.Server.Handle(cfg.Turns.handler(env))
+	client, err := model.New(model.ProviderConfig{Name: "modeltest", BaseURL: env.Server.URL(), WireAPI: "chat", RetryBaseDelay: 1})
+	if err != nil {
+		env.T.Fatalf("model client: %v", err)
+	}
+	return client
 }
 
 func engineOptions(env *Env, cfg Config, client model.Client) engine.Options {
