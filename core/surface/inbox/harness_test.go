@@ -23,13 +23,7 @@ func whoOf(req model.Request) string {
 	if !strings.Contains(req.Instructions, "You are a sub-agent working on a task") {
 		return "root"
 	}
-	for _, it := range req.Items {
-		if it.Type == protocol.ItemMessage && it.Role == protocol.RoleUser {
-			lines := strings.Split(strings.TrimSpace(it.Content), "\n")
-			return strings.Fields(lines[len(lines)-1])[0]
-		}
-	}
-	return "?"
+	return surfacetest.TaskWord(req)
 }
 
 var call = surfacetest.ToolCall

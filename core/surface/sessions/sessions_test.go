@@ -30,13 +30,7 @@ func whoOf(req model.Request) string {
 	if !roleRe.MatchString(req.Instructions) {
 		return "root"
 	}
-	for _, it := range req.Items {
-		if it.Type == protocol.ItemMessage && it.Role == protocol.RoleUser {
-			lines := strings.Split(strings.TrimSpace(it.Content), "\n")
-			return strings.Fields(lines[len(lines)-1])[0]
-		}
-	}
-	return "?"
+	return surfacetest.TaskWord(req)
 }
 
 var call = surfacetest.ToolCall

@@ -2,6 +2,7 @@ package surfacetest
 
 import (
 	"context"
+	"strings"
 	"sync"
 
 	"github.com/grovecli/grove/core/model"
@@ -69,4 +70,19 @@ func (s *Scripted) Requests(who string) []model.Request {
 // ToolCall is a reply with one tool call.
 func ToolCall(id, name, args string) model.Response {
 	return model.Response{ToolCalls: []model.ToolCallRequest{{CallID: id, Name: name, Arguments: args}}}
+}
+
+// TaskWord names a sub-agent by the first word of the last line of its
+// first user message: tests start each task with a one-word name (the
+// surface may put lines of its own before the task).
+func TaskWord(req model.Request) string {
+	for _, it := range req.Items {
+		if it.Type == protocol.ItemMessage && it.Role == protocol.RoleUser {
+			lines := strings.Split(strings.TrimSpace(it.Content), "\n")
+			if f := strings.Fields(lines[len(lines)-1]); len(f) > 0 {
+				return f[0]
+			}
+		}
+	}
+	return "?"
 }
