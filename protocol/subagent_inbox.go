@@ -110,7 +110,8 @@ func notificationField(kind string) (string, error) {
 	return "", fmt.Errorf("notification: unknown type %q (want message, question, completed or error)", kind)
 }
 
-// MarshalJSON writes {"type": kind, <content|summary|message>: text}.
+// MarshalJSON writes {<content|summary|message>: text, "type": kind} (keys
+// in sorted order, as the inbox tools always answered).
 func (n NotificationType) MarshalJSON() ([]byte, error) {
 	field, err := notificationField(n.Kind)
 	if err != nil {
@@ -121,7 +122,7 @@ func (n NotificationType) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("notification text: %w", err)
 	}
-	return []byte(fmt.Sprintf(`{"type":%s,%q:%s}`, kind, field, text)), nil
+	return []byte(fmt.Sprintf(`{%q:%s,"type":%s}`, field, text, kind)), nil
 }
 
 // UnmarshalJSON reads the tagged form; an unknown type or a missing text
@@ -143,12 +144,14 @@ func (n *NotificationType) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// SubagentNotification is the seed's SubagentNotification.
+// SubagentNotification is the seed's SubagentNotification. Fields are in
+// sorted key order here and below: the tool results are these types' JSON,
+// byte for byte what the inbox tools answered before they were typed.
 type SubagentNotification struct {
-	SubagentID   ThreadID         `json:"subagent_id"`
-	Timestamp    time.Time        `json:"timestamp"`
 	Notification NotificationType `json:"notification"`
 	Read         bool             `json:"read"`
+	SubagentID   ThreadID         `json:"subagent_id"`
+	Timestamp    time.Time        `json:"timestamp"`
 }
 
 // Seed is the notification as the seed types it.
@@ -158,11 +161,11 @@ func (n InboxNotification) Seed() SubagentNotification {
 
 // SubagentInfo is the seed's SubagentInfo.
 type SubagentInfo struct {
-	ID           ThreadID      `json:"id"`
-	Task         string        `json:"task"`
-	State        SubagentState `json:"state"`
 	CreatedAt    time.Time     `json:"created_at"`
+	ID           ThreadID      `json:"id"`
 	LastActivity time.Time     `json:"last_activity"`
+	State        SubagentState `json:"state"`
+	Task         string        `json:"task"`
 	UnreadCount  int           `json:"unread_count"`
 }
 
@@ -182,8 +185,8 @@ type (
 		SubagentID ThreadID `json:"subagent_id"`
 	}
 	SubagentEndedMsg struct {
-		SubagentID ThreadID      `json:"subagent_id"`
 		FinalState SubagentState `json:"final_state"`
+		SubagentID ThreadID      `json:"subagent_id"`
 	}
 )
 

@@ -12,6 +12,7 @@ import (
 	"github.com/grovecli/grove/core/engine"
 	"github.com/grovecli/grove/core/model"
 	"github.com/grovecli/grove/core/surface"
+	"github.com/grovecli/grove/core/surface/surfacetest"
 	"github.com/grovecli/grove/protocol"
 	"github.com/grovecli/grove/templates"
 )
@@ -39,8 +40,8 @@ func nextOf(t *testing.T, events <-chan protocol.Event, typ protocol.EventType) 
 // The model's inbox tools publish seed 001's EventMsg variants on the
 // parent's thread, and each tool's result is exactly its variant's JSON.
 func TestToolsPublishTheSeedsEvents(t *testing.T) {
-	c := &scripted{}
-	c.reply = func(who string, req model.Request) model.Response {
+	c := &surfacetest.Scripted{Who: whoOf}
+	c.Reply = func(who string, req model.Request) model.Response {
 		if who != "root" {
 			return say("FINAL: fence painted")
 		}
@@ -119,7 +120,7 @@ func TestClientOpsRunTheSameOperations(t *testing.T) {
 	release := make(chan struct{})
 	var once sync.Once
 	free := func() { once.Do(func() { close(release) }) }
-	c := &scripted{reply: func(who string, req model.Request) model.Response {
+	c := &surfacetest.Scripted{Who: whoOf, Reply: func(who string, req model.Request) model.Response {
 		if who == "beta:" && strings.Contains(last(req).Content, "stop waiting") {
 			return say("FINAL: stopped")
 		}
@@ -151,7 +152,7 @@ func TestClientOpsRunTheSameOperations(t *testing.T) {
 		}
 	}
 	no := false
-	m, err = e.SurfaceOp(protocol.Op{Type: protocol.OpCheckInbox, MarkAsRead: &no})
+	m, err = e.SurfaceOp(protocol.Op{ThreadID: rootID, Type: protocol.OpCheckInbox, MarkAsRead: &no})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +163,7 @@ func TestClientOpsRunTheSameOperations(t *testing.T) {
 	if e.UnreadCount(rootID) == 0 {
 		t.Fatal("mark_as_read:false marked the notifications read")
 	}
-	if err := e.Submit(protocol.Op{Type: protocol.OpReplyToSubagent, SubagentID: created.SubagentID, Message: "stop waiting", ClientID: "cli-2"}); err != nil {
+	if err := e.Submit(protocol.Op{ThreadID: rootID, Type: protocol.OpReplyToSubagent, SubagentID: created.SubagentID, Message: "stop waiting", ClientID: "cli-2"}); err != nil {
 		t.Fatal(err)
 	}
 	if ev := nextOf(t, events, protocol.EventSubagentReplySuccess); ev.SubagentID != created.SubagentID || ev.ClientIDs[0] != "cli-2" {
@@ -175,7 +176,7 @@ func TestClientOpsRunTheSameOperations(t *testing.T) {
 	if l := m.(protocol.SubagentsListResponseMsg); len(l.Subagents) != 1 || l.Subagents[0].ID != created.SubagentID {
 		t.Fatalf("list_subagents %+v", l)
 	}
-	m, err = e.SurfaceOp(protocol.Op{Type: protocol.OpEndSubagent, SubagentID: created.SubagentID})
+	m, err = e.SurfaceOp(protocol.Op{ThreadID: rootID, Type: protocol.OpEndSubagent, SubagentID: created.SubagentID})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,12 +187,12 @@ func TestClientOpsRunTheSameOperations(t *testing.T) {
 		op   protocol.Op
 		want string
 	}{
-		{protocol.Op{Type: protocol.OpEndSubagent, SubagentID: "nope"}, "end_subagent: no sub-agent nope of this agent"},
-		{protocol.Op{Type: protocol.OpReplyToSubagent, SubagentID: "nope", Message: "hi"}, "reply_to_subagent: no sub-agent nope of this agent"},
-		{protocol.Op{Type: protocol.OpCreateSubagent, Task: " "}, "create_subagent: task is empty"},
-		{protocol.Op{Type: protocol.OpCheckInbox, SubagentID: "nope"}, "check_inbox: no sub-agent nope of this agent"},
+		{protocol.Op{ThreadID: rootID, Type: protocol.OpEndSubagent, SubagentID: "nope"}, "end_subagent: no sub-agent nope of this agent"},
+		{protocol.Op{ThreadID: rootID, Type: protocol.OpReplyToSubagent, SubagentID: "nope", Message: "hi"}, "reply_to_subagent: no sub-agent nope of this agent"},
+		{protocol.Op{ThreadID: rootID, Type: protocol.OpCreateSubagent, Task: " "}, "create_subagent: task is empty"},
+		{protocol.Op{ThreadID: rootID, Type: protocol.OpCheckInbox, SubagentID: "nope"}, "check_inbox: no sub-agent nope of this agent"},
 		{protocol.Op{Type: protocol.OpListSubagents, ThreadID: "missing"}, "no thread missing"},
-		{protocol.Op{Type: protocol.OpReplyToSubagent, SubagentID: created.SubagentID}, "reply_to_subagent: message is empty"},
+		{protocol.Op{ThreadID: rootID, Type: protocol.OpReplyToSubagent, SubagentID: created.SubagentID}, "reply_to_subagent: message is empty"},
 	} {
 		if err := e.Submit(tc.op); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%+v: %v, want %q", tc.op, err, tc.want)
@@ -203,7 +204,7 @@ func TestClientOpsRunTheSameOperations(t *testing.T) {
 // A thread on another surface cannot take the inbox ops: its model could
 // not read the notifications they start.
 func TestInboxOpsNeedAnInboxThread(t *testing.T) {
-	c := &scripted{reply: func(string, model.Request) model.Response { return say("x") }}
+	c := &surfacetest.Scripted{Who: whoOf, Reply: func(string, model.Request) model.Response { return say("x") }}
 	cwd, home := t.TempDir(), t.TempDir()
 	e, err := engine.New(t.Context(), engine.Options{
 		Home: home, Client: c, Model: "gpt-test", Cwd: cwd, Headless: true, ApprovalPolicy: protocol.ApprovalNever,
