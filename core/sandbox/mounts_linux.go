@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -181,6 +182,10 @@ func refuseUncoverable(spec helperSpec) error {
 		if err != nil {
 			return err
 		}
+		// An empty directory holds nothing to protect (git skips an empty
+		// .git; grove's placeholders are such); filled by a command, it
+		// is moved aside afterwards (quarantineNew).
+		paths = slices.DeleteFunc(paths, isEmptyDir)
 		if len(paths) > 0 {
 			return fmt.Errorf("workspace-write cannot keep %s read-only on this host: without user namespaces the sandbox (Landlock) can only allow whole directories. Enable unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, or run outside a container that forbids them; `grove doctor` says what is missing), or use sandbox_mode = \"read-only\" (commands that write then ask to run outside the sandbox)", paths[0])
 		}

@@ -106,6 +106,11 @@ func CommandIn(ctx context.Context, policy protocol.SandboxPolicy, cwd, dir stri
 	}
 	spec := helperSpec{Policy: policy, Roots: WritableRoots(policy, cwd), Dir: absolute("", dir)}
 	spec.Namespaces = restricted && namespacesAvailable()
+	if spec.Namespaces && policy.Mode == protocol.SandboxWorkspaceWrite {
+		if err := claimPlaceholders(spec.Roots); err != nil {
+			return nil, fmt.Errorf("sandbox: %w", err)
+		}
+	}
 	watch := parentWatch()
 	if watch != nil {
 		spec.ParentFD = 3 // ExtraFiles[0]
