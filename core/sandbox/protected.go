@@ -81,6 +81,12 @@ func gitfileTarget(path string) string {
 // more than maxProtectedScan entries or cannot be read: then nobody knows
 // what would stay writable.
 func FindProtected(root string) ([]string, error) {
+	out, _, err := findProtected(root)
+	return out, err
+}
+
+// findProtected is FindProtected that also says how many entries it saw.
+func findProtected(root string) ([]string, int, error) {
 	var out []string
 	seen := 0
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
@@ -114,9 +120,9 @@ func FindProtected(root string) ([]string, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("find the protected paths (.git, .grove, .codex, .agents, .claude) in %s: %w", root, err)
+		return nil, seen, fmt.Errorf("find the protected paths (.git, .grove, .codex, .agents, .claude) in %s: %w", root, err)
 	}
-	return out, nil
+	return out, seen, nil
 }
 
 // scannedRoots are the roots whose protected paths are looked for: the
