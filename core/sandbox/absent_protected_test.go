@@ -22,6 +22,10 @@ var absentAttacks = []struct{ script, planted string }{
 	{"mkdir -p evil/hooks && echo 'gitdir: evil' > .git", ".git"},
 	{"mkdir -p src/lib/.git/hooks && echo hook > src/lib/.git/hooks/pre-commit", "src/lib/.git/hooks/pre-commit"},
 	{"mkdir -p src/.grove/agents && echo obey > src/.grove/agents/w.md", "src/.grove/agents/w.md"},
+	// The other angle: keep the plant by taking the write bit off its
+	// directory, or make .git a link to a directory of hooks.
+	{"mkdir -p src/x/.git/hooks && echo hook > src/x/.git/hooks/pre-commit && chmod 555 src/x", "src/x/.git/hooks/pre-commit"},
+	{"mkdir -p src/h/hooks && ln -s h src/.git", "src/.git"},
 }
 
 // Before this pass every attack above planted its file. With namespaces

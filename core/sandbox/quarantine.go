@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -92,7 +93,15 @@ func quarantine(p string) string {
 		if _, err := os.Lstat(to); err == nil {
 			continue
 		}
-		if err := os.Rename(p, to); err != nil {
+		err := os.Rename(p, to)
+		if errors.Is(err, os.ErrPermission) {
+			// The command took the write bit off the directory holding
+			// it (chmod 555) to keep its plant: the user owns both.
+			if st, serr := os.Stat(filepath.Dir(p)); serr == nil && os.Chmod(filepath.Dir(p), st.Mode().Perm()|0o300) == nil {
+				err = os.Rename(p, to)
+			}
+		}
+		if err != nil {
 			return fmt.Sprintf("grove: this command created %s (%s) and it could not be moved aside: %v; remove it before running git or grove there", p, why, err)
 		}
 		return fmt.Sprintf("grove: this command created %s; %s. Moved to %s: review it before renaming it back.", p, why, to)
