@@ -42,34 +42,45 @@ var placeholders struct {
 }
 
 // claimPlaceholders makes the absent protected names at the top of each
-// scanned root (empty directories) and registers this process as a user
-// of them and of empty ones another grove made. A root it cannot write
-// fails the start: the sandbox would otherwise leave the name creatable.
-func claimPlaceholders(roots []string) error {
+// scanned root and the absent configuration directories inside the roots
+// (empty directories) and registers this process as a user of them and
+// of empty ones another grove made. A place this user cannot write is
+// skipped: its commands cannot create the name there either.
+func claimPlaceholders(roots, homes []string) error {
 	placeholders.mu.Lock()
 	defer placeholders.mu.Unlock()
+	var want []string
 	for _, r := range scannedRoots(roots) {
 		for _, name := range ProtectedNames {
-			p := filepath.Join(r, name)
-			if placeholders.paths[p] != "" {
-				continue
-			}
-			created, err := makePlaceholder(p)
-			if err != nil {
-				return err
-			}
-			if !created && !isEmptyDir(p) {
-				continue // the user's own: bound read-only as found
-			}
-			dir, err := registerPlaceholder(p, created)
-			if err != nil {
-				return err
-			}
-			if placeholders.paths == nil {
-				placeholders.paths = map[string]string{}
-			}
-			placeholders.paths[p] = dir
+			want = append(want, filepath.Join(r, name))
 		}
+	}
+	for _, h := range homes {
+		// A configuration directory not there yet (CODEX_HOME in the
+		// project) would be read at the next start once a command made it.
+		if _, err := os.Stat(filepath.Dir(h)); err == nil {
+			want = append(want, h)
+		}
+	}
+	for _, p := range want {
+		if placeholders.paths[p] != "" {
+			continue
+		}
+		created, err := makePlaceholder(p)
+		if err != nil {
+			return err
+		}
+		if !created && !isEmptyDir(p) {
+			continue // the user's own: bound read-only as found
+		}
+		dir, err := registerPlaceholder(p, created)
+		if err != nil {
+			return err
+		}
+		if placeholders.paths == nil {
+			placeholders.paths = map[string]string{}
+		}
+		placeholders.paths[p] = dir
 	}
 	return nil
 }

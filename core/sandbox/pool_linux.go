@@ -453,7 +453,7 @@ func poolFor(key string, spec helperSpec) (*poolHelper, error) {
 
 func newPoolHelper(spec helperSpec) (*poolHelper, error) {
 	if spec.Namespaces && spec.Policy.Mode == protocol.SandboxWorkspaceWrite {
-		if err := claimPlaceholders(spec.Roots); err != nil {
+		if err := claimPlaceholders(spec.Roots, spec.Protect); err != nil {
 			return nil, fmt.Errorf("sandbox: %w", err)
 		}
 	}
