@@ -125,6 +125,8 @@ func Discover(l Locations, st State) Set {
 			continue
 		}
 		for _, h := range hs {
+			h.Files = namedFiles(h.Command, l.Cwd, root)
+			h.FilesHash = filesHash(h.Files)
 			h.Trust = st.trustOf(h, projectTrusted)
 			set.Hooks = append(set.Hooks, h)
 		}
