@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/grovecli/grove/core/sandbox"
 )
 
 //go:embed agents/*.md
@@ -60,7 +62,7 @@ func searchPath(d Dirs) []source {
 		var chain []string
 		for {
 			chain = append(chain, dir)
-			if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
+			if sandbox.IsRepoMarker(dir) {
 				break
 			}
 			parent := filepath.Dir(dir)
