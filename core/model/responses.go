@@ -19,11 +19,15 @@ type (
 		Reasoning         *responsesReasoning `json:"reasoning,omitempty"`
 		Temperature       *float64            `json:"temperature,omitempty"`
 		TopP              *float64            `json:"top_p,omitempty"`
-		// Store is false: grove keeps the history itself and resends it,
-		// reasoning included, which needs its encrypted content.
-		Store   bool     `json:"store"`
-		Stream  bool     `json:"stream"`
-		Include []string `json:"include,omitempty"`
+		// Store is false unless the provider is set to store_responses:
+		// grove keeps the history itself and resends it, reasoning
+		// included, which needs its encrypted content.
+		Store bool `json:"store"`
+		// PreviousResponseID continues from a stored response: input is
+		// then only what came after it (response_chain.go).
+		PreviousResponseID string   `json:"previous_response_id,omitempty"`
+		Stream             bool     `json:"stream"`
+		Include            []string `json:"include,omitempty"`
 		// PromptCacheKey routes a conversation's requests to the same
 		// prompt cache (OpenAI; Codex sends its conversation id).
 		PromptCacheKey string `json:"prompt_cache_key,omitempty"`
