@@ -75,8 +75,10 @@ type openAIClient struct {
 	http      *http.Client
 	streamURL string // base URL + /chat/completions or /responses
 	modelsURL string // base URL + /models
-	models    modelsCache
-	retries   int
+	// compactURL is base URL + /responses/compact (compact_remote.go).
+	compactURL string
+	models     modelsCache
+	retries    int
 	// omit holds the parameters left out of every request: configured, or
 	// refused by the provider during this process.
 	omitMu sync.Mutex
@@ -157,12 +159,13 @@ func New(cfg ProviderConfig) (Client, error) {
 		path = "responses"
 	}
 	return &openAIClient{
-		cfg:       cfg,
-		http:      hc,
-		streamURL: base.JoinPath(path).String(),
-		modelsURL: base.JoinPath("models").String(),
-		retries:   retries,
-		omit:      omit,
+		cfg:        cfg,
+		http:       hc,
+		streamURL:  base.JoinPath(path).String(),
+		modelsURL:  base.JoinPath("models").String(),
+		compactURL: base.JoinPath("responses", "compact").String(),
+		retries:    retries,
+		omit:       omit,
 	}, nil
 }
 

@@ -43,6 +43,11 @@ type (
 		Summary          []responsesSummaryPart `json:"summary"`
 		EncryptedContent string                 `json:"encrypted_content"`
 	}
+	// responsesCompaction replays the compact endpoint's summary item.
+	responsesCompaction struct {
+		Type             string `json:"type"` // "compaction"
+		EncryptedContent string `json:"encrypted_content"`
+	}
 	responsesSummaryPart struct {
 		Type string `json:"type"` // "summary_text"
 		Text string `json:"text"`
@@ -149,6 +154,11 @@ func responsesInput(items []protocol.Item, replay argumentReplay, omit map[strin
 				output = parts
 			}
 			out = append(out, responsesCallOutput{Type: "function_call_output", CallID: it.CallID, Output: output})
+		case protocol.ItemCompaction:
+			// A compact endpoint's summary goes back as it came.
+			if it.EncryptedContent != "" {
+				out = append(out, responsesCompaction{Type: "compaction", EncryptedContent: it.EncryptedContent})
+			}
 		case protocol.ItemReasoning:
 			// Without its encrypted content (another provider, an older
 			// rollout, include refused) a stateless call cannot use it.

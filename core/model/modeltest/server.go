@@ -36,19 +36,21 @@ type CapturedRequest struct {
 type Server struct {
 	srv *httptest.Server
 
-	mu           sync.Mutex
-	queue        []Reply
-	handler      func(CapturedRequest) Reply
-	reqs         []CapturedRequest
-	rules        []Rule
-	models       []string
-	windows      map[string]int64
-	modelsStatus int
-	modelsServed int
-	responses    int             // Responses replies named so far (stored.go)
-	stored       map[string]bool // ids of stored responses
-	noKeep       bool            // requests are not kept (KeepRequests)
-	closeOnce    sync.Once
+	mu            sync.Mutex
+	queue         []Reply
+	handler       func(CapturedRequest) Reply
+	reqs          []CapturedRequest
+	rules         []Rule
+	models        []string
+	windows       map[string]int64
+	modelsStatus  int
+	modelsServed  int
+	responses     int             // Responses replies named so far (stored.go)
+	stored        map[string]bool // ids of stored responses
+	noKeep        bool            // requests are not kept (KeepRequests)
+	compactions   int             // compact calls answered (compact.go)
+	compactStatus int             // error status the compact endpoint answers
+	closeOnce     sync.Once
 }
 
 // Start runs a server; the caller must Close it.
@@ -144,6 +146,8 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		s.serveModels(w)
 	case r.Method == http.MethodPost && r.URL.Path == "/v1/chat/completions":
 		s.serveModel(w, r, chatEvents)
+	case r.Method == http.MethodPost && r.URL.Path == "/v1/responses/compact":
+		s.serveCompact(w, r)
 	case r.Method == http.MethodPost && r.URL.Path == "/v1/responses":
 		s.serveModel(w, r, func(reply Reply, req map[string]any) []string {
 			return responsesEvents(reply, req, s.responseID(reply, req))
