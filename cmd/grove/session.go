@@ -406,6 +406,7 @@ func providerClient(prov config.Resolved) (model.Client, error) {
 		Headers: prov.Headers, MaxRetries: prov.MaxRetries,
 		StreamIdleTimeout: prov.StreamIdleTimeout, ResponseHeaderTimeout: prov.ResponseHeaderTimeout,
 		QueryParams: prov.QueryParams, OmitParams: prov.OmitParams, MaxMessageBytes: prov.MaxMessageBytes,
+		StoreResponses: prov.StoreResponses,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("model provider %s: %w", prov.Name, err)

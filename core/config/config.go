@@ -101,6 +101,9 @@ type ProviderConfig struct {
 	QueryParams           map[string]string `toml:"query_params"`
 	OmitParams            []string          `toml:"omit_params"`
 	MaxMessageBytes       *int              `toml:"max_message_bytes"`
+	// StoreResponses (grove's; Codex has no such key) chains a thread's
+	// Responses requests with previous_response_id and store: true.
+	StoreResponses *bool `toml:"store_responses"`
 }
 
 // Project is one `[projects."<root>"]` table (Codex's name).
