@@ -1,0 +1,138 @@
+package engine
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/grovecli/grove/core/model"
+	"github.com/grovecli/grove/protocol"
+)
+
+const revertBase = "package f\n\nfunc a() int {\n\treturn 1\n}\n\nfunc c() int {\n\treturn 3\n}\n"
+
+const revertPatchText = `*** Begin Patch
+*** Update File: f.go
+@@ func a() int {
+-	return 1
++	return 10
+@@ func c() int {
+-	return 3
++	return 30
+*** End Patch`
+
+// patchingRoot patches f.go in its first turn and records every request
+// of later turns.
+func patchingRoot(reqs *[]model.Request, mu *sync.Mutex) script {
+	return script{"root": func(_ context.Context, tn turn) (model.Response, error) {
+		if tn.prompt == "patch" {
+			if tn.rounds == 0 {
+				return calls(toolCall("p1", "apply_patch", map[string]string{"input": revertPatchText})), nil
+			}
+			return text("patched"), nil
+		}
+		mu.Lock()
+		*reqs = append(*reqs, tn.req)
+		mu.Unlock()
+		return text("ok"), nil
+	}}
+}
+
+func revertOp(root protocol.ThreadID, hunks ...protocol.HunkRef) protocol.Op {
+	return protocol.Op{Type: protocol.OpRevertPatch, ThreadID: root, Revert: &protocol.PatchRevert{CallID: "p1", Patch: revertPatchText, Hunks: hunks}}
+}
+
+// TestRevertHunkWritesRecordsAndTellsTheModel: reverting the second hunk
+// of an applied patch restores just its lines on disk, publishes and
+// records patch_reverted, and the root's next request carries a notice
+// naming the file; a hunk the file no longer matches writes nothing.
+func TestRevertHunkWritesRecordsAndTellsTheModel(t *testing.T) {
+	var mu sync.Mutex
+	var reqs []model.Request
+	env := newEnv(t, patchingRoot(&reqs, &mu), nil)
+	f := filepath.Join(env.cwd, "f.go")
+	if err := os.WriteFile(f, []byte(revertBase), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env.send("patch")
+	env.rootFinal(1)
+	if out := env.toolOutput("p1"); out.IsError {
+		t.Fatalf("apply_patch failed: %s", out.Output)
+	}
+	if err := env.e.Submit(revertOp(env.root, protocol.HunkRef{File: 0, Hunk: 1})); err != nil {
+		t.Fatal(err)
+	}
+	want := strings.Replace(revertBase, "return 1", "return 10", 1)
+	if b, _ := os.ReadFile(f); string(b) != want {
+		t.Fatalf("after the revert f.go is\n%s\nwant\n%s", b, want)
+	}
+	ev := env.waitFor("patch_reverted", func(ev protocol.Event) bool { return ev.Type == protocol.EventPatchReverted })
+	if ev.Revert.CallID != "p1" || len(ev.Revert.Files) != 1 || ev.Revert.Files[0] != "f.go" {
+		t.Fatalf("patch_reverted: %+v", ev.Revert)
+	}
+
+	// Reverting it again: its lines are gone, nothing is written.
+	err := env.e.Submit(revertOp(env.root, protocol.HunkRef{File: 0, Hunk: 1}))
+	if err == nil || !strings.Contains(err.Error(), "nothing was reverted") {
+		t.Fatalf("second revert: %v", err)
+	}
+	if b, _ := os.ReadFile(f); string(b) != want {
+		t.Fatalf("a refused revert changed f.go:\n%s", b)
+	}
+
+	env.send("next")
+	env.rootFinal(2)
+	mu.Lock()
+	defer mu.Unlock()
+	var notice string
+	for _, it := range reqs[0].Items {
+		if it.IsGroveNotice() && strings.Contains(it.Content, "reverted") {
+			notice = it.Content
+		}
+	}
+	if !strings.Contains(notice, "f.go") || !strings.Contains(notice, "1 hunk") {
+		t.Fatalf("the next request has no revert notice naming f.go; notice %q", notice)
+	}
+	rollout, err := os.ReadFile(env.e.Threads()[0].RolloutPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(rollout), `"patch_reverted"`) || !strings.Contains(string(rollout), "user reverted 1 hunk") {
+		t.Fatal("the rollout has no patch_reverted event or no notice")
+	}
+}
+
+// TestRevertOutsideTheWritableRootsWritesNothing: a revert goes through
+// the sandbox's writable roots like apply_patch, so an op naming a file
+// outside the workspace is refused and the file stays.
+func TestRevertOutsideTheWritableRootsWritesNothing(t *testing.T) {
+	env := newEnv(t, script{}, func(o *Options) {
+		o.Sandbox = protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite}
+	})
+	outside := filepath.Join(t.TempDir(), "precious.txt")
+	if err := os.WriteFile(outside, []byte("keep\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The temp dir is a writable root: move it away from the file.
+	tmp := filepath.Join(env.home, "tmp")
+	if err := os.Mkdir(tmp, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("TMPDIR", tmp)
+	op := protocol.Op{Type: protocol.OpRevertPatch, ThreadID: env.root, Revert: &protocol.PatchRevert{
+		CallID: "x", Patch: "*** Begin Patch\n*** Add File: " + outside + "\n+keep\n*** End Patch", Hunks: []protocol.HunkRef{{}},
+	}}
+	err := env.e.Submit(op)
+	if err == nil || !strings.Contains(err.Error(), "outside the writable roots") || !strings.Contains(err.Error(), "nothing was written") {
+		t.Fatalf("revert outside the workspace: %v", err)
+	}
+	if _, err := os.Stat(outside); err != nil {
+		t.Fatalf("the outside file is gone: %v", err)
+	}
+	if evs := env.all(func(ev protocol.Event) bool { return ev.Type == protocol.EventPatchReverted }); len(evs) != 0 {
+		t.Fatalf("a refused revert published %d patch_reverted events", len(evs))
+	}
+}
