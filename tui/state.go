@@ -206,6 +206,8 @@ type session struct {
 	// cards lists the status-card entries that show a thread, so a status
 	// change re-renders just those.
 	cards map[protocol.ThreadID][]*entry
+	// review is what the diff review screen lists (diffreview_log.go).
+	review reviewLog
 }
 
 func newSession() *session {
@@ -280,6 +282,7 @@ func (s *session) applyMsg(t *threadView, msg protocol.EventMsg, ev protocol.Eve
 			c.touch()
 		}
 	case protocol.UserMessageMsg:
+		s.review.noteTurn(t, at)
 		t.unqueue(m.Text)
 		t.add(&entry{kind: entryUser, text: m.Text})
 	case protocol.AgentInputMsg:
@@ -341,6 +344,7 @@ func (s *session) applyMsg(t *threadView, msg protocol.EventMsg, ev protocol.Eve
 			}
 		}
 		e.tool, e.running = &tc, false
+		s.review.notePatch(t, &tc, at)
 		if e.kind == entryCard {
 			ids := tc.AgentIDs
 			if len(ids) == 0 {
@@ -385,6 +389,9 @@ func (s *session) applyMsg(t *threadView, msg protocol.EventMsg, ev protocol.Eve
 		t.streaming = nil
 	case protocol.InboxMsg:
 		t.applyInbox(&m.Change)
+	case protocol.PatchRevertedMsg:
+		s.review.noteRevert(t.info.ID, m.Revert)
+		t.add(&entry{kind: entryInfo, text: revertedText(m.Revert)})
 	case protocol.ApprovalResolvedMsg:
 		// The call's mark says it was denied (or stopped the turn).
 		if e := t.toolIdx[m.Request.CallID]; e != nil && m.Request.CallID != "" {

@@ -1,0 +1,213 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/grovecli/grove/core/tools/patch"
+	"github.com/grovecli/grove/protocol"
+)
+
+// reviewBody renders the review's content lines at width w and returns
+// the line each hunk's header is on.
+func (m Model) reviewBody(hs []reviewHunk, w int) (lines []string, at []int) {
+	rv, l := m.review, m.sess.review
+	var thread protocol.ThreadID
+	for i, h := range hs {
+		if i == 0 || h.p.thread != thread {
+			thread = h.p.thread
+			if i > 0 {
+				lines = append(lines, "")
+			}
+			lines = append(lines, m.reviewAgentLine(thread, w))
+		}
+		f := h.fp()
+		if i == 0 || !h.sameFile(hs[i-1]) {
+			add, del := 0, 0
+			for hi := range hunkCount(f) {
+				a, d := hunkCounts(f, hi)
+				add, del = add+a, del+d
+			}
+			lines = append(lines, "  "+m.r.patchFileTitle(fileOp(f), filePath(f), add, del, w-2))
+		}
+		at = append(at, len(lines))
+		lines = append(lines, m.reviewHunkLine(h, i == rv.sel, w))
+		if rv.collapsed[h.key()] {
+			continue
+		}
+		for _, dl := range hunkLines(f, h.hunk) {
+			if l.reverted[h.key()] {
+				lines = append(lines, "      "+m.th.dim.Render(clipKeep(dl, w-6)))
+			} else {
+				lines = append(lines, "      "+m.r.diffLine(dl, w-6))
+			}
+		}
+	}
+	return lines, at
+}
+
+// reviewAgentLine names the agent of a group and its path in the tree.
+func (m Model) reviewAgentLine(id protocol.ThreadID, w int) string {
+	t := m.sess.threads[id]
+	if t == nil {
+		return m.th.paneTitle.Render(clip("agent "+id.Short(), w))
+	}
+	var path []string
+	for cur := t; cur != nil; cur = m.sess.threads[cur.info.ParentID] {
+		path = append([]string{roleLabel(cur.info)}, path...)
+		if cur.info.ParentID == "" {
+			break
+		}
+	}
+	name := roleLabel(t.info)
+	line := m.th.paneTitle.Render(clip(name, w))
+	if len(path) > 1 {
+		line += m.th.dim.Render(clip("  "+strings.Join(path, " › "), max(0, w-lipglossWidth(name))))
+	}
+	return line
+}
+
+// reviewHunkLine is a hunk's header: where it is, its counts and what the
+// user did with it.
+func (m Model) reviewHunkLine(h reviewHunk, selected bool, w int) string {
+	f := h.fp()
+	where := "@@"
+	switch {
+	case len(f.Hunks) > h.hunk && f.Hunks[h.hunk].Header != "":
+		where = "@@ " + f.Hunks[h.hunk].Header
+	case f.Op == patch.OpAdd:
+		where = "new file"
+	case f.Op == patch.OpDelete:
+		where = "deleted"
+	}
+	add, del := hunkCounts(f, h.hunk)
+	mark := ""
+	switch l := m.sess.review; {
+	case l.reverted[h.key()]:
+		mark = m.th.warn.Render(" ↶ reverted")
+	case l.accepted[h.key()]:
+		mark = m.th.done.Render(" ✓ accepted")
+	}
+	counts := m.th.done.Render(fmt.Sprintf("+%d", add)) + " " + m.th.failed.Render(fmt.Sprintf("-%d", del))
+	fold := "▾"
+	if m.review.collapsed[h.key()] {
+		fold = "▸"
+	}
+	text := fmt.Sprintf("%s hunk %d/%d %s", fold, h.hunk+1, hunkCount(f), where)
+	room := max(1, w-4-lipglossWidth(counts)-lipglossWidth(mark)-1)
+	if selected {
+		return m.th.tableSel.Render("  › "+clip(text, room)) + " " + counts + mark
+	}
+	return "    " + m.th.dim.Render(clip(text, room)) + " " + counts + mark
+}
+
+// reviewView is the review screen in w×h: a title, the hunks (scrolled
+// to the selection) and a footer with the keys, a confirmation or the
+// last result.
+func (m Model) reviewView(w, h int) []string {
+	rv := m.review
+	hs := m.reviewHunks()
+	rv.sel = min(rv.sel, max(0, len(hs)-1))
+	head := []string{m.reviewTitle(hs, w)}
+	if h >= 8 {
+		head = append(head, m.th.dim.Render(clip("only apply_patch changes are listed; files changed by commands are not", w)))
+	}
+	foot := m.reviewFooter(w)
+	room := max(0, h-len(head)-len(foot))
+	var body []string
+	if len(hs) == 0 {
+		body = []string{"", m.th.dim.Render(clip(m.reviewEmpty(), w))}
+	} else {
+		lines, _ := m.reviewBody(hs, w)
+		top := rv.scroll
+		if top < 0 {
+			top = m.reviewAnchor(room)
+		}
+		top = min(top, max(0, len(lines)-room))
+		body = lines[top:]
+	}
+	out := append(head, fit(body, w, room)...)
+	return append(out, foot...)
+}
+
+// reviewAnchor is the first line that keeps the selected hunk in view in
+// h rows: its header a third of the way down, its lines below as they fit.
+func (m Model) reviewAnchor(h int) int {
+	hs := m.reviewHunks()
+	if len(hs) == 0 {
+		return 0
+	}
+	lines, at := m.reviewBody(hs, max(1, m.w))
+	sel := at[min(m.review.sel, len(at)-1)]
+	end := len(lines)
+	if m.review.sel+1 < len(at) {
+		end = at[m.review.sel+1]
+	}
+	top := max(0, sel-h/3)
+	if end-top > h {
+		top = max(0, min(sel, end-h)) // a long hunk: its header first
+	}
+	return top
+}
+
+func (m Model) reviewTitle(hs []reviewHunk, w int) string {
+	scope, other := "this turn", "t: whole session"
+	if m.review.whole {
+		scope, other = "whole session", "t: this turn"
+	}
+	files := map[string]bool{}
+	add, del, reverted, accepted := 0, 0, 0, 0
+	for _, h := range hs {
+		files[h.p.thread.String()+"\x00"+h.fp().Path] = true
+		a, d := hunkCounts(h.fp(), h.hunk)
+		add, del = add+a, del+d
+		if m.sess.review.reverted[h.key()] {
+			reverted++
+		} else if m.sess.review.accepted[h.key()] {
+			accepted++
+		}
+	}
+	title := m.th.paneTitle.Render("Diff review") + m.th.dim.Render(" · "+scope)
+	stats := fmt.Sprintf(" · %d file(s) %d hunk(s) ", len(files), len(hs)) + m.th.done.Render(fmt.Sprintf("+%d", add)) + " " + m.th.failed.Render(fmt.Sprintf("-%d", del))
+	if reverted+accepted > 0 {
+		stats += m.th.dim.Render(fmt.Sprintf(" · %d reverted · %d accepted", reverted, accepted))
+	}
+	right := m.th.dim.Render(other)
+	line := title + stats
+	if gap := w - lipglossWidth(line) - lipglossWidth(right); gap >= 2 {
+		return line + strings.Repeat(" ", gap) + right
+	}
+	return line
+}
+
+func (m Model) reviewEmpty() string {
+	switch {
+	case len(m.sess.review.patches) == 0:
+		return "no patches: the agents applied none in this session"
+	case m.review.whole:
+		return "no patches"
+	}
+	return "no patches in this turn · t shows the whole session"
+}
+
+// reviewFooter is the confirmation, the last result, or the keys.
+func (m Model) reviewFooter(w int) []string {
+	rv := m.review
+	k := m.th.key.Render
+	switch {
+	case rv.confirm != nil:
+		return []string{m.th.errStyle.Render(clip("revert "+rv.confirmWhat+" on disk?", max(1, w-22))) + "  " + k("y/enter") + " revert  " + k("n/esc") + " keep"}
+	case rv.msg != "" && rv.msgErr:
+		// An error says what to do: up to three lines of it.
+		var out []string
+		for _, l := range wrap(rv.msg, max(1, w)) {
+			if len(out) < 3 {
+				out = append(out, m.th.errStyle.Render(l))
+			}
+		}
+		return out
+	case rv.msg != "":
+		return []string{m.th.warn.Render(clip(rv.msg, w))}
+	}
+	return []string{k("↑↓") + " hunk  " + k("←→/tab") + " file  " + k("enter") + " fold  " + k("a/A") + " accept  " + k("r/R") + " revert hunk/file  " + k("t") + " scope  " + k("esc") + " back"}
+}
