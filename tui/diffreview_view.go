@@ -62,7 +62,7 @@ func (m Model) reviewAgentLine(id protocol.ThreadID, w int) string {
 	name := roleLabel(t.info)
 	line := m.th.paneTitle.Render(clip(name, w))
 	if len(path) > 1 {
-		line += m.th.dim.Render(clip("  "+strings.Join(path, " › "), max(0, w-lipglossWidth(name))))
+		line += "  " + m.th.dim.Render(clip(strings.Join(path, " › "), max(1, w-lipglossWidth(name)-2)))
 	}
 	return line
 }
@@ -89,6 +89,9 @@ func (m Model) reviewHunkLine(h reviewHunk, selected bool, w int) string {
 		mark = m.th.done.Render(" ✓ accepted")
 	}
 	counts := m.th.done.Render(fmt.Sprintf("+%d", add)) + " " + m.th.failed.Render(fmt.Sprintf("-%d", del))
+	if f.Op == patch.OpDelete {
+		counts = m.th.failed.Render("(content not recorded)")
+	}
 	fold := "▾"
 	if m.review.collapsed[h.key()] {
 		fold = "▸"
@@ -209,5 +212,5 @@ func (m Model) reviewFooter(w int) []string {
 	case rv.msg != "":
 		return []string{m.th.warn.Render(clip(rv.msg, w))}
 	}
-	return []string{k("↑↓") + " hunk  " + k("←→/tab") + " file  " + k("enter") + " fold  " + k("a/A") + " accept  " + k("r/R") + " revert hunk/file  " + k("t") + " scope  " + k("esc") + " back"}
+	return []string{k("↑↓") + " hunk  " + k("←→") + " file  " + k("enter") + " fold  " + k("a") + " accept  " + k("r") + " revert  " + k("A/R") + " file  " + k("t") + " scope  " + k("esc") + " back"}
 }
