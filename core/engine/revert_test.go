@@ -2,12 +2,14 @@ package engine
 
 import (
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/grovecli/grove/core/execenv"
 	"github.com/grovecli/grove/core/model"
 	"github.com/grovecli/grove/protocol"
 )
@@ -134,5 +136,68 @@ func TestRevertOutsideTheWritableRootsWritesNothing(t *testing.T) {
 	}
 	if evs := env.all(func(ev protocol.Event) bool { return ev.Type == protocol.EventPatchReverted }); len(evs) != 0 {
 		t.Fatalf("a refused revert published %d patch_reverted events", len(evs))
+	}
+}
+
+// pipeTransport is an in-process exec-server connection.
+type pipeTransport struct {
+	io.Reader
+	io.WriteCloser
+}
+
+func (pipeTransport) Why() string { return "" }
+
+// inProcessHost is a host whose exec-server runs in this process on
+// pipes: the Remote backend and its wire protocol, without ssh. The
+// server stops when the Remote closes its connection; wait waits for it.
+func inProcessHost(t *testing.T) (b *execenv.Remote, wait func()) {
+	var wg sync.WaitGroup
+	dial := func(context.Context) (execenv.Transport, error) {
+		inR, inW := io.Pipe()
+		outR, outW := io.Pipe()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := execenv.Serve(context.Background(), execenv.NewLocal(), inR, outW); err != nil {
+				t.Errorf("exec-server: %v", err)
+			}
+			_ = outW.Close()
+		}()
+		return pipeTransport{Reader: outR, WriteCloser: inW}, nil
+	}
+	return execenv.NewRemote("box", dial), wg.Wait
+}
+
+// TestRevertOnAHostGoesThroughItsBackend: an agent whose tools run on a
+// host has its patch reverted there, in the host's workspace, through
+// the same Remote backend apply_patch used (the local cwd has no such file).
+func TestRevertOnAHostGoesThroughItsBackend(t *testing.T) {
+	var mu sync.Mutex
+	var reqs []model.Request
+	ws := t.TempDir()
+	remote, wait := inProcessHost(t)
+	// Registered before the engine's: cleanups run last first, so the
+	// host goes after the engine has shut down.
+	t.Cleanup(func() { _ = remote.Close(); wait() })
+	env := newEnv(t, patchingRoot(&reqs, &mu), func(o *Options) {
+		o.Exec, o.HostName, o.Workspace = remote, "box", ws
+	})
+	f := filepath.Join(ws, "f.go")
+	if err := os.WriteFile(f, []byte(revertBase), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env.send("patch")
+	env.rootFinal(1)
+	if out := env.toolOutput("p1"); out.IsError {
+		t.Fatalf("apply_patch on the host failed: %s", out.Output)
+	}
+	if err := env.e.Submit(revertOp(env.root, protocol.HunkRef{File: 0, Hunk: 0}, protocol.HunkRef{File: 0, Hunk: 1})); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(f); string(b) != revertBase {
+		t.Fatalf("the host's f.go after reverting both hunks:\n%s", b)
+	}
+	if _, err := os.Stat(filepath.Join(env.cwd, "f.go")); !os.IsNotExist(err) {
+		t.Fatalf("the revert touched the local cwd: %v", err)
 	}
 }
