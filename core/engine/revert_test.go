@@ -201,3 +201,80 @@ func TestRevertOnAHostGoesThroughItsBackend(t *testing.T) {
 		t.Fatalf("the revert touched the local cwd: %v", err)
 	}
 }
+
+// TestRevertDuringATurnWaitsForTheNextRequest: a revert while the root's
+// turn runs is told to the model at its next request of that turn, after
+// the outputs of the calls in flight (never between a call and its output).
+func TestRevertDuringATurnWaitsForTheNextRequest(t *testing.T) {
+	inModel, release := make(chan struct{}), make(chan struct{})
+	var mu sync.Mutex
+	var seen []model.Request
+	env := newEnv(t, script{"root": func(ctx context.Context, tn turn) (model.Response, error) {
+		if tn.prompt == "patch" {
+			if tn.rounds == 0 {
+				return calls(toolCall("p1", "apply_patch", map[string]string{"input": revertPatchText})), nil
+			}
+			return text("patched"), nil
+		}
+		mu.Lock()
+		seen = append(seen, tn.req)
+		first := len(seen) == 1
+		mu.Unlock()
+		// (The harness reads the notice, a user-role item, as a new prompt:
+		// count requests, not rounds.)
+		if first {
+			close(inModel)
+			select {
+			case <-release:
+			case <-ctx.Done():
+				return model.Response{}, ctx.Err()
+			}
+			return calls(toolCall("l1", "list_dir", map[string]any{"path": "."})), nil
+		}
+		return text("ok"), nil
+	}}, nil)
+	if err := os.WriteFile(filepath.Join(env.cwd, "f.go"), []byte(revertBase), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env.send("patch")
+	env.rootFinal(1)
+	env.send("look around")
+	<-inModel
+	if err := env.e.Submit(revertOp(env.root, protocol.HunkRef{File: 0, Hunk: 0})); err != nil {
+		t.Fatal(err)
+	}
+	close(release)
+	env.rootFinal(2)
+	mu.Lock()
+	defer mu.Unlock()
+	if len(seen) != 2 {
+		t.Fatalf("%d requests in the second turn, want 2", len(seen))
+	}
+	has := func(items []protocol.Item) int {
+		for i, it := range items {
+			if it.IsGroveNotice() && strings.Contains(it.Content, "user reverted 1 hunk") {
+				return i
+			}
+		}
+		return -1
+	}
+	if has(seen[0].Items) >= 0 {
+		t.Fatal("the request already sent had the notice")
+	}
+	items := seen[1].Items
+	at := has(items)
+	if at < 0 {
+		t.Fatal("the next request of the turn has no revert notice")
+	}
+	for i, it := range items[:at] {
+		if it.Type == protocol.ItemFunctionCall && it.CallID == "l1" {
+			found := false
+			for _, o := range items[i+1 : at] {
+				found = found || o.Type == protocol.ItemFunctionCallOutput && o.CallID == "l1"
+			}
+			if !found {
+				t.Fatal("the notice came between list_dir's call and its output")
+			}
+		}
+	}
+}
