@@ -11,6 +11,7 @@ import (
 	"github.com/grovecli/grove/core/execenv"
 	"github.com/grovecli/grove/core/tools/patch"
 	"github.com/grovecli/grove/protocol"
+	"github.com/grovecli/grove/rollout"
 )
 
 // A user may revert hunks an agent's apply_patch wrote (the TUI's diff
@@ -65,10 +66,41 @@ func (e *Engine) revertPatch(t *Thread, rev *protocol.PatchRevert) error {
 	}
 	done := *rev
 	done.Files = res.Files
-	t.record(e.bus.Publish(protocol.NewEvent(t.id, "", protocol.PatchRevertedMsg{Revert: done})))
-	t.flush()
+	ev := e.bus.Publish(protocol.NewEvent(t.id, "", protocol.PatchRevertedMsg{Revert: done}))
+	if err := t.recordEvenClosed(func(r *rollout.Recorder) error { return r.AppendEvent(ev) }); err != nil {
+		e.warnOnce(t.id, "rollout", err)
+	}
 	e.tellReverted(t, done)
 	return nil
+}
+
+// recordEvenClosed writes a line to the thread's rollout and flushes it:
+// through its recorder while it is open, else (a closed agent, whose
+// changes may still be reviewed) by reopening its file for this write. A
+// resume of that agent at the same instant may find the file locked by
+// this write and fail; it can be retried.
+func (t *Thread) recordEvenClosed(write func(*rollout.Recorder) error) error {
+	if rec := t.recorder(); rec != nil {
+		if err := write(rec); err != nil {
+			return err
+		}
+		return rec.Flush()
+	}
+	t.mu.Lock()
+	path := t.rolloutPath
+	t.mu.Unlock()
+	if path == "" {
+		return nil // an ephemeral session records nothing
+	}
+	rec, err := rollout.OpenAppend(path)
+	if err != nil {
+		return fmt.Errorf("record in a closed agent's rollout: %w", err)
+	}
+	if err := write(rec); err != nil {
+		_ = rec.Close()
+		return fmt.Errorf("record in a closed agent's rollout: %w", err)
+	}
+	return rec.Close()
 }
 
 // fileBackend is where t's apply_patch writes and the working directory
@@ -134,8 +166,9 @@ func (t *Thread) notify(it protocol.Item) {
 	}
 	t.history = append(t.history, it)
 	t.mu.Unlock()
-	t.recordItem(it)
-	t.flush()
+	if err := t.recordEvenClosed(func(r *rollout.Recorder) error { return r.AppendItem(it) }); err != nil {
+		t.e.warnOnce(t.id, "rollout", err)
+	}
 }
 
 // takeNotices returns and clears the notices waiting for the next request.

@@ -278,3 +278,71 @@ func TestRevertDuringATurnWaitsForTheNextRequest(t *testing.T) {
 		}
 	}
 }
+
+// TestRevertOfAClosedAgentIsRecordedInItsRollout: a worker patched and was
+// closed; reverting its hunk still writes patch_reverted and its notice to
+// the worker's rollout (reopened for the write), and the root's next
+// request names the worker.
+func TestRevertOfAClosedAgentIsRecordedInItsRollout(t *testing.T) {
+	var mu sync.Mutex
+	var rootReqs []model.Request
+	env := newEnv(t, script{
+		"root": func(_ context.Context, tn turn) (model.Response, error) {
+			if tn.prompt != "start" {
+				mu.Lock()
+				rootReqs = append(rootReqs, tn.req)
+				mu.Unlock()
+				return text("noted"), nil
+			}
+			switch tn.rounds {
+			case 0:
+				return calls(toolCall("sp", "spawn_agent", map[string]any{"agent_type": "worker", "message": "patch f.go"})), nil
+			case 1:
+				return calls(toolCall("w", "wait", map[string]any{"ids": []string{agentIDFrom(tn.output("sp"))}})), nil
+			case 2:
+				return calls(toolCall("cl", "close_agent", map[string]any{"id": agentIDFrom(tn.output("sp"))})), nil
+			}
+			return text("all done"), nil
+		},
+		"worker": func(_ context.Context, tn turn) (model.Response, error) {
+			if tn.rounds == 0 {
+				return calls(toolCall("p1", "apply_patch", map[string]string{"input": revertPatchText})), nil
+			}
+			return text("patched"), nil
+		},
+	}, nil)
+	if err := os.WriteFile(filepath.Join(env.cwd, "f.go"), []byte(revertBase), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env.send("start")
+	env.rootFinal(1)
+	child := spawnedID(t, env.toolOutput("sp").Output)
+	env.waitFor("the worker closed", func(ev protocol.Event) bool { return ev.ThreadID == child && ev.Type == protocol.EventThreadClosed })
+	if err := env.e.Submit(revertOp(child, protocol.HunkRef{File: 0, Hunk: 0})); err != nil {
+		t.Fatal(err)
+	}
+	var path string
+	for _, ti := range env.e.Threads() {
+		if ti.ID == child {
+			path = ti.RolloutPath
+		}
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"patch_reverted"`) || !strings.Contains(string(b), "The user reverted 1 hunk(s) of your apply_patch call p1") {
+		t.Fatalf("the closed worker's rollout lacks the revert:\n%s", b)
+	}
+	env.send("what changed?")
+	env.rootFinal(2)
+	mu.Lock()
+	defer mu.Unlock()
+	found := false
+	for _, it := range rootReqs[0].Items {
+		found = found || it.IsGroveNotice() && strings.Contains(it.Content, "worker") && strings.Contains(it.Content, "root > worker") && strings.Contains(it.Content, "f.go")
+	}
+	if !found {
+		t.Fatal("the root's next request does not name the worker's reverted change")
+	}
+}
