@@ -196,3 +196,21 @@ func TestDiffReviewEmpty(t *testing.T) {
 }
 
 func pressDown(m Model) Model { m, _ = press(m, "down"); return m }
+
+// TestDiffReviewSmallKeepsFileNamed: in a short window the selected hunk
+// comes into view, and its agent and file stay named above it.
+func TestDiffReviewSmallKeepsFileNamed(t *testing.T) {
+	m, _ := reviewModel(t, 40, 12)
+	m = ctrlD(m)
+	if s := screen(m); !strings.Contains(s, "root · M pkg/when/parse.go\n  › ▾ hunk 1/2") {
+		t.Fatalf("a long first hunk: its header first, under its agent and file:\n%s", s)
+	}
+	for range 3 {
+		m = pressDown(m)
+	}
+	s := screen(m)
+	checkSize(t, s, 40, 12)
+	if !strings.Contains(s, "worker/careful\n  M README.md") || !strings.Contains(s, "› ▾ hunk 1/1 @@ +1 -1") {
+		t.Fatalf("the selected hunk or its file is off screen:\n%s", s)
+	}
+}

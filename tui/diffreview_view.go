@@ -121,13 +121,22 @@ func (m Model) reviewView(w, h int) []string {
 	if len(hs) == 0 {
 		body = []string{"", m.th.dim.Render(clip(m.reviewEmpty(), w))}
 	} else {
-		lines, _ := m.reviewBody(hs, w)
+		lines, at := m.reviewBody(hs, w)
 		top := rv.scroll
 		if top < 0 {
 			top = m.reviewAnchor(room)
 		}
 		top = min(top, max(0, len(lines)-room))
 		body = lines[top:]
+		// The selected hunk's agent and file stay named when their lines
+		// scrolled off.
+		if cur := hs[rv.sel]; room > 2 && top > agentLineOf(hs, at, rv.sel) {
+			sticky := roleLabel(m.sess.threads[cur.p.thread].info)
+			if top > fileLineOf(hs, at, rv.sel) {
+				sticky += " · " + fileOp(cur.fp()) + " " + filePath(cur.fp())
+			}
+			body = append([]string{m.th.dim.Render(clip(sticky, w))}, lines[top:]...)
+		}
 	}
 	out := append(head, fit(body, w, room)...)
 	return append(out, foot...)
@@ -213,4 +222,21 @@ func (m Model) reviewFooter(w int) []string {
 		return []string{m.th.warn.Render(clip(rv.msg, w))}
 	}
 	return []string{k("↑↓") + " hunk  " + k("←→") + " file  " + k("enter") + " fold  " + k("a") + " accept  " + k("r") + " revert  " + k("A/R") + " file  " + k("t") + " scope  " + k("esc") + " back"}
+}
+
+// fileLineOf is the line of the file title above hunk i: the line before
+// its file's first hunk.
+func fileLineOf(hs []reviewHunk, at []int, i int) int {
+	for i > 0 && hs[i-1].sameFile(hs[i]) {
+		i--
+	}
+	return at[i] - 1
+}
+
+// agentLineOf is the line of the agent title above hunk i.
+func agentLineOf(hs []reviewHunk, at []int, i int) int {
+	for i > 0 && hs[i-1].p.thread == hs[i].p.thread {
+		i--
+	}
+	return at[i] - 2
 }
