@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"slices"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -22,12 +23,28 @@ type diffReview struct {
 	// selected hunk in view.
 	scroll    int
 	collapsed map[hunkKey]bool
+	folds     int // how many times a hunk was folded or unfolded
 	// confirm holds the hunks a revert waits to be confirmed for.
 	confirm     []reviewHunk
 	confirmWhat string
 	msg         string
 	msgErr      bool
 	busy        bool // a revert is on its way to the engine
+	// layout caches the hunks and rows between renders: a long session
+	// has thousands, and events re-render the screen many times a second.
+	layout reviewLayout
+}
+
+// reviewLayout is the hunks and rows for one state of what they depend on.
+type reviewLayout struct {
+	patches, folds int
+	whole          bool
+	turnAt         time.Time
+	hs             []reviewHunk
+	rows           []reviewRow
+	at             []int
+	// The title's counts: files (per agent) and lines.
+	files, add, del int
 }
 
 // reviewHunk is one hunk on the screen.
@@ -54,15 +71,38 @@ func (m *Model) openReview() {
 	}
 }
 
+// reviewLayout returns the hunks shown and their rows, from the cache
+// unless a patch, the scope, the turn or a fold changed.
+func (m *Model) reviewLayout() ([]reviewHunk, []reviewRow, []int) {
+	rv, l := m.review, &m.review.layout
+	if l.hs == nil || l.patches != len(m.sess.review.patches) || l.whole != rv.whole || !l.turnAt.Equal(m.sess.review.turnAt) || l.folds != rv.folds {
+		hs := m.reviewHunks()
+		rows, at := m.reviewRows(hs)
+		*l = reviewLayout{patches: len(m.sess.review.patches), folds: rv.folds, whole: rv.whole, turnAt: m.sess.review.turnAt,
+			hs: append([]reviewHunk{}, hs...), rows: rows, at: at}
+		files := map[string]bool{}
+		for _, h := range hs {
+			files[h.p.thread.String()+"\x00"+h.fp().Path] = true
+			a, d := hunkCounts(h.fp(), h.hunk)
+			l.add, l.del = l.add+a, l.del+d
+		}
+		l.files = len(files)
+	}
+	return l.hs, l.rows, l.at
+}
+
 // reviewHunks lists the hunks shown: agents in tree order, each agent's
 // patches in the order they were applied.
 func (m *Model) reviewHunks() []reviewHunk {
+	byThread := map[protocol.ThreadID][]*appliedPatch{}
+	for _, p := range m.sess.review.patches {
+		if m.review.whole || !p.at.Before(m.sess.review.turnAt) {
+			byThread[p.thread] = append(byThread[p.thread], p)
+		}
+	}
 	var out []reviewHunk
 	for _, id := range m.sess.treeOrder() {
-		for _, p := range m.sess.review.patches {
-			if p.thread != id || !m.review.whole && p.at.Before(m.sess.review.turnAt) {
-				continue
-			}
+		for _, p := range byThread[id] {
 			for fi, f := range p.files {
 				for hi := range hunkCount(f) {
 					out = append(out, reviewHunk{p, fi, hi})
@@ -76,7 +116,7 @@ func (m *Model) reviewHunks() []reviewHunk {
 // reviewKey handles a key on the review screen.
 func (m Model) reviewKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	rv := m.review
-	hs := m.reviewHunks()
+	hs, _, _ := m.reviewLayout()
 	k := msg.String()
 	if rv.confirm != nil {
 		switch k {
@@ -116,6 +156,7 @@ func (m Model) reviewKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case "enter", "space", " ":
 		if ok {
 			rv.collapsed[cur.key()] = !rv.collapsed[cur.key()]
+			rv.folds++ // the layout changed
 		}
 	case "t":
 		rv.whole, rv.sel, rv.scroll = !rv.whole, 0, -1

@@ -133,16 +133,34 @@ func hunkLines(f patch.FilePatch, hi int) []string {
 	return out
 }
 
-// hunkCounts are the +/- counts of hunk hi of f.
+// hunkCounts are the +/- counts of hunk hi of f (a deleted file's are
+// unknown: 0).
 func hunkCounts(f patch.FilePatch, hi int) (add, del int) {
-	for _, l := range hunkLines(f, hi) {
-		switch {
-		case f.Op == patch.OpDelete:
-		case strings.HasPrefix(l, "+"):
+	switch {
+	case f.Op == patch.OpAdd:
+		return strings.Count(f.Contents, "\n"), 0
+	case f.Op == patch.OpDelete || hi >= len(f.Hunks):
+		return 0, 0
+	}
+	for _, l := range f.Hunks[hi].Lines {
+		switch l.Kind {
+		case '+':
 			add++
-		case strings.HasPrefix(l, "-"):
+		case '-':
 			del++
 		}
 	}
 	return add, del
+}
+
+// hunkLen is how many diff lines hunk hi of f shows (hunkLines without
+// building them).
+func hunkLen(f patch.FilePatch, hi int) int {
+	switch {
+	case f.Op == patch.OpAdd:
+		return strings.Count(f.Contents, "\n")
+	case f.Op == patch.OpDelete || hi >= len(f.Hunks):
+		return 1
+	}
+	return len(f.Hunks[hi].Lines)
 }

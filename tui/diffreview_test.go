@@ -2,6 +2,7 @@ package tui
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -212,5 +213,65 @@ func TestDiffReviewSmallKeepsFileNamed(t *testing.T) {
 	checkSize(t, s, 40, 12)
 	if !strings.Contains(s, "worker/careful\n  M README.md") || !strings.Contains(s, "› ▾ hunk 1/1 @@ +1 -1") {
 		t.Fatalf("the selected hunk or its file is off screen:\n%s", s)
+	}
+}
+
+// BenchmarkDiffReviewRender renders the review of a long session: 50
+// agents, 400 patches of three hunks each (whole session), selection in
+// the middle.
+func BenchmarkDiffReviewRender(b *testing.B) {
+	fb := newFake(rootInfo())
+	m := NewModel(Options{Backend: fb, Now: func() time.Time { return t0.Add(time.Hour) }})
+	mm, _ := m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	m = mm.(Model)
+	evs := fiftyAgents()
+	order := []protocol.ThreadID{rootID}
+	for _, e := range evs {
+		if e.Type == protocol.EventThreadStarted {
+			order = append(order, e.ThreadID)
+		}
+	}
+	for i := range 400 {
+		p := strings.ReplaceAll(reviewRootPatch, "parse.go", "parse"+strings.Repeat("x", i%7)+".go")
+		evs = append(evs, patchCall(order[i%len(order)], "c"+strconv.Itoa(i), p, time.Duration(i)*time.Second)...)
+	}
+	m = feed(m, evs...)
+	m = ctrlD(m)
+	m.review.whole = true
+	for range 600 {
+		m = pressDown(m)
+	}
+	b.Run("review", func(b *testing.B) {
+		for b.Loop() {
+			_ = m.render()
+		}
+	})
+	// The same session's main screen, for comparison.
+	m.review = nil
+	b.Run("main screen", func(b *testing.B) {
+		for b.Loop() {
+			_ = m.render()
+		}
+	})
+}
+
+// TestDiffReviewFoldsAndNewPatches: folding hides a hunk's lines and
+// unfolding shows them again; a patch that lands while the screen is open
+// is listed at once.
+func TestDiffReviewFoldsAndNewPatches(t *testing.T) {
+	m, _ := reviewModel(t, 120, 40)
+	m = ctrlD(m)
+	m, _ = press(m, "enter")
+	m = pressDown(m)
+	m, _ = press(m, "enter")
+	m, _ = press(m, "up")
+	m, _ = press(m, "enter") // hunk 1 open again, hunk 2 folded
+	s := screen(m)
+	if !strings.Contains(s, "+    if isLeap(d.Year) {") || strings.Contains(s, "y%400") || !strings.Contains(s, "▸ hunk 2/2") {
+		t.Fatalf("folds:\n%s", s)
+	}
+	m = feed(m, patchCall(explorerID, "p9", "*** Begin Patch\n*** Add File: NOTES.md\n+found it\n*** End Patch", 25*time.Second)...)
+	if s := screen(m); !strings.Contains(s, "5 file(s) 6 hunk(s)") || !strings.Contains(s, "A NOTES.md") {
+		t.Fatalf("a new patch is not listed:\n%s", s)
 	}
 }

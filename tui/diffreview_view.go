@@ -8,42 +8,63 @@ import (
 	"github.com/grovecli/grove/protocol"
 )
 
-// reviewBody renders the review's content lines at width w and returns
-// the line each hunk's header is on.
-func (m Model) reviewBody(hs []reviewHunk, w int) (lines []string, at []int) {
-	rv, l := m.review, m.sess.review
-	var thread protocol.ThreadID
+// reviewRow is one line of the review's content, laid out before it is
+// drawn: only the rows on screen are rendered (a long session has
+// thousands).
+type reviewRow struct {
+	kind byte // ' ' blank, 'a' agent, 'f' file, 'h' hunk header, 'l' diff line
+	h    int  // the hunk (of the agent or file, for their rows)
+	line int  // the diff line of a 'l' row
+}
+
+// reviewRows lays out the hunks and returns the row each hunk's header is on.
+func (m Model) reviewRows(hs []reviewHunk) (rows []reviewRow, at []int) {
 	for i, h := range hs {
-		if i == 0 || h.p.thread != thread {
-			thread = h.p.thread
+		if i == 0 || h.p.thread != hs[i-1].p.thread {
 			if i > 0 {
-				lines = append(lines, "")
+				rows = append(rows, reviewRow{kind: ' '})
 			}
-			lines = append(lines, m.reviewAgentLine(thread, w))
+			rows = append(rows, reviewRow{kind: 'a', h: i})
 		}
-		f := h.fp()
 		if i == 0 || !h.sameFile(hs[i-1]) {
-			add, del := 0, 0
-			for hi := range hunkCount(f) {
-				a, d := hunkCounts(f, hi)
-				add, del = add+a, del+d
-			}
-			lines = append(lines, "  "+m.r.patchFileTitle(fileOp(f), filePath(f), add, del, w-2))
+			rows = append(rows, reviewRow{kind: 'f', h: i})
 		}
-		at = append(at, len(lines))
-		lines = append(lines, m.reviewHunkLine(h, i == rv.sel, w))
-		if rv.collapsed[h.key()] {
+		at = append(at, len(rows))
+		rows = append(rows, reviewRow{kind: 'h', h: i})
+		if m.review.collapsed[h.key()] {
 			continue
 		}
-		for _, dl := range hunkLines(f, h.hunk) {
-			if l.reverted[h.key()] {
-				lines = append(lines, "      "+m.th.dim.Render(clipKeep(dl, w-6)))
-			} else {
-				lines = append(lines, "      "+m.r.diffLine(dl, w-6))
-			}
+		for j := range hunkLen(h.fp(), h.hunk) {
+			rows = append(rows, reviewRow{kind: 'l', h: i, line: j})
 		}
 	}
-	return lines, at
+	return rows, at
+}
+
+// reviewLine draws one row at width w.
+func (m Model) reviewLine(hs []reviewHunk, r reviewRow, w int) string {
+	h := hs[r.h]
+	f := h.fp()
+	switch r.kind {
+	case 'a':
+		return m.reviewAgentLine(h.p.thread, w)
+	case 'f':
+		add, del := 0, 0
+		for hi := range hunkCount(f) {
+			a, d := hunkCounts(f, hi)
+			add, del = add+a, del+d
+		}
+		return "  " + m.r.patchFileTitle(fileOp(f), filePath(f), add, del, w-2)
+	case 'h':
+		return m.reviewHunkLine(h, r.h == m.review.sel, w)
+	case 'l':
+		dl := hunkLines(f, h.hunk)[r.line]
+		if m.sess.review.reverted[h.key()] {
+			return "      " + m.th.dim.Render(clipKeep(dl, w-6))
+		}
+		return "      " + m.r.diffLine(dl, w-6)
+	}
+	return ""
 }
 
 // reviewAgentLine names the agent of a group and its path in the tree.
@@ -109,7 +130,7 @@ func (m Model) reviewHunkLine(h reviewHunk, selected bool, w int) string {
 // last result.
 func (m Model) reviewView(w, h int) []string {
 	rv := m.review
-	hs := m.reviewHunks()
+	hs, rows, at := m.reviewLayout()
 	rv.sel = min(rv.sel, max(0, len(hs)-1))
 	head := []string{m.reviewTitle(hs, w)}
 	if h >= 8 {
@@ -121,13 +142,14 @@ func (m Model) reviewView(w, h int) []string {
 	if len(hs) == 0 {
 		body = []string{"", m.th.dim.Render(clip(m.reviewEmpty(), w))}
 	} else {
-		lines, at := m.reviewBody(hs, w)
 		top := rv.scroll
 		if top < 0 {
 			top = m.reviewAnchor(room)
 		}
-		top = min(top, max(0, len(lines)-room))
-		body = lines[top:]
+		top = min(top, max(0, len(rows)-room))
+		for _, r := range rows[top:min(len(rows), top+room)] {
+			body = append(body, m.reviewLine(hs, r, w))
+		}
 		// The selected hunk's agent and file stay named when their lines
 		// scrolled off.
 		if cur := hs[rv.sel]; room > 2 && top > agentLineOf(hs, at, rv.sel) {
@@ -135,7 +157,7 @@ func (m Model) reviewView(w, h int) []string {
 			if top > fileLineOf(hs, at, rv.sel) {
 				sticky += " · " + fileOp(cur.fp()) + " " + filePath(cur.fp())
 			}
-			body = append([]string{m.th.dim.Render(clip(sticky, w))}, lines[top:]...)
+			body = append([]string{m.th.dim.Render(clip(sticky, w))}, body...)
 		}
 	}
 	out := append(head, fit(body, w, room)...)
@@ -145,13 +167,12 @@ func (m Model) reviewView(w, h int) []string {
 // reviewAnchor is the first line that keeps the selected hunk in view in
 // h rows: its header a third of the way down, its lines below as they fit.
 func (m Model) reviewAnchor(h int) int {
-	hs := m.reviewHunks()
+	hs, rows, at := m.reviewLayout()
 	if len(hs) == 0 {
 		return 0
 	}
-	lines, at := m.reviewBody(hs, max(1, m.w))
 	sel := at[min(m.review.sel, len(at)-1)]
-	end := len(lines)
+	end := len(rows)
 	if m.review.sel+1 < len(at) {
 		end = at[m.review.sel+1]
 	}
@@ -167,12 +188,10 @@ func (m Model) reviewTitle(hs []reviewHunk, w int) string {
 	if m.review.whole {
 		scope, other = "whole session", "t: this turn"
 	}
-	files := map[string]bool{}
-	add, del, reverted, accepted := 0, 0, 0, 0
+	l := m.review.layout
+	files, add, del := l.files, l.add, l.del
+	reverted, accepted := 0, 0
 	for _, h := range hs {
-		files[h.p.thread.String()+"\x00"+h.fp().Path] = true
-		a, d := hunkCounts(h.fp(), h.hunk)
-		add, del = add+a, del+d
 		if m.sess.review.reverted[h.key()] {
 			reverted++
 		} else if m.sess.review.accepted[h.key()] {
@@ -180,7 +199,7 @@ func (m Model) reviewTitle(hs []reviewHunk, w int) string {
 		}
 	}
 	title := m.th.paneTitle.Render("Diff review") + m.th.dim.Render(" · "+scope)
-	stats := fmt.Sprintf(" · %d file(s) %d hunk(s) ", len(files), len(hs)) + m.th.done.Render(fmt.Sprintf("+%d", add)) + " " + m.th.failed.Render(fmt.Sprintf("-%d", del))
+	stats := fmt.Sprintf(" · %d file(s) %d hunk(s) ", files, len(hs)) + m.th.done.Render(fmt.Sprintf("+%d", add)) + " " + m.th.failed.Render(fmt.Sprintf("-%d", del))
 	if reverted+accepted > 0 {
 		stats += m.th.dim.Render(fmt.Sprintf(" · %d reverted · %d accepted", reverted, accepted))
 	}
