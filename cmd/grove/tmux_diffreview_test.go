@@ -93,6 +93,8 @@ func TestTmuxDiffReviewRevertsAHunk(t *testing.T) {
 			strings.Contains(s, "1 reverted · 0 accepted")
 	})
 	pane.key("Escape")
+	// Esc, then ctrl+c at once, reads as alt+ctrl+c: wait for the screen to close.
+	pane.wait("the review closed", func(s string) bool { return !strings.Contains(s, "Diff review") })
 	pane.key("C-c")
 	pane.key("C-c")
 	pane.wait("grove to quit again", func(s string) bool { return strings.Contains(s, "grove resume ") })

@@ -142,13 +142,13 @@ func readAll(ctx context.Context, b execenv.FileSystem, path string) (string, er
 func (e *Engine) tellReverted(owner *Thread, rev protocol.PatchRevert) {
 	files := strings.Join(rev.Files, ", ")
 	n := len(rev.Hunks)
-	own := fmt.Sprintf("[grove] The user reverted %d hunk(s) of your apply_patch call %s: %s no longer contain those changes. Re-read these files before you edit them again, and do not redo the reverted changes unless the user asks.", n, rev.CallID, files)
+	own := fmt.Sprintf("[grove] The user reverted %d hunk(s) of your apply_patch call %s, in %s: those changes are no longer on disk. Re-read these files before you edit them again, and do not redo the reverted changes unless the user asks.", n, rev.CallID, files)
 	owner.notify(protocol.GroveNotice(own))
 	e.mu.Lock()
 	root := e.root
 	e.mu.Unlock()
 	if root != nil && root != owner {
-		msg := fmt.Sprintf("[grove] The user reverted %d hunk(s) that %s (%s) wrote with apply_patch: %s no longer contain those changes. Re-read these files before relying on them.", n, owner.label(), strings.Join(e.chain(owner), " > "), files)
+		msg := fmt.Sprintf("[grove] The user reverted %d hunk(s) that %s (%s) wrote with apply_patch, in %s: those changes are no longer on disk. Re-read these files before relying on them.", n, owner.label(), strings.Join(e.chain(owner), " > "), files)
 		root.notify(protocol.GroveNotice(msg))
 	}
 }
