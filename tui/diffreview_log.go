@@ -58,8 +58,8 @@ func (l *reviewLog) notePatch(t *threadView, tc *protocol.ToolCall, at time.Time
 		return // applied, so it parsed then; a patch that does not is not ours to show
 	}
 	for _, old := range l.patches {
-		if old.thread == t.info.ID && old.callID == tc.CallID {
-			return // replayed after the live event
+		if old.thread == t.info.ID && old.callID == tc.CallID && old.at.Equal(at) {
+			return // replayed after the live event (a scripted model may reuse an id later)
 		}
 	}
 	l.patches = append(l.patches, &appliedPatch{thread: t.info.ID, callID: tc.CallID, input: input, at: at, files: p.Files})

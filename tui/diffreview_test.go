@@ -274,4 +274,9 @@ func TestDiffReviewFoldsAndNewPatches(t *testing.T) {
 	if s := screen(m); !strings.Contains(s, "5 file(s) 6 hunk(s)") || !strings.Contains(s, "A NOTES.md") {
 		t.Fatalf("a new patch is not listed:\n%s", s)
 	}
+	// The same events again (a replay over live ones) add nothing.
+	m = feed(m, patchCall(rootID, "p1", reviewRootPatch, 11*time.Second)...)
+	if s := screen(m); !strings.Contains(s, "5 file(s) 6 hunk(s)") {
+		t.Fatalf("a replayed patch is listed twice:\n%s", s)
+	}
 }
