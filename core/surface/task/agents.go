@@ -101,14 +101,32 @@ func BuiltinTypes() []string {
 	return out
 }
 
+// Defaults are the run limits of an agent whose definition sets none:
+// seed 004 §5.3's SubagentConfig default_max_turns and
+// default_timeout_seconds. Zero takes the seed's 50 turns and 300 s.
+type Defaults struct {
+	MaxTurns int
+	MaxTime  time.Duration
+}
+
+func (d Defaults) orSeed() Defaults {
+	if d.MaxTurns <= 0 {
+		d.MaxTurns = DefaultMaxTurns
+	}
+	if d.MaxTime <= 0 {
+		d.MaxTime = DefaultMaxTime
+	}
+	return d
+}
+
 // fromTemplate turns a role template (grove, Claude Code or seed 004)
-// into a Task agent.
-func fromTemplate(t *templates.Template) *Agent {
+// into a Task agent; the limits it does not set come from def.
+func fromTemplate(t *templates.Template, def Defaults) *Agent {
 	a := &Agent{
 		Type: t.AgentType, WhenToUse: t.Description, Source: t.Source,
 		Prompt: t.DefaultPrompt, Allow: t.AllowList, Deny: t.DenyList,
 		Model: t.Model, ReadOnly: t.ReadOnly,
-		MaxTurns: DefaultMaxTurns, MaxTime: DefaultMaxTime, Grace: DefaultGrace,
+		MaxTurns: def.MaxTurns, MaxTime: def.MaxTime, Grace: DefaultGrace,
 	}
 	// The embedded roles ship with grove: they are as trusted as the
 	// built-ins.
@@ -151,11 +169,13 @@ type Registry struct {
 
 // NewRegistry builds the registry from a template catalog (nil = only
 // the built-ins). A catalog template named like a built-in replaces it.
-func NewRegistry(cat *templates.Catalog) *Registry {
+// The built-ins keep their own limits (seed 004 §4 sets them).
+func NewRegistry(cat *templates.Catalog, def Defaults) *Registry {
 	r := &Registry{problems: cat.Problems()}
 	taken := map[string]bool{}
+	def = def.orSeed()
 	for _, t := range cat.All() {
-		a := fromTemplate(t)
+		a := fromTemplate(t, def)
 		r.agents = append(r.agents, a)
 		taken[strings.ToLower(a.Type)] = true
 	}

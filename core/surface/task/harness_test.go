@@ -130,6 +130,10 @@ type setup struct {
 	// interactive: approvals reach the user (PendingApprovals) instead of
 	// the headless policy.
 	interactive bool
+	// disabled, defaults and agentsDir are seed 004's SubagentConfig.
+	disabled  bool
+	defaults  Defaults
+	agentsDir string
 }
 
 // start runs an engine with both surfaces and a root thread.
@@ -147,13 +151,14 @@ func start(t *testing.T, c model.Client, s setup) (*engine.Engine, protocol.Thre
 	if s.surface == "" {
 		s.surface = surface.Task
 	}
-	cat := templates.Load(templates.Dirs{Cwd: s.cwd, GroveHome: s.home}, templates.Options{ModelAliases: s.aliases})
+	cat := templates.Load(templates.Dirs{Cwd: s.cwd, GroveHome: s.home, AgentsDir: s.agentsDir}, templates.Options{ModelAliases: s.aliases})
 	env := func(k string) string { return s.env[k] }
 	e, err := engine.New(context.Background(), engine.Options{
 		Home: s.home, Client: c, Model: s.model, Cwd: s.cwd, Templates: cat, Headless: !s.interactive,
 		ApprovalPolicy: approvalPolicy(s),
 		Surfaces: []engine.SurfaceFactory{surface.CollabFactory, Factory(Options{
 			ModelAliases: s.aliases, TrustCustomAgents: s.trust, Getenv: env,
+			Disabled: s.disabled, Defaults: s.defaults,
 		})},
 		SelectSurface: surface.Selector(s.surface),
 		ModelAliases:  s.aliases,
