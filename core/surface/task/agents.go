@@ -39,9 +39,26 @@ type Agent struct {
 	// ApprovalMode is the definition's approvalMode (seed 004 §3.9):
 	// route_to_parent (default), suppress, auto_approve_in_sandbox.
 	ApprovalMode string
+	// ExecutionMode is seed 004 §3.1.1's lightweight or full_codex for the
+	// built-ins and seed-004 definitions; "" for role templates and Claude
+	// Code agent files, which ask through their parent as every agent does.
+	ExecutionMode string
 	// Temperature and TopP are the definition's modelConfig values when
 	// it sets them (nil: the provider's default).
 	Temperature, TopP *float64
+}
+
+// neverAsks reports whether the agent runs without approval prompts:
+// seed 004's lightweight executor always suppresses them (§3.4.1,
+// suppress_permissions: true); a full_codex agent follows approvalMode
+// (§3.9): suppress and auto_approve_in_sandbox never ask, route_to_parent
+// asks through the parent. What would need approval is then decided by
+// the configured policy, escalations refused, never by asking the user.
+func (a *Agent) neverAsks() bool {
+	if a.ExecutionMode == templates.ExecutionLightweight {
+		return true
+	}
+	return a.ApprovalMode == "suppress" || a.ApprovalMode == "auto_approve_in_sandbox"
 }
 
 // builtins are seed 004's Explore and Plan agents (§4).
@@ -51,17 +68,19 @@ func builtins() []*Agent {
 			Type:      "Explore",
 			WhenToUse: "Fast exploration of codebases. Use for finding files, searching code, understanding structure.",
 			Builtin:   true, Source: "builtin", ReadOnly: true,
-			Allow:    []string{"read_file", "list_dir", "grep_files"},
-			Prompt:   explorePrompt,
-			MaxTurns: 30, MaxTime: 120 * time.Second, Grace: DefaultGrace,
+			ExecutionMode: templates.ExecutionLightweight,
+			Allow:         []string{"read_file", "list_dir", "grep_files"},
+			Prompt:        explorePrompt,
+			MaxTurns:      30, MaxTime: 120 * time.Second, Grace: DefaultGrace,
 		},
 		{
 			Type:      "Plan",
 			WhenToUse: "Creating implementation plans, designing architecture, analyzing trade-offs.",
 			Builtin:   true, Source: "builtin", ReadOnly: true, ForkContext: true,
-			Allow:    []string{"read_file", "list_dir", "grep_files"},
-			Prompt:   planPrompt,
-			MaxTurns: DefaultMaxTurns, MaxTime: DefaultMaxTime, Grace: DefaultGrace,
+			ExecutionMode: templates.ExecutionLightweight,
+			Allow:         []string{"read_file", "list_dir", "grep_files"},
+			Prompt:        planPrompt,
+			MaxTurns:      DefaultMaxTurns, MaxTime: DefaultMaxTime, Grace: DefaultGrace,
 		},
 	}
 }
@@ -155,6 +174,10 @@ func fromTemplate(t *templates.Template, def Defaults) *Agent {
 		}
 		a.Output = d.OutputConfig
 		a.ApprovalMode = d.ApprovalMode
+		a.ExecutionMode = d.ExecutionMode
+		if a.ExecutionMode == "" {
+			a.ExecutionMode = templates.ExecutionLightweight
+		}
 		a.Temperature, a.TopP = d.ModelConfig.Temperature, d.ModelConfig.TopP
 	}
 	return a
