@@ -201,7 +201,7 @@ func (e *Engine) reserveSlot() error {
 		}
 	}
 	if active >= e.opts.MaxThreads {
-		return fmt.Errorf("max_threads reached: %d sub-agents are running or pending (agents.max_threads = %d); wait for one to finish, or close_agent an idle one, to free a slot", active, e.opts.MaxThreads)
+		return &MaxThreadsError{Active: active, Max: e.opts.MaxThreads}
 	}
 	e.reserved++
 	return nil

@@ -19,6 +19,18 @@ import (
 	"github.com/grovecli/grove/templates"
 )
 
+// limitError words the engine's max_threads refusal for spawn_agent:
+// Codex's "collab spawn failed: agent thread limit reached (max N)", and
+// how this surface frees a slot.
+func limitError(err error) (tools.Result, bool) {
+	var lim interface{ ThreadLimit() (int, int) }
+	if !errors.As(err, &lim) {
+		return tools.Result{}, false
+	}
+	active, maxThreads := lim.ThreadLimit()
+	return tools.Errorf("collab spawn failed: agent thread limit reached (max %d): %d sub-agents are running or pending (agents.max_threads); wait for one to finish, or close_agent an idle one, to free a slot", maxThreads, active), true
+}
+
 // Name is the surface's name in agents.surface.
 const Name = "collab"
 
@@ -121,7 +133,10 @@ func toolError(tool string, err error) tools.Result {
 	var nf interface{ AgentNotFound() }
 	var no interface{ AgentNotOwned() }
 	var cl interface{ AgentClosed() }
+	var closing interface{ ClosingAgent() protocol.ThreadID }
 	switch {
+	case errors.As(err, &closing):
+		return tools.Errorf("%s: agent %s is shutting down; try resume_agent again in a moment", tool, closing.ClosingAgent())
 	case errors.As(err, &no):
 		return tools.Errorf("%s refused: %v", tool, err)
 	case errors.As(err, &nf):

@@ -1,6 +1,7 @@
 package task
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -8,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/grovecli/grove/core/engine"
 	"github.com/grovecli/grove/core/model"
 )
 
@@ -135,5 +137,14 @@ func TestSubagentAgentsDir(t *testing.T) {
 	got := c.requests("reviewer")
 	if len(got) == 0 || !strings.Contains(got[0].Instructions, "FROM-PROJECT") || strings.Contains(got[0].Instructions, "FROM-AGENTS-DIR") {
 		t.Errorf("reviewer: the project definition must shadow agents_dir's")
+	}
+}
+
+// A resume that finds the agent still closing is told to retry with
+// Task's own resume, not collab's resume_agent.
+func TestClosingAgentRefusalNamesTask(t *testing.T) {
+	msg := engineMessage(fmt.Errorf("continue: %w", &engine.AgentClosingError{ID: "agent-1"}))
+	if msg != `agent agent-1 is shutting down; call Task with resume: "agent-1" again in a moment` {
+		t.Errorf("closing refusal = %q", msg)
 	}
 }
