@@ -85,12 +85,12 @@ func (c *Config) validateSubagent(tree map[string]any) error {
 // otherwise hide every agent in it without a word.
 func (c *Config) resolveAgentsDir(dir string) (string, error) {
 	path := dir
-	if rest, ok := strings.CutPrefix(path, "~/"); ok {
+	if path == "~" || strings.HasPrefix(path, "~/") {
 		home, err := os.UserHomeDir()
 		if err != nil {
 			return "", fmt.Errorf("subagent.agentsDir %q: %w", dir, err)
 		}
-		path = filepath.Join(home, rest)
+		path = filepath.Join(home, strings.TrimPrefix(path, "~"))
 	}
 	if !filepath.IsAbs(path) {
 		base := c.Home

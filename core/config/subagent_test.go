@@ -39,6 +39,13 @@ func TestSubagentTable(t *testing.T) {
 	if _, turns = cfg.SubagentDefaults(); cfg.SubagentsEnabled() || turns != 3 || cfg.SubagentAgentsDir() != filepath.Join(home, "defs") {
 		t.Fatalf("snake_case overrides: enabled=%v turns=%d", cfg.SubagentsEnabled(), turns)
 	}
+
+	// ~ is the user's home directory.
+	t.Setenv("HOME", home)
+	cfg, err = Load(t.TempDir(), []string{"subagent.enabled=true", "subagent.agentsDir=~/defs"})
+	if err != nil || cfg.SubagentAgentsDir() != filepath.Join(home, "defs") {
+		t.Fatalf("~/defs: %v %q", err, cfg.SubagentAgentsDir())
+	}
 }
 
 // A [subagent] table without enabled takes the seed's serde default
