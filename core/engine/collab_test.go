@@ -268,7 +268,7 @@ func TestWorkdirApprovalRoutedToRootWithChain(t *testing.T) {
 	if child.info().Cwd != filepath.Join(env.cwd, "sub") {
 		t.Fatalf("child cwd %s", child.info().Cwd)
 	}
-	if d := env.toolOutput("denied"); !d.IsError || !strings.Contains(d.Output, "denied working_directory") {
+	if d := env.toolOutput("denied"); !d.IsError || !strings.HasPrefix(d.Output, "spawn_agent rejected: the user denied working_directory ") {
 		t.Fatalf("denied spawn: %+v", d)
 	}
 	if n := len(env.all(func(ev protocol.Event) bool { return ev.Type == protocol.EventApprovalRequested })); n != 2 {

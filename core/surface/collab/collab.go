@@ -19,16 +19,29 @@ import (
 	"github.com/grovecli/grove/templates"
 )
 
-// limitError words the engine's max_threads refusal for spawn_agent:
-// Codex's "collab spawn failed: agent thread limit reached (max N)", and
-// how this surface frees a slot.
-func limitError(err error) (tools.Result, bool) {
+// MsgModelsUpdating is seed 000's retryable error while the model list is
+// unavailable.
+const MsgModelsUpdating = "Models are being updated; try spawn_agent again in a moment."
+
+// spawnError words the engine's spawn refusals for spawn_agent (the
+// engine's own texts name no tool): the max_threads limit as Codex's
+// "collab spawn failed: agent thread limit reached (max N)" plus how this
+// surface frees a slot, seed 000's models-updating text, and the
+// working_directory refusals under spawn_agent's name.
+func spawnError(err error) (tools.Result, bool) {
 	var lim interface{ ThreadLimit() (int, int) }
-	if !errors.As(err, &lim) {
-		return tools.Result{}, false
+	var upd interface{ ModelsUpdating() }
+	var wd interface{ WorkdirRefusal() string }
+	switch {
+	case errors.As(err, &lim):
+		active, maxThreads := lim.ThreadLimit()
+		return tools.Errorf("collab spawn failed: agent thread limit reached (max %d): %d sub-agents are running or pending (agents.max_threads); wait for one to finish, or close_agent an idle one, to free a slot", maxThreads, active), true
+	case errors.As(err, &upd):
+		return tools.Errorf("%s", MsgModelsUpdating), true
+	case errors.As(err, &wd):
+		return tools.Errorf("spawn_agent %s", wd.WorkdirRefusal()), true
 	}
-	active, maxThreads := lim.ThreadLimit()
-	return tools.Errorf("collab spawn failed: agent thread limit reached (max %d): %d sub-agents are running or pending (agents.max_threads); wait for one to finish, or close_agent an idle one, to free a slot", maxThreads, active), true
+	return tools.Result{}, false
 }
 
 // Name is the surface's name in agents.surface.

@@ -70,7 +70,7 @@ func (s *Surface) spawn(ctx context.Context, env *tools.Env, raw json.RawMessage
 		Model: a.Model, ReasoningEffort: a.ReasoningEffort, Note: a.ThreadNote,
 	})
 	var bad interface{ BadInput() }
-	if res, ok := limitError(err); ok {
+	if res, ok := spawnError(err); ok {
 		return res
 	}
 	switch {
