@@ -9,14 +9,15 @@ import (
 	"time"
 
 	"github.com/grovecli/grove/core/model"
+	"github.com/grovecli/grove/core/surface/surfacetest"
 	"github.com/grovecli/grove/protocol"
 )
 
 // escalateScript: the root starts agent typ, which asks to run a command
 // outside the sandbox and hands back what the call returned.
-func escalateScript(typ string) *scripted {
-	c := &scripted{}
-	c.reply = func(role string, req model.Request) model.Response {
+func escalateScript(typ string) *surfacetest.Scripted {
+	c := newScripted(nil)
+	c.Reply = func(role string, req model.Request) model.Response {
 		switch role {
 		case "root":
 			if _, ok := outputs(req)["t1"]; ok {
@@ -93,8 +94,8 @@ func TestFullCodexAgentAsksThroughTheParent(t *testing.T) {
 // would otherwise have it (trust_custom_agents); the seed's own examples
 // name tools grove does not have and change nothing.
 func TestDisabledFeaturesReachTheAgentsTools(t *testing.T) {
-	c := &scripted{}
-	c.reply = func(role string, req model.Request) model.Response {
+	c := newScripted(nil)
+	c.Reply = func(role string, req model.Request) model.Response {
 		if role == "root" {
 			o := outputs(req)
 			switch {
@@ -115,14 +116,14 @@ func TestDisabledFeaturesReachTheAgentsTools(t *testing.T) {
 		"seedexample.yaml": "agentType: seedexample\nwhenToUse: the seed's example\ndisabledFeatures: [\"WebSearchRequest\", \"ViewImageTool\"]\n",
 	})})
 	runRoot(t, e, root, "go")
-	noshell := c.requests("noshell")
+	noshell := c.Requests("noshell")
 	if len(noshell) < 2 || slices.Contains(toolNames(noshell[0]), "exec_command") {
 		t.Fatalf("noshell's tools: %v", toolNames(noshell[0]))
 	}
 	if out := outputs(noshell[1])["x"]; !strings.Contains(out, "exec_command") {
 		t.Errorf("exec_command call of a ShellTool-disabled agent = %q", out)
 	}
-	if ex := c.requests("seedexample"); len(ex) == 0 || !slices.Contains(toolNames(ex[0]), "exec_command") {
+	if ex := c.Requests("seedexample"); len(ex) == 0 || !slices.Contains(toolNames(ex[0]), "exec_command") {
 		t.Errorf("seedexample lost tools to features grove does not have")
 	}
 }
