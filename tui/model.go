@@ -30,6 +30,9 @@ type Options struct {
 	Models func() []string
 	// MCPServers describes the MCP servers, one line each, for /mcp (may be nil).
 	MCPServers func() []string
+	// Cost is the estimated USD cost of usage on model, false when the
+	// model has no price (nil: no costs shown; cost.go).
+	Cost func(model string, u protocol.TokenUsage) (float64, bool)
 	// Now is the clock (tests pin it).
 	Now func() time.Time
 	// ApprovalGrace overrides the modal's input grace period (tests).

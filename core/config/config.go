@@ -30,6 +30,8 @@ type Config struct {
 	// automatic compaction (default 90% of the window). Codex's keys.
 	ModelContextWindow         int64 `toml:"model_context_window"`
 	ModelAutoCompactTokenLimit int64 `toml:"model_auto_compact_token_limit"`
+	// ModelPrices price models for the cost shown per agent (prices.go).
+	ModelPrices map[string]ModelPrice `toml:"model_prices"`
 	// ApprovalPolicy is the effective policy; Approval is what the file
 	// says (a name or Codex's granular table, approval.go).
 	ApprovalPolicy protocol.ApprovalPolicy `toml:"-"`
@@ -377,6 +379,9 @@ func (c *Config) fillDefaults() error {
 	}
 	if c.ModelAutoCompactTokenLimit < 0 {
 		return fmt.Errorf("model_auto_compact_token_limit = %d: expected a positive number of tokens", c.ModelAutoCompactTokenLimit)
+	}
+	if _, err := c.Prices(); err != nil {
+		return err
 	}
 	policy, err := c.Approval.Policy()
 	if err != nil {

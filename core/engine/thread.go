@@ -280,12 +280,8 @@ func (t *Thread) queueLocked(clientID string, items []protocol.Item) []queuedInp
 	}
 	t.pending = append(t.pending, queued...)
 	if t.firstPrompt == "" {
-		for _, it := range items {
-			if (it.Role == protocol.RoleUser || it.Role == protocol.RoleAgent) && it.Content != "" {
-				t.firstPrompt = it.Content
-				break
-			}
-		}
+		// A notice queued before the first message (hook context) is no title.
+		t.firstPrompt = rollout.FirstPrompt(items)
 	}
 	return queued
 }
