@@ -25,6 +25,11 @@ type Dirs struct {
 	Cwd       string // project walk starts here, up to the nearest .git
 	GroveHome string // $GROVE_HOME
 	UserHome  string // ~ (for ~/.codex/.agents and ~/.claude/agents)
+	// AgentsDir is seed 004's SubagentConfig agents_dir: a user directory
+	// of definitions, searched after the project's directories (project
+	// agents shadow user agents) and before the other user directories
+	// (it is the one the user configured).
+	AgentsDir string
 }
 
 // Options tunes loading.
@@ -78,6 +83,9 @@ func searchPath(d Dirs) []source {
 				source{dir: filepath.Join(c, ".codex", ".agents"), scope: "project"},
 				source{dir: filepath.Join(c, ".claude", "agents"), scope: "project"})
 		}
+	}
+	if d.AgentsDir != "" {
+		out = append(out, source{dir: filepath.Clean(d.AgentsDir), scope: "user"})
 	}
 	if d.GroveHome != "" {
 		out = append(out, source{dir: filepath.Join(d.GroveHome, "agents"), scope: "user", seeded: true})
