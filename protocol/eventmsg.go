@@ -198,6 +198,8 @@ func NewEvent(thread ThreadID, turnID string, m EventMsg) Event {
 	case InboxResponseMsg:
 		list := append([]SubagentNotification{}, m.Notifications...)
 		ev.Notifications = &list
+	case PatchRevertedMsg:
+		ev.Revert = &m.Revert
 	}
 	return ev
 }
@@ -329,6 +331,11 @@ func (ev Event) Msg() (EventMsg, error) {
 			return missing("compaction")
 		}
 		return ContextCompactedMsg{Compaction: *ev.Compaction}, nil
+	case EventPatchReverted:
+		if ev.Revert == nil {
+			return missing("revert")
+		}
+		return PatchRevertedMsg{Revert: *ev.Revert}, nil
 	}
 	return nil, &MalformedEventError{Type: ev.Type, Thread: ev.ThreadID}
 }

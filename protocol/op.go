@@ -49,4 +49,6 @@ type Op struct {
 	SubagentID ThreadID `json:"subagent_id,omitempty"`
 	Message    string   `json:"message,omitempty"`
 	MarkAsRead *bool    `json:"mark_as_read,omitempty"`
+	// revert_patch
+	Revert *PatchRevert `json:"revert,omitempty"`
 }

@@ -82,6 +82,7 @@ type Model struct {
 	notifier *notifier
 
 	overlay  *agentsOverlay
+	review   *diffReview // the diff review screen (diffreview.go)
 	help     bool
 	helpTop  int // first shown line of the help when it scrolls
 	picker   *picker
@@ -330,6 +331,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		return m, tick()
+	case reviewDoneMsg:
+		m.reviewDone(msg)
+		return m, nil
 	case flashMsg:
 		m.flash = string(msg)
 		return m, nil

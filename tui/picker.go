@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -39,8 +40,11 @@ type pickerLoadedMsg struct {
 	entries []rollout.IndexEntry
 	more    bool
 	offset  int
-	err     error
-	gone    map[protocol.ThreadID]bool
+	// whole: entries is the whole list (the offset entries loaded before,
+	// then the rest), not the entries after offset.
+	whole bool
+	err   error
+	gone  map[protocol.ThreadID]bool
 }
 
 type pickerPreviewMsg struct {
@@ -63,9 +67,12 @@ func (p *picker) load() tea.Cmd {
 	if p.filter != "" {
 		// A filter searches everything: the rest of the index in one pass,
 		// not page after page (each page rescans the index from its end).
+		// The rest is appended to a copy of what is loaded, so the whole
+		// list is built once (no second copy of 100,000 entries here).
+		loaded := slices.Clone(p.entries)
 		return func() tea.Msg {
-			e, err := rollout.ListAllSessions(home, offset)
-			return pickerLoadedMsg{entries: e, offset: offset, err: err}
+			e, err := rollout.AppendAllSessions(loaded, home, offset)
+			return pickerLoadedMsg{entries: e, offset: offset, whole: true, err: err}
 		}
 	}
 	return func() tea.Msg {
@@ -83,7 +90,11 @@ func (p *picker) update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		if msg.offset == len(p.entries) {
-			p.entries = append(p.entries, msg.entries...)
+			if msg.whole {
+				p.entries = msg.entries
+			} else {
+				p.entries = append(p.entries, msg.entries...)
+			}
 			p.more = msg.more
 			if p.gone == nil {
 				p.gone = map[protocol.ThreadID]bool{}

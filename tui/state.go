@@ -208,6 +208,8 @@ type session struct {
 	cards map[protocol.ThreadID][]*entry
 	// activity is each Task sub-agent's live activity (task_card.go).
 	activity map[protocol.ThreadID]*subagentActivity
+	// review is what the diff review screen lists (diffreview_log.go).
+	review reviewLog
 }
 
 func newSession() *session {
@@ -285,6 +287,7 @@ func (s *session) applyMsg(t *threadView, msg protocol.EventMsg, ev protocol.Eve
 			c.touch()
 		}
 	case protocol.UserMessageMsg:
+		s.review.noteTurn(t, at)
 		t.unqueue(m.Text)
 		t.add(&entry{kind: entryUser, text: m.Text})
 	case protocol.AgentInputMsg:
@@ -349,6 +352,7 @@ func (s *session) applyMsg(t *threadView, msg protocol.EventMsg, ev protocol.Eve
 			}
 		}
 		e.tool, e.running = &tc, false
+		s.review.notePatch(t, &tc, at)
 		if e.kind == entryCard {
 			ids := tc.AgentIDs
 			if len(ids) == 0 {
@@ -395,6 +399,9 @@ func (s *session) applyMsg(t *threadView, msg protocol.EventMsg, ev protocol.Eve
 		t.applyInbox(&m.Change)
 	case protocol.SubagentActivityMsg:
 		s.applyActivity(m.Activity)
+	case protocol.PatchRevertedMsg:
+		s.review.noteRevert(t.info.ID, m.Revert)
+		t.add(&entry{kind: entryInfo, text: revertedText(m.Revert)})
 	case protocol.ApprovalResolvedMsg:
 		// The call's mark says it was denied (or stopped the turn).
 		if e := t.toolIdx[m.Request.CallID]; e != nil && m.Request.CallID != "" {

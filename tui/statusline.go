@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
+
 	"github.com/grovecli/grove/protocol"
 )
 
@@ -38,6 +40,9 @@ func (m Model) statusLine() string {
 	hints := keys.ShortHelp()
 	if m.w < 100 {
 		hints = keys.narrowHelp()
+	}
+	if len(m.sess.review.patches) > 0 {
+		hints = append([]key.Binding{hint(keys.DiffReview, "diff")}, hints...)
 	}
 	hint := m.helpView(m.th.statusKey).ShortHelpView(hints)
 	left := " " + strings.Join(parts, m.th.dim.Render(" │ "))

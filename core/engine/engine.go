@@ -337,6 +337,8 @@ func (e *Engine) Submit(op protocol.Op) error {
 		return nil
 	case protocol.OpSetApprovalPolicy:
 		return e.setApprovalPolicy(t, op.ApprovalPolicy)
+	case protocol.OpRevertPatch:
+		return e.revertPatch(t, op.Revert)
 	}
 	if _, ok := e.opHandler(op.Type); ok {
 		_, err := e.SurfaceOp(op)

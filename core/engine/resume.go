@@ -18,7 +18,7 @@ func (e *Engine) resumeThread(id protocol.ThreadID) (protocol.AgentStatus, error
 	closed, closing, path := t.closed, t.closing, t.rolloutPath
 	t.mu.Unlock()
 	if closing {
-		return protocol.AgentStatus{}, fmt.Errorf("agent %s is shutting down; try resume_agent again in a moment", id)
+		return protocol.AgentStatus{}, &AgentClosingError{ID: id}
 	}
 	if !closed {
 		st, _ := t.Status()

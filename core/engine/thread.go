@@ -63,8 +63,10 @@ type Thread struct {
 	compactPending bool
 	compactNote    string
 	// prewarmed: the thread's tools were prepared (prewarmTools).
-	prewarmed   bool
-	pending     []queuedInput
+	prewarmed bool
+	pending   []queuedInput
+	// notices wait for the running turn's next request (notify).
+	notices     []protocol.Item
 	usage       protocol.TokenUsage
 	lastTool    string
 	steps       int    // model calls in the current/last turn

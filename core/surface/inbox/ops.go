@@ -74,7 +74,12 @@ func (s *Surface) create(ctx context.Context, c caller, task string) (protocol.E
 		return nil, errors.New("task is empty; say what the sub-agent should do")
 	}
 	id, err := s.e.SpawnChild(ctx, s.childSpec(c, task))
-	if err != nil {
+	var lim *engine.MaxThreadsError
+	switch {
+	case errors.As(err, &lim):
+		// This surface's way to a free slot: its own tools, not another surface's.
+		return nil, fmt.Errorf("agent thread limit reached (max %d): %d sub-agents are running or pending (agents.max_threads); a slot frees when a sub-agent completes (check_inbox tells you), or end_subagent one you no longer need", lim.Max, lim.Active)
+	case err != nil:
 		return nil, err
 	}
 	if err := s.e.TrackSubagent(c.thread, id, task); err != nil {
