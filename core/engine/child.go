@@ -168,7 +168,6 @@ func (e *Engine) SpawnChild(ctx context.Context, spec ChildSpec) (protocol.Threa
 	if err != nil {
 		return "", err
 	}
-	e.activity(child, protocol.ActivityStarted, map[string]any{"description": spec.Description})
 	return child.id, nil
 }
 

@@ -181,6 +181,10 @@ func (e *Engine) spawn(ctx context.Context, r spawnRequest) (*Thread, error) {
 		}}))
 	}
 	e.startObserver(caller, child, r.callID)
+	if r.child != nil {
+		// Before its loop starts: STARTED precedes the child's TURN_START.
+		e.activity(child, protocol.ActivityStarted, map[string]any{"description": r.child.Description})
+	}
 	child.enqueue(r.items...)
 	e.startLoop(child)
 	return child, nil
