@@ -202,11 +202,11 @@ func Run(ctx context.Context, opts Options) (Exit, error) {
 	return exit, err
 }
 
-// rendererFPS caps how often Bubble Tea's renderer wakes to draw. Its
-// ticker runs at this rate for the program's whole life, even with nothing
-// to draw (upstream: charmbracelet/bubbletea#1796 and #1776, open): at the
-// default 60 it alone kept an idle grove at ~1.6% of a core; 30 halves that
-// and still draws a key or a streamed token within 33 ms.
+// rendererFPS caps how often Bubble Tea's renderer draws while things move.
+// The pinned fork (tui/third_party/bubbletea) stops its ticker once nothing
+// changes, so an idle grove does not wake at all; upstream's ticker runs at
+// this rate forever (charmbracelet/bubbletea#1796, #1776). 30 draws a key or
+// a streamed token within 33 ms at half the cost of the default 60.
 const rendererFPS = 30
 
 // eventFrame is how long the event reader keeps collecting after the first

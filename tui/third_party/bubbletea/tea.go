@@ -556,6 +556,13 @@ type Program struct {
 	// ticker is the ticker that will be used to write to the renderer.
 	ticker *time.Ticker
 
+	// frameWake tells the renderer goroutine that there is something to
+	// draw (grove fork: the ticker only runs while frames keep coming).
+	frameWake chan struct{}
+
+	// frameTicks counts the renderer's ticks, for the idle tests.
+	frameTicks atomic.Int64
+
 	// once is used to stop the renderer.
 	once sync.Once
 
@@ -620,6 +627,7 @@ func NewProgram(model Model, opts ...ProgramOption) *Program {
 		msgs:         make(chan Msg),
 		errs:         make(chan error, 1),
 		rendererDone: make(chan struct{}),
+		frameWake:    make(chan struct{}, 1),
 	}
 
 	// Apply all options to the program.
@@ -917,6 +925,16 @@ func (p *Program) eventLoop(model Model, cmds chan Cmd) (Model, error) {
 func (p *Program) render(model Model) {
 	if p.renderer != nil {
 		p.renderer.render(model.View()) // send view to renderer
+		p.requestFrame()
+	}
+}
+
+// requestFrame wakes the renderer goroutine: a view or output is waiting.
+// It never blocks; one pending wake-up is enough.
+func (p *Program) requestFrame() {
+	select {
+	case p.frameWake <- struct{}{}:
+	default:
 	}
 }
 
@@ -1247,6 +1265,7 @@ func (p *Program) execute(seq string) {
 	p.mu.Lock()
 	_, _ = p.outputBuf.WriteString(seq)
 	p.mu.Unlock()
+	p.requestFrame()
 }
 
 // executeQuery writes a terminal query to the program output. Queries expect a
@@ -1438,15 +1457,18 @@ func (p *Program) Printf(template string, args ...any) {
 }
 
 // startRenderer starts the renderer.
+//
+// Grove fork: the ticker runs only while there is something to draw. A wake
+// (requestFrame) arms it; each tick draws what is pending; the first tick
+// that finds nothing new stops it. Frames stay capped at the frame rate and
+// bursts inside one interval still collapse into one frame, but an idle
+// program no longer wakes fps times a second.
 func (p *Program) startRenderer() {
 	framerate := time.Second / time.Duration(p.fps)
 	if p.ticker == nil {
 		p.ticker = time.NewTicker(framerate)
-	} else {
-		// If the ticker already exists, it has been stopped and we need to
-		// reset it.
-		p.ticker.Reset(framerate)
 	}
+	p.ticker.Stop() // armed by the first wake-up
 
 	// Since the renderer can be restarted after a stop, we need to reset
 	// the done channel and its corresponding sync.Once.
@@ -1454,19 +1476,54 @@ func (p *Program) startRenderer() {
 
 	// Start the renderer.
 	p.renderer.start()
-	go func() {
-		for {
-			select {
-			case <-p.rendererDone:
-				p.ticker.Stop()
-				return
+	go p.renderLoop(framerate)
+	// A (re)started renderer draws its first frame without waiting for the
+	// next message: a restored terminal repaints.
+	p.requestFrame()
+}
 
-			case <-p.ticker.C:
-				_ = p.flush()
-				_ = p.renderer.flush(false)
+// renderLoop draws pending frames at most once per framerate until
+// stopRenderer, sleeping while nothing is pending. A wake-up after an idle
+// stretch draws at once (no frame was drawn for an interval, so the cap
+// holds); waiting for a fresh tick instead would beat against a producer
+// that sends one view per interval and halve its frame rate.
+func (p *Program) renderLoop(framerate time.Duration) {
+	var tick <-chan time.Time // nil while idle: the ticker is stopped
+	pending := false
+	lastDraw := time.Now() // the first frame waits an interval, as upstream's
+	draw := func() {
+		pending = false
+		lastDraw = time.Now()
+		_ = p.flush()
+		_ = p.renderer.flush(false)
+	}
+	for {
+		select {
+		case <-p.rendererDone:
+			p.ticker.Stop()
+			return
+
+		case <-p.frameWake:
+			pending = true
+			if tick != nil {
+				continue // drawn at the next tick
 			}
+			if time.Since(lastDraw) >= framerate {
+				draw()
+			}
+			p.ticker.Reset(framerate)
+			tick = p.ticker.C
+
+		case <-tick:
+			p.frameTicks.Add(1)
+			if !pending {
+				p.ticker.Stop()
+				tick = nil
+				continue
+			}
+			draw()
 		}
-	}()
+	}
 }
 
 // stopRenderer stops the renderer.
