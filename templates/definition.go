@@ -76,10 +76,18 @@ type ModelConfig struct {
 	ThinkingBudget *int     `yaml:"thinkingBudget" json:"thinkingBudget,omitempty"`
 }
 
-// PromptConfig holds the system prompt and query templates (${name}).
+// PromptConfig holds the system prompt and query templates (${name})
+// and the few-shot messages the agent's conversation starts with.
 type PromptConfig struct {
-	SystemPrompt string `yaml:"systemPrompt" json:"systemPrompt,omitempty"`
-	Query        string `yaml:"query" json:"query,omitempty"`
+	SystemPrompt    string           `yaml:"systemPrompt" json:"systemPrompt,omitempty"`
+	Query           string           `yaml:"query" json:"query,omitempty"`
+	InitialMessages []InitialMessage `yaml:"initialMessages" json:"initialMessages,omitempty"`
+}
+
+// InitialMessage is one few-shot message: role user or assistant.
+type InitialMessage struct {
+	Role    string `yaml:"role" json:"role"`
+	Content string `yaml:"content" json:"content"`
 }
 
 // RunConfig bounds a run; zero values take the seed's defaults.
@@ -198,6 +206,11 @@ func (d *TaskDefinition) validate() error {
 	case "", "builtin", "user", "project":
 	default:
 		return fmt.Errorf("source %q: expected user or project", d.Source)
+	}
+	for i, m := range d.PromptConfig.InitialMessages {
+		if m.Role != "user" && m.Role != "assistant" {
+			return fmt.Errorf("promptConfig.initialMessages[%d].role %q: expected user or assistant", i, m.Role)
+		}
 	}
 	if d.InputConfig != nil {
 		for name, in := range d.InputConfig.Inputs {

@@ -80,6 +80,7 @@ func TestBadDefinitionIsAProblemNotAnOutage(t *testing.T) {
 	dir := writeAgents(t, map[string]string{
 		"bad.yaml":  "agentType: bad\nrunConfig:\n  maxTurn: 3\n",
 		"bad2.yml":  "agentType: bad2\ninputConfig:\n  inputs:\n    x: {type: strin}\n",
+		"bad3.yaml": "agentType: bad3\npromptConfig:\n  initialMessages:\n    - {role: system, content: hi}\n",
 		"good.yaml": "agentType: good\nwhenToUse: fine\n",
 		"role.md":   "---\ndescription: a role\n---\nDo things.\n",
 	})
@@ -90,7 +91,7 @@ func TestBadDefinitionIsAProblemNotAnOutage(t *testing.T) {
 		}
 	}
 	probs := cat.Problems()
-	if len(probs) != 2 {
+	if len(probs) != 3 {
 		t.Fatalf("problems = %+v", probs)
 	}
 	for _, p := range probs {
@@ -102,6 +103,10 @@ func TestBadDefinitionIsAProblemNotAnOutage(t *testing.T) {
 		case "bad2.yml":
 			if !strings.Contains(p.Err, `type "strin"`) {
 				t.Errorf("bad2.yml problem = %+v", p)
+			}
+		case "bad3.yaml":
+			if !strings.Contains(p.Err, `promptConfig.initialMessages[0].role "system": expected user or assistant`) {
+				t.Errorf("bad3.yaml problem = %+v", p)
 			}
 		default:
 			t.Errorf("unexpected problem %+v", p)

@@ -101,7 +101,7 @@ func (c *openAIClient) encodeCached(req Request, omit map[string]bool) (reqBody,
 		field = "input"
 		elems = responsesInput(rest, replay, omit)
 		settled, settledElems = len(rest), len(elems)
-		body, err := responsesBody(Request{Model: req.Model, Instructions: req.Instructions, Tools: req.Tools, ReasoningEffort: req.ReasoningEffort, ParallelToolCalls: req.ParallelToolCalls, CacheKey: req.CacheKey, OutputSchema: req.OutputSchema}, omit)
+		body, err := responsesBody(Request{Model: req.Model, Instructions: req.Instructions, Tools: req.Tools, ReasoningEffort: req.ReasoningEffort, ParallelToolCalls: req.ParallelToolCalls, CacheKey: req.CacheKey, OutputSchema: req.OutputSchema, Temperature: req.Temperature, TopP: req.TopP}, omit)
 		if err != nil {
 			return nil, fmt.Errorf("model provider %s: build request: %w", c.cfg.Name, err)
 		}
@@ -117,7 +117,7 @@ func (c *openAIClient) encodeCached(req Request, omit map[string]bool) (reqBody,
 			elems = append(elems, m)
 		}
 		settled, settledElems = clean, cleanMsgs
-		body, err := chatBody(Request{Model: req.Model, Tools: req.Tools, ReasoningEffort: req.ReasoningEffort, ParallelToolCalls: req.ParallelToolCalls, OutputSchema: req.OutputSchema}, omit)
+		body, err := chatBody(Request{Model: req.Model, Tools: req.Tools, ReasoningEffort: req.ReasoningEffort, ParallelToolCalls: req.ParallelToolCalls, OutputSchema: req.OutputSchema, Temperature: req.Temperature, TopP: req.TopP}, omit)
 		if err != nil {
 			return nil, fmt.Errorf("model provider %s: build request: %w", c.cfg.Name, err)
 		}

@@ -74,6 +74,10 @@ func TestPrefixCacheEncodesLikeTheWholeRequest(t *testing.T) {
 					items = []protocol.Item{protocol.UserMessage("kept"), protocol.GroveNotice("summary")}
 				}
 				req := Request{Model: "m", Instructions: "be <brief>", Items: items, Tools: tools, ReasoningEffort: "low", ParallelToolCalls: true, CacheKey: "thread-1"}
+				if seed%5 == 0 { // a Task agent's modelConfig (seed 004)
+					temp, topP := 0.1, 0.5
+					req.Temperature, req.TopP = &temp, &topP
+				}
 				if seed%2 == 0 {
 					req.OutputSchema = json.RawMessage(`{"type":"object","properties":{"ok":{"type":"boolean"}}}`)
 				}

@@ -264,7 +264,9 @@ func (s *Surface) listAgents(_ context.Context, _ *tools.Env, raw json.RawMessag
 	}
 	out, err := templates.ListAgents(s.a.Templates(), a.AgentType, a.Expanded)
 	if err != nil {
-		return tools.Errorf("list_agents: %v", err)
+		// The seed's messages are the whole answer (`missing agent
+		// template: <agent_type>`); each already names the template.
+		return tools.Errorf("%v", err)
 	}
 	return jsonResult(out, "listed agent templates")
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -12,20 +11,11 @@ import (
 
 	"github.com/grovecli/grove/core/engine"
 	"github.com/grovecli/grove/core/model"
-	"github.com/grovecli/grove/core/surface"
+	"github.com/grovecli/grove/core/surface/surfacetest"
 	"github.com/grovecli/grove/protocol"
-	"github.com/grovecli/grove/templates"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
-
-// scripted computes each reply from the request: who asks (the root, or a
-// sub-agent named by its task) and the conversation so far.
-type scripted struct {
-	mu    sync.Mutex
-	reply func(who string, req model.Request) model.Response
-	reqs  map[string][]model.Request
-}
 
 // whoOf names the asking thread: "root", or the sub-agent's task word
 // (tasks in these tests start with a one-word name).
@@ -33,52 +23,10 @@ func whoOf(req model.Request) string {
 	if !strings.Contains(req.Instructions, "You are a sub-agent working on a task") {
 		return "root"
 	}
-	for _, it := range req.Items {
-		if it.Type == protocol.ItemMessage && it.Role == protocol.RoleUser {
-			lines := strings.Split(strings.TrimSpace(it.Content), "\n")
-			return strings.Fields(lines[len(lines)-1])[0]
-		}
-	}
-	return "?"
+	return surfacetest.TaskWord(req)
 }
 
-func (s *scripted) Stream(ctx context.Context, req model.Request, _ func(model.Delta)) (model.Response, error) {
-	who := whoOf(req)
-	s.mu.Lock()
-	if s.reqs == nil {
-		s.reqs = map[string][]model.Request{}
-	}
-	s.reqs[who] = append(s.reqs[who], req)
-	s.mu.Unlock()
-	if err := ctx.Err(); err != nil {
-		return model.Response{}, err
-	}
-	// A reply that blocks (a test holding a sub-agent at work) still ends
-	// with its turn, as a real provider's stream does.
-	done := make(chan model.Response, 1)
-	go func() { done <- s.reply(who, req) }()
-	select {
-	case r := <-done:
-		return r, nil
-	case <-ctx.Done():
-		return model.Response{}, ctx.Err()
-	}
-}
-
-func (s *scripted) Models(context.Context) ([]model.ModelInfo, error) {
-	return nil, model.ErrModelsUnsupported
-}
-func (s *scripted) Name() string { return "scripted" }
-
-func (s *scripted) requests(who string) []model.Request {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]model.Request(nil), s.reqs[who]...)
-}
-
-func call(id, name, args string) model.Response {
-	return model.Response{ToolCalls: []model.ToolCallRequest{{CallID: id, Name: name, Arguments: args}}}
-}
+var call = surfacetest.ToolCall
 
 func say(text string) model.Response {
 	return model.Response{Text: text}
@@ -93,8 +41,8 @@ func last(req model.Request) protocol.Item {
 }
 
 // output finds a call's output in any of who's requests.
-func output(c *scripted, who, callID string) (string, bool) {
-	for _, req := range c.requests(who) {
+func output(c *surfacetest.Scripted, who, callID string) (string, bool) {
+	for _, req := range c.Requests(who) {
 		for _, it := range req.Items {
 			if it.Type == protocol.ItemFunctionCallOutput && it.CallID == callID {
 				return it.Output, true
@@ -131,22 +79,11 @@ func start(t *testing.T, c model.Client, s setup) (*engine.Engine, protocol.Thre
 
 func newEngine(t *testing.T, c model.Client, s setup) *engine.Engine {
 	t.Helper()
-	if s.home == "" {
-		s.home = t.TempDir()
-	}
-	cwd := t.TempDir()
-	cat := templates.Load(templates.Dirs{Cwd: cwd, GroveHome: s.home}, templates.Options{})
-	e, err := engine.New(context.Background(), engine.Options{
-		Home: s.home, Client: c, Model: "gpt-test", Cwd: cwd, Templates: cat, Headless: true,
-		ApprovalPolicy: protocol.ApprovalNever, MaxDepth: s.maxDepth,
-		Surfaces:      []engine.SurfaceFactory{surface.CollabFactory, New},
-		SelectSurface: surface.Selector(Name),
+	env := surfacetest.Start(t, surfacetest.Config{
+		Client: c, Home: s.home, Model: "gpt-test", MaxDepth: s.maxDepth, Surface: Name,
+		Surfaces: []engine.SurfaceFactory{New},
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { shutdown(e) })
-	return e
+	return env.Engine
 }
 
 func shutdown(e *engine.Engine) {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/grovecli/grove/core/model"
+	"github.com/grovecli/grove/core/surface/surfacetest"
 	"github.com/grovecli/grove/protocol"
 	"github.com/grovecli/grove/rollout"
 )
@@ -73,7 +74,7 @@ func fromIn(out string) string {
 // final message arrives as a completed notification.
 func TestQuestionAnsweredThroughReply(t *testing.T) {
 	root := rootScript("alpha: paint the fence", func(q string) string { return "blue" })
-	c := &scripted{reply: func(who string, req model.Request) model.Response {
+	c := &surfacetest.Scripted{Who: whoOf, Reply: func(who string, req model.Request) model.Response {
 		if who == "root" {
 			return root(req)
 		}
@@ -102,7 +103,7 @@ func TestQuestionAnsweredThroughReply(t *testing.T) {
 	}
 	// The child got the answer as a message from its parent.
 	var sawAnswer bool
-	for _, req := range c.requests("alpha:") {
+	for _, req := range c.Requests("alpha:") {
 		for _, it := range req.Items {
 			if strings.Contains(it.Content, "blue") && strings.Contains(it.Content, "[message from") {
 				sawAnswer = true
@@ -114,7 +115,7 @@ func TestQuestionAnsweredThroughReply(t *testing.T) {
 	}
 	// The root was woken by a note, not by the user.
 	woken := 0
-	for _, req := range c.requests("root") {
+	for _, req := range c.Requests("root") {
 		if it := last(req); it.Type == protocol.ItemMessage && it.Content == WakeNote(1) || strings.HasSuffix(it.Content, "new notifications from sub-agents. Read them with check_inbox.") {
 			woken++
 		}
@@ -143,7 +144,7 @@ func TestQuestionAnsweredThroughReply(t *testing.T) {
 // Every tool's errors: unknown ids, another agent's sub-agent, a bad
 // notification type, a notify from an agent without a parent inbox.
 func TestErrors(t *testing.T) {
-	c := &scripted{reply: func(who string, req model.Request) model.Response {
+	c := &surfacetest.Scripted{Who: whoOf, Reply: func(who string, req model.Request) model.Response {
 		if who != "root" {
 			return say("done")
 		}
@@ -192,8 +193,8 @@ func TestOwnershipCascadeAndDepth(t *testing.T) {
 	var once sync.Once
 	free := func() { once.Do(func() { close(release) }) }
 	var grandID atomic.Value
-	c := &scripted{}
-	c.reply = func(who string, req model.Request) model.Response {
+	c := &surfacetest.Scripted{Who: whoOf}
+	c.Reply = func(who string, req model.Request) model.Response {
 		it := last(req)
 		switch who {
 		case "root":
@@ -285,7 +286,7 @@ func TestOwnershipCascadeAndDepth(t *testing.T) {
 // ones it was never told about.
 func TestResumeRestoresInbox(t *testing.T) {
 	home := t.TempDir()
-	c := &scripted{reply: func(who string, req model.Request) model.Response {
+	c := &surfacetest.Scripted{Who: whoOf, Reply: func(who string, req model.Request) model.Response {
 		if who == "root" {
 			switch it := last(req); {
 			case len(req.Items) == 1:
@@ -377,8 +378,8 @@ func TestListAndEndTools(t *testing.T) {
 	release := make(chan struct{})
 	var once sync.Once
 	free := func() { once.Do(func() { close(release) }) }
-	c := &scripted{}
-	c.reply = func(who string, req model.Request) model.Response {
+	c := &surfacetest.Scripted{Who: whoOf}
+	c.Reply = func(who string, req model.Request) model.Response {
 		if who != "root" {
 			<-release
 			return say("never")
@@ -420,7 +421,7 @@ func TestListAndEndTools(t *testing.T) {
 	}
 }
 
-func mustOutput(t *testing.T, c *scripted, callID string) string {
+func mustOutput(t *testing.T, c *surfacetest.Scripted, callID string) string {
 	t.Helper()
 	out, ok := output(c, "root", callID)
 	if !ok {
@@ -434,8 +435,8 @@ func mustOutput(t *testing.T, c *scripted, callID string) string {
 // stays stopped until it is given input.
 func TestInterruptedParentIsNotWoken(t *testing.T) {
 	release := make(chan struct{})
-	c := &scripted{}
-	c.reply = func(who string, req model.Request) model.Response {
+	c := &surfacetest.Scripted{Who: whoOf}
+	c.Reply = func(who string, req model.Request) model.Response {
 		if who == "root" && len(req.Items) == 1 {
 			return call("c1", ToolCreate, `{"task":"busy: work"}`)
 		}
@@ -448,7 +449,7 @@ func TestInterruptedParentIsNotWoken(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Wait until both the root (after create) and the child are at work.
-	for len(c.requests("root")) < 2 || len(c.requests("busy:")) < 1 {
+	for len(c.Requests("root")) < 2 || len(c.Requests("busy:")) < 1 {
 		time.Sleep(5 * time.Millisecond)
 	}
 	if err := e.Submit(protocol.Op{Type: protocol.OpInterrupt, ThreadID: rootID}); err != nil {

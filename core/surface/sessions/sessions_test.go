@@ -16,68 +16,24 @@ import (
 
 	"github.com/grovecli/grove/core/engine"
 	"github.com/grovecli/grove/core/model"
-	"github.com/grovecli/grove/core/surface"
+	"github.com/grovecli/grove/core/surface/surfacetest"
 	"github.com/grovecli/grove/protocol"
-	"github.com/grovecli/grove/templates"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 var roleRe = regexp.MustCompile(`# Your role: (\S+)`)
 
-// scripted computes replies from the asking thread ("root", or a child
-// named by its prompt's first word) and its conversation.
-type scripted struct {
-	mu    sync.Mutex
-	reply func(who string, req model.Request) model.Response
-	reqs  map[string][]model.Request
-}
-
+// whoOf names the asking thread: "root", or a child by its prompt's
+// first word.
 func whoOf(req model.Request) string {
 	if !roleRe.MatchString(req.Instructions) {
 		return "root"
 	}
-	for _, it := range req.Items {
-		if it.Type == protocol.ItemMessage && it.Role == protocol.RoleUser {
-			lines := strings.Split(strings.TrimSpace(it.Content), "\n")
-			return strings.Fields(lines[len(lines)-1])[0]
-		}
-	}
-	return "?"
+	return surfacetest.TaskWord(req)
 }
 
-func (s *scripted) Stream(ctx context.Context, req model.Request, _ func(model.Delta)) (model.Response, error) {
-	who := whoOf(req)
-	s.mu.Lock()
-	if s.reqs == nil {
-		s.reqs = map[string][]model.Request{}
-	}
-	s.reqs[who] = append(s.reqs[who], req)
-	s.mu.Unlock()
-	done := make(chan model.Response, 1)
-	go func() { done <- s.reply(who, req) }()
-	select {
-	case r := <-done:
-		return r, nil
-	case <-ctx.Done():
-		return model.Response{}, ctx.Err()
-	}
-}
-
-func (s *scripted) Models(context.Context) ([]model.ModelInfo, error) {
-	return nil, model.ErrModelsUnsupported
-}
-func (s *scripted) Name() string { return "scripted" }
-
-func (s *scripted) requests(who string) []model.Request {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]model.Request(nil), s.reqs[who]...)
-}
-
-func call(id, name, args string) model.Response {
-	return model.Response{ToolCalls: []model.ToolCallRequest{{CallID: id, Name: name, Arguments: args}}}
-}
+var call = surfacetest.ToolCall
 
 func say(text string) model.Response { return model.Response{Text: text} }
 
@@ -104,27 +60,11 @@ func sessionID(t *testing.T, out string) string {
 
 func start(t *testing.T, c model.Client, profiles map[string]Profile) (*engine.Engine, protocol.ThreadID) {
 	t.Helper()
-	home, cwd := t.TempDir(), t.TempDir()
-	cat := templates.Load(templates.Dirs{Cwd: cwd, GroveHome: home}, templates.Options{})
-	e, err := engine.New(context.Background(), engine.Options{
-		Home: home, Client: c, Model: "gpt-test", Cwd: cwd, Templates: cat, Headless: true,
-		ApprovalPolicy: protocol.ApprovalNever,
-		Surfaces:       []engine.SurfaceFactory{surface.CollabFactory, Factory(Options{Profiles: profiles})},
-		SelectSurface:  surface.Selector(Name),
+	env := surfacetest.Start(t, surfacetest.Config{
+		Client: c, Model: "gpt-test", Surface: Name,
+		Surfaces: []engine.SurfaceFactory{Factory(Options{Profiles: profiles})},
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		defer cancel()
-		_ = e.Shutdown(ctx)
-	})
-	root, err := e.StartRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return e, root
+	return env.Engine, env.Root
 }
 
 // Every tool and error of seed 003, in one scripted session: a blocking
@@ -177,11 +117,11 @@ func TestSessionTools(t *testing.T) {
 			return call("x4", ToolCancel, fmt.Sprintf(`{"session_id":%q}`, sessionID(t, outputOf(r, "c3"))))
 		},
 	}
-	c := &scripted{}
-	c.reply = func(who string, req model.Request) model.Response {
+	c := &surfacetest.Scripted{Who: whoOf}
+	c.Reply = func(who string, req model.Request) model.Response {
 		switch who {
 		case "root":
-			n := len(c.requests("root")) - 1
+			n := len(c.Requests("root")) - 1
 			if n < len(steps) {
 				return steps[n](req)
 			}
@@ -215,7 +155,7 @@ func TestSessionTools(t *testing.T) {
 		t.Fatalf("root: %v %v %v", st, timedOut, err)
 	}
 	free()
-	reqs := c.requests("root")
+	reqs := c.Requests("root")
 	final := reqs[len(reqs)-1]
 	slow := sessionID(t, outputOf(final, "c1"))
 	quick := sessionID(t, outputOf(final, "c3"))
@@ -237,7 +177,7 @@ func TestSessionTools(t *testing.T) {
 		}
 	}
 	// The profile's model and developer prompt reached the child.
-	q := c.requests("quick:")
+	q := c.Requests("quick:")
 	if len(q) == 0 || q[0].Model != "gpt-poet" || !strings.Contains(q[0].Instructions, "You write verse.") {
 		t.Fatalf("poet child request: model %q", q[0].Model)
 	}
@@ -278,8 +218,8 @@ func TestSessionTools(t *testing.T) {
 // request is decided by policy at once, as in grove exec, and the model is
 // told why.
 func TestChildIsNonInteractive(t *testing.T) {
-	c := &scripted{}
-	c.reply = func(who string, req model.Request) model.Response {
+	c := &surfacetest.Scripted{Who: whoOf}
+	c.Reply = func(who string, req model.Request) model.Response {
 		switch who {
 		case "root":
 			if len(req.Items) == 1 {
@@ -297,26 +237,14 @@ func TestChildIsNonInteractive(t *testing.T) {
 		}
 		return say("?")
 	}
-	home, cwd := t.TempDir(), t.TempDir()
-	cat := templates.Load(templates.Dirs{Cwd: cwd, GroveHome: home}, templates.Options{})
-	e, err := engine.New(context.Background(), engine.Options{
-		Home: home, Client: c, Model: "gpt-test", Cwd: cwd, Templates: cat,
-		ApprovalPolicy: protocol.ApprovalOnRequest, Sandbox: protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite},
-		Surfaces:      []engine.SurfaceFactory{surface.CollabFactory, Factory(Options{})},
-		SelectSurface: surface.Selector(Name),
+	env := surfacetest.Start(t, surfacetest.Config{
+		Client: c, Model: "gpt-test", Surface: Name, Interactive: true,
+		Surfaces: []engine.SurfaceFactory{Factory(Options{})},
+		Options: func(o *engine.Options) {
+			o.Sandbox = protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite}
+		},
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		defer cancel()
-		_ = e.Shutdown(ctx)
-	})
-	root, err := e.StartRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
+	e, root := env.Engine, env.Root
 	if err := e.SubmitText(root, "go"); err != nil {
 		t.Fatal(err)
 	}
@@ -324,7 +252,7 @@ func TestChildIsNonInteractive(t *testing.T) {
 	if err != nil || timedOut {
 		t.Fatalf("root never finished (an approval waiting for the user?): %v %v; pending %v", timedOut, err, e.PendingApprovals())
 	}
-	reqs := c.requests("root")
+	reqs := c.Requests("root")
 	out := outputOf(reqs[len(reqs)-1], "w1")
 	if !strings.Contains(out, "runs non-interactively") || st.Kind != protocol.StatusCompleted {
 		t.Fatalf("wait_session output %q (root %v)", out, st)

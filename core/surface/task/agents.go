@@ -26,6 +26,9 @@ type Agent struct {
 	// Prompt and Query are templates with ${name} placeholders.
 	Prompt string
 	Query  string
+	// InitialMessages open the agent's conversation, before the first
+	// message (few-shot examples, seed 004 §3.1.2 PromptConfig).
+	InitialMessages []templates.InitialMessage
 	// Allow (nil = every tool) and Deny hold grove tool names or globs.
 	Allow, Deny []string
 	Model       string // resolved id, or "" to inherit
@@ -101,6 +104,10 @@ func BuiltinTypes() []string {
 	return out
 }
 
+// defaultSystemPrompt is seed 004 §3.4.2's system prompt of a definition
+// that gives none.
+const defaultSystemPrompt = "You are a helpful assistant."
+
 // fromTemplate turns a role template (grove, Claude Code or seed 004)
 // into a Task agent.
 func fromTemplate(t *templates.Template) *Agent {
@@ -116,12 +123,16 @@ func fromTemplate(t *templates.Template) *Agent {
 	if a.Prompt == "" && len(t.Personas) > 0 {
 		a.Prompt = t.Personas[0].Prompt
 	}
+	if strings.TrimSpace(a.Prompt) == "" {
+		a.Prompt = defaultSystemPrompt
+	}
 	if d := t.Task; d != nil {
 		a.Type = d.AgentType
 		if d.DisplayName != "" && a.WhenToUse == "" {
 			a.WhenToUse = d.DisplayName
 		}
 		a.Query = d.PromptConfig.Query
+		a.InitialMessages = d.PromptConfig.InitialMessages
 		a.ForkContext = d.ForkContext
 		if d.RunConfig.MaxTurns > 0 {
 			a.MaxTurns = d.RunConfig.MaxTurns
@@ -188,12 +199,14 @@ func (r *Registry) Lookup(name string) (*Agent, bool) {
 	return nil, false
 }
 
-// Types lists the agent types.
+// Types lists the agent types sorted by name, as seed 004 §3.3's
+// list_types does (shadowed built-ins are already gone: no duplicates).
 func (r *Registry) Types() []string {
 	out := make([]string, len(r.agents))
 	for i, a := range r.agents {
 		out[i] = a.Type
 	}
+	sort.Strings(out)
 	return out
 }
 

@@ -13,8 +13,8 @@ import (
 
 func TestInterruptingTheCallerAbortsASyncTask(t *testing.T) {
 	started := make(chan struct{})
-	b := &blocking{block: 1}
-	b.reply = func(role string, req model.Request) model.Response {
+	b := newBlocking(1)
+	b.Reply = func(role string, req model.Request) model.Response {
 		if role == "root" {
 			if _, ok := outputs(req)["t1"]; ok {
 				return model.Response{Text: "after"}
@@ -53,8 +53,8 @@ func TestInterruptingTheCallerAbortsASyncTask(t *testing.T) {
 
 func TestBrokenOutputSchemaRefusesTheTask(t *testing.T) {
 	def := "agentType: broken\noutputConfig:\n  outputName: out\n  description: x\n  schema: {type: 12}\n"
-	c := &scripted{}
-	c.reply = func(role string, req model.Request) model.Response {
+	c := newScripted(nil)
+	c.Reply = func(role string, req model.Request) model.Response {
 		if _, ok := outputs(req)["t1"]; ok {
 			return model.Response{Text: "ok"}
 		}
@@ -74,8 +74,8 @@ func TestBrokenOutputSchemaRefusesTheTask(t *testing.T) {
 
 func TestRoleSurfaceKeyOverridesTheSetting(t *testing.T) {
 	role := "---\ndescription: delegates the Claude way\nsurface: task\n---\nYou delegate.\n"
-	c := &scripted{}
-	c.reply = func(r string, req model.Request) model.Response {
+	c := newScripted(nil)
+	c.Reply = func(r string, req model.Request) model.Response {
 		if r == "root" {
 			if _, ok := outputs(req)["s1"]; ok {
 				return model.Response{Text: "ok"}
@@ -98,7 +98,7 @@ func TestRoleSurfaceKeyOverridesTheSetting(t *testing.T) {
 	if _, _, err := e.WaitFinal(context.Background(), lead.ID, 30*time.Second); err != nil {
 		t.Fatal(err)
 	}
-	names := toolNames(c.requests("lead")[0])
+	names := toolNames(c.Requests("lead")[0])
 	if !contains(names, "Task") || contains(names, "spawn_agent") {
 		t.Errorf("lead tools = %v", names)
 	}
@@ -122,8 +122,8 @@ func contains(list []string, s string) bool {
 
 func TestResumedSessionKeepsATaskAgentsTools(t *testing.T) {
 	home, cwd := t.TempDir(), project(t, map[string]string{"fixer.yaml": customYAML})
-	c := &scripted{}
-	c.reply = func(role string, req model.Request) model.Response {
+	c := newScripted(nil)
+	c.Reply = func(role string, req model.Request) model.Response {
 		if role == "root" {
 			if _, ok := outputs(req)["t1"]; ok {
 				return model.Response{Text: "ok"}
@@ -138,7 +138,7 @@ func TestResumedSessionKeepsATaskAgentsTools(t *testing.T) {
 	if err := e1.Shutdown(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	c2 := &scripted{reply: func(string, model.Request) model.Response { return model.Response{Text: "again"} }}
+	c2 := newScripted(func(string, model.Request) model.Response { return model.Response{Text: "again"} })
 	e2, _ := start(t, c2, setup{home: home, cwd: cwd})
 	resumed, err := e2.ResumeSession(string(root))
 	if err != nil {
@@ -153,7 +153,7 @@ func TestResumedSessionKeepsATaskAgentsTools(t *testing.T) {
 	if _, _, err := e2.WaitFinal(context.Background(), child, 30*time.Second); err != nil {
 		t.Fatal(err)
 	}
-	names := toolNames(c2.requests("fixer")[0])
+	names := toolNames(c2.Requests("fixer")[0])
 	for _, n := range []string{"exec_command", "apply_patch", "Task", "spawn_agent", "update_plan"} {
 		if contains(names, n) {
 			t.Errorf("reopened custom Task agent got %s: %v", n, names)
@@ -166,8 +166,8 @@ func TestResumedSessionKeepsATaskAgentsTools(t *testing.T) {
 
 func TestResumeRefusesARunningOrUnknownAgent(t *testing.T) {
 	release := make(chan struct{})
-	c := &scripted{}
-	c.reply = func(role string, req model.Request) model.Response {
+	c := newScripted(nil)
+	c.Reply = func(role string, req model.Request) model.Response {
 		if role == "Explore" {
 			<-release
 			return call("d", "complete_task", `{"result":"ok"}`)
@@ -195,8 +195,8 @@ func TestResumeRefusesARunningOrUnknownAgent(t *testing.T) {
 }
 
 func TestSpawnAgentModelAliases(t *testing.T) {
-	c := &scripted{}
-	c.reply = func(role string, req model.Request) model.Response {
+	c := newScripted(nil)
+	c.Reply = func(role string, req model.Request) model.Response {
 		if role != "root" {
 			return model.Response{Text: "child done"}
 		}

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"sync"
 	"testing"
 	"time"
 
@@ -15,19 +14,11 @@ import (
 	"github.com/grovecli/grove/core/engine"
 	"github.com/grovecli/grove/core/model"
 	"github.com/grovecli/grove/core/surface"
+	"github.com/grovecli/grove/core/surface/surfacetest"
 	"github.com/grovecli/grove/protocol"
-	"github.com/grovecli/grove/templates"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
-
-// scripted is a model whose replies a test computes from each request:
-// the role (from the instructions) and the conversation so far.
-type scripted struct {
-	mu    sync.Mutex
-	reply func(role string, req model.Request) model.Response
-	reqs  map[string][]model.Request
-}
 
 var roleRe = regexp.MustCompile(`# Your role: (\S+)`)
 
@@ -38,38 +29,15 @@ func roleOf(req model.Request) string {
 	return "root"
 }
 
-func (s *scripted) Stream(ctx context.Context, req model.Request, _ func(model.Delta)) (model.Response, error) {
-	role := roleOf(req)
-	s.mu.Lock()
-	if s.reqs == nil {
-		s.reqs = map[string][]model.Request{}
-	}
-	s.reqs[role] = append(s.reqs[role], req)
-	s.mu.Unlock()
-	if err := ctx.Err(); err != nil {
-		return model.Response{}, err
-	}
-	resp := s.reply(role, req)
-	resp.Usage = protocol.TokenUsage{InputTokens: 10, OutputTokens: 5, TotalTokens: 15}
-	return resp, nil
-}
-
-func (s *scripted) Models(context.Context) ([]model.ModelInfo, error) {
-	return nil, model.ErrModelsUnsupported
-}
-
-func (s *scripted) Name() string { return "scripted" }
-
-func (s *scripted) requests(role string) []model.Request {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]model.Request(nil), s.reqs[role]...)
+// newScripted is a model whose replies a test computes from each
+// request's role (from the instructions) and conversation; every reply
+// reports the same usage, so token counts are known.
+func newScripted(reply func(role string, req model.Request) model.Response) *surfacetest.Scripted {
+	return &surfacetest.Scripted{Who: roleOf, Reply: reply, Usage: protocol.TokenUsage{InputTokens: 10, OutputTokens: 5, TotalTokens: 15}}
 }
 
 // call is a tool call reply.
-func call(id, name, args string) model.Response {
-	return model.Response{ToolCalls: []model.ToolCallRequest{{CallID: id, Name: name, Arguments: args}}}
-}
+var call = surfacetest.ToolCall
 
 // outputs maps call ids to their outputs in a request's conversation.
 func outputs(req model.Request) map[string]string {
@@ -135,49 +103,20 @@ type setup struct {
 // start runs an engine with both surfaces and a root thread.
 func start(t *testing.T, c model.Client, s setup) (*engine.Engine, protocol.ThreadID) {
 	t.Helper()
-	if s.home == "" {
-		s.home = t.TempDir()
-	}
-	if s.cwd == "" {
-		s.cwd = project(t, nil)
-	}
 	if s.model == "" {
 		s.model = "gpt-test"
 	}
 	if s.surface == "" {
 		s.surface = surface.Task
 	}
-	cat := templates.Load(templates.Dirs{Cwd: s.cwd, GroveHome: s.home}, templates.Options{ModelAliases: s.aliases})
-	env := func(k string) string { return s.env[k] }
-	e, err := engine.New(context.Background(), engine.Options{
-		Home: s.home, Client: c, Model: s.model, Cwd: s.cwd, Templates: cat, Headless: !s.interactive,
-		ApprovalPolicy: approvalPolicy(s),
-		Surfaces: []engine.SurfaceFactory{surface.CollabFactory, Factory(Options{
-			ModelAliases: s.aliases, TrustCustomAgents: s.trust, Getenv: env,
+	env := surfacetest.Start(t, surfacetest.Config{
+		Client: c, Home: s.home, Cwd: s.cwd, Model: s.model, Surface: s.surface,
+		Interactive: s.interactive, Aliases: s.aliases,
+		Surfaces: []engine.SurfaceFactory{Factory(Options{
+			ModelAliases: s.aliases, TrustCustomAgents: s.trust, Getenv: func(k string) string { return s.env[k] },
 		})},
-		SelectSurface: surface.Selector(s.surface),
-		ModelAliases:  s.aliases,
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	root, err := e.StartRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		defer cancel()
-		_ = e.Shutdown(ctx)
-	})
-	return e, root
-}
-
-func approvalPolicy(s setup) protocol.ApprovalPolicy {
-	if s.interactive {
-		return protocol.ApprovalOnRequest
-	}
-	return protocol.ApprovalNever
+	return env.Engine, env.Root
 }
 
 // runRoot submits a prompt to the root and waits for its turn to end.
@@ -194,9 +133,9 @@ func runRoot(t *testing.T, e *engine.Engine, root protocol.ThreadID, prompt stri
 }
 
 // toolOutput decodes the JSON a tool returned to the root.
-func toolOutput(t *testing.T, c *scripted, callID string) map[string]any {
+func toolOutput(t *testing.T, c *surfacetest.Scripted, callID string) map[string]any {
 	t.Helper()
-	for _, req := range c.requests("root") {
+	for _, req := range c.Requests("root") {
 		if out, ok := outputs(req)[callID]; ok {
 			var m map[string]any
 			if err := json.Unmarshal([]byte(out), &m); err != nil {
@@ -209,8 +148,8 @@ func toolOutput(t *testing.T, c *scripted, callID string) map[string]any {
 	return nil
 }
 
-func rawOutput(c *scripted, callID string) string {
-	for _, req := range c.requests("root") {
+func rawOutput(c *surfacetest.Scripted, callID string) string {
+	for _, req := range c.Requests("root") {
 		if out, ok := outputs(req)[callID]; ok {
 			return out
 		}

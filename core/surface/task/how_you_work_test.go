@@ -18,8 +18,8 @@ func howYouWork(req model.Request) string {
 // none of exec_command, apply_patch or update_plan, and their "How you
 // work" section names none of them; the root, which has them, is told.
 func TestReadOnlyAgentsAreNotToldToUseToolsTheyLack(t *testing.T) {
-	c := &scripted{}
-	c.reply = func(role string, req model.Request) model.Response {
+	c := newScripted(nil)
+	c.Reply = func(role string, req model.Request) model.Response {
 		switch role {
 		case "root":
 			outs := outputs(req)
@@ -38,14 +38,14 @@ func TestReadOnlyAgentsAreNotToldToUseToolsTheyLack(t *testing.T) {
 	e, root := start(t, c, setup{})
 	runRoot(t, e, root, "go")
 
-	rootSection := howYouWork(c.requests("root")[0])
+	rootSection := howYouWork(c.Requests("root")[0])
 	for _, tool := range []string{"exec_command", "apply_patch", "update_plan"} {
 		if !strings.Contains(rootSection, tool) {
 			t.Errorf("root is not told about %s:\n%s", tool, rootSection)
 		}
 	}
 	for _, role := range []string{"Explore", "Plan"} {
-		reqs := c.requests(role)
+		reqs := c.Requests(role)
 		if len(reqs) == 0 {
 			t.Fatalf("%s never ran", role)
 		}

@@ -135,6 +135,21 @@ func firstMessage(a *Agent, prompt string, vars map[string]string) string {
 	return strings.TrimSpace(q) + "\n\n" + prompt
 }
 
+// fewShot is a definition's initialMessages as history items, their
+// placeholders filled like the prompts'.
+func fewShot(msgs []templates.InitialMessage, vars map[string]string) []protocol.Item {
+	out := make([]protocol.Item, 0, len(msgs))
+	for _, m := range msgs {
+		text := substitute(m.Content, vars)
+		if m.Role == "assistant" {
+			out = append(out, protocol.AssistantMessage(text))
+		} else {
+			out = append(out, protocol.UserMessage(text))
+		}
+	}
+	return out
+}
+
 // forkEntry marks where a forked parent context ends (seed 004 §3.11).
 const forkEntry = `### FORKING CONVERSATION CONTEXT ###
 ### ENTERING SUB-AGENT ROUTINE ###

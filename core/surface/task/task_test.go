@@ -13,6 +13,7 @@ import (
 
 	"github.com/grovecli/grove/core/engine"
 	"github.com/grovecli/grove/core/model"
+	"github.com/grovecli/grove/core/surface/surfacetest"
 	"github.com/grovecli/grove/protocol"
 )
 
@@ -63,8 +64,8 @@ promptConfig:
 
 func TestSyncTaskWithOutputSchemaRetriesAfterViolation(t *testing.T) {
 	cwd := project(t, map[string]string{"reviewer.yaml": reviewerYAML})
-	c := &scripted{}
-	c.reply = func(role string, req model.Request) model.Response {
+	c := newScripted(nil)
+	c.Reply = func(role string, req model.Request) model.Response {
 		switch role {
 		case "root":
 			if _, ok := outputs(req)["t1"]; ok {
@@ -102,7 +103,7 @@ func TestSyncTaskWithOutputSchemaRetriesAfterViolation(t *testing.T) {
 	if out["turns_used"] != float64(2) || out["total_tool_use_count"] != float64(2) || out["total_tokens"] != float64(30) {
 		t.Errorf("metrics = turns %v, tools %v, tokens %v; want 2, 2, 30", out["turns_used"], out["total_tool_use_count"], out["total_tokens"])
 	}
-	reqs := c.requests("code-reviewer")
+	reqs := c.Requests("code-reviewer")
 	if len(reqs) != 2 {
 		t.Fatalf("reviewer made %d requests, want 2", len(reqs))
 	}
@@ -141,8 +142,8 @@ func TestSyncTaskWithOutputSchemaRetriesAfterViolation(t *testing.T) {
 
 func TestTaskInputValidation(t *testing.T) {
 	cwd := project(t, map[string]string{"reviewer.yaml": reviewerYAML})
-	c := &scripted{}
-	c.reply = func(role string, req model.Request) model.Response {
+	c := newScripted(nil)
+	c.Reply = func(role string, req model.Request) model.Response {
 		outs := outputs(req)
 		switch {
 		case outs["t2"] != "":
@@ -165,8 +166,8 @@ func TestTaskInputValidation(t *testing.T) {
 func TestBackgroundTaskAndTaskOutput(t *testing.T) {
 	release := make(chan struct{})
 	var once sync.Once
-	c := &scripted{}
-	c.reply = func(role string, req model.Request) model.Response {
+	c := newScripted(nil)
+	c.Reply = func(role string, req model.Request) model.Response {
 		switch role {
 		case "root":
 			outs := outputs(req)
@@ -204,7 +205,7 @@ func TestBackgroundTaskAndTaskOutput(t *testing.T) {
 		t.Errorf("blocking TaskOutput = %v", got)
 	}
 	// Background agents get only the async-safe tools, and Explore only its read-only ones.
-	names := toolNames(c.requests("Explore")[0])
+	names := toolNames(c.Requests("Explore")[0])
 	slices.Sort(names)
 	if want := []string{"complete_task", "grep_files", "list_dir", "read_file"}; !slices.Equal(names, want) {
 		t.Errorf("background Explore tools = %v, want %v", names, want)
@@ -222,8 +223,8 @@ func agentID(out string) string {
 }
 
 func TestTaskOutputNotFound(t *testing.T) {
-	c := &scripted{}
-	c.reply = func(role string, req model.Request) model.Response {
+	c := newScripted(nil)
+	c.Reply = func(role string, req model.Request) model.Response {
 		if _, ok := outputs(req)["o1"]; ok {
 			return model.Response{Text: "ok"}
 		}
@@ -246,9 +247,9 @@ runConfig:
 // limitScript runs a counter agent that lists the directory until its
 // turns run out; in the grace step it calls complete_task, or (ignore)
 // only talks.
-func limitScript(ignore bool) *scripted {
-	c := &scripted{}
-	c.reply = func(role string, req model.Request) model.Response {
+func limitScript(ignore bool) *surfacetest.Scripted {
+	c := newScripted(nil)
+	c.Reply = func(role string, req model.Request) model.Response {
 		switch role {
 		case "root":
 			if _, ok := outputs(req)["t1"]; ok {
@@ -279,7 +280,7 @@ func TestMaxTurnsGraceStepReachesGoal(t *testing.T) {
 	if out["status"] != "goal" || out["result"] != "{\n  \"result\": \"3 files\"\n}" || out["turns_used"] != float64(3) {
 		t.Errorf("result = %v, want goal after the grace step", out)
 	}
-	reqs := c.requests("counter")
+	reqs := c.Requests("counter")
 	grace := reqs[len(reqs)-1]
 	if names := toolNames(grace); !slices.Equal(names, []string{"complete_task"}) {
 		t.Errorf("grace step tools = %v, want only complete_task", names)
@@ -294,14 +295,14 @@ func TestMaxTurnsGraceIgnoredKeepsPartialResult(t *testing.T) {
 	if out["status"] != "max_turns" || out["result"] != "partial: 3 files so far" {
 		t.Errorf("result = %v, want max_turns with the partial result", out)
 	}
-	if n := len(c.requests("counter")); n != 3 {
+	if n := len(c.Requests("counter")); n != 3 {
 		t.Errorf("counter made %d requests, want 2 + the grace step", n)
 	}
 }
 
 func TestUnknownSubagentType(t *testing.T) {
-	c := &scripted{}
-	c.reply = func(role string, req model.Request) model.Response {
+	c := newScripted(nil)
+	c.Reply = func(role string, req model.Request) model.Response {
 		if _, ok := outputs(req)["t1"]; ok {
 			return model.Response{Text: "ok"}
 		}
@@ -320,8 +321,8 @@ whenToUse: fixes things
 `
 
 func TestNonBuiltinAgentRefusedExec(t *testing.T) {
-	c := &scripted{}
-	c.reply = func(role string, req model.Request) model.Response {
+	c := newScripted(nil)
+	c.Reply = func(role string, req model.Request) model.Response {
 		switch role {
 		case "root":
 			if _, ok := outputs(req)["t1"]; ok {
@@ -342,7 +343,7 @@ func TestNonBuiltinAgentRefusedExec(t *testing.T) {
 	if res, _ := out["result"].(string); !strings.Contains(res, `Tool 'exec_command' is not available in this context`) {
 		t.Errorf("exec_command was not refused: %v", out)
 	}
-	names := toolNames(c.requests("fixer")[0])
+	names := toolNames(c.Requests("fixer")[0])
 	if slices.Contains(names, "exec_command") || slices.Contains(names, "apply_patch") || slices.Contains(names, "Task") || slices.Contains(names, "update_plan") || slices.Contains(names, "spawn_agent") {
 		t.Errorf("custom agent tools = %v", names)
 	}
@@ -352,8 +353,8 @@ func TestNonBuiltinAgentRefusedExec(t *testing.T) {
 }
 
 func TestTrustCustomAgentsLiftsTheTier(t *testing.T) {
-	c := &scripted{}
-	c.reply = func(role string, req model.Request) model.Response {
+	c := newScripted(nil)
+	c.Reply = func(role string, req model.Request) model.Response {
 		switch role {
 		case "root":
 			if _, ok := outputs(req)["t1"]; ok {
@@ -365,7 +366,7 @@ func TestTrustCustomAgentsLiftsTheTier(t *testing.T) {
 	}
 	e, root := start(t, c, setup{cwd: project(t, map[string]string{"fixer.yaml": customYAML}), trust: true})
 	runRoot(t, e, root, "x")
-	names := toolNames(c.requests("fixer")[0])
+	names := toolNames(c.Requests("fixer")[0])
 	if !slices.Contains(names, "exec_command") || !slices.Contains(names, "apply_patch") {
 		t.Errorf("trusted custom agent tools = %v", names)
 	}
@@ -379,8 +380,8 @@ func TestTrustCustomAgentsLiftsTheTier(t *testing.T) {
 func TestResumeRefusesAnAgentOfAnotherSession(t *testing.T) {
 	home := t.TempDir()
 	cwd := project(t, nil)
-	c1 := &scripted{}
-	c1.reply = func(role string, req model.Request) model.Response {
+	c1 := newScripted(nil)
+	c1.Reply = func(role string, req model.Request) model.Response {
 		if role == "root" {
 			if _, ok := outputs(req)["t1"]; ok {
 				return model.Response{Text: "ok"}
@@ -400,8 +401,8 @@ func TestResumeRefusesAnAgentOfAnotherSession(t *testing.T) {
 	}
 
 	// A new process: a new engine and a new session on the same home.
-	c2 := &scripted{}
-	c2.reply = func(role string, req model.Request) model.Response {
+	c2 := newScripted(nil)
+	c2.Reply = func(role string, req model.Request) model.Response {
 		if role != "root" {
 			return call("d2", "complete_task", `{"result":"ran"}`)
 		}
@@ -422,7 +423,7 @@ func TestResumeRefusesAnAgentOfAnotherSession(t *testing.T) {
 	if out := toolOutput(t, c2, "t3"); out["status"] != "not_found" {
 		t.Errorf("TaskOutput of another session's agent = %v", out)
 	}
-	if n := len(c2.requests("Explore")); n != 0 {
+	if n := len(c2.Requests("Explore")); n != 0 {
 		t.Errorf("the other session's agent ran %d model requests in this session", n)
 	}
 	if info, ok := e2.Info(protocol.ThreadID(id)); ok {
@@ -437,19 +438,19 @@ func TestAutoSurfacePicksTaskForClaude(t *testing.T) {
 		{"gpt-5", "collab", "spawn_agent", "Task"},
 	} {
 		t.Run(tc.model, func(t *testing.T) {
-			c := &scripted{reply: func(string, model.Request) model.Response { return model.Response{Text: "hi"} }}
+			c := newScripted(func(string, model.Request) model.Response { return model.Response{Text: "hi"} })
 			e, root := start(t, c, setup{model: tc.model, surface: "auto"})
 			info, _ := e.Info(root)
 			if info.Surface != tc.want {
 				t.Errorf("surface = %q, want %q", info.Surface, tc.want)
 			}
 			runRoot(t, e, root, "hello")
-			names := toolNames(c.requests("root")[0])
+			names := toolNames(c.Requests("root")[0])
 			if !slices.Contains(names, tc.tool) || slices.Contains(names, tc.not) {
 				t.Errorf("root tools = %v", names)
 			}
 			// The prompt teaches the surface's own tools.
-			instr := c.requests("root")[0].Instructions
+			instr := c.Requests("root")[0].Instructions
 			if !strings.Contains(instr, "# Working with sub-agents\n- When") || !strings.Contains(instr, tc.tool) || strings.Contains(instr, tc.not+" ") {
 				t.Errorf("root instructions do not match the %s surface:\n%s", tc.want, instr)
 			}
@@ -458,8 +459,8 @@ func TestAutoSurfacePicksTaskForClaude(t *testing.T) {
 }
 
 func TestPlanForksParentContext(t *testing.T) {
-	c := &scripted{}
-	c.reply = func(role string, req model.Request) model.Response {
+	c := newScripted(nil)
+	c.Reply = func(role string, req model.Request) model.Response {
 		if role == "root" {
 			outs := outputs(req)
 			switch {
@@ -474,7 +475,7 @@ func TestPlanForksParentContext(t *testing.T) {
 	}
 	e, root := start(t, c, setup{})
 	runRoot(t, e, root, "the secret requirement is zebra")
-	req := c.requests("Plan")[0]
+	req := c.Requests("Plan")[0]
 	var text []string
 	for _, it := range req.Items {
 		if it.Type == protocol.ItemFunctionCall && it.CallID == "t1" {
@@ -545,8 +546,8 @@ func TestModelResolutionChain(t *testing.T) {
 // Seed 004 §3.6.2: TaskOutput reads the background store; a synchronous
 // agent (whose Task call already returned its result) is not in it.
 func TestTaskOutputOfASynchronousAgentIsNotFound(t *testing.T) {
-	c := &scripted{}
-	c.reply = func(role string, req model.Request) model.Response {
+	c := newScripted(nil)
+	c.Reply = func(role string, req model.Request) model.Response {
 		if role != "root" {
 			return call("d", "complete_task", `{"result":"found"}`)
 		}
@@ -583,8 +584,8 @@ func TestEndingWithoutCompleteTask(t *testing.T) {
 		{"completes in the grace step", true, "goal", "{\n  \"result\": \"late answer\"\n}"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := &scripted{}
-			c.reply = func(role string, req model.Request) model.Response {
+			c := newScripted(nil)
+			c.Reply = func(role string, req model.Request) model.Response {
 				if role == "root" {
 					if _, ok := outputs(req)["t1"]; ok {
 						return model.Response{Text: "ok"}
@@ -607,7 +608,7 @@ func TestEndingWithoutCompleteTask(t *testing.T) {
 			if out["status"] != tc.wantStatus || out["result"] != tc.wantResult {
 				t.Errorf("Task = %v, want %s / %q", out, tc.wantStatus, tc.wantResult)
 			}
-			if n := len(c.requests("Explore")); n != 2 {
+			if n := len(c.Requests("Explore")); n != 2 {
 				t.Errorf("Explore made %d requests, want its turn and the grace step", n)
 			}
 		})
@@ -617,8 +618,8 @@ func TestEndingWithoutCompleteTask(t *testing.T) {
 // Seed 004 §3.9: a definition with approvalMode suppress never asks the
 // user; an escalation is refused at once instead of waiting for someone.
 func TestApprovalModeSuppressNeverAsks(t *testing.T) {
-	c := &scripted{}
-	c.reply = func(role string, req model.Request) model.Response {
+	c := newScripted(nil)
+	c.Reply = func(role string, req model.Request) model.Response {
 		switch role {
 		case "root":
 			if _, ok := outputs(req)["t1"]; ok {
@@ -649,8 +650,8 @@ func TestApprovalModeSuppressNeverAsks(t *testing.T) {
 // Seed 004: a definition's modelConfig temperature and topP reach the
 // agent's model requests; an agent without them sends neither.
 func TestModelConfigReachesTheRequests(t *testing.T) {
-	c := &scripted{}
-	c.reply = func(role string, req model.Request) model.Response {
+	c := newScripted(nil)
+	c.Reply = func(role string, req model.Request) model.Response {
 		if role == "root" {
 			outs := outputs(req)
 			switch {
@@ -666,11 +667,11 @@ func TestModelConfigReachesTheRequests(t *testing.T) {
 	yaml := "agentType: tuned\nwhenToUse: tuned sampling\nmodelConfig:\n  temperature: 0.1\n  topP: 0.9\n"
 	e, root := start(t, c, setup{cwd: project(t, map[string]string{"tuned.yaml": yaml})})
 	runRoot(t, e, root, "go")
-	tuned := c.requests("tuned")
+	tuned := c.Requests("tuned")
 	if len(tuned) == 0 || tuned[0].Temperature == nil || *tuned[0].Temperature != 0.1 || tuned[0].TopP == nil || *tuned[0].TopP != 0.9 {
 		t.Fatalf("tuned agent's request sampling: %+v", tuned)
 	}
-	if ex := c.requests("Explore"); len(ex) == 0 || ex[0].Temperature != nil || ex[0].TopP != nil {
+	if ex := c.Requests("Explore"); len(ex) == 0 || ex[0].Temperature != nil || ex[0].TopP != nil {
 		t.Errorf("Explore sent sampling settings it was not given")
 	}
 	if out := toolOutput(t, c, "t1"); out["result"] != "{}" {
@@ -682,8 +683,8 @@ func TestModelConfigReachesTheRequests(t *testing.T) {
 // subagent_activity events with the seed's field names and event types:
 // started, each step, each tool call, the grace period, the end.
 func TestSubagentActivityEvents(t *testing.T) {
-	c := &scripted{}
-	c.reply = func(role string, req model.Request) model.Response {
+	c := newScripted(nil)
+	c.Reply = func(role string, req model.Request) model.Response {
 		if role == "root" {
 			if _, ok := outputs(req)["t1"]; ok {
 				return model.Response{Text: "ok"}

@@ -189,6 +189,9 @@ func (s *Surface) childSpec(env *tools.Env, a *Agent, args taskArgs) (engine.Chi
 	if a.ForkContext && args.Resume == "" {
 		spec.History = forkHistory(s.e.History(env.ThreadID))
 	}
+	if args.Resume == "" {
+		spec.History = append(spec.History, fewShot(a.InitialMessages, vars)...)
+	}
 	return spec, nil
 }
 

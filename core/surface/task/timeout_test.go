@@ -3,35 +3,40 @@ package task
 import (
 	"context"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/grovecli/grove/core/engine"
 	"github.com/grovecli/grove/core/model"
+	"github.com/grovecli/grove/core/surface/surfacetest"
 	"github.com/grovecli/grove/protocol"
 )
 
-// blocking is a model that blocks its first requests until they are cancelled.
+// blocking is a model that blocks the first requests of each sub-agent
+// until they are cancelled, then answers by script.
 type blocking struct {
-	scripted
+	*surfacetest.Scripted
 	block int // how many requests block
+	mu    sync.Mutex
+	seen  map[string]int
+}
+
+func newBlocking(block int) *blocking {
+	return &blocking{Scripted: newScripted(nil), block: block, seen: map[string]int{}}
 }
 
 func (b *blocking) Stream(ctx context.Context, req model.Request, d func(model.Delta)) (model.Response, error) {
+	role := roleOf(req)
 	b.mu.Lock()
-	n := len(b.reqs[roleOf(req)])
+	n := b.seen[role]
+	b.seen[role]++
 	b.mu.Unlock()
-	if roleOf(req) != "root" && n < b.block {
-		b.mu.Lock()
-		if b.reqs == nil {
-			b.reqs = map[string][]model.Request{}
-		}
-		b.reqs[roleOf(req)] = append(b.reqs[roleOf(req)], req)
-		b.mu.Unlock()
+	if role != "root" && n < b.block {
 		<-ctx.Done()
 		return model.Response{}, ctx.Err()
 	}
-	return b.scripted.Stream(ctx, req, d)
+	return b.Scripted.Stream(ctx, req, d)
 }
 
 func spawnLimited(t *testing.T, e *engine.Engine, root protocol.ThreadID) protocol.ThreadID {
@@ -54,8 +59,8 @@ func spawnLimited(t *testing.T, e *engine.Engine, root protocol.ThreadID) protoc
 }
 
 func TestTimeLimitStartsTheGraceStep(t *testing.T) {
-	b := &blocking{block: 1}
-	b.reply = func(role string, req model.Request) model.Response {
+	b := newBlocking(1)
+	b.Reply = func(role string, req model.Request) model.Response {
 		if !strings.HasPrefix(lastUser(req), "You have exceeded the time limit. You have one final chance to complete the task.") {
 			t.Errorf("grace request without the grace prompt: %q", lastUser(req))
 		}
@@ -73,8 +78,8 @@ func TestTimeLimitStartsTheGraceStep(t *testing.T) {
 }
 
 func TestGraceStepTimesOutToo(t *testing.T) {
-	b := &blocking{block: 2}
-	b.reply = func(string, model.Request) model.Response { return model.Response{Text: "unreached"} }
+	b := newBlocking(2)
+	b.Reply = func(string, model.Request) model.Response { return model.Response{Text: "unreached"} }
 	e, root := start(t, b, setup{})
 	id := spawnLimited(t, e, root)
 	rep, _ := e.Report(id)
