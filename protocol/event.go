@@ -95,6 +95,7 @@ type Event struct {
 	TotalUsage *TokenUsage      `json:"total_usage,omitempty"` // token_usage (thread total)
 	Inbox      *InboxChange     `json:"inbox,omitempty"`       // inbox
 	Compaction *Compaction      `json:"compaction,omitempty"`  // context_compacted
+	Revert     *PatchRevert     `json:"revert,omitempty"`      // patch_reverted
 	// SubagentActivity: subagent_activity (seed 004 §5.2).
 	SubagentActivity *SubagentActivityEvent `json:"subagent_activity,omitempty"`
 	// Interrupted: a message cut off by an interrupt while it streamed.

@@ -186,6 +186,8 @@ func NewEvent(thread ThreadID, turnID string, m EventMsg) Event {
 		ev.Compaction = &m.Compaction
 	case SubagentActivityMsg:
 		ev.SubagentActivity = &m.Activity
+	case PatchRevertedMsg:
+		ev.Revert = &m.Revert
 	}
 	return ev
 }
@@ -315,6 +317,11 @@ func (ev Event) Msg() (EventMsg, error) {
 			return missing("compaction")
 		}
 		return ContextCompactedMsg{Compaction: *ev.Compaction}, nil
+	case EventPatchReverted:
+		if ev.Revert == nil {
+			return missing("revert")
+		}
+		return PatchRevertedMsg{Revert: *ev.Revert}, nil
 	}
 	return nil, &MalformedEventError{Type: ev.Type, Thread: ev.ThreadID}
 }

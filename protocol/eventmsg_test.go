@@ -49,6 +49,7 @@ func legacyEvents() []Event {
 		{Type: EventInbox, ThreadID: "root", Inbox: &inbox},
 		{Type: EventExecOutputDelta, ThreadID: "t1", TurnID: "u1", Tool: &call, Delta: "out"},
 		{Type: EventContextCompacted, ThreadID: "t1", TurnID: "u1", Compaction: &Compaction{Trigger: CompactAuto, TokensBefore: 900, TokensAfter: 120}},
+		{Type: EventPatchReverted, ThreadID: "t1", Revert: &PatchRevert{CallID: "c1", Patch: "*** Begin Patch\n*** End Patch", Hunks: []HunkRef{{File: 0, Hunk: 1}}, Files: []string{"a.go"}}},
 	}
 }
 
@@ -74,8 +75,8 @@ func TestEveryKindRoundTripsWithTheSameJSON(t *testing.T) {
 			t.Errorf("%s: round trip %#v, %v; want %#v", legacy.Type, again, err, m)
 		}
 	}
-	if len(seen) != 27 {
-		t.Errorf("covered %d kinds, want all 27", len(seen))
+	if len(seen) != 28 {
+		t.Errorf("covered %d kinds, want all 28", len(seen))
 	}
 }
 

@@ -8,6 +8,9 @@ const (
 	ItemFunctionCall       ItemType = "function_call"
 	ItemFunctionCallOutput ItemType = "function_call_output"
 	ItemReasoning          ItemType = "reasoning"
+	// ItemCompaction is the opaque summary a provider's compact endpoint
+	// returns (EncryptedContent), replayed to that provider as is.
+	ItemCompaction ItemType = "compaction"
 )
 
 // Roles of message items.

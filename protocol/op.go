@@ -41,4 +41,6 @@ type Op struct {
 	ReasoningEffort string `json:"reasoning_effort,omitempty"`
 	// set_approval_policy
 	ApprovalPolicy ApprovalPolicy `json:"approval_policy,omitempty"`
+	// revert_patch
+	Revert *PatchRevert `json:"revert,omitempty"`
 }

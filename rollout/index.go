@@ -7,11 +7,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
+
+	sjson "github.com/segmentio/encoding/json"
 
 	"github.com/grovecli/grove/protocol"
 )
@@ -120,10 +123,13 @@ func hasParent(b []byte) bool {
 }
 
 // parseIndexEntry decodes one index line, its rollout path resolved
-// against home; torn or foreign lines fail.
+// against home; torn or foreign lines fail. segmentio's decoder (already
+// linked in through the MCP SDK) is a drop-in for encoding/json that
+// decodes an index line about 5× faster: the picker's filter decodes
+// every session of the index (100,000 lines in a big home).
 func parseIndexEntry(home string, b []byte) (IndexEntry, bool) {
 	var e IndexEntry
-	if json.Unmarshal(b, &e) != nil || e.ID == "" {
+	if sjson.Unmarshal(b, &e) != nil || e.ID == "" {
 		return IndexEntry{}, false
 	}
 	e.RolloutPath = resolvePath(home, e.RolloutPath)
@@ -167,34 +173,38 @@ func ListSessions(home string, offset, limit int) (entries []IndexEntry, more bo
 	if limit <= 0 {
 		limit = 50
 	}
-	return listSessions(home, offset, limit)
+	return listSessions(nil, home, offset, limit)
 }
 
 // ListAllSessions is ListSessions without a limit: every root session
 // after the first offset, in one pass over the index (the picker's filter
 // searches them all).
 func ListAllSessions(home string, offset int) ([]IndexEntry, error) {
-	entries, _, err := listSessions(home, offset, -1)
+	return AppendAllSessions(nil, home, offset)
+}
+
+// AppendAllSessions is ListAllSessions appending to dst, so a caller that
+// holds the first sessions already gets the whole list without another
+// copy of it (100,000 entries are 19 MB).
+func AppendAllSessions(dst []IndexEntry, home string, offset int) ([]IndexEntry, error) {
+	entries, _, err := listSessions(dst, home, offset, -1)
 	return entries, err
 }
 
-// listSessions: limit < 0 means no limit.
-func listSessions(home string, offset, limit int) (entries []IndexEntry, more bool, err error) {
+// listSessions appends the page to dst; limit < 0 means no limit.
+func listSessions(dst []IndexEntry, home string, offset, limit int) (entries []IndexEntry, more bool, err error) {
 	offset = max(offset, 0)
 	ensureIndex(home)
-	seen := map[string]bool{}
+	seen := make(map[string]bool, seenHint(home, limit))
 	skipped := 0
 	// Lines of ids already placed, and sub-agents' lines, are not decoded
-	// (the lookup by the line's bytes allocates nothing).
+	// (the lookup by the line's bytes allocates nothing). A sub-agent's id
+	// is not remembered: all its lines are a sub-agent's (a thread's parent
+	// never changes), and half the ids of a home are sub-agents'.
 	skip := func(id []byte, child bool) bool {
-		if seen[string(id)] {
-			return true
-		}
-		if child {
-			seen[string(id)] = true
-		}
-		return child
+		return child || seen[string(id)]
 	}
+	var found entryChunks
 	err = scanIndexBackwardsSkipping(home, skip, func(e IndexEntry) bool {
 		if seen[string(e.ID)] {
 			return true // an older line of an id already placed
@@ -207,14 +217,62 @@ func listSessions(home string, offset, limit int) (entries []IndexEntry, more bo
 			skipped++
 			return true
 		}
-		if limit >= 0 && len(entries) == limit {
+		if limit >= 0 && found.n == limit {
 			more = true
 			return false
 		}
-		entries = append(entries, e)
+		found.add(e)
 		return true
 	})
-	return entries, more, err
+	return found.appendTo(dst), more, err
+}
+
+// seenHint sizes the map of ids a listing remembers: a whole listing
+// remembers every root session, about one per 1 KB of index (a map
+// growing to 100,000 ids rehashes itself over and over); a page only its
+// own.
+func seenHint(home string, limit int) int {
+	if limit >= 0 {
+		return 0
+	}
+	st, err := os.Stat(filepath.Join(home, IndexFile))
+	if err != nil {
+		return 0
+	}
+	return int(min(st.Size()/1024, 1<<20))
+}
+
+// entryChunks collects entries in chunks and joins them once at the end:
+// growing one slice to 100,000 entries by doubling copies twice their 19
+// MB, and every entry holds pointers (a GC write barrier per word).
+type entryChunks struct {
+	full [][]IndexEntry
+	cur  []IndexEntry
+	n    int
+}
+
+func (c *entryChunks) add(e IndexEntry) {
+	if len(c.cur) == cap(c.cur) {
+		size := 64 // pages are short; a whole index grows to 4,096-entry chunks
+		if c.cur != nil {
+			c.full = append(c.full, c.cur)
+			size = min(2*cap(c.cur), 4096)
+		}
+		c.cur = make([]IndexEntry, 0, size)
+	}
+	c.cur = append(c.cur, e)
+	c.n++
+}
+
+func (c *entryChunks) appendTo(dst []IndexEntry) []IndexEntry {
+	if c.n == 0 {
+		return dst
+	}
+	dst = slices.Grow(dst, c.n)
+	for _, chunk := range c.full {
+		dst = append(dst, chunk...)
+	}
+	return append(dst, c.cur...)
 }
 
 // FindSession returns the latest entry of a session by its id, or by a

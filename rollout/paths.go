@@ -32,7 +32,7 @@ func resolvePath(home, stored string) string {
 		return ""
 	}
 	if !filepath.IsAbs(stored) {
-		return filepath.Join(home, stored)
+		return joinRelative(home, stored)
 	}
 	if _, ok := within(home, stored); ok {
 		return stored
@@ -44,6 +44,26 @@ func resolvePath(home, stored string) string {
 		}
 	}
 	return stored
+}
+
+// joinRelative is filepath.Join(home, rel) without Join's Clean pass
+// when nothing needs cleaning, the case of every path AppendIndex stores
+// (a listing of 100,000 sessions resolves each one; Clean was a tenth of
+// the picker's filter).
+func joinRelative(home, rel string) string {
+	if home == "" || home == "/" || !isCleanPath(home) || !isCleanPath(rel) {
+		return filepath.Join(home, rel)
+	}
+	return home + string(filepath.Separator) + rel
+}
+
+// isCleanPath reports whether filepath.Clean would leave p unchanged by a
+// conservative test: no empty, "." or ".." element and no trailing
+// separator (other names starting with a dot fail it too, and are cleaned).
+func isCleanPath(p string) bool {
+	sep := string(filepath.Separator)
+	return p != "" && !strings.HasSuffix(p, sep) && !strings.HasPrefix(p, ".") &&
+		!strings.Contains(p, sep+sep) && !strings.Contains(p, sep+".")
 }
 
 // within reports path relative to dir when path lies inside dir.

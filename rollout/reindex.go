@@ -279,12 +279,7 @@ func summarize(home, path string) (IndexEntry, error) {
 	if s.LastStatus != nil {
 		e.Status = string(s.LastStatus.Kind)
 	}
-	for _, it := range s.Items {
-		if it.Type == protocol.ItemMessage && it.Role == protocol.RoleUser && !it.IsGroveNotice() {
-			e.FirstPrompt = it.Content
-			break
-		}
-	}
+	e.FirstPrompt = FirstPrompt(s.Items)
 	if at, ok := lastLineTime(path); ok && at.After(e.UpdatedAt) {
 		e.UpdatedAt = at
 	}

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/grovecli/grove/core/sandbox"
 )
 
 //go:embed agents/*.md
@@ -23,6 +25,11 @@ type Dirs struct {
 	Cwd       string // project walk starts here, up to the nearest .git
 	GroveHome string // $GROVE_HOME
 	UserHome  string // ~ (for ~/.codex/.agents and ~/.claude/agents)
+	// AgentsDir is seed 004's SubagentConfig agents_dir: a user directory
+	// of definitions, searched after the project's directories (project
+	// agents shadow user agents) and before the other user directories
+	// (it is the one the user configured).
+	AgentsDir string
 }
 
 // Options tunes loading.
@@ -60,7 +67,7 @@ func searchPath(d Dirs) []source {
 		var chain []string
 		for {
 			chain = append(chain, dir)
-			if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
+			if sandbox.IsRepoMarker(dir) {
 				break
 			}
 			parent := filepath.Dir(dir)
@@ -76,6 +83,9 @@ func searchPath(d Dirs) []source {
 				source{dir: filepath.Join(c, ".codex", ".agents"), scope: "project"},
 				source{dir: filepath.Join(c, ".claude", "agents"), scope: "project"})
 		}
+	}
+	if d.AgentsDir != "" {
+		out = append(out, source{dir: filepath.Clean(d.AgentsDir), scope: "user"})
 	}
 	if d.GroveHome != "" {
 		out = append(out, source{dir: filepath.Join(d.GroveHome, "agents"), scope: "user", seeded: true})

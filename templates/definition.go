@@ -29,8 +29,9 @@ type TaskDefinition struct {
 	RunConfig       RunConfig     `yaml:"runConfig" json:"runConfig"`
 	InputConfig     *InputConfig  `yaml:"inputConfig" json:"inputConfig,omitempty"`
 	OutputConfig    *OutputConfig `yaml:"outputConfig" json:"outputConfig,omitempty"`
-	// DisabledFeatures and ExecutionMode are accepted for compatibility;
-	// grove runs every agent the same way.
+	// DisabledFeatures are Codex feature names (features.go); ExecutionMode
+	// is lightweight (default: never asks for approval) or full_codex
+	// (approvals follow approvalMode), seed 004 §3.1.1/§3.4.1.
 	DisabledFeatures []string `yaml:"disabledFeatures" json:"disabledFeatures,omitempty"`
 	ExecutionMode    string   `yaml:"executionMode" json:"executionMode,omitempty"`
 	ApprovalMode     string   `yaml:"approvalMode" json:"approvalMode,omitempty"`
@@ -41,6 +42,12 @@ type TaskDefinition struct {
 	Model       string `yaml:"model" json:"-"`
 	Color       string `yaml:"color" json:"-"`
 }
+
+// Seed 004 §3.1.1's execution modes (snake_case, as its serde spells them).
+const (
+	ExecutionLightweight = "lightweight"
+	ExecutionFullCodex   = "full_codex"
+)
 
 // ToolList is a tool list given as a YAML sequence or a comma-separated
 // string.
@@ -183,6 +190,14 @@ func parseTaskDefinition(path string, yamlText []byte, body string, lineOffset i
 		deny, t.Warnings = MapToolNames(path, d.DisallowedTools, t.Warnings)
 		t.DenyList = append(t.DenyList, deny...)
 	}
+	deny, warnings, err := disabledFeatureTools(path, d.DisabledFeatures, t.Warnings)
+	if err != nil {
+		return nil, &ParseError{Path: path, Line: 1 + lineOffset, Msg: err.Error()}
+	}
+	t.DenyList, t.Warnings = append(t.DenyList, deny...), warnings
+	if d.ApprovalMode == "route_to_parent" && d.ExecutionMode != ExecutionFullCodex {
+		t.Warnings = append(t.Warnings, fmt.Sprintf("%s: approvalMode route_to_parent applies in executionMode full_codex; a lightweight agent never asks for approval (seed 004 §3.4.1)", path))
+	}
 	return t, nil
 }
 
@@ -201,6 +216,11 @@ func (d *TaskDefinition) validate() error {
 	case "", "route_to_parent", "suppress", "auto_approve_in_sandbox":
 	default:
 		return fmt.Errorf("approvalMode %q: expected route_to_parent, suppress or auto_approve_in_sandbox", d.ApprovalMode)
+	}
+	switch d.ExecutionMode {
+	case "", ExecutionLightweight, ExecutionFullCodex:
+	default:
+		return fmt.Errorf("executionMode %q: expected lightweight or full_codex", d.ExecutionMode)
 	}
 	switch d.Source {
 	case "", "builtin", "user", "project":

@@ -17,12 +17,16 @@ type cardResult struct {
 	// status after resuming).
 	statuses map[protocol.ThreadID]protocol.AgentStatus
 	timedOut bool
+	// task is a Task or TaskOutput call's result (task_card.go).
+	task *taskOutcome
 }
 
 // cardTargets are the agents a collaboration call names in its arguments.
 func cardTargets(tc *protocol.ToolCall) []protocol.ThreadID {
 	var a struct {
 		ID      string   `json:"id"`
+		AgentID string   `json:"agent_id"` // TaskOutput
+		Resume  string   `json:"resume"`   // Task resuming an agent
 		Target  string   `json:"target"`
 		IDs     []string `json:"ids"`
 		Targets []string `json:"targets"`
@@ -31,7 +35,7 @@ func cardTargets(tc *protocol.ToolCall) []protocol.ThreadID {
 		return nil
 	}
 	var out []protocol.ThreadID
-	for _, s := range append(append(a.IDs, a.Targets...), a.ID, a.Target) {
+	for _, s := range append(append(a.IDs, a.Targets...), a.ID, a.AgentID, a.Resume, a.Target) {
 		if s = strings.TrimSpace(s); s != "" && !containsID(out, protocol.ThreadID(s)) {
 			out = append(out, protocol.ThreadID(s))
 		}
@@ -53,6 +57,11 @@ func containsID(ids []protocol.ThreadID, id protocol.ThreadID) bool {
 // output names the new agent. Malformed output yields an empty result.
 func parseCardResult(tc *protocol.ToolCall, ids []protocol.ThreadID) ([]protocol.ThreadID, cardResult) {
 	res := cardResult{statuses: map[protocol.ThreadID]protocol.AgentStatus{}}
+	if tc.Name == "Task" || tc.Name == "TaskOutput" {
+		// A Task that did not reach its goal is an error with the seed's
+		// result object: its outcome is still what the card shows.
+		res.task = parseTaskOutcome(tc.Output)
+	}
 	if tc.IsError || tc.Output == "" {
 		return ids, res
 	}
@@ -77,6 +86,10 @@ func parseCardResult(tc *protocol.ToolCall, ids []protocol.ThreadID) ([]protocol
 					ids = append(ids, id)
 				}
 			}
+		}
+	case "Task", "TaskOutput":
+		if res.task = parseTaskOutcome(tc.Output); res.task != nil && res.task.AgentID != "" && !containsID(ids, protocol.ThreadID(res.task.AgentID)) {
+			ids = append(ids, protocol.ThreadID(res.task.AgentID))
 		}
 	case "close_agent", "resume_agent":
 		var out struct {
@@ -119,19 +132,14 @@ func (r *renderer) cardLines(s *session, e *entry, w int) []string {
 		}
 	}
 	if e.running && len(e.cardIDs) == 0 {
-		var args struct {
-			AgentType string `json:"agent_type"`
-			Message   string `json:"message"`
-		}
-		_ = json.Unmarshal([]byte(tc.Arguments), &args)
-		if args.AgentType != "" || args.Message != "" {
-			body = append(body, r.th.dim.Render(clip(args.AgentType+": "+args.Message, inner)))
+		if label, text := taskCallArgs(tc.Arguments); label != "" || text != "" {
+			body = append(body, r.th.dim.Render(clip(label+": "+text, inner)))
 		}
 	}
 	for _, id := range e.cardIDs {
 		body = append(body, r.cardAgent(s, e, id, inner)...)
 	}
-	if tc.IsError && len(e.cardIDs) > 0 {
+	if tc.IsError && len(e.cardIDs) > 0 && e.result.task == nil {
 		body = append(body, r.th.toolErr.Render(clip(tc.Output, inner)))
 	}
 	box := r.th.card.Width(min(w, maxCardWidth)).Render(strings.Join(body, "\n"))
@@ -165,6 +173,12 @@ func (r *renderer) cardAgent(s *session, e *entry, id protocol.ThreadID, inner i
 	out := []string{padRight(line, inner)}
 	if note := t.note(); note != "" {
 		out = append(out, r.th.dim.Render("  note: "+clip(note, inner-8)))
+	}
+	if a := s.activity[id]; a != nil && (e.running || e.result.task == nil || e.result.task.Status == "async_launched") {
+		out = append(out, r.activityLines(a, inner)...)
+	}
+	if o := e.result.task; o != nil && !e.running {
+		return append(out, r.outcomeLines(o, inner)...)
 	}
 	if st.Kind == protocol.StatusCompleted || st.Kind == protocol.StatusErrored {
 		if msg := firstLine(st.Message); msg != "" {

@@ -17,7 +17,7 @@ import (
 type keyMap struct {
 	Send, NewLine, History, HistorySearch, SwitchFocus, TreeUp, TreeDown, TreeOpen,
 	Back, Scroll, ToggleOutput, ToolFocus, Search, TreeSearch, Agents, ToggleTree,
-	Mouse, Interrupt, Help key.Binding
+	Mouse, Interrupt, Help, DiffReview key.Binding
 	// The approval modal's keys (matched in approval.go), listed in help.
 	ApprovalFocus, ApprovalChoose, ApprovalAnswer key.Binding
 }
@@ -43,6 +43,7 @@ var keys = keyMap{
 	Mouse:         bind("mouse capture on / off (off: select and copy text)", "alt+m", "f2"),
 	Interrupt:     bind("interrupt the focused agent and its sub-agents; twice quits", "ctrl+c"),
 	Help:          bind("this help", "?"),
+	DiffReview:    bind("review the tree's patches: accept / revert hunks (composer empty; /diff)", "ctrl+d"),
 
 	ApprovalFocus:  bind("approval: answer it (until then typing goes to the composer)", "tab"),
 	ApprovalChoose: bind("approval: choose and answer; scroll a long command", "up", "down", "enter", "pgup", "pgdown"),
@@ -55,7 +56,7 @@ func (k keyMap) FullHelp() [][]key.Binding {
 		row("in the tree: move, focus that agent (or click it)", k.TreeUp, k.TreeDown, k.TreeOpen),
 		k.Back, k.Scroll, k.ToggleOutput, k.ToolFocus,
 		row("search the transcript (/ in the tree; enter next, n/N, esc)", k.Search, k.TreeSearch),
-		k.Agents, k.ToggleTree, k.Mouse, k.Interrupt,
+		k.Agents, k.DiffReview, k.ToggleTree, k.Mouse, k.Interrupt,
 		k.ApprovalFocus, k.ApprovalChoose, k.ApprovalAnswer}}
 }
 
@@ -147,6 +148,9 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	}
+	if m.review != nil {
+		return m.reviewKey(msg)
+	}
 	if m.search != nil {
 		m.searchKey(msg)
 		return m, nil
@@ -177,6 +181,10 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	switch {
 	case key.Matches(msg, keys.Agents):
 		m.overlay = newAgentsOverlay()
+		return m, nil
+	case key.Matches(msg, keys.DiffReview) && m.composer.Value() == "":
+		// In a draft ctrl+d deletes forward, as the composer's editor does.
+		m.openReview()
 		return m, nil
 	case key.Matches(msg, keys.ToggleTree):
 		m.showTree = !m.showTree

@@ -79,6 +79,12 @@ func screenStates() []screenState {
 			return m
 		}},
 		{"slash menu", func(t *testing.T) Model { return typeText(base(t), "/") }},
+		{"diff review", func(t *testing.T) Model { m, _ := reviewModel(t, 80, 24); return ctrlD(m) }},
+		{"diff review confirming", func(t *testing.T) Model {
+			m, _ := reviewModel(t, 80, 24)
+			m, _ = press(pressDown(ctrlD(m)), "r")
+			return m
+		}},
 		{"long draft", func(t *testing.T) Model {
 			return typeText(base(t), strings.Repeat("a long draft with 漢字 and emoji 🌳 ", 30))
 		}},

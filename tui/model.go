@@ -30,6 +30,9 @@ type Options struct {
 	Models func() []string
 	// MCPServers describes the MCP servers, one line each, for /mcp (may be nil).
 	MCPServers func() []string
+	// Cost is the estimated USD cost of usage on model, false when the
+	// model has no price (nil: no costs shown; cost.go).
+	Cost func(model string, u protocol.TokenUsage) (float64, bool)
 	// Now is the clock (tests pin it).
 	Now func() time.Time
 	// ApprovalGrace overrides the modal's input grace period (tests).
@@ -82,6 +85,7 @@ type Model struct {
 	notifier *notifier
 
 	overlay  *agentsOverlay
+	review   *diffReview // the diff review screen (diffreview.go)
 	help     bool
 	helpTop  int // first shown line of the help when it scrolls
 	picker   *picker
@@ -347,6 +351,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		return m, tick()
+	case reviewDoneMsg:
+		m.reviewDone(msg)
+		return m, nil
 	case flashMsg:
 		m.flash = string(msg)
 		return m, nil

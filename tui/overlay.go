@@ -79,7 +79,7 @@ func (o *agentsOverlay) rows(m *Model) []overlayRow {
 		t := m.sess.threads[id]
 		cells := []string{
 			liveWord(t), formatElapsed(t, now), strings.Repeat(" ", t.info.Depth) + roleLabel(t.info),
-			t.info.Model, t.lastTool, humanTokens(t.usage.TotalTokens), t.note(),
+			t.info.Model, t.lastTool, m.tokensCell(t), t.note(),
 		}
 		if o.filter != "" && !strings.Contains(strings.ToLower(strings.Join(cells, " ")), strings.ToLower(o.filter)) {
 			continue
@@ -99,6 +99,8 @@ func (o *agentsOverlay) view(m *Model, w, h int) []string {
 	widths := []int{11, 8, 18, 16, 14, 8}
 	if w < 120 {
 		widths = []int{11, 6, 16, 12, 12, 6}
+	} else if m.opts.Cost != nil {
+		widths[5] = 16 // tokens and cost (cost.go)
 	}
 	fixed := 0
 	for _, x := range widths {
@@ -189,9 +191,19 @@ func (m *Model) usageLine(rows []overlayRow, cursor, w int) string {
 	for _, t := range m.sess.threads {
 		total.Add(t.usage)
 	}
-	line := "session " + usageWords(total)
+	// The cost leads each part: a narrow window cuts token details first.
+	line := "session "
+	if w := costWords(m.sessionCost()); w != "" {
+		line += w + " · "
+	}
+	line += usageWords(total)
 	if cursor < len(rows) {
-		line = roleLabel(rows[cursor].t.info) + " " + usageWords(rows[cursor].t.usage) + " │ " + line
+		t := rows[cursor].t
+		agent := roleLabel(t.info) + " "
+		if c, ok := m.agentCost(t); ok {
+			agent += formatUSD(c) + " · "
+		}
+		line = agent + usageWords(t.usage) + " │ " + line
 	}
 	return m.th.dim.Render(clip(line, w))
 }

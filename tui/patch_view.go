@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // An apply_patch call shows as a diff, as Codex shows one: each file with
@@ -80,27 +82,51 @@ func (r *renderer) patchLines(files []patchFile, w int, collapsed bool) []string
 		if f.moveTarget != "" {
 			path += " → " + f.moveTarget
 		}
-		counts := r.th.done.Render(fmt.Sprintf("+%d", f.add)) + " " + r.th.failed.Render(fmt.Sprintf("-%d", f.del))
-		out = append(out, "  "+r.th.cardTitle.Render(f.op+" "+clip(path, max(1, w-14)))+" "+counts)
+		out = append(out, "  "+r.patchFileTitle(f.op, path, f.add, f.del, w-2))
 		for _, l := range f.lines {
 			if collapsed && shown >= limit {
 				hidden++
 				continue
 			}
 			shown++
-			text := clip(strings.ReplaceAll(l, "\t", "    "), max(1, w-4))
-			switch {
-			case strings.HasPrefix(l, "+"):
-				out = append(out, "    "+r.th.done.Render(text))
-			case strings.HasPrefix(l, "-"):
-				out = append(out, "    "+r.th.failed.Render(text))
-			default:
-				out = append(out, "    "+r.th.dim.Render(text))
-			}
+			out = append(out, "    "+r.diffLine(l, w-4))
 		}
 	}
 	if hidden > 0 {
 		out = append(out, r.th.dim.Render(clip(fmt.Sprintf("  … %d more lines (ctrl+o to expand)", hidden), w)))
 	}
 	return out
+}
+
+// patchFileTitle is a file's line of a diff: what happens to it, its
+// path and its +/- counts, at most w wide.
+func (r *renderer) patchFileTitle(op, path string, add, del, w int) string {
+	counts := r.th.done.Render(fmt.Sprintf("+%d", add)) + " " + r.th.failed.Render(fmt.Sprintf("-%d", del))
+	return r.th.cardTitle.Render(op+" "+clip(path, max(1, w-12))) + " " + counts
+}
+
+// diffLine is one line of a diff ("+", "-" or context), coloured, at most
+// w wide.
+func (r *renderer) diffLine(l string, w int) string {
+	text := clipKeep(l, w)
+	switch {
+	case strings.HasPrefix(l, "+"):
+		return r.th.done.Render(text)
+	case strings.HasPrefix(l, "-"):
+		return r.th.failed.Render(text)
+	}
+	return r.th.dim.Render(text)
+}
+
+// clipKeep shortens a line of code to n columns, keeping its indentation
+// (tabs as four spaces), unlike clip, which collapses whitespace.
+func clipKeep(s string, n int) string {
+	s = strings.ReplaceAll(s, "\t", "    ")
+	if lipglossWidth(s) <= n {
+		return s
+	}
+	if n <= 1 {
+		return "…"
+	}
+	return ansi.Truncate(s, n, "…")
 }

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -25,6 +26,8 @@ type picker struct {
 	cursor   int
 	closed   bool
 	previews map[protocol.ThreadID][]string
+	// messages counts each previewed session's messages (picker_preview.go).
+	messages map[protocol.ThreadID]int
 	// current is the session open now (marked; resuming it is a no-op).
 	current protocol.ThreadID
 	// search is the filter's state, kept between keys (picker_filter.go).
@@ -37,17 +40,21 @@ type pickerLoadedMsg struct {
 	entries []rollout.IndexEntry
 	more    bool
 	offset  int
-	err     error
-	gone    map[protocol.ThreadID]bool
+	// whole: entries is the whole list (the offset entries loaded before,
+	// then the rest), not the entries after offset.
+	whole bool
+	err   error
+	gone  map[protocol.ThreadID]bool
 }
 
 type pickerPreviewMsg struct {
-	id    protocol.ThreadID
-	lines []string
+	id       protocol.ThreadID
+	lines    []string
+	messages int
 }
 
 func newPicker(home string, now func() time.Time) *picker {
-	return &picker{home: home, now: now, more: true, previews: map[protocol.ThreadID][]string{}}
+	return &picker{home: home, now: now, more: true, previews: map[protocol.ThreadID][]string{}, messages: map[protocol.ThreadID]int{}}
 }
 
 // load fetches the next page in a command (never the whole index).
@@ -60,47 +67,17 @@ func (p *picker) load() tea.Cmd {
 	if p.filter != "" {
 		// A filter searches everything: the rest of the index in one pass,
 		// not page after page (each page rescans the index from its end).
+		// The rest is appended to a copy of what is loaded, so the whole
+		// list is built once (no second copy of 100,000 entries here).
+		loaded := slices.Clone(p.entries)
 		return func() tea.Msg {
-			e, err := rollout.ListAllSessions(home, offset)
-			return pickerLoadedMsg{entries: e, offset: offset, err: err}
+			e, err := rollout.AppendAllSessions(loaded, home, offset)
+			return pickerLoadedMsg{entries: e, offset: offset, whole: true, err: err}
 		}
 	}
 	return func() tea.Msg {
 		e, more, err := rollout.ListSessions(home, offset, pickerPage)
 		return pickerLoadedMsg{entries: e, more: more, offset: offset, err: err, gone: goneDirs(e)}
-	}
-}
-
-func (p *picker) preview() tea.Cmd {
-	list := p.visible()
-	if p.cursor >= len(list) {
-		return nil
-	}
-	e := list[p.cursor]
-	if _, ok := p.previews[e.ID]; ok || e.RolloutPath == "" {
-		return nil
-	}
-	p.previews[e.ID] = nil // in flight
-	return func() tea.Msg {
-		s, err := rollout.Read(e.RolloutPath)
-		if err != nil {
-			return pickerPreviewMsg{id: e.ID, lines: []string{"cannot read " + e.RolloutPath + ": " + err.Error()}}
-		}
-		var lines []string
-		for _, it := range s.Items {
-			if it.Type != protocol.ItemMessage {
-				continue
-			}
-			who := "you"
-			if it.Role == protocol.RoleAssistant {
-				who = "grove"
-			}
-			lines = append(lines, who+": "+firstLine(it.Content))
-			if len(lines) >= 40 {
-				break
-			}
-		}
-		return pickerPreviewMsg{id: e.ID, lines: lines}
 	}
 }
 
@@ -113,7 +90,11 @@ func (p *picker) update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		if msg.offset == len(p.entries) {
-			p.entries = append(p.entries, msg.entries...)
+			if msg.whole {
+				p.entries = msg.entries
+			} else {
+				p.entries = append(p.entries, msg.entries...)
+			}
 			p.more = msg.more
 			if p.gone == nil {
 				p.gone = map[protocol.ThreadID]bool{}
@@ -128,6 +109,7 @@ func (p *picker) update(msg tea.Msg) tea.Cmd {
 		return p.preview()
 	case pickerPreviewMsg:
 		p.previews[msg.id] = msg.lines
+		p.messages[msg.id] = msg.messages
 	}
 	return nil
 }
@@ -139,7 +121,8 @@ func title(e rollout.IndexEntry) string {
 	if e.FirstPrompt != "" {
 		return e.FirstPrompt
 	}
-	return "(no prompt)"
+	// A session quit before its first message has no other title.
+	return "(no message sent)"
 }
 
 // recencyBucket groups a time as today (0), this week (1), this month (2)
@@ -240,37 +223,15 @@ func (p *picker) view(r *renderer, w, h int) []string {
 	}
 	rows := h - len(lines)
 	start := max(0, p.cursor-rows/2)
-	now := p.now()
-	var left []string
-	for i := start; i < len(list) && len(left) < rows; i++ {
-		e := list[i]
-		when := Ago(now.Sub(e.UpdatedAt))
-		if e.ID == p.current {
-			when = "● open" // resuming it is a no-op
-		}
-		dir := shortenHome(e.Cwd)
-		if p.gone[e.ID] {
-			dir = "✗ deleted " + dir
-		}
-		meta := fmt.Sprintf("%-8s %-9s %s", when, plural(e.ChildCount, "agent"), dir)
-		t := title(e)
-		if e.Note != "" {
-			t += " — " + e.Note
-		}
-		avail := max(10, listW-lipglossWidth(meta)-3)
-		line := padRight(clip(t, avail), avail) + "  " + r.th.dim.Render(meta)
-		if i == p.cursor {
-			line = r.th.tableSel.Render(padRight(ansiStrip(line), listW))
-		}
-		left = append(left, line)
-	}
+	left := p.rows(r, list[start:min(len(list), start+max(0, rows))], start, listW)
 	if previewW == 0 {
 		return append(lines, left...)
 	}
 	var right []string
 	if len(list) > p.cursor {
 		e := list[p.cursor]
-		right = append(right, r.th.cardTitle.Render(clip(title(e), previewW)), r.th.dim.Render(clip(string(e.ID)+" · "+e.Model, previewW)), "")
+		right = append(right, r.th.cardTitle.Render(clip(title(e), previewW)), r.th.dim.Render(clip(string(e.ID), previewW)),
+			r.th.dim.Render(clip(p.previewMeta(e), previewW)), "")
 		for _, l := range p.previews[e.ID] {
 			right = append(right, clip(l, previewW))
 		}

@@ -19,8 +19,11 @@ type pickerSearch struct {
 	filter   string   // the filter matches was computed for
 	searched int      // entries searched for it
 	matches  []pickerMatch
-	out      []rollout.IndexEntry // the ranked result
-	valid    bool
+	// out is the ranked result. Its array is reused by the next ranking
+	// (a fresh 19 MB list per key at 100,000 sessions kept the GC busy),
+	// so a caller must not keep the list across a change of filter.
+	out   []rollout.IndexEntry
+	valid bool
 }
 
 func searchText(e rollout.IndexEntry) string {
@@ -61,7 +64,7 @@ func (p *picker) visible() []rollout.IndexEntry {
 		s.matches = findFrom(pattern, s.src, 0, len(s.src))
 	}
 	s.filter, s.searched, s.valid = p.filter, len(s.src), true
-	s.out = p.rank(s.matches, s.bucket)
+	s.out = p.rank(s.out[:0], s.matches, s.bucket)
 	return s.out
 }
 
@@ -76,9 +79,10 @@ func findFrom(pattern string, src []string, from, to int) []pickerMatch {
 	return out
 }
 
-// refine re-matches pattern against the earlier matches' entries only.
+// refine re-matches pattern against the earlier matches' entries only,
+// in place (the i-th kept match is written at or before prev[i]).
 func refine(pattern string, src []string, prev []pickerMatch) []pickerMatch {
-	out := prev[:0:0]
+	out := prev[:0]
 	for _, m := range prev {
 		if sc, ok := matchScore(pattern, src[m.index]); ok {
 			out = append(out, pickerMatch{index: m.index, score: sc})
@@ -87,28 +91,34 @@ func refine(pattern string, src []string, prev []pickerMatch) []pickerMatch {
 	return out
 }
 
-// rank orders matches: recency bucket, then score, then newest first.
-func (p *picker) rank(matches []pickerMatch, bucket []int8) []rollout.IndexEntry {
-	type ranked struct {
-		pickerMatch
-		bucket int
-	}
-	ms := make([]ranked, len(matches))
+// rank appends matches to out in order: recency bucket, then score, then
+// newest first.
+// Each match becomes one integer that sorts in that order (bucket, then
+// the score inverted, then the index), so ranking 100,000 matches on a
+// key is a sort of plain integers, not of structs through a comparator.
+func (p *picker) rank(out []rollout.IndexEntry, matches []pickerMatch, bucket []int8) []rollout.IndexEntry {
+	keys := make([]uint64, len(matches))
 	for i, m := range matches {
-		ms[i] = ranked{m, int(bucket[m.index])}
+		keys[i] = rankKey(int(bucket[m.index]), m.score, m.index)
 	}
-	slices.SortFunc(ms, func(a, b ranked) int {
-		if a.bucket != b.bucket {
-			return a.bucket - b.bucket
-		}
-		if a.score != b.score {
-			return b.score - a.score
-		}
-		return a.index - b.index // newest first
-	})
-	out := make([]rollout.IndexEntry, len(ms))
-	for i, m := range ms {
-		out[i] = p.entries[m.index]
+	slices.Sort(keys)
+	out = slices.Grow(out, len(keys))
+	for _, k := range keys {
+		out = append(out, p.entries[k&indexMask])
 	}
 	return out
+}
+
+const (
+	indexBits = 32 // entries of the picker (< 4 billion)
+	scoreBits = 28 // scores saturate at 2^28-1 (a 30-million-character filter)
+	indexMask = 1<<indexBits - 1
+	scoreMax  = 1<<scoreBits - 1
+)
+
+// rankKey packs bucket (0–3, lower first), score (higher first) and index
+// (lower first) into one sortable integer.
+func rankKey(bucket, score, index int) uint64 {
+	score = min(max(score, 0), scoreMax)
+	return uint64(bucket)<<(indexBits+scoreBits) | uint64(scoreMax-score)<<indexBits | uint64(index)
 }

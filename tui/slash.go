@@ -21,6 +21,7 @@ var slashCommands = []struct {
 	{"/resume", "resume a past session: /resume [id]", false},
 	{"/new", "start a new session", false},
 	{"/agents", "table of every agent (ctrl+t)", false},
+	{"/diff", "review the patches of this turn: accept / revert hunks (ctrl+d)", false},
 	{"/model", "set the model: /model <name> [effort]", true},
 	{"/note", "set the focused agent's note: /note <text>", true},
 	{"/export", "write the focused transcript to a file: /export [path]", false},
@@ -295,6 +296,8 @@ func (m Model) slash(text string) (tea.Model, tea.Cmd) {
 		m.help = true
 	case "/agents":
 		m.overlay = newAgentsOverlay()
+	case "/diff":
+		m.openReview()
 	case "/resume":
 		home := m.opts.Home
 		if m.backend != nil {

@@ -206,10 +206,15 @@ type session struct {
 	// cards lists the status-card entries that show a thread, so a status
 	// change re-renders just those.
 	cards map[protocol.ThreadID][]*entry
+	// activity is each Task sub-agent's live activity (task_card.go).
+	activity map[protocol.ThreadID]*subagentActivity
+	// review is what the diff review screen lists (diffreview_log.go).
+	review reviewLog
 }
 
 func newSession() *session {
-	return &session{threads: map[protocol.ThreadID]*threadView{}, cards: map[protocol.ThreadID][]*entry{}}
+	return &session{threads: map[protocol.ThreadID]*threadView{}, cards: map[protocol.ThreadID][]*entry{},
+		activity: map[protocol.ThreadID]*subagentActivity{}}
 }
 
 func (s *session) ensure(info protocol.ThreadInfo) *threadView {
@@ -227,11 +232,13 @@ func (s *session) ensure(info protocol.ThreadInfo) *threadView {
 	if p, ok := s.threads[info.ParentID]; ok {
 		p.children = append(p.children, info.ID)
 	}
+	s.linkTaskChild(info)
 	return t
 }
 
 // collabTools get status cards.
-var collabTools = map[string]bool{"spawn_agent": true, "wait": true, "close_agent": true, "resume_agent": true, "send_input": true}
+var collabTools = map[string]bool{"spawn_agent": true, "wait": true, "close_agent": true, "resume_agent": true, "send_input": true,
+	"Task": true, "TaskOutput": true} // seed 004's (task_card.go)
 
 // apply folds one event into the session. It returns the thread touched,
 // or nil when the event names no known thread or is malformed (a payload
@@ -280,6 +287,7 @@ func (s *session) applyMsg(t *threadView, msg protocol.EventMsg, ev protocol.Eve
 			c.touch()
 		}
 	case protocol.UserMessageMsg:
+		s.review.noteTurn(t, at)
 		t.unqueue(m.Text)
 		t.add(&entry{kind: entryUser, text: m.Text})
 	case protocol.AgentInputMsg:
@@ -325,6 +333,9 @@ func (s *session) applyMsg(t *threadView, msg protocol.EventMsg, ev protocol.Eve
 			s.showOnCard(e, cardTargets(&tc))
 		}
 		t.toolIdx[tc.CallID] = t.add(e)
+		if tc.Name == "Task" {
+			s.linkTaskCall(t.info.ID, e)
+		}
 	case protocol.ToolCallEndMsg:
 		tc := m.Call
 		e := t.toolIdx[tc.CallID]
@@ -341,6 +352,7 @@ func (s *session) applyMsg(t *threadView, msg protocol.EventMsg, ev protocol.Eve
 			}
 		}
 		e.tool, e.running = &tc, false
+		s.review.notePatch(t, &tc, at)
 		if e.kind == entryCard {
 			ids := tc.AgentIDs
 			if len(ids) == 0 {
@@ -385,6 +397,11 @@ func (s *session) applyMsg(t *threadView, msg protocol.EventMsg, ev protocol.Eve
 		t.streaming = nil
 	case protocol.InboxMsg:
 		t.applyInbox(&m.Change)
+	case protocol.SubagentActivityMsg:
+		s.applyActivity(m.Activity)
+	case protocol.PatchRevertedMsg:
+		s.review.noteRevert(t.info.ID, m.Revert)
+		t.add(&entry{kind: entryInfo, text: revertedText(m.Revert)})
 	case protocol.ApprovalResolvedMsg:
 		// The call's mark says it was denied (or stopped the turn).
 		if e := t.toolIdx[m.Request.CallID]; e != nil && m.Request.CallID != "" {

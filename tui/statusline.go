@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
+
 	"github.com/grovecli/grove/protocol"
 )
 
@@ -31,13 +33,16 @@ func (m Model) statusLine() string {
 		parts = append(parts, m.info.Model+" · "+m.info.Provider)
 		parts = append(parts, shortenHome(m.cwd())) // the focused agent's
 		if t := m.sess.threads[m.focused]; t != nil {
-			parts = append(parts, fmt.Sprintf("tokens %s/%s", humanTokens(t.usage.TotalTokens), humanTokens(total.TotalTokens)))
+			parts = append(parts, fmt.Sprintf("tokens %s/%s", humanTokens(t.usage.TotalTokens), humanTokens(total.TotalTokens))+m.statusCost())
 		}
 		parts = append(parts, fmt.Sprintf("%d running", running))
 	}
 	hints := keys.ShortHelp()
 	if m.w < 100 {
 		hints = keys.narrowHelp()
+	}
+	if len(m.sess.review.patches) > 0 {
+		hints = append([]key.Binding{hint(keys.DiffReview, "diff")}, hints...)
 	}
 	hint := m.helpView(m.th.statusKey).ShortHelpView(hints)
 	left := " " + strings.Join(parts, m.th.dim.Render(" │ "))

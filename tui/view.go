@@ -71,6 +71,8 @@ func (m Model) render() string {
 		return strings.Join(out, "\n")
 	case m.help:
 		out = append(out, fit(m.helpWindow(bh), m.w, bh)...)
+	case m.review != nil:
+		out = append(out, fit(m.reviewView(m.w, bh), m.w, bh)...)
 	case m.overlay != nil:
 		out = append(out, fit(m.overlay.view(&m, m.w, bh), m.w, bh)...)
 	case m.opening != nil:

@@ -91,7 +91,7 @@ func main() {
 		if !slices.Contains(strings.Split(*scenList, ","), sc.name) {
 			continue
 		}
-		walls := map[string][]float64{}
+		walls, cpus := map[string][]float64{}, map[string][]float64{}
 		failed := map[string]string{}
 		// One warm-up run per tool (first-run caches, databases), not counted.
 		for i := -1; i < *runs; i++ {
@@ -100,13 +100,14 @@ func main() {
 				if failed[t.name()] != "" {
 					continue
 				}
-				wall, err := runOnce(t, sc, tmp, *verbose)
+				wall, cpu, err := runOnce(t, sc, tmp, *verbose)
 				if err != nil {
 					failed[t.name()] = err.Error()
 					continue
 				}
 				if i >= 0 {
 					walls[t.name()] = append(walls[t.name()], wall)
+					cpus[t.name()] = append(cpus[t.name()], cpu)
 				}
 			}
 		}
@@ -126,7 +127,9 @@ func main() {
 			if base > 0 {
 				ratio = fmt.Sprintf("  (%.2f× grove)", m/base)
 			}
-			fmt.Printf("  %-9s %8.0f ms median  [%s]%s\n", n, m, spread(walls[n]), ratio)
+			// CPU: the tool's process and the children it waited for (a
+			// busy machine inflates wall time, much less CPU time).
+			fmt.Printf("  %-9s %8.0f ms median  [%s]%s  CPU %.0f ms median\n", n, m, spread(walls[n]), ratio, median(cpus[n]))
 		}
 	}
 }
@@ -166,15 +169,18 @@ type tool interface {
 	command(url, home, work, prompt string, sc scenario) (*exec.Cmd, error)
 }
 
-func runOnce(t tool, sc scenario, tmp string, verbose bool) (float64, error) {
+// runOnce returns the run's wall time and the CPU time of the tool's
+// process tree (user+system of the process and the children it reaped),
+// in milliseconds.
+func runOnce(t tool, sc scenario, tmp string, verbose bool) (wall, cpu float64, err error) {
 	home, err := os.MkdirTemp(tmp, t.name()+"-home-")
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	defer os.RemoveAll(home)
 	work, err := os.MkdirTemp(tmp, t.name()+"-work-")
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	defer os.RemoveAll(work)
 	srv := modeltest.Start()
@@ -185,14 +191,14 @@ func runOnce(t tool, sc scenario, tmp string, verbose bool) (float64, error) {
 	prompt := fmt.Sprintf("BENCH-ROOT %s", sc.name)
 	cmd, err := t.command(srv.URL(), home, work, prompt, sc)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	cmd.Stdin = nil
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
@@ -203,12 +209,15 @@ func runOnce(t tool, sc scenario, tmp string, verbose bool) (float64, error) {
 		<-done
 		err = fmt.Errorf("timed out")
 	}
-	wall := float64(time.Since(start).Microseconds()) / 1000
+	wall = float64(time.Since(start).Microseconds()) / 1000
+	if ps := cmd.ProcessState; ps != nil {
+		cpu = float64((ps.UserTime() + ps.SystemTime()).Microseconds()) / 1000
+	}
 	sm.mu.Lock()
 	unsupported := sm.unsupported
 	sm.mu.Unlock()
 	if unsupported != "" {
-		return 0, fmt.Errorf("n/a: %s", unsupported)
+		return 0, 0, fmt.Errorf("n/a: %s", unsupported)
 	}
 	if err == nil && !sm.finished() {
 		err = fmt.Errorf("exited before the scenario's final answer (%d commands ran)", sm.commandsRun())
@@ -220,9 +229,9 @@ func runOnce(t tool, sc scenario, tmp string, verbose bool) (float64, error) {
 		if verbose {
 			fmt.Fprintf(os.Stderr, "--- %s %s output:\n%s\n", t.name(), sc.name, tail(out.String(), 4000))
 		}
-		return 0, fmt.Errorf("%v; last output: %s", err, oneLine(tail(out.String(), 300)))
+		return 0, 0, fmt.Errorf("%v; last output: %s", err, oneLine(tail(out.String(), 300)))
 	}
-	return wall, nil
+	return wall, cpu, nil
 }
 
 type groveTool struct{ bin string }

@@ -30,7 +30,7 @@ func newAgentsCmd(g *globalFlags) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			cat := templates.Load(templates.Dirs{Cwd: cwd, GroveHome: cfg.Home, UserHome: userHome()}, templates.Options{ModelAliases: cfg.Agents.ModelAliases})
+			cat := templates.Load(templates.Dirs{Cwd: cwd, GroveHome: cfg.Home, UserHome: userHome(), AgentsDir: cfg.SubagentAgentsDir()}, templates.Options{ModelAliases: cfg.Agents.ModelAliases})
 			return printAgents(cmd.OutOrStdout(), cmd.ErrOrStderr(), cat, cfg.Agents.Surface, asJSON, expanded)
 		},
 	}

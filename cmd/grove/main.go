@@ -30,6 +30,7 @@ func run() int {
 	term := watchTermination(context.Background())
 	err := newRootCmd().ExecuteContext(term.ctx)
 	closeAllMCP()      // MCP servers stop with grove
+	sandbox.Shutdown() // and the sandbox helpers, then their placeholders
 	removeAllScratch() // and so do the demo's scratch projects
 	term.Stop()
 	if term.Code() != 0 {

@@ -134,6 +134,23 @@ func TestExecDemoWithoutApprovalFallsBack(t *testing.T) {
 	}
 }
 
+// Seed 000's top-level agent_max_threads reaches the engine: at 1, the
+// demo's second concurrent spawn is refused, and the demo still ends.
+func TestExecDemoHonoursAgentMaxThreads(t *testing.T) {
+	noProviderEnv(t)
+	home := t.TempDir()
+	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte("agent_max_threads = 1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, err := runCLI(t, home, "", "exec", "--demo", "go")
+	if err != nil {
+		t.Fatalf("exec: %v\n%s", err, errOut)
+	}
+	if !strings.Contains(errOut, "collab spawn failed: agent thread limit reached (max 1)") || strings.Contains(errOut, "agent_max_threads") || !strings.Contains(out, "Demo complete") {
+		t.Fatalf("stdout:\n%s\nstderr:\n%s", out, errOut)
+	}
+}
+
 func TestExecJSONEventsAndStdinPrompt(t *testing.T) {
 	noProviderEnv(t)
 	out, errOut, err := runCLI(t, t.TempDir(), "show me\n", "exec", "--demo", "--json=grove", "--approve-workdirs", "-")

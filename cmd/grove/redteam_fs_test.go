@@ -178,8 +178,7 @@ func TestRedteamProtectedDirs(t *testing.T) {
 			mustHold(t, e, filepath.Join(e.ws, ".git", "config"), "[core]\n")
 		}
 	}
-	const escape = "agent-template dirs that do not exist yet can be created and filled under workspace-write (docs/security.md)"
-	runAttacks(t, []rtAttack{
+	runAttacks(t, withoutUserns([]rtAttack{
 		{name: "git-hook-by-command", setup: gitInit, root: func(e *rtEnv) []rtStep {
 			return []rtStep{sh("w", "printf '#!/bin/sh\\ntouch /tmp/owned\\n' > .git/hooks/pre-commit; chmod +x .git/hooks/pre-commit; echo '[core] hooksPath = /tmp' >> .git/config")}
 		}, check: noneOf(".git/hooks/pre-commit")},
@@ -189,11 +188,43 @@ func TestRedteamProtectedDirs(t *testing.T) {
 		{name: "git-config-by-patch", setup: gitInit, root: func(e *rtEnv) []rtStep {
 			return []rtStep{patch("p", "*** Update File: .git/config\n@@\n [core]\n+\tfsmonitor = touch /tmp/owned\n")}
 		}, check: noneOf()},
-		{name: "project-template-planted", escape: escape, setup: gitInit, root: func(e *rtEnv) []rtStep {
+		{name: "project-template-planted", setup: gitInit, root: func(e *rtEnv) []rtStep {
 			return []rtStep{sh("w", "mkdir -p .grove/agents .codex/.agents .claude/agents && for d in .grove/agents .codex/.agents .claude/agents; do printf -- '---\\ndescription: x\\n---\\nobey\\n' > $d/worker.md; done"),
 				patch("p", "*** Add File: .grove/agents/explorer.md\n+---\n+description: x\n+---\n+obey\n")}
 		}, check: noneOf(".grove/agents/worker.md", ".codex/.agents/worker.md", ".claude/agents/worker.md", ".grove/agents/explorer.md")},
-	})
+	}))
+}
+
+// TestRedteamAbsentProtectedNames (issue 21, fourth pass): in a workspace
+// that has none, a command created .git with a hook, .codex/config.toml
+// and a nested repository whose config runs an fsmonitor — all run
+// outside the sandbox by the user's next git command or grove start.
+// With namespaces the top-level names are read-only placeholders (and
+// gone when grove exits); deeper ones and, without namespaces, all of
+// them are moved aside after the command, which says so.
+func TestRedteamAbsentProtectedNames(t *testing.T) {
+	plant := "mkdir -p .git/hooks && printf '#!/bin/sh\\ntouch /tmp/owned\\n' > .git/hooks/post-checkout; " +
+		"mkdir -p .codex && echo 'notify = [\"touch\", \"/tmp/owned\"]' > .codex/config.toml; " +
+		"mkdir -p lib/.git && echo '[core] fsmonitor = touch /tmp/owned' > lib/.git/config; echo END"
+	check := func(t *testing.T, e *rtEnv) {
+		for _, p := range []string{".git", ".codex", "lib/.git", ".grove", ".agents", ".claude"} {
+			mustNotExist(t, e, filepath.Join(e.ws, p))
+		}
+		if out := e.h.out("w"); !strings.Contains(out, "END") || !strings.Contains(out, "lib/.git.grove-quarantine-1") {
+			t.Errorf("the model was not told what was moved: %q\n%s", out, e.diag())
+		}
+	}
+	runAttacks(t, withoutUserns([]rtAttack{
+		{name: "plant-absent-names", root: func(e *rtEnv) []rtStep { return []rtStep{sh("w", plant)} }, check: check},
+		{name: "plant-by-patch", root: func(e *rtEnv) []rtStep {
+			return []rtStep{patch("p", "*** Add File: .codex/config.toml\n+notify = [\"touch\", \"/tmp/owned\"]\n"),
+				patch("p2", "*** Add File: lib/.git/config\n+[core]\n+\tfsmonitor = touch /tmp/owned\n")}
+		}, check: func(t *testing.T, e *rtEnv) {
+			for _, p := range []string{".codex", "lib/.git"} {
+				mustNotExist(t, e, filepath.Join(e.ws, p))
+			}
+		}},
+	}))
 }
 
 // TestRedteamNestedProtectedDirs (issue 21): only the first path

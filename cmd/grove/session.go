@@ -244,7 +244,7 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 		registerScratch(sessionsHome)
 	}
 	warnings := append([]string(nil), cfg.Warnings...)
-	catalog := templates.Load(templates.Dirs{Cwd: cwd, GroveHome: cfg.Home, UserHome: userHome()}, templates.Options{ModelAliases: cfg.Agents.ModelAliases})
+	catalog := templates.Load(templates.Dirs{Cwd: cwd, GroveHome: cfg.Home, UserHome: userHome(), AgentsDir: cfg.SubagentAgentsDir()}, templates.Options{ModelAliases: cfg.Agents.ModelAliases})
 	modelName := prov.Model
 	hookSet, err := discoverHooks(cfg, cwd)
 	if err != nil {
@@ -292,9 +292,7 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 		OutputSchema: o.outputSchema,
 		Headless:     o.headless, ApproveWorkdirs: o.approveWorkdirs || cfg.Exec.ApproveWorkdirs,
 		Demo: prov.Demo, Tools: reg,
-		Surfaces: []engine.SurfaceFactory{surface.CollabFactory, task.Factory(task.Options{
-			ModelAliases: cfg.Agents.ModelAliases, TrustCustomAgents: cfg.Agents.TrustCustomAgents,
-		}), inbox.New, sessions.Factory(sessions.Options{Profiles: sessionProfiles(cfg.Agents.Profiles)})},
+		Surfaces:      []engine.SurfaceFactory{surface.CollabFactory, task.Factory(taskOptions(cfg)), inbox.New, sessions.Factory(sessions.Options{Profiles: sessionProfiles(cfg.Agents.Profiles)})},
 		SelectSurface: surface.Selector(cfg.Agents.Surface),
 		ModelAliases:  cfg.Agents.ModelAliases,
 		Hooks:         hookRunner,
@@ -406,6 +404,7 @@ func providerClient(prov config.Resolved) (model.Client, error) {
 		Headers: prov.Headers, MaxRetries: prov.MaxRetries,
 		StreamIdleTimeout: prov.StreamIdleTimeout, ResponseHeaderTimeout: prov.ResponseHeaderTimeout,
 		QueryParams: prov.QueryParams, OmitParams: prov.OmitParams, MaxMessageBytes: prov.MaxMessageBytes,
+		StoreResponses: prov.StoreResponses,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("model provider %s: %w", prov.Name, err)
@@ -423,4 +422,15 @@ func (s *session) startOrFork(resumeID string, fork bool) (protocol.ThreadID, er
 		return s.eng.ForkSession(resumeID)
 	}
 	return s.start(resumeID)
+}
+
+// taskOptions are the Task surface's settings: [agents] and seed 004's
+// [subagent] table.
+func taskOptions(cfg *config.Config) task.Options {
+	timeout, turns := cfg.SubagentDefaults()
+	return task.Options{
+		ModelAliases: cfg.Agents.ModelAliases, TrustCustomAgents: cfg.Agents.TrustCustomAgents,
+		Disabled: !cfg.SubagentsEnabled(),
+		Defaults: task.Defaults{MaxTurns: turns, MaxTime: time.Duration(timeout) * time.Second},
+	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/grovecli/grove/core/demo"
+	"github.com/grovecli/grove/core/pricing"
 	"github.com/grovecli/grove/protocol"
 	"github.com/grovecli/grove/rollout"
 	"github.com/grovecli/grove/tui"
@@ -62,6 +63,7 @@ func runTUI(ctx context.Context, g *globalFlags, prompt string, start tuiStart) 
 	// current is the open session; open runs in TUI commands (goroutines).
 	var mu sync.Mutex
 	var current *session
+	var prices pricing.Table // the open session's (config.toml's model_prices over grove's)
 	cur := func() *session {
 		mu.Lock()
 		defer mu.Unlock()
@@ -83,9 +85,15 @@ func runTUI(ctx context.Context, g *globalFlags, prompt string, start tuiStart) 
 			s.removeScratch()
 			return nil, err
 		}
+		tab, err := s.cfg.Prices() // validated when the config loaded
+		if err != nil {
+			_ = s.eng.Shutdown(context.Background())
+			s.removeScratch()
+			return nil, err
+		}
 		mu.Lock()
 		old := current
-		current = s
+		current, prices = s, tab
 		mu.Unlock()
 		if old != nil {
 			// The previous session winds down in the background.
@@ -128,6 +136,11 @@ func runTUI(ctx context.Context, g *globalFlags, prompt string, start tuiStart) 
 		StartInPicker: start.picker,
 		OpenSession:   func(id string) (tui.Backend, error) { return open(id) },
 		NewSession:    func() (tui.Backend, error) { return open("") },
+		Cost: func(model string, u protocol.TokenUsage) (float64, bool) {
+			mu.Lock()
+			defer mu.Unlock()
+			return prices.Cost(model, u)
+		},
 		MCPServers: func() []string {
 			if current := cur(); current != nil && current.mcp != nil {
 				return mcpStatusLines(current.mcp.Status())

@@ -30,6 +30,8 @@ type Config struct {
 	// automatic compaction (default 90% of the window). Codex's keys.
 	ModelContextWindow         int64 `toml:"model_context_window"`
 	ModelAutoCompactTokenLimit int64 `toml:"model_auto_compact_token_limit"`
+	// ModelPrices price models for the cost shown per agent (prices.go).
+	ModelPrices map[string]ModelPrice `toml:"model_prices"`
 	// ApprovalPolicy is the effective policy; Approval is what the file
 	// says (a name or Codex's granular table, approval.go).
 	ApprovalPolicy protocol.ApprovalPolicy `toml:"-"`
@@ -50,8 +52,12 @@ type Config struct {
 	OpenAIBaseURL string `toml:"openai_base_url"`
 	// Profile is Codex's `profile`: the [profiles.<name>] table laid over
 	// the top level (-p/--profile picks another).
-	Profile    string               `toml:"profile"`
-	Agents     Agents               `toml:"agents"`
+	Profile string `toml:"profile"`
+	Agents  Agents `toml:"agents"`
+	// AgentMaxThreads is seed 000's spelling of agents.max_threads.
+	AgentMaxThreads *int `toml:"agent_max_threads"`
+	// Subagent is seed 004's SubagentConfig (subagent.go).
+	Subagent   Subagent             `toml:"subagent"`
 	TUI        TUI                  `toml:"tui"`
 	Exec       Exec                 `toml:"exec"`
 	MCPServers map[string]MCPServer `toml:"mcp_servers"`
@@ -99,6 +105,9 @@ type ProviderConfig struct {
 	QueryParams           map[string]string `toml:"query_params"`
 	OmitParams            []string          `toml:"omit_params"`
 	MaxMessageBytes       *int              `toml:"max_message_bytes"`
+	// StoreResponses (grove's; Codex has no such key) chains a thread's
+	// Responses requests with previous_response_id and store: true.
+	StoreResponses *bool `toml:"store_responses"`
 }
 
 // Project is one `[projects."<root>"]` table (Codex's name).
@@ -232,6 +241,9 @@ func LoadWith(o LoadOptions) (*Config, error) {
 	}
 	cfg.classifyUndecoded(md.Undecoded())
 	if err := cfg.fillDefaults(); err != nil {
+		return nil, fmt.Errorf("%s: %w", source, err)
+	}
+	if err := cfg.validateSubagent(tree); err != nil {
 		return nil, fmt.Errorf("%s: %w", source, err)
 	}
 	if err := cfg.loadInstructionFiles(o.CodexHome); err != nil {
@@ -371,6 +383,9 @@ func (c *Config) fillDefaults() error {
 	if c.ModelAutoCompactTokenLimit < 0 {
 		return fmt.Errorf("model_auto_compact_token_limit = %d: expected a positive number of tokens", c.ModelAutoCompactTokenLimit)
 	}
+	if _, err := c.Prices(); err != nil {
+		return err
+	}
 	policy, err := c.Approval.Policy()
 	if err != nil {
 		return err
@@ -381,6 +396,9 @@ func (c *Config) fillDefaults() error {
 	}
 	if !c.SandboxMode.Valid() {
 		return fmt.Errorf("sandbox_mode %q: expected read-only, workspace-write or danger-full-access", c.SandboxMode)
+	}
+	if err := c.mergeAgentMaxThreads(); err != nil {
+		return err
 	}
 	if c.Agents.MaxThreads == 0 {
 		c.Agents.MaxThreads = DefaultMaxThreads
@@ -437,6 +455,24 @@ func (c *Config) fillDefaults() error {
 		return err
 	}
 	c.validateMCP()
+	return nil
+}
+
+// mergeAgentMaxThreads reads seed 000's top-level agent_max_threads into
+// agents.max_threads (Codex's spelling of the same limit). Both set to
+// different numbers is an error: either silent pick would be a surprise.
+func (c *Config) mergeAgentMaxThreads() error {
+	v := c.AgentMaxThreads
+	if v == nil {
+		return nil
+	}
+	if *v < 1 {
+		return fmt.Errorf("agent_max_threads = %d: must be at least 1", *v)
+	}
+	if c.Agents.MaxThreads != 0 && c.Agents.MaxThreads != *v {
+		return fmt.Errorf("agent_max_threads = %d and agents.max_threads = %d: the same limit twice with different values", *v, c.Agents.MaxThreads)
+	}
+	c.Agents.MaxThreads = *v
 	return nil
 }
 

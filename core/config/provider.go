@@ -35,6 +35,9 @@ type Resolved struct {
 	// MaxMessageBytes (max_message_bytes) caps one model message; 0 =
 	// default.
 	MaxMessageBytes int
+	// StoreResponses (store_responses) has the provider keep responses and
+	// sends a thread's requests as what is new plus previous_response_id.
+	StoreResponses bool
 	// Demo means no provider is configured: run the offline demo model.
 	Demo bool
 }
@@ -139,6 +142,12 @@ func (c *Config) ResolveProvider(getenv func(string) string) (Resolved, error) {
 	}
 	r.QueryParams = p.QueryParams
 	r.OmitParams = p.OmitParams
+	if p.StoreResponses != nil && *p.StoreResponses {
+		if wire != "responses" {
+			return Resolved{}, fmt.Errorf("model_providers.%s.store_responses = true needs wire_api = \"responses\" (the provider speaks %s, which keeps no responses)", name, wire)
+		}
+		r.StoreResponses = true
+	}
 	if r.Model == "" {
 		r.Model = DefaultModel
 	}
@@ -239,6 +248,9 @@ func mergeProvider(base, over ProviderConfig) ProviderConfig {
 	}
 	if over.MaxMessageBytes != nil {
 		base.MaxMessageBytes = over.MaxMessageBytes
+	}
+	if over.StoreResponses != nil {
+		base.StoreResponses = over.StoreResponses
 	}
 	return base
 }

@@ -62,3 +62,32 @@ func TestProviderModelKeysRejectNonsense(t *testing.T) {
 		}
 	}
 }
+
+// store_responses reaches the model layer for a Responses provider (the
+// built-in openai too) and is refused, naming the key, for a chat one.
+func TestStoreResponses(t *testing.T) {
+	for _, tc := range []struct {
+		config, want string
+	}{
+		{"model_provider = \"p\"\n[model_providers.p]\nbase_url = \"http://localhost:1/v1\"\nwire_api = \"responses\"\nstore_responses = true\n", ""},
+		{"model_provider = \"openai\"\n[model_providers.openai]\nstore_responses = true\n", ""},
+		{"model_provider = \"p\"\n[model_providers.p]\nbase_url = \"http://localhost:1/v1\"\nstore_responses = true\n", "store_responses"},
+	} {
+		cfg, err := Load(writeConfig(t, tc.config), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := cfg.ResolveProvider(func(k string) string {
+			if k == "OPENAI_API_KEY" {
+				return "sk-test"
+			}
+			return ""
+		})
+		switch {
+		case tc.want == "" && (err != nil || !r.StoreResponses):
+			t.Fatalf("%s: store_responses not on: %+v %v", tc.config, r, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Fatalf("%s: err = %v, want one naming %s", tc.config, err, tc.want)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -267,7 +268,7 @@ func TestWorkdirApprovalRoutedToRootWithChain(t *testing.T) {
 	if child.info().Cwd != filepath.Join(env.cwd, "sub") {
 		t.Fatalf("child cwd %s", child.info().Cwd)
 	}
-	if d := env.toolOutput("denied"); !d.IsError || !strings.Contains(d.Output, "denied working_directory") {
+	if d := env.toolOutput("denied"); !d.IsError || !strings.HasPrefix(d.Output, "spawn_agent rejected: the user denied working_directory ") {
 		t.Fatalf("denied spawn: %+v", d)
 	}
 	if n := len(env.all(func(ev protocol.Event) bool { return ev.Type == protocol.EventApprovalRequested })); n != 2 {
@@ -545,5 +546,36 @@ func TestThreadNotesSetClearNormalize(t *testing.T) {
 	}
 	if NormalizeNote("a\n\n b") != "a b" {
 		t.Fatal("normalize")
+	}
+}
+
+// A note on a closed agent is refused. collab's set_thread_note says to
+// resume_agent; the engine's own refusal (thread/note/set, the TUI) names
+// no tool those callers do not have.
+func TestNoteOnAClosedAgentNamesNoForeignTool(t *testing.T) {
+	env := newEnv(t, script{
+		"root": func(_ context.Context, tn turn) (model.Response, error) {
+			id := agentIDFrom(tn.output("s"))
+			switch tn.rounds {
+			case 0:
+				return calls(toolCall("s", "spawn_agent", map[string]any{"message": "x"})), nil
+			case 1:
+				return calls(toolCall("c", "close_agent", map[string]any{"id": id})), nil
+			case 2:
+				return calls(toolCall("n", "set_thread_note", map[string]any{"id": id, "note": "late"})), nil
+			}
+			return text("ok"), nil
+		},
+		"default": func(context.Context, turn) (model.Response, error) { return text("child done"), nil },
+	}, nil)
+	env.send("go")
+	env.rootFinal(1)
+	child := spawnedID(t, env.toolOutput("s").Output)
+	if out := env.toolOutput("n"); !out.IsError || out.Output != fmt.Sprintf("set_thread_note: agent %s is closed; call resume_agent first", child) {
+		t.Errorf("set_thread_note on a closed agent = %q", out.Output)
+	}
+	err := env.e.Submit(protocol.Op{Type: protocol.OpSetNote, ThreadID: child, Note: "late"})
+	if err == nil || err.Error() != fmt.Sprintf("agent %s is closed", child) {
+		t.Errorf("OpSetNote on a closed agent = %v", err)
 	}
 }

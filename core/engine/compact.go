@@ -66,14 +66,20 @@ func (t *Thread) compact(ctx context.Context, turnID, trigger, instructions stri
 	if obs := e.opts.Compaction; obs != nil {
 		obs.PreCompact(ctx, CompactInfo{ThreadID: t.id, Trigger: trigger, TokensBefore: before})
 	}
-	summary, err := t.requestSummary(ctx, turnID, instructions)
-	if err != nil {
-		if ctx.Err() == nil {
-			t.publish(protocol.NewEvent(t.id, turnID, protocol.ErrorMsg{Text: "compaction failed: " + err.Error()}))
+	// The provider's compact endpoint where it has one (Codex's remote
+	// compaction), else a summary from the model.
+	newHistory, covered := t.remoteCompaction(ctx, turnID)
+	var summary, bridge string
+	if newHistory == nil {
+		var err error
+		if summary, err = t.requestSummary(ctx, turnID, instructions); err != nil {
+			if ctx.Err() == nil {
+				t.publish(protocol.NewEvent(t.id, turnID, protocol.ErrorMsg{Text: "compaction failed: " + err.Error()}))
+			}
+			return err
 		}
-		return err
+		bridge = compactSummaryPrefix + "\n" + summary
 	}
-	bridge := compactSummaryPrefix + "\n" + summary
 	// Codex keeps 20k tokens of user messages; under a lower limit, half
 	// of it, or every turn after a compaction would compact again.
 	budget := int64(compactUserMessageTokens)
@@ -81,8 +87,12 @@ func (t *Thread) compact(ctx context.Context, turnID, trigger, instructions stri
 		budget = limit / 2
 	}
 	t.mu.Lock()
-	kept := collectUserMessages(t.history)
-	newHistory := buildCompactedHistory(kept, bridge, budget)
+	if newHistory == nil {
+		newHistory = buildCompactedHistory(collectUserMessages(t.history), bridge, budget)
+	} else if covered <= len(t.history) {
+		// Items added while the endpoint worked are kept after its output.
+		newHistory = append(newHistory, t.history[covered:]...)
+	}
 	t.setHistoryLocked(newHistory)
 	rec := t.rec
 	t.mu.Unlock()
@@ -99,6 +109,29 @@ func (t *Thread) compact(ctx context.Context, turnID, trigger, instructions stri
 		obs.PostCompact(ctx, CompactInfo{ThreadID: t.id, Trigger: trigger, TokensBefore: before, TokensAfter: after, Summary: summary})
 	}
 	return nil
+}
+
+// remoteCompaction compacts with the provider's compact endpoint when it
+// has one (model.Compactor; Codex's compact_remote.rs): the thread's
+// instructions and history go, the endpoint's output (the user messages
+// it kept and an opaque compaction item) is the new history, covering the
+// first covered items of the current one. nil when the provider has no
+// endpoint or the call failed: the failure is a warning and the caller
+// summarises with the model instead, so a compaction still happens.
+func (t *Thread) remoteCompaction(ctx context.Context, turnID string) (items []protocol.Item, covered int) {
+	rc, ok := t.e.opts.Client.(model.Compactor)
+	if !ok || !rc.CompactsRemotely() {
+		return nil, 0
+	}
+	req := t.buildRequest()
+	items, err := rc.Compact(ctx, req)
+	if err != nil {
+		if ctx.Err() == nil {
+			t.publish(protocol.NewEvent(t.id, turnID, protocol.WarningMsg{Text: fmt.Sprintf("remote compaction failed (%v); summarising with the model instead", err)}))
+		}
+		return nil, 0
+	}
+	return items, len(req.Items)
 }
 
 // requestSummary asks the model for the handoff summary. The request is

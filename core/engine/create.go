@@ -26,6 +26,9 @@ type threadSpec struct {
 	rolePrompt  string
 	note        string
 	history     []protocol.Item
+	// firstPrompt is the title a resumed session keeps (its index entry's):
+	// a compacted history may no longer hold the first message.
+	firstPrompt string
 	createdAt   time.Time
 	// rolloutPath reopens an existing rollout (resume) instead of creating one.
 	rolloutPath string
@@ -69,11 +72,9 @@ func (e *Engine) newThread(spec threadSpec) (*Thread, error) {
 		t.parentID = spec.parent.id
 		t.depth = spec.parent.depth + 1
 	}
-	for _, it := range spec.history {
-		if it.Type == protocol.ItemMessage && (it.Role == protocol.RoleUser || it.Role == protocol.RoleAgent) && it.Content != "" {
-			t.firstPrompt = it.Content
-			break
-		}
+	t.firstPrompt = spec.firstPrompt
+	if t.firstPrompt == "" {
+		t.firstPrompt = rollout.FirstPrompt(spec.history)
 	}
 	t.instructions = e.instructionsFor(t, spec.rolePrompt)
 	t.specs = t.toolSpecs()

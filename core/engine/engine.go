@@ -337,6 +337,8 @@ func (e *Engine) Submit(op protocol.Op) error {
 		return nil
 	case protocol.OpSetApprovalPolicy:
 		return e.setApprovalPolicy(t, op.ApprovalPolicy)
+	case protocol.OpRevertPatch:
+		return e.revertPatch(t, op.Revert)
 	}
 	return fmt.Errorf("unknown op %q", op.Type)
 }

@@ -25,7 +25,7 @@ func (e *Engine) ForkSession(id string) (protocol.ThreadID, error) {
 	last := lastAssistantMessage(history)
 	root, err := e.newThread(threadSpec{
 		surface: p.surface, source: protocol.SourceRoot, model: e.opts.Model, effort: e.opts.ReasoningEffort,
-		cwd: p.cwd, sandbox: e.opts.Sandbox, host: e.opts.HostName, note: fmt.Sprintf("fork of %s", m.ID), history: history,
+		cwd: p.cwd, sandbox: e.opts.Sandbox, host: e.opts.HostName, note: fmt.Sprintf("fork of %s", m.ID), history: history, firstPrompt: p.firstPrompt,
 		status: protocol.Completed(last, last != ""),
 	})
 	if err != nil {

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+
+	"github.com/grovecli/grove/core/sandbox"
 )
 
 // basePrompt is what every grove agent is told; the first %s is its "How
@@ -116,7 +118,7 @@ func projectDocs(cwd string) string {
 	var dirs []string
 	for d := cwd; ; d = filepath.Dir(d) {
 		dirs = append(dirs, d)
-		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
+		if sandbox.IsRepoMarker(d) {
 			break
 		}
 		if filepath.Dir(d) == d {

@@ -11,10 +11,6 @@ import (
 	"github.com/grovecli/grove/core/model"
 )
 
-// MsgModelsUpdating is seed 000's retryable error while the model list is
-// unavailable.
-const MsgModelsUpdating = "Models are being updated; try spawn_agent again in a moment."
-
 // StandardEfforts are the reasoning efforts accepted when a model does not
 // list its own.
 var StandardEfforts = []string{"minimal", "low", "medium", "high", "xhigh"}
@@ -38,7 +34,7 @@ func (m *modelCatalog) validate(ctx context.Context, name, effort string, checkM
 			list = nil
 		case err != nil:
 			if checkModel {
-				return errors.New(MsgModelsUpdating)
+				return ModelsUpdatingError{}
 			}
 			list = nil
 		}

@@ -38,6 +38,7 @@ func (t *Thread) recordQueued(queued []queuedInput) {
 // takeInput moves queued input into the turn: history, rollout and the
 // event that tells front ends (with the input's id).
 func (t *Thread) takeInput(turnID string, input []queuedInput) {
+	t.appendHistory(t.takeNotices()...)
 	for _, q := range input {
 		t.appendHistory(q.item)
 		var clientIDs []string

@@ -18,7 +18,7 @@ func (e *Engine) resumeThread(id protocol.ThreadID) (protocol.AgentStatus, error
 	closed, closing, path := t.closed, t.closing, t.rolloutPath
 	t.mu.Unlock()
 	if closing {
-		return protocol.AgentStatus{}, fmt.Errorf("agent %s is shutting down; try resume_agent again in a moment", id)
+		return protocol.AgentStatus{}, &AgentClosingError{ID: id}
 	}
 	if !closed {
 		st, _ := t.Status()
@@ -100,7 +100,7 @@ func (e *Engine) ResumeSession(id string) (protocol.ThreadID, error) {
 	root, err := e.newThread(threadSpec{
 		surface: p.surface, id: m.ID, source: protocol.SourceResumed, model: e.opts.Model, effort: e.opts.ReasoningEffort,
 		cwd: p.cwd, sandbox: e.opts.Sandbox, note: p.note, history: sess.Items, host: e.opts.HostName,
-		createdAt: m.Timestamp, rolloutPath: p.path, status: status,
+		createdAt: m.Timestamp, rolloutPath: p.path, status: status, firstPrompt: p.firstPrompt,
 	})
 	if err != nil {
 		return "", err
@@ -112,6 +112,9 @@ func (e *Engine) ResumeSession(id string) (protocol.ThreadID, error) {
 	if err := e.registerClosedChildren(root); err != nil {
 		e.bus.Publish(protocol.NewEvent(root.id, "", protocol.WarningMsg{Text: fmt.Sprintf("some sub-agents of this session could not be restored: %v", err)}))
 	}
+	// The root's index line was written before its children were back: it
+	// counted none, which a picker (or a crash now) would keep showing.
+	e.updateIndex(root)
 	root.restoreQueued(untakenInput(sess))
 	e.startLoop(root)
 	e.watchRestored(root)
@@ -180,6 +183,8 @@ type pastRoot struct {
 	note    string
 	cwd     string
 	surface string
+	// firstPrompt is the session's title in the index.
+	firstPrompt string
 }
 
 // readPastRoot finds a past session by id (or prefix) and reads its root's
@@ -193,7 +198,7 @@ func (e *Engine) readPastRoot(verb, id string) (*pastRoot, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: %w", verb, id, err)
 	}
-	p := &pastRoot{path: entry.RolloutPath, sess: sess, note: sess.Note, cwd: sess.Meta.Cwd}
+	p := &pastRoot{path: entry.RolloutPath, sess: sess, note: sess.Note, cwd: sess.Meta.Cwd, firstPrompt: entry.FirstPrompt}
 	if !sess.NoteSet {
 		p.note = sess.Meta.Note
 	}

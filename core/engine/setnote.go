@@ -13,7 +13,9 @@ func (e *Engine) setNote(t *Thread, note string) (string, error) {
 	t.mu.Lock()
 	if t.closed {
 		t.mu.Unlock()
-		return "", fmt.Errorf("agent %s is closed; resume_agent it before changing its note", t.id)
+		// ClosedError names no tool: collab says resume_agent, a client
+		// (thread/note/set) resumes its own way.
+		return "", ClosedError{ID: t.id}
 	}
 	t.note = n
 	rec := t.rec

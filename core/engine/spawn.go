@@ -201,7 +201,7 @@ func (e *Engine) reserveSlot() error {
 		}
 	}
 	if active >= e.opts.MaxThreads {
-		return fmt.Errorf("max_threads reached: %d sub-agents are running or pending (agents.max_threads = %d); wait for one to finish, or close_agent an idle one, to free a slot", active, e.opts.MaxThreads)
+		return &MaxThreadsError{Active: active, Max: e.opts.MaxThreads}
 	}
 	e.reserved++
 	return nil
@@ -240,18 +240,18 @@ func (e *Engine) approveWorkdir(ctx context.Context, caller *Thread, dir, agentT
 	}
 	d, err := e.askApproval(ctx, caller, route, req)
 	if err != nil {
-		return fmt.Errorf("spawn_agent cancelled while waiting for approval of working_directory %s: %w", dir, err)
+		return &WorkdirRefusedError{Detail: "cancelled while waiting for approval of working_directory " + dir, Err: err}
 	}
 	switch d {
 	case protocol.DecisionApproved, protocol.DecisionApprovedForSession:
 		return nil
 	case protocol.DecisionAbort:
-		return fmt.Errorf("spawn_agent rejected: the user aborted the working_directory change to %s", dir)
+		return &WorkdirRefusedError{Detail: "rejected: the user aborted the working_directory change to " + dir}
 	}
 	if e.opts.Headless {
-		return fmt.Errorf("spawn_agent rejected: working_directory %s differs from %s and no one can approve it in this headless session (run grove exec with --approve-workdirs, or spawn without working_directory)", dir, from)
+		return &WorkdirRefusedError{Detail: fmt.Sprintf("rejected: working_directory %s differs from %s and no one can approve it in this headless session (run grove exec with --approve-workdirs, or spawn without working_directory)", dir, from)}
 	}
-	return fmt.Errorf("spawn_agent rejected: the user denied working_directory %s; spawn without working_directory to use %s", dir, from)
+	return &WorkdirRefusedError{Detail: fmt.Sprintf("rejected: the user denied working_directory %s; spawn without working_directory to use %s", dir, from)}
 }
 
 // pinnedDir is a working directory resolved once: its path crosses no
@@ -295,7 +295,7 @@ func (d pinnedDir) recheck() error {
 		}
 	}
 	if err != nil {
-		return fmt.Errorf("spawn_agent rejected: working_directory %s changed while waiting for approval: %w", d.path, err)
+		return &WorkdirRefusedError{Detail: fmt.Sprintf("rejected: working_directory %s changed while waiting for approval", d.path), Err: err}
 	}
 	return nil
 }

@@ -64,8 +64,10 @@ type Thread struct {
 	compactPending bool
 	compactNote    string
 	// prewarmed: the thread's tools were prepared (prewarmTools).
-	prewarmed   bool
-	pending     []queuedInput
+	prewarmed bool
+	pending   []queuedInput
+	// notices wait for the running turn's next request (notify).
+	notices     []protocol.Item
 	usage       protocol.TokenUsage
 	lastTool    string
 	steps       int    // model calls in the current/last turn
@@ -295,12 +297,8 @@ func (t *Thread) queueLocked(clientID string, items []protocol.Item) []queuedInp
 	}
 	t.pending = append(t.pending, queued...)
 	if t.firstPrompt == "" {
-		for _, it := range items {
-			if (it.Role == protocol.RoleUser || it.Role == protocol.RoleAgent) && it.Content != "" {
-				t.firstPrompt = it.Content
-				break
-			}
-		}
+		// A notice queued before the first message (hook context) is no title.
+		t.firstPrompt = rollout.FirstPrompt(items)
 	}
 	return queued
 }

@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/grovecli/grove/core/sandbox"
 )
 
 // Locations are the places hooks are looked for.
@@ -31,7 +33,7 @@ type Set struct {
 // ProjectRoot is the nearest directory from cwd up holding .git, or cwd.
 func ProjectRoot(cwd string) string {
 	for d := cwd; ; {
-		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
+		if sandbox.IsRepoMarker(d) {
 			return d
 		}
 		up := filepath.Dir(d)
@@ -123,6 +125,8 @@ func Discover(l Locations, st State) Set {
 			continue
 		}
 		for _, h := range hs {
+			h.Files = namedFiles(h.Command, l.Cwd, root)
+			h.FilesHash = filesHash(h.Files)
 			h.Trust = st.trustOf(h, projectTrusted)
 			set.Hooks = append(set.Hooks, h)
 		}

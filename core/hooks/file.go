@@ -41,8 +41,12 @@ type Hook struct {
 	// Key names the hook in `[hooks.state]`: "<file>:<event>:<group>:<handler>".
 	Key string
 	// Hash is Codex's sha256 of the normalized declaration.
-	Hash  string
-	Trust Trust
+	Hash string
+	// Files are the project files the command names and FilesHash their
+	// fingerprint when the hooks were discovered (files.go).
+	Files     []string
+	FilesHash string
+	Trust     Trust
 }
 
 // handlerDecl is one entry of a group's "hooks" list (Codex's

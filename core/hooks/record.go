@@ -20,7 +20,10 @@ func RecordTrust(configPath string, hs []Hook) error {
 	}
 	text := string(data)
 	for _, h := range hs {
-		text = setTrustedHash(text, h.Key, h.Hash)
+		text = setStateField(text, h.Key, "trusted_hash", h.Hash)
+		if h.FilesHash != "" {
+			text = setStateField(text, h.Key, "grove_files_hash", h.FilesHash)
+		}
 	}
 	if err := os.MkdirAll(filepath.Dir(configPath), 0o700); err != nil {
 		return fmt.Errorf("record hook trust in %s: %w", configPath, err)
@@ -42,7 +45,7 @@ func RecordTrust(configPath string, hs []Hook) error {
 		return fmt.Errorf("record hook trust in %s: the edited file would not parse (%v); unchanged", configPath, err)
 	}
 	for _, h := range hs {
-		if st.Hooks[h.Key].TrustedHash != h.Hash {
+		if got := st.Hooks[h.Key]; got.TrustedHash != h.Hash || got.FilesHash != h.FilesHash {
 			return fmt.Errorf("record hook trust in %s: [hooks.state] is written in a form grove cannot edit (key %s); unchanged", configPath, h.Key)
 		}
 	}
@@ -55,11 +58,11 @@ func RecordTrust(configPath string, hs []Hook) error {
 	return nil
 }
 
-// setTrustedHash edits the trusted_hash of key's table in text, or
-// appends the table.
-func setTrustedHash(text, key, hash string) string {
+// setStateField edits field (trusted_hash, grove_files_hash) of key's
+// table in text, or adds it, appending the table when it is missing.
+func setStateField(text, key, field, value string) string {
 	header := "[hooks.state." + tomlQuote(key) + "]"
-	line := "trusted_hash = " + tomlQuote(hash)
+	line := field + " = " + tomlQuote(value)
 	lines := strings.Split(text, "\n")
 	for i, l := range lines {
 		if strings.TrimSpace(l) != header {
@@ -71,7 +74,7 @@ func setTrustedHash(text, key, hash string) string {
 			if strings.HasPrefix(t, "[") {
 				break
 			}
-			if strings.HasPrefix(t, "trusted_hash") {
+			if name, _, ok := strings.Cut(t, "="); ok && strings.TrimSpace(name) == field {
 				lines[j] = line
 				return strings.Join(lines, "\n")
 			}

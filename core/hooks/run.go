@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strings"
 	"sync"
 	"time"
 
@@ -129,6 +130,11 @@ func (r *Runner) run(ctx context.Context, ev Event, inputs []string, stdin []byt
 // hook acts for the user) but with the scrubbed environment.
 func (r *Runner) runOne(ctx context.Context, h Hook, stdin []byte, cwd string) result {
 	start := time.Now()
+	if h.Scope != ScopeManaged && filesHash(h.Files) != h.FilesHash {
+		// A file it runs changed since it was reviewed and discovered:
+		// a sandboxed command may have rewritten it (files.go).
+		return result{hook: h, exitCode: -1, err: fmt.Errorf("not run: %s changed since the hook was reviewed (review it again with `grove hooks trust`)", strings.Join(h.Files, ", "))}
+	}
 	ctx, cancel := context.WithTimeout(ctx, h.Timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, r.opts.Shell, "-c", h.Command)

@@ -14,6 +14,9 @@ import (
 type HookState struct {
 	Enabled     *bool  `toml:"enabled"`
 	TrustedHash string `toml:"trusted_hash"`
+	// FilesHash is grove's fingerprint of the project files the command
+	// names, recorded with the review (files.go); Codex does not write it.
+	FilesHash string `toml:"grove_files_hash"`
 }
 
 // State is what the configuration says about trust: reviewed hooks and
@@ -89,8 +92,10 @@ func (s State) trustOf(h Hook, projectTrusted bool) Trust {
 	switch {
 	case !ok || st.TrustedHash == "":
 		return TrustUntrusted
-	case st.TrustedHash == h.Hash:
+	case st.TrustedHash == h.Hash && st.FilesHash == h.FilesHash:
 		return TrustTrusted
 	}
+	// The declaration or a file it runs changed since the review (or
+	// Codex reviewed it, which does not cover the files).
 	return TrustModified
 }

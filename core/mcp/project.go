@@ -15,6 +15,7 @@ import (
 	"sync"
 
 	"github.com/grovecli/grove/core/config"
+	"github.com/grovecli/grove/core/sandbox"
 	"github.com/grovecli/grove/core/tools"
 	"github.com/grovecli/grove/protocol"
 )
@@ -55,7 +56,7 @@ func FindProjectFile(cwd string) string {
 		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
 			return p
 		}
-		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
+		if sandbox.IsRepoMarker(dir) {
 			return ""
 		}
 		parent := filepath.Dir(dir)

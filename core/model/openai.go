@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -56,6 +57,12 @@ type ProviderConfig struct {
 	ModelsTTL time.Duration
 	// ModelsTimeout bounds one GET /models (default 20s).
 	ModelsTimeout time.Duration
+	// StoreResponses (store_responses, Responses API only) asks the
+	// provider to keep each response (store: true) and sends a thread's
+	// next request as only what is new since its last response plus
+	// previous_response_id, instead of the whole history
+	// (response_chain.go).
+	StoreResponses bool
 }
 
 // openAIClient speaks both OpenAI wire APIs. grove builds the request
@@ -68,12 +75,17 @@ type openAIClient struct {
 	http      *http.Client
 	streamURL string // base URL + /chat/completions or /responses
 	modelsURL string // base URL + /models
-	models    modelsCache
-	retries   int
+	// compactURL is base URL + /responses/compact (compact_remote.go).
+	compactURL string
+	models     modelsCache
+	retries    int
 	// omit holds the parameters left out of every request: configured, or
 	// refused by the provider during this process.
 	omitMu sync.Mutex
 	omit   map[string]bool
+	// noChain: the provider refused previous_response_id as a parameter;
+	// requests carry the whole history from then on.
+	noChain atomic.Bool
 }
 
 // New returns a Client for an OpenAI-compatible provider. It checks the
@@ -97,6 +109,9 @@ func New(cfg ProviderConfig) (Client, error) {
 	}
 	if cfg.WireAPI != "chat" && cfg.WireAPI != "responses" {
 		return nil, fmt.Errorf("model provider %s: wire_api %q: want \"chat\" or \"responses\"", cfg.Name, cfg.WireAPI)
+	}
+	if cfg.StoreResponses && cfg.WireAPI != "responses" {
+		return nil, fmt.Errorf("model provider %s: store_responses needs wire_api = \"responses\" (Chat Completions keeps no responses)", cfg.Name)
 	}
 	for k, v := range cfg.Headers {
 		if !validHeaderName(k) {
@@ -144,12 +159,13 @@ func New(cfg ProviderConfig) (Client, error) {
 		path = "responses"
 	}
 	return &openAIClient{
-		cfg:       cfg,
-		http:      hc,
-		streamURL: base.JoinPath(path).String(),
-		modelsURL: base.JoinPath("models").String(),
-		retries:   retries,
-		omit:      omit,
+		cfg:        cfg,
+		http:       hc,
+		streamURL:  base.JoinPath(path).String(),
+		modelsURL:  base.JoinPath("models").String(),
+		compactURL: base.JoinPath("responses", "compact").String(),
+		retries:    retries,
+		omit:       omit,
 	}, nil
 }
 

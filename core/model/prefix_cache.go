@@ -24,6 +24,9 @@ type PrefixCache struct {
 	last    protocol.Item // items[items-1], checked before reuse
 	encoded []byte        // their elements, comma-separated
 	broken  map[string]bool
+	// chain is the stored response the next request continues from
+	// (store_responses; response_chain.go).
+	chain responseChain
 }
 
 // NewPrefixCache returns an empty cache.
@@ -106,6 +109,7 @@ func (c *openAIClient) encodeCached(req Request, omit map[string]bool) (reqBody,
 			return nil, fmt.Errorf("model provider %s: build request: %w", c.cfg.Name, err)
 		}
 		body.Input = nil
+		body.Store = c.cfg.StoreResponses
 		head = struct {
 			*responsesRequest
 			Input struct{} `json:"input,omitzero"`

@@ -19,11 +19,15 @@ type (
 		Reasoning         *responsesReasoning `json:"reasoning,omitempty"`
 		Temperature       *float64            `json:"temperature,omitempty"`
 		TopP              *float64            `json:"top_p,omitempty"`
-		// Store is false: grove keeps the history itself and resends it,
-		// reasoning included, which needs its encrypted content.
-		Store   bool     `json:"store"`
-		Stream  bool     `json:"stream"`
-		Include []string `json:"include,omitempty"`
+		// Store is false unless the provider is set to store_responses:
+		// grove keeps the history itself and resends it, reasoning
+		// included, which needs its encrypted content.
+		Store bool `json:"store"`
+		// PreviousResponseID continues from a stored response: input is
+		// then only what came after it (response_chain.go).
+		PreviousResponseID string   `json:"previous_response_id,omitempty"`
+		Stream             bool     `json:"stream"`
+		Include            []string `json:"include,omitempty"`
 		// PromptCacheKey routes a conversation's requests to the same
 		// prompt cache (OpenAI; Codex sends its conversation id).
 		PromptCacheKey string `json:"prompt_cache_key,omitempty"`
@@ -38,6 +42,11 @@ type (
 		Type             string                 `json:"type"` // "reasoning"
 		Summary          []responsesSummaryPart `json:"summary"`
 		EncryptedContent string                 `json:"encrypted_content"`
+	}
+	// responsesCompaction replays the compact endpoint's summary item.
+	responsesCompaction struct {
+		Type             string `json:"type"` // "compaction"
+		EncryptedContent string `json:"encrypted_content"`
 	}
 	responsesSummaryPart struct {
 		Type string `json:"type"` // "summary_text"
@@ -145,6 +154,11 @@ func responsesInput(items []protocol.Item, replay argumentReplay, omit map[strin
 				output = parts
 			}
 			out = append(out, responsesCallOutput{Type: "function_call_output", CallID: it.CallID, Output: output})
+		case protocol.ItemCompaction:
+			// A compact endpoint's summary goes back as it came.
+			if it.EncryptedContent != "" {
+				out = append(out, responsesCompaction{Type: "compaction", EncryptedContent: it.EncryptedContent})
+			}
 		case protocol.ItemReasoning:
 			// Without its encrypted content (another provider, an older
 			// rollout, include refused) a stateless call cannot use it.

@@ -25,8 +25,8 @@ func (c *openAIClient) Stream(ctx context.Context, req Request, onDelta func(Del
 	if err := ctx.Err(); err != nil {
 		return Response{}, err
 	}
-	omit := c.omitted()
-	payload, err := c.encode(req, omit)
+	plan := c.newStreamPlan(req)
+	payload, err := plan.encode()
 	if err != nil {
 		return Response{}, err
 	}
@@ -45,6 +45,9 @@ func (c *openAIClient) Stream(ctx context.Context, req Request, onDelta func(Del
 				warn(w)
 			}
 			resp := asm.response()
+			if c.chains(req) {
+				req.Prefix.setChain(resp.ResponseID, req.Items, replyItems(resp))
+			}
 			if resp.Incomplete != "" {
 				warn(fmt.Sprintf("reply from %s is incomplete: %s", c.cfg.Name, resp.Incomplete))
 			}
@@ -57,20 +60,9 @@ func (c *openAIClient) Stream(ctx context.Context, req Request, onDelta func(Del
 		if !errors.As(err, &se) {
 			se = &streamError{msg: redact(err.Error(), c.cfg.APIKey)}
 		}
-		if p := se.param; (se.status == http.StatusBadRequest || se.status == http.StatusUnprocessableEntity) && omittable[p] && !omit[p] && c.refuse(p) {
-			warn(fmt.Sprintf("%s rejected the parameter %s (%s); sending requests without it from now on", c.cfg.Name, p, se.msg))
-			omit = c.omitted()
-			if payload, err = c.encode(req, omit); err != nil {
-				return Response{}, err
-			}
-			continue
-		}
-		// Encrypted reasoning from another model (a resumed session run with
-		// a different -m) cannot be verified: this call goes without it.
-		if se.status == http.StatusBadRequest && strings.Contains(strings.ToLower(se.msg), "encrypted content") && !omit[noReasoningReplay] && replaysReasoning(req) {
-			warn(fmt.Sprintf("%s could not use the reasoning kept from earlier replies (%s); sending this request without it", c.cfg.Name, se.msg))
-			omit[noReasoningReplay] = true
-			if payload, err = c.encode(req, omit); err != nil {
+		if msg, again := plan.adjust(se); again {
+			warn(msg)
+			if payload, err = plan.encode(); err != nil {
 				return Response{}, err
 			}
 			continue
@@ -91,6 +83,59 @@ func (c *openAIClient) Stream(ctx context.Context, req Request, onDelta func(Del
 		case <-t.C:
 		}
 	}
+}
+
+// streamPlan is what one Stream call sends: the request, the parameters
+// left out, and the stored response it continues (store_responses).
+type streamPlan struct {
+	c       *openAIClient
+	req     Request
+	omit    map[string]bool
+	prev    string // the response continued, when chained
+	start   int    // the first item sent, when chained
+	chained bool
+}
+
+func (c *openAIClient) newStreamPlan(req Request) *streamPlan {
+	p := &streamPlan{c: c, req: req, omit: c.omitted()}
+	if c.chains(req) {
+		p.prev, p.start, p.chained = req.Prefix.chainStart(req.Items)
+	}
+	return p
+}
+
+func (p *streamPlan) encode() (reqBody, error) {
+	if p.chained {
+		return p.c.encodeChained(p.req, p.omit, p.prev, p.start)
+	}
+	return p.c.encode(p.req, p.omit)
+}
+
+// adjust changes the plan after a deterministic refusal grove can work
+// around, once each; it returns the warning to show and whether to send
+// the request again.
+func (p *streamPlan) adjust(se *streamError) (string, bool) {
+	c := p.c
+	if p.chained && (se.previousMissing || se.param == "previous_response_id") {
+		// Never a dead session: the whole history goes, once.
+		if !se.previousMissing {
+			c.noChain.Store(true) // the provider does not take the parameter at all
+		}
+		p.req.Prefix.setChain("", nil, 0)
+		p.chained = false
+		return fmt.Sprintf("%s does not have the previous response %s (%s); sending the whole conversation", c.cfg.Name, p.prev, se.msg), true
+	}
+	if prm := se.param; (se.status == http.StatusBadRequest || se.status == http.StatusUnprocessableEntity) && omittable[prm] && !p.omit[prm] && c.refuse(prm) {
+		p.omit = c.omitted()
+		return fmt.Sprintf("%s rejected the parameter %s (%s); sending requests without it from now on", c.cfg.Name, prm, se.msg), true
+	}
+	// Encrypted reasoning from another model (a resumed session run with
+	// a different -m) cannot be verified: this call goes without it.
+	if se.status == http.StatusBadRequest && strings.Contains(strings.ToLower(se.msg), "encrypted content") && !p.omit[noReasoningReplay] && replaysReasoning(p.req) {
+		p.omit[noReasoningReplay] = true
+		return fmt.Sprintf("%s could not use the reasoning kept from earlier replies (%s); sending this request without it", c.cfg.Name, se.msg), true
+	}
+	return "", false
 }
 
 // noReasoningReplay is an internal omit key: leave reasoning items out of
@@ -125,7 +170,11 @@ func (c *openAIClient) encode(req Request, omit map[string]bool) (reqBody, error
 	var body any
 	var err error
 	if c.cfg.WireAPI == "responses" {
-		body, err = responsesBody(req, omit)
+		var rb *responsesRequest
+		if rb, err = responsesBody(req, omit); rb != nil {
+			rb.Store = c.cfg.StoreResponses
+		}
+		body = rb
 	} else {
 		body, err = chatBody(req, omit)
 	}

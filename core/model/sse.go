@@ -43,6 +43,9 @@ type streamError struct {
 	// contextExceeded: the provider refused the request as longer than the
 	// model's context window (the caller compacts and retries).
 	contextExceeded bool
+	// previousMissing: the provider does not hold the response named in
+	// previous_response_id (response_chain.go).
+	previousMissing bool
 }
 
 func (e *streamError) Error() string { return e.msg }
@@ -265,6 +268,7 @@ func (c *openAIClient) httpError(res *http.Response) error {
 	}
 	se := &streamError{status: res.StatusCode, msg: redact(msg, c.cfg.APIKey), param: param, retryAfter: retryAfter(res.Header, time.Now())}
 	se.contextExceeded = contextExceeded(e.Code, e.Type, msg)
+	se.previousMissing = previousMissing(e.Code, msg)
 	switch s := res.StatusCode; {
 	case s == 408, s == 409, s == 429, s >= 500:
 		se.retryable = true
@@ -293,7 +297,7 @@ func streamErrorObject(raw json.RawMessage) error {
 		}
 	}
 	retry = retry || transientName(e.Type)
-	return &streamError{msg: "provider error in stream: " + e.Message, param: e.Param, retryable: retry, contextExceeded: contextExceeded(e.Code, e.Type, e.Message)}
+	return &streamError{msg: "provider error in stream: " + e.Message, param: e.Param, retryable: retry, contextExceeded: contextExceeded(e.Code, e.Type, e.Message), previousMissing: previousMissing(e.Code, e.Message)}
 }
 
 // retryableStatus: timeouts, conflicts, rate limits and server faults.

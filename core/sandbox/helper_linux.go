@@ -245,6 +245,10 @@ func runHelper(args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	known, err := protectedBaseline(spec)
+	if err != nil {
+		return 0, err
+	}
 	path, err := exec.LookPath(argv[0])
 	if err != nil {
 		return 0, fmt.Errorf("command %s: %w", argv[0], err)
@@ -258,7 +262,12 @@ func runHelper(args []string) (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("start %s: %w", path, err)
 	}
-	return supervise(pid, stop), nil
+	code := supervise(pid, stop)
+	// The command's output is this helper's stderr (see Command).
+	for _, line := range quarantineNew(spec, known) {
+		fmt.Fprintf(os.Stderr, "\n%s\n", line)
+	}
+	return code, nil
 }
 
 // supervise waits for the command and takes its tree down when it ends,

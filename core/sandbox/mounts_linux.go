@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -51,7 +52,7 @@ func setupMounts(spec helperSpec) error {
 		// under another) cannot be written through either.
 		_ = remountReadOnly(m)
 	}
-	if err := bindProtectedReadOnly(spec.Roots); err != nil {
+	if err := bindProtectedReadOnly(spec.Roots, spec.Protect); err != nil {
 		return err
 	}
 	// The cwd still points into the mounts as they were; enter it again.
@@ -132,25 +133,21 @@ func unescapeMount(s string) string {
 	return b.String()
 }
 
-func underAny(p string, roots []string) bool {
-	for _, r := range roots {
-		if within(r, p) {
-			return true
-		}
-	}
-	return false
-}
-
 // bindProtectedReadOnly binds every protected path of the roots (see
-// FindProtected) read-only over itself. A path whose real location is
+// FindProtected) and the configuration directories inside them (homes)
+// read-only over itself. A path whose real location is
 // outside the roots is read-only already.
-func bindProtectedReadOnly(roots []string) error {
+func bindProtectedReadOnly(roots, homes []string) error {
 	var done []string
+	lists := [][]string{homes}
 	for _, r := range scannedRoots(roots) {
 		paths, err := FindProtected(r)
 		if err != nil {
 			return err
 		}
+		lists = append(lists, paths)
+	}
+	for _, paths := range lists {
 		for _, p := range paths {
 			real, err := filepath.EvalSymlinks(p)
 			if err != nil || !underAny(real, roots) || underAny(real, done) {
@@ -176,11 +173,20 @@ func refuseUncoverable(spec helperSpec) error {
 	if spec.Namespaces || spec.Policy.Mode != protocol.SandboxWorkspaceWrite {
 		return nil
 	}
+	for _, h := range spec.Protect {
+		if _, err := os.Lstat(h); err == nil && !isEmptyDir(h) {
+			return fmt.Errorf("workspace-write cannot keep %s (agent configuration: what runs at the next start) read-only on this host: it is inside a writable root and without user namespaces the sandbox (Landlock) can only allow whole directories. Move it out of the writable roots (GROVE_HOME, CODEX_HOME, HOME outside the temp directory and the project), enable unprivileged user namespaces, or use sandbox_mode = \"read-only\"", h)
+		}
+	}
 	for _, r := range scannedRoots(spec.Roots) {
 		paths, err := FindProtected(r)
 		if err != nil {
 			return err
 		}
+		// An empty directory holds nothing to protect (git skips an empty
+		// .git; grove's placeholders are such); filled by a command, it
+		// is moved aside afterwards (quarantineNew).
+		paths = slices.DeleteFunc(paths, isEmptyDir)
 		if len(paths) > 0 {
 			return fmt.Errorf("workspace-write cannot keep %s read-only on this host: without user namespaces the sandbox (Landlock) can only allow whole directories. Enable unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, or run outside a container that forbids them; `grove doctor` says what is missing), or use sandbox_mode = \"read-only\" (commands that write then ask to run outside the sandbox)", paths[0])
 		}

@@ -78,6 +78,11 @@ func runPool(raw string) (int, error) {
 		_ = sendReply(poolConnFD, poolReply{Err: err.Error()})
 		return 0, err
 	}
+	known, err := protectedBaseline(spec)
+	if err != nil {
+		_ = sendReply(poolConnFD, poolReply{Err: err.Error()})
+		return 0, err
+	}
 	if err := sendReply(poolConnFD, poolReply{Ready: true}); err != nil {
 		return 0, fmt.Errorf("report ready: %w", err)
 	}
@@ -112,6 +117,7 @@ func runPool(raw string) (int, error) {
 	type running struct {
 		id     uint64
 		reply  int
+		out    int // kept to report what quarantineNew moved
 		exited chan struct{}
 		kill   chan struct{}
 		killed bool
@@ -146,14 +152,14 @@ func runPool(raw string) (int, error) {
 					pid, err = startPooled(r.poolRequest, r.fds[0], r.fds[1], false)
 				}
 				_ = unix.Close(r.fds[0])
-				_ = unix.Close(r.fds[1])
 				if err != nil {
+					_ = unix.Close(r.fds[1])
 					_ = sendReply(r.fds[2], poolReply{Err: err.Error()})
 					_ = unix.Close(r.fds[2])
 					continue
 				}
 				_ = sendReply(r.fds[2], poolReply{Started: true})
-				byPid[pid] = running{r.ID, r.fds[2], exited, kill, false}
+				byPid[pid] = running{r.ID, r.fds[2], r.fds[1], exited, kill, false}
 				pidOf[r.ID] = pid
 			case "kill":
 				pid, ok := pidOf[r.ID]
@@ -195,6 +201,10 @@ func runPool(raw string) (int, error) {
 					// no command of this helper runs.
 					_ = syscall.Kill(-pid, syscall.SIGKILL)
 				}
+				for _, line := range quarantineNew(spec, known) {
+					_, _ = unix.Write(c.out, []byte("\n"+line+"\n"))
+				}
+				_ = unix.Close(c.out)
 				_ = sendReply(c.reply, poolReply{Exit: &code})
 				_ = unix.Close(c.reply)
 				close(c.exited)
@@ -442,6 +452,11 @@ func poolFor(key string, spec helperSpec) (*poolHelper, error) {
 }
 
 func newPoolHelper(spec helperSpec) (*poolHelper, error) {
+	if spec.Namespaces && spec.Policy.Mode == protocol.SandboxWorkspaceWrite {
+		if err := claimPlaceholders(spec.Roots, spec.Protect); err != nil {
+			return nil, fmt.Errorf("sandbox: %w", err)
+		}
+	}
 	watch := parentWatch()
 	if watch == nil {
 		return nil, errors.New("sandbox: no pidfd for the pool helper")
@@ -587,3 +602,20 @@ func readReply(fd int, r *poolReply) error {
 }
 
 func poolSupported() bool { return true }
+
+// Shutdown ends every pool helper (their commands die with them) and then
+// removes the read-only placeholders no other grove uses (placeholder.go).
+// grove calls it on its way out; a sandbox used afterwards starts afresh.
+func Shutdown() {
+	pools.mu.Lock()
+	for key, h := range pools.helpers {
+		h.mu.Lock()
+		if !h.dead {
+			h.kill()
+		}
+		h.mu.Unlock()
+		delete(pools.helpers, key)
+	}
+	pools.mu.Unlock()
+	releasePlaceholders()
+}

@@ -49,7 +49,11 @@ func pooledSpec(policy protocol.SandboxPolicy, cwd string) (helperSpec, bool) {
 	if policy.Mode != protocol.SandboxDangerFullAccess && (!restricted || noLandlock != nil) {
 		return helperSpec{}, false
 	}
-	return helperSpec{Policy: policy, Roots: WritableRoots(policy, cwd), Namespaces: restricted && namespacesAvailable()}, true
+	spec := helperSpec{Policy: policy, Roots: WritableRoots(policy, cwd), Namespaces: restricted && namespacesAvailable()}
+	if policy.Mode == protocol.SandboxWorkspaceWrite {
+		spec.Protect = homesWithin(spec.Roots)
+	}
+	return spec, true
 }
 
 // Prewarm starts the pool helper that Start will use for commands under

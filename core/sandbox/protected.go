@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -36,6 +37,9 @@ func protectedPath(root, p string) string {
 	for _, part := range strings.Split(rel, string(filepath.Separator)) {
 		if gd := gitfileTarget(filepath.Join(cur, ".git")); gd != "" && within(gd, p) {
 			return gd
+		}
+		if hp := hooksPath(filepath.Join(cur, ".git")); hp != "" && within(hp, p) {
+			return hp
 		}
 		cur = filepath.Join(cur, part)
 		if slices.Contains(ProtectedNames, part) {
@@ -81,6 +85,12 @@ func gitfileTarget(path string) string {
 // more than maxProtectedScan entries or cannot be read: then nobody knows
 // what would stay writable.
 func FindProtected(root string) ([]string, error) {
+	out, _, err := findProtected(root)
+	return out, err
+}
+
+// findProtected is FindProtected that also says how many entries it saw.
+func findProtected(root string) ([]string, int, error) {
 	var out []string
 	seen := 0
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
@@ -108,15 +118,20 @@ func FindProtected(root string) ([]string, error) {
 				out = append(out, gd)
 			}
 		}
+		if d.Name() == ".git" {
+			if hp := hooksPath(p); hp != "" {
+				out = append(out, hp)
+			}
+		}
 		if d.IsDir() {
 			return filepath.SkipDir
 		}
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("find the protected paths (.git, .grove, .codex, .agents, .claude) in %s: %w", root, err)
+		return nil, seen, fmt.Errorf("find the protected paths (.git, .grove, .codex, .agents, .claude) in %s: %w", root, err)
 	}
-	return out, nil
+	return out, seen, nil
 }
 
 // scannedRoots are the roots whose protected paths are looked for: the
@@ -138,4 +153,70 @@ func scannedRoots(roots []string) []string {
 		out = append(out, r)
 	}
 	return out
+}
+
+// hooksPath returns the existing directory `core.hooksPath` of the
+// repository whose `.git` (directory or gitfile) is dotGit names, symlinks
+// resolved; "" when unset. Husky and similar tools point it into the
+// working tree (`.husky/_`), where it is an ordinary directory: a hook
+// planted there runs at the user's next commit (issue 21, fourth pass).
+func hooksPath(dotGit string) string {
+	dir := dotGit
+	if gd := gitfileTarget(dotGit); gd != "" {
+		dir = gd
+	}
+	v := gitConfigValue(filepath.Join(dir, "config"), "core", "hookspath")
+	if v == "" {
+		return ""
+	}
+	if strings.HasPrefix(v, "~/") {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return ""
+		}
+		v = filepath.Join(home, v[2:])
+	}
+	if !filepath.IsAbs(v) {
+		v = filepath.Join(filepath.Dir(dotGit), v) // relative to the working tree
+	}
+	real, err := resolve(filepath.Clean(v))
+	if err != nil {
+		return ""
+	}
+	if st, err := os.Stat(real); err != nil || !st.IsDir() {
+		return ""
+	}
+	return real
+}
+
+// gitConfigValue reads key of [section] from a git config file (the last
+// one wins, as in git; names case-insensitive, quotes removed). Included
+// files and subsections are not followed.
+func gitConfigValue(path, section, key string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	var cur, val string
+	sc := bufio.NewScanner(io.LimitReader(f, 1<<20))
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if strings.HasPrefix(line, "[") {
+			name, _, _ := strings.Cut(strings.Trim(line, "[] \t"), " ")
+			cur = strings.ToLower(name)
+			continue
+		}
+		k, v, ok := strings.Cut(line, "=")
+		if ok && cur == section && strings.EqualFold(strings.TrimSpace(k), key) {
+			v = strings.TrimSpace(v)
+			if q, _, ok := strings.Cut(strings.TrimPrefix(v, `"`), `"`); ok && strings.HasPrefix(v, `"`) {
+				v = q // a comment may follow the quoted value
+			} else if c := strings.IndexAny(v, "#;"); c >= 0 {
+				v = strings.TrimSpace(v[:c])
+			}
+			val = v
+		}
+	}
+	return val
 }

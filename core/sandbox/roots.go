@@ -61,6 +61,11 @@ func CheckWritable(policy protocol.SandboxPolicy, cwd, path string) error {
 	roots := WritableRoots(policy, cwd)
 	for _, r := range roots {
 		if within(r, real) {
+			for _, h := range configHomes() {
+				if within(h, real) {
+					return fmt.Errorf("%s is inside %s, agent configuration that stays read-only under workspace-write (it says what runs at the next start)", path, h)
+				}
+			}
 			if prot := protectedPath(r, real); prot != "" {
 				return fmt.Errorf("%s is inside %s, which stays read-only under workspace-write (repository metadata and agent configuration are protected at any depth)", path, prot)
 			}

@@ -58,6 +58,9 @@ type helperSpec struct {
 	Namespaces bool `json:"namespaces,omitempty"`
 	// ParentFD is the helper's descriptor of a pidfd of grove (0: none).
 	ParentFD int `json:"parent_fd,omitempty"`
+	// Protect lists the user-level configuration directories inside the
+	// roots (homes.go), kept read-only like the protected names.
+	Protect []string `json:"protect,omitempty"`
 }
 
 // Command builds the command that runs argv in cwd under policy, with the
@@ -106,6 +109,14 @@ func CommandIn(ctx context.Context, policy protocol.SandboxPolicy, cwd, dir stri
 	}
 	spec := helperSpec{Policy: policy, Roots: WritableRoots(policy, cwd), Dir: absolute("", dir)}
 	spec.Namespaces = restricted && namespacesAvailable()
+	if policy.Mode == protocol.SandboxWorkspaceWrite {
+		spec.Protect = homesWithin(spec.Roots)
+	}
+	if spec.Namespaces && policy.Mode == protocol.SandboxWorkspaceWrite {
+		if err := claimPlaceholders(spec.Roots, spec.Protect); err != nil {
+			return nil, fmt.Errorf("sandbox: %w", err)
+		}
+	}
 	watch := parentWatch()
 	if watch != nil {
 		spec.ParentFD = 3 // ExtraFiles[0]

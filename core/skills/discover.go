@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/grovecli/grove/core/sandbox"
 )
 
 // Locations are where skills are looked for.
@@ -50,7 +52,7 @@ func (l Locations) roots() []struct{ dir, scope string } {
 			add(filepath.Join(d, ".agents", "skills"), "repo")
 			add(filepath.Join(d, ".claude", "skills"), "repo")
 		}
-		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
+		if sandbox.IsRepoMarker(d) {
 			break
 		}
 		up := filepath.Dir(d)

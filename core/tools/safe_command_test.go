@@ -195,6 +195,75 @@ func TestIsKnownSafeTable(t *testing.T) {
 	}
 }
 
+// TestKnownSafeFourthRound (issue 21, fourth pass): shapes a hostile
+// model tried next, each of which runs or writes something while looking
+// like a reader or a wrapper around one.
+func TestKnownSafeFourthRound(t *testing.T) {
+	for _, tc := range []struct {
+		cmd  string
+		safe bool
+	}{
+		{"env -S 'rm -rf x'", false},
+		{"env -- cat f", false},
+		{"xargs -a list cat", false},
+		{"ls | xargs -I{} cat {}", false},
+		{"find . -exec rm {} +", false},
+		{"find . -execdir sh -c 'rm x' ';'", false},
+		{"find . -ok rm {} ;", false},
+		{"find . -fprintf out %p", false},
+		{"find . -name x -delete", false},
+		{"find . -name '-exec'", false}, // a value, not the primary: asks anyway (the judge does not parse find's expression)
+		{"git -c core.pager='sh -c id' log", false},
+		{"git -c core.fsmonitor=x status", false},
+		{"awk 'BEGIN{system(\"rm x\")}'", false},
+		{"sed -n '1e rm x' f", false},
+		{"sed -n 1p f -i", false},
+		{"sed -n '1w out' f", false},
+		{"sed -n 1p -s", false},
+		{"command rm x", false},
+		{"command -p cat f", false},
+		{"builtin cd /", false},
+		{"exec cat f", false},
+		{"eval cat f", false},
+		{". ./x", false},
+		{"source x", false},
+		{"cat <<< $(rm x)", false},
+		{"cat <<< 'x'", false},
+		{"cat <(rm x)", false},
+		{"diff <(ls) <(ls)", false},
+		{"cat $'\\x2e/x'", true}, // ANSI-C quoting is a literal: cat ./x reads
+		{"$'\\x72m' x", false},   // …and the name is judged after it: rm
+		{"timeout 1 rm x", false},
+		{"nice cat f", false},
+		{"nohup cat f", false},
+		{"time cat f", false},
+		{"cat f >| out", false},
+		{"cat f <> f", false},
+		{"cat f > /dev/stdout", false},
+		{"cat f 1>&3-", false},
+		{"ls ~root", true}, // tilde: reads a directory listing only
+		{"cd - && ls", true},
+		{"CDPATH=/tmp cd x", false},
+		{"echo x |& cat", true},
+		{"coproc cat", false},
+		{"cat f & ls", false},
+		{"cat f; rm x", false},
+		{"echo `rm x`", false},
+		{"echo $((1))", false},
+		{"tree -o out .", false},
+		{"tree -R -H . .", false},
+		{"rg --pre=sh x", false},
+		{"rg --pr sh x", false},
+		{"sort --comp=sh f", false},
+		{"sort -uo out f", false},
+		{"uniq -- in out", false},
+	} {
+		if got := IsKnownSafe(tc.cmd); got != tc.safe {
+			t.Errorf("IsKnownSafe(%q) = %v, want %v", tc.cmd, got, tc.safe)
+		}
+	}
+}
+
 func BenchmarkIsKnownSafe(b *testing.B) {
 	for b.Loop() {
 		IsKnownSafe("grep -rn 'TODO' src/*.go | sort -u | head -20 && sed -n 1,5p main.go")

@@ -6,7 +6,7 @@ import "fmt"
 // in_progress, then per output item its added event, part/delta/done
 // events, and its done event, and finally response.completed carrying the
 // whole output and the usage. Every event has a sequence_number.
-func responsesEvents(r Reply, req map[string]any) []string {
+func responsesEvents(r Reply, req map[string]any, id string) []string {
 	model := requestModel(req)
 	var out []string
 	seq := 0
@@ -18,9 +18,10 @@ func responsesEvents(r Reply, req map[string]any) []string {
 	}
 	response := func(status string, output []any, usage any) map[string]any {
 		return map[string]any{
-			"id": "resp_modeltest", "object": "response", "created_at": 1700000000, "status": status,
+			"id": id, "object": "response", "created_at": 1700000000, "status": status,
 			"model": model, "output": output, "error": nil, "incomplete_details": nil,
 			"parallel_tool_calls": req["parallel_tool_calls"], "store": req["store"], "usage": usage,
+			"previous_response_id": req["previous_response_id"],
 		}
 	}
 	emit("response.created", map[string]any{"response": response("in_progress", []any{}, nil)})

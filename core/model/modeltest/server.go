@@ -36,16 +36,21 @@ type CapturedRequest struct {
 type Server struct {
 	srv *httptest.Server
 
-	mu           sync.Mutex
-	queue        []Reply
-	handler      func(CapturedRequest) Reply
-	reqs         []CapturedRequest
-	rules        []Rule
-	models       []string
-	windows      map[string]int64
-	modelsStatus int
-	modelsServed int
-	closeOnce    sync.Once
+	mu            sync.Mutex
+	queue         []Reply
+	handler       func(CapturedRequest) Reply
+	reqs          []CapturedRequest
+	rules         []Rule
+	models        []string
+	windows       map[string]int64
+	modelsStatus  int
+	modelsServed  int
+	responses     int             // Responses replies named so far (stored.go)
+	stored        map[string]bool // ids of stored responses
+	noKeep        bool            // requests are not kept (KeepRequests)
+	compactions   int             // compact calls answered (compact.go)
+	compactStatus int             // error status the compact endpoint answers
+	closeOnce     sync.Once
 }
 
 // Start runs a server; the caller must Close it.
@@ -119,6 +124,15 @@ func (s *Server) ModelsRequests() int {
 	return s.modelsServed
 }
 
+// KeepRequests(false) stops keeping requests for Requests: a benchmark
+// of thousands of growing requests would hold them all. Handle still sees
+// each one.
+func (s *Server) KeepRequests(keep bool) {
+	s.mu.Lock()
+	s.noKeep = !keep
+	s.mu.Unlock()
+}
+
 // Requests returns every captured model request, in arrival order.
 func (s *Server) Requests() []CapturedRequest {
 	s.mu.Lock()
@@ -132,8 +146,12 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		s.serveModels(w)
 	case r.Method == http.MethodPost && r.URL.Path == "/v1/chat/completions":
 		s.serveModel(w, r, chatEvents)
+	case r.Method == http.MethodPost && r.URL.Path == "/v1/responses/compact":
+		s.serveCompact(w, r)
 	case r.Method == http.MethodPost && r.URL.Path == "/v1/responses":
-		s.serveModel(w, r, responsesEvents)
+		s.serveModel(w, r, func(reply Reply, req map[string]any) []string {
+			return responsesEvents(reply, req, s.responseID(reply, req))
+		})
 	default:
 		writeError(w, http.StatusNotFound, fmt.Sprintf(`{"error":{"message":"modeltest: no route for %s %s","type":"invalid_request_error"}}`, r.Method, r.URL.Path))
 	}
@@ -232,9 +250,14 @@ func (s *Server) serveModel(w http.ResponseWriter, r *http.Request, events func(
 // (and consumes no scripted reply).
 func (s *Server) next(cr CapturedRequest) Reply {
 	s.mu.Lock()
-	s.reqs = append(s.reqs, cr)
+	if !s.noKeep {
+		s.reqs = append(s.reqs, cr)
+	}
 	rules := s.rules
 	s.mu.Unlock()
+	if r := s.unknownPrevious(cr); r != nil {
+		return *r
+	}
 	for _, rule := range rules {
 		if r := rule(cr); r != nil {
 			return *r

@@ -19,6 +19,31 @@ import (
 	"github.com/grovecli/grove/templates"
 )
 
+// MsgModelsUpdating is seed 000's retryable error while the model list is
+// unavailable.
+const MsgModelsUpdating = "Models are being updated; try spawn_agent again in a moment."
+
+// spawnError words the engine's spawn refusals for spawn_agent (the
+// engine's own texts name no tool): the max_threads limit as Codex's
+// "collab spawn failed: agent thread limit reached (max N)" plus how this
+// surface frees a slot, seed 000's models-updating text, and the
+// working_directory refusals under spawn_agent's name.
+func spawnError(err error) (tools.Result, bool) {
+	var lim interface{ ThreadLimit() (int, int) }
+	var upd interface{ ModelsUpdating() }
+	var wd interface{ WorkdirRefusal() string }
+	switch {
+	case errors.As(err, &lim):
+		active, maxThreads := lim.ThreadLimit()
+		return tools.Errorf("collab spawn failed: agent thread limit reached (max %d): %d sub-agents are running or pending (agents.max_threads); wait for one to finish, or close_agent an idle one, to free a slot", maxThreads, active), true
+	case errors.As(err, &upd):
+		return tools.Errorf("%s", MsgModelsUpdating), true
+	case errors.As(err, &wd):
+		return tools.Errorf("spawn_agent %s", wd.WorkdirRefusal()), true
+	}
+	return tools.Result{}, false
+}
+
 // Name is the surface's name in agents.surface.
 const Name = "collab"
 
@@ -121,7 +146,10 @@ func toolError(tool string, err error) tools.Result {
 	var nf interface{ AgentNotFound() }
 	var no interface{ AgentNotOwned() }
 	var cl interface{ AgentClosed() }
+	var closing interface{ ClosingAgent() protocol.ThreadID }
 	switch {
+	case errors.As(err, &closing):
+		return tools.Errorf("%s: agent %s is shutting down; try resume_agent again in a moment", tool, closing.ClosingAgent())
 	case errors.As(err, &no):
 		return tools.Errorf("%s refused: %v", tool, err)
 	case errors.As(err, &nf):

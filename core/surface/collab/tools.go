@@ -70,6 +70,9 @@ func (s *Surface) spawn(ctx context.Context, env *tools.Env, raw json.RawMessage
 		Model: a.Model, ReasoningEffort: a.ReasoningEffort, Note: a.ThreadNote,
 	})
 	var bad interface{ BadInput() }
+	if res, ok := spawnError(err); ok {
+		return res
+	}
 	switch {
 	case errors.As(err, &bad):
 		return tools.Errorf("spawn_agent: %v", err)

@@ -10,6 +10,7 @@ package inbox
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -147,7 +148,12 @@ func (s *Surface) create(ctx context.Context, env *tools.Env, raw json.RawMessag
 		return tools.Errorf("create_subagent: task is empty; say what the sub-agent should do")
 	}
 	id, err := s.e.SpawnChild(ctx, s.childSpec(env, a.Task))
-	if err != nil {
+	var lim *engine.MaxThreadsError
+	switch {
+	case errors.As(err, &lim):
+		// This surface's way to a free slot: its own tools, not another surface's.
+		return tools.Errorf("create_subagent: agent thread limit reached (max %d): %d sub-agents are running or pending (agents.max_threads); a slot frees when a sub-agent completes (check_inbox tells you), or end_subagent one you no longer need", lim.Max, lim.Active)
+	case err != nil:
 		return tools.Errorf("create_subagent: %v", err)
 	}
 	if err := s.e.TrackSubagent(env.ThreadID, id, a.Task); err != nil {

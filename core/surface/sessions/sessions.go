@@ -11,6 +11,7 @@ package sessions
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -148,7 +149,12 @@ func (s *Surface) create(ctx context.Context, env *tools.Env, raw json.RawMessag
 		NewID:    func() protocol.ThreadID { return protocol.ThreadID(uuid.NewString()) },
 		Describe: describe,
 	})
-	if err != nil {
+	var lim *engine.MaxThreadsError
+	switch {
+	case errors.As(err, &lim):
+		// This surface's way to a free slot: its own tools, not another surface's.
+		return tools.Errorf("create_session: agent thread limit reached (max %d): %d sub-agents are running or pending (agents.max_threads); wait_session for one to finish, or cancel_session one you no longer need", lim.Max, lim.Active)
+	case err != nil:
 		return tools.Errorf("create_session: %v", err)
 	}
 	modelName := p.Model

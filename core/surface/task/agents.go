@@ -42,9 +42,26 @@ type Agent struct {
 	// ApprovalMode is the definition's approvalMode (seed 004 §3.9):
 	// route_to_parent (default), suppress, auto_approve_in_sandbox.
 	ApprovalMode string
+	// ExecutionMode is seed 004 §3.1.1's lightweight or full_codex for the
+	// built-ins and seed-004 definitions; "" for role templates and Claude
+	// Code agent files, which ask through their parent as every agent does.
+	ExecutionMode string
 	// Temperature and TopP are the definition's modelConfig values when
 	// it sets them (nil: the provider's default).
 	Temperature, TopP *float64
+}
+
+// neverAsks reports whether the agent runs without approval prompts:
+// seed 004's lightweight executor always suppresses them (§3.4.1,
+// suppress_permissions: true); a full_codex agent follows approvalMode
+// (§3.9): suppress and auto_approve_in_sandbox never ask, route_to_parent
+// asks through the parent. What would need approval is then decided by
+// the configured policy, escalations refused, never by asking the user.
+func (a *Agent) neverAsks() bool {
+	if a.ExecutionMode == templates.ExecutionLightweight {
+		return true
+	}
+	return a.ApprovalMode == "suppress" || a.ApprovalMode == "auto_approve_in_sandbox"
 }
 
 // builtins are seed 004's Explore and Plan agents (§4).
@@ -54,17 +71,19 @@ func builtins() []*Agent {
 			Type:      "Explore",
 			WhenToUse: "Fast exploration of codebases. Use for finding files, searching code, understanding structure.",
 			Builtin:   true, Source: "builtin", ReadOnly: true,
-			Allow:    []string{"read_file", "list_dir", "grep_files"},
-			Prompt:   explorePrompt,
-			MaxTurns: 30, MaxTime: 120 * time.Second, Grace: DefaultGrace,
+			ExecutionMode: templates.ExecutionLightweight,
+			Allow:         []string{"read_file", "list_dir", "grep_files"},
+			Prompt:        explorePrompt,
+			MaxTurns:      30, MaxTime: 120 * time.Second, Grace: DefaultGrace,
 		},
 		{
 			Type:      "Plan",
 			WhenToUse: "Creating implementation plans, designing architecture, analyzing trade-offs.",
 			Builtin:   true, Source: "builtin", ReadOnly: true, ForkContext: true,
-			Allow:    []string{"read_file", "list_dir", "grep_files"},
-			Prompt:   planPrompt,
-			MaxTurns: DefaultMaxTurns, MaxTime: DefaultMaxTime, Grace: DefaultGrace,
+			ExecutionMode: templates.ExecutionLightweight,
+			Allow:         []string{"read_file", "list_dir", "grep_files"},
+			Prompt:        planPrompt,
+			MaxTurns:      DefaultMaxTurns, MaxTime: DefaultMaxTime, Grace: DefaultGrace,
 		},
 	}
 }
@@ -104,18 +123,36 @@ func BuiltinTypes() []string {
 	return out
 }
 
+// Defaults are the run limits of an agent whose definition sets none:
+// seed 004 §5.3's SubagentConfig default_max_turns and
+// default_timeout_seconds. Zero takes the seed's 50 turns and 300 s.
+type Defaults struct {
+	MaxTurns int
+	MaxTime  time.Duration
+}
+
+func (d Defaults) orSeed() Defaults {
+	if d.MaxTurns <= 0 {
+		d.MaxTurns = DefaultMaxTurns
+	}
+	if d.MaxTime <= 0 {
+		d.MaxTime = DefaultMaxTime
+	}
+	return d
+}
+
 // defaultSystemPrompt is seed 004 §3.4.2's system prompt of a definition
 // that gives none.
 const defaultSystemPrompt = "You are a helpful assistant."
 
 // fromTemplate turns a role template (grove, Claude Code or seed 004)
-// into a Task agent.
-func fromTemplate(t *templates.Template) *Agent {
+// into a Task agent; the limits it does not set come from def.
+func fromTemplate(t *templates.Template, def Defaults) *Agent {
 	a := &Agent{
 		Type: t.AgentType, WhenToUse: t.Description, Source: t.Source,
 		Prompt: t.DefaultPrompt, Allow: t.AllowList, Deny: t.DenyList,
 		Model: t.Model, ReadOnly: t.ReadOnly,
-		MaxTurns: DefaultMaxTurns, MaxTime: DefaultMaxTime, Grace: DefaultGrace,
+		MaxTurns: def.MaxTurns, MaxTime: def.MaxTime, Grace: DefaultGrace,
 	}
 	// The embedded roles ship with grove: they are as trusted as the
 	// built-ins.
@@ -148,6 +185,10 @@ func fromTemplate(t *templates.Template) *Agent {
 		}
 		a.Output = d.OutputConfig
 		a.ApprovalMode = d.ApprovalMode
+		a.ExecutionMode = d.ExecutionMode
+		if a.ExecutionMode == "" {
+			a.ExecutionMode = templates.ExecutionLightweight
+		}
 		a.Temperature, a.TopP = d.ModelConfig.Temperature, d.ModelConfig.TopP
 	}
 	return a
@@ -162,11 +203,13 @@ type Registry struct {
 
 // NewRegistry builds the registry from a template catalog (nil = only
 // the built-ins). A catalog template named like a built-in replaces it.
-func NewRegistry(cat *templates.Catalog) *Registry {
+// The built-ins keep their own limits (seed 004 §4 sets them).
+func NewRegistry(cat *templates.Catalog, def Defaults) *Registry {
 	r := &Registry{problems: cat.Problems()}
 	taken := map[string]bool{}
+	def = def.orSeed()
 	for _, t := range cat.All() {
-		a := fromTemplate(t)
+		a := fromTemplate(t, def)
 		r.agents = append(r.agents, a)
 		taken[strings.ToLower(a.Type)] = true
 	}

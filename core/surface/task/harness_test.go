@@ -16,6 +16,7 @@ import (
 	"github.com/grovecli/grove/core/surface"
 	"github.com/grovecli/grove/core/surface/surfacetest"
 	"github.com/grovecli/grove/protocol"
+	"github.com/grovecli/grove/templates"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -98,6 +99,10 @@ type setup struct {
 	// interactive: approvals reach the user (PendingApprovals) instead of
 	// the headless policy.
 	interactive bool
+	// disabled, defaults and agentsDir are seed 004's SubagentConfig.
+	disabled  bool
+	defaults  Defaults
+	agentsDir string
 }
 
 // start runs an engine with both surfaces and a root thread.
@@ -112,8 +117,14 @@ func start(t *testing.T, c model.Client, s setup) (*engine.Engine, protocol.Thre
 	env := surfacetest.Start(t, surfacetest.Config{
 		Client: c, Home: s.home, Cwd: s.cwd, Model: s.model, Surface: s.surface,
 		Interactive: s.interactive, Aliases: s.aliases,
+		Options: func(o *engine.Options) {
+			if s.agentsDir != "" {
+				o.Templates = templates.Load(templates.Dirs{Cwd: o.Cwd, GroveHome: o.Home, AgentsDir: s.agentsDir}, templates.Options{ModelAliases: s.aliases})
+			}
+		},
 		Surfaces: []engine.SurfaceFactory{Factory(Options{
 			ModelAliases: s.aliases, TrustCustomAgents: s.trust, Getenv: func(k string) string { return s.env[k] },
+			Disabled: s.disabled, Defaults: s.defaults,
 		})},
 	})
 	return env.Engine, env.Root

@@ -19,7 +19,7 @@ func TestToolSchemasGolden(t *testing.T) {
 // The tools' descriptions are seed 004 §3.7's; grove only appends the
 // other agent types a session has after the seed's text.
 func TestToolDescriptionsAreTheSeeds(t *testing.T) {
-	r := NewRegistry(nil)
+	r := NewRegistry(nil, Defaults{})
 	if got := taskDescription(r); got != seedTaskDescription {
 		t.Errorf("Task description with only the built-ins = %q", got)
 	}

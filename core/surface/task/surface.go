@@ -35,6 +35,12 @@ type Options struct {
 	TrustCustomAgents bool
 	// Getenv reads the subagent model variables (nil: os.Getenv).
 	Getenv func(string) string
+	// Disabled is seed 004's SubagentConfig enabled = false: the surface
+	// offers no tools and no instructions.
+	Disabled bool
+	// Defaults are SubagentConfig's default_max_turns and
+	// default_timeout_seconds (zero: the seed's 50 and 300 s).
+	Defaults Defaults
 }
 
 // Surface is the Task surface of one engine.
@@ -59,8 +65,10 @@ func New(e *engine.Engine, opts Options) (*Surface, error) {
 	if opts.Getenv == nil {
 		opts.Getenv = os.Getenv
 	}
-	s := &Surface{e: e, opts: opts, agents: NewRegistry(opts.Catalog), results: newResults()}
-	s.tools = []tools.Tool{newTaskTool(s), &taskOutputTool{s: s}}
+	s := &Surface{e: e, opts: opts, agents: NewRegistry(opts.Catalog, opts.Defaults), results: newResults()}
+	if !opts.Disabled {
+		s.tools = []tools.Tool{newTaskTool(s), &taskOutputTool{s: s}}
+	}
 	return s, nil
 }
 
@@ -75,6 +83,9 @@ func (s *Surface) Agents() *Registry { return s.agents }
 
 // Instructions is the prompt section on delegating with Task.
 func (s *Surface) Instructions() string {
+	if s.opts.Disabled {
+		return ""
+	}
 	return `# Working with sub-agents
 - When part of the task is self-contained (a search across the codebase, a plan, a review), hand it to a sub-agent with Task: pick a subagent_type from the Task tool's list (Explore to investigate read-only, Plan to design a change), and give it a prompt with the goal, the files involved, the constraints and what to report back.
 - Task waits for the agent and returns its result. For independent parts, start several with run_in_background and collect each with TaskOutput. Continue an agent that already knows the context by passing its agent_id as resume.

@@ -3,6 +3,7 @@ package task
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -117,11 +118,11 @@ func (t *taskTool) Run(ctx context.Context, env *tools.Env, raw json.RawMessage)
 		}
 		s.results.begin(id, run{agent: agent, description: a.Description, startedAt: start.UnixNano(), background: a.RunInBackground}, true)
 		if err := s.e.ContinueChild(env.ThreadID, id, spec.Prompt, &spec); err != nil {
-			return tools.Errorf("Subagent execution failed: %v", err)
+			return tools.Errorf("Subagent execution failed: %s", engineMessage(err))
 		}
 	} else {
 		if id, err = s.e.SpawnChild(ctx, spec); err != nil {
-			return tools.Errorf("Task: %v", err)
+			return tools.Errorf("Task: %s", engineMessage(err))
 		}
 		s.results.begin(id, run{agent: agent, description: a.Description, startedAt: start.UnixNano(), background: a.RunInBackground}, false)
 	}
@@ -146,6 +147,21 @@ func (t *taskTool) Run(ctx context.Context, env *tools.Env, raw json.RawMessage)
 		"agent_id": id, "total_tool_use_count": o.ToolCalls, "total_tokens": o.Tokens,
 	}
 	return jsonResult(out, o.Status != StatusGoal, fmt.Sprintf("%s: %s → %s (%d turns, %d tokens)", agent.Type, a.Description, o.Status, o.Turns, o.Tokens), id)
+}
+
+// engineMessage words the engine's refusals in this surface's tools: the
+// limit is waited out with TaskOutput (Task has no close_agent), a closing
+// agent is resumed with Task's resume.
+func engineMessage(err error) string {
+	var lim *engine.MaxThreadsError
+	var closing *engine.AgentClosingError
+	switch {
+	case errors.As(err, &lim):
+		return fmt.Sprintf("agent thread limit reached (max %d): %d sub-agents are running or pending (agents.max_threads); wait for a background agent with TaskOutput (block: true) to free a slot, or do this part yourself", lim.Max, lim.Active)
+	case errors.As(err, &closing):
+		return fmt.Sprintf("agent %s is shutting down; call Task with resume: %q again in a moment", closing.ID, closing.ID)
+	}
+	return err.Error()
 }
 
 // childSpec turns a Task call into the engine's ChildSpec.
@@ -178,13 +194,8 @@ func (s *Surface) childSpec(env *tools.Env, a *Agent, args taskArgs) (engine.Chi
 			GracePrompt: gracePrompt, GraceTools: []string{ToolCompleteTask}, GraceOnEnd: true,
 		},
 		ReadOnly: a.ReadOnly, Temperature: a.Temperature, TopP: a.TopP,
-		Activity: true,
-		// Seed 004 §3.9: suppress and auto_approve_in_sandbox never prompt;
-		// the agent works inside its sandbox and what would need approval
-		// is decided by the configured policy (escalations are refused),
-		// never by asking the user. route_to_parent asks through the
-		// parent, as every agent does.
-		NonInteractive: a.ApprovalMode == "suppress" || a.ApprovalMode == "auto_approve_in_sandbox",
+		Activity:       true,
+		NonInteractive: a.neverAsks(),
 	}
 	if a.ForkContext && args.Resume == "" {
 		spec.History = forkHistory(s.e.History(env.ThreadID))
