@@ -25,7 +25,7 @@ func (e *Engine) activity(t *Thread, typ protocol.SubagentEventType, data map[st
 		data = map[string]any{}
 	}
 	ev := protocol.SubagentActivityEvent{AgentID: t.id, AgentType: agentType, EventType: typ, Data: data}
-	p.record(e.bus.Publish(protocol.NewEvent(p.id, "", protocol.SubagentActivityMsg{Activity: ev})))
+	p.publish(protocol.NewEvent(p.id, "", protocol.SubagentActivityMsg{Activity: ev}))
 }
 
 // progress is the TURN_START / TURN_COMPLETE data of a step.
