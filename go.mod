@@ -68,3 +68,7 @@ require (
 	golang.org/x/time v0.15.0 // indirect
 	kernel.org/pub/linux/libs/security/libcap/psx v1.2.77 // indirect
 )
+
+// A pinned fork of Bubble Tea v2.1.1 whose renderer wakes only when there is
+// a frame to draw (idle CPU): see tui/third_party/bubbletea/README.md.
+replace charm.land/bubbletea/v2 => ./tui/third_party/bubbletea

@@ -52,6 +52,9 @@ const (
 type Model struct {
 	opts    Options
 	backend Backend
+	// opening is the session being prepared at start (Run), nil once
+	// attached: the screen says so meanwhile.
+	opening Backend
 	info    SessionInfo
 	th      theme
 	r       *renderer
@@ -108,15 +111,22 @@ type eventsMsg struct {
 
 type tickMsg time.Time
 
+// backendMsg carries a backend opened and prepared off the UI goroutine.
 type backendMsg struct {
-	b   Backend
+	o   opened
 	err error
 }
 
 type flashMsg string
 
-// NewModel builds the TUI model.
-func NewModel(opts Options) Model {
+// NewModel builds the TUI model, with opts.Backend attached (its threads
+// rebuilt) before it returns.
+func NewModel(opts Options) Model { return newModel(opts, false) }
+
+// newModel builds the model; with openLater, opts.Backend is prepared by
+// Init's command instead, so the first frame (an "opening" screen) does
+// not wait for a long session's replay.
+func newModel(opts Options, openLater bool) Model {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
@@ -139,7 +149,10 @@ func NewModel(opts Options) Model {
 	if opts.ApprovalGrace < 0 {
 		m.appr.grace = 0
 	}
-	if opts.Backend != nil {
+	if opts.Backend != nil && openLater {
+		m.opening = opts.Backend
+		m.info = opts.Backend.Info()
+	} else if opts.Backend != nil {
 		m.attach(opts.Backend)
 	}
 	m.ticking = m.running() // Init schedules the first tick
@@ -153,27 +166,24 @@ func NewModel(opts Options) Model {
 	return m
 }
 
-// attach switches to a backend: subscribe first, then snapshot, so no
-// event is missed.
-func (m *Model) attach(b Backend) {
+// attach switches to a backend, preparing it here (tests, NewModel).
+func (m *Model) attach(b Backend) { m.attachOpened(prepare(b)) }
+
+// attachOpened switches to a prepared backend: a swap, cheap on the UI
+// goroutine.
+func (m *Model) attachOpened(o opened) {
 	if m.unsub != nil {
 		m.unsub()
 	}
+	b := o.b
 	m.backend = b
 	m.info = b.Info()
-	m.events, m.unsub = b.Subscribe()
-	m.sess = newSession()
-	// Every thread first: a parent's history reports on its children.
-	threads := b.Threads()
-	for _, ti := range threads {
-		m.sess.ensure(ti).setStatus(ti.Status, time.Time{})
+	m.events, m.unsub = o.events, o.unsub
+	m.sess = o.sess
+	if o.warn != "" {
+		m.flash = o.warn
 	}
-	for _, ti := range threads {
-		if warn := m.sess.restore(m.sess.threads[ti.ID], b.History(ti.ID)); warn != "" {
-			m.flash = warn
-		}
-	}
-	for _, r := range b.PendingApprovals() {
+	for _, r := range o.pending {
 		m.appr.push(r, m.now())
 	}
 	m.focused = b.RootID()
@@ -186,7 +196,7 @@ func (m *Model) attach(b Backend) {
 // Run starts the program and blocks until the user quits or ctx ends. It
 // returns what the terminal should show once the screen is restored.
 func Run(ctx context.Context, opts Options) (Exit, error) {
-	m := NewModel(opts)
+	m := newModel(opts, true)
 	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithFPS(rendererFPS))
 	final, err := p.Run()
 	// The final model holds the current subscription (sessions may have
@@ -206,11 +216,11 @@ func Run(ctx context.Context, opts Options) (Exit, error) {
 	return exit, err
 }
 
-// rendererFPS caps how often Bubble Tea's renderer wakes to draw. Its
-// ticker runs at this rate for the program's whole life, even with nothing
-// to draw (upstream: charmbracelet/bubbletea#1796 and #1776, open): at the
-// default 60 it alone kept an idle grove at ~1.6% of a core; 30 halves that
-// and still draws a key or a streamed token within 33 ms.
+// rendererFPS caps how often Bubble Tea's renderer draws while things move.
+// The pinned fork (tui/third_party/bubbletea) stops its ticker once nothing
+// changes, so an idle grove does not wake at all; upstream's ticker runs at
+// this rate forever (charmbracelet/bubbletea#1796, #1776). 30 draws a key or
+// a streamed token within 33 ms at half the cost of the default 60.
 const rendererFPS = 30
 
 // eventFrame is how long the event reader keeps collecting after the first
@@ -273,16 +283,26 @@ func (m Model) Init() tea.Cmd {
 	if m.picker != nil {
 		cmds = append(cmds, m.picker.load())
 	}
-	if m.opts.InitialPrompt != "" && m.backend != nil {
-		b, root, text := m.backend, m.backend.RootID(), m.opts.InitialPrompt
-		cmds = append(cmds, func() tea.Msg {
-			if err := b.Submit(protocol.Op{Type: protocol.OpUserTurn, ThreadID: root, Text: text}); err != nil {
-				return flashMsg("send: " + err.Error())
-			}
-			return nil
-		})
+	if m.opening != nil {
+		cmds = append(cmds, openCmd(m.opening))
 	}
+	cmds = append(cmds, m.initialPrompt())
 	return tea.Batch(cmds...)
+}
+
+// initialPrompt sends Options.InitialPrompt as the first turn once a
+// session is attached.
+func (m Model) initialPrompt() tea.Cmd {
+	if m.opts.InitialPrompt == "" || m.backend == nil {
+		return nil
+	}
+	b, root, text := m.backend, m.backend.RootID(), m.opts.InitialPrompt
+	return func() tea.Msg {
+		if err := b.Submit(protocol.Op{Type: protocol.OpUserTurn, ThreadID: root, Text: text}); err != nil {
+			return flashMsg("send: " + err.Error())
+		}
+		return nil
+	}
 }
 
 func (m *Model) submit(op protocol.Op) tea.Cmd {
@@ -374,12 +394,16 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.flash = msg.err.Error()
 			return m, nil
 		}
-		before := m.histPath
-		m.attach(msg.b)
+		before, first := m.histPath, m.opening != nil
+		m.attachOpened(msg.o)
+		m.opening = nil
 		m.picker = nil
 		cmds := []tea.Cmd{waitEvents(m.events), m.ensureTick(), m.scanResumed()}
 		if m.histPath != before {
 			cmds = append(cmds, m.loadHistoryCmd())
+		}
+		if first {
+			cmds = append(cmds, m.initialPrompt())
 		}
 		return m, tea.Batch(cmds...)
 	case modelsMsg:

@@ -317,7 +317,13 @@ func (m Model) slash(text string) (tea.Model, tea.Cmd) {
 		f := m.opts.NewSession
 		return m, func() tea.Msg {
 			b, err := f()
-			return backendMsg{b: b, err: err}
+			if err == nil && b == nil {
+				err = fmt.Errorf("the new session did not open")
+			}
+			if err != nil {
+				return backendMsg{err: err}
+			}
+			return backendMsg{o: prepare(b)}
 		}
 	case "/export":
 		return m, m.exportCmd(arg)
@@ -392,6 +398,9 @@ func (m *Model) openSession(id protocol.ThreadID) tea.Cmd {
 		if err == nil && b == nil {
 			err = fmt.Errorf("session %s did not open", id)
 		}
-		return backendMsg{b: b, err: err}
+		if err != nil {
+			return backendMsg{err: err}
+		}
+		return backendMsg{o: prepare(b)}
 	}
 }

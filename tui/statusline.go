@@ -41,21 +41,26 @@ func (m Model) statusLine() string {
 	if m.w < 100 {
 		hints = keys.narrowHelp()
 	}
-	if len(m.sess.review.patches) > 0 {
-		hints = append([]key.Binding{hint(keys.DiffReview, "diff")}, hints...)
-	}
-	hint := m.helpView(m.th.statusKey).ShortHelpView(hints)
 	left := " " + strings.Join(parts, m.th.dim.Render(" │ "))
+	helpLine := m.helpView(m.th.statusKey).ShortHelpView(hints)
+	if len(m.sess.review.patches) > 0 {
+		// The diff hint is offered only where it costs the session details
+		// nothing (help and the / menu always list it).
+		withDiff := m.helpView(m.th.statusKey).ShortHelpView(append([]key.Binding{hint(keys.DiffReview, "diff")}, hints...))
+		if lipglossWidth(left)+lipglossWidth(withDiff)+2 <= m.w {
+			helpLine = withDiff
+		}
+	}
 	// The hints stay; the session details give way (cut with an ellipsis).
-	room := m.w - lipglossWidth(hint) - 2
+	room := m.w - lipglossWidth(helpLine) - 2
 	if room < 10 {
 		return padRight(m.th.status.Render(left), m.w)
 	}
 	if lipglossWidth(left) > room {
 		left = padRight(left, room)
 	}
-	gap := m.w - lipglossWidth(left) - lipglossWidth(hint) - 1
-	return m.th.status.Render(left) + strings.Repeat(" ", max(0, gap)) + hint + " "
+	gap := m.w - lipglossWidth(left) - lipglossWidth(helpLine) - 1
+	return m.th.status.Render(left) + strings.Repeat(" ", max(0, gap)) + helpLine + " "
 }
 
 func shortenHome(p string) string {

@@ -75,6 +75,8 @@ func (m Model) render() string {
 		out = append(out, fit(m.reviewView(m.w, bh), m.w, bh)...)
 	case m.overlay != nil:
 		out = append(out, fit(m.overlay.view(&m, m.w, bh), m.w, bh)...)
+	case m.opening != nil:
+		out = append(out, fit(m.openingLines(), m.w, bh)...)
 	default:
 		out = append(out, m.bodyLines(bh)...)
 	}

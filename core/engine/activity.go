@@ -36,9 +36,11 @@ func (e *Engine) publishActivity(t *Thread, typ protocol.SubagentEventType, data
 		data = map[string]any{}
 	}
 	ev := protocol.SubagentActivityEvent{AgentID: t.id, AgentType: agentType, EventType: typ, Data: data}
-	published := e.bus.Publish(protocol.NewEvent(p.id, "", protocol.SubagentActivityMsg{Activity: ev}))
+	msg := protocol.NewEvent(p.id, "", protocol.SubagentActivityMsg{Activity: ev})
 	if record {
-		p.record(published)
+		p.publish(msg)
+	} else {
+		e.bus.Publish(msg)
 	}
 }
 

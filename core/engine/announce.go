@@ -19,6 +19,6 @@ func (e *Engine) Announce(id, child protocol.ThreadID, message string) error {
 		st, _ = c.Status()
 	}
 	bg := protocol.BackgroundEvent{ChildID: child, Status: st, IsFinal: st.IsFinal(), Message: message}
-	t.record(e.bus.Publish(protocol.NewEvent(id, "", protocol.BackgroundMsg{Event: bg})))
+	t.publish(protocol.NewEvent(id, "", protocol.BackgroundMsg{Event: bg}))
 	return nil
 }

@@ -99,8 +99,8 @@ func (e *Engine) requestApproval(ctx context.Context, t, route *Thread, req prot
 	if e.opts.Headless || e.nonInteractive(t) {
 		d := e.headlessDecision(req)
 		r := req
-		t.record(e.bus.Publish(protocol.NewEvent(t.id, "", protocol.ApprovalRequestedMsg{Request: r})))
-		t.record(e.bus.Publish(protocol.NewEvent(t.id, "", protocol.ApprovalResolvedMsg{Request: r, Decision: d})))
+		t.publish(protocol.NewEvent(t.id, "", protocol.ApprovalRequestedMsg{Request: r}))
+		t.publish(protocol.NewEvent(t.id, "", protocol.ApprovalResolvedMsg{Request: r, Decision: d}))
 		if !d.Approved() && req.Kind != protocol.ApprovalWorkingDir {
 			// Tell the model why, in words it can act on.
 			return d, e.noApproverError(t)
@@ -113,14 +113,14 @@ func (e *Engine) requestApproval(ctx context.Context, t, route *Thread, req prot
 	b.order = append(b.order, req.ID)
 	b.mu.Unlock()
 	r := req
-	t.record(e.bus.Publish(protocol.NewEvent(t.id, "", protocol.ApprovalRequestedMsg{Request: r})))
+	t.publish(protocol.NewEvent(t.id, "", protocol.ApprovalRequestedMsg{Request: r}))
 	t.flush()
 	select {
 	case d := <-p.answer:
 		return d, nil
 	case <-ctx.Done():
 		if b.remove(req.ID) != nil {
-			t.record(e.bus.Publish(protocol.NewEvent(t.id, "", protocol.ApprovalResolvedMsg{Request: r, Decision: protocol.DecisionAbort})))
+			t.publish(protocol.NewEvent(t.id, "", protocol.ApprovalResolvedMsg{Request: r, Decision: protocol.DecisionAbort}))
 		} else {
 			// Answered concurrently with the cancellation: honour the answer.
 			select {
@@ -174,7 +174,7 @@ func (b *approvalBroker) resolve(e *Engine, id string, d protocol.ReviewDecision
 		b.mu.Unlock()
 	}
 	r := p.req
-	p.thread.record(e.bus.Publish(protocol.NewEvent(p.req.ThreadID, "", protocol.ApprovalResolvedMsg{Request: r, Decision: d})))
+	p.thread.publish(protocol.NewEvent(p.req.ThreadID, "", protocol.ApprovalResolvedMsg{Request: r, Decision: d}))
 	p.answer <- d
 	if d == protocol.DecisionAbort {
 		// Abort also interrupts the asking thread's turn.

@@ -372,7 +372,7 @@ func (t *Thread) enterGrace(ctx context.Context, turnID string, lim Limits, reas
 	}
 	it := protocol.UserMessage(msg)
 	t.appendHistory(it)
-	t.record(t.e.bus.Publish(inputEvent(t.id, turnID, it, "", nil)))
+	t.publish(inputEvent(t.id, turnID, it, "", nil))
 	grace := lim.Grace
 	if grace <= 0 {
 		grace = 60 * time.Second

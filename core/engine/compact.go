@@ -74,7 +74,7 @@ func (t *Thread) compact(ctx context.Context, turnID, trigger, instructions stri
 		var err error
 		if summary, err = t.requestSummary(ctx, turnID, instructions); err != nil {
 			if ctx.Err() == nil {
-				t.record(e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.ErrorMsg{Text: "compaction failed: " + err.Error()})))
+				t.publish(protocol.NewEvent(t.id, turnID, protocol.ErrorMsg{Text: "compaction failed: " + err.Error()}))
 			}
 			return err
 		}
@@ -103,7 +103,7 @@ func (t *Thread) compact(ctx context.Context, turnID, trigger, instructions stri
 	}
 	after := t.historyTokens()
 	c := protocol.Compaction{Trigger: trigger, TokensBefore: before, TokensAfter: after}
-	t.record(e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.ContextCompactedMsg{Compaction: c})))
+	t.publish(protocol.NewEvent(t.id, turnID, protocol.ContextCompactedMsg{Compaction: c}))
 	t.flush()
 	if obs := e.opts.Compaction; obs != nil {
 		obs.PostCompact(ctx, CompactInfo{ThreadID: t.id, Trigger: trigger, TokensBefore: before, TokensAfter: after, Summary: summary})
@@ -127,7 +127,7 @@ func (t *Thread) remoteCompaction(ctx context.Context, turnID string) (items []p
 	items, err := rc.Compact(ctx, req)
 	if err != nil {
 		if ctx.Err() == nil {
-			t.record(t.e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.WarningMsg{Text: fmt.Sprintf("remote compaction failed (%v); summarising with the model instead", err)})))
+			t.publish(protocol.NewEvent(t.id, turnID, protocol.WarningMsg{Text: fmt.Sprintf("remote compaction failed (%v); summarising with the model instead", err)}))
 		}
 		return nil, 0
 	}
@@ -155,7 +155,7 @@ func (t *Thread) requestSummary(ctx context.Context, turnID, instructions string
 		if err == nil {
 			t.accountUsage(turnID, resp.Usage)
 			if trimmed > 0 {
-				t.record(e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.WarningMsg{Text: fmt.Sprintf("Trimmed %d older conversation item(s) before compacting so the prompt fits the model context window.", trimmed)})))
+				t.publish(protocol.NewEvent(t.id, turnID, protocol.WarningMsg{Text: fmt.Sprintf("Trimmed %d older conversation item(s) before compacting so the prompt fits the model context window.", trimmed)}))
 			}
 			if strings.TrimSpace(resp.Text) == "" {
 				return "(no summary available)", nil

@@ -151,7 +151,7 @@ func (e *Engine) newThread(spec threadSpec) (*Thread, error) {
 	}
 	t.record(ev)
 	st := t.status
-	t.record(e.bus.Publish(protocol.NewEvent(t.id, "", protocol.StatusChangedMsg{Status: st})))
+	t.publish(protocol.NewEvent(t.id, "", protocol.StatusChangedMsg{Status: st}))
 	t.flush()
 	e.updateIndex(t)
 	if spec.parent != nil {

@@ -45,7 +45,7 @@ func (t *Thread) hookAgentType() string {
 // failures, timeouts, invalid output, system messages. Never silent.
 func (t *Thread) hookNotes(turnID string, o hooks.Outcome) {
 	for _, n := range o.Notes {
-		t.record(t.e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.WarningMsg{Text: n})))
+		t.publish(protocol.NewEvent(t.id, turnID, protocol.WarningMsg{Text: n}))
 	}
 }
 
@@ -150,7 +150,7 @@ func (t *Thread) beforePrompt(ctx context.Context, turnID string, input []queued
 	o := r.UserPromptSubmit(ctx, c, strings.Join(text, "\n\n"))
 	t.hookNotes(turnID, o)
 	if o.Block {
-		t.record(t.e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.WarningMsg{Text: "UserPromptSubmit hook blocked the prompt: " + o.Reason})))
+		t.publish(protocol.NewEvent(t.id, turnID, protocol.WarningMsg{Text: "UserPromptSubmit hook blocked the prompt: " + o.Reason}))
 		return true, nil
 	}
 	for _, c := range append(started.Contexts, o.Contexts...) {
@@ -229,7 +229,7 @@ func (t *Thread) permissionRequest(ctx context.Context, req protocol.ApprovalReq
 	case "allow":
 		return protocol.DecisionApproved, true
 	case "deny":
-		t.record(t.e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.WarningMsg{Text: "PermissionRequest hook denied: " + o.Reason})))
+		t.publish(protocol.NewEvent(t.id, turnID, protocol.WarningMsg{Text: "PermissionRequest hook denied: " + o.Reason}))
 		return protocol.DecisionDenied, true
 	}
 	return "", false

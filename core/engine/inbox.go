@@ -76,7 +76,7 @@ func (e *Engine) inboxOf(owner *Thread) *inbox {
 
 // persist publishes an inbox change and records it in the owner's rollout.
 func (in *inbox) persist(e *Engine, ch protocol.InboxChange) {
-	in.owner.record(e.bus.Publish(protocol.NewEvent(in.owner.id, "", protocol.InboxMsg{Change: ch})))
+	in.owner.publish(protocol.NewEvent(in.owner.id, "", protocol.InboxMsg{Change: ch}))
 	in.owner.flush()
 }
 

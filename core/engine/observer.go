@@ -16,7 +16,7 @@ func (e *Engine) startObserver(parent, child *Thread, callID string) {
 	start := e.now()
 	publish := func(st protocol.AgentStatus) {
 		bg := protocol.BackgroundEvent{ChildID: child.id, Status: st, IsFinal: st.IsFinal(), Message: backgroundMessage(child, callID, st, e.now().Sub(start))}
-		parent.record(e.bus.Publish(protocol.NewEvent(parent.id, "", protocol.BackgroundMsg{Event: bg})))
+		parent.publish(protocol.NewEvent(parent.id, "", protocol.BackgroundMsg{Event: bg}))
 	}
 	st, _ := child.Status()
 	publish(st)

@@ -45,7 +45,7 @@ func (t *Thread) takeInput(turnID string, input []queuedInput) {
 		if q.clientID != "" {
 			clientIDs = []string{q.clientID}
 		}
-		t.record(t.e.bus.Publish(inputEvent(t.id, turnID, q.item, q.id, clientIDs)))
+		t.publish(inputEvent(t.id, turnID, q.item, q.id, clientIDs))
 	}
 	// A skill named as $name joins the conversation after the input.
 	t.appendHistory(t.mentionedSkills(turnID, input)...)

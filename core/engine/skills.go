@@ -60,7 +60,7 @@ func (t *Thread) mentionedSkills(turnID string, input []queuedInput) []protocol.
 	for _, s := range t.skillCatalog().Mentioned(strings.Join(text, "\n")) {
 		body, err := skills.Injection(s)
 		if err != nil {
-			t.record(t.e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.WarningMsg{Text: err.Error()})))
+			t.publish(protocol.NewEvent(t.id, turnID, protocol.WarningMsg{Text: err.Error()}))
 			continue
 		}
 		out = append(out, protocol.GroveNotice(body))

@@ -167,6 +167,6 @@ func (e *Engine) Answer(thread protocol.ThreadID, turnID, clientID string, m pro
 	if clientID != "" {
 		ev.ClientIDs = []string{clientID}
 	}
-	t.record(e.bus.Publish(ev))
+	t.publish(ev)
 	t.flush()
 }

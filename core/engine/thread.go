@@ -35,6 +35,7 @@ type Thread struct {
 	run childRun
 
 	mu           sync.Mutex
+	emitMu       sync.Mutex // publish + record of one event (publish)
 	instructions string
 	modelName    string
 	effort       string
@@ -143,6 +144,8 @@ func (t *Thread) setStatusLocked(s protocol.AgentStatus) bool {
 	ev.Timestamp = t.statusAt
 	// The rollout is durable before anyone hears of the change: whoever
 	// sees a status (a waiter, the UI, a resume) can rely on the file.
+	t.emitMu.Lock() // recorded and published as one step (see publish)
+	defer t.emitMu.Unlock()
 	t.record(ev)
 	t.flush()
 	close(t.changed)
@@ -217,6 +220,18 @@ func (t *Thread) recorder() *rollout.Recorder {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.rec
+}
+
+// publish hands ev to the bus and appends it to t's rollout as one step
+// (emitMu), so subscribers get t's events in the order its rollout holds
+// them: parallel tool calls and sub-agents' activity publish from their
+// own goroutines, and a resumed screen replays the rollout's order.
+func (t *Thread) publish(ev protocol.Event) protocol.Event {
+	t.emitMu.Lock()
+	defer t.emitMu.Unlock()
+	ev = t.e.bus.Publish(ev)
+	t.record(ev)
+	return ev
 }
 
 // record appends an event to the rollout (written at once).

@@ -25,7 +25,7 @@ func (t *Thread) sourceEnv(turnID string) *tools.Env {
 	env.Emit = func(ev protocol.Event) {
 		ev.ThreadID = t.id
 		ev.TurnID = turnID
-		t.record(e.bus.Publish(ev))
+		t.publish(ev)
 	}
 	return env
 }

@@ -91,7 +91,7 @@ func (t *Thread) runTurn(parent context.Context) {
 		_ = rec.AppendTurnContext(tc)
 	}
 	t.setStatus(protocol.Running())
-	t.record(e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.TurnStartedMsg{ClientIDs: clientIDs(input)})))
+	t.publish(protocol.NewEvent(t.id, turnID, protocol.TurnStartedMsg{ClientIDs: clientIDs(input)}))
 	blocked, extra := t.beforePrompt(ctx, turnID, input)
 	outcome, lastText, errMsg := outcomeCompleted, "", ""
 	started := time.Now()
@@ -111,7 +111,7 @@ func (t *Thread) runTurn(parent context.Context) {
 		t.afterTurn(e.ctx, turnID, outcome, lastText, 0)
 	}
 
-	t.record(e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.TurnCompletedMsg{LastMessage: lastText})))
+	t.publish(protocol.NewEvent(t.id, turnID, protocol.TurnCompletedMsg{LastMessage: lastText}))
 	final := protocol.Completed(lastText, true)
 	switch outcome {
 	case outcomeInterrupted:
@@ -227,7 +227,7 @@ func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, str
 			// leave a session that can never answer again.
 			if errors.Is(err, model.ErrContextWindowExceeded) && !compactedForRetry {
 				compactedForRetry = true
-				t.record(e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.WarningMsg{Text: "the model refused the conversation as too long for its context window; compacting and retrying"})))
+				t.publish(protocol.NewEvent(t.id, turnID, protocol.WarningMsg{Text: "the model refused the conversation as too long for its context window; compacting and retrying"}))
 				cerr := t.compact(ctx, turnID, protocol.CompactContextExceeded, "")
 				if ctx.Err() != nil {
 					return outcomeInterrupted, soFar(), ""
@@ -237,7 +237,7 @@ func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, str
 				}
 			}
 			msg := err.Error()
-			t.record(e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.ErrorMsg{Text: msg})))
+			t.publish(protocol.NewEvent(t.id, turnID, protocol.ErrorMsg{Text: msg}))
 			return outcomeErrored, "", msg
 		}
 		t.noteRequestUsage(sent, resp.Usage)
@@ -350,9 +350,9 @@ func (t *Thread) streamReply(ctx context.Context, turnID string, req model.Reque
 			partial.Reset()
 			e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.MessageResetMsg{}))
 		case model.DeltaRetry:
-			t.record(e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.StreamRetryMsg{Text: d.Text})))
+			t.publish(protocol.NewEvent(t.id, turnID, protocol.StreamRetryMsg{Text: d.Text}))
 		case model.DeltaWarning:
-			t.record(e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.WarningMsg{Text: d.Text})))
+			t.publish(protocol.NewEvent(t.id, turnID, protocol.WarningMsg{Text: d.Text}))
 		}
 	})
 }
@@ -371,7 +371,7 @@ func (t *Thread) recordReply(turnID string, resp model.Response) bool {
 		return false
 	}
 	t.appendHistory(protocol.AssistantMessage(resp.Text))
-	t.record(t.e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.AgentMessageMsg{Text: resp.Text})))
+	t.publish(protocol.NewEvent(t.id, turnID, protocol.AgentMessageMsg{Text: resp.Text}))
 	return true
 }
 
@@ -423,7 +423,7 @@ func (t *Thread) keepInterruptedReply(turnID, text string) {
 	it := protocol.AssistantMessage(text)
 	it.Interrupted = true
 	t.appendHistory(it)
-	t.record(t.e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.AgentMessageMsg{Text: text, Interrupted: true})))
+	t.publish(protocol.NewEvent(t.id, turnID, protocol.AgentMessageMsg{Text: text, Interrupted: true}))
 }
 
 func (t *Thread) accountUsage(turnID string, u protocol.TokenUsage) {
@@ -432,7 +432,7 @@ func (t *Thread) accountUsage(turnID string, u protocol.TokenUsage) {
 	total := t.usage
 	t.mu.Unlock()
 	call := u
-	t.record(t.e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.TokenUsageMsg{Usage: call, Total: total})))
+	t.publish(protocol.NewEvent(t.id, turnID, protocol.TokenUsageMsg{Usage: call, Total: total}))
 }
 
 // buildRequest is the next model request. Its cost does not grow with the
@@ -568,14 +568,15 @@ func (t *Thread) runTool(ctx context.Context, turnID string, c model.ToolCallReq
 	env.Emit = func(ev protocol.Event) {
 		ev.ThreadID = t.id
 		ev.TurnID = turnID
-		ev = e.bus.Publish(ev)
-		if ev.Type != protocol.EventExecOutputDelta { // live only: tool_call_end records the output
-			t.record(ev)
+		if ev.Type == protocol.EventExecOutputDelta { // live only: tool_call_end records the output
+			e.bus.Publish(ev)
+			return
 		}
+		t.publish(ev)
 	}
 	e.activity(t, protocol.ActivityToolCallStart, map[string]any{"tool_name": c.Name, "arguments": argumentsValue(c.Arguments)})
 	begin := protocol.ToolCall{CallID: c.CallID, Name: c.Name, Arguments: c.Arguments}
-	t.record(e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.ToolCallBeginMsg{Call: begin})))
+	t.publish(protocol.NewEvent(t.id, turnID, protocol.ToolCallBeginMsg{Call: begin}))
 	start := time.Now()
 	var res tools.Result
 	blocked := false
@@ -606,7 +607,7 @@ func (t *Thread) runTool(ctx context.Context, turnID string, c model.ToolCallReq
 	}
 	e.activity(t, protocol.ActivityToolCallEnd, map[string]any{"tool_name": c.Name, "success": !res.IsError, "duration_ms": res.Duration.Milliseconds()})
 	// update_plan publishes its plan itself through env.Emit.
-	t.record(e.bus.Publish(protocol.NewEvent(t.id, turnID, protocol.ToolCallEndMsg{Call: end})))
+	t.publish(protocol.NewEvent(t.id, turnID, protocol.ToolCallEndMsg{Call: end}))
 	return res
 }
 
