@@ -83,6 +83,7 @@ func DialSSH(h SSHHost) Dial {
 			return nil, err
 		}
 		cmd := exec.Command("ssh", h.sshArgs(dir)...)
+		cmd.Env = sshEnv(os.Environ())
 		// stderr goes to an unlinked file, not a pipe: a master connection
 		// ssh leaves behind may hold it, and Wait must not wait for that.
 		stderr, err := os.CreateTemp("", "grove-ssh-stderr-")
@@ -118,7 +119,9 @@ func StopSSH(h SSHHost) error {
 	if err != nil {
 		return err
 	}
-	out, err := exec.Command("ssh", h.sshArgs(dir, "-O", "exit")...).CombinedOutput()
+	stop := exec.Command("ssh", h.sshArgs(dir, "-O", "exit")...)
+	stop.Env = sshEnv(os.Environ())
+	out, err := stop.CombinedOutput()
 	if err != nil {
 		return fmt.Errorf("ssh -O exit %s: %v: %s", h.Dest, err, strings.TrimSpace(string(out)))
 	}
