@@ -20,12 +20,9 @@ func (s *Server) threadCompact(raw json.RawMessage) (any, *protocol.RPCError) {
 	if rerr := decodeParams(raw, &p); rerr != nil {
 		return nil, rerr
 	}
-	if p.ThreadID == "" {
-		return nil, missing("threadId")
-	}
-	t := s.loaded(p.ThreadID)
-	if t == nil {
-		return nil, notLoaded(p.ThreadID)
+	t, rerr := s.loadedThread(p.ThreadID)
+	if rerr != nil {
+		return nil, rerr
 	}
 	if err := t.sess.eng.Submit(protocol.Op{Type: protocol.OpCompact, ThreadID: t.info.ID}); err != nil {
 		return nil, rpcError(protocol.RPCInvalidRequest, "thread/compact/start: %v", err)

@@ -257,12 +257,9 @@ func (s *Server) noteSet(raw json.RawMessage) (any, *protocol.RPCError) {
 	if rerr := decodeParams(raw, &p); rerr != nil {
 		return nil, rerr
 	}
-	if p.ThreadID == "" {
-		return nil, missing("threadId")
-	}
-	t := s.loaded(p.ThreadID)
-	if t == nil {
-		return nil, notLoaded(p.ThreadID)
+	t, rerr := s.loadedThread(p.ThreadID)
+	if rerr != nil {
+		return nil, rerr
 	}
 	note := ""
 	if p.Note != nil {
@@ -278,6 +275,19 @@ func (s *Server) noteSet(raw json.RawMessage) (any, *protocol.RPCError) {
 		}
 	}
 	return resp, nil
+}
+
+// loadedThread is the thread a request names by threadId: missing and
+// not-loaded ids are the client's error, named.
+func (s *Server) loadedThread(id string) (*thread, *protocol.RPCError) {
+	if id == "" {
+		return nil, missing("threadId")
+	}
+	t := s.loaded(id)
+	if t == nil {
+		return nil, notLoaded(id)
+	}
+	return t, nil
 }
 
 func notLoaded(id string) *protocol.RPCError {

@@ -41,12 +41,9 @@ func (s *Server) inboxOp(reqID json.RawMessage, method string, raw json.RawMessa
 	if rerr := decodeParams(raw, &p); rerr != nil {
 		return nil, rerr
 	}
-	if p.ThreadID == "" {
-		return nil, missing("threadId")
-	}
-	t := s.loaded(p.ThreadID)
-	if t == nil {
-		return nil, notLoaded(p.ThreadID)
+	t, rerr := s.loadedThread(p.ThreadID)
+	if rerr != nil {
+		return nil, rerr
 	}
 	op := protocol.Op{
 		Type: inboxMethods[method], ThreadID: t.info.ID, ClientID: requestIDText(reqID),
