@@ -31,7 +31,7 @@ func (m Model) statusLine() string {
 			parts = append(parts, m.th.warn.Render(fmt.Sprintf("%d approval(s)", n)))
 		}
 		parts = append(parts, m.info.Model+" · "+m.info.Provider)
-		parts = append(parts, shortenHome(m.cwd())) // the focused agent's
+		parts = append(parts, m.location()) // the focused agent's
 		if t := m.sess.threads[m.focused]; t != nil {
 			parts = append(parts, fmt.Sprintf("tokens %s/%s", humanTokens(t.usage.TotalTokens), humanTokens(total.TotalTokens))+m.statusCost())
 		}
