@@ -72,18 +72,24 @@ func mergeTree(base, over map[string]any) {
 	}
 }
 
+// relativeToConfig resolves a path a config key names: relative to the
+// config file's directory (grove's home when no file was read).
+func (c *Config) relativeToConfig(path string) string {
+	if filepath.IsAbs(path) {
+		return path
+	}
+	base := c.Home
+	if c.Source != "" {
+		base = filepath.Dir(c.Source)
+	}
+	return filepath.Join(base, path)
+}
+
 // loadInstructionFiles reads model_instructions_file (relative to the
 // config file) and, for a Codex config, Codex's global AGENTS.md.
 func (c *Config) loadInstructionFiles(codexHome string) error {
 	if f := strings.TrimSpace(c.ModelInstructionsFile); f != "" {
-		path := f
-		if !filepath.IsAbs(path) {
-			base := c.Home
-			if c.Source != "" {
-				base = filepath.Dir(c.Source)
-			}
-			path = filepath.Join(base, path)
-		}
+		path := c.relativeToConfig(f)
 		data, err := os.ReadFile(path)
 		if err != nil {
 			return fmt.Errorf("model_instructions_file %s: %w", path, err)

@@ -92,13 +92,7 @@ func (c *Config) resolveAgentsDir(dir string) (string, error) {
 		}
 		path = filepath.Join(home, strings.TrimPrefix(path, "~"))
 	}
-	if !filepath.IsAbs(path) {
-		base := c.Home
-		if c.Source != "" {
-			base = filepath.Dir(c.Source)
-		}
-		path = filepath.Join(base, path)
-	}
+	path = c.relativeToConfig(path)
 	fi, err := os.Stat(path)
 	if err != nil {
 		return "", fmt.Errorf("subagent.agentsDir %q: %w", dir, err)
