@@ -1,10 +1,6 @@
 package tui
 
-import (
-	"path/filepath"
-
-	"github.com/grovecli/grove/protocol"
-)
+import "github.com/grovecli/grove/protocol"
 
 // hostBadge marks an agent whose tools run on a [hosts.<name>] machine: a
 // command it runs there is not on this one, and the user should see that.
@@ -23,9 +19,5 @@ func (m Model) location() string {
 	if t == nil || t.info.Host == "" {
 		return shortenHome(m.cwd())
 	}
-	p := m.cwd()
-	if len(p) > 40 {
-		p = "…" + filepath.Join(filepath.Base(filepath.Dir(p)), filepath.Base(p))
-	}
-	return t.info.Host + ":" + p
+	return t.info.Host + ":" + shortenPath(m.cwd())
 }

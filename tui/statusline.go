@@ -67,6 +67,11 @@ func shortenHome(p string) string {
 	if h, err := os.UserHomeDir(); err == nil && h != "" && strings.HasPrefix(p, h) {
 		return "~" + strings.TrimPrefix(p, h)
 	}
+	return shortenPath(p)
+}
+
+// shortenPath keeps a long path's last two elements.
+func shortenPath(p string) string {
 	if len(p) > 40 {
 		return "…" + filepath.Join(filepath.Base(filepath.Dir(p)), filepath.Base(p))
 	}
