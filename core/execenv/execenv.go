@@ -109,6 +109,20 @@ type PatchRequest struct {
 	// Outside allows writes outside the writable roots: the user approved
 	// them. Without it an apply that would write outside writes nothing.
 	Outside bool `json:"outside,omitempty"`
+	// Writes, instead of Input, are whole-file writes (Claude Code's Write
+	// and Edit): the same pinning, sandbox check, approval and atomic,
+	// all-or-nothing write as a patch, without the patch grammar.
+	Writes []FileWrite `json:"writes,omitempty"`
+}
+
+// FileWrite replaces one file's whole content. Old is what the file held
+// when the caller computed Content (nil: the file must not exist); a file
+// that holds anything else when it is written is left alone and the write
+// fails (patch.ErrChanged).
+type FileWrite struct {
+	Path    string  `json:"path"` // absolute
+	Content string  `json:"content"`
+	Old     *string `json:"old,omitempty"`
 }
 
 // PatchResult reports a checked or applied patch.

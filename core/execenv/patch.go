@@ -17,11 +17,7 @@ import (
 // path is outside the roots and Outside was not granted. The check and the
 // write see the same files, whatever happens to symlinks in between.
 func (Local) ApplyPatch(ctx context.Context, req PatchRequest) (PatchResult, error) {
-	p, err := patch.Parse(req.Input)
-	if err != nil {
-		return PatchResult{}, err
-	}
-	changes, err := patch.Compute(p, req.Cwd)
+	changes, err := requestChanges(req)
 	if err != nil {
 		return PatchResult{}, err
 	}
@@ -59,6 +55,47 @@ func (Local) ApplyPatch(ctx context.Context, req PatchRequest) (PatchResult, err
 	res.Applied = true
 	res.Report, res.Summary = patchReport(req.Cwd, changes), patchSummary(changes)
 	return res, nil
+}
+
+// requestChanges computes the changes of a patch, or of whole-file writes.
+func requestChanges(req PatchRequest) ([]patch.Change, error) {
+	if len(req.Writes) > 0 {
+		if req.Input != "" {
+			return nil, fmt.Errorf("a request carries a patch or whole-file writes, not both")
+		}
+		return writeChanges(req.Writes)
+	}
+	p, err := patch.Parse(req.Input)
+	if err != nil {
+		return nil, err
+	}
+	return patch.Compute(p, req.Cwd)
+}
+
+// writeChanges turns whole-file writes into guarded changes: each is
+// written only if the file still holds what the caller read.
+func writeChanges(ws []FileWrite) ([]patch.Change, error) {
+	out := make([]patch.Change, 0, len(ws))
+	for _, w := range ws {
+		if !filepath.IsAbs(w.Path) {
+			return nil, fmt.Errorf("%s: the path must be absolute", w.Path)
+		}
+		c := patch.Change{Op: patch.OpAdd, Path: filepath.Clean(w.Path), New: w.Content, Added: lineCount(w.Content), Guard: true}
+		if w.Old != nil {
+			c.Op, c.Old, c.Removed = patch.OpUpdate, *w.Old, lineCount(*w.Old)
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// lineCount counts s's lines, a last line without a newline included.
+func lineCount(s string) int {
+	n := strings.Count(s, "\n")
+	if s != "" && !strings.HasSuffix(s, "\n") {
+		n++
+	}
+	return n
 }
 
 // writeRoots are the directories patches may write beneath without

@@ -10,12 +10,25 @@ type Policy struct {
 	Allow, Deny []string
 }
 
-// Allowed reports whether the policy lets an agent use the tool name.
+// Allowed reports whether the policy lets an agent use the tool name. A
+// core tool is also named by its equivalents in the other tool set (see
+// Equivalents): `deny_list: [apply_patch]` denies Edit, `allow_list:
+// [Read]` allows read_file.
 func (p Policy) Allowed(name string) bool {
-	if matchAny(p.Deny, name) {
+	if matchAny(p.Deny, name) || matchAnyOf(p.Deny, Equivalents(name)) {
 		return false
 	}
-	return len(p.Allow) == 0 || matchAny(p.Allow, name)
+	return len(p.Allow) == 0 || matchAny(p.Allow, name) || matchAnyOf(p.Allow, Equivalents(name))
+}
+
+// matchAnyOf reports whether one of names matches one of the patterns.
+func matchAnyOf(patterns, names []string) bool {
+	for _, n := range names {
+		if matchAny(patterns, n) {
+			return true
+		}
+	}
+	return false
 }
 
 // matchAny reports whether name equals or matches one of the patterns; a

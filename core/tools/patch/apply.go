@@ -20,6 +20,11 @@ type Change struct {
 	New     string // content after (Add, Update)
 	Added   int    // '+' lines
 	Removed int    // '-' lines (every line of a deleted file)
+	// Guard makes Write check, at the pinned spot and just before writing,
+	// that the file still holds Old (Update) or does not exist (Add): a
+	// whole-file write computed from an earlier read (Claude Code's Edit
+	// and Write) never clobbers a change made since.
+	Guard bool
 }
 
 // Compute resolves paths against cwd and computes every file's new content

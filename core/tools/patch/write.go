@@ -101,6 +101,9 @@ func (u *undoLog) apply(c Change, pins *Pins) error {
 		if err := u.remember(at); err != nil {
 			return fmt.Errorf("add %s: %w", c.Path, err)
 		}
+		if err := u.guard(c); err != nil {
+			return err
+		}
 		if err := at.Root.WriteFile(at.Rel, []byte(c.New), 0o644); err != nil {
 			return fmt.Errorf("add %s: %w", c.Path, err)
 		}
@@ -143,6 +146,9 @@ func (u *undoLog) update(c Change, pins *Pins) error {
 	if err := u.remember(at); err != nil {
 		return fmt.Errorf("update %s: %w", target, err)
 	}
+	if err := u.guard(c); err != nil {
+		return err
+	}
 	if err := at.Root.WriteFile(at.Rel, []byte(c.New), mode); err != nil {
 		return fmt.Errorf("update %s: %w", target, err)
 	}
@@ -158,6 +164,26 @@ func (u *undoLog) update(c Change, pins *Pins) error {
 	}
 	if err := from.Root.Remove(from.Rel); err != nil {
 		return fmt.Errorf("move %s: %w", c.Path, err)
+	}
+	return nil
+}
+
+// ErrChanged reports a guarded change whose file changed after it was
+// computed.
+var ErrChanged = errors.New("the file changed on disk since it was read")
+
+// guard checks a guarded change against the state remember just recorded
+// at its spot (see Change.Guard).
+func (u *undoLog) guard(c Change) error {
+	if !c.Guard || len(u.steps) == 0 {
+		return nil
+	}
+	s := u.steps[len(u.steps)-1]
+	switch {
+	case c.Op == OpAdd && s.existed:
+		return fmt.Errorf("%s: %w (it exists now)", c.Path, ErrChanged)
+	case c.Op == OpUpdate && (!s.existed || s.link != "" || string(s.content) != c.Old):
+		return fmt.Errorf("%s: %w", c.Path, ErrChanged)
 	}
 	return nil
 }

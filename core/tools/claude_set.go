@@ -1,0 +1,93 @@
+package tools
+
+import "strings"
+
+// Tool set names: the core tools a thread's model is offered. Codex's set
+// (exec_command, apply_patch, read_file, …) is what GPT models were trained
+// on; Claude's (Bash, Read, Edit, …) is Claude Code's, which Claude models
+// were trained on.
+const (
+	SetCodex  = "codex"
+	SetClaude = "claude"
+)
+
+// Claude Code's tool names as grove offers them.
+const (
+	ClaudeBash       = "Bash"
+	ClaudeTaskStop   = "TaskStop"
+	ClaudeBashOutput = "BashOutput"
+	ClaudeRead       = "Read"
+	ClaudeWrite      = "Write"
+	ClaudeEdit       = "Edit"
+	ClaudeMultiEdit  = "MultiEdit"
+	ClaudeGlob       = "Glob"
+	ClaudeGrep       = "Grep"
+	ClaudeTodoWrite  = "TodoWrite"
+)
+
+// codexCore are the core tools of Codex's set (RegisterCore's).
+var codexCore = []string{"exec_command", "apply_patch", "read_file", "list_dir", "grep_files", "update_plan"}
+
+// claudeCore are the core tools of Claude's set, in the order offered.
+var claudeCore = []string{ClaudeBash, ClaudeBashOutput, ClaudeTaskStop, ClaudeRead, ClaudeWrite, ClaudeEdit, ClaudeMultiEdit, ClaudeGlob, ClaudeGrep, ClaudeTodoWrite}
+
+// equivalents maps each core tool to the other set's tools that do its
+// work: a template's allow_list or deny_list written with either set's
+// names keeps its meaning whichever set the agent gets (`read_file` allows
+// Read, `Bash` denies exec_command).
+var equivalents = map[string][]string{
+	"exec_command":       {ClaudeBash, ClaudeBashOutput, ClaudeTaskStop},
+	"write_stdin":        {ClaudeBashOutput},
+	"apply_patch":        {ClaudeWrite, ClaudeEdit, ClaudeMultiEdit},
+	"write_file":         {ClaudeWrite},
+	"read_file":          {ClaudeRead},
+	"view_image":         {ClaudeRead},
+	"list_dir":           {ClaudeGlob},
+	"glob_files":         {ClaudeGlob},
+	"grep_files":         {ClaudeGrep},
+	"update_plan":        {ClaudeTodoWrite},
+	ClaudeBash:           {"exec_command"},
+	ClaudeBashOutput:     {"exec_command", "write_stdin"},
+	ClaudeTaskStop:       {"exec_command"},
+	ClaudeRead:           {"read_file"},
+	ClaudeWrite:          {"apply_patch", "write_file"},
+	ClaudeEdit:           {"apply_patch"},
+	ClaudeMultiEdit:      {"apply_patch"},
+	ClaudeGlob:           {"list_dir", "glob_files"},
+	ClaudeGrep:           {"grep_files"},
+	ClaudeTodoWrite:      {"update_plan"},
+	"request_user_input": {"AskUserQuestion"},
+	"AskUserQuestion":    {"request_user_input"},
+}
+
+// Equivalents returns the tools of the other set that do name's work
+// (nil for a tool that is the same in both sets).
+func Equivalents(name string) []string { return equivalents[name] }
+
+// SetOf names the tool set a core tool belongs to ("" for tools both sets
+// share: MCP tools, the delegation surfaces, …).
+func SetOf(name string) string {
+	for _, n := range claudeCore {
+		if n == name {
+			return SetClaude
+		}
+	}
+	for _, n := range codexCore {
+		if n == name {
+			return SetCodex
+		}
+	}
+	return ""
+}
+
+// SetForModel is the tool set a model gets when nothing forces one:
+// Claude's for Claude models (`claude…`, `anthropic/…`, also behind a
+// provider prefix such as `bedrock/anthropic.claude…`), Codex's for every
+// other model.
+func SetForModel(model string) string {
+	m := strings.ToLower(strings.TrimSpace(model))
+	if strings.HasPrefix(m, "claude") || strings.HasPrefix(m, "anthropic/") || strings.Contains(m, "/claude") || strings.Contains(m, "anthropic.claude") {
+		return SetClaude
+	}
+	return SetCodex
+}
