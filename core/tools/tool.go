@@ -51,6 +51,21 @@ type Env struct {
 	Approved bool
 	// Hooks observe the call where it is about to run and where it ended.
 	Hooks *Hooks
+	// Sessions keeps the commands still running after their call
+	// (exec_command's sessions, Claude's background shells): the engine's
+	// manager. Nil means the process-wide one (SessionsFor).
+	Sessions *SessionManager
+}
+
+// fallbackSessions serves callers without an engine (grove mcp, tests).
+var fallbackSessions = NewSessionManager(0)
+
+// SessionsFor returns the manager the call's sessions live in.
+func (e *Env) SessionsFor() *SessionManager {
+	if e == nil || e.Sessions == nil {
+		return fallbackSessions
+	}
+	return e.Sessions
 }
 
 // Backend returns where the call's commands and files live.
