@@ -23,13 +23,16 @@ const (
 	ClaudeGlob       = "Glob"
 	ClaudeGrep       = "Grep"
 	ClaudeTodoWrite  = "TodoWrite"
+	// Earlier Claude Code names, answered but not offered (Unlisted).
+	claudeKillShell = "KillShell"
+	claudeLSName    = "LS"
 )
 
 // codexCore are the core tools of Codex's set (RegisterCore's).
 var codexCore = []string{"exec_command", "apply_patch", "read_file", "list_dir", "grep_files", "update_plan"}
 
 // claudeCore are the core tools of Claude's set, in the order offered.
-var claudeCore = []string{ClaudeBash, ClaudeBashOutput, ClaudeTaskStop, ClaudeRead, ClaudeWrite, ClaudeEdit, ClaudeMultiEdit, ClaudeGlob, ClaudeGrep, ClaudeTodoWrite}
+var claudeCore = []string{ClaudeBash, ClaudeBashOutput, ClaudeTaskStop, ClaudeRead, ClaudeWrite, ClaudeEdit, ClaudeMultiEdit, ClaudeGlob, ClaudeGrep, ClaudeTodoWrite, claudeKillShell, claudeLSName}
 
 // equivalents maps each core tool to the other set's tools that do its
 // work: a template's allow_list or deny_list written with either set's
@@ -58,6 +61,8 @@ var equivalents = map[string][]string{
 	ClaudeTodoWrite:      {"update_plan"},
 	"request_user_input": {"AskUserQuestion"},
 	"AskUserQuestion":    {"request_user_input"},
+	claudeKillShell:      {ClaudeBash, "exec_command"},
+	claudeLSName:         {"list_dir", ClaudeGlob},
 }
 
 // Equivalents returns the tools of the other set that do name's work
@@ -91,3 +96,36 @@ func SetForModel(model string) string {
 	}
 	return SetCodex
 }
+
+// RegisterClaude registers Claude Code's core tools (one shared record of
+// what each thread has Read): Bash with its background shells' BashOutput
+// and TaskStop, Read, Write, Edit, MultiEdit, Glob, Grep, TodoWrite; and,
+// unlisted, the earlier names KillShell and LS.
+func RegisterClaude(r *Registry) error {
+	reads := newReadState()
+	ends := &shellEnds{}
+	for _, t := range []Tool{
+		newClaudeBash(),
+		claudeBashOutput{ends: ends},
+		claudeTaskStop{name: ClaudeTaskStop, ends: ends},
+		claudeRead{reads: reads},
+		claudeWrite{reads: reads},
+		claudeEdit{reads: reads},
+		claudeMultiEdit{reads: reads},
+		claudeGlob{},
+		claudeGrep{},
+		claudeTodoWrite{},
+		unlisted{claudeTaskStop{name: claudeKillShell, ends: ends}},
+		unlisted{claudeLS{}},
+	} {
+		if err := r.Register(t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// unlisted wraps a tool that answers but is not offered.
+type unlisted struct{ Tool }
+
+func (unlisted) Unlisted() bool { return true }

@@ -216,11 +216,21 @@ func (r *Registry) Specs(allow func(name string) bool) []model.ToolSpec {
 	defer r.mu.RUnlock()
 	out := make([]model.ToolSpec, 0, len(r.order))
 	for _, n := range r.order {
+		if u, ok := r.tools[n].tool.(Unlisted); ok && u.Unlisted() {
+			continue
+		}
 		if allow == nil || allow(n) {
 			out = append(out, r.tools[n].tool.Spec())
 		}
 	}
 	return out
+}
+
+// Unlisted is a tool that is not offered to the model but still answers
+// when called: a name an earlier release of a tool set used (Claude
+// Code's LS, KillShell), which models trained on it may still call.
+type Unlisted interface {
+	Unlisted() bool
 }
 
 // Run validates args against the tool's schema and runs the tool. Empty
