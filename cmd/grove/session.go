@@ -294,6 +294,7 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 		Demo: prov.Demo, Tools: reg,
 		Surfaces:      []engine.SurfaceFactory{surface.CollabFactory, task.Factory(taskOptions(cfg)), inbox.New, sessions.Factory(sessions.Options{Profiles: sessionProfiles(cfg.Agents.Profiles)})},
 		SelectSurface: surface.Selector(cfg.Agents.Surface),
+		ToolSet:       cfg.Agents.ToolSet,
 		ModelAliases:  cfg.Agents.ModelAliases,
 		Hooks:         hookRunner,
 		Skills:        skillCat, SkillsBudget: skillsBudget(cfg),

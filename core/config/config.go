@@ -130,6 +130,10 @@ type Agents struct {
 	// Surface picks the delegation tools: collab (seed 000), task (seed
 	// 004) or auto (task for Claude models, else collab).
 	Surface string `toml:"surface"`
+	// ToolSet picks every agent's core tools: auto (default: Claude Code's
+	// Bash, Read, Edit, … for Claude models, Codex's exec_command,
+	// apply_patch, … for the others, per agent), codex or claude.
+	ToolSet string `toml:"tool_set"`
 	// TrustCustomAgents lets user and project Task agents use exec_command
 	// and apply_patch (seed 004 blocks them for non-built-in agents).
 	TrustCustomAgents bool `toml:"trust_custom_agents"`
@@ -409,6 +413,14 @@ func (c *Config) fillDefaults() error {
 	}
 	if !slices.Contains(Surfaces, c.Agents.Surface) {
 		return fmt.Errorf("agents.surface %q: expected collab, task, inbox, sessions or auto", c.Agents.Surface)
+	}
+	c.Agents.ToolSet = strings.ToLower(strings.TrimSpace(c.Agents.ToolSet))
+	switch c.Agents.ToolSet {
+	case "":
+		c.Agents.ToolSet = "auto"
+	case "auto", "codex", "claude":
+	default:
+		return fmt.Errorf("agents.tool_set %q: expected auto, codex or claude", c.Agents.ToolSet)
 	}
 	if err := c.Agents.checkProfiles(); err != nil {
 		return err

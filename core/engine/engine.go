@@ -66,6 +66,10 @@ type Options struct {
 	Surfaces []SurfaceFactory
 	// SelectSurface names a new thread's surface; nil picks the first.
 	SelectSurface func(SurfaceQuery) string
+	// ToolSet forces every agent's core tools: "codex" (exec_command,
+	// apply_patch, …) or "claude" (Claude Code's Bash, Read, Edit, …);
+	// "" or "auto" gives each agent its model family's (tools.SetForModel).
+	ToolSet string
 	// Hooks runs the user's and project's hooks (core/hooks); nil: none.
 	Hooks *hooks.Runner
 	// Skills are the skills found for the session (core/skills), listed
@@ -194,6 +198,9 @@ func New(ctx context.Context, opts Options) (*Engine, error) {
 		reg = tools.NewRegistry()
 		if err := tools.RegisterCore(reg); err != nil {
 			return nil, fmt.Errorf("engine: register tools: %w", err)
+		}
+		if err := tools.RegisterClaude(reg); err != nil {
+			return nil, fmt.Errorf("engine: register Claude's tools: %w", err)
 		}
 	}
 	e := &Engine{

@@ -30,31 +30,44 @@ func (t *Thread) howYouWork() string {
 	for _, s := range t.e.tools.Specs(t.toolAllowed) {
 		has[s.Name] = true
 	}
+	// The thread's tool set names each kind of tool: Codex's or Claude
+	// Code's (see tools.SetForModel).
+	claude := has["Read"] || has["Bash"] || has["Edit"]
+	exec, patch, plan, search, shell := "exec_command", "apply_patch", "update_plan", "list_dir, read_file and grep_files", "exec_command with rg/ls"
+	if claude {
+		exec, patch, plan, search, shell = "Bash", "Edit", "TodoWrite", "Glob, Read and Grep", "Bash"
+	}
+	runner := "bash -lc"
+	if claude {
+		runner = "bash"
+	}
 	can := func(tool string) bool { return has[tool] }
 	var lines []string
-	search := "list_dir, read_file and grep_files"
-	if can("exec_command") {
-		search += " (or exec_command with rg/ls)"
+	if can(exec) {
+		search += " (or " + shell + ")"
 	}
-	if can("apply_patch") {
+	if can(patch) {
 		lines = append(lines, "- Read before you change: use "+search+" to understand the code first.")
 	} else {
 		lines = append(lines, "- Investigate with "+search+".")
 	}
-	if can("apply_patch") {
+	switch {
+	case can(patch) && claude:
+		lines = append(lines, "- Make changes with Edit (Write for new files; Read a file before you change it). Keep edits minimal and focused; match the surrounding style. Never revert changes you did not make.")
+	case can(patch):
 		lines = append(lines, "- Make changes with apply_patch. Keep edits minimal and focused; match the surrounding style. Never revert changes you did not make.")
-	} else {
+	default:
 		lines = append(lines, "- You cannot change files: report what you found, and describe any change that is needed instead of making it.")
 	}
-	if can("exec_command") {
-		lines = append(lines, "- Verify: build and run the relevant tests with exec_command when you can, and say what you ran and what happened.")
+	if can(exec) {
+		lines = append(lines, "- Verify: build and run the relevant tests with "+exec+" when you can, and say what you ran and what happened.")
 	}
-	if can("update_plan") {
-		lines = append(lines, "- For multi-step work keep a short plan with update_plan (one step in_progress at a time) and update it as you go.")
+	if can(plan) {
+		lines = append(lines, "- For multi-step work keep a short plan with "+plan+" (one step in_progress at a time) and update it as you go.")
 	}
-	if can("exec_command") {
+	if can(exec) {
 		lines = append(lines,
-			"- Commands run through bash -lc inside a sandbox; if one fails for lack of permission, say so instead of working around the sandbox.",
+			"- Commands run through "+runner+" inside a sandbox; if one fails for lack of permission, say so instead of working around the sandbox.",
 			"- Do not use git commit, git push or destructive commands (rm -rf, git reset --hard) unless the user asked for them.")
 	}
 	return strings.Join(lines, "\n")

@@ -501,6 +501,9 @@ func inputEvent(id protocol.ThreadID, turnID string, it protocol.Item, inputID s
 // toolAllowed applies the thread's template policy, its surface and the
 // filter its surface gave it.
 func (t *Thread) toolAllowed(name string) bool {
+	if set := tools.SetOf(name); set != "" && set != t.toolSet() {
+		return false
+	}
 	if !t.e.surfaceAllows(t.surface, name) {
 		return false
 	}
