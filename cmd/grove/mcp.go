@@ -35,6 +35,11 @@ func newToolRegistry(cfg *config.Config, cwd string, sampler *mcp.Sampler) (*too
 	if err := tools.RegisterCore(reg); err != nil {
 		return nil, nil, fmt.Errorf("register tools: %w", err)
 	}
+	// Claude Code's tools, for the agents whose model is Claude's (see
+	// agents.tool_set).
+	if err := tools.RegisterClaude(reg); err != nil {
+		return nil, nil, fmt.Errorf("register Claude's tools: %w", err)
+	}
 	// Servers that ask get the session's workspace roots and, with the
 	// user's approval per request, its model (sampling).
 	roots := append([]string{cwd}, cfg.WorkspaceWrite.WritableRoots...)
