@@ -11,7 +11,7 @@ import (
 // TestToolSchemasGolden pins the parameter schemas the model sees.
 func TestToolSchemasGolden(t *testing.T) {
 	schematest.Golden(t, "testdata/tool_schemas.golden", map[string]json.RawMessage{
-		"create": schema.MustObject(createArgs{}),
+		"create": (&Surface{profiles: merged(nil)}).createSchema(),
 		"wait":   schema.MustObject(waitArgs{}),
 		"cancel": schema.MustObject(cancelArgs{}),
 	})

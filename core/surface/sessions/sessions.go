@@ -62,7 +62,7 @@ func Factory(opts Options) engine.SurfaceFactory {
 func New(e *engine.Engine, opts Options) (*Surface, error) {
 	s := &Surface{e: e, profiles: merged(opts.Profiles), cancelled: map[protocol.ThreadID]bool{}}
 	s.tools = []tools.Tool{
-		&tool{spec: model.ToolSpec{Name: ToolCreate, Description: s.createDescription(), Parameters: schema.MustObject(createArgs{})}, run: s.create},
+		&tool{spec: model.ToolSpec{Name: ToolCreate, Description: s.createDescription(), Parameters: s.createSchema()}, run: s.create},
 		&tool{spec: model.ToolSpec{Name: ToolWait, Description: "Wait for a child session to finish and return its final message as result. timeout_ms <= 0 checks without waiting (an error while it is still running).", Parameters: schema.MustObject(waitArgs{})}, run: s.wait},
 		&tool{spec: model.ToolSpec{Name: ToolCancel, Description: "Cancel a child session (and the sessions it started). cancelled is true when it was still running.", Parameters: schema.MustObject(cancelArgs{})}, run: s.cancel},
 	}
@@ -81,6 +81,26 @@ func (s *Surface) Instructions() string {
 - Hand a self-contained part of the work to a child session with create_session: pick a session_type and give a prompt with everything the child needs (it does not see this conversation). It returns a session_id at once.
 - Collect the child's final message with wait_session; with timeout_ms <= 0 it only checks. Start several children before waiting on any when their parts are independent. cancel_session stops one you no longer need.
 - Children cannot ask the user for approvals: give them work they can do within the sandbox.`
+}
+
+// createSchema is create_session's parameters with session_type an enum
+// of the session types (seed 003: "an enum string"), configured ones
+// included.
+func (s *Surface) createSchema() json.RawMessage {
+	base := schema.MustObject(createArgs{})
+	var obj map[string]any
+	if err := json.Unmarshal(base, &obj); err != nil {
+		return base
+	}
+	props, _ := obj["properties"].(map[string]any)
+	if st, ok := props["session_type"].(map[string]any); ok {
+		st["enum"] = names(s.profiles)
+	}
+	b, err := json.Marshal(obj)
+	if err != nil {
+		return base
+	}
+	return b
 }
 
 func (s *Surface) createDescription() string {
