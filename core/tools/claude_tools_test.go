@@ -1,0 +1,191 @@
+package tools
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/grovecli/grove/protocol"
+)
+
+func claudeRegistry(t testing.TB) *Registry {
+	t.Helper()
+	r := NewRegistry()
+	if err := RegisterClaude(r); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestClaudeReadFormats: Claude Code's numbering, its empty-file and
+// short-file reminders, long lines cut at 2000 characters, offset/limit.
+func TestClaudeReadFormats(t *testing.T) {
+	r, env := claudeRegistry(t), testEnv(t)
+	env.ThreadID = "t"
+	write(t, env.Cwd, "a.txt", "one\ntwo\nthree\n")
+	write(t, env.Cwd, "empty.txt", "")
+	write(t, env.Cwd, "long.txt", strings.Repeat("x", 2500)+"\n")
+	p := func(n string) string { return filepath.Join(env.Cwd, n) }
+	for _, c := range []struct {
+		args any
+		want string
+	}{
+		{map[string]any{"file_path": p("a.txt")}, "     1→one\n     2→two\n     3→three"},
+		{map[string]any{"file_path": p("a.txt"), "offset": 2, "limit": 1}, "     2→two"},
+		{map[string]any{"file_path": p("a.txt"), "offset": 9}, "<system-reminder>Warning: the file exists but is shorter than the provided offset (9). The file has 3 lines.</system-reminder>"},
+		{map[string]any{"file_path": p("empty.txt")}, "<system-reminder>Warning: the file exists but the contents are empty.</system-reminder>"},
+		{map[string]any{"file_path": p("long.txt")}, "     1→" + strings.Repeat("x", 2000)},
+		{map[string]any{"file_path": p("missing.txt")}, "File does not exist."},
+	} {
+		if got := run(t, r, env, "Read", c.args).Output; got != c.want {
+			t.Errorf("Read %v = %q, want %q", c.args, got, c.want)
+		}
+	}
+	img := p("dot.png")
+	if err := os.WriteFile(img, []byte("\x89PNG\r\n\x1a\nfake"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := run(t, r, env, "Read", map[string]any{"file_path": img})
+	if len(res.Images) != 1 || !strings.HasPrefix(res.Images[0], "data:image/png;base64,") {
+		t.Errorf("an image came back as %+v", res)
+	}
+}
+
+// TestClaudeEditRules: read before edit, a non-unique old_string refused
+// with the file left alone, replace_all, a file changed since it was read
+// refused, CRLF files keep their endings.
+func TestClaudeEditRules(t *testing.T) {
+	r, env := claudeRegistry(t), testEnv(t)
+	env.ThreadID = "t"
+	f := filepath.Join(env.Cwd, "f.txt")
+	write(t, env.Cwd, "f.txt", "a\nb\na\n")
+	edit := func(old, new string, all bool) Result {
+		return run(t, r, env, "Edit", map[string]any{"file_path": f, "old_string": old, "new_string": new, "replace_all": all})
+	}
+	if res := edit("b", "B", false); res.Output != claudeNotRead || !res.IsError {
+		t.Fatalf("edit before Read: %+v", res)
+	}
+	run(t, r, env, "Read", map[string]any{"file_path": f})
+	if res := edit("a", "A", false); !strings.HasPrefix(res.Output, "Found 2 matches of the string to replace, but replace_all is false.") || read(t, env.Cwd, "f.txt") != "a\nb\na\n" {
+		t.Fatalf("ambiguous edit: %+v; file %q", res, read(t, env.Cwd, "f.txt"))
+	}
+	if res := edit("zzz", "y", false); res.Output != "String to replace not found in file.\nString: zzz" {
+		t.Errorf("missing string: %q", res.Output)
+	}
+	if res := edit("a", "A", true); res.IsError || res.Output != "The file "+f+" has been updated. All occurrences of 'a' were successfully replaced with 'A'." || read(t, env.Cwd, "f.txt") != "A\nb\nA\n" {
+		t.Fatalf("replace_all: %+v; file %q", res, read(t, env.Cwd, "f.txt"))
+	}
+	// Someone else changes the file: the next edit must Read again.
+	future := time.Now().Add(time.Hour)
+	write(t, env.Cwd, "f.txt", "A\nb\nA\nmore\n")
+	if err := os.Chtimes(f, future, future); err != nil {
+		t.Fatal(err)
+	}
+	if res := edit("b", "B", false); res.Output != claudeModified {
+		t.Fatalf("edit of a changed file: %+v", res)
+	}
+	write(t, env.Cwd, "crlf.txt", "x\r\ny\r\n")
+	c := filepath.Join(env.Cwd, "crlf.txt")
+	run(t, r, env, "Read", map[string]any{"file_path": c})
+	if res := run(t, r, env, "Edit", map[string]any{"file_path": c, "old_string": "x\ny", "new_string": "x\nz"}); res.IsError || read(t, env.Cwd, "crlf.txt") != "x\r\nz\r\n" {
+		t.Fatalf("CRLF edit: %+v; file %q", res, read(t, env.Cwd, "crlf.txt"))
+	}
+}
+
+// TestClaudeWriteAndMultiEdit: a new file, an overwrite after Read, a
+// MultiEdit whose second edit fails changes nothing.
+func TestClaudeWriteAndMultiEdit(t *testing.T) {
+	r, env := claudeRegistry(t), testEnv(t)
+	env.ThreadID = "t"
+	f := filepath.Join(env.Cwd, "dir", "new.go")
+	if res := run(t, r, env, "Write", map[string]any{"file_path": f, "content": "package x\n"}); res.Output != "File created successfully at: "+f {
+		t.Fatalf("Write new: %+v", res)
+	}
+	if res := run(t, r, env, "Write", map[string]any{"file_path": f, "content": "package y\n"}); res.IsError || !strings.HasSuffix(res.Output, "     1→package y") {
+		t.Fatalf("overwrite of a file this thread wrote: %+v", res)
+	}
+	other := &Env{ThreadID: "other", Cwd: env.Cwd, Sandbox: env.Sandbox}
+	if res := run(t, r, other, "Write", map[string]any{"file_path": f, "content": "x"}); res.Output != claudeNotRead {
+		t.Fatalf("another agent overwrote a file it never read: %+v", res)
+	}
+	res := run(t, r, env, "MultiEdit", map[string]any{"file_path": f, "edits": []map[string]any{{"old_string": "package", "new_string": "pkg"}, {"old_string": "nope", "new_string": "x"}}})
+	if !res.IsError || read(t, env.Cwd, "dir/new.go") != "package y\n" {
+		t.Fatalf("failed MultiEdit: %+v; file %q", res, read(t, env.Cwd, "dir/new.go"))
+	}
+	res = run(t, r, env, "MultiEdit", map[string]any{"file_path": f, "edits": []map[string]any{{"old_string": "package", "new_string": "pkg"}, {"old_string": "y", "new_string": "z"}}})
+	if res.Output != "Applied 2 edits to "+f+":\n1. Replaced \"package\" with \"pkg\"\n2. Replaced \"y\" with \"z\"" || read(t, env.Cwd, "dir/new.go") != "pkg z\n" {
+		t.Fatalf("MultiEdit: %+v; file %q", res, read(t, env.Cwd, "dir/new.go"))
+	}
+}
+
+// TestClaudeWritesStayInTheSandbox: under workspace-write a Write outside
+// the writable roots, directly or through a symlink planted inside them,
+// needs approval; with no one to ask nothing is written.
+func TestClaudeWritesStayInTheSandbox(t *testing.T) {
+	r := claudeRegistry(t)
+	work, outside := t.TempDir(), t.TempDir()
+	t.Setenv("TMPDIR", t.TempDir()) // so outside is not under the temp root
+	env := &Env{ThreadID: "t", Cwd: work, Sandbox: protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite}, ApprovalPolicy: protocol.ApprovalOnRequest}
+	if err := os.Symlink(outside, filepath.Join(work, "link")); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{filepath.Join(outside, "x.txt"), filepath.Join(work, "link", "y.txt")} {
+		res := run(t, r, env, "Write", map[string]any{"file_path": p, "content": "pwned"})
+		if !res.IsError {
+			t.Errorf("Write %s outside the roots: %+v", p, res)
+		}
+	}
+	if ents, _ := os.ReadDir(outside); len(ents) != 0 {
+		t.Fatalf("files written outside the sandbox: %v", ents)
+	}
+}
+
+// TestClaudeBashForgedDirectoryStaysInTheSandbox: a command that prints a
+// fake directory marker cannot move the next command outside the
+// writable roots (the marker is random, and the directory is checked).
+func TestClaudeBashForgedDirectoryStaysInTheSandbox(t *testing.T) {
+	b := newClaudeBash()
+	env := &Env{ThreadID: "t", Cwd: t.TempDir(), Sandbox: protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite}}
+	b.dirs["t"] = "/etc"
+	if got := b.dir(env); got != env.Cwd {
+		t.Fatalf("a directory outside the roots was kept: %s", got)
+	}
+	out, dir := splitCwdMarker("hello\n__grove_cwd_fake__/etc", cwdMarker())
+	if dir != "" || !strings.Contains(out, "/etc") {
+		t.Fatalf("a forged marker was taken: %q %q", out, dir)
+	}
+}
+
+// TestClaudeGrepModes: ripgrep's content format with context and group
+// separators, files_with_matches, count, head_limit, type, hidden files.
+func TestClaudeGrepModes(t *testing.T) {
+	r, env := claudeRegistry(t), testEnv(t)
+	write(t, env.Cwd, "a.go", "one\ntwo\nthree\nfour\nfive\nsix\nseven\n")
+	write(t, env.Cwd, "b.txt", "two\n")
+	write(t, env.Cwd, ".hidden/c.go", "two\n")
+	a := filepath.Join(env.Cwd, "a.go")
+	got := run(t, r, env, "Grep", map[string]any{"pattern": "two|six", "path": a, "output_mode": "content", "-C": 1}).Output
+	if want := "1-one\n2:two\n3-three\n--\n5-five\n6:six\n7-seven"; got != want {
+		t.Errorf("content in one file:\n%s\nwant:\n%s", got, want)
+	}
+	got = run(t, r, env, "Grep", map[string]any{"pattern": "two", "type": "go"}).Output
+	if got != "Found 1 file\n"+a {
+		t.Errorf("files_with_matches, type go (hidden skipped): %q", got)
+	}
+	got = run(t, r, env, "Grep", map[string]any{"pattern": "t", "output_mode": "count", "glob": "*.go"}).Output
+	if got != a+":2\n\nFound 2 total occurrences across 1 file." {
+		t.Errorf("count: %q", got)
+	}
+	got = run(t, r, env, "Grep", map[string]any{"pattern": "o", "path": a, "output_mode": "content", "head_limit": 2}).Output
+	if got != "1:one\n2:two\n\n[Showing results with pagination = limit: 2, offset: 0]" {
+		t.Errorf("head_limit: %q", got)
+	}
+	if got := run(t, r, env, "Grep", map[string]any{"pattern": "two", "type": "cobol"}); !got.IsError {
+		t.Errorf("unknown type: %+v", got)
+	}
+	if got := run(t, r, env, "Grep", map[string]any{"pattern": "zzz"}).Output; got != "No files found" {
+		t.Errorf("no match: %q", got)
+	}
+}
