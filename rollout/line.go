@@ -52,8 +52,12 @@ type SessionMeta struct {
 	Note            string                  `json:"note,omitempty"`
 	ThreadName      string                  `json:"thread_name,omitempty"`
 	Instructions    string                  `json:"instructions,omitempty"`
-	AllowList       []string                `json:"allow_list,omitempty"`
-	DenyList        []string                `json:"deny_list,omitempty"`
+	// ExactInstructions: Instructions are the thread's whole system
+	// prompt (a seed-004 Task agent's definition prompt), not a role
+	// section inside grove's.
+	ExactInstructions bool     `json:"exact_instructions,omitempty"`
+	AllowList         []string `json:"allow_list,omitempty"`
+	DenyList          []string `json:"deny_list,omitempty"`
 	// Surface is the thread's delegation surface ("" = none); absent in
 	// rollouts written before surfaces existed.
 	Surface *string `json:"surface,omitempty"`

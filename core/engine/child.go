@@ -31,6 +31,16 @@ type ChildSpec struct {
 	// Instructions are the role prompt (the engine adds its base prompt,
 	// the project docs and the environment).
 	Instructions string
+	// ExactInstructions makes Instructions the child's whole system
+	// prompt, with nothing of grove's around it (seed 004 §3.4.2).
+	ExactInstructions bool
+	// PlainPrompt sends Prompt as a plain user message, without the
+	// "[message from agent …]" label other agents' messages carry (seed
+	// 004: the executor's Message::user(prompt)).
+	PlainPrompt bool
+	// WorkingDirectory is the child's working directory ("" = the
+	// caller's), approved like spawn_agent's working_directory.
+	WorkingDirectory string
 	// History is put before Prompt (a forked parent context).
 	History []protocol.Item
 	// Surface is the child's own delegation surface ("" = none).
@@ -132,6 +142,7 @@ func applyChildSpec(spec *threadSpec, c *ChildSpec) {
 	spec.agentType = c.AgentType
 	spec.description = c.Description
 	spec.rolePrompt = c.Instructions
+	spec.exactInstructions = c.ExactInstructions
 	spec.surface = c.Surface
 	spec.history = append([]protocol.Item(nil), c.History...)
 	if c.ReadOnly {
@@ -160,8 +171,12 @@ func (e *Engine) SpawnChild(ctx context.Context, spec ChildSpec) (protocol.Threa
 	if err != nil {
 		return "", err
 	}
+	items := []protocol.Item{protocol.UserMessage(spec.Prompt)}
+	if !spec.PlainPrompt {
+		items = fromAgent(caller.id, items)
+	}
 	child, err := e.spawn(ctx, spawnRequest{
-		caller: caller, callID: spec.CallID, items: fromAgent(caller.id, []protocol.Item{protocol.UserMessage(spec.Prompt)}),
+		caller: caller, callID: spec.CallID, items: items, workdir: spec.WorkingDirectory,
 		agentType: spec.AgentType, model: strings.TrimSpace(spec.Model), effort: strings.TrimSpace(spec.Effort), note: noteOrNil(spec.Note), child: &spec,
 		ownTools: own,
 	})

@@ -24,8 +24,10 @@ type threadSpec struct {
 	sandbox     protocol.SandboxPolicy
 	allow, deny []string
 	rolePrompt  string
-	note        string
-	history     []protocol.Item
+	// exactInstructions: rolePrompt is the whole system prompt.
+	exactInstructions bool
+	note              string
+	history           []protocol.Item
 	// firstPrompt is the title a resumed session keeps (its index entry's):
 	// a compacted history may no longer hold the first message.
 	firstPrompt string
@@ -77,6 +79,9 @@ func (e *Engine) newThread(spec threadSpec) (*Thread, error) {
 		t.firstPrompt = rollout.FirstPrompt(spec.history)
 	}
 	t.instructions = e.instructionsFor(t, spec.rolePrompt)
+	if spec.exactInstructions {
+		t.instructions = spec.rolePrompt
+	}
 	t.specs = t.toolSpecs()
 
 	var rec *rollout.Recorder
@@ -93,7 +98,7 @@ func (e *Engine) newThread(spec threadSpec) (*Thread, error) {
 			AgentType: t.agentType, AgentName: t.agentName, Model: t.modelName,
 			Provider: e.opts.Provider, ReasoningEffort: t.effort, Cwd: t.cwd,
 			Sandbox: t.sandbox, ApprovalPolicy: e.ApprovalPolicy(),
-			SpawnCallID: t.spawnCallID, Note: t.note, Instructions: spec.rolePrompt,
+			SpawnCallID: t.spawnCallID, Note: t.note, Instructions: spec.rolePrompt, ExactInstructions: spec.exactInstructions,
 			AllowList: t.allow, DenyList: t.deny, Timestamp: t.createdAt,
 			Host: t.host,
 		}

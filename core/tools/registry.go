@@ -226,6 +226,12 @@ func (r *Registry) Specs(allow func(name string) bool) []model.ToolSpec {
 	return out
 }
 
+// ArgErrorWording is a tool whose contract words a call that breaks its
+// schema itself (seed 004's complete_task: "Output validation failed: …").
+type ArgErrorWording interface {
+	ArgError(err error) string
+}
+
 // Unlisted is a tool that is not offered to the model but still answers
 // when called: a name an earlier release of a tool set used (Claude
 // Code's LS, KillShell), which models trained on it may still call.
@@ -264,6 +270,9 @@ func (r *Registry) RunAllowed(ctx context.Context, env *Env, name string, args j
 	}
 	args, err := e.validate(name, args)
 	if err != nil {
+		if w, ok := e.tool.(ArgErrorWording); ok {
+			return Errorf("%s", w.ArgError(err))
+		}
 		return Errorf("%v", err)
 	}
 	if env == nil {

@@ -1,7 +1,6 @@
 package surfacetest_test
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -121,17 +120,12 @@ func TestSeed004(t *testing.T) {
 			},
 			"k1": {complete}, "k2": {complete},
 		}), check: func(t *testing.T, env *surfacetest.Env) {
-			// grove heads a delegated message with who sent it (an
-			// addition: the text that follows is the seed's).
+			// The task is a plain user message: no grove header (§3.4.2's
+			// Message::user(prompt)).
 			got := strings.Join(conversation(env.Request("k1", 0)), " | ")
-			got = regexp.MustCompile(`\[message from your parent agent [^\]]*\]\n`).ReplaceAllString(got, "")
 			exact(t, "few-shot conversation", got, "user: Q: 1+1 | assistant: A: 2 | user: Q: AS:k1 2+2")
-			// The seed's executor sends Message::user(prompt) (§3.4.2);
 			// "Get Started!" is PromptConfig's comment only.
-			plain := conversation(env.Request("k2", 0))
-			if len(plain) != 1 || !strings.HasSuffix(plain[0], "\nAS:k2 go") {
-				t.Errorf("no query: %q", plain)
-			}
+			exact(t, "no query", strings.Join(conversation(env.Request("k2", 0)), " | "), "user: AS:k2 go")
 		}},
 		{clause: "004-52 a Task agent's approval goes to the parent's session and the user", cfg: func() surfacetest.Config {
 			c := taskCfg(nil, surfacetest.Turns{
@@ -194,9 +188,9 @@ func TestSeed004(t *testing.T) {
 			"root": {call("a", "Task", `{"subagent_type":"bare","description":"d","prompt":"AS:k1 go"}`), say("ok")},
 			"k1":   {complete},
 		}), check: func(t *testing.T, env *surfacetest.Env) {
-			if sys := env.System("k1", 0); !strings.Contains(sys, "# Your role: bare\nYou are a helpful assistant.\n") {
-				t.Errorf("no default system prompt:\n%s", sys)
-			}
+			// §3.4.2: the system prompt is the definition's, else exactly
+			// this; nothing of grove's around it.
+			exact(t, "default system prompt", env.System("k1", 0), "You are a helpful assistant.")
 		}},
 		{clause: "004-60 SubAgentSource Explore / Plan / Custom", cfg: taskCfg(map[string]string{".grove/agents/bare.yaml": "agentType: bare\nwhenToUse: Bare.\n"}, surfacetest.Turns{
 			"root": {

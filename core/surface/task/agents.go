@@ -49,6 +49,9 @@ type Agent struct {
 	// Temperature and TopP are the definition's modelConfig values when
 	// it sets them (nil: the provider's default).
 	Temperature, TopP *float64
+	// BaseDir is the definition's baseDir: the agent's working directory
+	// ("" = the caller's; relative to the caller's).
+	BaseDir string
 }
 
 // neverAsks reports whether the agent runs without approval prompts:
@@ -190,6 +193,7 @@ func fromTemplate(t *templates.Template, def Defaults) *Agent {
 			a.ExecutionMode = templates.ExecutionLightweight
 		}
 		a.Temperature, a.TopP = d.ModelConfig.Temperature, d.ModelConfig.TopP
+		a.BaseDir = strings.TrimSpace(d.BaseDir)
 	}
 	return a
 }

@@ -52,6 +52,12 @@ func newCompleteTask(a *Agent, store *results) (*completeTask, error) {
 
 func (c *completeTask) Spec() model.ToolSpec { return c.spec }
 
+// ArgError words an output that breaks the definition's schema as seed
+// 004 §3.0's OutputValidationError.
+func (c *completeTask) ArgError(err error) string {
+	return "Output validation failed: " + strings.TrimPrefix(err.Error(), "invalid arguments for "+ToolCompleteTask+": ")
+}
+
 // Run records the agent's result as seed 004's extract_complete_task_output
 // does: the named output when the definition has an outputConfig and the
 // call carries it, else the whole arguments, pretty-printed JSON either way.

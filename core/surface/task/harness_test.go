@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -23,11 +25,28 @@ func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 var roleRe = regexp.MustCompile(`# Your role: (\S+)`)
 
+// current is the engine of the running test (the tests of this package
+// do not run in parallel; a test with two engines runs them one after
+// the other).
+var current atomic.Pointer[engine.Engine]
+
+// roleOf names the agent a request is from: "# Your role: X" in grove's
+// prompt; the root by grove's prompt; a Task agent, whose system prompt
+// is its definition's alone (seed 004), by its thread's agent type (the
+// request's cache key is the thread id).
 func roleOf(req model.Request) string {
 	if m := roleRe.FindStringSubmatch(req.Instructions); m != nil {
 		return m[1]
 	}
-	return "root"
+	if strings.HasPrefix(req.Instructions, "You are a coding agent running in grove") {
+		return "root"
+	}
+	if e := current.Load(); e != nil {
+		if ti, ok := e.Info(protocol.ThreadID(req.CacheKey)); ok && ti.AgentType != "" {
+			return ti.AgentType
+		}
+	}
+	return "agent"
 }
 
 // newScripted is a model whose replies a test computes from each
@@ -127,6 +146,7 @@ func start(t *testing.T, c model.Client, s setup) (*engine.Engine, protocol.Thre
 			Disabled: s.disabled, Defaults: s.defaults,
 		})},
 	})
+	current.Store(env.Engine)
 	return env.Engine, env.Root
 }
 

@@ -15,8 +15,10 @@ func howYouWork(req model.Request) string {
 }
 
 // TestReadOnlyAgentsAreNotToldToUseToolsTheyLack: Explore and Plan see
-// none of exec_command, apply_patch or update_plan, and their "How you
-// work" section names none of them; the root, which has them, is told.
+// none of exec_command, apply_patch or update_plan, and their system
+// prompt is their own (seed 004 §3.4.2: the definition's prompt alone, no
+// grove sections) and names none of them; the root, which has them, is
+// told in its "How you work" section.
 func TestReadOnlyAgentsAreNotToldToUseToolsTheyLack(t *testing.T) {
 	c := newScripted(nil)
 	c.Reply = func(role string, req model.Request) model.Response {
@@ -49,14 +51,18 @@ func TestReadOnlyAgentsAreNotToldToUseToolsTheyLack(t *testing.T) {
 		if len(reqs) == 0 {
 			t.Fatalf("%s never ran", role)
 		}
-		section := howYouWork(reqs[0])
+		sys := reqs[0].Instructions
 		for _, tool := range []string{"exec_command", "apply_patch", "update_plan"} {
-			if strings.Contains(section, tool) {
-				t.Errorf("%s is told to use %s it does not have:\n%s", role, tool, section)
+			if strings.Contains(sys, tool) {
+				t.Errorf("%s is told to use %s it does not have:\n%s", role, tool, sys)
 			}
 		}
-		if !strings.Contains(section, "You cannot change files") || !strings.Contains(section, "grep_files") {
-			t.Errorf("%s section:\n%s", role, section)
+		want := explorePrompt
+		if role == "Plan" {
+			want = planPrompt
+		}
+		if strings.Contains(sys, "# How you work") || strings.Contains(sys, "# Your role") || !strings.HasPrefix(sys, want[:40]) {
+			t.Errorf("%s system prompt is not its definition's alone:\n%s", role, sys)
 		}
 	}
 }

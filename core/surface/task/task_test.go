@@ -292,8 +292,10 @@ func TestMaxTurnsGraceIgnoredKeepsPartialResult(t *testing.T) {
 	e, root := start(t, c, setup{cwd: project(t, map[string]string{"counter.yaml": limitedYAML})})
 	runRoot(t, e, root, "go")
 	out := toolOutput(t, c, "t1")
-	if out["status"] != "max_turns" || out["result"] != "partial: 3 files so far" {
-		t.Errorf("result = %v, want max_turns with the partial result", out)
+	// Seed 004 §3.6: a failed grace step returns the original status and
+	// its result (§3.4.2's text for max_turns).
+	if out["status"] != "max_turns" || out["result"] != "Subagent reached max turns limit (2)" {
+		t.Errorf("result = %v, want max_turns with the seed's text", out)
 	}
 	if n := len(c.Requests("counter")); n != 3 {
 		t.Errorf("counter made %d requests, want 2 + the grace step", n)
@@ -487,8 +489,9 @@ func TestPlanForksParentContext(t *testing.T) {
 	if !strings.Contains(all, "zebra") || !strings.Contains(all, "### ENTERING SUB-AGENT ROUTINE ###") {
 		t.Errorf("forked context = %q", all)
 	}
-	if !strings.HasSuffix(lastUser(req), "\nplan the change") {
-		t.Errorf("last message = %q, want the task prompt", lastUser(req))
+	// Seed 004: the task is a plain user message, no grove header.
+	if lastUser(req) != "plan the change" {
+		t.Errorf("last message = %q, want the task prompt alone", lastUser(req))
 	}
 	if info := mustInfo(t, e, req); info.Sandbox.Mode != protocol.SandboxReadOnly {
 		t.Errorf("Plan sandbox = %v, want read-only", info.Sandbox.Mode)

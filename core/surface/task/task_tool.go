@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -110,22 +111,23 @@ func (t *taskTool) Run(ctx context.Context, env *tools.Env, raw json.RawMessage)
 		return tools.Errorf("Task: %v", err)
 	}
 	start := time.Now()
-	var id protocol.ThreadID
 	if resume := strings.TrimSpace(a.Resume); resume != "" {
-		id = protocol.ThreadID(resume)
-		if err := s.e.CheckContinue(env.ThreadID, id); err != nil {
+		// Seed 004 §3.6.3: a new executor (a new agent-<uuid>) continues
+		// the previous agent's transcript.
+		prev := protocol.ThreadID(resume)
+		if err := s.e.CheckContinue(env.ThreadID, prev); err != nil {
 			return tools.Errorf("Subagent execution failed: %v", err)
 		}
-		s.results.begin(id, run{agent: agent, description: a.Description, startedAt: start.UnixNano(), background: a.RunInBackground}, true)
-		if err := s.e.ContinueChild(env.ThreadID, id, spec.Prompt, &spec); err != nil {
+		spec.History = s.e.History(prev)
+	}
+	id, err := s.e.SpawnChild(ctx, spec)
+	if err != nil {
+		if a.Resume != "" {
 			return tools.Errorf("Subagent execution failed: %s", engineMessage(err))
 		}
-	} else {
-		if id, err = s.e.SpawnChild(ctx, spec); err != nil {
-			return tools.Errorf("Task: %s", engineMessage(err))
-		}
-		s.results.begin(id, run{agent: agent, description: a.Description, startedAt: start.UnixNano(), background: a.RunInBackground}, false)
+		return tools.Errorf("Task: %s", engineMessage(err))
 	}
+	s.results.begin(id, run{agent: agent, description: a.Description, startedAt: start.UnixNano(), background: a.RunInBackground}, false)
 	if a.RunInBackground {
 		out := map[string]any{"status": "async_launched", "agent_id": id, "description": a.Description}
 		return jsonResult(out, false, fmt.Sprintf("%s: %s (background)", agent.Type, a.Description), id)
@@ -140,7 +142,8 @@ func (t *taskTool) Run(ctx context.Context, env *tools.Env, raw json.RawMessage)
 	}
 	o := s.outcome(id)
 	if err != nil || st.Kind == protocol.StatusInterrupted {
-		o.Status = StatusAborted
+		o.Status, o.Result = StatusAborted, AbortedText
+		o.Duration = time.Since(start)
 	}
 	out := map[string]any{
 		"status": o.Status, "result": o.Result, "turns_used": o.Turns, "duration_seconds": o.Duration.Seconds(),
@@ -171,6 +174,12 @@ func (s *Surface) childSpec(env *tools.Env, a *Agent, args taskArgs) (engine.Chi
 		return engine.ChildSpec{}, err
 	}
 	vars["cwd"] = env.Cwd
+	if a.BaseDir != "" {
+		vars["cwd"] = filepath.Join(env.Cwd, a.BaseDir)
+		if filepath.IsAbs(a.BaseDir) {
+			vars["cwd"] = filepath.Clean(a.BaseDir)
+		}
+	}
 	vars["prompt"] = args.Prompt
 	vars["description"] = args.Description
 	vars["agent_type"] = a.Type
@@ -183,12 +192,16 @@ func (s *Surface) childSpec(env *tools.Env, a *Agent, args taskArgs) (engine.Chi
 		Caller: env.ThreadID, CallID: env.CallID,
 		Prompt:    firstMessage(a, args.Prompt, vars),
 		AgentType: a.Type, Description: args.Description, Note: args.Description,
-		Model: model, Instructions: substitute(a.Prompt, vars) + completionNote,
-		Allow:        toolFilter(a, args.RunInBackground, s.opts.TrustCustomAgents),
-		Blocked:      blockedMessage,
-		NewID:        newAgentID,
-		Tools:        []tools.Tool{complete},
-		EndTurnTools: []string{ToolCompleteTask},
+		// Seed 004 §3.4.2: the system prompt is the definition's (or "You
+		// are a helpful assistant."), substituted, and nothing else; the
+		// task is a plain user message.
+		Model: model, Instructions: substitute(a.Prompt, vars), ExactInstructions: true, PlainPrompt: true,
+		WorkingDirectory: a.BaseDir,
+		Allow:            toolFilter(a, args.RunInBackground, s.opts.TrustCustomAgents),
+		Blocked:          blockedMessage,
+		NewID:            newAgentID,
+		Tools:            []tools.Tool{complete},
+		EndTurnTools:     []string{ToolCompleteTask},
 		Limits: engine.Limits{
 			MaxSteps: a.MaxTurns, MaxTime: a.MaxTime, Grace: a.Grace,
 			GracePrompt: gracePrompt, GraceTools: []string{ToolCompleteTask}, GraceOnEnd: true,
@@ -215,8 +228,9 @@ func blockedMessage(name string) string {
 	return fmt.Sprintf("Tool '%s' is not available in this context", name)
 }
 
-// completionNote tells every Task agent how its work ends.
-const completionNote = "\n\nWhen your task is done, call complete_task with your result: that call ends your work and hands the result back. A reply without it does not complete the task."
+
+// AbortedText is seed 004's result of a cancelled run (§3.0 Cancelled).
+const AbortedText = "Subagent execution was cancelled"
 
 // Result statuses (seed 004 §3.4.2).
 const (
@@ -250,24 +264,37 @@ func (s *Surface) outcome(id protocol.ThreadID) outcome {
 	if o.Tokens == 0 {
 		o.Tokens = rep.Usage.InputTokens + rep.Usage.OutputTokens
 	}
-	if r.startedAt != 0 && !rep.StatusAt.IsZero() {
-		o.Duration = max(rep.StatusAt.Sub(time.Unix(0, r.startedAt)), 0)
+	if r.startedAt != 0 {
+		// The time it ran: to its final status, or until now when it has
+		// none yet (an aborted run read as it is being stopped).
+		end := time.Now()
+		if rep.Status.IsFinal() && rep.StatusAt.After(time.Unix(0, r.startedAt)) {
+			end = rep.StatusAt
+		}
+		o.Duration = max(end.Sub(time.Unix(0, r.startedAt)), 0)
 	}
 	partial := rep.Status.Message
 	if partial == "" {
 		partial = rep.LastMessage
 	}
+	var maxTime time.Duration
+	maxTurns := 0
+	if r.agent != nil {
+		maxTime, maxTurns = r.agent.MaxTime, r.agent.MaxTurns
+	}
+	// Seed 004 §3.4.2's result texts for the runs that did not reach
+	// their goal (the grace step keeps the original status and text).
 	switch {
 	case r.completed:
 		o.Status, o.Result = StatusGoal, r.result
 	case rep.Status.Kind == protocol.StatusErrored:
-		o.Status, o.Result = StatusError, rep.Status.Message
+		o.Status, o.Result = StatusError, "Subagent error: Model error: "+rep.Status.Message
 	case rep.Status.Kind == protocol.StatusInterrupted || rep.Status.Kind == protocol.StatusShutdown:
-		o.Status, o.Result = StatusAborted, partial
+		o.Status, o.Result = StatusAborted, AbortedText
 	case rep.LimitHit == engine.LimitMaxSteps:
-		o.Status, o.Result = StatusMaxTurns, partial
+		o.Status, o.Result = StatusMaxTurns, fmt.Sprintf("Subagent reached max turns limit (%d)", maxTurns)
 	case rep.LimitHit == engine.LimitTimeout:
-		o.Status, o.Result = StatusTimeout, partial
+		o.Status, o.Result = StatusTimeout, fmt.Sprintf("Subagent timed out after %d seconds", int64(maxTime.Seconds()))
 	case rep.LimitHit == engine.LimitNoCompletion:
 		o.Status, o.Result = StatusNoCompleteTask, partial
 	default:
