@@ -410,6 +410,11 @@ func (c *Config) fillDefaults() error {
 	c.Agents.Surface = strings.ToLower(strings.TrimSpace(c.Agents.Surface))
 	if c.Agents.Surface == "" {
 		c.Agents.Surface = "collab"
+		if e := c.Subagent.Enabled; e != nil && *e {
+			// Seed 004: `[subagent] enabled = true` alone offers Task
+			// and TaskOutput (agents.surface, when set, still decides).
+			c.Agents.Surface = "task"
+		}
 	}
 	if !slices.Contains(Surfaces, c.Agents.Surface) {
 		return fmt.Errorf("agents.surface %q: expected collab, task, inbox, sessions or auto", c.Agents.Surface)
