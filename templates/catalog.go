@@ -102,6 +102,9 @@ func searchPath(d Dirs) []source {
 // take the others down.
 func Load(d Dirs, opts Options) *Catalog {
 	c := &Catalog{byType: map[string]*Template{}, broken: map[string]*ParseError{}}
+	// Unedited seeded copies in $GROVE_HOME/agents rank as the built-ins
+	// they are: loaded last, but from their file, as the user's.
+	seeded := map[string]string{}
 	for _, s := range searchPath(d) {
 		entries, err := os.ReadDir(s.dir)
 		if err != nil {
@@ -119,6 +122,7 @@ func Load(d Dirs, opts Options) *Catalog {
 				continue
 			}
 			if s.seeded && isSeedCopy(e.Name(), data) {
+				seeded[strings.TrimSuffix(e.Name(), ".md")] = path
 				continue // the built-in itself, loaded last
 			}
 			c.add(path, s.scope, data, opts)
@@ -127,6 +131,12 @@ func Load(d Dirs, opts Options) *Catalog {
 	for _, name := range EmbeddedNames {
 		data, err := embedded.ReadFile("agents/" + name + ".md")
 		if err != nil {
+			continue
+		}
+		if path, ok := seeded[name]; ok {
+			// The copy holds the built-in's text (or an earlier built-in's):
+			// the current built-in, shown as the user's file.
+			c.add(path, "user", data, opts)
 			continue
 		}
 		c.add("embedded:"+name+".md", "embedded", data, opts)

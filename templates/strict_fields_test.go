@@ -132,8 +132,10 @@ func TestUserScopeOverridesBuiltins(t *testing.T) {
 	if o, err := c.Lookup("orchestrator"); err != nil || o.Description != "my claude orchestrator" {
 		t.Fatalf("orchestrator: %+v %v", o, err)
 	}
-	if w, err := c.Lookup("worker"); err != nil || w.Scope != "embedded" {
-		t.Fatalf("worker should be the built-in: %+v %v", w, err)
+	// The unedited copy is the built-in, shown as the user's file (seed
+	// 002: the built-ins seeded into the user agents dir).
+	if w, err := c.Lookup("worker"); err != nil || w.Scope != "user" || w.Source != filepath.Join(home, "agents", "worker.md") {
+		t.Fatalf("worker should be the built-in from its seeded copy: %+v %v", w, err)
 	}
 	write(t, filepath.Join(home, "agents", "explorer.md"), "---\ndescription: edited in grove home\n---\nEdited.\n")
 	if e, _ := Load(Dirs{GroveHome: home, UserHome: user}, Options{}).Lookup("explorer"); e == nil || e.Description != "edited in grove home" {

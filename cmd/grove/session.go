@@ -123,6 +123,11 @@ func loadConfig(g *globalFlags) (*config.Config, error) {
 		g.warn(w)
 	}
 	cfg.WorkspaceWrite.WritableRoots = append(cfg.WorkspaceWrite.WritableRoots, g.addDirs...)
+	// Seed 002: the built-in roles are copied into the user agents dir on
+	// first run (once; see templates.SeedUserAgents).
+	if _, err := templates.SeedUserAgents(cfg.Home); err != nil {
+		g.warn(err.Error())
+	}
 	return cfg, nil
 }
 
