@@ -228,7 +228,6 @@ func blockedMessage(name string) string {
 	return fmt.Sprintf("Tool '%s' is not available in this context", name)
 }
 
-
 // AbortedText is seed 004's result of a cancelled run (§3.0 Cancelled).
 const AbortedText = "Subagent execution was cancelled"
 
