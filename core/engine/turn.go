@@ -386,6 +386,7 @@ func (t *Thread) runCalls(ctx context.Context, turnID string, reqCalls []model.T
 			reqCalls[i] = c
 		}
 		calls[i] = protocol.FunctionCall(c.CallID, c.Name, c.Arguments)
+		calls[i].Custom = c.Custom // replayed as the custom_tool_call it was
 	}
 	t.appendHistory(calls...)
 	t.mu.Lock()
@@ -394,7 +395,8 @@ func (t *Thread) runCalls(ctx context.Context, turnID string, reqCalls []model.T
 	results := t.runTools(ctx, turnID, reqCalls, graceOnly)
 	for i, r := range results {
 		out := protocol.FunctionCallOutput(reqCalls[i].CallID, r.Output)
-		out.Images = r.Images // an MCP result's images reach the model as images
+		out.Custom = reqCalls[i].Custom
+		out.Images = r.Images // an MCP result's or view_image's images reach the model as images
 		t.appendHistory(out)
 		abort = abort || r.Abort
 		if endTurn[reqCalls[i].Name] && !r.IsError {
@@ -547,6 +549,11 @@ func (t *Thread) runTools(ctx context.Context, turnID string, calls []model.Tool
 
 func (t *Thread) runTool(ctx context.Context, turnID string, c model.ToolCallRequest) tools.Result {
 	e := t.e
+	if c.Custom {
+		// A freeform call's text reaches the tool, hooks and events in
+		// the tool's function form; history keeps what the model wrote.
+		c.Arguments = protocol.WrapCustomInput(c.Arguments)
+	}
 	t.mu.Lock()
 	t.lastTool = c.Name
 	env := &tools.Env{

@@ -10,11 +10,31 @@ import (
 	"github.com/grovecli/grove/protocol"
 )
 
-// ToolSpec describes one function tool offered to the model.
+// ToolSpec describes one tool offered to the model: a function tool, or
+// (Freeform set) a custom tool whose input is plain text, or (Hosted set)
+// a tool the provider runs itself.
 type ToolSpec struct {
 	Name        string          `json:"name"`
 	Description string          `json:"description"`
 	Parameters  json.RawMessage `json:"parameters"` // JSON schema (object)
+	// Freeform makes the tool a custom tool on the Responses wire: the
+	// model writes plain text matching the grammar (apply_patch's patch)
+	// instead of JSON. Wires without custom tools send the function form
+	// (Parameters) instead.
+	Freeform *FreeformFormat `json:"freeform,omitempty"`
+	// Hosted is a provider-hosted tool sent as this JSON object (Responses
+	// {"type":"web_search"}); wires without hosted tools leave it out.
+	Hosted json.RawMessage `json:"hosted,omitempty"`
+}
+
+// FreeformFormat is a custom tool's input format (Responses "format").
+type FreeformFormat struct {
+	Type       string `json:"type"`   // "grammar"
+	Syntax     string `json:"syntax"` // "lark"
+	Definition string `json:"definition"`
+	// Description replaces the tool's description in its custom form
+	// (the function form's describes the JSON wrapping).
+	Description string `json:"-"`
 }
 
 // Request is one model call.
@@ -83,6 +103,9 @@ type ToolCallRequest struct {
 	CallID    string
 	Name      string
 	Arguments string // raw JSON text as produced by the model
+	// Custom marks a custom (freeform) tool call: Arguments is the plain
+	// text input the model wrote, not JSON.
+	Custom bool
 }
 
 // Response is the assembled result of one model call.
