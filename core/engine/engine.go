@@ -98,6 +98,9 @@ type Options struct {
 	// model request. Off, the first call pays for it (tests that never
 	// run a command keep no idle helper process).
 	PrewarmTools bool
+	// ToolConfig is the user's say in the tools each model is offered
+	// (tool_family, web_search): see tools.ToolSetFor.
+	ToolConfig tools.ToolConfig
 }
 
 // Engine owns every thread of one session.
@@ -119,6 +122,8 @@ type Engine struct {
 	reserved int
 
 	approvals approvalBroker
+	// userInputs are request_user_input calls waiting for the user.
+	userInputs userInputBroker
 	models    modelCatalog
 	windows   contextWindows
 	surfaces  surfaceSet
@@ -287,6 +292,8 @@ func (e *Engine) Submit(op protocol.Op) error {
 		return nil
 	case protocol.OpApproval:
 		return e.approvals.resolve(e, op.ApprovalID, op.Decision)
+	case protocol.OpUserInput:
+		return e.answerUserInput(op.UserInputID, op.UserInput)
 	}
 	id := op.ThreadID
 	if id == "" {

@@ -328,10 +328,19 @@ func (t *Thread) stepRequest(ctx context.Context, turnID string, graceOnly map[s
 	if own != nil {
 		req.Tools = append(req.Tools, own.Specs(nil)...)
 	}
+	req.Tools = t.toolSet().Offer(req.Tools)
 	if graceOnly != nil {
 		req.Tools = onlyTools(req.Tools, graceOnly)
 	}
 	return req
+}
+
+// toolSet is the tools the thread's model is offered (its family).
+func (t *Thread) toolSet() tools.ToolSet {
+	t.mu.Lock()
+	name := t.modelName
+	t.mu.Unlock()
+	return tools.ToolSetFor(name, t.e.opts.ToolConfig)
 }
 
 // streamReply streams one model reply, publishing its deltas; partial
@@ -559,8 +568,10 @@ func (t *Thread) runTool(ctx context.Context, turnID string, c model.ToolCallReq
 	env := &tools.Env{
 		ThreadID: t.id, TurnID: turnID, CallID: c.CallID, Cwd: t.cwd,
 		Sandbox: t.sandbox, ApprovalPolicy: e.ApprovalPolicy(),
+		Family: tools.ToolSetFor(t.modelName, e.opts.ToolConfig).Family,
 	}
 	t.mu.Unlock()
+	env.AskUser = t.askUser(turnID, c.CallID)
 	var hostErr error
 	if t.host != "" {
 		var ws string
