@@ -87,7 +87,7 @@ func (viewImage) Run(ctx context.Context, env *Env, raw json.RawMessage) Result 
 // through the host's file system (exec-server reads it there, inside its
 // sandbox), capped and checked by content the same way.
 func readImageFor(ctx context.Context, env *Env, abs string) (string, []byte, error) {
-	if _, local := env.Backend().(*execenv.Local); local {
+	if _, local := env.Backend().(execenv.Local); local {
 		return safefile.ReadImage(abs, safefile.ReadPolicy{Roots: modelRoots(env), MaxBytes: viewImageMaxBytes})
 	}
 	fsys := env.Backend()
