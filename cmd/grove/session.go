@@ -276,6 +276,12 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 	if prov.Demo {
 		sampler = nil // the demo's scripted answers are not a model to lend
 	}
+	toolCfg, err := toolConfig(cfg)
+	if err != nil {
+		hookRunner.Close()
+		hosts.close()
+		return nil, err
+	}
 	reg, mcpMgr, err := newToolRegistry(cfg, cwd, sampler)
 	if err != nil {
 		hookRunner.Close()
@@ -301,6 +307,7 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 		OpenHost:      hosts.open,
 		ContextWindow: cfg.ModelContextWindow, AutoCompactTokenLimit: cfg.ModelAutoCompactTokenLimit,
 		PrewarmTools: true,
+		ToolConfig:   toolCfg,
 	})
 	if err != nil {
 		hookRunner.Close()

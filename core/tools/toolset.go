@@ -41,6 +41,8 @@ type ToolConfig struct {
 	// or "live". Other than disabled, the Responses hosted web_search
 	// tool is offered (Chat Completions has none).
 	WebSearch string
+	// WebSearchOptions shape the hosted tool.
+	WebSearchOptions WebSearchOptions
 }
 
 // familyRule is one family's place in the registry.
@@ -105,16 +107,16 @@ func ParseFamily(s string) (Family, error) {
 
 // ToolSet is the tools one model is offered, and their form.
 type ToolSet struct {
-	Family    Family
-	rule      familyRule
-	model     string
-	webSearch string
+	Family Family
+	rule   familyRule
+	model  string
+	cfg    ToolConfig
 }
 
 // ToolSetFor is the tool set offered to modelName under cfg.
 func ToolSetFor(modelName string, cfg ToolConfig) ToolSet {
 	m := normalizeModel(modelName)
-	set := ToolSet{model: m, webSearch: cfg.WebSearch}
+	set := ToolSet{model: m, cfg: cfg}
 	for _, r := range familyRules {
 		if (cfg.Family == "" && r.matches(m)) || r.family == cfg.Family {
 			set.rule, set.Family = r, r.family
@@ -183,7 +185,7 @@ func (s ToolSet) Offer(specs []model.ToolSpec) []model.ToolSpec {
 		}
 		out = append(out, sp)
 	}
-	if ws, ok := webSearchSpec(s.webSearch); ok {
+	if ws, ok := webSearchSpec(s.cfg.WebSearch, s.cfg.WebSearchOptions); ok {
 		out = append(out, ws)
 	}
 	return out

@@ -41,19 +41,45 @@ func ParseWebSearch(v any) (string, error) {
 	return "", fmt.Errorf("web_search: expected disabled, cached or live, got %T", v)
 }
 
+// WebSearchOptions shape the hosted tool (Codex's [tools.web_search]).
+type WebSearchOptions struct {
+	AllowedDomains []string
+	ContextSize    string            // low, medium, high
+	Location       map[string]string // city, country, region, timezone
+}
+
+// hostedWebSearch is the Responses web_search tool.
+type hostedWebSearch struct {
+	Type              string `json:"type"`
+	ExternalWebAccess bool   `json:"external_web_access"`
+	Filters           *struct {
+		AllowedDomains []string `json:"allowed_domains"`
+	} `json:"filters,omitempty"`
+	SearchContextSize string            `json:"search_context_size,omitempty"`
+	UserLocation      map[string]string `json:"user_location,omitempty"`
+}
+
 // webSearchSpec is the hosted tool for a mode, if it offers one.
-func webSearchSpec(mode string) (model.ToolSpec, bool) {
-	var external bool
+func webSearchSpec(mode string, o WebSearchOptions) (model.ToolSpec, bool) {
+	h := hostedWebSearch{Type: "web_search", SearchContextSize: o.ContextSize}
 	switch mode {
 	case WebSearchCached:
 	case WebSearchLive:
-		external = true
+		h.ExternalWebAccess = true
 	default:
 		return model.ToolSpec{}, false
 	}
-	hosted, _ := json.Marshal(struct {
-		Type              string `json:"type"`
-		ExternalWebAccess bool   `json:"external_web_access"`
-	}{"web_search", external})
+	if len(o.AllowedDomains) > 0 {
+		h.Filters = &struct {
+			AllowedDomains []string `json:"allowed_domains"`
+		}{o.AllowedDomains}
+	}
+	if len(o.Location) > 0 {
+		h.UserLocation = map[string]string{"type": "approximate"}
+		for k, v := range o.Location {
+			h.UserLocation[k] = v
+		}
+	}
+	hosted, _ := json.Marshal(h)
 	return model.ToolSpec{Name: "web_search", Description: "Searches the web (hosted by the provider; " + mode + ").", Hosted: hosted}, true
 }

@@ -1,0 +1,66 @@
+package model
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/grovecli/grove/protocol"
+)
+
+// A freeform tool goes to the Responses wire as a custom tool with its
+// grammar (Codex's create_apply_patch_freeform_tool), a hosted tool as it
+// is; Chat Completions, which has neither, gets the function form and no
+// hosted tool.
+func TestFreeformAndHostedToolsPerWire(t *testing.T) {
+	specs := []ToolSpec{
+		{Name: "apply_patch", Description: "function form", Parameters: json.RawMessage(`{"type":"object","properties":{"input":{"type":"string"}},"required":["input"]}`),
+			Freeform: &FreeformFormat{Type: "grammar", Syntax: "lark", Definition: "start: x", Description: "FREEFORM"}},
+		{Name: "web_search", Hosted: json.RawMessage(`{"type":"web_search","external_web_access":false}`)},
+	}
+	rb, err := responsesBody(Request{Model: "gpt-5.1-codex", Tools: specs}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := json.Marshal(rb.Tools)
+	want := `[{"type":"custom","name":"apply_patch","description":"FREEFORM","format":{"type":"grammar","syntax":"lark","definition":"start: x"}},{"type":"web_search","external_web_access":false}]`
+	if string(got) != want {
+		t.Fatalf("responses tools\n got %s\nwant %s", got, want)
+	}
+	cb, err := chatBody(Request{Model: "m", Tools: specs}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ = json.Marshal(cb.Tools)
+	if !strings.Contains(string(got), `"name":"apply_patch","description":"function form"`) || strings.Contains(string(got), "web_search") || strings.Contains(string(got), "grammar") {
+		t.Fatalf("chat tools = %s", got)
+	}
+}
+
+// A custom call and its output are replayed as custom_tool_call /
+// custom_tool_call_output with the raw input on Responses, and in the
+// function form {"input": …} on Chat.
+func TestCustomCallReplay(t *testing.T) {
+	call := protocol.FunctionCall("c1", "apply_patch", "*** Begin Patch\n*** End Patch\n")
+	call.Custom = true
+	out := protocol.FunctionCallOutput("c1", "Exit code: 0")
+	out.Custom = true
+	items := []protocol.Item{protocol.UserMessage("edit"), call, out}
+	rb, err := responsesBody(Request{Model: "m", Items: items}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := json.Marshal(rb.Input[1:])
+	want := `[{"type":"custom_tool_call","call_id":"c1","name":"apply_patch","input":"*** Begin Patch\n*** End Patch\n"},{"type":"custom_tool_call_output","call_id":"c1","output":"Exit code: 0"}]`
+	if string(got) != want {
+		t.Fatalf("responses replay\n got %s\nwant %s", got, want)
+	}
+	cb, err := chatBody(Request{Model: "m", Items: items}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ = json.Marshal(cb.Messages)
+	if !strings.Contains(string(got), `"arguments":"{\"input\":\"*** Begin Patch\\n*** End Patch\\n\"}"`) {
+		t.Fatalf("chat replay = %s", got)
+	}
+}
