@@ -370,6 +370,10 @@ func (t *Thread) streamReply(ctx context.Context, turnID string, req model.Reque
 // reports whether the reply said something.
 func (t *Thread) recordReply(turnID string, resp model.Response) bool {
 	t.accountUsage(turnID, resp.Usage)
+	for _, ws := range resp.WebSearches {
+		// Ran by the provider: shown and recorded, nothing to run here.
+		t.publish(protocol.NewEvent(t.id, turnID, protocol.WebSearchMsg{Call: ws}))
+	}
 	if len(resp.ReasoningItems) > 0 {
 		// Kept whole: the provider needs them back with the next request.
 		t.appendHistory(resp.ReasoningItems...)

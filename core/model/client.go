@@ -123,6 +123,9 @@ type Response struct {
 	// Incomplete says why the reply stopped early (the output token limit,
 	// a content filter); "" for a complete reply.
 	Incomplete string
+	// WebSearches are the hosted web searches the provider ran during the
+	// reply (Responses web_search_call items), in order.
+	WebSearches []protocol.WebSearchCall
 }
 
 // ModelInfo describes one model the provider offers.

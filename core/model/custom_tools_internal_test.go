@@ -64,3 +64,18 @@ func TestCustomCallReplay(t *testing.T) {
 		t.Fatalf("chat replay = %s", got)
 	}
 }
+
+// Hosted web searches of a reply come back once each, with their action.
+func TestWebSearchCallItems(t *testing.T) {
+	item := `{"type":"web_search_call","id":"ws_1","status":"completed","action":{"type":"search","query":"golang x/image webp"}}`
+	got, err := feed(newResponsesAssembler(&delivery{}),
+		`response.output_item.done|{"type":"response.output_item.done","output_index":0,"item":`+item+`}`,
+		`response.completed|{"type":"response.completed","response":{"id":"r","output":[`+item+`]}}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []protocol.WebSearchCall{{ID: "ws_1", Status: "completed", Action: "search", Query: "golang x/image webp"}}
+	if len(got.WebSearches) != 1 || got.WebSearches[0] != want[0] {
+		t.Fatalf("web searches = %+v", got.WebSearches)
+	}
+}

@@ -261,6 +261,13 @@ type respItem struct {
 	Summary []struct {
 		Text string `json:"text"`
 	} `json:"summary"`
+	Status string `json:"status"` // web_search_call
+	Action *struct {
+		Type    string `json:"type"` // search | open_page | find_in_page
+		Query   string `json:"query"`
+		URL     string `json:"url"`
+		Pattern string `json:"pattern"`
+	} `json:"action"` // web_search_call
 }
 
 type respObject struct {
@@ -299,6 +306,8 @@ type responsesAssembler struct {
 	reasoning  []protocol.Item // reasoning items, in order, for replay
 	seenReason map[string]bool
 	incomplete string
+	searches   []protocol.WebSearchCall
+	seenSearch map[string]bool
 }
 
 func newResponsesAssembler(out *delivery) *responsesAssembler {
@@ -452,6 +461,8 @@ func (a *responsesAssembler) item(it *respItem, outputIndex *int) {
 		for _, p := range it.Content {
 			a.text(it.ID, p.Text+p.Refusal)
 		}
+	case "web_search_call":
+		a.webSearch(it)
 	case "reasoning":
 		a.keepReasoning(it)
 		if a.streamed[it.ID] {
@@ -471,6 +482,24 @@ func (a *responsesAssembler) item(it *respItem, outputIndex *int) {
 			}
 		}
 	}
+}
+
+// webSearch records a hosted web search the provider ran (once: it comes
+// in output_item.done and again in the final response).
+func (a *responsesAssembler) webSearch(it *respItem) {
+	key := it.ID
+	if a.seenSearch == nil {
+		a.seenSearch = map[string]bool{}
+	}
+	if key != "" && a.seenSearch[key] {
+		return
+	}
+	a.seenSearch[key] = true
+	ws := protocol.WebSearchCall{ID: it.ID, Status: it.Status}
+	if it.Action != nil {
+		ws.Action, ws.Query, ws.URL, ws.Pattern = it.Action.Type, it.Action.Query, it.Action.URL, it.Action.Pattern
+	}
+	a.searches = append(a.searches, ws)
 }
 
 // keepReasoning records a finished reasoning item for the next request.
@@ -543,7 +572,7 @@ func (a *responsesAssembler) whole(body []byte) error {
 func (a *responsesAssembler) end(reason error) error { return reason }
 
 func (a *responsesAssembler) response() Response {
-	r := Response{Text: a.out.text.cur.String(), Reasoning: a.out.reasoning.cur.String(), Usage: a.usage, ResponseID: a.id, Incomplete: a.incomplete}
+	r := Response{Text: a.out.text.cur.String(), Reasoning: a.out.reasoning.cur.String(), Usage: a.usage, ResponseID: a.id, Incomplete: a.incomplete, WebSearches: a.searches}
 	for _, c := range a.out.calls {
 		r.ToolCalls = append(r.ToolCalls, c.request())
 	}
