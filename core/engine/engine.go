@@ -124,10 +124,10 @@ type Engine struct {
 	approvals approvalBroker
 	// userInputs are request_user_input calls waiting for the user.
 	userInputs userInputBroker
-	models    modelCatalog
-	windows   contextWindows
-	surfaces  surfaceSet
-	inboxes   inboxSet
+	models     modelCatalog
+	windows    contextWindows
+	surfaces   surfaceSet
+	inboxes    inboxSet
 
 	warnMu sync.Mutex
 	warned map[string]bool
