@@ -55,7 +55,9 @@ func TestSpawnForkContext(t *testing.T) {
 	if !strings.Contains(joined, "ALBATROSS") || !strings.Contains(joined, "You are now a sub-agent") || !strings.HasSuffix(joined, "say the codeword") {
 		t.Fatalf("child's conversation:\n%s", joined)
 	}
-	if n := env.all(func(ev protocol.Event) bool { return ev.Type == protocol.EventNoteUpdated && ev.Note != nil && *ev.Note == "codeword_check" }); len(n) == 0 {
+	if n := env.all(func(ev protocol.Event) bool {
+		return ev.Type == protocol.EventNoteUpdated && ev.Note != nil && *ev.Note == "codeword_check"
+	}); len(n) == 0 {
 		t.Fatal("task_name did not become the agent's note")
 	}
 
