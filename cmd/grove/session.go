@@ -298,7 +298,7 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 		OutputSchema: o.outputSchema,
 		Headless:     o.headless, ApproveWorkdirs: o.approveWorkdirs || cfg.Exec.ApproveWorkdirs,
 		Demo: prov.Demo, Tools: reg,
-		Surfaces:      []engine.SurfaceFactory{surface.CollabFactory, task.Factory(taskOptions(cfg)), inbox.New, sessions.Factory(sessions.Options{Profiles: sessionProfiles(cfg.Agents.Profiles)})},
+		Surfaces:      surfaceFactories(cfg),
 		SelectSurface: surface.Selector(cfg.Agents.Surface),
 		ModelAliases:  cfg.Agents.ModelAliases,
 		Hooks:         hookRunner,
@@ -440,4 +440,9 @@ func taskOptions(cfg *config.Config) task.Options {
 		Disabled: !cfg.SubagentsEnabled(),
 		Defaults: task.Defaults{MaxTurns: turns, MaxTime: time.Duration(timeout) * time.Second},
 	}
+}
+
+// surfaceFactories are the delegation tool surfaces a session offers.
+func surfaceFactories(cfg *config.Config) []engine.SurfaceFactory {
+	return []engine.SurfaceFactory{surface.CollabFactory, task.Factory(taskOptions(cfg)), inbox.New, sessions.Factory(sessions.Options{Profiles: sessionProfiles(cfg.Agents.Profiles)})}
 }

@@ -152,3 +152,32 @@ type Client interface {
 	// Name is the provider name for display ("openai", "demo", …).
 	Name() string
 }
+
+// WireTools is the "tools" array a request with these specs sends on a
+// wire ("responses" or "chat"), exactly as encoded for the provider.
+func WireTools(wire string, specs []ToolSpec) (json.RawMessage, error) {
+	var body any
+	var err error
+	if wire == "chat" {
+		body, err = chatBody(Request{Model: "m", Tools: specs}, nil)
+	} else {
+		body, err = responsesBody(Request{Model: "m", Tools: specs}, nil)
+	}
+	if err != nil {
+		return nil, err
+	}
+	b, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	var req struct {
+		Tools json.RawMessage `json:"tools"`
+	}
+	if err := json.Unmarshal(b, &req); err != nil {
+		return nil, err
+	}
+	if len(req.Tools) == 0 {
+		return json.RawMessage("[]"), nil
+	}
+	return req.Tools, nil
+}
