@@ -94,7 +94,9 @@ func offeredTools(ctx context.Context, cfg *config.Config, modelName string, too
 	if err := tools.RegisterCore(reg); err != nil {
 		return "", nil, err
 	}
-	never := func(context.Context, model.Request) (model.Response, error) { return model.Response{}, fmt.Errorf("not called") }
+	never := func(context.Context, model.Request) (model.Response, error) {
+		return model.Response{}, fmt.Errorf("not called")
+	}
 	eng, err := engine.New(ctx, engine.Options{
 		Home: home, Cwd: home, Client: model.NewScripted("debug", never), Model: modelName,
 		Sandbox: protocol.SandboxPolicy{Mode: protocol.SandboxReadOnly}, ApprovalPolicy: protocol.ApprovalNever, Headless: true,
