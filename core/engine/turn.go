@@ -551,7 +551,7 @@ func (t *Thread) runTool(ctx context.Context, turnID string, c model.ToolCallReq
 	t.lastTool = c.Name
 	env := &tools.Env{
 		ThreadID: t.id, TurnID: turnID, CallID: c.CallID, Cwd: t.cwd,
-		Sandbox: t.sandbox, ApprovalPolicy: e.ApprovalPolicy(),
+		Sandbox: t.sandbox, ApprovalPolicy: e.ApprovalPolicy(), Sessions: e.sessions,
 	}
 	t.mu.Unlock()
 	var hostErr error

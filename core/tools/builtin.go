@@ -1,10 +1,12 @@
 package tools
 
 // RegisterCore registers the core tools in the order the model sees them:
-// exec_command, apply_patch, read_file, list_dir, grep_files, update_plan.
+// exec_command, write_stdin, apply_patch, read_file, list_dir, grep_files,
+// update_plan.
 func RegisterCore(r *Registry) error {
 	for _, t := range []Tool{
 		NewExecCommand(ExecOptions{}),
+		NewWriteStdin(),
 		NewApplyPatch(),
 		NewReadFile(),
 		NewListDir(),
