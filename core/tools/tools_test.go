@@ -21,6 +21,9 @@ import (
 
 func TestMain(m *testing.M) {
 	sandbox.MaybeRunHelper()
+	if marker := os.Getenv(sessionChildEnv); marker != "" {
+		runSessionChild(marker)
+	}
 	goleak.VerifyTestMain(m)
 }
 
