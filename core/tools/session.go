@@ -128,35 +128,43 @@ func (s *Session) Read(ctx context.Context, deadline time.Time, live io.Writer) 
 		s.mu.Unlock()
 	}()
 	var c Chunk
+	// What this read collected, bounded like the session's buffer: a
+	// command printing gigabytes during one long wait costs no memory.
+	got := headTail{max: sessionBufferBytes}
+	collect := func() {
+		out, omitted := s.buf.drain()
+		got.write(out)
+		c.Omitted += omitted
+	}
 	timer := time.NewTimer(time.Until(deadline))
 	defer timer.Stop()
 	for {
 		s.mu.Lock()
-		out, omitted := s.buf.drain()
-		c.Output = append(c.Output, out...)
-		c.Omitted += omitted
+		collect()
 		notify, exited := s.notify, s.exited
 		s.mu.Unlock()
 		if exited {
 			<-s.done
 			s.mu.Lock()
-			out, omitted := s.buf.drain()
-			c.Output, c.Omitted = append(c.Output, out...), c.Omitted+omitted
+			collect()
 			c.Exited, c.ExitCode, c.Err, c.TimedOut = true, s.code, s.err, s.timedOut
 			s.mu.Unlock()
 			if s.mgr != nil {
 				s.mgr.remove(s)
 			}
-			return c
+			break
 		}
 		select {
 		case <-notify:
+			continue
 		case <-timer.C:
-			return c
 		case <-ctx.Done():
-			return c
 		}
+		break
 	}
+	out, omitted := got.drain()
+	c.Output, c.Omitted = out, c.Omitted+omitted
+	return c
 }
 
 // WriteInput types p on the session's terminal (tty sessions only).
