@@ -28,12 +28,12 @@ func BenchmarkWriteStdinPoll(b *testing.B) {
 	env := benchEnv(b, protocol.SandboxWorkspaceWrite)
 	r := coreRegistry(b)
 	for _, c := range []struct {
-		name, chars string
-		tty         bool
-		floor       time.Duration
-	}{{"empty poll", "", false, minEmptyPollYield}, {"tty write", "\n", true, minYield}} {
+		name, cmd, chars string
+		tty              bool
+		floor            time.Duration
+	}{{"empty poll", "exec sleep 100000", "", false, minEmptyPollYield}, {"tty write", "exec cat >/dev/null", "\n", true, minYield}} {
 		b.Run(c.name, func(b *testing.B) {
-			s, err := StartShellSession(env, ShellSessionRequest{Command: "exec cat >/dev/null", TTY: c.tty})
+			s, err := StartShellSession(env, ShellSessionRequest{Command: c.cmd, TTY: c.tty})
 			if err != nil {
 				b.Fatal(err)
 			}
