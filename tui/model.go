@@ -30,6 +30,10 @@ type Options struct {
 	Models func() []string
 	// MCPServers describes the MCP servers, one line each, for /mcp (may be nil).
 	MCPServers func() []string
+	// Processes lists the running sessions for /ps, KillProcess kills one
+	// (may be nil: ps.go).
+	Processes   func() []ProcessInfo
+	KillProcess func(id int) error
 	// Cost is the estimated USD cost of usage on model, false when the
 	// model has no price (nil: no costs shown; cost.go).
 	Cost func(model string, u protocol.TokenUsage) (float64, bool)

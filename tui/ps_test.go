@@ -1,0 +1,27 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// /ps lists each running session with its agent, command and age; a
+// command carrying an escape sequence is shown without it.
+func TestPSLineListsSessionsSafely(t *testing.T) {
+	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	line := psLine([]ProcessInfo{
+		{ID: 48213, Agent: "thread-abcdef123456", Command: "npm run dev", Started: now.Add(-3 * time.Minute)},
+		{ID: 1001, Agent: "x", Command: "printf '\x1b]52;c;cHduZWQ=\x07\x1b[2J'", Started: now.Add(-2 * time.Second)},
+	}, now)
+	want := "2 running: 48213 123456 `npm run dev` 3m0s · 1001 x `printf '·]52;c;cHduZWQ=··[2J'` 2s · /ps kill <id>"
+	if line != want {
+		t.Fatalf("got  %q\nwant %q", line, want)
+	}
+	if strings.ContainsAny(line, "\x1b\x07") {
+		t.Fatal("an escape sequence reached the line")
+	}
+	if psLine(nil, now) != "no running sessions" {
+		t.Fatal("empty listing")
+	}
+}
