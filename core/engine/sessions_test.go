@@ -12,6 +12,8 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/grovecli/grove/protocol"
+
 	"github.com/grovecli/grove/core/model"
 )
 
@@ -117,5 +119,53 @@ func TestClosingAnAgentKillsItsSessions(t *testing.T) {
 	}
 	if err := env.e.KillSession(list[0].ID); err == nil {
 		t.Fatal("killed a session that is gone")
+	}
+}
+
+// A resumed conversation is told that the sessions its previous run left
+// running are gone (grove's exit killed them), and so is the user.
+func TestResumedSessionSaysItsOldProcessesAreGone(t *testing.T) {
+	marker := fmt.Sprintf("1000.%d3", time.Now().UnixNano()%1e6)
+	env := newEnv(t, script{"root": sessionScript(marker)}, nil)
+	env.send("start a server")
+	out := env.toolOutput("x").Output
+	env.rootFinal(1)
+	pids := markedProcs(marker)
+	if err := env.e.Shutdown(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	awaitExit(t, pids)
+	e2, err := New(context.Background(), env.e.opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = e2.Shutdown(context.Background()) }()
+	id, err := e2.ResumeSession(string(env.root))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hist := e2.History(id)
+	last := hist[len(hist)-1]
+	sid := sessionRunning.FindStringSubmatch(out)
+	if !last.IsGroveNotice() || sid == nil || !strings.Contains(last.Content, "session ID "+sid[1]+") are gone") {
+		t.Fatalf("last item after resume: %+v (exec output %q)", last, out)
+	}
+}
+
+func TestGoneSessionsFollowsEachSessionToItsEnd(t *testing.T) {
+	items := []protocol.Item{
+		protocol.FunctionCall("a", "exec_command", `{"cmd":"serve"}`),
+		protocol.FunctionCallOutput("a", "Chunk ID: 000001\nWall time: 0.2500 seconds\nProcess running with session ID 1111\nOriginal token count: 0\nOutput:\n"),
+		protocol.FunctionCall("b", "exec_command", `{"cmd":"build"}`),
+		protocol.FunctionCallOutput("b", "Chunk ID: 000002\nWall time: 0.2500 seconds\nProcess running with session ID 2222\nOriginal token count: 0\nOutput:\n"),
+		protocol.FunctionCall("c", "write_stdin", `{"session_id":2222}`),
+		protocol.FunctionCallOutput("c", "Chunk ID: 000003\nWall time: 1.0000 seconds\nProcess exited with code 0\nOriginal token count: 0\nOutput:\n"),
+		protocol.FunctionCall("d", "exec_command", `{"cmd":"watch"}`),
+		protocol.FunctionCallOutput("d", "Chunk ID: 000004\nWall time: 0.2500 seconds\nProcess running with session ID 3333\nOriginal token count: 0\nOutput:\n"),
+		protocol.FunctionCall("e", "write_stdin", `{"session_id":3333}`),
+		protocol.FunctionCallOutput("e", "write_stdin failed: Unknown process id 3333: …"),
+	}
+	if got := goneSessions(items); len(got) != 1 || got[0] != 1111 {
+		t.Fatalf("gone sessions: %v", got)
 	}
 }
