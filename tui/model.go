@@ -55,6 +55,7 @@ const (
 // panes; the state lives in session and the widgets below.
 type Model struct {
 	opts    Options
+	procs   *procCache // running sessions for the tree (ps.go)
 	backend Backend
 	// opening is the session being prepared at start (Run), nil once
 	// attached: the screen says so meanwhile.
@@ -137,7 +138,7 @@ func newModel(opts Options, openLater bool) Model {
 	th := newTheme()
 	ta := newComposer()
 	m := Model{
-		opts: opts, th: th, now: opts.Now,
+		opts: opts, th: th, now: opts.Now, procs: &procCache{src: opts.Processes},
 		r:        &renderer{th: th, now: opts.Now},
 		sess:     newSession(),
 		composer: ta,

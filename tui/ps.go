@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 
@@ -83,4 +84,38 @@ func shortID(id protocol.ThreadID) string {
 		return s[len(s)-6:]
 	}
 	return s
+}
+
+// procCache is the session list the tree draws from, fetched at most once
+// a second (a frame must not ask the engine every time).
+type procCache struct {
+	src  func() []ProcessInfo
+	mu   sync.Mutex
+	at   time.Time
+	list []ProcessInfo
+}
+
+func (c *procCache) get(now time.Time) []ProcessInfo {
+	if c == nil || c.src == nil {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if now.Sub(c.at) >= time.Second || now.Before(c.at) {
+		c.list, c.at = c.src(), now
+	}
+	return c.list
+}
+
+// sessionRows are the tree's rows for an agent's running sessions: the
+// command (sanitized) and its age; /ps kill <id> ends one.
+func (m Model) sessionRows(agent protocol.ThreadID) []string {
+	now := m.now()
+	var out []string
+	for _, p := range m.procs.get(now) {
+		if p.Agent == agent {
+			out = append(out, fmt.Sprintf("$ %s · %s · %d", psCommand(p.Command), now.Sub(p.Started).Round(time.Second), p.ID))
+		}
+	}
+	return out
 }

@@ -25,3 +25,15 @@ func TestPSLineListsSessionsSafely(t *testing.T) {
 		t.Fatal("empty listing")
 	}
 }
+
+// The tree shows a row per running session under its agent.
+func TestTreeShowsAgentsSessions(t *testing.T) {
+	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	m := Model{now: func() time.Time { return now }, procs: &procCache{src: func() []ProcessInfo {
+		return []ProcessInfo{{ID: 4242, Agent: "a1", Command: "npm run dev\x1b[2J", Started: now.Add(-90 * time.Second)}, {ID: 7, Agent: "other", Command: "x"}}
+	}}}
+	rows := m.sessionRows("a1")
+	if len(rows) != 1 || rows[0] != "$ npm run dev·[2J · 1m30s · 4242" {
+		t.Fatalf("rows %q", rows)
+	}
+}
