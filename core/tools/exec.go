@@ -202,7 +202,7 @@ func readSession(ctx context.Context, env *Env, s *Session, start time.Time, yie
 		c.Output = append(c.Output, "\n[command was interrupted and killed: the turn was interrupted]\n"...)
 	}
 	wall := time.Since(start)
-	r := unifiedResult{wall: wall, session: s.ID(), raw: c.Output, maxTokens: maxTokens}
+	r := unifiedResult{wall: wall, session: s.ID(), raw: c.Output, omitted: c.Omitted, maxTokens: maxTokens}
 	out := Result{Duration: wall, IsError: killed || c.TimedOut}
 	if c.Exited {
 		code := c.ExitCode

@@ -100,9 +100,12 @@ func (m *SessionManager) Start(req SessionRequest) (*Session, error) {
 	if backend == nil {
 		backend = execenv.NewLocal()
 	}
-	ctx, cancel := context.WithCancel(context.Background())
+	var ctx context.Context
+	var cancel context.CancelFunc
 	if req.Timeout > 0 {
 		ctx, cancel = context.WithTimeout(context.Background(), req.Timeout)
+	} else {
+		ctx, cancel = context.WithCancel(context.Background())
 	}
 	s := newSession(req, cancel)
 	m.mu.Lock()

@@ -235,3 +235,14 @@ func TestSessionCtrlCInterruptsNonTTYSession(t *testing.T) {
 		}
 	}
 }
+
+// More output than the session buffer holds between two reads keeps its
+// head and tail; the answer counts what was dropped.
+func TestSessionOverflowIsCountedInTheAnswer(t *testing.T) {
+	env := sessionEnv(t, protocol.SandboxDangerFullAccess)
+	a := execCall(t, env, map[string]any{"cmd": "echo FIRST; head -c 3000000 /dev/zero | tr '\\0' x; echo; echo LAST", "timeout_ms": 60000})
+	if a.exit == nil || *a.exit != 0 || !strings.HasPrefix(a.output, "Warning: truncated output (original token count: 75000") ||
+		!strings.Contains(a.output, "\n\nFIRST\n") || !strings.HasSuffix(a.output, "\nLAST\n") || a.tokens < 750000 {
+		t.Fatalf("tokens %d, output %.300q", a.tokens, a.output)
+	}
+}

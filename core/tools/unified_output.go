@@ -28,6 +28,9 @@ type unifiedResult struct {
 	exitCode *int
 	session  int
 	raw      []byte
+	// omitted counts the bytes dropped between raw's head and tail while
+	// nobody read (more than the session buffer arrived).
+	omitted int
 	// maxTokens bounds the output (0 or less: DefaultMaxOutputTokens).
 	maxTokens int
 }
@@ -52,9 +55,9 @@ func (r unifiedResult) text() string {
 		sections = append(sections, fmt.Sprintf("Process running with session ID %d", r.session))
 	}
 	sections = append(sections,
-		fmt.Sprintf("Original token count: %d", approxTokens(len(out))),
+		fmt.Sprintf("Original token count: %d", approxTokens(len(out)+r.omitted)),
 		"Output:",
-		truncateTokens(out, max))
+		truncateTokens(out, max, r.omitted))
 	return strings.Join(sections, "\n")
 }
 
@@ -69,25 +72,35 @@ func chunkID() string {
 // text within maxTokens*4 bytes is returned as is; longer text keeps its
 // first and last halves of that budget (cut between runes) around a
 // "…N tokens truncated…" marker, under a warning naming the original
-// token count and line count.
-func truncateTokens(s string, maxTokens int) string {
+// token count and line count. omitted bytes already left its middle
+// (the session buffer's overflow): they count as truncated.
+func truncateTokens(s string, maxTokens, omitted int) string {
 	budget := max(maxTokens, 0) * bytesPerToken
-	if len(s) <= budget {
+	if len(s)+omitted <= budget {
 		return s
+	}
+	if len(s) <= budget {
+		// Only the buffer's overflow is missing: say so where it was cut.
+		half := len(s) / 2
+		for half > 0 && !utf8.RuneStart(s[half]) {
+			half--
+		}
+		return fmt.Sprintf("Warning: truncated output (original token count: %d)\n\n%s…%d tokens truncated…%s",
+			approxTokens(len(s)+omitted), s[:half], approxTokens(omitted), s[half:])
 	}
 	lines := strings.Count(s, "\n")
 	if !strings.HasSuffix(s, "\n") {
 		lines++
 	}
 	return fmt.Sprintf("Warning: truncated output (original token count: %d)\nTotal output lines: %d\n\n%s",
-		approxTokens(len(s)), lines, truncateMiddle(s, budget))
+		approxTokens(len(s)+omitted), lines, truncateMiddle(s, budget, omitted))
 }
 
 // truncateMiddle keeps a prefix of at most budget/2 bytes and a suffix of
 // at most the rest, on rune boundaries, with the removed bytes counted in
 // tokens between them.
-func truncateMiddle(s string, budget int) string {
-	marker := fmt.Sprintf("…%d tokens truncated…", approxTokens(len(s)-budget))
+func truncateMiddle(s string, budget, omitted int) string {
+	marker := fmt.Sprintf("…%d tokens truncated…", approxTokens(len(s)+omitted-budget))
 	if budget == 0 {
 		return marker
 	}
