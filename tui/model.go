@@ -30,6 +30,10 @@ type Options struct {
 	Models func() []string
 	// MCPServers describes the MCP servers, one line each, for /mcp (may be nil).
 	MCPServers func() []string
+	// Processes lists the running sessions for /ps, KillProcess kills one
+	// (may be nil: ps.go).
+	Processes   func() []ProcessInfo
+	KillProcess func(id int) error
 	// Cost is the estimated USD cost of usage on model, false when the
 	// model has no price (nil: no costs shown; cost.go).
 	Cost func(model string, u protocol.TokenUsage) (float64, bool)
@@ -51,6 +55,7 @@ const (
 // panes; the state lives in session and the widgets below.
 type Model struct {
 	opts    Options
+	procs   *procCache // running sessions for the tree (ps.go)
 	backend Backend
 	// opening is the session being prepared at start (Run), nil once
 	// attached: the screen says so meanwhile.
@@ -135,7 +140,7 @@ func newModel(opts Options, openLater bool) Model {
 	th := newTheme()
 	ta := newComposer()
 	m := Model{
-		opts: opts, th: th, now: opts.Now,
+		opts: opts, th: th, now: opts.Now, procs: &procCache{src: opts.Processes},
 		r:        &renderer{th: th, now: opts.Now},
 		sess:     newSession(),
 		composer: ta,

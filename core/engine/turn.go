@@ -571,7 +571,7 @@ func (t *Thread) runTool(ctx context.Context, turnID string, c model.ToolCallReq
 	t.lastTool = c.Name
 	env := &tools.Env{
 		ThreadID: t.id, TurnID: turnID, CallID: c.CallID, Cwd: t.cwd,
-		Sandbox: t.sandbox, ApprovalPolicy: e.ApprovalPolicy(),
+		Sandbox: t.sandbox, ApprovalPolicy: e.ApprovalPolicy(), Sessions: e.sessions,
 		Family: tools.ToolSetFor(t.modelName, e.opts.ToolConfig).Family,
 	}
 	t.mu.Unlock()

@@ -29,6 +29,8 @@ const (
 	// FamilyCodex is Codex CLI's set, for GPT-5.x and codex models:
 	// exec_command and write_stdin, freeform apply_patch, view_image,
 	// request_user_input, update_plan (codex-rs/core/src/tools/spec.rs).
+	// write_stdin is everyone's: any model's exec_command can leave a
+	// session running.
 	FamilyCodex Family = "codex"
 )
 
@@ -65,7 +67,7 @@ var familyRules = []familyRule{
 	{
 		family:   FamilyCodex,
 		matches:  isCodexModel,
-		own:      []string{"write_stdin", "view_image", "request_user_input"},
+		own:      []string{"view_image", "request_user_input"},
 		drops:    []string{"read_file", "list_dir", "grep_files"},
 		freeform: codexFreeform,
 	},

@@ -22,8 +22,8 @@ func offeredNames(specs []model.ToolSpec) []string {
 func TestToolSetPerModelFamily(t *testing.T) {
 	r := coreRegistry(t)
 	all := r.Specs(nil)
-	codex := []string{"exec_command", "apply_patch", "update_plan", "view_image", "request_user_input"}
-	grove := []string{"exec_command", "apply_patch", "read_file", "list_dir", "grep_files", "update_plan"}
+	codex := []string{"exec_command", "write_stdin", "apply_patch", "update_plan", "view_image", "request_user_input"}
+	grove := []string{"exec_command", "write_stdin", "apply_patch", "read_file", "list_dir", "grep_files", "update_plan"}
 	for _, tc := range []struct {
 		model    string
 		cfg      ToolConfig
