@@ -30,7 +30,10 @@ require (
 	mvdan.cc/sh/v3 v3.14.1
 )
 
-require github.com/creack/pty v1.1.24 // indirect
+require (
+	github.com/creack/pty v1.1.24 // indirect
+	golang.org/x/image v0.44.0 // indirect
+)
 
 require (
 	git.sr.ht/~jackmordaunt/go-toast v1.1.2 // indirect

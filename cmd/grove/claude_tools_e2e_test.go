@@ -196,7 +196,7 @@ func TestClaudeToolsScriptedSessionAgainstTheBinary(t *testing.T) {
 			t.Errorf("the Claude model was not offered %s: %v", n, offered)
 		}
 	}
-	for _, n := range []string{"exec_command", "apply_patch", "read_file", "list_dir", "grep_files", "update_plan", "LS", "KillShell"} {
+	for _, n := range []string{"exec_command", "write_stdin", "apply_patch", "read_file", "list_dir", "grep_files", "update_plan", "view_image", "request_user_input", "LS", "KillShell"} {
 		if slices.Contains(offered, n) {
 			t.Errorf("the Claude model was offered %s: %v", n, offered)
 		}
@@ -205,11 +205,11 @@ func TestClaudeToolsScriptedSessionAgainstTheBinary(t *testing.T) {
 
 // TestToolSetFollowsEachAgentsModel: a GPT root is offered Codex's tools
 // and none of Claude Code's; the Claude sub-agent it spawns is offered
-// Claude Code's and none of Codex's; agents.tool_set=codex gives a Claude
+// Claude Code's and none of Codex's; tool_family=codex gives a Claude
 // model Codex's tools.
 func TestToolSetFollowsEachAgentsModel(t *testing.T) {
 	needBinary(t)
-	codexSet := []string{"exec_command", "apply_patch", "read_file", "list_dir", "grep_files", "update_plan"}
+	codexSet := []string{"exec_command", "apply_patch", "update_plan"}
 	claudeSet := []string{"Bash", "BashOutput", "TaskStop", "Read", "Write", "Edit", "MultiEdit", "Glob", "Grep", "TodoWrite"}
 	offered := func(r modeltest.CapturedRequest) []string {
 		var names []string
@@ -266,14 +266,15 @@ func TestToolSetFollowsEachAgentsModel(t *testing.T) {
 			root = offered(r)
 		}
 	}
+	codexOnly := append([]string{"write_stdin", "view_image", "read_file", "list_dir", "grep_files"}, codexSet...)
 	check("the GPT root", root, codexSet, claudeSet)
-	check("the Claude sub-agent", child, claudeSet, codexSet)
+	check("the Claude sub-agent", child, claudeSet, codexOnly)
 
 	forced := modeltest.NewServer(t)
 	forced.Enqueue(modeltest.Reply{Text: "ok"})
-	p = startGrove(t, providerEnv(t.TempDir(), forced.URL()), "exec", "--cd", t.TempDir(), "-m", "claude-sonnet-4-5", "-c", "agents.tool_set=codex", "hi")
+	p = startGrove(t, providerEnv(t.TempDir(), forced.URL()), "exec", "--cd", t.TempDir(), "-m", "claude-sonnet-4-5", "-c", "tool_family=codex", "hi")
 	if code, _ := p.waitExit(t, time.Now()); code != 0 {
 		t.Fatalf("exit %d\n%s", code, p.stderr.String())
 	}
-	check("a Claude model under agents.tool_set=codex", offered(forced.Requests()[0]), codexSet, claudeSet)
+	check("a Claude model under tool_family=codex", offered(forced.Requests()[0]), codexSet, claudeSet)
 }

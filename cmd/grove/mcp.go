@@ -32,13 +32,10 @@ var liveMCP struct {
 // the engine shuts down. sampler is nil when there is no model to lend.
 func newToolRegistry(cfg *config.Config, cwd string, sampler *mcp.Sampler) (*tools.Registry, *mcp.Manager, error) {
 	reg := tools.NewRegistry()
-	if err := tools.RegisterCore(reg); err != nil {
+	// Every family's tools; each agent is offered its model family's
+	// (tools.ToolSetFor: Claude Code's for Claude models).
+	if err := tools.RegisterAll(reg); err != nil {
 		return nil, nil, fmt.Errorf("register tools: %w", err)
-	}
-	// Claude Code's tools, for the agents whose model is Claude's (see
-	// agents.tool_set).
-	if err := tools.RegisterClaude(reg); err != nil {
-		return nil, nil, fmt.Errorf("register Claude's tools: %w", err)
 	}
 	// Servers that ask get the session's workspace roots and, with the
 	// user's approval per request, its model (sampling).

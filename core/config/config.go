@@ -71,6 +71,14 @@ type Config struct {
 	// Projects is `[projects."<root>"]`: trust_level = "trusted" lets the
 	// project's hooks load.
 	Projects map[string]Project `toml:"projects"`
+	// ToolFamily forces the tools every model is offered: "codex",
+	// "grove" (or a family another file adds); "" or "auto" picks by
+	// model name (core/tools/toolset.go).
+	ToolFamily string `toml:"tool_family"`
+	// WebSearchMode is Codex's web_search; Tools holds its [tools] table
+	// (web_search.go).
+	WebSearchMode any        `toml:"web_search"`
+	Tools         ToolsTable `toml:"tools"`
 
 	// Home is $GROVE_HOME (not a config key).
 	Home string `toml:"-"`
@@ -130,10 +138,6 @@ type Agents struct {
 	// Surface picks the delegation tools: collab (seed 000), task (seed
 	// 004) or auto (task for Claude models, else collab).
 	Surface string `toml:"surface"`
-	// ToolSet picks every agent's core tools: auto (default: Claude Code's
-	// Bash, Read, Edit, … for Claude models, Codex's exec_command,
-	// apply_patch, … for the others, per agent), codex or claude.
-	ToolSet string `toml:"tool_set"`
 	// TrustCustomAgents lets user and project Task agents use exec_command
 	// and apply_patch (seed 004 blocks them for non-built-in agents).
 	TrustCustomAgents bool `toml:"trust_custom_agents"`
@@ -390,6 +394,9 @@ func (c *Config) fillDefaults() error {
 	if _, err := c.Prices(); err != nil {
 		return err
 	}
+	if _, _, err := c.WebSearch(); err != nil {
+		return err
+	}
 	policy, err := c.Approval.Policy()
 	if err != nil {
 		return err
@@ -418,14 +425,6 @@ func (c *Config) fillDefaults() error {
 	}
 	if !slices.Contains(Surfaces, c.Agents.Surface) {
 		return fmt.Errorf("agents.surface %q: expected collab, task, inbox, sessions or auto", c.Agents.Surface)
-	}
-	c.Agents.ToolSet = strings.ToLower(strings.TrimSpace(c.Agents.ToolSet))
-	switch c.Agents.ToolSet {
-	case "":
-		c.Agents.ToolSet = "auto"
-	case "auto", "codex", "claude":
-	default:
-		return fmt.Errorf("agents.tool_set %q: expected auto, codex or claude", c.Agents.ToolSet)
 	}
 	if err := c.Agents.checkProfiles(); err != nil {
 		return err

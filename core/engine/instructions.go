@@ -27,15 +27,17 @@ const basePrompt = `You are a coding agent running in grove, a terminal tool tha
 // patch, run commands or keep a plan with tools it cannot call.
 func (t *Thread) howYouWork() string {
 	has := map[string]bool{}
-	for _, s := range t.e.tools.Specs(t.toolAllowed) {
+	// The tools the model is offered (its family's set), not every one
+	// registered: a Codex model has no read_file to be told about.
+	for _, s := range t.toolSet().Offer(t.e.tools.Specs(t.toolAllowed)) {
 		has[s.Name] = true
 	}
 	// The thread's tool set names each kind of tool: Codex's or Claude
 	// Code's (see tools.SetForModel).
 	claude := has["Read"] || has["Bash"] || has["Edit"]
-	exec, patch, plan, search, shell := "exec_command", "apply_patch", "update_plan", "list_dir, read_file and grep_files", "exec_command with rg/ls"
+	exec, patch, plan, search := "exec_command", "apply_patch", "update_plan", "list_dir, read_file and grep_files"
 	if claude {
-		exec, patch, plan, search, shell = "Bash", "Edit", "TodoWrite", "Glob, Read and Grep", "Bash"
+		exec, patch, plan, search = "Bash", "Edit", "TodoWrite", "Glob, Read and Grep"
 	}
 	runner := "bash -lc"
 	if claude {
@@ -43,8 +45,13 @@ func (t *Thread) howYouWork() string {
 	}
 	can := func(tool string) bool { return has[tool] }
 	var lines []string
-	if can(exec) {
-		search += " (or " + shell + ")"
+	switch {
+	case claude:
+		search += " (or Bash)"
+	case !can("read_file") && can("exec_command"):
+		search = "exec_command (rg, rg --files, sed -n, ls)"
+	case can("exec_command"):
+		search += " (or exec_command with rg/ls)"
 	}
 	if can(patch) {
 		lines = append(lines, "- Read before you change: use "+search+" to understand the code first.")

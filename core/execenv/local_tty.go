@@ -43,4 +43,16 @@ func startTTY(ctx context.Context, req ExecRequest) (Process, error) {
 
 // signalKeysOn reports whether the terminal turns Ctrl+C into SIGINT
 // (ISIG), as it does unless the program put it in raw mode.
-func signalKeysOn(tty *os.File) bool { return termSignals(int(tty.Fd())) }
+// The descriptor is used under the file's own reference (SyscallConn), so
+// a close racing with it cannot leave the ioctl on a reused number.
+func signalKeysOn(tty *os.File) bool {
+	rc, err := tty.SyscallConn()
+	if err != nil {
+		return false
+	}
+	on := false
+	if rc.Control(func(fd uintptr) { on = termSignals(int(fd)) }) != nil {
+		return false
+	}
+	return on
+}

@@ -184,6 +184,13 @@ func (b *claudeBash) run(ctx context.Context, env *Env, command, dir string, tim
 	return res
 }
 
+// stopped reports whether a command that ended with code (or err) was
+// stopped because ctx ended: a command that exited by itself (a code below
+// 128: no signal) keeps its exit code even when ctx ended as it finished.
+func stopped(ctx context.Context, code int, err error) bool {
+	return ctx.Err() != nil && (err != nil || code < 0 || code >= 128)
+}
+
 // cwdMarker is a fresh token that ends a command's output with the
 // directory it ended in (the command cannot guess it).
 func cwdMarker() string {

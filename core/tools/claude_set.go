@@ -1,16 +1,5 @@
 package tools
 
-import "strings"
-
-// Tool set names: the core tools a thread's model is offered. Codex's set
-// (exec_command, apply_patch, read_file, …) is what GPT models were trained
-// on; Claude's (Bash, Read, Edit, …) is Claude Code's, which Claude models
-// were trained on.
-const (
-	SetCodex  = "codex"
-	SetClaude = "claude"
-)
-
 // Claude Code's tool names as grove offers them.
 const (
 	ClaudeBash       = "Bash"
@@ -68,34 +57,6 @@ var equivalents = map[string][]string{
 // Equivalents returns the tools of the other set that do name's work
 // (nil for a tool that is the same in both sets).
 func Equivalents(name string) []string { return equivalents[name] }
-
-// SetOf names the tool set a core tool belongs to ("" for tools both sets
-// share: MCP tools, the delegation surfaces, …).
-func SetOf(name string) string {
-	for _, n := range claudeCore {
-		if n == name {
-			return SetClaude
-		}
-	}
-	for _, n := range codexCore {
-		if n == name {
-			return SetCodex
-		}
-	}
-	return ""
-}
-
-// SetForModel is the tool set a model gets when nothing forces one:
-// Claude's for Claude models (`claude…`, `anthropic/…`, also behind a
-// provider prefix such as `bedrock/anthropic.claude…`), Codex's for every
-// other model.
-func SetForModel(model string) string {
-	m := strings.ToLower(strings.TrimSpace(model))
-	if strings.HasPrefix(m, "claude") || strings.HasPrefix(m, "anthropic/") || strings.Contains(m, "/claude") || strings.Contains(m, "anthropic.claude") {
-		return SetClaude
-	}
-	return SetCodex
-}
 
 // RegisterClaude registers Claude Code's core tools (one shared record of
 // what each thread has Read): Bash with its background shells' BashOutput

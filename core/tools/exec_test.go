@@ -2,15 +2,16 @@ package tools
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 	"unicode/utf8"
 
+	"github.com/grovecli/grove/core/testkit"
 	"github.com/grovecli/grove/protocol"
 )
 
@@ -22,16 +23,11 @@ func alive(pid int) bool {
 	return !strings.Contains(string(b), ") Z ")
 }
 
-// survives reports whether pid is still alive after SIGKILL has had time to
-// land (delivery is asynchronous; this bounds a wait, it times nothing).
-func survives(pid int) bool {
-	for i := 0; i < 200; i++ {
-		if !alive(pid) {
-			return false
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	return true
+// mustDie waits for pid to be gone after SIGKILL (delivery is asynchronous) and fails the
+// test if it never goes.
+func mustDie(t *testing.T, pid int) {
+	t.Helper()
+	testkit.Eventually(t, fmt.Sprintf("process %d to die", pid), func() bool { return !alive(pid) })
 }
 
 func pids(t *testing.T, file string) []int {
@@ -51,7 +47,7 @@ func TestExecBasics(t *testing.T) {
 	env := testEnv(t)
 	_ = os.Mkdir(filepath.Join(env.Cwd, "sub"), 0o755)
 	res := run(t, r, env, "exec_command", map[string]any{"cmd": "pwd; echo err >&2; exit 3", "workdir": "sub"})
-	if res.IsError || res.ExitCode == nil || *res.ExitCode != 3 || !strings.Contains(res.Output, filepath.Join(env.Cwd, "sub")) || !strings.Contains(res.Output, "err") || !strings.Contains(res.Output, "Exit code: 3") {
+	if res.IsError || res.ExitCode == nil || *res.ExitCode != 3 || !strings.Contains(res.Output, filepath.Join(env.Cwd, "sub")) || !strings.Contains(res.Output, "err") || !strings.Contains(res.Output, "Process exited with code 3") {
 		t.Fatalf("exec: %+v", res)
 	}
 }
@@ -65,9 +61,7 @@ func TestExecTimeoutKillsProcessGroup(t *testing.T) {
 		t.Fatalf("timeout: %+v", res)
 	}
 	for _, p := range pids(t, pidfile) {
-		if survives(p) {
-			t.Fatalf("process %d survived the timeout", p)
-		}
+		mustDie(t, p)
 	}
 }
 
@@ -80,27 +74,23 @@ func TestExecCancelKillsSubtree(t *testing.T) {
 	go func() {
 		done <- r.Run(ctx, env, "exec_command", []byte(`{"cmd":"bash -c 'sleep 100 & echo $! > `+pidfile+`; wait'"}`))
 	}()
-	for len(pids(t, pidfile)) == 0 {
-		time.Sleep(10 * time.Millisecond)
-	}
+	testkit.Eventually(t, "the command's pids", func() bool { return len(pids(t, pidfile)) > 0 })
 	cancel()
 	res := <-done
 	if !res.IsError || !strings.Contains(res.Output, "interrupted") {
 		t.Fatalf("cancel: %+v", res)
 	}
 	for _, p := range pids(t, pidfile) {
-		if survives(p) {
-			t.Fatalf("grandchild %d survived the interrupt", p)
-		}
+		mustDie(t, p)
 	}
 }
 
 func TestExecOutputKeepsHeadAndTail(t *testing.T) {
 	r := NewRegistry()
-	_ = r.Register(NewExecCommand(ExecOptions{MaxOutputBytes: 1000}))
+	_ = r.Register(NewExecCommand(ExecOptions{}))
 	env := testEnv(t)
-	res := run(t, r, env, "exec_command", map[string]any{"cmd": "echo START; seq 1 20000; echo END"})
-	if !strings.Contains(res.Output, "START") || !strings.Contains(res.Output, "END") || !strings.Contains(res.Output, "bytes truncated") || len(res.Output) > 1300 {
+	res := run(t, r, env, "exec_command", map[string]any{"cmd": "echo START; seq 1 20000; echo END", "max_output_tokens": 250})
+	if !strings.Contains(res.Output, "START") || !strings.Contains(res.Output, "END") || !strings.Contains(res.Output, "tokens truncated") || len(res.Output) > 1300 {
 		t.Fatalf("truncation (%d bytes): %q", len(res.Output), res.Output)
 	}
 }
@@ -129,12 +119,12 @@ func TestExecApprovals(t *testing.T) {
 		want     string
 		abort    bool
 	}{
-		{"untrusted safe", protocol.ApprovalUntrusted, map[string]any{"cmd": "ls"}, protocol.DecisionDenied, false, 0, "Exit code: 0", false},
+		{"untrusted safe", protocol.ApprovalUntrusted, map[string]any{"cmd": "ls"}, protocol.DecisionDenied, false, 0, "Process exited with code 0", false},
 		{"untrusted rm denied", protocol.ApprovalUntrusted, map[string]any{"cmd": "rm -f x"}, protocol.DecisionDenied, false, 1, "command rejected by user", false},
-		{"untrusted approved", protocol.ApprovalUntrusted, map[string]any{"cmd": "touch y"}, protocol.DecisionApproved, false, 1, "Exit code: 0", false},
+		{"untrusted approved", protocol.ApprovalUntrusted, map[string]any{"cmd": "touch y"}, protocol.DecisionApproved, false, 1, "Process exited with code 0", false},
 		{"abort", protocol.ApprovalUntrusted, map[string]any{"cmd": "touch y"}, protocol.DecisionAbort, false, 1, "aborted", true},
-		{"on-request no ask", protocol.ApprovalOnRequest, map[string]any{"cmd": "touch z"}, protocol.DecisionDenied, false, 0, "Exit code: 0", false},
-		{"escalate asks", protocol.ApprovalOnRequest, map[string]any{"cmd": "true", "sandbox_permissions": "require_escalated", "justification": "needs net"}, protocol.DecisionApproved, false, 1, "Exit code: 0", false},
+		{"on-request no ask", protocol.ApprovalOnRequest, map[string]any{"cmd": "touch z"}, protocol.DecisionDenied, false, 0, "Process exited with code 0", false},
+		{"escalate asks", protocol.ApprovalOnRequest, map[string]any{"cmd": "true", "sandbox_permissions": "require_escalated", "justification": "needs net"}, protocol.DecisionApproved, false, 1, "Process exited with code 0", false},
 		{"never escalate", protocol.ApprovalNever, map[string]any{"cmd": "true", "sandbox_permissions": "require_escalated"}, protocol.DecisionApproved, false, 0, "approval_policy = never", false},
 		{"nobody to ask", protocol.ApprovalUntrusted, map[string]any{"cmd": "rm -f x"}, "", true, 0, "no one can approve", false},
 	} {

@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"sync"
 	"time"
@@ -22,6 +23,7 @@ type Session struct {
 	started time.Time
 	mgr     *SessionManager
 	cancel  context.CancelFunc // kills the process tree
+	timeout time.Duration
 
 	mu       sync.Mutex
 	proc     execenv.Process
@@ -30,6 +32,7 @@ type Session struct {
 	lastUsed time.Time
 	live     io.Writer // the call currently reading, streamed to the UI
 	exited   bool
+	timedOut bool
 	code     int
 	err      error
 	done     chan struct{} // closed once the process ended and all its output is in
@@ -38,7 +41,7 @@ type Session struct {
 func newSession(req SessionRequest, cancel context.CancelFunc) *Session {
 	now := time.Now()
 	return &Session{
-		owner: req.Owner, command: req.Command, tty: req.Exec.TTY, started: now, lastUsed: now,
+		owner: req.Owner, command: req.Command, tty: req.Exec.TTY, started: now, lastUsed: now, timeout: req.Timeout,
 		cancel: cancel, buf: headTail{max: sessionBufferBytes},
 		notify: make(chan struct{}), done: make(chan struct{}),
 	}
@@ -83,7 +86,9 @@ func (s *Session) follow(ctx context.Context, proc execenv.Process) {
 	s.mu.Lock()
 	s.exited, s.code, s.err = true, code, err
 	if timedOut {
-		s.buf.write([]byte("\n[grove: the session's timeout_ms ran out; it was killed]\n"))
+		// timeout(1)'s convention, as grove's exec_command always had.
+		s.code, s.timedOut = 124, true
+		s.buf.write([]byte(fmt.Sprintf("\ncommand timed out after %s and was killed (exit code 124)\n", s.timeout)))
 	}
 	close(s.notify)
 	s.notify = make(chan struct{})
@@ -105,6 +110,8 @@ type Chunk struct {
 	Exited   bool
 	ExitCode int
 	Err      error
+	// TimedOut says the session's Timeout killed it (ExitCode 124).
+	TimedOut bool
 }
 
 // Read collects output until the deadline, or less when the process ends
@@ -121,35 +128,43 @@ func (s *Session) Read(ctx context.Context, deadline time.Time, live io.Writer) 
 		s.mu.Unlock()
 	}()
 	var c Chunk
+	// What this read collected, bounded like the session's buffer: a
+	// command printing gigabytes during one long wait costs no memory.
+	got := headTail{max: sessionBufferBytes}
+	collect := func() {
+		out, omitted := s.buf.drain()
+		got.write(out)
+		c.Omitted += omitted
+	}
 	timer := time.NewTimer(time.Until(deadline))
 	defer timer.Stop()
 	for {
 		s.mu.Lock()
-		out, omitted := s.buf.drain()
-		c.Output = append(c.Output, out...)
-		c.Omitted += omitted
+		collect()
 		notify, exited := s.notify, s.exited
 		s.mu.Unlock()
 		if exited {
 			<-s.done
 			s.mu.Lock()
-			out, omitted := s.buf.drain()
-			c.Output, c.Omitted = append(c.Output, out...), c.Omitted+omitted
-			c.Exited, c.ExitCode, c.Err = true, s.code, s.err
+			collect()
+			c.Exited, c.ExitCode, c.Err, c.TimedOut = true, s.code, s.err, s.timedOut
 			s.mu.Unlock()
 			if s.mgr != nil {
 				s.mgr.remove(s)
 			}
-			return c
+			break
 		}
 		select {
 		case <-notify:
+			continue
 		case <-timer.C:
-			return c
 		case <-ctx.Done():
-			return c
 		}
+		break
 	}
+	out, omitted := got.drain()
+	c.Output, c.Omitted = out, c.Omitted+omitted
+	return c
 }
 
 // WriteInput types p on the session's terminal (tty sessions only).
@@ -171,6 +186,21 @@ func (s *Session) Interrupt() error {
 		return nil
 	}
 	return proc.Interrupt()
+}
+
+// stop interrupts the session and kills its tree if it has not ended
+// interruptGrace later; it returns once the process is gone.
+func (s *Session) stop() {
+	if s.process() == nil {
+		s.cancel()
+		return
+	}
+	_ = s.Interrupt()
+	select {
+	case <-s.done:
+	case <-time.After(interruptGrace):
+		s.kill()
+	}
 }
 
 // Close kills the session's process tree and forgets it.

@@ -48,6 +48,7 @@ type SessionManager struct {
 	mu       sync.Mutex
 	sessions map[int]*Session
 	closed   bool
+	wg       sync.WaitGroup // interrupts in progress
 }
 
 // NewSessionManager returns an empty manager holding at most max sessions
@@ -99,9 +100,12 @@ func (m *SessionManager) Start(req SessionRequest) (*Session, error) {
 	if backend == nil {
 		backend = execenv.NewLocal()
 	}
-	ctx, cancel := context.WithCancel(context.Background())
+	var ctx context.Context
+	var cancel context.CancelFunc
 	if req.Timeout > 0 {
 		ctx, cancel = context.WithTimeout(context.Background(), req.Timeout)
+	} else {
+		ctx, cancel = context.WithCancel(context.Background())
 	}
 	s := newSession(req, cancel)
 	m.mu.Lock()
@@ -217,11 +221,21 @@ func (m *SessionManager) Kill(owner protocol.ThreadID, id int) error {
 	return nil
 }
 
-// InterruptOwner sends Ctrl+C (SIGINT) to every running session of owner:
-// the agent was interrupted.
+// interruptGrace is how long an interrupted session has to end after its
+// Ctrl+C before its tree is killed.
+const interruptGrace = 2 * time.Second
+
+// InterruptOwner interrupts every session of owner (the agent was
+// interrupted): Ctrl+C (SIGINT) first, so a program can stop cleanly, and
+// its whole tree killed interruptGrace later if anything is left. It
+// returns at once; Shutdown waits for what it started.
 func (m *SessionManager) InterruptOwner(owner protocol.ThreadID) {
-	for _, s := range m.owned(owner, false) {
-		_ = s.Interrupt()
+	for _, s := range m.owned(owner, true) {
+		m.wg.Add(1)
+		go func() {
+			defer m.wg.Done()
+			s.stop()
+		}()
 	}
 }
 
@@ -243,15 +257,14 @@ func (m *SessionManager) Shutdown() {
 		delete(m.sessions, id)
 	}
 	m.mu.Unlock()
-	var wg sync.WaitGroup
 	for _, s := range all {
-		wg.Add(1)
+		m.wg.Add(1)
 		go func() {
-			defer wg.Done()
+			defer m.wg.Done()
 			s.kill()
 		}()
 	}
-	wg.Wait()
+	m.wg.Wait()
 }
 
 // owned returns owner's sessions, removing them from the manager when
