@@ -11,7 +11,6 @@ import (
 	"github.com/grovecli/grove/core/model/modeltest"
 )
 
-
 // TestExecTaskSurfaceEndToEnd drives `grove exec --json -c
 // agents.surface=task` against the scripted provider: the root calls
 // Task on a seed-004 YAML agent, whose first complete_task breaks the

@@ -21,7 +21,7 @@ const (
 var codexCore = []string{"exec_command", "apply_patch", "read_file", "list_dir", "grep_files", "update_plan"}
 
 // claudeCore are the core tools of Claude's set, in the order offered.
-var claudeCore = []string{ClaudeBash, ClaudeBashOutput, ClaudeTaskStop, ClaudeRead, ClaudeWrite, ClaudeEdit, ClaudeMultiEdit, ClaudeGlob, ClaudeGrep, ClaudeTodoWrite, claudeKillShell, claudeLSName}
+var claudeCore = []string{ClaudeBash, ClaudeBashOutput, ClaudeTaskStop, ClaudeRead, ClaudeWrite, ClaudeEdit, ClaudeMultiEdit, ClaudeGlob, ClaudeGrep, ClaudeTodoWrite, ClaudeAskUserQuestion, claudeKillShell, claudeLSName}
 
 // equivalents maps each core tool to the other set's tools that do its
 // work: a template's allow_list or deny_list written with either set's
@@ -76,6 +76,7 @@ func RegisterClaude(r *Registry) error {
 		claudeGlob{},
 		claudeGrep{},
 		claudeTodoWrite{},
+		claudeAsk{},
 		unlisted{claudeTaskStop{name: claudeKillShell, ends: ends}},
 		unlisted{claudeLS{}},
 	} {

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -187,5 +188,28 @@ func TestClaudeGrepModes(t *testing.T) {
 	}
 	if got := run(t, r, env, "Grep", map[string]any{"pattern": "zzz"}).Output; got != "No files found" {
 		t.Errorf("no match: %q", got)
+	}
+}
+
+// TestClaudeAskUserQuestionUsesTheQuestionCard: the questions reach the
+// same AskUser as request_user_input's (its question card), every one
+// open to a free-form answer; the answer is worded as Claude Code's.
+func TestClaudeAskUserQuestionUsesTheQuestionCard(t *testing.T) {
+	r, env := claudeRegistry(t), testEnv(t)
+	var asked []protocol.UserInputQuestion
+	env.AskUser = func(_ context.Context, qs []protocol.UserInputQuestion) (*protocol.UserInputResponse, error) {
+		asked = qs
+		return &protocol.UserInputResponse{Answers: map[string]protocol.UserInputAnswer{"q1": {Answers: []string{"PostgreSQL (Recommended)"}}}}, nil
+	}
+	res := run(t, r, env, "AskUserQuestion", `{"questions":[{"question":"Which database should we use?","header":"Database","multiSelect":false,"options":[{"label":"PostgreSQL (Recommended)","description":"Robust relational database"},{"label":"SQLite","description":"Lightweight file-based database"}]}]}`)
+	if res.IsError || res.Output != `User has answered your questions: "Which database should we use?"="PostgreSQL (Recommended)". You can now continue with the user's answers in mind.` {
+		t.Fatalf("answer: %+v", res)
+	}
+	if len(asked) != 1 || !asked[0].IsOther || len(asked[0].Options) != 2 || asked[0].Header != "Database" {
+		t.Fatalf("asked %+v", asked)
+	}
+	env.AskUser = nil
+	if res := run(t, r, env, "AskUserQuestion", `{"questions":[{"question":"Q?","header":"H","options":[{"label":"a","description":"x"},{"label":"b","description":"y"}]}]}`); !res.IsError || !strings.Contains(res.Output, "no one can answer") {
+		t.Fatalf("headless: %+v", res)
 	}
 }
