@@ -47,7 +47,7 @@ func TestInterruptingTheCallerAbortsASyncTask(t *testing.T) {
 	if err != nil || timedOut || st.Kind != protocol.StatusInterrupted {
 		t.Fatalf("child after the interrupt: %v %v %v", st, timedOut, err)
 	}
-	if o := (&Surface{e: e, results: newResults()}).outcome(child); o.Status != StatusAborted {
+	if o := (&Surface{e: e, results: newResults()}).outcome(child); o.Status != StatusAborted || o.Result != AbortedText {
 		t.Errorf("outcome = %+v, want aborted", o)
 	}
 }

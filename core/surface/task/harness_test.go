@@ -119,9 +119,11 @@ type setup struct {
 	// the headless policy.
 	interactive bool
 	// disabled, defaults and agentsDir are seed 004's SubagentConfig.
-	disabled  bool
-	defaults  Defaults
-	agentsDir string
+	disabled bool
+	// approveWorkdirs approves working-directory changes (baseDir).
+	approveWorkdirs bool
+	defaults        Defaults
+	agentsDir       string
 }
 
 // start runs an engine with both surfaces and a root thread.
@@ -137,6 +139,7 @@ func start(t *testing.T, c model.Client, s setup) (*engine.Engine, protocol.Thre
 		Client: c, Home: s.home, Cwd: s.cwd, Model: s.model, Surface: s.surface,
 		Interactive: s.interactive, Aliases: s.aliases,
 		Options: func(o *engine.Options) {
+			o.ApproveWorkdirs = s.approveWorkdirs
 			if s.agentsDir != "" {
 				o.Templates = templates.Load(templates.Dirs{Cwd: o.Cwd, GroveHome: o.Home, AgentsDir: s.agentsDir}, templates.Options{ModelAliases: s.aliases})
 			}
