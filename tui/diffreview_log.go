@@ -49,10 +49,10 @@ type hunkKey struct {
 
 // notePatch records a finished apply_patch call that succeeded.
 func (l *reviewLog) notePatch(t *threadView, tc *protocol.ToolCall, at time.Time) {
-	if tc.Name != "apply_patch" || tc.IsError {
+	if !isPatchTool(tc.Name) || tc.IsError {
 		return
 	}
-	input := patchInput(tc.Arguments)
+	input := toolPatch(tc.Name, tc.Arguments)
 	p, err := patch.Parse(input)
 	if err != nil {
 		return // applied, so it parsed then; a patch that does not is not ours to show

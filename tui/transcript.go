@@ -89,21 +89,21 @@ func toolSummary(tc *protocol.ToolCall) string {
 		return ""
 	}
 	switch tc.Name {
-	case "exec_command":
-		return "$ " + pick("cmd")
-	case "apply_patch":
-		files := parsePatch(patchInput(tc.Arguments))
+	case "exec_command", "Bash":
+		return "$ " + pick("cmd", "command")
+	case "apply_patch", "Write", "Edit", "MultiEdit":
+		files := parsePatch(toolPatch(tc.Name, tc.Arguments))
 		names := make([]string, len(files))
 		for i, f := range files {
 			names[i] = f.path
 		}
 		add, del := patchCounts(files)
 		return fmt.Sprintf("%s (+%d -%d)", strings.Join(names, ", "), add, del)
-	case "read_file", "list_dir":
+	case "read_file", "list_dir", "Read":
 		return pick("path", "file_path", "dir_path")
-	case "grep_files":
+	case "grep_files", "Grep", "Glob":
 		return pick("pattern")
-	case "update_plan":
+	case "update_plan", "TodoWrite":
 		return pick("explanation")
 	}
 	return tc.Arguments
@@ -181,8 +181,8 @@ func (r *renderer) toolLines(e *entry, w int) []string {
 			out = append(out, padRight(r.th.toolOut.Render("  "+clip(l, max(10, w-2))), w))
 		}
 	}
-	if tc.Name == "apply_patch" {
-		if files := parsePatch(patchInput(tc.Arguments)); len(files) > 0 {
+	if isPatchTool(tc.Name) {
+		if files := parsePatch(toolPatch(tc.Name, tc.Arguments)); len(files) > 0 {
 			out = append(out, r.patchLines(files, w, e.collapsed)...)
 			if e.outcome() == outcomeOK {
 				return out // the output only repeats the file list
@@ -215,7 +215,7 @@ const collapsedLines = 4
 func (r *renderer) toolOutput(e *entry, w int) []string {
 	tc := e.tool
 	output := tc.Output
-	if tc.Name == "exec_command" {
+	if isCommandTool(tc.Name) {
 		// Exit code and wall time are in the meta line; preview the output itself.
 		if _, rest, ok := strings.Cut(output, "\nOutput:\n"); ok {
 			output = rest
@@ -231,7 +231,7 @@ func (r *renderer) toolOutput(e *entry, w int) []string {
 	hidden := ""
 	if e.collapsed && len(outLines) > collapsedLines {
 		n := len(outLines) - collapsedLines
-		if tc.Name == "exec_command" {
+		if isCommandTool(tc.Name) {
 			show = outLines[n:]
 			hidden = fmt.Sprintf("  … %d earlier lines (ctrl+o to expand)", n)
 			out = append(out, r.th.dim.Render(clip(hidden, w)))
