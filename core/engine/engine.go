@@ -298,7 +298,7 @@ func (e *Engine) Submit(op protocol.Op) error {
 	}
 	switch op.Type {
 	case protocol.OpUserTurn:
-		items, err := inputItems(op.Text, op.Items)
+		items, err := inputItems(t, op.Text, op.Items)
 		if err != nil {
 			return err
 		}
@@ -487,8 +487,10 @@ func (e *Engine) updateIndex(t *Thread) {
 	}
 }
 
-// inputItems turns a message or structured items into user message items.
-func inputItems(text string, items []protocol.InputItem) ([]protocol.Item, error) {
+// inputItems turns a message or structured items into user message items;
+// local images are read as from's model would name them (relative to its
+// cwd, under its read policy).
+func inputItems(from *Thread, text string, items []protocol.InputItem) ([]protocol.Item, error) {
 	if text != "" && len(items) > 0 {
 		return nil, errors.New("provide either message or items, not both")
 	}
@@ -512,7 +514,7 @@ func inputItems(text string, items []protocol.InputItem) ([]protocol.Item, error
 			}
 			msg.Images = append(msg.Images, it.ImageURL)
 		case "local_image":
-			url, err := localImageURL(it.Path)
+			url, err := from.localImageURL(it.Path)
 			if err != nil {
 				return nil, fmt.Errorf("items[%d]: %w", i, err)
 			}
