@@ -38,6 +38,9 @@ type Options struct {
 	MaxDepth        int // default 3
 	// Instructions are extra user instructions appended to the base prompt.
 	Instructions string
+	// UserAgentsMD is the user's global AGENTS.md ($CODEX_HOME's): it opens
+	// the user-role AGENTS.md block every thread sees, before the project's.
+	UserAgentsMD string
 	// BaseInstructions replace grove's base prompt (Codex's
 	// model_instructions_file); the delegation section, role, AGENTS.md
 	// and environment are still added.
