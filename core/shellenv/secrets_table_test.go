@@ -67,3 +67,19 @@ func TestSecretNamesAndValuesTable(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkBuildTypicalEnv: the scrub every command start pays, on a
+// 60-variable environment (names and values of a developer's shell).
+func BenchmarkBuildTypicalEnv(b *testing.B) {
+	var env []string
+	for i := range 50 {
+		env = append(env, "VAR_"+strings.Repeat("X", i%7)+string(rune('A'+i%26))+"=/usr/local/lib/some/path:/opt/tool/bin")
+	}
+	env = append(env, "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "HOME=/home/u",
+		"LS_COLORS="+strings.Repeat("di=01;34:ln=01;36:", 40), "DATABASE_URL=postgres://app:pw@db/app",
+		"GITHUB_TOKEN=ghp_x", "PWD=/work", "TERM=xterm", "LANG=C.UTF-8", "EDITOR=vim", "SHELL=/bin/bash")
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = Build(env, Policy{Inherit: InheritAll})
+	}
+}

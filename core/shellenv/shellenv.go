@@ -75,20 +75,46 @@ var notSecret = []string{"PWD", "OLDPWD"}
 //   - the prefixes providers give their secret keys (sk_live_, rk_live_,
 //     whsec_, xoxb-, ghp_, github_pat_, glpat-, sk-ant-, sk-proj-, npm_,
 //     AWS access key ids…).
-var secretValues = []*regexp.Regexp{
-	regexp.MustCompile(`(?i)[a-z][a-z0-9+.-]*://[^/?#\s@]+@`),
-	regexp.MustCompile(`(?i)(^|[?&;\s])(password|passwd|pwd)\s*=\s*[^&;\s]`),
-	regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{4,}\.eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*`),
-	regexp.MustCompile(`(?i)https?://(hooks\.slack\.com/(services|workflows|triggers)/|(ptb\.|canary\.)?discord(app)?\.com/api/webhooks/|[a-z0-9.-]*\.webhook\.office\.com/|outlook\.office\.com/webhook)`),
-	regexp.MustCompile(`\b(sk_live_|sk_test_|rk_live_|rk_test_|whsec_|xox[abposr]-|xapp-|ghp_|gho_|ghu_|ghs_|ghr_|github_pat_|glpat-|sk-ant-|sk-proj-|npm_)[A-Za-z0-9_-]{16,}`),
-	regexp.MustCompile(`\bsk-[A-Za-z0-9]{32,}`),
-	regexp.MustCompile(`\bA(KIA|SIA)[0-9A-Z]{16}\b`),
+var secretValues = []struct {
+	// hints must occur in the value (lower-cased when fold) before the
+	// pattern is tried: most variables (PATH, LS_COLORS) hold none, and
+	// an unanchored pattern over a long value is what costs.
+	hints []string
+	fold  bool
+	re    *regexp.Regexp
+}{
+	{[]string{"://"}, false, regexp.MustCompile(`(?i)[a-z][a-z0-9+.-]*://[^/?#\s@]+@`)},
+	{[]string{"password", "passwd", "pwd"}, true, regexp.MustCompile(`(?i)(^|[?&;\s])(password|passwd|pwd)\s*=\s*[^&;\s]`)},
+	{[]string{"eyJ"}, false, regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{4,}\.eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*`)},
+	{[]string{"hooks.slack.com/", "discord.com/api/webhooks/", "discordapp.com/api/webhooks/", "webhook.office.com/", "outlook.office.com/webhook"}, true,
+		regexp.MustCompile(`(?i)https?://(hooks\.slack\.com/(services|workflows|triggers)/|(ptb\.|canary\.)?discord(app)?\.com/api/webhooks/|[a-z0-9.-]*\.webhook\.office\.com/|outlook\.office\.com/webhook)`)},
+	{[]string{"sk_live_", "sk_test_", "rk_live_", "rk_test_", "whsec_", "xoxa-", "xoxb-", "xoxp-", "xoxo-", "xoxs-", "xoxr-", "xapp-", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "sk-ant-", "sk-proj-", "npm_"}, false,
+		regexp.MustCompile(`\b(sk_live_|sk_test_|rk_live_|rk_test_|whsec_|xox[abposr]-|xapp-|ghp_|gho_|ghu_|ghs_|ghr_|github_pat_|glpat-|sk-ant-|sk-proj-|npm_)[A-Za-z0-9_-]{16,}`)},
+	{[]string{"sk-"}, false, regexp.MustCompile(`\bsk-[A-Za-z0-9]{32,}`)},
+	{[]string{"AKIA", "ASIA"}, false, regexp.MustCompile(`\bA(KIA|SIA)[0-9A-Z]{16}\b`)},
 }
 
 // IsSecretValue reports whether value looks like a credential by itself.
 func IsSecretValue(value string) bool {
-	for _, re := range secretValues {
-		if re.MatchString(value) {
+	lower := ""
+	for _, p := range secretValues {
+		v := value
+		if p.fold {
+			if lower == "" {
+				lower = strings.ToLower(value)
+			}
+			v = lower
+		}
+		if containsAny(v, p.hints) && p.re.MatchString(value) {
+			return true
+		}
+	}
+	return false
+}
+
+func containsAny(s string, subs []string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
 			return true
 		}
 	}
