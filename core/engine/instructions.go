@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
-
 )
 
 // basePrompt is what every grove agent is told; the first %s is its "How
