@@ -7,8 +7,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-
-	"github.com/grovecli/grove/core/shellenv"
 )
 
 // redacted replaces a secret in a log record.
@@ -53,7 +51,7 @@ func (s *secretSet) add(v string) {
 func (s *secretSet) addEnv(env []string) {
 	for _, kv := range env {
 		name, val, ok := strings.Cut(kv, "=")
-		if ok && (secretEnvName.MatchString(name) || shellenv.IsDefaultSecret(name, val)) {
+		if ok && secretEnvName.MatchString(name) {
 			s.add(val)
 		}
 	}
