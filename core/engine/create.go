@@ -80,7 +80,11 @@ func (e *Engine) newThread(spec threadSpec) (*Thread, error) {
 	}
 	t.instructions = e.instructionsFor(t, spec.rolePrompt)
 	if spec.exactInstructions {
+		// Seed 004 §3.4.2: the system prompt and the task, nothing else
+		// (no AGENTS.md message before the task either).
 		t.instructions = spec.rolePrompt
+	} else {
+		t.agentsCtx = e.agentsContext(t)
 	}
 	t.specs = t.toolSpecs()
 
