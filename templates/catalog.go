@@ -135,13 +135,16 @@ func Load(d Dirs, opts Options) *Catalog {
 		if err != nil {
 			continue
 		}
-		if path, ok := seeded[name]; ok {
+		path, scope := "embedded:"+name+".md", "embedded"
+		if p, ok := seeded[name]; ok {
 			// The copy holds the built-in's text (or an earlier built-in's):
 			// the current built-in, shown as the user's file.
-			c.add(path, "user", data, opts)
-			continue
+			path, scope = p, "user"
 		}
-		c.add("embedded:"+name+".md", "embedded", data, opts)
+		c.add(path, scope, data, opts)
+		if t, ok := c.byType[name]; ok && t.Source == path {
+			t.Builtin = true
+		}
 	}
 	return c
 }

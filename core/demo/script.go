@@ -37,9 +37,12 @@ func Respond(_ context.Context, req model.Request) (model.Response, error) {
 	turn := ParseTurn(req.Items)
 	var r model.Response
 	switch {
-	case strings.Contains(req.Instructions, "# Your role: explorer"):
+	// A collab child's role is named in grove's prompt; a Task agent's
+	// system prompt is its template's alone (seed 004), which says what
+	// it is.
+	case strings.Contains(req.Instructions, "# Your role: explorer") || strings.HasPrefix(req.Instructions, "You are an explorer agent"):
 		r = explorer(turn)
-	case strings.Contains(req.Instructions, "# Your role: worker"):
+	case strings.Contains(req.Instructions, "# Your role: worker") || strings.HasPrefix(req.Instructions, "You are a worker agent"):
 		r = worker(turn)
 	case offers(req, toolTask) && !replayed(req.Items):
 		return taskRoot(turn, workingDir(req.Instructions)), nil

@@ -159,7 +159,7 @@ func fromTemplate(t *templates.Template, def Defaults) *Agent {
 	}
 	// The embedded roles ship with grove: they are as trusted as the
 	// built-ins.
-	a.Builtin = t.Scope == "embedded"
+	a.Builtin = t.Scope == "embedded" || t.Builtin
 	if a.Prompt == "" && len(t.Personas) > 0 {
 		a.Prompt = t.Personas[0].Prompt
 	}
