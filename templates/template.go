@@ -36,9 +36,9 @@ type Template struct {
 	Scope           string // project | user | embedded
 	// Builtin: the text is a built-in role's (embedded, or its unedited
 	// copy seeded into $GROVE_HOME/agents), as trusted as grove itself.
-	Builtin bool
-	Format          string // grove | claude | task (seed 004)
-	Warnings        []string
+	Builtin  bool
+	Format   string // grove | claude | task (seed 004)
+	Warnings []string
 	// Surface is the tool surface the role asks for (`surface:`; "" = the
 	// session's agents.surface).
 	Surface string
