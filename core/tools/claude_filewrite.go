@@ -61,6 +61,7 @@ func (c fileChange) gate(ctx context.Context, env *Env) (Gate, *Result) {
 	}
 	return Gate{
 		Kind:    GatePatch,
+		Name:    c.tool,
 		Request: protocol.ApprovalRequest{Kind: protocol.ApprovalPatch, Patch: displayPatch(c), Files: chk.Files, Cwd: env.Cwd},
 		Outside: chk.Outside,
 	}, nil

@@ -169,7 +169,7 @@ func decide(policy protocol.ApprovalPolicy, sb protocol.SandboxPolicy, g Gate) p
 			why = strings.Join(g.Outside, "; ")
 		}
 		if policy == protocol.ApprovalNever {
-			return plan{refuse: fmt.Sprintf("apply_patch: refused: %s (approval_policy is never, so no one is asked); no files were changed", why)}
+			return plan{refuse: fmt.Sprintf("%s: refused: %s (approval_policy is never, so no one is asked); no files were changed", patchToolName(g), why)}
 		}
 		req.Reason = why
 		return plan{ask: true, request: req}
@@ -207,6 +207,15 @@ func askGate(ctx context.Context, env *Env, g Gate, req protocol.ApprovalRequest
 	return Errorf("%s", m.denied), false
 }
 
+// patchToolName names a file-writing call in its refusals: apply_patch,
+// or the Claude tool (Write, Edit, MultiEdit) that made it.
+func patchToolName(g Gate) string {
+	if g.Name != "" {
+		return g.Name
+	}
+	return "apply_patch"
+}
+
 // messages are a gate's words for the model when the call does not run.
 type messages struct {
 	noAsker, aborted, denied string
@@ -217,7 +226,7 @@ func gateMessages(g Gate, policy protocol.ApprovalPolicy, why string) messages {
 	switch g.Kind {
 	case GatePatch:
 		return messages{
-			noAsker: fmt.Sprintf("apply_patch: refused: %s, and no one can approve in this session; no files were changed", why),
+			noAsker: fmt.Sprintf("%s: refused: %s, and no one can approve in this session; no files were changed", patchToolName(g), why),
 			aborted: "patch rejected by user (the turn was aborted)",
 			denied:  "patch rejected by user",
 			interrupted: func(error) string {
