@@ -24,6 +24,9 @@ type Session struct {
 	mgr     *SessionManager
 	cancel  context.CancelFunc // kills the process tree
 	timeout time.Duration
+	// reading serializes reads: two calls polling one session in parallel
+	// each get their own part of the output, in order.
+	reading sync.Mutex
 
 	mu       sync.Mutex
 	proc     execenv.Process
@@ -119,6 +122,8 @@ type Chunk struct {
 // the past drains what is there. Reading the exit removes the session.
 // live, when not nil, receives the output as it arrives during the read.
 func (s *Session) Read(ctx context.Context, deadline time.Time, live io.Writer) Chunk {
+	s.reading.Lock()
+	defer s.reading.Unlock()
 	s.mu.Lock()
 	s.live = live
 	s.mu.Unlock()
