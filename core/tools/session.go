@@ -289,6 +289,11 @@ func (b *headTail) write(p []byte) {
 	b.pos = (b.pos + len(p)) % capTail
 }
 
+// keepCapacity is how much of its buffers a drained headTail keeps for
+// the next output: a busy session does not reallocate on every read, an
+// idle one holds little.
+const keepCapacity = 64 << 10
+
 // drain returns what was kept, in order, and resets.
 func (b *headTail) drain() ([]byte, int) {
 	out := make([]byte, 0, len(b.head)+len(b.tail))
@@ -296,6 +301,13 @@ func (b *headTail) drain() ([]byte, int) {
 	out = append(out, b.tail[b.pos:]...)
 	out = append(out, b.tail[:b.pos]...)
 	n := b.omitted
-	b.head, b.tail, b.pos, b.omitted = nil, nil, 0, 0
+	b.head, b.tail, b.pos, b.omitted = reuse(b.head), reuse(b.tail), 0, 0
 	return out, n
+}
+
+func reuse(b []byte) []byte {
+	if cap(b) > keepCapacity {
+		return nil
+	}
+	return b[:0]
 }
