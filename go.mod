@@ -31,7 +31,6 @@ require (
 	mvdan.cc/sh/v3 v3.14.1
 )
 
-
 require (
 	git.sr.ht/~jackmordaunt/go-toast v1.1.2 // indirect
 	github.com/atotto/clipboard v0.1.4 // indirect
