@@ -47,7 +47,7 @@ func TestFinishedCommandCardShowsNoEscapeSequence(t *testing.T) {
 	s := newSession()
 	s.apply(started(protocol.ThreadInfo{ID: rootID, Source: protocol.SourceRoot, StartedAt: t0}, 0))
 	begin := ev(protocol.EventToolCallBegin, rootID, time.Second)
-	begin.Tool = &protocol.ToolCall{CallID: "x", Name: "exec_command", Arguments: `{"cmd":"evil","tty":true}`}
+	begin.Tool = &protocol.ToolCall{CallID: "x", Name: "exec_command", Arguments: `{"cmd":"evil\u001b]52;c;cHduZWQ=\u0007","tty":true}`}
 	s.apply(begin)
 	end := ev(protocol.EventToolCallEnd, rootID, 2*time.Second)
 	end.Tool = &protocol.ToolCall{CallID: "x", Name: "exec_command", Output: "Chunk ID: 000001\nWall time: 0.0100 seconds\nProcess exited with code 0\nOriginal token count: 9\nOutput:\n\x1b]52;c;cHduZWQ=\x07\x1b[2J\x1b]0;title\x07visible\r\n"}
