@@ -34,7 +34,7 @@ func TestDebugToolsPerModel(t *testing.T) {
 		t.Fatalf("%v\n%s", err, errOut)
 	}
 	fn, custom, hosted := names(out)
-	if strings.Join(custom, ",") != "apply_patch" || strings.Join(hosted, ",") != "web_search" || !strings.Contains(strings.Join(fn, ","), "exec_command,update_plan,view_image,request_user_input,spawn_agent") || strings.Contains(out, `"read_file"`) {
+	if strings.Join(custom, ",") != "apply_patch" || strings.Join(hosted, ",") != "web_search" || !strings.Contains(strings.Join(fn, ","), "exec_command,write_stdin,update_plan,view_image,request_user_input,spawn_agent") || strings.Contains(out, `"read_file"`) {
 		t.Fatalf("codex model: functions %v custom %v hosted %v", fn, custom, hosted)
 	}
 	if !strings.Contains(out, `"syntax": "lark"`) || !strings.Contains(errOut, "tool family codex") {
