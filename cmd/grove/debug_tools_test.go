@@ -57,7 +57,7 @@ func TestDebugToolsPerModel(t *testing.T) {
 	for _, c := range chat {
 		got = append(got, c.Type+":"+c.Function.Name)
 	}
-	if j := strings.Join(got, ","); !strings.HasPrefix(j, "function:exec_command,function:apply_patch,function:read_file") || strings.Contains(j, "web_search") || strings.Contains(j, "view_image") {
+	if j := strings.Join(got, ","); !strings.HasPrefix(j, "function:exec_command,function:write_stdin,function:apply_patch,function:read_file") || strings.Contains(j, "web_search") || strings.Contains(j, "view_image") {
 		t.Fatalf("chat tools for another model: %s", j)
 	}
 	if _, _, err := runCLI(t, t.TempDir(), "", "debug", "tools", "-c", `tool_family="gemini"`); err == nil || !strings.Contains(err.Error(), `tool_family "gemini"`) {
