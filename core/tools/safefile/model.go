@@ -73,15 +73,24 @@ func resolveChecked(path string, roots []string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	for _, d := range deniedTrees {
-		if within(d, real) {
-			return "", refused(path, fmt.Sprintf("it is in %s (grove's own process state, kernel interfaces and devices are never read for the model)", d))
-		}
+	if d := KernelTree(real); d != "" {
+		return "", refused(path, fmt.Sprintf("it is in %s (grove's own process state, kernel interfaces and devices are never read for the model)", d))
 	}
 	if linkInRoot != "" && !insideAny(real, roots) {
 		return "", refused(path, fmt.Sprintf("the symlink %s leads out of the workspace (to %s)", linkInRoot, real))
 	}
 	return real, nil
+}
+
+// KernelTree names the tree of /proc, /sys or /dev that holds p (clean,
+// absolute, symlinks resolved), or "".
+func KernelTree(p string) string {
+	for _, d := range deniedTrees {
+		if within(d, p) {
+			return d
+		}
+	}
+	return ""
 }
 
 func insideAny(p string, roots []string) bool {
