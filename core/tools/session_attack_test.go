@@ -149,7 +149,7 @@ func TestSessionLeavesNoProcessBehind(t *testing.T) {
 		if a.session == 0 || !strings.Contains(a.output, "started") {
 			t.Fatalf("%s: %+v", end, a)
 		}
-		pids := waitForProcs(t, marker, 2)
+		pids := markedProcs(t, marker, 2)
 		s, err := env.Sessions.Lookup(env.ThreadID, a.session)
 		if err != nil {
 			t.Fatal(err)
@@ -186,9 +186,9 @@ func procsWith(marker string) []int {
 	return out
 }
 
-// waitForProcs returns the n processes with marker once they exist (they
-// were started before the call that started them returned).
-func waitForProcs(t *testing.T, marker string, n int) []int {
+// markedProcs returns the n processes with marker: they exist already,
+// started before the command printed what its call waited for.
+func markedProcs(t *testing.T, marker string, n int) []int {
 	t.Helper()
 	if got := procsWith(marker); len(got) >= n {
 		return got
