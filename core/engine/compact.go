@@ -188,7 +188,7 @@ func (t *Thread) requestSummary(ctx context.Context, turnID, instructions string
 		if !errors.Is(err, model.ErrContextWindowExceeded) || len(items) <= 1 {
 			return "", err
 		}
-		n := dropOldest(items)
+		n := overflowTrim(items, err.Error())
 		items, trimmed = items[n:], trimmed+n
 	}
 }

@@ -340,3 +340,42 @@ func TestFailingCompactionBacksOffAcrossSteps(t *testing.T) {
 		t.Errorf("%d compaction attempts over %d steps: no back-off across steps", compactions, steps)
 	}
 }
+
+// TestSummaryTrimsByTheSizeTheRefusalNames (issue 36, smaller): a summary
+// request refused as too long is trimmed by the excess the error names,
+// in one step, not one item per request (Codex's provider message format).
+func TestSummaryTrimsByTheSizeTheRefusalNames(t *testing.T) {
+	const limit = 3000
+	srv := modeltest.NewServer(t)
+	var mu sync.Mutex
+	summaries := 0
+	srv.Handle(func(req modeltest.CapturedRequest) modeltest.Reply {
+		n := inputTokens(req)
+		if !isCompactionRequest(req) {
+			return modeltest.Reply{Text: "ok", Usage: protocol.TokenUsage{InputTokens: n}}
+		}
+		mu.Lock()
+		summaries++
+		mu.Unlock()
+		if n > limit {
+			body := fmt.Sprintf(`{"error":{"message":"This model's maximum context length is %d tokens. However, your messages resulted in %d tokens.","type":"invalid_request_error","param":"input","code":"context_length_exceeded"}}`, limit, n)
+			return modeltest.Reply{Status: 400, Body: body}
+		}
+		return modeltest.Reply{Text: "SUMMARY"}
+	})
+	p := &compactingProvider{srv: srv}
+	env := newEnv(t, nil, func(o *Options) { o.Client = p.client(t) })
+	for i := range 60 { // ~6,000 tokens of history, twice the limit
+		env.send(fmt.Sprintf("message %d %s", i, strings.Repeat("word ", 80)))
+		env.rootFinal(i + 1)
+	}
+	if err := env.e.Submit(protocol.Op{Type: protocol.OpCompact, ThreadID: env.root}); err != nil {
+		t.Fatal(err)
+	}
+	env.waitFor("compaction", func(ev protocol.Event) bool { return ev.Type == protocol.EventContextCompacted })
+	mu.Lock()
+	defer mu.Unlock()
+	if summaries > 3 {
+		t.Fatalf("%d summary requests for a history twice the limit: trimmed item by item", summaries)
+	}
+}
