@@ -18,6 +18,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/grovecli/grove/core/execenv"
+	"github.com/grovecli/grove/core/testkit"
 )
 
 // signalWriter is a command's output that says when a word appeared.
@@ -177,7 +178,7 @@ func stalledLinkCase(t *testing.T, target stallTarget) {
 	}
 	<-out.seen
 	var sleeps []int
-	eventually(t, "the command's sleep", func() bool {
+	testkit.Eventually(t, "the command's sleep", func() bool {
 		sleeps = findProcs("sleep\x0020.5")
 		return len(sleeps) == 1
 	}, func() string { return fmt.Sprint(sleeps) })
