@@ -31,6 +31,8 @@ require (
 	mvdan.cc/sh/v3 v3.14.1
 )
 
+require golang.org/x/image v0.44.0 // indirect
+
 require (
 	git.sr.ht/~jackmordaunt/go-toast v1.1.2 // indirect
 	github.com/atotto/clipboard v0.1.4 // indirect

@@ -86,7 +86,9 @@ type Model struct {
 	models       []string
 	modelsLoaded bool
 
-	appr     approvals
+	appr approvals
+	// quest holds request_user_input's question cards (question.go).
+	quest    questionCards
 	notifier *notifier
 
 	overlay  *agentsOverlay
@@ -148,6 +150,7 @@ func newModel(opts Options, openLater bool) Model {
 		mouse: true,
 	}
 	m.appr.grace = approvalGrace
+	m.quest.grace = approvalGrace
 	if opts.ApprovalGrace != 0 {
 		m.appr.grace = opts.ApprovalGrace
 	}
@@ -469,6 +472,11 @@ func (m *Model) applyEvents(evs []protocol.Event) []tea.Cmd {
 			cmds = append(cmds, m.notifier.notify(NotifyApprovalRequested, "grove: approval needed: "+plainSummary(approvalSummary(msg.Request), 160)))
 		case protocol.ApprovalResolvedMsg:
 			m.appr.remove(msg.Request.ID, m.now())
+		case protocol.UserInputRequestedMsg:
+			m.quest.push(msg.Request, m.now(), strings.TrimSpace(m.composer.Value()) != "")
+			cmds = append(cmds, m.notifier.notify(NotifyApprovalRequested, "grove: a question for you: "+plainSummary(cardText(firstQuestion(msg.Request)), 160)))
+		case protocol.UserInputResolvedMsg:
+			m.quest.remove(msg.Request.ID, m.now())
 		case protocol.BackgroundMsg:
 			if bg := msg.Event; bg.IsFinal && !bg.Warning {
 				label := "agent " + bg.ChildID.Short()

@@ -96,16 +96,23 @@ func (e *Engine) Spawn(ctx context.Context, callerID protocol.ThreadID, r protoc
 	if err != nil {
 		return protocol.ThreadInfo{}, err
 	}
-	items, err := inputItems(strings.TrimSpace(r.Message), r.Items)
+	items, err := inputItems(caller, strings.TrimSpace(r.Message), r.Items)
 	if err != nil {
 		return protocol.ThreadInfo{}, InputError{Err: err}
 	}
-	child, err := e.spawn(ctx, spawnRequest{
+	req := spawnRequest{
 		caller: caller, callID: r.CallID, items: fromAgent(caller.id, items),
 		agentType: strings.TrimSpace(r.AgentType), agentName: strings.TrimSpace(r.AgentName),
 		workdir: strings.TrimSpace(r.WorkingDirectory), model: strings.TrimSpace(r.Model),
 		effort: strings.TrimSpace(r.ReasoningEffort), note: r.Note,
-	})
+	}
+	if r.ForkTurns != 0 {
+		if r.ForkTurns < 0 && (req.agentType != "" || req.model != "" || req.effort != "") {
+			return protocol.ThreadInfo{}, InputError{Err: errFullForkOverrides}
+		}
+		req.history = forkedHistory(e.History(caller.id), r.ForkTurns)
+	}
+	child, err := e.spawn(ctx, req)
 	if err != nil {
 		return protocol.ThreadInfo{}, err
 	}
@@ -119,7 +126,7 @@ func (e *Engine) Send(callerID, id protocol.ThreadID, message string, items []pr
 	if err != nil {
 		return err
 	}
-	in, err := inputItems(strings.TrimSpace(message), items)
+	in, err := inputItems(caller, strings.TrimSpace(message), items)
 	if err != nil {
 		return InputError{Err: err}
 	}

@@ -83,6 +83,11 @@ func (s *Session) follow(ctx context.Context, proc execenv.Process) {
 	timedOut := errors.Is(ctx.Err(), context.DeadlineExceeded)
 	s.mu.Lock()
 	s.exited, s.code, s.err = true, code, err
+	if errors.Is(err, execenv.ErrFateUnknown) {
+		// The host stopped answering: neither "killed" nor an exit code
+		// would be true (main's exec_command said so; kept for sessions).
+		s.buf.write([]byte("\n" + err.Error() + "\n"))
+	}
 	if timedOut {
 		// timeout(1)'s convention, as grove's exec_command always had.
 		s.code, s.timedOut = 124, true

@@ -112,7 +112,7 @@ func TestRegistryValidationMessages(t *testing.T) {
 		{"trailing data", "read_file", `{"path":"x"} {}`,
 			`invalid arguments for read_file: not valid JSON (invalid character '{' after top-level value, at byte 14); send one JSON object`},
 		{"unknown tool", "nope", `{}`,
-			`unknown tool "nope"; available tools: apply_patch, exec_command, grep_files, list_dir, read_file, update_plan, write_stdin`},
+			`unknown tool "nope"; available tools: apply_patch, exec_command, grep_files, list_dir, read_file, request_user_input, update_plan, view_image, write_stdin`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res := r.Run(context.Background(), env, tc.tool, json.RawMessage(tc.args))
@@ -181,7 +181,7 @@ func TestRegistryRegistration(t *testing.T) {
 	if err := r.CheckSchemas(); err != nil {
 		t.Errorf("built-in tools' schemas: %v", err)
 	}
-	if got, want := r.Names(), []string{"apply_patch", "exec_command", "grep_files", "list_dir", "read_file", "update_plan", "write_stdin"}; !slices.Equal(got, want) {
+	if got, want := r.Names(), []string{"apply_patch", "exec_command", "grep_files", "list_dir", "read_file", "request_user_input", "update_plan", "view_image", "write_stdin"}; !slices.Equal(got, want) {
 		t.Errorf("Names = %v", got)
 	}
 	var specs []string
@@ -191,7 +191,7 @@ func TestRegistryRegistration(t *testing.T) {
 			t.Errorf("%s: empty description or invalid schema", s.Name)
 		}
 	}
-	if want := []string{"exec_command", "write_stdin", "apply_patch", "read_file", "list_dir", "grep_files", "update_plan"}; !slices.Equal(specs, want) {
+	if want := []string{"exec_command", "write_stdin", "apply_patch", "read_file", "list_dir", "grep_files", "update_plan", "view_image", "request_user_input"}; !slices.Equal(specs, want) {
 		t.Errorf("Specs order = %v, want registration order %v", specs, want)
 	}
 	only := r.Specs(Policy{Allow: []string{"read_file", "list_*"}}.Allowed)
