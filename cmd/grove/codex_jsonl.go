@@ -190,7 +190,11 @@ func (c *codexJSONL) event(ev protocol.Event) error {
 	case protocol.StreamRetryMsg:
 		c.emit(codexEvent{Type: "error", Message: m.Text})
 	case protocol.TurnCompletedMsg:
-		c.endTurn(nil)
+		var fail *codexError
+		if msg, failed := m.Failure(); failed {
+			fail = &codexError{Message: msg}
+		}
+		c.endTurn(fail)
 	case protocol.WebSearchMsg:
 		c.emit(codexEvent{Type: "item.completed", Item: codexWebSearchItem{ID: c.itemID(), Type: "web_search", Query: webSearchQuery(m.Call)}})
 	}

@@ -111,6 +111,7 @@ func (e *Engine) ResumeSession(id string) (protocol.ThreadID, error) {
 	}
 	e.noteGoneSessions(root, sess.Items)
 	e.restoreInbox(root, sess.Events)
+	e.tellUnfinishedReverts(root, sess.Events)
 	if err := e.registerClosedChildren(root); err != nil {
 		e.bus.Publish(protocol.NewEvent(root.id, "", protocol.WarningMsg{Text: fmt.Sprintf("some sub-agents of this session could not be restored: %v", err)}))
 	}
@@ -171,6 +172,7 @@ func (e *Engine) registerClosedChildren(parent *Thread) error {
 			continue
 		}
 		e.restoreInbox(child, sess.Events)
+		e.tellUnfinishedReverts(child, sess.Events)
 		if err := e.registerClosedChildren(child); err != nil && firstErr == nil {
 			firstErr = err
 		}

@@ -15,7 +15,17 @@ import (
 	"github.com/grovecli/grove/protocol"
 
 	"github.com/grovecli/grove/core/model"
+	"github.com/grovecli/grove/core/testkit"
 )
+
+// startedProcs waits until the n processes a session started with marker
+// run (a loaded machine may start them after the call's yield) and lists
+// them.
+func startedProcs(t *testing.T, marker string, n int) []int {
+	t.Helper()
+	testkit.Eventually(t, "the session's processes", func() bool { return len(markedProcs(marker)) >= n })
+	return markedProcs(marker)
+}
 
 // markedProcs lists the processes whose command line holds marker.
 func markedProcs(marker string) []int {
@@ -75,10 +85,7 @@ func TestInterruptingAnAgentStopsItsSessions(t *testing.T) {
 	if got := env.e.Sessions(env.root); len(got) != 1 || got[0].Owner != env.root {
 		t.Fatalf("sessions after the turn: %+v", got)
 	}
-	pids := markedProcs(marker)
-	if len(pids) < 2 {
-		t.Fatalf("the session's processes: %v", pids)
-	}
+	pids := startedProcs(t, marker, 2)
 	env.e.interruptTree(env.e.thread(env.root))
 	awaitExit(t, pids)
 	if got := env.e.Sessions(""); len(got) != 0 {
@@ -109,7 +116,7 @@ func TestClosingAnAgentKillsItsSessions(t *testing.T) {
 	if len(list) != 1 {
 		t.Fatalf("the worker's sessions: %+v", list)
 	}
-	pids := markedProcs(marker)
+	pids := startedProcs(t, marker, 2)
 	if _, err := env.e.CloseAgent(env.root, child); err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +137,7 @@ func TestResumedSessionSaysItsOldProcessesAreGone(t *testing.T) {
 	env.send("start a server")
 	out := env.toolOutput("x").Output
 	env.rootFinal(1)
-	pids := markedProcs(marker)
+	pids := startedProcs(t, marker, 2)
 	if err := env.e.Shutdown(context.Background()); err != nil {
 		t.Fatal(err)
 	}

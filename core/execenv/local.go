@@ -13,6 +13,10 @@ import (
 	"github.com/grovecli/grove/core/sandbox"
 )
 
+// copyBuffer is the read size of a command's output: a chatty command
+// (a build log, a 100 MB dump) is copied in few large steps.
+const copyBuffer = 256 << 10
+
 // stopGrace is how long a stopped command's helper has to take its tree
 // down before it is killed itself.
 const stopGrace = 2 * time.Second
@@ -107,6 +111,7 @@ func (Local) Start(ctx context.Context, req ExecRequest) (Process, error) {
 	if err != nil {
 		return nil, fmt.Errorf("pipe: %w", err)
 	}
+	growPipe(pw)
 	stdin, err := stdinFile(req.Stdin)
 	if err != nil {
 		_, _ = pr.Close(), pw.Close()
@@ -137,7 +142,8 @@ func follow(ctx context.Context, proc *sandbox.Process, r, tty *os.File, out io.
 		defer close(copied)
 		// A terminal's master reads EIO once the last slave is closed:
 		// that is its end of file.
-		_, _ = io.Copy(out, r)
+		// Plain reads (not File.WriteTo's 32 KiB) into one large buffer.
+		_, _ = io.CopyBuffer(out, struct{ io.Reader }{r}, make([]byte, copyBuffer))
 	}()
 	exited := make(chan struct{})
 	p := &localProcess{proc: proc, tty: tty, done: make(chan struct{})}

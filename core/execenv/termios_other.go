@@ -2,5 +2,10 @@
 
 package execenv
 
+import "os"
+
+// growPipe: the default pipe size elsewhere.
+func growPipe(*os.File) {}
+
 // termSignals: the pool helper (which needs the follow-up) is Linux-only.
 func termSignals(int) bool { return false }

@@ -67,7 +67,7 @@ func fitImageForPrompt(mime string, data []byte, original bool) (promptImage, er
 		w, h = fitBox(w, h, promptImageMaxWidth, promptImageMaxHeight)
 	}
 	dst := image.NewRGBA(image.Rect(0, 0, w, h))
-	draw.CatmullRom.Scale(dst, dst.Bounds(), src, src.Bounds(), draw.Src, nil)
+	draw.BiLinear.Scale(dst, dst.Bounds(), src, src.Bounds(), draw.Src, nil) // a triangle filter, as Codex's FilterType::Triangle
 	var buf bytes.Buffer
 	if mime == "image/jpeg" {
 		err = jpeg.Encode(&buf, dst, &jpeg.Options{Quality: 85})

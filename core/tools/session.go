@@ -24,13 +24,15 @@ type Session struct {
 	mgr     *SessionManager
 	cancel  context.CancelFunc // kills the process tree
 	timeout time.Duration
+	// reading serializes reads: two calls polling one session in parallel
+	// each get their own part of the output, in order.
+	reading sync.Mutex
 
 	mu       sync.Mutex
 	proc     execenv.Process
 	buf      headTail
 	notify   chan struct{} // closed (and replaced) when output arrives
 	lastUsed time.Time
-	live     io.Writer // the call currently reading, streamed to the UI
 	exited   bool
 	timedOut bool
 	code     int
@@ -68,13 +70,9 @@ func (s *Session) Done() <-chan struct{} { return s.done }
 func (s *Session) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	s.buf.write(p)
-	live := s.live
 	close(s.notify)
 	s.notify = make(chan struct{})
 	s.mu.Unlock()
-	if live != nil {
-		_, _ = live.Write(p)
-	}
 	return len(p), nil
 }
 
@@ -85,6 +83,11 @@ func (s *Session) follow(ctx context.Context, proc execenv.Process) {
 	timedOut := errors.Is(ctx.Err(), context.DeadlineExceeded)
 	s.mu.Lock()
 	s.exited, s.code, s.err = true, code, err
+	if errors.Is(err, execenv.ErrFateUnknown) {
+		// The host stopped answering: neither "killed" nor an exit code
+		// would be true (main's exec_command said so; kept for sessions).
+		s.buf.write([]byte("\n" + err.Error() + "\n"))
+	}
 	if timedOut {
 		// timeout(1)'s convention, as grove's exec_command always had.
 		s.code, s.timedOut = 124, true
@@ -117,36 +120,38 @@ type Chunk struct {
 // Read collects output until the deadline, or less when the process ends
 // (then with its exit) or ctx ends (an interrupted turn). A deadline in
 // the past drains what is there. Reading the exit removes the session.
-// live, when not nil, receives the output as it arrives during the read.
+// live, when not nil, receives the output as this read collects it (what
+// arrived before the read too: nothing is shown twice or skipped).
 func (s *Session) Read(ctx context.Context, deadline time.Time, live io.Writer) Chunk {
-	s.mu.Lock()
-	s.live = live
-	s.mu.Unlock()
-	defer func() {
-		s.mu.Lock()
-		s.live = nil
-		s.mu.Unlock()
-	}()
+	s.reading.Lock()
+	defer s.reading.Unlock()
 	var c Chunk
 	// What this read collected, bounded like the session's buffer: a
 	// command printing gigabytes during one long wait costs no memory.
 	got := headTail{max: sessionBufferBytes}
 	collect := func() {
+		s.mu.Lock()
 		out, omitted := s.buf.drain()
+		s.mu.Unlock()
 		got.write(out)
 		c.Omitted += omitted
+		if live != nil && len(out) > 0 {
+			_, _ = live.Write(out)
+		}
 	}
 	timer := time.NewTimer(time.Until(deadline))
 	defer timer.Stop()
 	for {
+		// The channel is taken before draining: output arriving after the
+		// drain closes it, so nothing waits unseen until the deadline.
 		s.mu.Lock()
-		collect()
 		notify, exited := s.notify, s.exited
 		s.mu.Unlock()
+		collect()
 		if exited {
 			<-s.done
-			s.mu.Lock()
 			collect()
+			s.mu.Lock()
 			c.Exited, c.ExitCode, c.Err, c.TimedOut = true, s.code, s.err, s.timedOut
 			s.mu.Unlock()
 			if s.mgr != nil {
@@ -284,6 +289,11 @@ func (b *headTail) write(p []byte) {
 	b.pos = (b.pos + len(p)) % capTail
 }
 
+// keepCapacity is how much of its buffers a drained headTail keeps for
+// the next output: a busy session does not reallocate on every read, an
+// idle one holds little.
+const keepCapacity = 64 << 10
+
 // drain returns what was kept, in order, and resets.
 func (b *headTail) drain() ([]byte, int) {
 	out := make([]byte, 0, len(b.head)+len(b.tail))
@@ -291,6 +301,13 @@ func (b *headTail) drain() ([]byte, int) {
 	out = append(out, b.tail[b.pos:]...)
 	out = append(out, b.tail[:b.pos]...)
 	n := b.omitted
-	b.head, b.tail, b.pos, b.omitted = nil, nil, 0, 0
+	b.head, b.tail, b.pos, b.omitted = reuse(b.head), reuse(b.tail), 0, 0
 	return out, n
+}
+
+func reuse(b []byte) []byte {
+	if cap(b) > keepCapacity {
+		return nil
+	}
+	return b[:0]
 }

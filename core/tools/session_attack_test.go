@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/grovecli/grove/core/testkit"
 	"github.com/grovecli/grove/protocol"
 )
 
@@ -146,10 +147,11 @@ func TestSessionLeavesNoProcessBehind(t *testing.T) {
 	for _, end := range []string{"close", "close-owner", "interrupt", "shutdown"} {
 		marker := fmt.Sprintf("1000.%d%d", time.Now().UnixNano()%1e6, len(end))
 		a := execCall(t, env, map[string]any{"yield_time_ms": 500, "cmd": fmt.Sprintf("sleep %s & setsid sleep %s & echo started; wait", marker, marker)})
-		if a.session == 0 || !strings.Contains(a.output, "started") {
+		if a.session == 0 {
 			t.Fatalf("%s: %+v", end, a)
 		}
-		pids := waitForProcs(t, marker, 2)
+		awaitOutput(t, env, a.session, a.output, "started")
+		pids := markedProcs(t, marker, 2)
 		s, err := env.Sessions.Lookup(env.ThreadID, a.session)
 		if err != nil {
 			t.Fatal(err)
@@ -186,9 +188,9 @@ func procsWith(marker string) []int {
 	return out
 }
 
-// waitForProcs returns the n processes with marker once they exist (they
-// were started before the call that started them returned).
-func waitForProcs(t *testing.T, marker string, n int) []int {
+// markedProcs returns the n processes with marker: they exist already,
+// started before the command printed what its call waited for.
+func markedProcs(t *testing.T, marker string, n int) []int {
 	t.Helper()
 	if got := procsWith(marker); len(got) >= n {
 		return got
@@ -250,10 +252,8 @@ func TestSessionDiesWithAKilledGrove(t *testing.T) {
 		_ = cmd.Wait()
 		t.Fatalf("child: %q %v", line, err)
 	}
+	testkit.Eventually(t, "the child's session processes", func() bool { return len(procsWith(marker)) >= 2 })
 	pids := procsWith(marker)
-	if len(pids) < 2 {
-		t.Fatalf("child's session processes: %v (%s)", pids, line)
-	}
 	_ = cmd.Process.Signal(unix.SIGKILL)
 	_ = cmd.Wait()
 	waitGone(t, pids)

@@ -61,6 +61,7 @@ func BenchmarkSessionThroughput(b *testing.B) {
 		mode protocol.SandboxMode
 		tty  bool
 	}{{protocol.SandboxWorkspaceWrite, false}, {protocol.SandboxWorkspaceWrite, true}, {protocol.SandboxDangerFullAccess, false}} {
+
 		env := benchEnv(b, c.mode)
 		tty := c.tty
 		b.Run(fmt.Sprintf("exec_command %s tty=%v", c.mode, tty), func(b *testing.B) {
@@ -74,6 +75,18 @@ func BenchmarkSessionThroughput(b *testing.B) {
 			}
 		})
 	}
+	// The floor: the same command writing to /dev/null in the sandbox,
+	// its output never reaching grove.
+	b.Run("floor: output to /dev/null", func(b *testing.B) {
+		env := benchEnv(b, protocol.SandboxWorkspaceWrite)
+		b.SetBytes(size)
+		args := fmt.Sprintf(`{"cmd":"head -c %d /dev/zero >/dev/null","timeout_ms":600000}`, size)
+		for b.Loop() {
+			if res := r.Run(context.Background(), env, "exec_command", []byte(args)); res.IsError {
+				b.Fatal(res.Output)
+			}
+		}
+	})
 }
 
 // BenchmarkSessionsMemory holds 64 live sessions (sleep) and reports what
