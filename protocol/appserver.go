@@ -87,6 +87,15 @@ type AppThreadReadParams struct {
 type AppTurnStartParams struct {
 	ThreadID string         `json:"threadId"`
 	Input    []AppUserInput `json:"input"`
+	// The per-turn overrides (Codex's TurnStartParams): they hold for this
+	// turn and the ones after it (outputSchema: this turn only).
+	Cwd            *string         `json:"cwd,omitempty"`
+	ApprovalPolicy json.RawMessage `json:"approvalPolicy,omitempty"`
+	SandboxPolicy  json.RawMessage `json:"sandboxPolicy,omitempty"`
+	Model          *string         `json:"model,omitempty"`
+	Effort         *string         `json:"effort,omitempty"`
+	Summary        *string         `json:"summary,omitempty"`
+	OutputSchema   json.RawMessage `json:"outputSchema,omitempty"`
 }
 
 // AppTurnInterruptParams is turn/interrupt.

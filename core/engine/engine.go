@@ -307,6 +307,9 @@ func (e *Engine) Submit(op protocol.Op) error {
 				return fmt.Errorf("thread %s is closed and could not be resumed: %w", t.id, err)
 			}
 		}
+		if err := e.applyOverrides(t, op.Overrides); err != nil {
+			return err
+		}
 		if !t.deliverAs(op.ClientID, false, items...) {
 			return fmt.Errorf("thread %s is closing; try again once it has closed", t.id)
 		}

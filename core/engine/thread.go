@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"sync"
 	"time"
 
@@ -41,6 +42,12 @@ type Thread struct {
 	effort       string
 	cwd          string
 	sandbox      protocol.SandboxPolicy
+	// summary is the reasoning summary asked of the model ("" = auto);
+	// nextSchema constrains the next turn's reply and turnSchema the
+	// running turn's (turn/start's outputSchema).
+	summary    string
+	nextSchema json.RawMessage
+	turnSchema json.RawMessage
 	note         string
 	name         string
 	firstPrompt  string

@@ -84,6 +84,7 @@ func (t *Thread) runTurn(parent context.Context) {
 	// turn whose input then runs in another one.
 	input := t.pending
 	t.pending = nil
+	t.turnSchema, t.nextSchema = t.nextSchema, nil
 	tc := rollout.TurnContext{TurnID: turnID, Model: t.modelName, ReasoningEffort: t.effort, Cwd: t.cwd, Sandbox: t.sandbox, ApprovalPolicy: e.ApprovalPolicy()}
 	rec := t.rec
 	t.mu.Unlock()
@@ -452,6 +453,10 @@ func (t *Thread) buildRequest() model.Request {
 	if t.parentID == "" {
 		req.OutputSchema = t.e.opts.OutputSchema
 	}
+	if len(t.turnSchema) > 0 {
+		req.OutputSchema = t.turnSchema
+	}
+	req.ReasoningSummary = t.summary
 	t.mu.Unlock()
 	// Converted outside mu (it looks up other threads); the loop is the
 	// only writer of view.
@@ -476,7 +481,7 @@ func (t *Thread) prewarmTools(turnID string) {
 	t.mu.Lock()
 	done := t.prewarmed
 	t.prewarmed = true
-	env := &tools.Env{ThreadID: t.id, TurnID: turnID, Cwd: t.cwd, Sandbox: t.sandbox, ApprovalPolicy: t.e.opts.ApprovalPolicy}
+	env := &tools.Env{ThreadID: t.id, TurnID: turnID, Cwd: t.cwd, Sandbox: t.sandbox, ApprovalPolicy: t.e.ApprovalPolicy()}
 	t.mu.Unlock()
 	if done {
 		return

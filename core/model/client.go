@@ -24,6 +24,9 @@ type Request struct {
 	Items           []protocol.Item
 	Tools           []ToolSpec
 	ReasoningEffort string // "" = provider default
+	// ReasoningSummary is the summary asked with an effort: "" or "auto",
+	// "concise", "detailed", or "none" (none asked).
+	ReasoningSummary string
 	// ParallelToolCalls lets the model return several calls in one reply.
 	ParallelToolCalls bool
 	// Prefix, when set, keeps the encoded history between requests of one

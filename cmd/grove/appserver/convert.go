@@ -3,6 +3,7 @@ package appserver
 import (
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"time"
@@ -173,7 +174,7 @@ func toolItem(tc protocol.ToolCall, sender protocol.ThreadID, cwd string) any {
 			CommandActions: []any{map[string]any{"type": "unknown", "command": str("cmd")}}, Status: "inProgress",
 		}
 	case tc.Name == "apply_patch":
-		return protocol.AppFileChangeItem{Type: "fileChange", ID: tc.CallID, Changes: patchChanges(str("input")), Status: "inProgress"}
+		return protocol.AppFileChangeItem{Type: "fileChange", ID: tc.CallID, Changes: patchChanges(str("input"), cwd), Status: "inProgress"}
 	case collabTools[tc.Name] != "":
 		var receivers []string
 		for _, k := range []string{"id", "target"} {
@@ -225,7 +226,10 @@ func finishToolItem(item any, tc protocol.ToolCall, wasDeclined bool) any {
 			it.Status = "failed"
 		}
 		if wasDeclined {
+			// Codex: a declined command never ran; it has no output and no
+			// exit code (turn_start.rs turn_start_exec_approval_decline_v2).
 			it.Status = "declined"
+			return it
 		}
 		out := tc.Output
 		it.AggregatedOutput, it.ExitCode, it.DurationMs = &out, tc.ExitCode, dur
@@ -280,14 +284,24 @@ func contains(xs []string, x string) bool {
 	return false
 }
 
-// patchChanges lists the files of an apply_patch input.
-func patchChanges(input string) []protocol.AppFileChange {
+// patchChanges lists the files of an apply_patch input as Codex's
+// FileUpdateChange: absolute paths (relative ones resolved against the
+// thread's cwd), the change kind, and the diff (an added file's content,
+// an update's hunks).
+func patchChanges(input, cwd string) []protocol.AppFileChange {
 	changes := []protocol.AppFileChange{}
 	var cur *protocol.AppFileChange
+	abs := func(p string) string {
+		p = strings.TrimSpace(p)
+		if cwd != "" && !filepath.IsAbs(p) {
+			return filepath.Join(cwd, p)
+		}
+		return p
+	}
 	for _, line := range strings.Split(input, "\n") {
 		line = strings.TrimRight(line, "\r")
 		add := func(path, kind string) {
-			changes = append(changes, protocol.AppFileChange{Path: path, Kind: protocol.AppChangeKind{Type: kind}})
+			changes = append(changes, protocol.AppFileChange{Path: abs(path), Kind: protocol.AppChangeKind{Type: kind}})
 			cur = &changes[len(changes)-1]
 		}
 		switch {
@@ -298,10 +312,13 @@ func patchChanges(input string) []protocol.AppFileChange {
 		case strings.HasPrefix(line, "*** Update File: "):
 			add(strings.TrimPrefix(line, "*** Update File: "), "update")
 		case strings.HasPrefix(line, "*** Move to: ") && cur != nil:
-			mp := strings.TrimPrefix(line, "*** Move to: ")
+			mp := abs(strings.TrimPrefix(line, "*** Move to: "))
 			cur.Kind.MovePath = &mp
 		case strings.HasPrefix(line, "*** "):
 			cur = nil
+		case cur != nil && cur.Kind.Type == "add":
+			// An added file's diff is its content (Codex: "new line\n").
+			cur.Diff += strings.TrimPrefix(line, "+") + "\n"
 		case cur != nil:
 			cur.Diff += line + "\n"
 		}

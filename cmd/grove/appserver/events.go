@@ -240,7 +240,11 @@ func (tr *translation) tool(msg any) {
 		}
 		live := t.liveOutput[m.Call.CallID]
 		delete(t.liveOutput, m.Call.CallID)
-		if cmd, ok := item.(protocol.AppCommandExecutionItem); ok && m.Call.Output != "" && !live {
+		if fc, ok := item.(protocol.AppFileChangeItem); ok && !wasDeclined && m.Call.Output != "" {
+			// apply_patch's own report (Codex: item/fileChange/outputDelta).
+			tr.emit("item/fileChange/outputDelta", map[string]any{"threadId": tid, "turnId": turnID, "itemId": fc.ID, "delta": m.Call.Output})
+		}
+		if cmd, ok := item.(protocol.AppCommandExecutionItem); ok && m.Call.Output != "" && !live && !wasDeclined {
 			// No live output came (an approval declined it, or no Emit): one
 			// delta with the whole output at the end.
 			tr.emit("item/commandExecution/outputDelta", map[string]any{"threadId": tid, "turnId": turnID, "itemId": cmd.ID, "delta": m.Call.Output})
@@ -262,6 +266,9 @@ func (tr *translation) approvalResolved(m protocol.ApprovalResolvedMsg) {
 	for id, pa := range s.approvals {
 		if pa.approval.ID == m.Request.ID {
 			delete(s.approvals, id)
+			// Answered, interrupted or shut down: the client closes its
+			// dialog (Codex's serverRequest/resolved).
+			tr.emit("serverRequest/resolved", map[string]any{"threadId": string(pa.approval.ThreadID), "requestId": id})
 		}
 	}
 	asker := s.threads[m.Request.ThreadID]

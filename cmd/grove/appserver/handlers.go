@@ -194,6 +194,10 @@ func (s *Server) turnStart(id json.RawMessage, raw json.RawMessage) (any, *proto
 	if rerr != nil {
 		return nil, rerr
 	}
+	overrides, rerr := turnOverrides(p)
+	if rerr != nil {
+		return nil, rerr
+	}
 	t := s.loaded(p.ThreadID)
 	if t == nil {
 		return nil, notLoaded(p.ThreadID)
@@ -212,12 +216,15 @@ func (s *Server) turnStart(id json.RawMessage, raw json.RawMessage) (any, *proto
 	}
 	t.startWaiting[cid] = id
 	s.mu.Unlock()
-	if err := t.sess.eng.Submit(protocol.Op{Type: protocol.OpUserTurn, ThreadID: t.info.ID, Items: items, ClientID: cid}); err != nil {
+	if err := t.sess.eng.Submit(protocol.Op{Type: protocol.OpUserTurn, ThreadID: t.info.ID, Items: items, ClientID: cid, Overrides: overrides}); err != nil {
 		s.mu.Lock()
 		t.busy = false
 		delete(t.startWaiting, cid)
 		s.mu.Unlock()
 		return nil, rpcError(protocol.RPCInvalidRequest, "turn/start: %v", err)
+	}
+	if overrides != nil {
+		s.refreshInfo(t)
 	}
 	return deferred, nil
 }
@@ -329,9 +336,17 @@ func (s *Server) answer(msg protocol.RPCMessage) {
 	if err != nil {
 		return
 	}
+	// The entry stays until the engine reports the approval resolved
+	// (approvalResolved), which tells the client with
+	// serverRequest/resolved; a second answer to it changes nothing.
 	s.mu.Lock()
 	pa := s.approvals[id]
-	delete(s.approvals, id)
+	if pa != nil && pa.answered {
+		pa = nil
+	}
+	if pa != nil {
+		pa.answered = true
+	}
 	s.mu.Unlock()
 	if pa == nil {
 		return
@@ -349,5 +364,18 @@ func (s *Server) answer(msg protocol.RPCMessage) {
 	}
 	if err := pa.sess.eng.Submit(protocol.Op{Type: protocol.OpApproval, ApprovalID: pa.approval.ID, Decision: d}); err != nil {
 		_ = s.out.notify("warning", map[string]any{"threadId": string(pa.approval.ThreadID), "message": fmt.Sprintf("approval answer: %v", err)})
+	}
+}
+
+// refreshInfo re-reads a thread's settings from the engine (after
+// turn/start changed its cwd, model or sandbox).
+func (s *Server) refreshInfo(t *thread) {
+	for _, ti := range t.sess.eng.Threads() {
+		if ti.ID == t.info.ID {
+			s.mu.Lock()
+			t.info = ti
+			s.mu.Unlock()
+			return
+		}
 	}
 }

@@ -72,6 +72,7 @@ type Server struct {
 type pendingApproval struct {
 	sess     *session
 	approval protocol.ApprovalRequest
+	answered bool // the client answered; the engine has not yet resolved it
 }
 
 // Serve runs the protocol on in/out until in ends (EOF) or ctx is done;
