@@ -16,7 +16,6 @@ import (
 
 	"github.com/grovecli/grove/core/logging"
 	"github.com/grovecli/grove/protocol"
-	"github.com/grovecli/grove/rollout"
 )
 
 func newExecCmd(g *globalFlags) *cobra.Command {
@@ -40,45 +39,19 @@ Exit status: 0 when the root agent completed, 1 on error, 130 when interrupted.`
 		Args:    cobra.ArbitraryArgs,
 		Version: groveVersion,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if i := resumeWordAt(args); i >= 0 {
+				// Codex's `exec PROMPT resume [ID | --last]`.
+				return execResume(cmd, g, f, args[i+1:], args[:i])
+			}
+			if f.resumeLast.set || f.resumeAll {
+				return errors.New("--last and --all go with `exec resume`")
+			}
 			return execCommand(cmd, g, f, args, f.resume)
 		},
 	}
 	f.register(cmd.PersistentFlags())
+	f.registerResume(cmd, g)
 	cmd.AddCommand(newExecResumeCmd(g, f))
-	return cmd
-}
-
-// newExecResumeCmd is `exec resume [--last] [ID] [PROMPT]` (Codex's
-// shape: with --last, a lone positional is the prompt).
-func newExecResumeCmd(g *globalFlags, f *execFlags) *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "resume [--last | ID] [PROMPT|-]",
-		Short: "Continue a past session headless (by id, or the most recent with --last)",
-		Args:  cobra.MaximumNArgs(2),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			id := ""
-			switch {
-			case f.resumeLast && len(args) == 2:
-				return errors.New("exec resume --last takes a prompt, not an id")
-			case f.resumeLast:
-				cfg, err := loadConfig(g)
-				if err != nil {
-					return err
-				}
-				e, err := rollout.LastSession(cfg.Home)
-				if err != nil {
-					return fmt.Errorf("exec resume --last: %w", err)
-				}
-				id = string(e.ID)
-			case len(args) == 0:
-				return errors.New("exec resume: give a session id, or --last for the most recent")
-			default:
-				id, args = args[0], args[1:]
-			}
-			return execCommand(cmd, g, f, args, id)
-		},
-	}
-	cmd.Flags().BoolVar(&f.resumeLast, "last", false, "resume the most recent session")
 	return cmd
 }
 
@@ -132,7 +105,13 @@ func runExec(ctx context.Context, g *globalFlags, f *execFlags, prompt, resumeID
 	signal.Notify(sigs, os.Interrupt)
 	defer signal.Stop(sigs)
 
-	if err := s.eng.Submit(userTurn(rootID, prompt, f.images)); err != nil {
+	turn := userTurn(rootID, prompt, f.images)
+	if resumeID != "" {
+		// Codex runs a resumed session's turn in the current directory
+		// (-C or the shell's), and the session is then that directory's.
+		turn.Overrides = &protocol.TurnOverrides{Cwd: s.cwd}
+	}
+	if err := s.eng.Submit(turn); err != nil {
 		_ = s.shutdown(context.Background(), "submit failed")
 		return err
 	}

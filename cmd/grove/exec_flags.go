@@ -35,8 +35,9 @@ type execFlags struct {
 	ephemeral        bool
 	color            string
 	outputSchema     string
-	// resumeLast / resumeID are `exec resume --last | <id>`.
-	resumeLast bool
+	// resumeLast / resumeAll are `exec resume --last [--all]`.
+	resumeLast lastFlag
+	resumeAll  bool
 	// ignoreUserConfig, ignoreRules, oss, localProvider: Codex's.
 	ignoreUserConfig bool
 	ignoreRules      bool

@@ -234,7 +234,7 @@ func TestExecAgainstProviderAndResume(t *testing.T) {
 	s := modeltest.NewServer(t)
 	work := t.TempDir()
 	s.Handle(func(r modeltest.CapturedRequest) modeltest.Reply {
-		msgs, _ := r.Body["messages"].([]any)
+		msgs := r.Messages()
 		last, _ := msgs[len(msgs)-1].(map[string]any)
 		switch {
 		case last["role"] == "tool":

@@ -72,7 +72,7 @@ func TestExecSubAgentsUseMCPToolsByTemplate(t *testing.T) {
 	offered := map[string][]string{} // role -> tool names in its requests
 	s := modeltest.NewServer(t)
 	s.Handle(func(r modeltest.CapturedRequest) modeltest.Reply {
-		msgs, _ := r.Body["messages"].([]any)
+		msgs := r.Messages()
 		first, _ := msgs[0].(map[string]any)
 		last, _ := msgs[len(msgs)-1].(map[string]any)
 		system := fmt.Sprint(first["content"])
@@ -222,7 +222,7 @@ func TestMCPListAddRemove(t *testing.T) {
 func oneToolCall(t *testing.T, name, args string) *modeltest.Server {
 	s := modeltest.NewServer(t)
 	s.Handle(func(r modeltest.CapturedRequest) modeltest.Reply {
-		msgs, _ := r.Body["messages"].([]any)
+		msgs := r.Messages()
 		last, _ := msgs[len(msgs)-1].(map[string]any)
 		if last["role"] == "tool" {
 			return modeltest.Reply{Text: "tool said: " + fmt.Sprint(last["content"])}

@@ -91,7 +91,7 @@ func newHostile(t *testing.T, scripts map[string][]rtStep) *hostile {
 }
 
 func (h *hostile) reply(r modeltest.CapturedRequest) modeltest.Reply {
-	msgs, _ := r.Body["messages"].([]any)
+	msgs := r.Messages()
 	label, steps := "", 0
 	var texts []string
 	var system strings.Builder

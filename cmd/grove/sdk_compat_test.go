@@ -154,7 +154,7 @@ func TestSDKRunResumeAndOutputSchema(t *testing.T) {
 	needBinary(t)
 	s := modeltest.NewServer(t)
 	s.Handle(func(r modeltest.CapturedRequest) modeltest.Reply {
-		msgs, _ := r.Body["messages"].([]any)
+		msgs := r.Messages()
 		if r.Body["response_format"] != nil {
 			return modeltest.Reply{Text: `{"summary":"all good","files":2}`}
 		}

@@ -43,7 +43,7 @@ var CodexKeys = []CodexKey{
 	{Key: "model_providers.*.query_params", Status: KeyWorks, Section: true},
 	{Key: "model_providers.*.request_max_retries", Status: KeyWorks},
 	{Key: "model_providers.*.stream_idle_timeout_ms", Status: KeyWorks},
-	{Key: "model_providers.*.stream_max_retries", Status: KeyNotYet},
+	{Key: "model_providers.*.stream_max_retries", Status: KeyWorks},
 	{Key: "model_providers.*.requires_openai_auth", Status: KeyNotYet, Note: "no ChatGPT login: keys come from env_key"},
 	{Key: "model_providers.*.supports_websockets", Status: KeyNotYet},
 	{Key: "model_providers.*.websocket_connect_timeout_ms", Status: KeyNotYet},

@@ -22,6 +22,9 @@ type Resolved struct {
 	// MaxRetries is request_max_retries: nil = the model layer's default,
 	// 0 = one attempt.
 	MaxRetries *int
+	// StreamMaxRetries is stream_max_retries: nil = the model layer's
+	// default.
+	StreamMaxRetries *int
 	// StreamIdleTimeout (stream_idle_timeout_ms) cuts a stream silent for
 	// this long; ResponseHeaderTimeout (response_header_timeout_ms) an
 	// attempt whose headers do not arrive in time. 0 = default.
@@ -87,11 +90,11 @@ func (c *Config) ResolveProvider(getenv func(string) string) (Resolved, error) {
 			env = c.OpenAIBaseURL
 		}
 		if env != "" {
+			// Codex keeps the built-in provider's Responses wire at a
+			// custom base URL (a proxy, Azure, a local Responses server);
+			// a Chat Completions endpoint is a provider of its own
+			// (wire_api = "chat", or one of ollama, lmstudio, openrouter).
 			base = env
-			// A custom endpoint speaks chat unless the user says otherwise.
-			if user, ok := c.ModelProviders[name]; !ok || user.WireAPI == "" {
-				p.WireAPI = ""
-			}
 		}
 	}
 	if base == "" {
@@ -127,6 +130,13 @@ func (c *Config) ResolveProvider(getenv func(string) string) (Resolved, error) {
 		}
 		n := *p.RequestMaxRetries
 		r.MaxRetries = &n
+	}
+	if p.StreamMaxRetries != nil {
+		if *p.StreamMaxRetries < 0 {
+			return Resolved{}, fmt.Errorf("model_providers.%s.stream_max_retries = %d: want 0 or more", name, *p.StreamMaxRetries)
+		}
+		n := *p.StreamMaxRetries
+		r.StreamMaxRetries = &n
 	}
 	if r.StreamIdleTimeout, err = millis(name, "stream_idle_timeout_ms", p.StreamIdleTimeout); err != nil {
 		return Resolved{}, err
@@ -230,6 +240,9 @@ func mergeProvider(base, over ProviderConfig) ProviderConfig {
 	}
 	if over.EnvHTTPHeaders != nil {
 		base.EnvHTTPHeaders = over.EnvHTTPHeaders
+	}
+	if over.StreamMaxRetries != nil {
+		base.StreamMaxRetries = over.StreamMaxRetries
 	}
 	if over.RequestMaxRetries != nil {
 		base.RequestMaxRetries = over.RequestMaxRetries

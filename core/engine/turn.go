@@ -457,6 +457,9 @@ func (t *Thread) buildRequest() model.Request {
 		req.OutputSchema = t.turnSchema
 	}
 	req.ReasoningSummary = t.summary
+	if len(t.e.opts.TurnMetadata) > 0 && t.parentID == "" {
+		req.Headers = map[string]string{"x-codex-turn-metadata": turnMetadata(t.e.opts.TurnMetadata, t.turnID)}
+	}
 	t.mu.Unlock()
 	// Converted outside mu (it looks up other threads); the loop is the
 	// only writer of view.
@@ -607,7 +610,7 @@ func (t *Thread) runTool(ctx context.Context, turnID string, c model.ToolCallReq
 	}
 	end := protocol.ToolCall{
 		CallID: c.CallID, Name: c.Name, Arguments: c.Arguments, Output: res.Output,
-		IsError: res.IsError, ExitCode: res.ExitCode, DurationMS: res.Duration.Milliseconds(),
+		IsError: res.IsError, ExitCode: res.ExitCode, DurationMS: res.Duration.Milliseconds(), CommandOutput: res.CommandOutput,
 		Summary: res.Summary, AgentIDs: res.AgentIDs,
 	}
 	e.activity(t, protocol.ActivityToolCallEnd, map[string]any{"tool_name": c.Name, "success": !res.IsError, "duration_ms": res.Duration.Milliseconds()})

@@ -127,3 +127,15 @@ func environmentContext(cwd string, sb protocol.SandboxPolicy, policy protocol.A
 	b.WriteString("</environment_context>")
 	return b.String()
 }
+
+// turnMetadata is the x-codex-turn-metadata header value: the client's
+// metadata and the turn id, as one JSON object.
+func turnMetadata(meta map[string]string, turnID string) string {
+	m := make(map[string]string, len(meta)+1)
+	for k, v := range meta {
+		m[k] = v
+	}
+	m["turn_id"] = turnID
+	b, _ := json.Marshal(m)
+	return string(b)
+}

@@ -170,8 +170,9 @@ func (x *execCommand) run(ctx context.Context, tenv *Env, policy protocol.Sandbo
 	}
 	fmt.Fprintf(&b, "Exit code: %d\nWall time: %.2f seconds\nOutput:\n%s", code, dur.Seconds(), out.String())
 	c := code
+	own := out.String()
 	return Result{
-		Output: b.String(), ExitCode: &c, Duration: dur, IsError: killed,
+		Output: b.String(), ExitCode: &c, Duration: dur, IsError: killed, CommandOutput: &own,
 		Summary: fmt.Sprintf("`%s` → exit %d (%.1fs)", clipCmd(command), code, dur.Seconds()),
 	}
 }

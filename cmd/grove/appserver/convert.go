@@ -232,6 +232,9 @@ func finishToolItem(item any, tc protocol.ToolCall, wasDeclined bool) any {
 			return it
 		}
 		out := tc.Output
+		if tc.CommandOutput != nil {
+			out = *tc.CommandOutput // the command's own output, as Codex's
+		}
 		it.AggregatedOutput, it.ExitCode, it.DurationMs = &out, tc.ExitCode, dur
 		return it
 	case protocol.AppFileChangeItem:

@@ -244,10 +244,10 @@ func (tr *translation) tool(msg any) {
 			// apply_patch's own report (Codex: item/fileChange/outputDelta).
 			tr.emit("item/fileChange/outputDelta", map[string]any{"threadId": tid, "turnId": turnID, "itemId": fc.ID, "delta": m.Call.Output})
 		}
-		if cmd, ok := item.(protocol.AppCommandExecutionItem); ok && m.Call.Output != "" && !live && !wasDeclined {
-			// No live output came (an approval declined it, or no Emit): one
-			// delta with the whole output at the end.
-			tr.emit("item/commandExecution/outputDelta", map[string]any{"threadId": tid, "turnId": turnID, "itemId": cmd.ID, "delta": m.Call.Output})
+		if cmd, ok := item.(protocol.AppCommandExecutionItem); ok && cmd.AggregatedOutput != nil && *cmd.AggregatedOutput != "" && !live {
+			// No live output came (no Emit): one delta with the whole
+			// output at the end.
+			tr.emit("item/commandExecution/outputDelta", map[string]any{"threadId": tid, "turnId": turnID, "itemId": cmd.ID, "delta": *cmd.AggregatedOutput})
 		}
 		t.turnItems = append(t.turnItems, item)
 		tr.emit("item/completed", itemNote(tid, turnID, item, "completedAtMs"))
