@@ -39,8 +39,9 @@ var codexExecFlags = []compatRow{
 	{"--color", config.KeyDiffers, "always, never and auto are accepted; grove's progress output has no colour"},
 	{"--version", config.KeyWorks, "prints grove's version"},
 	{"resume <SESSION_ID> [PROMPT]", config.KeyWorks, "a grove session id or unique prefix"},
-	{"resume --last [PROMPT]", config.KeyWorks, ""},
-	{"resume --all", config.KeyNotYet, ""},
+	{"resume --last [PROMPT]", config.KeyWorks, "the newest session of the current directory (-C or the shell's); the turn runs there"},
+	{"--all", config.KeyWorks, "with resume --last: the newest session of any directory"},
+	{"--responsesapi-client-metadata KEY=VALUE", config.KeyWorks, "sent with the turn's model requests in the x-codex-turn-metadata header, with turn_id"},
 	{"review", config.KeyNotYet, ""},
 	{"--collaboration-mode", config.KeyNotYet, "the SDK passes it only when a thread sets collaborationMode"},
 }

@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -83,7 +84,14 @@ func runExec(ctx context.Context, g *globalFlags, f *execFlags, prompt, resumeID
 	if err != nil {
 		return err
 	}
-	s, err := newSession(ctx, g, sessionOpts{headless: true, approveWorkdirs: f.approveWorkdirs, refuseDemo: true, ephemeral: f.ephemeral, outputSchema: schema, resume: f.resume, bypassHookTrust: f.bypassHookTrust})
+	meta, err := f.turnMetadata()
+	if err != nil {
+		return err
+	}
+	s, err := newSession(ctx, g, sessionOpts{
+		headless: true, approveWorkdirs: f.approveWorkdirs, refuseDemo: true, ephemeral: f.ephemeral, outputSchema: schema,
+		resume: f.resume, bypassHookTrust: f.bypassHookTrust, originator: execOriginator(), turnMetadata: meta,
+	})
 	if err != nil {
 		return err
 	}
@@ -98,6 +106,16 @@ func runExec(ctx context.Context, g *globalFlags, f *execFlags, prompt, resumeID
 	if s.provider.Demo && mode == "" {
 		fmt.Fprintf(stderr, "grove: --demo: running the offline demo model in %s\n", s.cwd)
 	}
+	if mode == "" {
+		printExecHeader(stderr, s, rootID)
+	}
+	// A reader that goes away (`grove exec --json | head -n1`) makes
+	// writes fail with EPIPE instead of killing grove with SIGPIPE; exec
+	// then stops the session and exits 0, as Codex does. Notify, not
+	// Ignore: the commands grove runs keep the default SIGPIPE.
+	pipeSig := make(chan os.Signal, 1)
+	signal.Notify(pipeSig, syscall.SIGPIPE)
+	defer signal.Stop(pipeSig)
 	write, finish := execOutput(mode, rootID, stdout, stderr)
 	// Ctrl+C interrupts the root; a second one stops. SIGTERM and SIGHUP
 	// arrive as the end of ctx (see terminator).
@@ -105,6 +123,10 @@ func runExec(ctx context.Context, g *globalFlags, f *execFlags, prompt, resumeID
 	signal.Notify(sigs, os.Interrupt)
 	defer signal.Stop(sigs)
 
+	if err := s.startRequiredMCP(ctx); err != nil {
+		_ = s.shutdown(context.Background(), "required MCP server failed")
+		return err
+	}
 	turn := userTurn(rootID, prompt, f.images)
 	if resumeID != "" {
 		// Codex runs a resumed session's turn in the current directory
@@ -146,6 +168,9 @@ loop:
 				break loop
 			}
 			if err := write(ev); err != nil {
+				if errors.Is(err, syscall.EPIPE) {
+					return s.stopForGoneReader(rootID, events)
+				}
 				return fmt.Errorf("write event: %w", err)
 			}
 			if m, err := ev.Msg(); err == nil && ev.ThreadID == rootID {
@@ -212,7 +237,7 @@ done:
 	_ = s.shutdown(shutdownCtx, reason)
 	cancel() // ends the subscription if the bus did not close in time
 	<-drained
-	if err := finish(final); err != nil {
+	if err := finish(final); err != nil && !errors.Is(err, syscall.EPIPE) {
 		return fmt.Errorf("write event: %w", err)
 	}
 	if final.Kind == protocol.StatusCompleted && final.Message != "" {

@@ -53,7 +53,7 @@ func TestExecCodexFlags(t *testing.T) {
 	}
 
 	// exec resume --last PROMPT continues that session.
-	out, errOut, err = runCLI(t, home, "", "exec", "resume", "--last", "-m", "m", "and now?")
+	out, errOut, err = runCLI(t, home, "", "exec", "resume", "--last", "--cd", work, "-m", "m", "and now?")
 	if err != nil {
 		t.Fatalf("resume --last: %v\n%s", err, errOut)
 	}

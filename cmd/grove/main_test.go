@@ -272,7 +272,7 @@ func TestExecAgainstProviderAndResume(t *testing.T) {
 	if strings.Contains(string(b), "sk-secret") {
 		t.Fatal("API key written to the rollout")
 	}
-	out, errOut, err = runCLI(t, home, "", "exec", "--resume", entry.ID[len(entry.ID)-12:], "-m", "test-model", "again please")
+	out, errOut, err = runCLI(t, home, "", "exec", "--resume", entry.ID[len(entry.ID)-12:], "--cd", work, "-m", "test-model", "again please")
 	if err != nil {
 		t.Fatalf("resume: %v\n%s", err, errOut)
 	}

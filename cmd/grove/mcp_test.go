@@ -83,12 +83,7 @@ func TestExecSubAgentsUseMCPToolsByTemplate(t *testing.T) {
 		case strings.Contains(system, "ROLE-PLAIN"):
 			role = "plain"
 		}
-		var names []string
-		tools, _ := r.Body["tools"].([]any)
-		for _, tl := range tools {
-			fn, _ := tl.(map[string]any)["function"].(map[string]any)
-			names = append(names, fmt.Sprint(fn["name"]))
-		}
+		names := r.ToolNames()
 		mu.Lock()
 		offered[role] = names
 		mu.Unlock()

@@ -98,7 +98,7 @@ var CodexKeys = []CodexKey{
 	{Key: "mcp_servers.*.enabled_tools", Status: KeyWorks},
 	{Key: "mcp_servers.*.disabled_tools", Status: KeyWorks},
 	{Key: "mcp_servers.*.name", Status: KeyNotYet},
-	{Key: "mcp_servers.*.required", Status: KeyNotYet},
+	{Key: "mcp_servers.*.required", Status: KeyWorks},
 	{Key: "mcp_servers.*.environment_id", Status: KeyNotYet},
 	{Key: "mcp_servers.*.oauth", Status: KeyNotYet, Section: true},
 	{Key: "mcp_servers.*.oauth_resource", Status: KeyNotYet},
