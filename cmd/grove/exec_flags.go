@@ -43,8 +43,8 @@ type execFlags struct {
 	ignoreRules      bool
 	// clientMetadata are --responsesapi-client-metadata KEY=VALUE pairs.
 	clientMetadata []string
-	oss              bool
-	localProvider    string
+	oss            bool
+	localProvider  string
 }
 
 // register adds the flags to exec as persistent flags, so `exec resume`

@@ -45,13 +45,13 @@ type Thread struct {
 	// summary is the reasoning summary asked of the model ("" = auto);
 	// nextSchema constrains the next turn's reply and turnSchema the
 	// running turn's (turn/start's outputSchema).
-	summary    string
-	nextSchema json.RawMessage
-	turnSchema json.RawMessage
-	note         string
-	name         string
-	firstPrompt  string
-	history      []protocol.Item
+	summary     string
+	nextSchema  json.RawMessage
+	turnSchema  json.RawMessage
+	note        string
+	name        string
+	firstPrompt string
+	history     []protocol.Item
 	// Context size bookkeeping (context_budget.go): estTokens estimates
 	// history[:estItems]; usageInput is the provider's input_tokens for
 	// the last request, which carried history[:usageAt].
