@@ -37,7 +37,9 @@ type IndexEntry struct {
 	RolloutPath string            `json:"rollout_path"`
 	Model       string            `json:"model,omitempty"`
 	// Provider is the model provider's name (thread/list's modelProvider).
-	Provider  string `json:"model_provider,omitempty"`
+	Provider string `json:"model_provider,omitempty"`
+	// Archived threads are listed only when asked for (thread/archive).
+	Archived  bool   `json:"archived,omitempty"`
 	AgentType string `json:"agent_type,omitempty"`
 	Status    string `json:"status,omitempty"`
 }

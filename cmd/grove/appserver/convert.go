@@ -41,8 +41,12 @@ func (s *Server) appThread(ti protocol.ThreadInfo, rootID protocol.ThreadID, sta
 		Preview: preview, Source: "appServer", Status: state, Turns: []protocol.AppTurn{},
 		AgentRole: strPtr(ti.AgentType), AgentNickname: strPtr(ti.AgentName), Note: strPtr(ti.Note),
 	}
+	if th.ModelProvider == "" && s.opts.Host != nil {
+		// A session recorded before the index kept its provider.
+		th.ModelProvider = s.opts.Host.Provider.Name
+	}
 	if th.ModelProvider == "" {
-		th.ModelProvider = "grove"
+		th.ModelProvider = "openai"
 	}
 	if ti.ParentID != "" {
 		th.ParentThreadID = strPtr(string(ti.ParentID))
@@ -116,7 +120,7 @@ func turnsFromHistory(id protocol.ThreadID, items []protocol.Item, cwd string) [
 	}
 	cur := func() *protocol.AppTurn {
 		if len(turns) == 0 {
-			turns = append(turns, protocol.AppTurn{ID: fmt.Sprintf("%s-turn-0", id), Items: []any{}, Status: "completed"})
+			turns = append(turns, protocol.AppTurn{ID: fmt.Sprintf("%s-turn-0", id), Items: []any{}, Status: "completed", ItemsView: "full"})
 		}
 		return &turns[len(turns)-1]
 	}
@@ -124,7 +128,7 @@ func turnsFromHistory(id protocol.ThreadID, items []protocol.Item, cwd string) [
 		itemID := fmt.Sprintf("%s-item-%d", id, i)
 		switch {
 		case it.Type == protocol.ItemMessage && (it.Role == protocol.RoleUser || it.Role == protocol.RoleAgent):
-			turns = append(turns, protocol.AppTurn{ID: fmt.Sprintf("%s-turn-%d", id, len(turns)+1), Items: []any{}, Status: "completed"})
+			turns = append(turns, protocol.AppTurn{ID: fmt.Sprintf("%s-turn-%d", id, len(turns)+1), Items: []any{}, Status: "completed", ItemsView: "full"})
 			cur().Items = append(cur().Items, userMessageItem(itemID, it.Content, it.Images))
 		case it.Type == protocol.ItemMessage && it.Role == protocol.RoleAssistant:
 			cur().Items = append(cur().Items, protocol.AppAgentMessageItem{Type: "agentMessage", ID: itemID, Text: it.Content})
@@ -361,7 +365,7 @@ func (s *Server) storedThread(id string, withTurns bool) (protocol.AppThread, er
 func (s *Server) indexThread(e rollout.IndexEntry) protocol.AppThread {
 	ti := protocol.ThreadInfo{
 		ID: e.ID, ParentID: e.ParentID, Cwd: e.Cwd, Model: e.Model, AgentType: e.AgentType,
-		Note: e.Note, Name: e.ThreadName, RolloutPath: e.RolloutPath,
+		Note: e.Note, Name: e.ThreadName, RolloutPath: e.RolloutPath, Provider: e.Provider,
 		StartedAt: createdAt(e.ID, e.UpdatedAt),
 	}
 	root := e.ID

@@ -152,7 +152,7 @@ func (tr *translation) turn(msg any) {
 	case protocol.TurnStartedMsg:
 		t.busy, t.turnID, t.turnStart, t.turnItems, t.turnError = true, ev.TurnID, time.Now(), nil, ""
 		started := t.turnStart.Unix()
-		turn := protocol.AppTurn{ID: ev.TurnID, Items: []any{}, Status: "inProgress", StartedAt: &started}
+		turn := protocol.AppTurn{ID: ev.TurnID, Items: []any{}, Status: "inProgress", StartedAt: &started, ItemsView: "notLoaded"}
 		for _, cid := range m.ClientIDs {
 			if req, ok := t.startWaiting[cid]; ok {
 				tr.out = append(tr.out, outMsg{replyTo: req, params: protocol.AppTurnStartResponse{Turn: turn}})
@@ -170,7 +170,7 @@ func (tr *translation) turn(msg any) {
 			items = []any{}
 		}
 		started := t.turnStart.Unix()
-		t.held = &protocol.AppTurn{ID: ev.TurnID, Items: items, Status: "completed", StartedAt: &started, CompletedAt: &completed, DurationMs: &dur}
+		t.held = &protocol.AppTurn{ID: ev.TurnID, Items: items, Status: "completed", StartedAt: &started, CompletedAt: &completed, DurationMs: &dur, ItemsView: "full"}
 		if t.turnError != "" {
 			t.held.Status, t.held.Error = "failed", &protocol.AppTurnError{Message: t.turnError}
 		}
@@ -314,6 +314,11 @@ func (tr *translation) other(msg any) {
 	case protocol.ThreadClosedMsg:
 		tr.emit("thread/closed", map[string]any{"threadId": tid})
 	case protocol.ContextCompactedMsg:
+		// Codex 0.169 reports a compaction as a contextCompaction item of
+		// the turn (thread/compacted is its older notification).
+		item := map[string]any{"type": "contextCompaction", "id": newItemID()}
+		tr.emit("item/started", itemNote(tid, turnID, item, "startedAtMs"))
+		tr.emit("item/completed", itemNote(tid, turnID, item, "completedAtMs"))
 		tr.emit("thread/compacted", compactedNote(tid, tr.ev.TurnID))
 	}
 }

@@ -3,8 +3,10 @@ package appserver
 import (
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/grovecli/grove/protocol"
 	"github.com/grovecli/grove/rollout"
@@ -20,6 +22,7 @@ type afterResponse struct {
 func (s *Server) startResponse(sess *session, root *thread) protocol.AppThreadStartResponse {
 	ti := root.info
 	th := s.appThread(ti, sess.root, threadState(root.status, false), firstPrompt(sess.eng.History(ti.ID)))
+	th.Ephemeral, th.ThreadSource = sess.cfg.Ephemeral, sess.threadSource
 	return protocol.AppThreadStartResponse{
 		Thread: th, Model: ti.Model, ModelProvider: th.ModelProvider, ReasoningEffort: strPtr(ti.ReasoningEffort),
 		Cwd: ti.Cwd, ApprovalPolicy: codexApproval(ti.ApprovalPolicy), ApprovalsReviewer: "user",
@@ -36,11 +39,14 @@ func (s *Server) threadStart(raw json.RawMessage) (any, *protocol.RPCError) {
 	if rerr != nil {
 		return nil, rerr
 	}
+	cfg.Ephemeral = p.Ephemeral != nil && *p.Ephemeral
+	cfg.Originator = s.clientOriginator()
 	sess, root, err := s.openSession(cfg, "")
 	if err != nil {
 		return nil, rpcError(protocol.RPCInternalError, "thread/start: %v", err)
 	}
 	s.mu.Lock()
+	sess.threadSource = p.ThreadSource
 	resp := s.startResponse(sess, root)
 	s.mu.Unlock()
 	return afterResponse{result: resp, after: func() { s.startPump(sess) }}, nil
@@ -59,13 +65,16 @@ func (s *Server) threadResume(raw json.RawMessage) (any, *protocol.RPCError) {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		resp := s.startResponse(t.sess, t)
-		resp.Thread.Turns = turnsFromHistory(t.info.ID, t.sess.eng.History(t.info.ID), t.info.Cwd)
+		if !p.ExcludeTurns {
+			resp.Thread.Turns = turnsFromHistory(t.info.ID, t.sess.eng.History(t.info.ID), t.info.Cwd)
+		}
 		return resp, nil
 	}
 	cfg, rerr := engineConfig(p.Cwd, p.Model, p.ApprovalPolicy, p.Sandbox)
 	if rerr != nil {
 		return nil, rerr
 	}
+	cfg.Originator = s.clientOriginator()
 	entry, err := rollout.FindSession(s.opts.Home, p.ThreadID)
 	if err != nil {
 		return nil, rpcError(protocol.RPCInvalidParams, "invalid params: threadId: %v", err)
@@ -79,7 +88,9 @@ func (s *Server) threadResume(raw json.RawMessage) (any, *protocol.RPCError) {
 	}
 	s.mu.Lock()
 	resp := s.startResponse(sess, root)
-	resp.Thread.Turns = turnsFromHistory(root.info.ID, sess.eng.History(root.info.ID), root.info.Cwd)
+	if !p.ExcludeTurns {
+		resp.Thread.Turns = turnsFromHistory(root.info.ID, sess.eng.History(root.info.ID), root.info.Cwd)
+	}
 	s.mu.Unlock()
 	return afterResponse{result: resp, after: func() { s.startPump(sess) }}, nil
 }
@@ -103,7 +114,7 @@ func (s *Server) threadList(raw json.RawMessage) (any, *protocol.RPCError) {
 		}
 		limit = *p.Limit
 	}
-	entries, more, err := rollout.ListSessions(s.opts.Home, offset, limit)
+	entries, more, err := rollout.ListSessionsWhere(s.opts.Home, offset, limit, s.listFilter(p))
 	if err != nil {
 		return nil, rpcError(protocol.RPCInternalError, "thread/list: %v", err)
 	}
@@ -203,6 +214,7 @@ func (s *Server) turnStart(id json.RawMessage, raw json.RawMessage) (any, *proto
 		return nil, notLoaded(p.ThreadID)
 	}
 	s.mu.Lock()
+	t.sess.lastUsed = time.Now()
 	if t.busy {
 		s.mu.Unlock()
 		return nil, rpcError(protocol.RPCInvalidRequest, "a turn is already running on thread %s; turn/interrupt it or wait for turn/completed", p.ThreadID)
@@ -377,5 +389,46 @@ func (s *Server) refreshInfo(t *thread) {
 			s.mu.Unlock()
 			return
 		}
+	}
+}
+
+// clientOriginator is the initialized client's name.
+func (s *Server) clientOriginator() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.originator
+}
+
+// listFilter is thread/list's cwd and modelProviders filters (Codex:
+// thread_list.rs thread_list_respects_cwd_filter and
+// thread_list_filters_by_model_provider) and the archived flag.
+func (s *Server) listFilter(p protocol.AppThreadListParams) func(rollout.IndexEntry) bool {
+	cwd := ""
+	if p.Cwd != nil {
+		cwd = filepath.Clean(*p.Cwd)
+	}
+	providers := map[string]bool{}
+	for _, m := range p.ModelProviders {
+		providers[m] = true
+	}
+	wantArchived := p.Archived != nil && *p.Archived
+	fallback := "openai"
+	if s.opts.Host != nil && s.opts.Host.Provider.Name != "" {
+		fallback = s.opts.Host.Provider.Name
+	}
+	return func(e rollout.IndexEntry) bool {
+		if cwd != "" && filepath.Clean(e.Cwd) != cwd {
+			return false
+		}
+		if len(providers) > 0 {
+			prov := e.Provider
+			if prov == "" {
+				prov = fallback
+			}
+			if !providers[prov] {
+				return false
+			}
+		}
+		return e.Archived == wantArchived
 	}
 }

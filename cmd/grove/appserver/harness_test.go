@@ -182,6 +182,20 @@ var responseSchemas = map[string]string{
 	"config/read":          "v2/ConfigReadResponse.json",
 	"model/list":           "v2/ModelListResponse.json",
 	"mcpServerStatus/list": "v2/ListMcpServerStatusResponse.json",
+	// thread/unarchive answers {thread}, ThreadReadResponse's shape.
+	"thread/unarchive": "v2/ThreadReadResponse.json",
+}
+
+// unvendoredShapes check the Codex methods whose response schema the
+// stored Codex sources do not hold (ThreadUnsubscribeResponse
+// {status: unsubscribed|notSubscribed|notLoaded} and ThreadArchiveResponse
+// {} in codex-rs/app-server-protocol/src/protocol/v2.rs).
+var unvendoredShapes = map[string]func(map[string]any) bool{
+	"thread/unsubscribe": func(r map[string]any) bool {
+		st, _ := r["status"].(string)
+		return len(r) == 1 && (st == "unsubscribed" || st == "notSubscribed" || st == "notLoaded")
+	},
+	"thread/archive": func(r map[string]any) bool { return len(r) == 0 },
 }
 
 // emptyResponses are Codex methods whose result is an empty object and
@@ -309,6 +323,12 @@ func (c *client) validate(line []byte, m map[string]any) {
 		key = responseSchemas[req]
 		if groveOnly[req] {
 			key = "grove:" + req
+		}
+		if check := unvendoredShapes[req]; check != nil {
+			if r, ok := m["result"].(map[string]any); !ok || !check(r) {
+				t.Errorf("%s answered with Codex's shape: %s", req, line)
+			}
+			return
 		}
 		if emptyResponses[req] {
 			if r, ok := m["result"].(map[string]any); !ok || len(r) != 0 {

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
+	"strings"
 	"sync"
 	"time"
 
@@ -23,6 +25,11 @@ type ThreadConfig struct {
 	Model          string
 	ApprovalPolicy protocol.ApprovalPolicy
 	Sandbox        protocol.SandboxMode
+	// Ephemeral sessions keep no files and are never listed.
+	Ephemeral bool
+	// Originator is the client's name, sent as the originator header of
+	// the session's model requests.
+	Originator string
 }
 
 // EngineFactory builds an engine (not yet started) for one session. Each
@@ -49,6 +56,11 @@ type Options struct {
 	// Host answers the startup methods (account, config, models, MCP
 	// servers).
 	Host *Host
+	// MaxLoadedSessions bounds the sessions (root threads and their
+	// sub-agents) loaded on this connection (default 16): opening one more
+	// unloads the least recently used idle one, which thread/resume loads
+	// again. Each loaded session holds files, processes and memory.
+	MaxLoadedSessions int
 	// observe sees every outgoing line (tests).
 	observe func([]byte)
 }
@@ -61,6 +73,7 @@ type Server struct {
 
 	mu          sync.Mutex
 	initialized bool
+	originator  string                        // the client's name (initialize)
 	sessions    []*session                    // one per root thread, in start order
 	threads     map[protocol.ThreadID]*thread // every thread of every loaded session
 	nextReqID   int64
@@ -100,6 +113,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 		approvals: map[int64]*pendingApproval{},
 	}
 
+	s.out.start()
 	// The reader only parses and queues; one worker handles requests in
 	// order, so a slow request never stops approval answers from arriving.
 	queue := make(chan protocol.RPCMessage, opts.QueueSize)
@@ -128,14 +142,20 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	var err error
 	select {
 	case err = <-readErr:
-		workers.Wait() // the queue is closed: requests read before EOF are handled
 	case <-ctx.Done():
 		// The reader stays blocked on in until its owner closes it; the
 		// worker stops now and the sessions shut down below.
-		workers.Wait()
 	}
+	// The input is over: a client that also stopped reading must not keep
+	// the server alive. After the grace, output is abandoned and every
+	// sender (the worker, the event pumps) returns.
+	giveUp := time.AfterFunc(opts.ShutdownGrace, s.out.abandon)
+	defer giveUp.Stop()
+	workers.Wait() // requests read before EOF are handled
 	cancel()
 	s.shutdown()
+	s.answerUnstarted()
+	s.out.finish(opts.ShutdownGrace)
 	if errors.Is(err, io.EOF) {
 		err = nil
 	}
@@ -236,6 +256,12 @@ func (s *Server) call(msg protocol.RPCMessage) (any, *protocol.RPCError) {
 		return s.noteSet(msg.Params)
 	case "skills/list":
 		return s.skillsList(msg.Params)
+	case "thread/unsubscribe":
+		return s.threadUnsubscribe(msg.Params)
+	case "thread/archive":
+		return s.threadArchive(msg.Params, true)
+	case "thread/unarchive":
+		return s.threadArchive(msg.Params, false)
 	case "thread/compact/start", "thread/compact":
 		return s.threadCompact(msg.Params)
 	case "account/read":
@@ -261,15 +287,31 @@ func (s *Server) initialize(raw json.RawMessage) (any, *protocol.RPCError) {
 	if p.ClientInfo == nil {
 		return nil, missing("clientInfo")
 	}
+	name := p.ClientInfo.Name
+	if rerr := checkClientName(name); rerr != nil {
+		return nil, rerr
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.initialized {
 		return nil, rpcError(protocol.RPCInvalidRequest, "Already initialized")
 	}
 	s.initialized = true
+	// The client's name is the originator of its model requests, and
+	// leads the user agent (Codex's `<originator>/<version> (…)`).
+	s.originator = name
+	if p.Capabilities != nil && len(p.Capabilities.OptOutNotificationMethods) > 0 {
+		optOut := map[string]bool{}
+		for _, m := range p.Capabilities.OptOutNotificationMethods {
+			optOut[m] = true
+		}
+		s.out.mu.Lock()
+		s.out.optOut = optOut
+		s.out.mu.Unlock()
+	}
 	return protocol.AppInitializeResponse{
 		CodexHome: s.opts.Home, PlatformFamily: platformFamily(), PlatformOs: platformOS(),
-		UserAgent: fmt.Sprintf("grove/%s (%s; %s)", s.opts.Version, platformOS(), p.ClientInfo.Name),
+		UserAgent: fmt.Sprintf("%s/%s (%s; %s) grove (%s; %s)", name, s.opts.Version, platformOS(), runtime.GOARCH, name, p.ClientInfo.Version),
 	}, nil
 }
 
@@ -293,4 +335,37 @@ func (s *Server) shutdown() {
 	}
 	wg.Wait()
 	s.pumps.Wait()
+}
+
+// answerUnstarted answers the turn/start requests whose turn never started
+// (the input ended, and the server with it, before the engine took them):
+// a client waiting on one gets an error instead of silence.
+func (s *Server) answerUnstarted() {
+	s.mu.Lock()
+	var ids []json.RawMessage
+	for _, t := range s.threads {
+		for cid, id := range t.startWaiting {
+			ids = append(ids, id)
+			delete(t.startWaiting, cid)
+		}
+	}
+	s.mu.Unlock()
+	for _, id := range ids {
+		_ = s.out.fail(id, rpcError(protocol.RPCInternalError, "turn/start: the server shut down (end of input) before the turn started"))
+	}
+}
+
+// checkClientName refuses a client name that cannot be an HTTP header
+// value (Codex sends it as the originator header): empty, or with control
+// characters.
+func checkClientName(name string) *protocol.RPCError {
+	if strings.TrimSpace(name) == "" {
+		return missing("clientInfo.name")
+	}
+	for _, r := range name {
+		if r < 0x20 || r == 0x7f || r > 0x7e {
+			return rpcError(protocol.RPCInvalidParams, "invalid params: clientInfo.name %q: only printable ASCII (it is sent as the originator header)", name)
+		}
+	}
+	return nil
 }

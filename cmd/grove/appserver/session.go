@@ -12,9 +12,15 @@ import (
 
 // session is one engine: a root thread and its sub-agents.
 type session struct {
-	eng        *engine.Engine
-	root       protocol.ThreadID
-	cfg        ThreadConfig
+	eng  *engine.Engine
+	root protocol.ThreadID
+	cfg  ThreadConfig
+	// threadSource is thread/start's threadSource, echoed on the root.
+	threadSource *string
+	// lastUsed orders sessions for unloading (guarded by Server.mu).
+	lastUsed time.Time
+	// pumpDone is closed when the session's event pump has returned.
+	pumpDone   chan struct{}
 	events     <-chan protocol.Event
 	stopEvents func()
 }
@@ -62,6 +68,9 @@ func newThread(sess *session, ti protocol.ThreadInfo) *thread {
 // openSession builds an engine and starts (or resumes) its root. The event
 // pump is started by startPump once the client has its response.
 func (s *Server) openSession(cfg ThreadConfig, resumeID string) (*session, *thread, error) {
+	if err := s.makeRoom(); err != nil {
+		return nil, nil, err
+	}
 	eng, err := s.opts.NewEngine(s.ctx, cfg)
 	if err != nil {
 		return nil, nil, err
@@ -78,7 +87,7 @@ func (s *Server) openSession(cfg ThreadConfig, resumeID string) (*session, *thre
 		_ = eng.Shutdown(s.ctx)
 		return nil, nil, err
 	}
-	sess := &session{eng: eng, root: root, cfg: cfg, events: events, stopEvents: stop}
+	sess := &session{eng: eng, root: root, cfg: cfg, events: events, stopEvents: stop, lastUsed: time.Now(), pumpDone: make(chan struct{})}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.sessions = append(s.sessions, sess)
@@ -102,6 +111,7 @@ func (s *Server) startPump(sess *session) {
 	s.pumps.Add(1)
 	go func() {
 		defer s.pumps.Done()
+		defer close(sess.pumpDone)
 		for ev := range sess.events {
 			s.onEvent(sess, ev)
 		}
