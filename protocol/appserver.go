@@ -91,8 +91,9 @@ type AppThreadListParams struct {
 	Limit  *int    `json:"limit"`
 	// Cwd keeps the threads started in that directory; ModelProviders
 	// those of these providers (empty: all).
-	Cwd            *string  `json:"cwd"`
-	ModelProviders []string `json:"modelProviders"`
+	// (Codex's ThreadListCwdFilter: one directory or a list).
+	Cwd            json.RawMessage `json:"cwd"`
+	ModelProviders []string        `json:"modelProviders"`
 	// Archived lists the archived threads instead of the others.
 	Archived *bool `json:"archived"`
 }

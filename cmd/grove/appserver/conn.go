@@ -91,6 +91,8 @@ type writer struct {
 	goneOnce  sync.Once
 	done      chan struct{} // closed when the write loop has returned
 	closed    bool          // finish was called
+	// stall is how long a full queue may wait for the client.
+	stall time.Duration
 }
 
 // writeQueue bounds the lines waiting for a slow client.
@@ -124,11 +126,10 @@ func (w *writer) loop() {
 }
 
 // abandon gives up on the client: pending and later sends fail.
+// It takes no lock: a sender holding mu calls it. gone is set once by
+// start (Serve), before any goroutine that could call abandon exists.
 func (w *writer) abandon() {
-	w.mu.Lock()
-	started := w.gone != nil
-	w.mu.Unlock()
-	if started {
+	if w.gone != nil {
 		w.goneOnce.Do(func() { close(w.gone) })
 	}
 }
@@ -184,10 +185,24 @@ func (w *writer) send(v any) error {
 		}
 		return nil
 	}
+	line := append(b, '\n')
 	select {
-	case w.queue <- append(b, '\n'):
+	case w.queue <- line:
+		return nil
+	default:
+	}
+	// The queue is full: the client is not reading. One that reads
+	// nothing for the stall timeout is given up on, so that no sender
+	// (the reader answering, an event pump) waits forever.
+	stall := time.NewTimer(w.stall)
+	defer stall.Stop()
+	select {
+	case w.queue <- line:
 		return nil
 	case <-w.gone:
+		return errClientGone
+	case <-stall.C:
+		w.abandon()
 		return errClientGone
 	}
 }

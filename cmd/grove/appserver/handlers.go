@@ -114,7 +114,11 @@ func (s *Server) threadList(raw json.RawMessage) (any, *protocol.RPCError) {
 		}
 		limit = *p.Limit
 	}
-	entries, more, err := rollout.ListSessionsWhere(s.opts.Home, offset, limit, s.listFilter(p))
+	keep, rerr := s.listFilter(p)
+	if rerr != nil {
+		return nil, rerr
+	}
+	entries, more, err := rollout.ListSessionsWhere(s.opts.Home, offset, limit, keep)
 	if err != nil {
 		return nil, rpcError(protocol.RPCInternalError, "thread/list: %v", err)
 	}
@@ -402,10 +406,21 @@ func (s *Server) clientOriginator() string {
 // listFilter is thread/list's cwd and modelProviders filters (Codex:
 // thread_list.rs thread_list_respects_cwd_filter and
 // thread_list_filters_by_model_provider) and the archived flag.
-func (s *Server) listFilter(p protocol.AppThreadListParams) func(rollout.IndexEntry) bool {
-	cwd := ""
-	if p.Cwd != nil {
-		cwd = filepath.Clean(*p.Cwd)
+func (s *Server) listFilter(p protocol.AppThreadListParams) (func(rollout.IndexEntry) bool, *protocol.RPCError) {
+	cwds := map[string]bool{}
+	if present(p.Cwd) {
+		var one string
+		var many []string
+		switch {
+		case json.Unmarshal(p.Cwd, &one) == nil:
+			many = []string{one}
+		case json.Unmarshal(p.Cwd, &many) == nil:
+		default:
+			return nil, rpcError(protocol.RPCInvalidParams, "invalid params: cwd: a directory or a list of directories")
+		}
+		for _, d := range many {
+			cwds[filepath.Clean(d)] = true
+		}
 	}
 	providers := map[string]bool{}
 	for _, m := range p.ModelProviders {
@@ -417,7 +432,7 @@ func (s *Server) listFilter(p protocol.AppThreadListParams) func(rollout.IndexEn
 		fallback = s.opts.Host.Provider.Name
 	}
 	return func(e rollout.IndexEntry) bool {
-		if cwd != "" && filepath.Clean(e.Cwd) != cwd {
+		if len(cwds) > 0 && !cwds[filepath.Clean(e.Cwd)] {
 			return false
 		}
 		if len(providers) > 0 {
@@ -430,5 +445,5 @@ func (s *Server) listFilter(p protocol.AppThreadListParams) func(rollout.IndexEn
 			}
 		}
 		return e.Archived == wantArchived
-	}
+	}, nil
 }

@@ -233,6 +233,11 @@ type fixture struct {
 }
 
 func (f *fixture) factory(ctx context.Context, cfg ThreadConfig) (*engine.Engine, error) {
+	return f.factoryAt(ctx, cfg, f.home)
+}
+
+// factoryAt builds the engine with its store in home.
+func (f *fixture) factoryAt(ctx context.Context, cfg ThreadConfig, home string) (*engine.Engine, error) {
 	cwd := cfg.Cwd
 	if cwd == "" {
 		cwd = f.cwd
@@ -246,7 +251,7 @@ func (f *fixture) factory(ctx context.Context, cfg ThreadConfig) (*engine.Engine
 		m = "scripted-model"
 	}
 	return engine.New(ctx, engine.Options{
-		Home: f.home, Client: model.NewScripted("scripted", f.script), Provider: "scripted",
+		Home: home, Client: model.NewScripted("scripted", f.script), Provider: "scripted",
 		Model: m, Cwd: cwd, Sandbox: protocol.SandboxPolicy{Mode: mode}, ApprovalPolicy: cfg.ApprovalPolicy,
 		// The collab tools are a surface of their own (seed 000).
 		Surfaces: []engine.SurfaceFactory{surface.CollabFactory},

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
 	"strings"
 	"sync"
@@ -56,6 +57,9 @@ type Options struct {
 	// Host answers the startup methods (account, config, models, MCP
 	// servers).
 	Host *Host
+	// WriteStall is how long the server waits for a client that stopped
+	// reading (its output queue full) before giving up on it (default 60s).
+	WriteStall time.Duration
 	// MaxLoadedSessions bounds the sessions (root threads and their
 	// sub-agents) loaded on this connection (default 16): opening one more
 	// unloads the least recently used idle one, which thread/resume loads
@@ -101,6 +105,9 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	if opts.ShutdownGrace <= 0 {
 		opts.ShutdownGrace = 10 * time.Second
 	}
+	if opts.WriteStall <= 0 {
+		opts.WriteStall = 60 * time.Second
+	}
 	if opts.Version == "" {
 		opts.Version = "0.0.0"
 	}
@@ -108,7 +115,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	defer cancel()
 	s := &Server{
 		opts: opts, ctx: ctx,
-		out:       &writer{w: out, observe: opts.observe},
+		out:       &writer{w: out, observe: opts.observe, stall: opts.WriteStall},
 		threads:   map[protocol.ThreadID]*thread{},
 		approvals: map[int64]*pendingApproval{},
 	}
@@ -299,7 +306,7 @@ func (s *Server) initialize(raw json.RawMessage) (any, *protocol.RPCError) {
 	s.initialized = true
 	// The client's name is the originator of its model requests, and
 	// leads the user agent (Codex's `<originator>/<version> (…)`).
-	s.originator = name
+	s.originator = originatorFor(name)
 	if p.Capabilities != nil && len(p.Capabilities.OptOutNotificationMethods) > 0 {
 		optOut := map[string]bool{}
 		for _, m := range p.Capabilities.OptOutNotificationMethods {
@@ -311,7 +318,7 @@ func (s *Server) initialize(raw json.RawMessage) (any, *protocol.RPCError) {
 	}
 	return protocol.AppInitializeResponse{
 		CodexHome: s.opts.Home, PlatformFamily: platformFamily(), PlatformOs: platformOS(),
-		UserAgent: fmt.Sprintf("%s/%s (%s; %s) grove (%s; %s)", name, s.opts.Version, platformOS(), runtime.GOARCH, name, p.ClientInfo.Version),
+		UserAgent: fmt.Sprintf("%s/%s (%s; %s) grove (%s; %s)", s.originator, s.opts.Version, platformOS(), runtime.GOARCH, name, p.ClientInfo.Version),
 	}, nil
 }
 
@@ -356,16 +363,26 @@ func (s *Server) answerUnstarted() {
 }
 
 // checkClientName refuses a client name that cannot be an HTTP header
-// value (Codex sends it as the originator header): empty, or with control
-// characters.
+// value (Codex sends it as the originator header), with Codex's error
+// (initialize.rs initialize_rejects_invalid_client_name).
 func checkClientName(name string) *protocol.RPCError {
 	if strings.TrimSpace(name) == "" {
 		return missing("clientInfo.name")
 	}
 	for _, r := range name {
-		if r < 0x20 || r == 0x7f || r > 0x7e {
-			return rpcError(protocol.RPCInvalidParams, "invalid params: clientInfo.name %q: only printable ASCII (it is sent as the originator header)", name)
+		if (r < 0x20 && r != '\t') || r >= 0x7f {
+			return rpcError(protocol.RPCInvalidRequest, "Invalid clientInfo.name: '%s'. Must be a valid HTTP header value.", name)
 		}
 	}
 	return nil
+}
+
+// originatorFor is the originator of a client's requests: its name, or
+// CODEX_INTERNAL_ORIGINATOR_OVERRIDE (initialize.rs
+// initialize_respects_originator_override_env_var).
+func originatorFor(name string) string {
+	if o := strings.TrimSpace(os.Getenv("CODEX_INTERNAL_ORIGINATOR_OVERRIDE")); o != "" && checkClientName(o) == nil {
+		return o
+	}
+	return name
 }
