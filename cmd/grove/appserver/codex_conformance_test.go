@@ -385,3 +385,62 @@ func TestTurnStartRacingEOFIsAnswered(t *testing.T) {
 		t.Fatal("turn/start racing EOF got no answer")
 	}
 }
+
+// config_rpc.rs (config/read reports what the user configured): with no
+// key the offline demo's model is not reported as configuration, and the
+// -c/flag overrides are the sessionFlags layer.
+func TestCodexConfigReadDemoIsNotUserConfig(t *testing.T) {
+	f := newFixture(t, treeScript)
+	cfg := &config.Config{ApprovalPolicy: "on-request", SandboxMode: "workspace-write"}
+	c := f.startWith(t, Options{Host: &Host{Config: cfg, Provider: config.Resolved{Name: "demo", Model: "grove-demo", Demo: true}, Overrides: []string{`approval_policy="never"`}}})
+	defer c.close()
+	c.initialize()
+	r := c.result("config/read", map[string]any{"includeLayers": true})
+	conf := r["config"].(map[string]any)
+	if conf["model"] != nil || conf["model_provider"] != nil {
+		t.Fatalf("the demo reported as configuration: %v", conf)
+	}
+	layers, _ := r["layers"].([]any)
+	if len(layers) != 1 || str(layers[0].(map[string]any), "name", "type") != "sessionFlags" {
+		t.Fatalf("layers: %v", layers)
+	}
+}
+
+// Issue 36.6: 200 threads on one connection hold a bounded number of
+// file descriptors (the sessions beyond MaxLoadedSessions are unloaded),
+// where every thread used to keep its files open.
+func TestTwoHundredThreadsHoldBoundedFDs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("200 sessions")
+	}
+	f := newFixture(t, treeScript)
+	c := f.startWith(t, Options{MaxLoadedSessions: fdTestBound})
+	defer c.close()
+	c.initialize()
+	before := openFDs(t)
+	peak := before
+	for i := 0; i < 200; i++ {
+		id := str(c.result("thread/start", map[string]any{"cwd": f.cwd}), "thread", "id")
+		turnID := str(c.result("turn/start", turnInput(id, "hello")), "turn", "id")
+		c.notification("turn/completed", func(p map[string]any) bool { return str(p, "turn", "id") == turnID })
+		c.backlog = c.backlog[:0]
+		peak = max(peak, openFDs(t))
+	}
+	// 16 loaded sessions at a few files each, well under a 128-fd limit.
+	if grown := peak - before; grown > 100 {
+		t.Fatalf("200 threads grew the open files by %d (from %d): sessions are not released", grown, before)
+	}
+	t.Logf("open fds: %d before, peak %d over 200 threads", before, peak)
+}
+
+func openFDs(t *testing.T) int {
+	entries, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Skip("no /proc/self/fd")
+	}
+	return len(entries)
+}
+
+// fdTestBound is the bound TestTwoHundredThreadsHoldBoundedFDs runs with
+// (the default; raising it to 1000 shows the unbounded growth).
+var fdTestBound = defaultMaxLoadedSessions
