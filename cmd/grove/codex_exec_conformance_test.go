@@ -220,16 +220,6 @@ func lastRole(r modeltest.CapturedRequest) string {
 	return s
 }
 
-func lastToolOutput(r modeltest.CapturedRequest) string {
-	msgs := r.Messages()
-	for i := len(msgs) - 1; i >= 0; i-- {
-		if m, _ := msgs[i].(map[string]any); m["role"] == "tool" {
-			s, _ := m["content"].(string)
-			return s
-		}
-	}
-	return ""
-}
 
 // resume.rs exec_resume_accepts_global_flags_after_subcommand.
 func TestCodexExecResumeAcceptsGlobalFlagsAfterSubcommand(t *testing.T) {
@@ -672,4 +662,3 @@ func TestCodexExecHeaderShowsConfiguredApproval(t *testing.T) {
 		t.Fatalf("stderr: %s", errOut)
 	}
 }
-
