@@ -220,7 +220,6 @@ func lastRole(r modeltest.CapturedRequest) string {
 	return s
 }
 
-
 // resume.rs exec_resume_accepts_global_flags_after_subcommand.
 func TestCodexExecResumeAcceptsGlobalFlagsAfterSubcommand(t *testing.T) {
 	x := newCodexExec(t)
