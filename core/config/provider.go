@@ -124,19 +124,11 @@ func (c *Config) ResolveProvider(getenv func(string) string) (Resolved, error) {
 			r.Headers[k] = v
 		}
 	}
-	if p.RequestMaxRetries != nil {
-		if *p.RequestMaxRetries < 0 {
-			return Resolved{}, fmt.Errorf("model_providers.%s.request_max_retries = %d: want 0 or more", name, *p.RequestMaxRetries)
-		}
-		n := *p.RequestMaxRetries
-		r.MaxRetries = &n
+	if r.MaxRetries, err = retryCount(name, "request_max_retries", p.RequestMaxRetries); err != nil {
+		return Resolved{}, err
 	}
-	if p.StreamMaxRetries != nil {
-		if *p.StreamMaxRetries < 0 {
-			return Resolved{}, fmt.Errorf("model_providers.%s.stream_max_retries = %d: want 0 or more", name, *p.StreamMaxRetries)
-		}
-		n := *p.StreamMaxRetries
-		r.StreamMaxRetries = &n
+	if r.StreamMaxRetries, err = retryCount(name, "stream_max_retries", p.StreamMaxRetries); err != nil {
+		return Resolved{}, err
 	}
 	if r.StreamIdleTimeout, err = millis(name, "stream_idle_timeout_ms", p.StreamIdleTimeout); err != nil {
 		return Resolved{}, err
@@ -277,4 +269,16 @@ func millis(provider, key string, v *int64) (time.Duration, error) {
 		return 0, fmt.Errorf("model_providers.%s.%s = %d: want milliseconds between 1 and 86400000", provider, key, *v)
 	}
 	return time.Duration(*v) * time.Millisecond, nil
+}
+
+// retryCount checks a provider's retry setting (nil: the default).
+func retryCount(provider, key string, v *int) (*int, error) {
+	if v == nil {
+		return nil, nil
+	}
+	if *v < 0 {
+		return nil, fmt.Errorf("model_providers.%s.%s = %d: want 0 or more", provider, key, *v)
+	}
+	n := *v
+	return &n, nil
 }
