@@ -18,6 +18,7 @@ import (
 
 	"github.com/grovecli/grove/core/config"
 	"github.com/grovecli/grove/core/engine"
+	"github.com/grovecli/grove/core/model"
 )
 
 func itoa(i int) string { return strconv.Itoa(i) }
@@ -444,3 +445,46 @@ func openFDs(t *testing.T) int {
 // fdTestBound is the bound TestTwoHundredThreadsHoldBoundedFDs runs with
 // (the default; raising it to 1000 shows the unbounded growth).
 var fdTestBound = defaultMaxLoadedSessions
+
+// turn_steer.rs: steering input reaches the running turn (its next model
+// request, in the same turn), the answer names the turn; without a running
+// turn, or with another expectedTurnId, it is refused.
+func TestCodexTurnSteer(t *testing.T) {
+	reached, release := make(chan struct{}, 1), make(chan struct{})
+	var log requestLog
+	f := newFixture(t, log.wrap(func(ctx context.Context, req model.Request) (model.Response, error) {
+		if prompt, _ := lastInput(req.Items); prompt == "steer me" {
+			reached <- struct{}{}
+			select {
+			case <-release:
+			case <-ctx.Done():
+				return model.Response{}, ctx.Err()
+			}
+			return model.Response{Text: "first answer"}, nil
+		}
+		return model.Response{Text: "steered answer"}, nil
+	}))
+	c := f.start(t)
+	defer c.close()
+	c.initialize()
+	root := str(c.result("thread/start", map[string]any{"cwd": f.cwd}), "thread", "id")
+	steer := func(expected string) map[string]any {
+		return c.call("turn/steer", map[string]any{"threadId": root, "expectedTurnId": expected, "input": []any{map[string]any{"type": "text", "text": "also say hi"}}})
+	}
+	if m := steer(""); m["error"] == nil {
+		t.Fatalf("steer with no turn: %v", m)
+	}
+	turnID := str(c.result("turn/start", turnInput(root, "steer me")), "turn", "id")
+	<-reached
+	if m := steer("other"); m["error"] == nil {
+		t.Fatalf("steer of another turn: %v", m)
+	}
+	if m := steer(turnID); str(m, "result", "turnId") != turnID {
+		t.Fatalf("turn/steer: %v", m)
+	}
+	close(release)
+	c.notification("turn/completed", func(p map[string]any) bool { return str(p, "turn", "id") == turnID })
+	if prompt, _ := lastInput(log.last().Items); prompt != "also say hi" {
+		t.Fatalf("the turn's last request ends with %q, want the steering input", prompt)
+	}
+}

@@ -27,7 +27,7 @@ var Compat = []CompatRow{
 	{"thread/unarchive", "works", "", "TestCodexThreadArchiveUnarchive"},
 	{"turn/start", "works", "text, image and localImage input; the per-turn overrides cwd, approvalPolicy (names; the granular form is refused), sandboxPolicy (externalSandbox refused), model, effort, summary and outputSchema", "TestCodexTurnStartOverridesTightenPolicy"},
 	{"thread/fork", "not yet", "grove exec --fork and grove resume --fork fork a session; not over the app-server yet", ""},
-	{"turn/steer", "not yet", "", ""},
+	{"turn/steer", "works", "the input reaches the running turn with its next model request; refused when no turn runs or expectedTurnId is not the running one", "TestCodexTurnSteer"},
 	{"review/start", "not yet", "", ""},
 	{"thread/name/set", "not yet", "grove names threads through thread/note/set", ""},
 	{"turn/interrupt", "works", "", "TestInterruptedTurnCompletesInterrupted"},

@@ -196,6 +196,8 @@ var unvendoredShapes = map[string]func(map[string]any) bool{
 		return len(r) == 1 && (st == "unsubscribed" || st == "notSubscribed" || st == "notLoaded")
 	},
 	"thread/archive": func(r map[string]any) bool { return len(r) == 0 },
+	// TurnSteerResponse {turnId}.
+	"turn/steer": func(r map[string]any) bool { _, ok := r["turnId"].(string); return len(r) == 1 && ok },
 }
 
 // emptyResponses are Codex methods whose result is an empty object and

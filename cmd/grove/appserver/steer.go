@@ -1,0 +1,44 @@
+package appserver
+
+import (
+	"encoding/json"
+
+	"github.com/grovecli/grove/protocol"
+)
+
+// turnSteer is Codex's turn/steer {threadId, input, expectedTurnId} →
+// {turnId}: more input for the running turn, which the engine hands the
+// model with its next request (the same path as a message typed while a
+// TUI turn runs). With no turn running, or another one than expected, it
+// is refused: the client's view of the thread is stale.
+func (s *Server) turnSteer(raw json.RawMessage) (any, *protocol.RPCError) {
+	var p struct {
+		ThreadID       string                  `json:"threadId"`
+		Input          []protocol.AppUserInput `json:"input"`
+		ExpectedTurnID string                  `json:"expectedTurnId"`
+	}
+	if rerr := decodeParams(raw, &p); rerr != nil {
+		return nil, rerr
+	}
+	t, rerr := s.loadedThread(p.ThreadID)
+	if rerr != nil {
+		return nil, rerr
+	}
+	items, rerr := inputItems(p.Input)
+	if rerr != nil {
+		return nil, rerr
+	}
+	s.mu.Lock()
+	cur := t.turnID
+	s.mu.Unlock()
+	switch {
+	case cur == "":
+		return nil, rpcError(protocol.RPCInvalidRequest, "no turn is running on thread %s; use turn/start", p.ThreadID)
+	case p.ExpectedTurnID != "" && p.ExpectedTurnID != cur:
+		return nil, rpcError(protocol.RPCInvalidRequest, "turn %s is not the running turn of thread %s (it is %s)", p.ExpectedTurnID, p.ThreadID, cur)
+	}
+	if err := t.sess.eng.Submit(protocol.Op{Type: protocol.OpUserTurn, ThreadID: t.info.ID, Items: items}); err != nil {
+		return nil, rpcError(protocol.RPCInvalidRequest, "turn/steer: %v", err)
+	}
+	return map[string]any{"turnId": cur}, nil
+}
