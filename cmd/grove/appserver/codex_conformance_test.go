@@ -488,3 +488,22 @@ func TestCodexTurnSteer(t *testing.T) {
 		t.Fatalf("the turn's last request ends with %q, want the steering input", prompt)
 	}
 }
+
+// turn_start.rs (UserInput::Text text_elements): the userMessage item
+// echoes the client's input with its text_elements.
+func TestCodexTurnStartKeepsTextElements(t *testing.T) {
+	f := newFixture(t, treeScript)
+	c := f.start(t)
+	defer c.close()
+	c.initialize()
+	root := str(c.result("thread/start", map[string]any{"cwd": f.cwd}), "thread", "id")
+	elements := []any{map[string]any{"byteRange": map[string]any{"start": 0, "end": 5}, "placeholder": "@file"}}
+	in := map[string]any{"threadId": root, "input": []any{map[string]any{"type": "text", "text": "hello there", "text_elements": elements}}}
+	turnID := str(c.result("turn/start", in), "turn", "id")
+	item := c.notification("item/completed", func(p map[string]any) bool { return str(p, "item", "type") == "userMessage" })
+	content, _ := item["item"].(map[string]any)["content"].([]any)
+	if len(content) != 1 || mustJSON(content[0].(map[string]any)["text_elements"]) != mustJSON(elements) {
+		t.Fatalf("userMessage item: %v", item)
+	}
+	c.notification("turn/completed", func(p map[string]any) bool { return str(p, "turn", "id") == turnID })
+}

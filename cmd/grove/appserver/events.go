@@ -183,6 +183,15 @@ func (tr *translation) message(msg any) {
 	s, t, tid, turnID := tr.s, tr.t, tr.tid, tr.turnID
 	switch m := msg.(type) {
 	case protocol.UserMessageMsg:
+		for _, cid := range m.ClientIDs {
+			if in, ok := t.clientInput[cid]; ok {
+				// The client's own input, text_elements included, as
+				// Codex echoes it in the userMessage item.
+				delete(t.clientInput, cid)
+				tr.out = append(tr.out, s.clientInputItem(t, tid, turnID, in)...)
+				return
+			}
+		}
 		tr.out = append(tr.out, s.inputItem(t, tid, turnID, m.Text)...)
 	case protocol.AgentInputMsg:
 		tr.out = append(tr.out, s.inputItem(t, tid, turnID, m.Text)...)
@@ -320,6 +329,23 @@ func (tr *translation) other(msg any) {
 		tr.emit("item/started", itemNote(tid, turnID, item, "startedAtMs"))
 		tr.emit("item/completed", itemNote(tid, turnID, item, "completedAtMs"))
 		tr.emit("thread/compacted", compactedNote(tid, tr.ev.TurnID))
+	}
+}
+
+// clientInputItem records a turn/start's input as its userMessage item.
+func (s *Server) clientInputItem(t *thread, tid, turnID string, in []protocol.AppUserInput) []outMsg {
+	content := make([]protocol.AppUserInput, len(in))
+	for i, u := range in {
+		if u.Type == "text" && u.TextElements == nil {
+			u.TextElements = []any{}
+		}
+		content[i] = u
+	}
+	item := protocol.AppUserMessageItem{Type: "userMessage", ID: newItemID(), Content: content}
+	t.turnItems = append(t.turnItems, item)
+	return []outMsg{
+		{method: "item/started", params: itemNote(tid, turnID, item, "startedAtMs")},
+		{method: "item/completed", params: itemNote(tid, turnID, item, "completedAtMs")},
 	}
 }
 

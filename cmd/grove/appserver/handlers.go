@@ -231,11 +231,16 @@ func (s *Server) turnStart(id json.RawMessage, raw json.RawMessage) (any, *proto
 		t.startWaiting = map[string]json.RawMessage{}
 	}
 	t.startWaiting[cid] = id
+	if t.clientInput == nil {
+		t.clientInput = map[string][]protocol.AppUserInput{}
+	}
+	t.clientInput[cid] = p.Input
 	s.mu.Unlock()
 	if err := t.sess.eng.Submit(protocol.Op{Type: protocol.OpUserTurn, ThreadID: t.info.ID, Items: items, ClientID: cid, Overrides: overrides}); err != nil {
 		s.mu.Lock()
 		t.busy = false
 		delete(t.startWaiting, cid)
+		delete(t.clientInput, cid)
 		s.mu.Unlock()
 		return nil, rpcError(protocol.RPCInvalidRequest, "turn/start: %v", err)
 	}

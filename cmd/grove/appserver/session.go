@@ -37,10 +37,13 @@ type thread struct {
 	// startWaiting maps the client id of each turn/start's input (the
 	// engine echoes it in turn_started) to the request answered then.
 	startWaiting map[string]json.RawMessage
-	turnID       string
-	turnStart    time.Time
-	turnItems    []any
-	turnError    string
+	// clientInput keeps each turn/start's input by client id until its
+	// userMessage item goes out (text_elements are the client's only).
+	clientInput map[string][]protocol.AppUserInput
+	turnID      string
+	turnStart   time.Time
+	turnItems   []any
+	turnError   string
 	// held is a finished turn whose outcome the next status event decides.
 	held *protocol.AppTurn
 	// interruptAsked is the turn the client interrupted.
