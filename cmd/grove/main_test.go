@@ -186,7 +186,7 @@ func TestExecErrors(t *testing.T) {
 	if _, _, err := runCLI(t, home, "", "exec", "--demo", "--cd", "/no/such/dir", "x"); err == nil || !strings.Contains(err.Error(), "/no/such/dir") {
 		t.Fatalf("bad --cd: %v", err)
 	}
-	if _, _, err := runCLI(t, home, "   ", "exec", "--demo", "-"); err == nil || !strings.Contains(err.Error(), "empty prompt") {
+	if _, _, err := runCLI(t, home, "   ", "exec", "--demo", "-"); err == nil || !strings.Contains(err.Error(), "No prompt provided via stdin.") {
 		t.Fatalf("empty stdin: %v", err)
 	}
 	if _, _, err := runCLI(t, home, "", "exec", "--demo", "--resume", "nope", "x"); err == nil {
