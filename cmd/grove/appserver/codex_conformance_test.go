@@ -507,3 +507,32 @@ func TestCodexTurnStartKeepsTextElements(t *testing.T) {
 	}
 	c.notification("turn/completed", func(p map[string]any) bool { return str(p, "turn", "id") == turnID })
 }
+
+// thread_fork.rs: a fork is a new thread with the source's turns; a turn
+// on the fork leaves the source as it was.
+func TestCodexThreadFork(t *testing.T) {
+	var log requestLog
+	f := newFixture(t, log.wrap(treeScript))
+	c := f.start(t)
+	defer c.close()
+	c.initialize()
+	src := str(c.result("thread/start", map[string]any{"cwd": f.cwd}), "thread", "id")
+	turnID := str(c.result("turn/start", turnInput(src, "original question")), "turn", "id")
+	c.notification("turn/completed", func(p map[string]any) bool { return str(p, "turn", "id") == turnID })
+	fork := c.result("thread/fork", map[string]any{"threadId": src})
+	forkID := str(fork, "thread", "id")
+	turns, _ := fork["thread"].(map[string]any)["turns"].([]any)
+	if forkID == "" || forkID == src || len(turns) == 0 || !strings.Contains(mustJSON(turns[0]), "original question") {
+		t.Fatalf("thread/fork: %v", fork)
+	}
+	c.notification("thread/started", func(p map[string]any) bool { return str(p, "thread", "id") == forkID })
+	turnID = str(c.result("turn/start", turnInput(forkID, "fork only")), "turn", "id")
+	c.notification("turn/completed", func(p map[string]any) bool { return str(p, "turn", "id") == turnID })
+	if prompt, _ := lastInput(log.last().Items); prompt != "fork only" || !strings.Contains(mustJSON(log.last().Items), "original question") {
+		t.Fatalf("the fork's request lacks the copied history: %s", mustJSON(log.last().Items))
+	}
+	read := c.result("thread/read", map[string]any{"threadId": src, "includeTurns": true})
+	if strings.Contains(mustJSON(read), "fork only") {
+		t.Fatal("the fork's turn reached the source thread")
+	}
+}

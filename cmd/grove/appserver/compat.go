@@ -26,7 +26,7 @@ var Compat = []CompatRow{
 	{"thread/archive", "works", "archived threads leave thread/list (archived: true lists them); a loaded idle thread is unloaded", "TestCodexThreadArchiveUnarchive"},
 	{"thread/unarchive", "works", "", "TestCodexThreadArchiveUnarchive"},
 	{"turn/start", "works", "text, image and localImage input; the per-turn overrides cwd, approvalPolicy (names; the granular form is refused), sandboxPolicy (externalSandbox refused), model, effort, summary and outputSchema", "TestCodexTurnStartOverridesTightenPolicy"},
-	{"thread/fork", "not yet", "grove exec --fork and grove resume --fork fork a session; not over the app-server yet", ""},
+	{"thread/fork", "works", "a new thread continuing a copy of the stored one's conversation (the original is untouched); answered like thread/start, with the copied turns", "TestCodexThreadFork"},
 	{"turn/steer", "works", "the input reaches the running turn with its next model request; refused when no turn runs or expectedTurnId is not the running one", "TestCodexTurnSteer"},
 	{"review/start", "not yet", "", ""},
 	{"thread/name/set", "not yet", "grove names threads through thread/note/set", ""},

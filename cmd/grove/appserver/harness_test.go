@@ -169,9 +169,11 @@ func (s *schemas) get(t *testing.T, key string) *jsonschema.Schema {
 
 // responseSchemas names the schema of each Codex method's result.
 var responseSchemas = map[string]string{
-	"initialize":     "v1/InitializeResponse.json",
-	"thread/start":   "v2/ThreadStartResponse.json",
-	"thread/resume":  "v2/ThreadResumeResponse.json",
+	"initialize":    "v1/InitializeResponse.json",
+	"thread/start":  "v2/ThreadStartResponse.json",
+	"thread/resume": "v2/ThreadResumeResponse.json",
+	// ThreadForkResponse has ThreadStartResponse's fields (v2.rs).
+	"thread/fork":    "v2/ThreadStartResponse.json",
 	"thread/list":    "v2/ThreadListResponse.json",
 	"thread/read":    "v2/ThreadReadResponse.json",
 	"turn/start":     "v2/TurnStartResponse.json",

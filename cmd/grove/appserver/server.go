@@ -263,6 +263,8 @@ func (s *Server) call(msg protocol.RPCMessage) (any, *protocol.RPCError) {
 		return s.noteSet(msg.Params)
 	case "skills/list":
 		return s.skillsList(msg.Params)
+	case "thread/fork":
+		return s.threadFork(msg.Params)
 	case "turn/steer":
 		return s.turnSteer(msg.Params)
 	case "thread/unsubscribe":

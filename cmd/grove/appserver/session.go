@@ -71,6 +71,12 @@ func newThread(sess *session, ti protocol.ThreadInfo) *thread {
 // openSession builds an engine and starts (or resumes) its root. The event
 // pump is started by startPump once the client has its response.
 func (s *Server) openSession(cfg ThreadConfig, resumeID string) (*session, *thread, error) {
+	return s.openSessionAs(cfg, resumeID, false)
+}
+
+// openSessionAs is openSession; fork continues a copy of resumeID as a
+// new session (thread/fork) instead of resuming it.
+func (s *Server) openSessionAs(cfg ThreadConfig, resumeID string, fork bool) (*session, *thread, error) {
 	if err := s.makeRoom(); err != nil {
 		return nil, nil, err
 	}
@@ -80,9 +86,12 @@ func (s *Server) openSession(cfg ThreadConfig, resumeID string) (*session, *thre
 	}
 	events, stop := eng.Subscribe()
 	var root protocol.ThreadID
-	if resumeID != "" {
+	switch {
+	case fork:
+		root, err = eng.ForkSession(resumeID)
+	case resumeID != "":
 		root, err = eng.ResumeSession(resumeID)
-	} else {
+	default:
 		root, err = eng.StartRoot()
 	}
 	if err != nil {
