@@ -63,7 +63,7 @@ func (t *Thread) historyTokens() int64 {
 		}
 		return t.usageInput + since
 	}
-	return t.estTokens + approxTokens(t.instructions)
+	return t.estTokens + approxTokens(t.instructions) + agentsTokens(t.agentsCtx)
 }
 
 // noteRequestUsage records what the provider counted for a request that
@@ -152,4 +152,13 @@ func (t *Thread) needsCompaction(ctx context.Context) bool {
 	}
 	limit := t.e.autoCompactLimit(ctx, name)
 	return limit > 0 && t.historyTokens() >= limit
+}
+
+// agentsTokens estimates the AGENTS.md block every request carries.
+func agentsTokens(items []protocol.Item) int64 {
+	var n int64
+	for _, it := range items {
+		n += itemTokens(it)
+	}
+	return n
 }

@@ -38,10 +38,13 @@ type Thread struct {
 	mu           sync.Mutex
 	emitMu       sync.Mutex // publish + record of one event (publish)
 	instructions string
-	modelName    string
-	effort       string
-	cwd          string
-	sandbox      protocol.SandboxPolicy
+	// agentsCtx is the user-role AGENTS.md block that opens every request
+	// (agentsContext); view starts with it.
+	agentsCtx []protocol.Item
+	modelName string
+	effort    string
+	cwd       string
+	sandbox   protocol.SandboxPolicy
 	// summary is the reasoning summary asked of the model ("" = auto);
 	// nextSchema constrains the next turn's reply and turnSchema the
 	// running turn's (turn/start's outputSchema).
