@@ -112,7 +112,6 @@ func (t *Thread) runTurn(parent context.Context) {
 		t.afterTurn(e.ctx, turnID, outcome, lastText, 0)
 	}
 
-	t.publish(protocol.NewEvent(t.id, turnID, protocol.TurnCompletedMsg{LastMessage: lastText}))
 	final := protocol.Completed(lastText, true)
 	switch outcome {
 	case outcomeInterrupted:
@@ -121,6 +120,8 @@ func (t *Thread) runTurn(parent context.Context) {
 	case outcomeErrored:
 		final = protocol.Errored(errMsg)
 	}
+	outcomeStatus := final
+	t.publish(protocol.NewEvent(t.id, turnID, protocol.TurnCompletedMsg{LastMessage: lastText, Outcome: &outcomeStatus}))
 	// One critical section with deliver: input that arrived during the turn
 	// (an interrupting send_input) starts the next turn at once, so this
 	// turn's end is no final status for a waiter to stop on.
@@ -202,6 +203,11 @@ func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, str
 			_ = t.compact(ctx, turnID, protocol.CompactAuto, "")
 			if ctx.Err() != nil {
 				return outcomeInterrupted, soFar(), ""
+			}
+			// A `compacted` line the disk refused: the history the model
+			// would see next is one a resume could not rebuild.
+			if err := t.recordFailed(); err != nil {
+				return outcomeErrored, "", unrecordedMessage(err)
 			}
 		}
 		req := t.stepRequest(ctx, turnID, graceOnly)
