@@ -79,13 +79,16 @@ func (s *Server) unload(sess *session) {
 	if err := sess.eng.Shutdown(ctx); err != nil {
 		logging.L().Warn("app-server: unload", "thread", string(sess.root), "err", err)
 	}
-	sess.stopEvents()
+	// The engine ends its event stream at shutdown: the pump forwards the
+	// last events (status notLoaded, thread/closed) and returns. Only then
+	// is the subscription released, or those events would be lost.
 	if sess.pumpDone != nil {
 		select {
 		case <-sess.pumpDone:
 		case <-ctx.Done():
 		}
 	}
+	sess.stopEvents()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for id, t := range s.threads {
