@@ -90,6 +90,9 @@ type pendingApproval struct {
 	sess     *session
 	approval protocol.ApprovalRequest
 	answered bool // the client answered; the engine has not yet resolved it
+	// userInput, when set, makes this a request_user_input question
+	// (user_input.go), not an approval.
+	userInput *protocol.UserInputRequest
 }
 
 // Serve runs the protocol on in/out until in ends (EOF) or ctx is done;
