@@ -44,6 +44,13 @@ type AppInitializeParams struct {
 		Title   string `json:"title,omitempty"`
 		Version string `json:"version"`
 	} `json:"clientInfo"`
+	// Capabilities are Codex's InitializeCapabilities.
+	Capabilities *struct {
+		ExperimentalAPI bool `json:"experimentalApi"`
+		// OptOutNotificationMethods are notifications the client does
+		// not want sent (exact method names).
+		OptOutNotificationMethods []string `json:"optOutNotificationMethods"`
+	} `json:"capabilities"`
 }
 
 // AppInitializeResponse answers initialize.
@@ -60,11 +67,18 @@ type AppThreadStartParams struct {
 	Model          *string `json:"model"`
 	ApprovalPolicy *string `json:"approvalPolicy"`
 	Sandbox        *string `json:"sandbox"`
+	// Ephemeral threads keep no rollout and are never listed.
+	Ephemeral *bool `json:"ephemeral"`
+	// ThreadSource is the client's analytics label, echoed on the thread.
+	ThreadSource *string `json:"threadSource"`
 }
 
 // AppThreadResumeParams is thread/resume.
 type AppThreadResumeParams struct {
-	ThreadID       string  `json:"threadId"`
+	ThreadID string `json:"threadId"`
+	// ExcludeTurns answers without the past turns (a client that has
+	// them already).
+	ExcludeTurns   bool    `json:"excludeTurns"`
 	Cwd            *string `json:"cwd"`
 	Model          *string `json:"model"`
 	ApprovalPolicy *string `json:"approvalPolicy"`
@@ -75,6 +89,13 @@ type AppThreadResumeParams struct {
 type AppThreadListParams struct {
 	Cursor *string `json:"cursor"`
 	Limit  *int    `json:"limit"`
+	// Cwd keeps the threads started in that directory; ModelProviders
+	// those of these providers (empty: all).
+	// (Codex's ThreadListCwdFilter: one directory or a list).
+	Cwd            json.RawMessage `json:"cwd"`
+	ModelProviders []string        `json:"modelProviders"`
+	// Archived lists the archived threads instead of the others.
+	Archived *bool `json:"archived"`
 }
 
 // AppThreadReadParams is thread/read.
@@ -87,6 +108,15 @@ type AppThreadReadParams struct {
 type AppTurnStartParams struct {
 	ThreadID string         `json:"threadId"`
 	Input    []AppUserInput `json:"input"`
+	// The per-turn overrides (Codex's TurnStartParams): they hold for this
+	// turn and the ones after it (outputSchema: this turn only).
+	Cwd            *string         `json:"cwd,omitempty"`
+	ApprovalPolicy json.RawMessage `json:"approvalPolicy,omitempty"`
+	SandboxPolicy  json.RawMessage `json:"sandboxPolicy,omitempty"`
+	Model          *string         `json:"model,omitempty"`
+	Effort         *string         `json:"effort,omitempty"`
+	Summary        *string         `json:"summary,omitempty"`
+	OutputSchema   json.RawMessage `json:"outputSchema,omitempty"`
 }
 
 // AppTurnInterruptParams is turn/interrupt.
@@ -145,6 +175,8 @@ type AppThread struct {
 	Source         any            `json:"source"`
 	Status         AppThreadState `json:"status"`
 	Turns          []AppTurn      `json:"turns"`
+	// ThreadSource echoes thread/start's threadSource.
+	ThreadSource *string `json:"threadSource,omitempty"`
 	// Note is grove's thread note (seed 000); Codex clients ignore it.
 	Note *string `json:"note,omitempty"`
 }
@@ -197,6 +229,8 @@ type AppTurn struct {
 	StartedAt   *int64        `json:"startedAt"`
 	CompletedAt *int64        `json:"completedAt"`
 	DurationMs  *int64        `json:"durationMs"`
+	// ItemsView says what Items holds: full, summary or notLoaded.
+	ItemsView string `json:"itemsView,omitempty"`
 }
 
 // AppTurnError is Codex's TurnError.
@@ -244,9 +278,10 @@ type AppTurnStartResponse struct {
 
 // AppUserMessageItem is a userMessage item.
 type AppUserMessageItem struct {
-	Type    string         `json:"type"` // userMessage
-	ID      string         `json:"id"`
-	Content []AppUserInput `json:"content"`
+	Type     string         `json:"type"` // userMessage
+	ClientID *string        `json:"clientId,omitempty"`
+	ID       string         `json:"id"`
+	Content  []AppUserInput `json:"content"`
 }
 
 // AppAgentMessageItem is an agentMessage item.

@@ -170,6 +170,9 @@ type ToolCall struct {
 	IsError    bool   `json:"is_error,omitempty"`
 	ExitCode   *int   `json:"exit_code,omitempty"`
 	DurationMS int64  `json:"duration_ms,omitempty"`
+	// CommandOutput is a command's own output (Output is what the model
+	// reads, with exit code and wall time); absent for other tools.
+	CommandOutput *string `json:"command_output,omitempty"`
 	// Summary is a one-line description for compact displays.
 	Summary string `json:"summary,omitempty"`
 	// AgentIDs lists the threads a collab call (spawn/wait/close/resume/send) targets.

@@ -31,6 +31,9 @@ type Op struct {
 	// the turn that takes the input lists it in turn_started's client_ids,
 	// which is how a front end learns the turn id of what it submitted.
 	ClientID string `json:"client_id,omitempty"`
+	// Overrides (optional) change the thread's settings from this turn on;
+	// refused while the thread runs a turn.
+	Overrides *TurnOverrides `json:"overrides,omitempty"`
 	// approval
 	ApprovalID string         `json:"approval_id,omitempty"`
 	Decision   ReviewDecision `json:"decision,omitempty"`

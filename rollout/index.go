@@ -36,8 +36,12 @@ type IndexEntry struct {
 	ChildCount  int               `json:"child_count"`
 	RolloutPath string            `json:"rollout_path"`
 	Model       string            `json:"model,omitempty"`
-	AgentType   string            `json:"agent_type,omitempty"`
-	Status      string            `json:"status,omitempty"`
+	// Provider is the model provider's name (thread/list's modelProvider).
+	Provider string `json:"model_provider,omitempty"`
+	// Archived threads are listed only when asked for (thread/archive).
+	Archived  bool   `json:"archived,omitempty"`
+	AgentType string `json:"agent_type,omitempty"`
+	Status    string `json:"status,omitempty"`
 }
 
 // maxFirstPrompt bounds the prompt kept in the index (in runes), which
@@ -173,7 +177,17 @@ func ListSessions(home string, offset, limit int) (entries []IndexEntry, more bo
 	if limit <= 0 {
 		limit = 50
 	}
-	return listSessions(nil, home, offset, limit)
+	return listSessions(nil, home, offset, limit, nil)
+}
+
+// ListSessionsWhere is ListSessions over the root sessions keep accepts
+// (exec resume --last in one directory, thread/list's filters); offset
+// counts accepted sessions.
+func ListSessionsWhere(home string, offset, limit int, keep func(IndexEntry) bool) (entries []IndexEntry, more bool, err error) {
+	if limit <= 0 {
+		limit = 50
+	}
+	return listSessions(nil, home, offset, limit, keep)
 }
 
 // ListAllSessions is ListSessions without a limit: every root session
@@ -187,12 +201,12 @@ func ListAllSessions(home string, offset int) ([]IndexEntry, error) {
 // holds the first sessions already gets the whole list without another
 // copy of it (100,000 entries are 19 MB).
 func AppendAllSessions(dst []IndexEntry, home string, offset int) ([]IndexEntry, error) {
-	entries, _, err := listSessions(dst, home, offset, -1)
+	entries, _, err := listSessions(dst, home, offset, -1, nil)
 	return entries, err
 }
 
 // listSessions appends the page to dst; limit < 0 means no limit.
-func listSessions(dst []IndexEntry, home string, offset, limit int) (entries []IndexEntry, more bool, err error) {
+func listSessions(dst []IndexEntry, home string, offset, limit int, keep func(IndexEntry) bool) (entries []IndexEntry, more bool, err error) {
 	offset = max(offset, 0)
 	ensureIndex(home)
 	seen := make(map[string]bool, seenHint(home, limit))
@@ -210,7 +224,7 @@ func listSessions(dst []IndexEntry, home string, offset, limit int) (entries []I
 			return true // an older line of an id already placed
 		}
 		seen[string(e.ID)] = true
-		if e.ParentID != "" {
+		if e.ParentID != "" || (keep != nil && !keep(e)) {
 			return true
 		}
 		if skipped < offset {
@@ -344,7 +358,38 @@ func findSession(home, idOrPrefix string) (IndexEntry, error) {
 
 // LastSession returns the most recently updated root session.
 func LastSession(home string) (IndexEntry, error) {
-	entries, _, err := ListSessions(home, 0, 1)
+	return LastSessionWhere(home, nil)
+}
+
+// LastSessionIn returns the most recently updated root session started
+// in dir (Codex's `exec resume --last`, filtered by the current
+// directory).
+func LastSessionIn(home, dir string) (IndexEntry, error) {
+	e, err := LastSessionWhere(home, func(e IndexEntry) bool { return samePath(e.Cwd, dir) })
+	if err != nil {
+		return e, fmt.Errorf("no session in %s yet (--all: the most recent of every directory): %w", dir, err)
+	}
+	return e, nil
+}
+
+// samePath compares two directories after cleaning and resolving links.
+func samePath(a, b string) bool {
+	a, b = filepath.Clean(a), filepath.Clean(b)
+	if a == b {
+		return true
+	}
+	if filepath.Base(a) != filepath.Base(b) {
+		return false // no link resolution for entries that cannot match
+	}
+	ra, errA := filepath.EvalSymlinks(a)
+	rb, errB := filepath.EvalSymlinks(b)
+	return errA == nil && errB == nil && ra == rb
+}
+
+// LastSessionWhere returns the most recently updated root session keep
+// accepts (nil: any).
+func LastSessionWhere(home string, keep func(IndexEntry) bool) (IndexEntry, error) {
+	entries, _, err := ListSessionsWhere(home, 0, 1, keep)
 	if err != nil {
 		return IndexEntry{}, err
 	}

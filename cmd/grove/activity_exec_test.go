@@ -12,7 +12,7 @@ import (
 // firstUserText is a chat request's first user message (a sub-agent's
 // prompt, the root's task).
 func firstUserText(r modeltest.CapturedRequest) string {
-	msgs, _ := r.Body["messages"].([]any)
+	msgs := r.Messages()
 	for _, m := range msgs {
 		if m, _ := m.(map[string]any); m["role"] == "user" {
 			return fmt.Sprint(m["content"])

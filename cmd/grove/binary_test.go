@@ -52,7 +52,7 @@ type chatRequest struct {
 
 func parseChat(r modeltest.CapturedRequest) chatRequest {
 	cr := chatRequest{outputs: map[string]string{}}
-	msgs, _ := r.Body["messages"].([]any)
+	msgs := r.Messages()
 	for _, m := range msgs {
 		msg, _ := m.(map[string]any)
 		content, _ := msg["content"].(string)

@@ -50,7 +50,7 @@ func (c *codexJSONL) toolEnd(call protocol.ToolCall) {
 	delete(c.calls, call.CallID)
 	switch it := started.(type) {
 	case *codexCommandItem:
-		it.AggregatedOutput, it.ExitCode = call.Output, call.ExitCode
+		it.AggregatedOutput, it.ExitCode = commandOutput(call), call.ExitCode
 		switch {
 		case c.declined[call.CallID]:
 			it.Status = "declined"
@@ -143,4 +143,13 @@ func threadIDs(ids []protocol.ThreadID) []string {
 		out = append(out, string(id))
 	}
 	return out
+}
+
+// commandOutput is what Codex shows as a command's aggregated_output: the
+// command's own output, not the wrapper the model reads.
+func commandOutput(call protocol.ToolCall) string {
+	if call.CommandOutput != nil {
+		return *call.CommandOutput
+	}
+	return call.Output
 }

@@ -39,8 +39,9 @@ var codexExecFlags = []compatRow{
 	{"--color", config.KeyDiffers, "always, never and auto are accepted; grove's progress output has no colour"},
 	{"--version", config.KeyWorks, "prints grove's version"},
 	{"resume <SESSION_ID> [PROMPT]", config.KeyWorks, "a grove session id or unique prefix"},
-	{"resume --last [PROMPT]", config.KeyWorks, ""},
-	{"resume --all", config.KeyNotYet, ""},
+	{"resume --last [PROMPT]", config.KeyWorks, "the newest session of the current directory (-C or the shell's); the turn runs there"},
+	{"--all", config.KeyWorks, "with resume --last: the newest session of any directory"},
+	{"--responsesapi-client-metadata KEY=VALUE", config.KeyWorks, "sent with the turn's model requests in the x-codex-turn-metadata header, with turn_id"},
 	{"review", config.KeyNotYet, ""},
 	{"--collaboration-mode", config.KeyNotYet, "the SDK passes it only when a thread sets collaborationMode"},
 }
@@ -71,3 +72,28 @@ var codexEventRows = []compatRow{
 // appServerMethodRows are Codex's app-server methods and what `grove
 // app-server` answers (docs/app-server.md); the app-server work fills it.
 var appServerMethodRows = []compatRow{}
+
+// execConformance lists the cases of openai/codex
+// codex-rs/exec/tests/suite that the exec conformance suite
+// (codex_exec_conformance_test.go) ports, and the ones it does not, with
+// the reason. Rendered into docs/codex-compat.md.
+var execConformance = []compatRow{
+	{"resume.rs (14 cases: --last, by id, PROMPT resume ID, --all and the cwd filter, global flags after the subcommand, output schema, images, overrides in the header, the 'cannot be used with' and 'No saved session found with ID' errors)", config.KeyWorks, "TestCodexExecResume*"},
+	{"prompt_stdin.rs (6 cases)", config.KeyWorks, "the stdin prompt keeps its trailing newline; empty stdin: exit 1, `No prompt provided via stdin.`, no rollout"},
+	{"originator.rs (2 cases)", config.KeyWorks, "`Originator: codex_exec`, `CODEX_INTERNAL_ORIGINATOR_OVERRIDE`"},
+	{"client_metadata.rs exec_passes_responsesapi_client_metadata_to_turn_header", config.KeyWorks, "x-codex-turn-metadata with turn_id"},
+	{"client_metadata.rs review_rejects_responsesapi_client_metadata", config.KeyNotYet, "grove has no `exec review`"},
+	{"broken_pipe.rs json_streaming_exits_cleanly_when_stdout_closes", config.KeyWorks, "the real binary; exit 0, the turn interrupted and recorded"},
+	{"output_schema.rs (2 cases)", config.KeyWorks, "text.format on /v1/responses"},
+	{"server_error_exit.rs exits_non_zero_when_server_reports_error", config.KeyWorks, ""},
+	{"auth_env.rs exec_uses_codex_api_key_env_var", config.KeyWorks, ""},
+	{"add_dir.rs (2 cases)", config.KeyWorks, ""},
+	{"session.rs json_mode_emits_session_configured_event", config.KeyDiffers, "grove prints Codex's current JSONL: thread.started carries the session id; the legacy session_configured line is not emitted"},
+	{"approval_policy.rs exec_preserves_on_request_for_auto_review_config", config.KeyWorks, "the header's approval line"},
+	{"approval_policy.rs (2 auto_review cases)", config.KeyNotYet, "approvals_reviewer = auto_review is Codex's own reviewer model; grove's --full-auto stays on-request"},
+	{"output_last_message.rs output_last_message_does_not_follow_symlink", config.KeyNotYet, "-o belongs to the file-safety work (issue 31)"},
+	{"sigint_exit_code.rs (2 cases)", config.KeyWorks, "covered by TestSignalsShutDownLikeCtrlC (exit 130)"},
+	{"agents_md.rs", config.KeyNotYet, "AGENTS.md loading belongs to the file-safety work (issue 31)"},
+	{"apply_patch.rs, sandbox.rs, fork.rs, review.rs, prehook.rs, approve_all.rs, not_so_yolo.rs, system_prompt.rs, resume_verification.rs, binary_recovery.rs, linux_sandbox_smoke.rs", config.KeyNotYet, "not ported yet"},
+	{"issue 34 cases: resumed turn in the current cwd, OPENAI_BASE_URL keeps /v1/responses, aggregated_output is the command's own, required MCP server failure exits 1, stream_max_retries vs request_max_retries, the stderr header", config.KeyWorks, "TestCodexExec* (cited to the Codex sources they follow)"},
+}

@@ -10,13 +10,13 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/grovecli/grove/core/logging"
 	"github.com/grovecli/grove/protocol"
-	"github.com/grovecli/grove/rollout"
 )
 
 func newExecCmd(g *globalFlags) *cobra.Command {
@@ -40,45 +40,19 @@ Exit status: 0 when the root agent completed, 1 on error, 130 when interrupted.`
 		Args:    cobra.ArbitraryArgs,
 		Version: groveVersion,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if i := resumeWordAt(args); i >= 0 {
+				// Codex's `exec PROMPT resume [ID | --last]`.
+				return execResume(cmd, g, f, args[i+1:], args[:i])
+			}
+			if f.resumeLast.set || f.resumeAll {
+				return errors.New("--last and --all go with `exec resume`")
+			}
 			return execCommand(cmd, g, f, args, f.resume)
 		},
 	}
 	f.register(cmd.PersistentFlags())
+	f.registerResume(cmd, g)
 	cmd.AddCommand(newExecResumeCmd(g, f))
-	return cmd
-}
-
-// newExecResumeCmd is `exec resume [--last] [ID] [PROMPT]` (Codex's
-// shape: with --last, a lone positional is the prompt).
-func newExecResumeCmd(g *globalFlags, f *execFlags) *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "resume [--last | ID] [PROMPT|-]",
-		Short: "Continue a past session headless (by id, or the most recent with --last)",
-		Args:  cobra.MaximumNArgs(2),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			id := ""
-			switch {
-			case f.resumeLast && len(args) == 2:
-				return errors.New("exec resume --last takes a prompt, not an id")
-			case f.resumeLast:
-				cfg, err := loadConfig(g)
-				if err != nil {
-					return err
-				}
-				e, err := rollout.LastSession(cfg.Home)
-				if err != nil {
-					return fmt.Errorf("exec resume --last: %w", err)
-				}
-				id = string(e.ID)
-			case len(args) == 0:
-				return errors.New("exec resume: give a session id, or --last for the most recent")
-			default:
-				id, args = args[0], args[1:]
-			}
-			return execCommand(cmd, g, f, args, id)
-		},
-	}
-	cmd.Flags().BoolVar(&f.resumeLast, "last", false, "resume the most recent session")
 	return cmd
 }
 
@@ -110,7 +84,14 @@ func runExec(ctx context.Context, g *globalFlags, f *execFlags, prompt, resumeID
 	if err != nil {
 		return err
 	}
-	s, err := newSession(ctx, g, sessionOpts{headless: true, approveWorkdirs: f.approveWorkdirs, refuseDemo: true, ephemeral: f.ephemeral, outputSchema: schema, resume: f.resume, bypassHookTrust: f.bypassHookTrust})
+	meta, err := f.turnMetadata()
+	if err != nil {
+		return err
+	}
+	s, err := newSession(ctx, g, sessionOpts{
+		headless: true, approveWorkdirs: f.approveWorkdirs, refuseDemo: true, ephemeral: f.ephemeral, outputSchema: schema,
+		resume: f.resume, bypassHookTrust: f.bypassHookTrust, originator: execOriginator(), turnMetadata: meta,
+	})
 	if err != nil {
 		return err
 	}
@@ -125,6 +106,16 @@ func runExec(ctx context.Context, g *globalFlags, f *execFlags, prompt, resumeID
 	if s.provider.Demo && mode == "" {
 		fmt.Fprintf(stderr, "grove: --demo: running the offline demo model in %s\n", s.cwd)
 	}
+	if mode == "" {
+		printExecHeader(stderr, s, rootID)
+	}
+	// A reader that goes away (`grove exec --json | head -n1`) makes
+	// writes fail with EPIPE instead of killing grove with SIGPIPE; exec
+	// then stops the session and exits 0, as Codex does. Notify, not
+	// Ignore: the commands grove runs keep the default SIGPIPE.
+	pipeSig := make(chan os.Signal, 1)
+	signal.Notify(pipeSig, syscall.SIGPIPE)
+	defer signal.Stop(pipeSig)
 	write, finish := execOutput(mode, rootID, stdout, stderr)
 	// Ctrl+C interrupts the root; a second one stops. SIGTERM and SIGHUP
 	// arrive as the end of ctx (see terminator).
@@ -132,7 +123,17 @@ func runExec(ctx context.Context, g *globalFlags, f *execFlags, prompt, resumeID
 	signal.Notify(sigs, os.Interrupt)
 	defer signal.Stop(sigs)
 
-	if err := s.eng.Submit(userTurn(rootID, prompt, f.images)); err != nil {
+	if err := s.startRequiredMCP(ctx); err != nil {
+		_ = s.shutdown(context.Background(), "required MCP server failed")
+		return err
+	}
+	turn := userTurn(rootID, prompt, f.images)
+	if resumeID != "" {
+		// Codex runs a resumed session's turn in the current directory
+		// (-C or the shell's), and the session is then that directory's.
+		turn.Overrides = &protocol.TurnOverrides{Cwd: s.cwd}
+	}
+	if err := s.eng.Submit(turn); err != nil {
 		_ = s.shutdown(context.Background(), "submit failed")
 		return err
 	}
@@ -167,6 +168,9 @@ loop:
 				break loop
 			}
 			if err := write(ev); err != nil {
+				if errors.Is(err, syscall.EPIPE) {
+					return s.stopForGoneReader(rootID, events)
+				}
 				return fmt.Errorf("write event: %w", err)
 			}
 			if m, err := ev.Msg(); err == nil && ev.ThreadID == rootID {
@@ -233,7 +237,7 @@ done:
 	_ = s.shutdown(shutdownCtx, reason)
 	cancel() // ends the subscription if the bus did not close in time
 	<-drained
-	if err := finish(final); err != nil {
+	if err := finish(final); err != nil && !errors.Is(err, syscall.EPIPE) {
 		return fmt.Errorf("write event: %w", err)
 	}
 	if final.Kind == protocol.StatusCompleted && final.Message != "" {

@@ -17,7 +17,7 @@ import (
 func codexScriptServer(t *testing.T) *modeltest.Server {
 	s := modeltest.NewServer(t)
 	s.Handle(func(r modeltest.CapturedRequest) modeltest.Reply {
-		msgs, _ := r.Body["messages"].([]any)
+		msgs := r.Messages()
 		last, _ := msgs[len(msgs)-1].(map[string]any)
 		return modeltest.Reply{Text: fmt.Sprintf("got %d messages; last: %v", len(msgs), last["content"])}
 	})
@@ -27,7 +27,7 @@ func codexScriptServer(t *testing.T) *modeltest.Server {
 }
 
 func systemPrompt(r modeltest.CapturedRequest) string {
-	msgs, _ := r.Body["messages"].([]any)
+	msgs := r.Messages()
 	first, _ := msgs[0].(map[string]any)
 	s, _ := first["content"].(string)
 	return s
@@ -53,7 +53,7 @@ func TestExecCodexFlags(t *testing.T) {
 	}
 
 	// exec resume --last PROMPT continues that session.
-	out, errOut, err = runCLI(t, home, "", "exec", "resume", "--last", "-m", "m", "and now?")
+	out, errOut, err = runCLI(t, home, "", "exec", "resume", "--last", "--cd", work, "-m", "m", "and now?")
 	if err != nil {
 		t.Fatalf("resume --last: %v\n%s", err, errOut)
 	}
@@ -89,7 +89,7 @@ func TestExecCodexFlags(t *testing.T) {
 		t.Fatalf("-i: %v\n%s", err, errOut)
 	}
 	reqs := s.Requests()
-	body, _ := json.Marshal(reqs[len(reqs)-1].Body["messages"])
+	body, _ := json.Marshal(reqs[len(reqs)-1].Messages())
 	if !strings.Contains(string(body), "data:image/png;base64,") || !strings.Contains(string(body), "what is this?") {
 		t.Fatalf("image not sent: %s", body)
 	}

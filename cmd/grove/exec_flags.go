@@ -36,13 +36,16 @@ type execFlags struct {
 	ephemeral        bool
 	color            string
 	outputSchema     string
-	// resumeLast / resumeID are `exec resume --last | <id>`.
-	resumeLast bool
+	// resumeLast / resumeAll are `exec resume --last [--all]`.
+	resumeLast lastFlag
+	resumeAll  bool
 	// ignoreUserConfig, ignoreRules, oss, localProvider: Codex's.
 	ignoreUserConfig bool
 	ignoreRules      bool
-	oss              bool
-	localProvider    string
+	// clientMetadata are --responsesapi-client-metadata KEY=VALUE pairs.
+	clientMetadata []string
+	oss            bool
+	localProvider  string
 }
 
 // register adds the flags to exec as persistent flags, so `exec resume`
@@ -69,6 +72,7 @@ func (f *execFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.ignoreRules, "ignore-rules", false, "accepted for Codex scripts: grove has no execpolicy .rules files")
 	fs.BoolVar(&f.oss, "oss", false, "use a local model server (--local-provider, default ollama)")
 	fs.StringVar(&f.localProvider, "local-provider", "", "the local server --oss uses: ollama or lmstudio")
+	fs.StringArrayVar(&f.clientMetadata, "responsesapi-client-metadata", nil, "KEY=VALUE sent with each model request of the turn in the x-codex-turn-metadata header (repeatable)")
 }
 
 // mode is the output mode after the aliases.
@@ -172,11 +176,11 @@ func (f *execFlags) readPrompt(cmd *cobra.Command, args []string) (string, error
 		if err != nil {
 			return "", fmt.Errorf("read prompt from stdin: %w", err)
 		}
-		prompt = strings.TrimSpace(string(b))
-		if prompt == "" {
-			return "", errors.New("empty prompt: stdin held nothing")
+		// Codex keeps the prompt as it came (its trailing newline too).
+		if strings.TrimSpace(string(b)) == "" {
+			return "", exitError{code: 1, msg: "No prompt provided via stdin."}
 		}
-		return prompt, nil
+		return string(b), nil
 	}
 	if piped && !f.experimentalJSON && stdinHasData(in) {
 		b, err := io.ReadAll(in)
@@ -257,4 +261,37 @@ func writeNoFollow(path, msg string) error {
 		return err
 	}
 	return fd.Close()
+}
+
+// turnMetadata reads --responsesapi-client-metadata (Codex's KEY=VALUE
+// pairs for the x-codex-turn-metadata header).
+func (f *execFlags) turnMetadata() (map[string]string, error) {
+	if len(f.clientMetadata) == 0 {
+		return nil, nil
+	}
+	out := map[string]string{}
+	for _, kv := range f.clientMetadata {
+		k, v, ok := strings.Cut(kv, "=")
+		k = strings.TrimSpace(k)
+		if !ok || k == "" {
+			return nil, fmt.Errorf("--responsesapi-client-metadata %q: expected KEY=VALUE", kv)
+		}
+		if k == "turn_id" {
+			return nil, errors.New("--responsesapi-client-metadata: turn_id is set by grove")
+		}
+		if strings.ContainsAny(k+v, "\r\n\x00") {
+			return nil, fmt.Errorf("--responsesapi-client-metadata %q: no line breaks or NUL", k)
+		}
+		out[k] = v
+	}
+	return out, nil
+}
+
+// execOriginator is the originator header of exec's model requests:
+// Codex's codex_exec, or CODEX_INTERNAL_ORIGINATOR_OVERRIDE.
+func execOriginator() string {
+	if o := strings.TrimSpace(os.Getenv("CODEX_INTERNAL_ORIGINATOR_OVERRIDE")); o != "" && !strings.ContainsAny(o, "\r\n\x00") {
+		return o
+	}
+	return "codex_exec"
 }

@@ -12,7 +12,7 @@ import (
 
 // lastMessage is a chat request's last message: role and text.
 func lastMessage(r modeltest.CapturedRequest) (string, string) {
-	msgs, _ := r.Body["messages"].([]any)
+	msgs := r.Messages()
 	if len(msgs) == 0 {
 		return "", ""
 	}

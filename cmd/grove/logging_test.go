@@ -25,7 +25,7 @@ func TestDebugLogHasNoSecrets(t *testing.T) {
 	const headerToken = "hdr-tok-0a1b2c3d4e5f"
 	s := modeltest.NewServer(t)
 	s.Handle(func(r modeltest.CapturedRequest) modeltest.Reply {
-		msgs, _ := r.Body["messages"].([]any)
+		msgs := r.Messages()
 		last, _ := msgs[len(msgs)-1].(map[string]any)
 		if last["role"] == "tool" {
 			return modeltest.Reply{Text: "done"}

@@ -186,7 +186,7 @@ func TestExecErrors(t *testing.T) {
 	if _, _, err := runCLI(t, home, "", "exec", "--demo", "--cd", "/no/such/dir", "x"); err == nil || !strings.Contains(err.Error(), "/no/such/dir") {
 		t.Fatalf("bad --cd: %v", err)
 	}
-	if _, _, err := runCLI(t, home, "   ", "exec", "--demo", "-"); err == nil || !strings.Contains(err.Error(), "empty prompt") {
+	if _, _, err := runCLI(t, home, "   ", "exec", "--demo", "-"); err == nil || !strings.Contains(err.Error(), "No prompt provided via stdin.") {
 		t.Fatalf("empty stdin: %v", err)
 	}
 	if _, _, err := runCLI(t, home, "", "exec", "--demo", "--resume", "nope", "x"); err == nil {
@@ -235,7 +235,7 @@ func TestExecAgainstProviderAndResume(t *testing.T) {
 	s := modeltest.NewServer(t)
 	work := t.TempDir()
 	s.Handle(func(r modeltest.CapturedRequest) modeltest.Reply {
-		msgs, _ := r.Body["messages"].([]any)
+		msgs := r.Messages()
 		last, _ := msgs[len(msgs)-1].(map[string]any)
 		switch {
 		case last["role"] == "tool":
@@ -273,7 +273,7 @@ func TestExecAgainstProviderAndResume(t *testing.T) {
 	if strings.Contains(string(b), "sk-secret") {
 		t.Fatal("API key written to the rollout")
 	}
-	out, errOut, err = runCLI(t, home, "", "exec", "--resume", entry.ID[len(entry.ID)-12:], "-m", "test-model", "again please")
+	out, errOut, err = runCLI(t, home, "", "exec", "--resume", entry.ID[len(entry.ID)-12:], "--cd", work, "-m", "test-model", "again please")
 	if err != nil {
 		t.Fatalf("resume: %v\n%s", err, errOut)
 	}

@@ -72,7 +72,7 @@ func TestExecSubAgentsUseMCPToolsByTemplate(t *testing.T) {
 	offered := map[string][]string{} // role -> tool names in its requests
 	s := modeltest.NewServer(t)
 	s.Handle(func(r modeltest.CapturedRequest) modeltest.Reply {
-		msgs, _ := r.Body["messages"].([]any)
+		msgs := r.Messages()
 		first, _ := msgs[0].(map[string]any)
 		last, _ := msgs[len(msgs)-1].(map[string]any)
 		system := fmt.Sprint(first["content"])
@@ -83,12 +83,7 @@ func TestExecSubAgentsUseMCPToolsByTemplate(t *testing.T) {
 		case strings.Contains(system, "ROLE-PLAIN"):
 			role = "plain"
 		}
-		var names []string
-		tools, _ := r.Body["tools"].([]any)
-		for _, tl := range tools {
-			fn, _ := tl.(map[string]any)["function"].(map[string]any)
-			names = append(names, fmt.Sprint(fn["name"]))
-		}
+		names := r.ToolNames()
 		mu.Lock()
 		offered[role] = names
 		mu.Unlock()
@@ -222,7 +217,7 @@ func TestMCPListAddRemove(t *testing.T) {
 func oneToolCall(t *testing.T, name, args string) *modeltest.Server {
 	s := modeltest.NewServer(t)
 	s.Handle(func(r modeltest.CapturedRequest) modeltest.Reply {
-		msgs, _ := r.Body["messages"].([]any)
+		msgs := r.Messages()
 		last, _ := msgs[len(msgs)-1].(map[string]any)
 		if last["role"] == "tool" {
 			return modeltest.Reply{Text: "tool said: " + fmt.Sprint(last["content"])}

@@ -122,7 +122,10 @@ func TestExecWarnsAboutIncompleteReply(t *testing.T) {
 	s := modeltest.NewServer(t)
 	s.Enqueue(modeltest.Reply{Recorded: []string{`{"choices":[{"index":0,"delta":{"content":"half an answer"},"finish_reason":"length"}]}`}})
 	t.Setenv("OPENAI_BASE_URL", s.URL())
-	out, errOut, err := runCLI(t, t.TempDir(), "", "exec", "--json=grove", "--cd", t.TempDir(), "-m", "m", "hi")
+	t.Setenv("OPENAI_API_KEY", "sk-test")
+	// A recorded Chat Completions stream: the openai provider is set to
+	// the chat wire (OPENAI_BASE_URL alone keeps Responses, as in Codex).
+	out, errOut, err := runCLI(t, t.TempDir(), "", "exec", "-c", `model_providers.openai.wire_api="chat"`, "--json=grove", "--cd", t.TempDir(), "-m", "m", "hi")
 	if err != nil {
 		t.Fatalf("exec: %v\n%s", err, errOut)
 	}

@@ -91,7 +91,7 @@ func newHostile(t *testing.T, scripts map[string][]rtStep) *hostile {
 }
 
 func (h *hostile) reply(r modeltest.CapturedRequest) modeltest.Reply {
-	msgs, _ := r.Body["messages"].([]any)
+	msgs := r.Messages()
 	label, steps := "", 0
 	var texts []string
 	var system strings.Builder
@@ -118,16 +118,7 @@ func (h *hostile) reply(r modeltest.CapturedRequest) modeltest.Reply {
 	}
 	h.texts[label] = texts
 	h.systems[label] = system.String()
-	var names []string
-	tools, _ := r.Body["tools"].([]any)
-	for _, tl := range tools {
-		tm, _ := tl.(map[string]any)
-		fn, _ := tm["function"].(map[string]any)
-		if n, _ := fn["name"].(string); n != "" {
-			names = append(names, n)
-		}
-	}
-	h.offered[label] = names
+	h.offered[label] = r.ToolNames()
 	h.mu.Unlock()
 	script := h.scripts[label]
 	if steps < len(script) {

@@ -154,8 +154,8 @@ func TestSDKRunResumeAndOutputSchema(t *testing.T) {
 	needBinary(t)
 	s := modeltest.NewServer(t)
 	s.Handle(func(r modeltest.CapturedRequest) modeltest.Reply {
-		msgs, _ := r.Body["messages"].([]any)
-		if r.Body["response_format"] != nil {
+		msgs := r.Messages()
+		if r.OutputFormat() != nil {
 			return modeltest.Reply{Text: `{"summary":"all good","files":2}`}
 		}
 		last, _ := msgs[len(msgs)-1].(map[string]any)
@@ -210,10 +210,8 @@ func TestSDKRunResumeAndOutputSchema(t *testing.T) {
 		t.Fatalf("structured reply %q: %v", out.finalResponse, err)
 	}
 	reqs := s.Requests()
-	rf, _ := reqs[len(reqs)-1].Body["response_format"].(map[string]any)
-	js, _ := rf["json_schema"].(map[string]any)
-	if rf["type"] != "json_schema" || js["name"] != "codex_output_schema" || js["strict"] != true || js["schema"] == nil {
-		t.Fatalf("response_format sent: %v", reqs[len(reqs)-1].Body["response_format"])
+	if f := reqs[len(reqs)-1].OutputFormat(); f["type"] != "json_schema" || f["name"] != "codex_output_schema" || f["strict"] != true || f["schema"] == nil {
+		t.Fatalf("output format sent: %v", f)
 	}
 }
 

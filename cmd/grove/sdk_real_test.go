@@ -67,7 +67,7 @@ func TestOfficialCodexSDKDrivesGrove(t *testing.T) {
 	dir := codexSDKDir(t)
 	srv := modeltest.NewServer(t)
 	srv.Handle(func(r modeltest.CapturedRequest) modeltest.Reply {
-		if _, ok := r.Body["response_format"]; ok {
+		if r.OutputFormat() != nil {
 			return modeltest.Reply{Text: `{"answer":"forty-two"}`}
 		}
 		c := parseChat(r)

@@ -51,7 +51,7 @@ func sessionEngines(g *globalFlags, mcpServers map[string]config.MCPServer) apps
 			gg.sandbox = string(c.Sandbox)
 		}
 		// Not headless: the client answers approvals.
-		s, err := newSession(ctx, &gg, sessionOpts{mcpServers: mcpServers})
+		s, err := newSession(ctx, &gg, sessionOpts{mcpServers: mcpServers, ephemeral: c.Ephemeral, originator: c.Originator})
 		if err != nil {
 			return nil, err
 		}

@@ -103,6 +103,12 @@ type sessionOpts struct {
 	// resume is the session about to be resumed: without --host it runs
 	// on the host it was recorded with.
 	resume string
+	// originator is sent as the `originator` header of every model
+	// request, as Codex does (codex_exec; an app-server client's name).
+	originator string
+	// turnMetadata goes with every model request of a turn as Codex's
+	// x-codex-turn-metadata header (--responsesapi-client-metadata).
+	turnMetadata map[string]string
 }
 
 // loadConfig reads grove's config.toml (else Codex's) with the profile
@@ -234,6 +240,14 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 		}
 		client = demo.NewClient(o.demoDelay)
 	} else {
+		if o.originator != "" {
+			headers := make(map[string]string, len(prov.Headers)+1)
+			for k, v := range prov.Headers {
+				headers[k] = v
+			}
+			headers["originator"] = o.originator
+			prov.Headers = headers
+		}
 		if client, err = providerClient(prov); err != nil {
 			return nil, err
 		}
@@ -311,7 +325,7 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 		Exec: backendOf(host), Workspace: hostCfg.Workspace, HostName: hostName,
 		OpenHost:      hosts.open,
 		ContextWindow: cfg.ModelContextWindow, AutoCompactTokenLimit: cfg.ModelAutoCompactTokenLimit,
-		PrewarmTools: true,
+		PrewarmTools: true, TurnMetadata: o.turnMetadata,
 		ToolConfig:   toolCfg,
 	})
 	if err != nil {
@@ -413,7 +427,7 @@ func (s *session) viewIfLocked(resumeID string, err error) error {
 func providerClient(prov config.Resolved) (model.Client, error) {
 	client, err := model.New(model.ProviderConfig{
 		Name: prov.Name, BaseURL: prov.BaseURL, APIKey: prov.APIKey, WireAPI: prov.WireAPI,
-		Headers: prov.Headers, MaxRetries: prov.MaxRetries,
+		Headers: prov.Headers, MaxRetries: prov.MaxRetries, StreamMaxRetries: prov.StreamMaxRetries,
 		StreamIdleTimeout: prov.StreamIdleTimeout, ResponseHeaderTimeout: prov.ResponseHeaderTimeout,
 		QueryParams: prov.QueryParams, OmitParams: prov.OmitParams, MaxMessageBytes: prov.MaxMessageBytes,
 		StoreResponses: prov.StoreResponses,

@@ -31,7 +31,7 @@ func TestExecTaskSurfaceEndToEnd(t *testing.T) {
 	}
 	s := modeltest.NewServer(t)
 	s.Handle(func(r modeltest.CapturedRequest) modeltest.Reply {
-		msgs, _ := r.Body["messages"].([]any)
+		msgs := r.Messages()
 		last, _ := msgs[len(msgs)-1].(map[string]any)
 		tools := 0
 		for _, m := range msgs {

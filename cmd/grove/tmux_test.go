@@ -262,7 +262,7 @@ func TestTmuxComposer(t *testing.T) {
 	var mu sync.Mutex
 	var got []string
 	srv.Handle(func(r modeltest.CapturedRequest) modeltest.Reply {
-		msgs, _ := r.Body["messages"].([]any)
+		msgs := r.Messages()
 		if len(msgs) > 0 {
 			last, _ := msgs[len(msgs)-1].(map[string]any)
 			mu.Lock()
@@ -315,7 +315,7 @@ func TestTmuxComposer(t *testing.T) {
 func TestTmuxTreeCursorStaysVisible(t *testing.T) {
 	srv := modeltest.NewServer(t)
 	srv.Handle(func(r modeltest.CapturedRequest) modeltest.Reply {
-		msgs, _ := r.Body["messages"].([]any)
+		msgs := r.Messages()
 		first, _ := msgs[len(msgs)-1].(map[string]any)
 		switch {
 		case fmt.Sprint(first["content"]) == "spawn twelve":

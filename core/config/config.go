@@ -114,6 +114,7 @@ type ProviderConfig struct {
 	// EnvHTTPHeaders maps header names to environment variables holding the value.
 	EnvHTTPHeaders    map[string]string `toml:"env_http_headers"`
 	RequestMaxRetries *int              `toml:"request_max_retries"`
+	StreamMaxRetries  *int              `toml:"stream_max_retries"`
 	StreamIdleTimeout *int64            `toml:"stream_idle_timeout_ms"`
 	// Provider keys of the model layer: see core/config/provider.go.
 	ResponseHeaderTimeout *int64            `toml:"response_header_timeout_ms"`

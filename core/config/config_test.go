@@ -122,7 +122,8 @@ func TestResolveProvider(t *testing.T) {
 		t.Fatalf("openai: %+v %v", r, err)
 	}
 	r, err = cfg.ResolveProvider(env(map[string]string{"OPENAI_BASE_URL": "http://localhost:11434/v1/"}))
-	if err != nil || r.WireAPI != "chat" || r.BaseURL != "http://localhost:11434/v1" {
+	// Codex keeps the Responses wire at a custom base URL (issue 34).
+	if err != nil || r.WireAPI != "responses" || r.BaseURL != "http://localhost:11434/v1" {
 		t.Fatalf("base url only: %+v %v", r, err)
 	}
 	cfg.ModelProvider = "nope"

@@ -31,8 +31,11 @@ type MCPServer struct {
 	StartupTimeoutMs *int64   `toml:"startup_timeout_ms,omitempty" json:"startup_timeout_ms,omitempty"`
 	ToolTimeoutSec   *float64 `toml:"tool_timeout_sec,omitempty" json:"tool_timeout_sec,omitempty"`
 	Enabled          *bool    `toml:"enabled,omitempty" json:"enabled,omitempty"`
-	EnabledTools     []string `toml:"enabled_tools,omitempty" json:"enabled_tools,omitempty"`
-	DisabledTools    []string `toml:"disabled_tools,omitempty" json:"disabled_tools,omitempty"`
+	// Required (Codex's required): a server that cannot start fails
+	// grove exec instead of running without its tools.
+	Required      bool     `toml:"required,omitempty" json:"required,omitempty"`
+	EnabledTools  []string `toml:"enabled_tools,omitempty" json:"enabled_tools,omitempty"`
+	DisabledTools []string `toml:"disabled_tools,omitempty" json:"disabled_tools,omitempty"`
 	// Trusted (a grove key) lets the server's tools run without asking
 	// under untrusted / on-request.
 	Trusted bool `toml:"trusted,omitempty" json:"trusted,omitempty"`

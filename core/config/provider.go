@@ -22,6 +22,9 @@ type Resolved struct {
 	// MaxRetries is request_max_retries: nil = the model layer's default,
 	// 0 = one attempt.
 	MaxRetries *int
+	// StreamMaxRetries is stream_max_retries: nil = the model layer's
+	// default.
+	StreamMaxRetries *int
 	// StreamIdleTimeout (stream_idle_timeout_ms) cuts a stream silent for
 	// this long; ResponseHeaderTimeout (response_header_timeout_ms) an
 	// attempt whose headers do not arrive in time. 0 = default.
@@ -87,11 +90,11 @@ func (c *Config) ResolveProvider(getenv func(string) string) (Resolved, error) {
 			env = c.OpenAIBaseURL
 		}
 		if env != "" {
+			// Codex keeps the built-in provider's Responses wire at a
+			// custom base URL (a proxy, Azure, a local Responses server);
+			// a Chat Completions endpoint is a provider of its own
+			// (wire_api = "chat", or one of ollama, lmstudio, openrouter).
 			base = env
-			// A custom endpoint speaks chat unless the user says otherwise.
-			if user, ok := c.ModelProviders[name]; !ok || user.WireAPI == "" {
-				p.WireAPI = ""
-			}
 		}
 	}
 	if base == "" {
@@ -121,12 +124,11 @@ func (c *Config) ResolveProvider(getenv func(string) string) (Resolved, error) {
 			r.Headers[k] = v
 		}
 	}
-	if p.RequestMaxRetries != nil {
-		if *p.RequestMaxRetries < 0 {
-			return Resolved{}, fmt.Errorf("model_providers.%s.request_max_retries = %d: want 0 or more", name, *p.RequestMaxRetries)
-		}
-		n := *p.RequestMaxRetries
-		r.MaxRetries = &n
+	if r.MaxRetries, err = retryCount(name, "request_max_retries", p.RequestMaxRetries); err != nil {
+		return Resolved{}, err
+	}
+	if r.StreamMaxRetries, err = retryCount(name, "stream_max_retries", p.StreamMaxRetries); err != nil {
+		return Resolved{}, err
 	}
 	if r.StreamIdleTimeout, err = millis(name, "stream_idle_timeout_ms", p.StreamIdleTimeout); err != nil {
 		return Resolved{}, err
@@ -231,6 +233,9 @@ func mergeProvider(base, over ProviderConfig) ProviderConfig {
 	if over.EnvHTTPHeaders != nil {
 		base.EnvHTTPHeaders = over.EnvHTTPHeaders
 	}
+	if over.StreamMaxRetries != nil {
+		base.StreamMaxRetries = over.StreamMaxRetries
+	}
 	if over.RequestMaxRetries != nil {
 		base.RequestMaxRetries = over.RequestMaxRetries
 	}
@@ -264,4 +269,16 @@ func millis(provider, key string, v *int64) (time.Duration, error) {
 		return 0, fmt.Errorf("model_providers.%s.%s = %d: want milliseconds between 1 and 86400000", provider, key, *v)
 	}
 	return time.Duration(*v) * time.Millisecond, nil
+}
+
+// retryCount checks a provider's retry setting (nil: the default).
+func retryCount(provider, key string, v *int) (*int, error) {
+	if v == nil {
+		return nil, nil
+	}
+	if *v < 0 {
+		return nil, fmt.Errorf("model_providers.%s.%s = %d: want 0 or more", provider, key, *v)
+	}
+	n := *v
+	return &n, nil
 }

@@ -51,6 +51,9 @@ type Options struct {
 	// OutputSchema constrains the root agent's replies (`grove exec
 	// --output-schema`); sub-agents answer their parent in free text.
 	OutputSchema json.RawMessage
+	// TurnMetadata is sent with the root's model requests as Codex's
+	// x-codex-turn-metadata header (a JSON object with the turn id added).
+	TurnMetadata map[string]string
 	Templates    *templates.Catalog
 	// Tools holds the core tools; nil registers the built-in set.
 	Tools *tools.Registry
@@ -320,6 +323,9 @@ func (e *Engine) Submit(op protocol.Op) error {
 				return fmt.Errorf("thread %s is closed and could not be resumed: %w", t.id, err)
 			}
 		}
+		if err := e.applyOverrides(t, op.Overrides); err != nil {
+			return err
+		}
 		if !t.deliverAs(op.ClientID, false, items...) {
 			return fmt.Errorf("thread %s is closing; try again once it has closed", t.id)
 		}
@@ -498,7 +504,7 @@ func (e *Engine) updateIndex(t *Thread) {
 	t.mu.Lock()
 	entry := rollout.IndexEntry{
 		ID: t.id, ParentID: t.parentID, ThreadName: t.name, Note: t.note, Cwd: t.cwd,
-		UpdatedAt: e.now(), FirstPrompt: t.firstPrompt, Model: t.modelName,
+		UpdatedAt: e.now(), FirstPrompt: t.firstPrompt, Model: t.modelName, Provider: e.opts.Provider,
 		AgentType: t.agentType, Status: string(st.Kind),
 	}
 	entry.RolloutPath = t.rolloutPath

@@ -25,7 +25,7 @@ func (t *Thread) hookContext(turnID string) hooks.Context {
 	c := hooks.Context{
 		SessionID: string(t.id), TurnID: turnID, TranscriptPath: t.rolloutPath,
 		Cwd: t.cwd, Model: t.modelName,
-		PermissionMode: hooks.PermissionMode(string(t.e.opts.ApprovalPolicy), string(t.sandbox.Mode)),
+		PermissionMode: hooks.PermissionMode(string(t.e.ApprovalPolicy()), string(t.sandbox.Mode)),
 	}
 	t.mu.Unlock()
 	if t.parentID != "" {

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"sync"
 	"time"
 
@@ -39,11 +40,17 @@ type Thread struct {
 	instructions string
 	// agentsCtx is the user-role AGENTS.md block that opens every request
 	// (agentsContext); view starts with it.
-	agentsCtx   []protocol.Item
-	modelName   string
-	effort      string
-	cwd         string
-	sandbox     protocol.SandboxPolicy
+	agentsCtx []protocol.Item
+	modelName string
+	effort    string
+	cwd       string
+	sandbox   protocol.SandboxPolicy
+	// summary is the reasoning summary asked of the model ("" = auto);
+	// nextSchema constrains the next turn's reply and turnSchema the
+	// running turn's (turn/start's outputSchema).
+	summary     string
+	nextSchema  json.RawMessage
+	turnSchema  json.RawMessage
 	note        string
 	name        string
 	firstPrompt string

@@ -84,6 +84,7 @@ func (t *Thread) runTurn(parent context.Context) {
 	// turn whose input then runs in another one.
 	input := t.pending
 	t.pending = nil
+	t.turnSchema, t.nextSchema = t.nextSchema, nil
 	tc := rollout.TurnContext{TurnID: turnID, Model: t.modelName, ReasoningEffort: t.effort, Cwd: t.cwd, Sandbox: t.sandbox, ApprovalPolicy: e.ApprovalPolicy()}
 	rec := t.rec
 	t.mu.Unlock()
@@ -478,6 +479,13 @@ func (t *Thread) buildRequest() model.Request {
 	if t.parentID == "" {
 		req.OutputSchema = t.e.opts.OutputSchema
 	}
+	if len(t.turnSchema) > 0 {
+		req.OutputSchema = t.turnSchema
+	}
+	req.ReasoningSummary = t.summary
+	if len(t.e.opts.TurnMetadata) > 0 && t.parentID == "" {
+		req.Headers = map[string]string{"x-codex-turn-metadata": turnMetadata(t.e.opts.TurnMetadata, t.turnID)}
+	}
 	t.mu.Unlock()
 	// Converted outside mu (it looks up other threads); the loop is the
 	// only writer of view.
@@ -502,7 +510,7 @@ func (t *Thread) prewarmTools(turnID string) {
 	t.mu.Lock()
 	done := t.prewarmed
 	t.prewarmed = true
-	env := &tools.Env{ThreadID: t.id, TurnID: turnID, Cwd: t.cwd, Sandbox: t.sandbox, ApprovalPolicy: t.e.opts.ApprovalPolicy}
+	env := &tools.Env{ThreadID: t.id, TurnID: turnID, Cwd: t.cwd, Sandbox: t.sandbox, ApprovalPolicy: t.e.ApprovalPolicy()}
 	t.mu.Unlock()
 	if done {
 		return
@@ -635,7 +643,7 @@ func (t *Thread) runTool(ctx context.Context, turnID string, c model.ToolCallReq
 	}
 	end := protocol.ToolCall{
 		CallID: c.CallID, Name: c.Name, Arguments: c.Arguments, Output: res.Output,
-		IsError: res.IsError, ExitCode: res.ExitCode, DurationMS: res.Duration.Milliseconds(),
+		IsError: res.IsError, ExitCode: res.ExitCode, DurationMS: res.Duration.Milliseconds(), CommandOutput: res.CommandOutput,
 		Summary: res.Summary, AgentIDs: res.AgentIDs,
 	}
 	e.activity(t, protocol.ActivityToolCallEnd, map[string]any{"tool_name": c.Name, "success": !res.IsError, "duration_ms": res.Duration.Milliseconds()})

@@ -44,6 +44,12 @@ type Request struct {
 	Items           []protocol.Item
 	Tools           []ToolSpec
 	ReasoningEffort string // "" = provider default
+	// ReasoningSummary is the summary asked with an effort: "" or "auto",
+	// "concise", "detailed", or "none" (none asked).
+	ReasoningSummary string
+	// Headers are sent with this request only (Codex's per-turn
+	// x-codex-turn-metadata), over the provider's own.
+	Headers map[string]string
 	// ParallelToolCalls lets the model return several calls in one reply.
 	ParallelToolCalls bool
 	// Prefix, when set, keeps the encoded history between requests of one

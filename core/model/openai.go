@@ -29,6 +29,9 @@ type ProviderConfig struct {
 	// MaxRetries bounds retries of one call: nil means the default (4),
 	// 0 one attempt only.
 	MaxRetries *int
+	// StreamMaxRetries bounds retries of a stream that broke after the
+	// response started: nil means Codex's default (5).
+	StreamMaxRetries *int
 	// StreamIdleTimeout fails (and retries) an attempt whose stream
 	// receives no bytes for this long (default 300s).
 	StreamIdleTimeout time.Duration
@@ -79,6 +82,8 @@ type openAIClient struct {
 	compactURL string
 	models     modelsCache
 	retries    int
+	// streamRetries bounds retries of broken streams (stream_max_retries).
+	streamRetries int
 	// omit holds the parameters left out of every request: configured, or
 	// refused by the provider during this process.
 	omitMu sync.Mutex
@@ -121,9 +126,12 @@ func New(cfg ProviderConfig) (Client, error) {
 			return nil, fmt.Errorf("model provider %s: http_headers: value of %s contains a line break or NUL", cfg.Name, k)
 		}
 	}
-	retries := 4
+	retries, streamRetries := 4, 5
 	if cfg.MaxRetries != nil {
 		retries = max(*cfg.MaxRetries, 0)
+	}
+	if cfg.StreamMaxRetries != nil {
+		streamRetries = max(*cfg.StreamMaxRetries, 0)
 	}
 	if cfg.ResponseHeaderTimeout < 0 || cfg.StreamIdleTimeout < 0 || cfg.MaxMessageBytes < 0 {
 		return nil, fmt.Errorf("model provider %s: timeouts and max_message_bytes must not be negative", cfg.Name)
@@ -159,13 +167,14 @@ func New(cfg ProviderConfig) (Client, error) {
 		path = "responses"
 	}
 	return &openAIClient{
-		cfg:        cfg,
-		http:       hc,
-		streamURL:  base.JoinPath(path).String(),
-		modelsURL:  base.JoinPath("models").String(),
-		compactURL: base.JoinPath("responses", "compact").String(),
-		retries:    retries,
-		omit:       omit,
+		cfg:           cfg,
+		http:          hc,
+		streamURL:     base.JoinPath(path).String(),
+		modelsURL:     base.JoinPath("models").String(),
+		compactURL:    base.JoinPath("responses", "compact").String(),
+		retries:       retries,
+		omit:          omit,
+		streamRetries: streamRetries,
 	}, nil
 }
 

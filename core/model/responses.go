@@ -159,8 +159,11 @@ func responsesBody(req Request, omit map[string]bool) (*responsesRequest, error)
 	body.Temperature, body.TopP = sampling(req, omit)
 	if req.ReasoningEffort != "" && !omit["reasoning"] && !omit["reasoning.effort"] {
 		body.Reasoning = &responsesReasoning{Effort: req.ReasoningEffort}
-		if !omit["reasoning.summary"] {
+		if !omit["reasoning.summary"] && req.ReasoningSummary != "none" {
 			body.Reasoning.Summary = "auto"
+			if req.ReasoningSummary != "" {
+				body.Reasoning.Summary = req.ReasoningSummary
+			}
 		}
 	}
 	if len(req.OutputSchema) > 0 {

@@ -36,10 +36,11 @@ func (c *openAIClient) Stream(ctx context.Context, req Request, onDelta func(Del
 		}
 	}
 	out := &delivery{onDelta: onDelta, limit: c.cfg.MaxMessageBytes}
+	streamRetries := 0
 	for attempts, retries := 1, 0; ; attempts++ {
 		out.newAttempt()
 		asm := c.newAssembler(out)
-		err := c.attempt(ctx, payload, asm)
+		err := c.attempt(ctx, payload, req.Headers, asm)
 		if err == nil {
 			for _, w := range out.finish() {
 				warn(w)
@@ -67,13 +68,20 @@ func (c *openAIClient) Stream(ctx context.Context, req Request, onDelta func(Del
 			}
 			continue
 		}
-		if !se.retryable || retries >= c.retries {
+		// Codex counts the two kinds apart: request_max_retries for
+		// requests that failed before a response started, and
+		// stream_max_retries for streams that broke after.
+		count, limit := &retries, c.retries
+		if se.stream {
+			count, limit = &streamRetries, c.streamRetries
+		}
+		if !se.retryable || *count >= limit {
 			return Response{}, &APIError{Provider: c.cfg.Name, URL: c.displayURL(), StatusCode: se.status, Message: se.msg, Attempts: attempts, ContextWindowExceeded: se.contextExceeded}
 		}
-		retries++
-		wait := c.backoff(retries, se.retryAfter)
+		*count++
+		wait := c.backoff(*count, se.retryAfter)
 		if onDelta != nil {
-			onDelta(Delta{Kind: DeltaRetry, Text: fmt.Sprintf("%s from %s, retry %d/%d in %s", se.cause(), c.cfg.Name, retries, c.retries, roundDelay(wait))})
+			onDelta(Delta{Kind: DeltaRetry, Text: fmt.Sprintf("%s from %s, retry %d/%d in %s", se.cause(), c.cfg.Name, *count, limit, roundDelay(wait))})
 		}
 		t := time.NewTimer(wait)
 		select {

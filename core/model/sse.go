@@ -46,6 +46,10 @@ type streamError struct {
 	// previousMissing: the provider does not hold the response named in
 	// previous_response_id (response_chain.go).
 	previousMissing bool
+	// stream: the failure came after the response started (a dropped or
+	// truncated stream, an error event), which stream_max_retries bounds;
+	// request_max_retries bounds the others.
+	stream bool
 }
 
 func (e *streamError) Error() string { return e.msg }
@@ -69,7 +73,14 @@ const maxBody = 32 << 20
 // attempt posts payload once and feeds the reply to asm. It returns nil
 // when the reply is complete, the parent's error when it was cancelled,
 // and a *streamError otherwise.
-func (c *openAIClient) attempt(parent context.Context, payload reqBody, asm assembler) error {
+func (c *openAIClient) attempt(parent context.Context, payload reqBody, headers map[string]string, asm assembler) (err error) {
+	started := false
+	defer func() {
+		var se *streamError
+		if started && errors.As(err, &se) {
+			se.stream = true
+		}
+	}()
 	ctx, cancel := context.WithCancelCause(parent)
 	defer cancel(nil)
 	// Until the headers arrive the header timeout applies (connecting
@@ -82,6 +93,9 @@ func (c *openAIClient) attempt(parent context.Context, payload reqBody, asm asse
 		return &streamError{msg: err.Error()}
 	}
 	req.Header.Set("Accept", "text/event-stream")
+	for k, v := range headers {
+		req.Header.Set(k, v)
+	}
 	res, err := c.http.Do(req)
 	waiting.Stop()
 	if err != nil {
@@ -103,6 +117,7 @@ func (c *openAIClient) attempt(parent context.Context, payload reqBody, asm asse
 	if res.StatusCode >= 300 {
 		return c.httpError(res)
 	}
+	started = true
 	switch mt, _, _ := mime.ParseMediaType(res.Header.Get("Content-Type")); mt {
 	case "application/json":
 		body, err := io.ReadAll(io.LimitReader(res.Body, maxBody))

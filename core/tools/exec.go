@@ -217,6 +217,10 @@ func readSession(ctx context.Context, env *Env, s *Session, start time.Time, yie
 		out.Summary = fmt.Sprintf("`%s` → running as session %d", clipCmd(command), s.ID())
 	}
 	out.Output += r.text()
+	// The command's own output, for the front ends' aggregated_output
+	// (Codex's): no chunk header, no truncation marker.
+	own := strings.ToValidUTF8(string(c.Output), "\uFFFD")
+	out.CommandOutput = &own
 	return out
 }
 

@@ -87,7 +87,11 @@ type Result struct {
 	Output   string // text returned to the model
 	IsError  bool
 	ExitCode *int
-	Duration time.Duration
+	// CommandOutput is a command's own output, without the wrapper the
+	// model reads (exit code, wall time): what Codex's front ends show as
+	// aggregated_output. nil for tools that run no command.
+	CommandOutput *string
+	Duration      time.Duration
 	// Summary is a one-line description for the UI ("ran `go test` → exit 0").
 	Summary string
 	// Plan is set by update_plan.

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"time"
 
 	"github.com/grovecli/grove/protocol"
 )
@@ -70,13 +71,90 @@ func (l *lineReader) next() ([]byte, error) {
 	}
 }
 
-// writer serialises outgoing messages, one JSON object per line.
+// writer serialises outgoing messages, one JSON object per line. Lines
+// go through a bounded queue to one goroutine that writes them, so that a
+// client that stops reading blocks senders only until the server gives up
+// on it (abandon): then every send fails at once and the server can shut
+// down and exit instead of hanging on a full pipe.
 type writer struct {
 	mu  sync.Mutex
 	w   io.Writer
 	err error
 	// observe, when set, sees every line written (tests validate them).
 	observe func([]byte)
+	// optOut are notification methods the client asked not to get.
+	optOut map[string]bool
+
+	startOnce sync.Once
+	queue     chan []byte
+	gone      chan struct{} // closed by abandon
+	goneOnce  sync.Once
+	done      chan struct{} // closed when the write loop has returned
+	closed    bool          // finish was called
+	// stall is how long a full queue may wait for the client.
+	stall time.Duration
+}
+
+// writeQueue bounds the lines waiting for a slow client.
+const writeQueue = 1024
+
+// start runs the write loop (Serve); until then lines are written inline.
+func (w *writer) start() {
+	w.startOnce.Do(func() {
+		w.mu.Lock()
+		w.queue = make(chan []byte, writeQueue)
+		w.gone = make(chan struct{})
+		w.done = make(chan struct{})
+		w.mu.Unlock()
+		go w.loop()
+	})
+}
+
+// loop writes queued lines until the queue is closed (finish).
+func (w *writer) loop() {
+	defer close(w.done)
+	for b := range w.queue {
+		if _, err := w.w.Write(b); err != nil {
+			w.abandon() // first: a sender may hold mu, waiting on the queue
+			w.mu.Lock()
+			if w.err == nil {
+				w.err = fmt.Errorf("write message: %w", err)
+			}
+			w.mu.Unlock()
+		}
+	}
+}
+
+// abandon gives up on the client: pending and later sends fail.
+// It takes no lock: a sender holding mu calls it. gone is set once by
+// start (Serve), before any goroutine that could call abandon exists.
+func (w *writer) abandon() {
+	if w.gone != nil {
+		w.goneOnce.Do(func() { close(w.gone) })
+	}
+}
+
+// finish ends the writer once the server has stopped sending: the queued
+// lines are written within grace; a client that does not read them by
+// then is abandoned (the write loop ends with the process).
+func (w *writer) finish(grace time.Duration) {
+	w.mu.Lock()
+	if w.queue == nil { // never started: every line was written inline
+		w.mu.Unlock()
+		return
+	}
+	if w.queue != nil && !w.closed {
+		w.closed = true
+		close(w.queue)
+	}
+	w.mu.Unlock()
+	t := time.NewTimer(grace)
+	defer t.Stop()
+	select {
+	case <-w.done:
+	case <-t.C:
+		w.abandon()
+	}
 }
 
 func (w *writer) send(v any) error {
@@ -85,19 +163,54 @@ func (w *writer) send(v any) error {
 		return fmt.Errorf("encode message: %w", err)
 	}
 	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.err != nil {
-		return w.err
+	if w.err != nil || w.closed {
+		err := w.err
+		w.mu.Unlock()
+		if err == nil {
+			err = errWriterClosed
+		}
+		return err
 	}
 	if w.observe != nil {
 		w.observe(b)
 	}
-	if _, err := w.w.Write(append(b, '\n')); err != nil {
-		w.err = fmt.Errorf("write message: %w", err)
-		return w.err
+	// Under mu, so lines keep their order; a full queue waits for the
+	// client or for abandon.
+	defer w.mu.Unlock()
+	if w.queue == nil {
+		// Not started (a Server built without Serve): written inline.
+		if _, err := w.w.Write(append(b, '\n')); err != nil {
+			w.err = fmt.Errorf("write message: %w", err)
+			return w.err
+		}
+		return nil
 	}
-	return nil
+	line := append(b, '\n')
+	select {
+	case w.queue <- line:
+		return nil
+	default:
+	}
+	// The queue is full: the client is not reading. One that reads
+	// nothing for the stall timeout is given up on, so that no sender
+	// (the reader answering, an event pump) waits forever.
+	stall := time.NewTimer(w.stall)
+	defer stall.Stop()
+	select {
+	case w.queue <- line:
+		return nil
+	case <-w.gone:
+		return errClientGone
+	case <-stall.C:
+		w.abandon()
+		return errClientGone
+	}
 }
+
+var (
+	errWriterClosed = errors.New("app-server: output closed")
+	errClientGone   = errors.New("app-server: the client stopped reading")
+)
 
 // wire shapes of outgoing messages (no "jsonrpc" header, as Codex).
 type outResponse struct {
@@ -136,6 +249,12 @@ func (w *writer) fail(id json.RawMessage, rerr *protocol.RPCError) error {
 }
 
 func (w *writer) notify(method string, params any) error {
+	w.mu.Lock()
+	skip := w.optOut[method]
+	w.mu.Unlock()
+	if skip {
+		return nil
+	}
 	return w.send(outNotification{Method: method, Params: params})
 }
 

@@ -3,6 +3,7 @@ package appserver
 import (
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"time"
@@ -40,8 +41,12 @@ func (s *Server) appThread(ti protocol.ThreadInfo, rootID protocol.ThreadID, sta
 		Preview: preview, Source: "appServer", Status: state, Turns: []protocol.AppTurn{},
 		AgentRole: strPtr(ti.AgentType), AgentNickname: strPtr(ti.AgentName), Note: strPtr(ti.Note),
 	}
+	if th.ModelProvider == "" && s.opts.Host != nil {
+		// A session recorded before the index kept its provider.
+		th.ModelProvider = s.opts.Host.Provider.Name
+	}
 	if th.ModelProvider == "" {
-		th.ModelProvider = "grove"
+		th.ModelProvider = "openai"
 	}
 	if ti.ParentID != "" {
 		th.ParentThreadID = strPtr(string(ti.ParentID))
@@ -115,7 +120,7 @@ func turnsFromHistory(id protocol.ThreadID, items []protocol.Item, cwd string) [
 	}
 	cur := func() *protocol.AppTurn {
 		if len(turns) == 0 {
-			turns = append(turns, protocol.AppTurn{ID: fmt.Sprintf("%s-turn-0", id), Items: []any{}, Status: "completed"})
+			turns = append(turns, protocol.AppTurn{ID: fmt.Sprintf("%s-turn-0", id), Items: []any{}, Status: "completed", ItemsView: "full"})
 		}
 		return &turns[len(turns)-1]
 	}
@@ -123,7 +128,7 @@ func turnsFromHistory(id protocol.ThreadID, items []protocol.Item, cwd string) [
 		itemID := fmt.Sprintf("%s-item-%d", id, i)
 		switch {
 		case it.Type == protocol.ItemMessage && (it.Role == protocol.RoleUser || it.Role == protocol.RoleAgent):
-			turns = append(turns, protocol.AppTurn{ID: fmt.Sprintf("%s-turn-%d", id, len(turns)+1), Items: []any{}, Status: "completed"})
+			turns = append(turns, protocol.AppTurn{ID: fmt.Sprintf("%s-turn-%d", id, len(turns)+1), Items: []any{}, Status: "completed", ItemsView: "full"})
 			cur().Items = append(cur().Items, userMessageItem(itemID, it.Content, it.Images))
 		case it.Type == protocol.ItemMessage && it.Role == protocol.RoleAssistant:
 			cur().Items = append(cur().Items, protocol.AppAgentMessageItem{Type: "agentMessage", ID: itemID, Text: it.Content})
@@ -173,7 +178,7 @@ func toolItem(tc protocol.ToolCall, sender protocol.ThreadID, cwd string) any {
 			CommandActions: []any{map[string]any{"type": "unknown", "command": str("cmd")}}, Status: "inProgress",
 		}
 	case tc.Name == "apply_patch":
-		return protocol.AppFileChangeItem{Type: "fileChange", ID: tc.CallID, Changes: patchChanges(str("input")), Status: "inProgress"}
+		return protocol.AppFileChangeItem{Type: "fileChange", ID: tc.CallID, Changes: patchChanges(str("input"), cwd), Status: "inProgress"}
 	case collabTools[tc.Name] != "":
 		var receivers []string
 		for _, k := range []string{"id", "target"} {
@@ -225,9 +230,15 @@ func finishToolItem(item any, tc protocol.ToolCall, wasDeclined bool) any {
 			it.Status = "failed"
 		}
 		if wasDeclined {
+			// Codex: a declined command never ran; it has no output and no
+			// exit code (turn_start.rs turn_start_exec_approval_decline_v2).
 			it.Status = "declined"
+			return it
 		}
 		out := tc.Output
+		if tc.CommandOutput != nil {
+			out = *tc.CommandOutput // the command's own output, as Codex's
+		}
 		it.AggregatedOutput, it.ExitCode, it.DurationMs = &out, tc.ExitCode, dur
 		return it
 	case protocol.AppFileChangeItem:
@@ -280,14 +291,24 @@ func contains(xs []string, x string) bool {
 	return false
 }
 
-// patchChanges lists the files of an apply_patch input.
-func patchChanges(input string) []protocol.AppFileChange {
+// patchChanges lists the files of an apply_patch input as Codex's
+// FileUpdateChange: absolute paths (relative ones resolved against the
+// thread's cwd), the change kind, and the diff (an added file's content,
+// an update's hunks).
+func patchChanges(input, cwd string) []protocol.AppFileChange {
 	changes := []protocol.AppFileChange{}
 	var cur *protocol.AppFileChange
+	abs := func(p string) string {
+		p = strings.TrimSpace(p)
+		if cwd != "" && !filepath.IsAbs(p) {
+			return filepath.Join(cwd, p)
+		}
+		return p
+	}
 	for _, line := range strings.Split(input, "\n") {
 		line = strings.TrimRight(line, "\r")
 		add := func(path, kind string) {
-			changes = append(changes, protocol.AppFileChange{Path: path, Kind: protocol.AppChangeKind{Type: kind}})
+			changes = append(changes, protocol.AppFileChange{Path: abs(path), Kind: protocol.AppChangeKind{Type: kind}})
 			cur = &changes[len(changes)-1]
 		}
 		switch {
@@ -298,10 +319,13 @@ func patchChanges(input string) []protocol.AppFileChange {
 		case strings.HasPrefix(line, "*** Update File: "):
 			add(strings.TrimPrefix(line, "*** Update File: "), "update")
 		case strings.HasPrefix(line, "*** Move to: ") && cur != nil:
-			mp := strings.TrimPrefix(line, "*** Move to: ")
+			mp := abs(strings.TrimPrefix(line, "*** Move to: "))
 			cur.Kind.MovePath = &mp
 		case strings.HasPrefix(line, "*** "):
 			cur = nil
+		case cur != nil && cur.Kind.Type == "add":
+			// An added file's diff is its content (Codex: "new line\n").
+			cur.Diff += strings.TrimPrefix(line, "+") + "\n"
 		case cur != nil:
 			cur.Diff += line + "\n"
 		}
@@ -341,7 +365,7 @@ func (s *Server) storedThread(id string, withTurns bool) (protocol.AppThread, er
 func (s *Server) indexThread(e rollout.IndexEntry) protocol.AppThread {
 	ti := protocol.ThreadInfo{
 		ID: e.ID, ParentID: e.ParentID, Cwd: e.Cwd, Model: e.Model, AgentType: e.AgentType,
-		Note: e.Note, Name: e.ThreadName, RolloutPath: e.RolloutPath,
+		Note: e.Note, Name: e.ThreadName, RolloutPath: e.RolloutPath, Provider: e.Provider,
 		StartedAt: createdAt(e.ID, e.UpdatedAt),
 	}
 	root := e.ID

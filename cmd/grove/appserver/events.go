@@ -158,7 +158,7 @@ func (tr *translation) turn(msg any) {
 	case protocol.TurnStartedMsg:
 		t.busy, t.turnID, t.turnStart, t.turnItems, t.turnError = true, ev.TurnID, time.Now(), nil, ""
 		started := t.turnStart.Unix()
-		turn := protocol.AppTurn{ID: ev.TurnID, Items: []any{}, Status: "inProgress", StartedAt: &started}
+		turn := protocol.AppTurn{ID: ev.TurnID, Items: []any{}, Status: "inProgress", StartedAt: &started, ItemsView: "notLoaded"}
 		for _, cid := range m.ClientIDs {
 			if req, ok := t.startWaiting[cid]; ok {
 				tr.out = append(tr.out, outMsg{replyTo: req, params: protocol.AppTurnStartResponse{Turn: turn}})
@@ -176,7 +176,7 @@ func (tr *translation) turn(msg any) {
 			items = []any{}
 		}
 		started := t.turnStart.Unix()
-		t.held = &protocol.AppTurn{ID: ev.TurnID, Items: items, Status: "completed", StartedAt: &started, CompletedAt: &completed, DurationMs: &dur}
+		t.held = &protocol.AppTurn{ID: ev.TurnID, Items: items, Status: "completed", StartedAt: &started, CompletedAt: &completed, DurationMs: &dur, ItemsView: "full"}
 		if t.turnError != "" {
 			t.held.Status, t.held.Error = "failed", &protocol.AppTurnError{Message: t.turnError}
 		}
@@ -189,6 +189,15 @@ func (tr *translation) message(msg any) {
 	s, t, tid, turnID := tr.s, tr.t, tr.tid, tr.turnID
 	switch m := msg.(type) {
 	case protocol.UserMessageMsg:
+		for _, cid := range m.ClientIDs {
+			if in, ok := t.clientInput[cid]; ok {
+				// The client's own input, text_elements included, as
+				// Codex echoes it in the userMessage item.
+				delete(t.clientInput, cid)
+				tr.out = append(tr.out, s.clientInputItem(t, tid, turnID, in)...)
+				return
+			}
+		}
 		tr.out = append(tr.out, s.inputItem(t, tid, turnID, m.Text)...)
 	case protocol.AgentInputMsg:
 		tr.out = append(tr.out, s.inputItem(t, tid, turnID, m.Text)...)
@@ -246,10 +255,14 @@ func (tr *translation) tool(msg any) {
 		}
 		live := t.liveOutput[m.Call.CallID]
 		delete(t.liveOutput, m.Call.CallID)
-		if cmd, ok := item.(protocol.AppCommandExecutionItem); ok && m.Call.Output != "" && !live {
-			// No live output came (an approval declined it, or no Emit): one
-			// delta with the whole output at the end.
-			tr.emit("item/commandExecution/outputDelta", map[string]any{"threadId": tid, "turnId": turnID, "itemId": cmd.ID, "delta": m.Call.Output})
+		if fc, ok := item.(protocol.AppFileChangeItem); ok && !wasDeclined && m.Call.Output != "" {
+			// apply_patch's own report (Codex: item/fileChange/outputDelta).
+			tr.emit("item/fileChange/outputDelta", map[string]any{"threadId": tid, "turnId": turnID, "itemId": fc.ID, "delta": m.Call.Output})
+		}
+		if cmd, ok := item.(protocol.AppCommandExecutionItem); ok && cmd.AggregatedOutput != nil && *cmd.AggregatedOutput != "" && !live {
+			// No live output came (no Emit): one delta with the whole
+			// output at the end.
+			tr.emit("item/commandExecution/outputDelta", map[string]any{"threadId": tid, "turnId": turnID, "itemId": cmd.ID, "delta": *cmd.AggregatedOutput})
 		}
 		t.turnItems = append(t.turnItems, item)
 		tr.emit("item/completed", itemNote(tid, turnID, item, "completedAtMs"))
@@ -268,6 +281,9 @@ func (tr *translation) approvalResolved(m protocol.ApprovalResolvedMsg) {
 	for id, pa := range s.approvals {
 		if pa.userInput == nil && pa.approval.ID == m.Request.ID {
 			delete(s.approvals, id)
+			// Answered, interrupted or shut down: the client closes its
+			// dialog (Codex's serverRequest/resolved).
+			tr.emit("serverRequest/resolved", map[string]any{"threadId": string(pa.approval.ThreadID), "requestId": id})
 		}
 	}
 	asker := s.threads[m.Request.ThreadID]
@@ -313,7 +329,29 @@ func (tr *translation) other(msg any) {
 	case protocol.ThreadClosedMsg:
 		tr.emit("thread/closed", map[string]any{"threadId": tid})
 	case protocol.ContextCompactedMsg:
+		// Codex 0.169 reports a compaction as a contextCompaction item of
+		// the turn (thread/compacted is its older notification).
+		item := map[string]any{"type": "contextCompaction", "id": newItemID()}
+		tr.emit("item/started", itemNote(tid, turnID, item, "startedAtMs"))
+		tr.emit("item/completed", itemNote(tid, turnID, item, "completedAtMs"))
 		tr.emit("thread/compacted", compactedNote(tid, tr.ev.TurnID))
+	}
+}
+
+// clientInputItem records a turn/start's input as its userMessage item.
+func (s *Server) clientInputItem(t *thread, tid, turnID string, in []protocol.AppUserInput) []outMsg {
+	content := make([]protocol.AppUserInput, len(in))
+	for i, u := range in {
+		if u.Type == "text" && u.TextElements == nil {
+			u.TextElements = []any{}
+		}
+		content[i] = u
+	}
+	item := protocol.AppUserMessageItem{Type: "userMessage", ID: newItemID(), Content: content}
+	t.turnItems = append(t.turnItems, item)
+	return []outMsg{
+		{method: "item/started", params: itemNote(tid, turnID, item, "startedAtMs")},
+		{method: "item/completed", params: itemNote(tid, turnID, item, "completedAtMs")},
 	}
 }
 

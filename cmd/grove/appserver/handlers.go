@@ -3,8 +3,10 @@ package appserver
 import (
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/grovecli/grove/protocol"
 	"github.com/grovecli/grove/rollout"
@@ -20,6 +22,7 @@ type afterResponse struct {
 func (s *Server) startResponse(sess *session, root *thread) protocol.AppThreadStartResponse {
 	ti := root.info
 	th := s.appThread(ti, sess.root, threadState(root.status, false), firstPrompt(sess.eng.History(ti.ID)))
+	th.Ephemeral, th.ThreadSource = sess.cfg.Ephemeral, sess.threadSource
 	return protocol.AppThreadStartResponse{
 		Thread: th, Model: ti.Model, ModelProvider: th.ModelProvider, ReasoningEffort: strPtr(ti.ReasoningEffort),
 		Cwd: ti.Cwd, ApprovalPolicy: codexApproval(ti.ApprovalPolicy), ApprovalsReviewer: "user",
@@ -36,11 +39,14 @@ func (s *Server) threadStart(raw json.RawMessage) (any, *protocol.RPCError) {
 	if rerr != nil {
 		return nil, rerr
 	}
+	cfg.Ephemeral = p.Ephemeral != nil && *p.Ephemeral
+	cfg.Originator = s.clientOriginator()
 	sess, root, err := s.openSession(cfg, "")
 	if err != nil {
 		return nil, rpcError(protocol.RPCInternalError, "thread/start: %v", err)
 	}
 	s.mu.Lock()
+	sess.threadSource = p.ThreadSource
 	resp := s.startResponse(sess, root)
 	s.mu.Unlock()
 	return afterResponse{result: resp, after: func() { s.startPump(sess) }}, nil
@@ -59,13 +65,16 @@ func (s *Server) threadResume(raw json.RawMessage) (any, *protocol.RPCError) {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		resp := s.startResponse(t.sess, t)
-		resp.Thread.Turns = turnsFromHistory(t.info.ID, t.sess.eng.History(t.info.ID), t.info.Cwd)
+		if !p.ExcludeTurns {
+			resp.Thread.Turns = turnsFromHistory(t.info.ID, t.sess.eng.History(t.info.ID), t.info.Cwd)
+		}
 		return resp, nil
 	}
 	cfg, rerr := engineConfig(p.Cwd, p.Model, p.ApprovalPolicy, p.Sandbox)
 	if rerr != nil {
 		return nil, rerr
 	}
+	cfg.Originator = s.clientOriginator()
 	entry, err := rollout.FindSession(s.opts.Home, p.ThreadID)
 	if err != nil {
 		return nil, rpcError(protocol.RPCInvalidParams, "invalid params: threadId: %v", err)
@@ -79,7 +88,9 @@ func (s *Server) threadResume(raw json.RawMessage) (any, *protocol.RPCError) {
 	}
 	s.mu.Lock()
 	resp := s.startResponse(sess, root)
-	resp.Thread.Turns = turnsFromHistory(root.info.ID, sess.eng.History(root.info.ID), root.info.Cwd)
+	if !p.ExcludeTurns {
+		resp.Thread.Turns = turnsFromHistory(root.info.ID, sess.eng.History(root.info.ID), root.info.Cwd)
+	}
 	s.mu.Unlock()
 	return afterResponse{result: resp, after: func() { s.startPump(sess) }}, nil
 }
@@ -103,7 +114,11 @@ func (s *Server) threadList(raw json.RawMessage) (any, *protocol.RPCError) {
 		}
 		limit = *p.Limit
 	}
-	entries, more, err := rollout.ListSessions(s.opts.Home, offset, limit)
+	keep, rerr := s.listFilter(p)
+	if rerr != nil {
+		return nil, rerr
+	}
+	entries, more, err := rollout.ListSessionsWhere(s.opts.Home, offset, limit, keep)
 	if err != nil {
 		return nil, rpcError(protocol.RPCInternalError, "thread/list: %v", err)
 	}
@@ -194,11 +209,16 @@ func (s *Server) turnStart(id json.RawMessage, raw json.RawMessage) (any, *proto
 	if rerr != nil {
 		return nil, rerr
 	}
+	overrides, rerr := turnOverrides(p)
+	if rerr != nil {
+		return nil, rerr
+	}
 	t := s.loaded(p.ThreadID)
 	if t == nil {
 		return nil, notLoaded(p.ThreadID)
 	}
 	s.mu.Lock()
+	t.sess.lastUsed = time.Now()
 	if t.busy {
 		s.mu.Unlock()
 		return nil, rpcError(protocol.RPCInvalidRequest, "a turn is already running on thread %s; turn/interrupt it or wait for turn/completed", p.ThreadID)
@@ -211,13 +231,21 @@ func (s *Server) turnStart(id json.RawMessage, raw json.RawMessage) (any, *proto
 		t.startWaiting = map[string]json.RawMessage{}
 	}
 	t.startWaiting[cid] = id
+	if t.clientInput == nil {
+		t.clientInput = map[string][]protocol.AppUserInput{}
+	}
+	t.clientInput[cid] = p.Input
 	s.mu.Unlock()
-	if err := t.sess.eng.Submit(protocol.Op{Type: protocol.OpUserTurn, ThreadID: t.info.ID, Items: items, ClientID: cid}); err != nil {
+	if err := t.sess.eng.Submit(protocol.Op{Type: protocol.OpUserTurn, ThreadID: t.info.ID, Items: items, ClientID: cid, Overrides: overrides}); err != nil {
 		s.mu.Lock()
 		t.busy = false
 		delete(t.startWaiting, cid)
+		delete(t.clientInput, cid)
 		s.mu.Unlock()
 		return nil, rpcError(protocol.RPCInvalidRequest, "turn/start: %v", err)
+	}
+	if overrides != nil {
+		s.refreshInfo(t)
 	}
 	return deferred, nil
 }
@@ -329,9 +357,17 @@ func (s *Server) answer(msg protocol.RPCMessage) {
 	if err != nil {
 		return
 	}
+	// The entry stays until the engine reports the approval resolved
+	// (approvalResolved), which tells the client with
+	// serverRequest/resolved; a second answer to it changes nothing.
 	s.mu.Lock()
 	pa := s.approvals[id]
-	delete(s.approvals, id)
+	if pa != nil && pa.answered {
+		pa = nil
+	}
+	if pa != nil {
+		pa.answered = true
+	}
 	s.mu.Unlock()
 	if pa == nil {
 		return
@@ -354,4 +390,69 @@ func (s *Server) answer(msg protocol.RPCMessage) {
 	if err := pa.sess.eng.Submit(protocol.Op{Type: protocol.OpApproval, ApprovalID: pa.approval.ID, Decision: d}); err != nil {
 		_ = s.out.notify("warning", map[string]any{"threadId": string(pa.approval.ThreadID), "message": fmt.Sprintf("approval answer: %v", err)})
 	}
+}
+
+// refreshInfo re-reads a thread's settings from the engine (after
+// turn/start changed its cwd, model or sandbox).
+func (s *Server) refreshInfo(t *thread) {
+	for _, ti := range t.sess.eng.Threads() {
+		if ti.ID == t.info.ID {
+			s.mu.Lock()
+			t.info = ti
+			s.mu.Unlock()
+			return
+		}
+	}
+}
+
+// clientOriginator is the initialized client's name.
+func (s *Server) clientOriginator() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.originator
+}
+
+// listFilter is thread/list's cwd and modelProviders filters (Codex:
+// thread_list.rs thread_list_respects_cwd_filter and
+// thread_list_filters_by_model_provider) and the archived flag.
+func (s *Server) listFilter(p protocol.AppThreadListParams) (func(rollout.IndexEntry) bool, *protocol.RPCError) {
+	cwds := map[string]bool{}
+	if present(p.Cwd) {
+		var one string
+		var many []string
+		switch {
+		case json.Unmarshal(p.Cwd, &one) == nil:
+			many = []string{one}
+		case json.Unmarshal(p.Cwd, &many) == nil:
+		default:
+			return nil, rpcError(protocol.RPCInvalidParams, "invalid params: cwd: a directory or a list of directories")
+		}
+		for _, d := range many {
+			cwds[filepath.Clean(d)] = true
+		}
+	}
+	providers := map[string]bool{}
+	for _, m := range p.ModelProviders {
+		providers[m] = true
+	}
+	wantArchived := p.Archived != nil && *p.Archived
+	fallback := "openai"
+	if s.opts.Host != nil && s.opts.Host.Provider.Name != "" {
+		fallback = s.opts.Host.Provider.Name
+	}
+	return func(e rollout.IndexEntry) bool {
+		if len(cwds) > 0 && !cwds[filepath.Clean(e.Cwd)] {
+			return false
+		}
+		if len(providers) > 0 {
+			prov := e.Provider
+			if prov == "" {
+				prov = fallback
+			}
+			if !providers[prov] {
+				return false
+			}
+		}
+		return e.Archived == wantArchived
+	}, nil
 }

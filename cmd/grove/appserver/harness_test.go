@@ -169,9 +169,11 @@ func (s *schemas) get(t *testing.T, key string) *jsonschema.Schema {
 
 // responseSchemas names the schema of each Codex method's result.
 var responseSchemas = map[string]string{
-	"initialize":     "v1/InitializeResponse.json",
-	"thread/start":   "v2/ThreadStartResponse.json",
-	"thread/resume":  "v2/ThreadResumeResponse.json",
+	"initialize":    "v1/InitializeResponse.json",
+	"thread/start":  "v2/ThreadStartResponse.json",
+	"thread/resume": "v2/ThreadResumeResponse.json",
+	// ThreadForkResponse has ThreadStartResponse's fields (v2.rs).
+	"thread/fork":    "v2/ThreadStartResponse.json",
 	"thread/list":    "v2/ThreadListResponse.json",
 	"thread/read":    "v2/ThreadReadResponse.json",
 	"turn/start":     "v2/TurnStartResponse.json",
@@ -182,6 +184,22 @@ var responseSchemas = map[string]string{
 	"config/read":          "v2/ConfigReadResponse.json",
 	"model/list":           "v2/ModelListResponse.json",
 	"mcpServerStatus/list": "v2/ListMcpServerStatusResponse.json",
+	// thread/unarchive answers {thread}, ThreadReadResponse's shape.
+	"thread/unarchive": "v2/ThreadReadResponse.json",
+}
+
+// unvendoredShapes check the Codex methods whose response schema the
+// stored Codex sources do not hold (ThreadUnsubscribeResponse
+// {status: unsubscribed|notSubscribed|notLoaded} and ThreadArchiveResponse
+// {} in codex-rs/app-server-protocol/src/protocol/v2.rs).
+var unvendoredShapes = map[string]func(map[string]any) bool{
+	"thread/unsubscribe": func(r map[string]any) bool {
+		st, _ := r["status"].(string)
+		return len(r) == 1 && (st == "unsubscribed" || st == "notSubscribed" || st == "notLoaded")
+	},
+	"thread/archive": func(r map[string]any) bool { return len(r) == 0 },
+	// TurnSteerResponse {turnId}.
+	"turn/steer": func(r map[string]any) bool { _, ok := r["turnId"].(string); return len(r) == 1 && ok },
 }
 
 // emptyResponses are Codex methods whose result is an empty object and
@@ -219,6 +237,11 @@ type fixture struct {
 }
 
 func (f *fixture) factory(ctx context.Context, cfg ThreadConfig) (*engine.Engine, error) {
+	return f.factoryAt(ctx, cfg, f.home)
+}
+
+// factoryAt builds the engine with its store in home.
+func (f *fixture) factoryAt(ctx context.Context, cfg ThreadConfig, home string) (*engine.Engine, error) {
 	cwd := cfg.Cwd
 	if cwd == "" {
 		cwd = f.cwd
@@ -232,7 +255,7 @@ func (f *fixture) factory(ctx context.Context, cfg ThreadConfig) (*engine.Engine
 		m = "scripted-model"
 	}
 	return engine.New(ctx, engine.Options{
-		Home: f.home, Client: model.NewScripted("scripted", f.script), Provider: "scripted",
+		Home: home, Client: model.NewScripted("scripted", f.script), Provider: "scripted",
 		Model: m, Cwd: cwd, Sandbox: protocol.SandboxPolicy{Mode: mode}, ApprovalPolicy: cfg.ApprovalPolicy,
 		// The collab tools are a surface of their own (seed 000).
 		Surfaces: []engine.SurfaceFactory{surface.CollabFactory},
@@ -309,6 +332,12 @@ func (c *client) validate(line []byte, m map[string]any) {
 		key = responseSchemas[req]
 		if groveOnly[req] {
 			key = "grove:" + req
+		}
+		if check := unvendoredShapes[req]; check != nil {
+			if r, ok := m["result"].(map[string]any); !ok || !check(r) {
+				t.Errorf("%s answered with Codex's shape: %s", req, line)
+			}
+			return
 		}
 		if emptyResponses[req] {
 			if r, ok := m["result"].(map[string]any); !ok || len(r) != 0 {

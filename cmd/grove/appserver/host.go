@@ -148,12 +148,16 @@ func (h *Host) effective(out map[string]any) {
 			out[k] = v
 		}
 	}
-	set("model", h.Provider.Model)
+	if !h.Provider.Demo {
+		// The offline demo is no configured model: reporting grove-demo
+		// would show it as the user's choice.
+		set("model", h.Provider.Model)
+		set("model_provider", h.Provider.Name)
+	}
 	set("approval_policy", codexApproval(c.ApprovalPolicy)) // Codex 0.169 has no on-failure
 	set("sandbox_mode", string(c.SandboxMode))
 	set("model_reasoning_effort", c.ReasoningEffort)
 	set("instructions", c.Instructions)
-	set("model_provider", h.Provider.Name)
 }
 
 // fingerprint versions a layer (Codex: an opaque string that changes with

@@ -13,12 +13,17 @@ import (
 
 // ModelEntry is Codex's Model (model/list).
 type ModelEntry struct {
-	ID                        string         `json:"id"`
-	Model                     string         `json:"model"`
-	DisplayName               string         `json:"displayName"`
-	Description               string         `json:"description"`
-	IsDefault                 bool           `json:"isDefault"`
-	ShowInPicker              bool           `json:"showInPicker"`
+	ID           string `json:"id"`
+	Model        string `json:"model"`
+	DisplayName  string `json:"displayName"`
+	Description  string `json:"description"`
+	IsDefault    bool   `json:"isDefault"`
+	ShowInPicker bool   `json:"showInPicker"`
+	// Hidden, InputModalities and SupportsPersonality are required by
+	// Codex 0.169's Model (hidden = !showInPicker).
+	Hidden                    bool           `json:"hidden"`
+	InputModalities           []string       `json:"inputModalities"`
+	SupportsPersonality       bool           `json:"supportsPersonality"`
 	DefaultReasoningEffort    string         `json:"defaultReasoningEffort"`
 	SupportedReasoningEfforts []EffortOption `json:"supportedReasoningEfforts"`
 }
@@ -68,7 +73,8 @@ func (h *Host) listModels(ctx context.Context) []ModelEntry {
 			}
 		}
 		out = append(out, ModelEntry{ID: id, Model: id, DisplayName: id, Description: desc, IsDefault: isDefault,
-			ShowInPicker: true, DefaultReasoningEffort: effort, SupportedReasoningEfforts: opts})
+			ShowInPicker: true, DefaultReasoningEffort: effort, SupportedReasoningEfforts: opts,
+			InputModalities: []string{"text", "image"}})
 	}
 	provider := h.Provider.Name
 	add(h.Provider.Model, fmt.Sprintf("configured model (provider %s)", provider), nil, true)

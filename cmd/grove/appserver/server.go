@@ -6,6 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"runtime"
+	"strings"
 	"sync"
 	"time"
 
@@ -23,6 +26,11 @@ type ThreadConfig struct {
 	Model          string
 	ApprovalPolicy protocol.ApprovalPolicy
 	Sandbox        protocol.SandboxMode
+	// Ephemeral sessions keep no files and are never listed.
+	Ephemeral bool
+	// Originator is the client's name, sent as the originator header of
+	// the session's model requests.
+	Originator string
 }
 
 // EngineFactory builds an engine (not yet started) for one session. Each
@@ -49,6 +57,14 @@ type Options struct {
 	// Host answers the startup methods (account, config, models, MCP
 	// servers).
 	Host *Host
+	// WriteStall is how long the server waits for a client that stopped
+	// reading (its output queue full) before giving up on it (default 60s).
+	WriteStall time.Duration
+	// MaxLoadedSessions bounds the sessions (root threads and their
+	// sub-agents) loaded on this connection (default 16): opening one more
+	// unloads the least recently used idle one, which thread/resume loads
+	// again. Each loaded session holds files, processes and memory.
+	MaxLoadedSessions int
 	// observe sees every outgoing line (tests).
 	observe func([]byte)
 }
@@ -61,6 +77,7 @@ type Server struct {
 
 	mu          sync.Mutex
 	initialized bool
+	originator  string                        // the client's name (initialize)
 	sessions    []*session                    // one per root thread, in start order
 	threads     map[protocol.ThreadID]*thread // every thread of every loaded session
 	nextReqID   int64
@@ -72,6 +89,7 @@ type Server struct {
 type pendingApproval struct {
 	sess     *session
 	approval protocol.ApprovalRequest
+	answered bool // the client answered; the engine has not yet resolved it
 	// userInput, when set, makes this a request_user_input question
 	// (user_input.go), not an approval.
 	userInput *protocol.UserInputRequest
@@ -90,6 +108,9 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	if opts.ShutdownGrace <= 0 {
 		opts.ShutdownGrace = 10 * time.Second
 	}
+	if opts.WriteStall <= 0 {
+		opts.WriteStall = 60 * time.Second
+	}
 	if opts.Version == "" {
 		opts.Version = "0.0.0"
 	}
@@ -97,11 +118,12 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	defer cancel()
 	s := &Server{
 		opts: opts, ctx: ctx,
-		out:       &writer{w: out, observe: opts.observe},
+		out:       &writer{w: out, observe: opts.observe, stall: opts.WriteStall},
 		threads:   map[protocol.ThreadID]*thread{},
 		approvals: map[int64]*pendingApproval{},
 	}
 
+	s.out.start()
 	// The reader only parses and queues; one worker handles requests in
 	// order, so a slow request never stops approval answers from arriving.
 	queue := make(chan protocol.RPCMessage, opts.QueueSize)
@@ -130,14 +152,20 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	var err error
 	select {
 	case err = <-readErr:
-		workers.Wait() // the queue is closed: requests read before EOF are handled
 	case <-ctx.Done():
 		// The reader stays blocked on in until its owner closes it; the
 		// worker stops now and the sessions shut down below.
-		workers.Wait()
 	}
+	// The input is over: a client that also stopped reading must not keep
+	// the server alive. After the grace, output is abandoned and every
+	// sender (the worker, the event pumps) returns.
+	giveUp := time.AfterFunc(opts.ShutdownGrace, s.out.abandon)
+	defer giveUp.Stop()
+	workers.Wait() // requests read before EOF are handled
 	cancel()
 	s.shutdown()
+	s.answerUnstarted()
+	s.out.finish(opts.ShutdownGrace)
 	if errors.Is(err, io.EOF) {
 		err = nil
 	}
@@ -238,6 +266,16 @@ func (s *Server) call(msg protocol.RPCMessage) (any, *protocol.RPCError) {
 		return s.noteSet(msg.Params)
 	case "skills/list":
 		return s.skillsList(msg.Params)
+	case "thread/fork":
+		return s.threadFork(msg.Params)
+	case "turn/steer":
+		return s.turnSteer(msg.Params)
+	case "thread/unsubscribe":
+		return s.threadUnsubscribe(msg.Params)
+	case "thread/archive":
+		return s.threadArchive(msg.Params, true)
+	case "thread/unarchive":
+		return s.threadArchive(msg.Params, false)
 	case "thread/compact/start", "thread/compact":
 		return s.threadCompact(msg.Params)
 	case "account/read":
@@ -263,15 +301,31 @@ func (s *Server) initialize(raw json.RawMessage) (any, *protocol.RPCError) {
 	if p.ClientInfo == nil {
 		return nil, missing("clientInfo")
 	}
+	name := p.ClientInfo.Name
+	if rerr := checkClientName(name); rerr != nil {
+		return nil, rerr
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.initialized {
 		return nil, rpcError(protocol.RPCInvalidRequest, "Already initialized")
 	}
 	s.initialized = true
+	// The client's name is the originator of its model requests, and
+	// leads the user agent (Codex's `<originator>/<version> (…)`).
+	s.originator = originatorFor(name)
+	if p.Capabilities != nil && len(p.Capabilities.OptOutNotificationMethods) > 0 {
+		optOut := map[string]bool{}
+		for _, m := range p.Capabilities.OptOutNotificationMethods {
+			optOut[m] = true
+		}
+		s.out.mu.Lock()
+		s.out.optOut = optOut
+		s.out.mu.Unlock()
+	}
 	return protocol.AppInitializeResponse{
 		CodexHome: s.opts.Home, PlatformFamily: platformFamily(), PlatformOs: platformOS(),
-		UserAgent: fmt.Sprintf("grove/%s (%s; %s)", s.opts.Version, platformOS(), p.ClientInfo.Name),
+		UserAgent: fmt.Sprintf("%s/%s (%s; %s) grove (%s; %s)", s.originator, s.opts.Version, platformOS(), runtime.GOARCH, name, p.ClientInfo.Version),
 	}, nil
 }
 
@@ -295,4 +349,47 @@ func (s *Server) shutdown() {
 	}
 	wg.Wait()
 	s.pumps.Wait()
+}
+
+// answerUnstarted answers the turn/start requests whose turn never started
+// (the input ended, and the server with it, before the engine took them):
+// a client waiting on one gets an error instead of silence.
+func (s *Server) answerUnstarted() {
+	s.mu.Lock()
+	var ids []json.RawMessage
+	for _, t := range s.threads {
+		for cid, id := range t.startWaiting {
+			ids = append(ids, id)
+			delete(t.startWaiting, cid)
+		}
+	}
+	s.mu.Unlock()
+	for _, id := range ids {
+		_ = s.out.fail(id, rpcError(protocol.RPCInternalError, "turn/start: the server shut down (end of input) before the turn started"))
+	}
+}
+
+// checkClientName refuses a client name that cannot be an HTTP header
+// value (Codex sends it as the originator header), with Codex's error
+// (initialize.rs initialize_rejects_invalid_client_name).
+func checkClientName(name string) *protocol.RPCError {
+	if strings.TrimSpace(name) == "" {
+		return missing("clientInfo.name")
+	}
+	for _, r := range name {
+		if (r < 0x20 && r != '\t') || r >= 0x7f {
+			return rpcError(protocol.RPCInvalidRequest, "Invalid clientInfo.name: '%s'. Must be a valid HTTP header value.", name)
+		}
+	}
+	return nil
+}
+
+// originatorFor is the originator of a client's requests: its name, or
+// CODEX_INTERNAL_ORIGINATOR_OVERRIDE (initialize.rs
+// initialize_respects_originator_override_env_var).
+func originatorFor(name string) string {
+	if o := strings.TrimSpace(os.Getenv("CODEX_INTERNAL_ORIGINATOR_OVERRIDE")); o != "" && checkClientName(o) == nil {
+		return o
+	}
+	return name
 }

@@ -142,7 +142,7 @@ func TestAppServerSession(t *testing.T) {
 	c.reply(reqID, map[string]any{"decision": "accept"})
 	done = c.notification("item/completed", func(p map[string]any) bool { return str(p, "item", "type") == "fileChange" })
 	changes, _ := done["item"].(map[string]any)["changes"].([]any)
-	if str(done, "item", "status") != "completed" || len(changes) != 1 || str(changes[0].(map[string]any), "path") != "p1.md" || !fileExists(filepath.Join(f.cwd, "p1.md")) {
+	if str(done, "item", "status") != "completed" || len(changes) != 1 || str(changes[0].(map[string]any), "path") != filepath.Join(f.cwd, "p1.md") || !fileExists(filepath.Join(f.cwd, "p1.md")) {
 		t.Fatalf("accepted patch: %v", done)
 	}
 	c.notification("turn/completed", func(p map[string]any) bool { return str(p, "turn", "id") == turnID })

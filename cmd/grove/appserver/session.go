@@ -12,9 +12,15 @@ import (
 
 // session is one engine: a root thread and its sub-agents.
 type session struct {
-	eng        *engine.Engine
-	root       protocol.ThreadID
-	cfg        ThreadConfig
+	eng  *engine.Engine
+	root protocol.ThreadID
+	cfg  ThreadConfig
+	// threadSource is thread/start's threadSource, echoed on the root.
+	threadSource *string
+	// lastUsed orders sessions for unloading (guarded by Server.mu).
+	lastUsed time.Time
+	// pumpDone is closed when the session's event pump has returned.
+	pumpDone   chan struct{}
 	events     <-chan protocol.Event
 	stopEvents func()
 }
@@ -31,10 +37,13 @@ type thread struct {
 	// startWaiting maps the client id of each turn/start's input (the
 	// engine echoes it in turn_started) to the request answered then.
 	startWaiting map[string]json.RawMessage
-	turnID       string
-	turnStart    time.Time
-	turnItems    []any
-	turnError    string
+	// clientInput keeps each turn/start's input by client id until its
+	// userMessage item goes out (text_elements are the client's only).
+	clientInput map[string][]protocol.AppUserInput
+	turnID      string
+	turnStart   time.Time
+	turnItems   []any
+	turnError   string
 	// held is a finished turn whose outcome the next status event decides.
 	held *protocol.AppTurn
 	// interruptAsked is the turn the client interrupted.
@@ -62,15 +71,27 @@ func newThread(sess *session, ti protocol.ThreadInfo) *thread {
 // openSession builds an engine and starts (or resumes) its root. The event
 // pump is started by startPump once the client has its response.
 func (s *Server) openSession(cfg ThreadConfig, resumeID string) (*session, *thread, error) {
+	return s.openSessionAs(cfg, resumeID, false)
+}
+
+// openSessionAs is openSession; fork continues a copy of resumeID as a
+// new session (thread/fork) instead of resuming it.
+func (s *Server) openSessionAs(cfg ThreadConfig, resumeID string, fork bool) (*session, *thread, error) {
+	if err := s.makeRoom(); err != nil {
+		return nil, nil, err
+	}
 	eng, err := s.opts.NewEngine(s.ctx, cfg)
 	if err != nil {
 		return nil, nil, err
 	}
 	events, stop := eng.Subscribe()
 	var root protocol.ThreadID
-	if resumeID != "" {
+	switch {
+	case fork:
+		root, err = eng.ForkSession(resumeID)
+	case resumeID != "":
 		root, err = eng.ResumeSession(resumeID)
-	} else {
+	default:
 		root, err = eng.StartRoot()
 	}
 	if err != nil {
@@ -78,7 +99,7 @@ func (s *Server) openSession(cfg ThreadConfig, resumeID string) (*session, *thre
 		_ = eng.Shutdown(s.ctx)
 		return nil, nil, err
 	}
-	sess := &session{eng: eng, root: root, cfg: cfg, events: events, stopEvents: stop}
+	sess := &session{eng: eng, root: root, cfg: cfg, events: events, stopEvents: stop, lastUsed: time.Now(), pumpDone: make(chan struct{})}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.sessions = append(s.sessions, sess)
@@ -102,6 +123,7 @@ func (s *Server) startPump(sess *session) {
 	s.pumps.Add(1)
 	go func() {
 		defer s.pumps.Done()
+		defer close(sess.pumpDone)
 		for ev := range sess.events {
 			s.onEvent(sess, ev)
 		}

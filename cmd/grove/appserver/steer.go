@@ -1,0 +1,83 @@
+package appserver
+
+import (
+	"encoding/json"
+
+	"github.com/grovecli/grove/protocol"
+	"github.com/grovecli/grove/rollout"
+)
+
+// turnSteer is Codex's turn/steer {threadId, input, expectedTurnId} →
+// {turnId}: more input for the running turn, which the engine hands the
+// model with its next request (the same path as a message typed while a
+// TUI turn runs). With no turn running, or another one than expected, it
+// is refused: the client's view of the thread is stale.
+func (s *Server) turnSteer(raw json.RawMessage) (any, *protocol.RPCError) {
+	var p struct {
+		ThreadID       string                  `json:"threadId"`
+		Input          []protocol.AppUserInput `json:"input"`
+		ExpectedTurnID string                  `json:"expectedTurnId"`
+	}
+	if rerr := decodeParams(raw, &p); rerr != nil {
+		return nil, rerr
+	}
+	t, rerr := s.loadedThread(p.ThreadID)
+	if rerr != nil {
+		return nil, rerr
+	}
+	items, rerr := inputItems(p.Input)
+	if rerr != nil {
+		return nil, rerr
+	}
+	s.mu.Lock()
+	cur := t.turnID
+	s.mu.Unlock()
+	switch {
+	case cur == "":
+		return nil, rpcError(protocol.RPCInvalidRequest, "no turn is running on thread %s; use turn/start", p.ThreadID)
+	case p.ExpectedTurnID != "" && p.ExpectedTurnID != cur:
+		return nil, rpcError(protocol.RPCInvalidRequest, "turn %s is not the running turn of thread %s (it is %s)", p.ExpectedTurnID, p.ThreadID, cur)
+	}
+	if err := t.sess.eng.Submit(protocol.Op{Type: protocol.OpUserTurn, ThreadID: t.info.ID, Items: items}); err != nil {
+		return nil, rpcError(protocol.RPCInvalidRequest, "turn/steer: %v", err)
+	}
+	return map[string]any{"turnId": cur}, nil
+}
+
+// threadFork is Codex's thread/fork {threadId, cwd?, model?,
+// approvalPolicy?, sandbox?}: a new thread continuing a copy of a stored
+// thread's conversation (the engine's ForkSession, as `grove resume
+// --fork`); the source is not touched. Answered like thread/start, with
+// the copied turns.
+func (s *Server) threadFork(raw json.RawMessage) (any, *protocol.RPCError) {
+	var p protocol.AppThreadResumeParams
+	if rerr := decodeParams(raw, &p); rerr != nil {
+		return nil, rerr
+	}
+	if p.ThreadID == "" {
+		return nil, missing("threadId")
+	}
+	cfg, rerr := engineConfig(p.Cwd, p.Model, p.ApprovalPolicy, p.Sandbox)
+	if rerr != nil {
+		return nil, rerr
+	}
+	cfg.Originator = s.clientOriginator()
+	entry, err := rollout.FindSession(s.opts.Home, p.ThreadID)
+	if err != nil {
+		return nil, rpcError(protocol.RPCInvalidParams, "invalid params: threadId: %v", err)
+	}
+	if entry.ParentID != "" {
+		return nil, rpcError(protocol.RPCInvalidParams, "invalid params: threadId: %s is a sub-agent of %s; fork its root thread", entry.ID, entry.ParentID)
+	}
+	sess, root, err := s.openSessionAs(cfg, string(entry.ID), true)
+	if err != nil {
+		return nil, rpcError(protocol.RPCInternalError, "thread/fork: %v", err)
+	}
+	s.mu.Lock()
+	resp := s.startResponse(sess, root)
+	if !p.ExcludeTurns {
+		resp.Thread.Turns = turnsFromHistory(root.info.ID, sess.eng.History(root.info.ID), root.info.Cwd)
+	}
+	s.mu.Unlock()
+	return afterResponse{result: resp, after: func() { s.startPump(sess) }}, nil
+}

@@ -1,0 +1,102 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/grovecli/grove/core/config"
+	"github.com/grovecli/grove/core/mcp"
+	"github.com/grovecli/grove/core/tools"
+	"github.com/grovecli/grove/protocol"
+)
+
+// printExecHeader writes Codex's exec summary to stderr (human mode):
+// where the session runs and under which settings, so a CI log says what
+// the run was allowed to do.
+func printExecHeader(w io.Writer, s *session, root protocol.ThreadID) {
+	cfg := s.cfg
+	effort := cfg.ReasoningEffort
+	if effort == "" {
+		effort = "none"
+	}
+	fmt.Fprintf(w, "grove v%s (Codex-compatible exec)\n--------\n", groveVersion)
+	fmt.Fprintf(w, "workdir: %s\nmodel: %s\nprovider: %s\napproval: %s\nsandbox: %s\nreasoning effort: %s\nsession id: %s\n--------\n",
+		printable(s.cwd), printable(s.provider.Model), s.provider.Name, cfg.ApprovalPolicy, sandboxLabel(cfg), effort, root)
+}
+
+func sandboxLabel(cfg *config.Config) string {
+	p := cfg.SandboxPolicy()
+	if p.Mode == protocol.SandboxWorkspaceWrite && p.NetworkAccess {
+		return string(p.Mode) + " (network access enabled)"
+	}
+	return string(p.Mode)
+}
+
+// stopForGoneReader ends a session whose stdout reader went away: the turn
+// is interrupted (recorded, resumable), the tree shuts down, and exec
+// exits 0 as Codex does when its JSONL consumer stops reading.
+func (s *session) stopForGoneReader(root protocol.ThreadID, events <-chan protocol.Event) error {
+	_ = s.eng.Submit(protocol.Op{Type: protocol.OpInterrupt, ThreadID: root})
+	drained := make(chan struct{})
+	go func() {
+		defer close(drained)
+		for range events {
+		}
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_ = s.shutdown(ctx, "stdout closed")
+	<-drained
+	return nil
+}
+
+// printable replaces control characters (a directory or model name could
+// carry escape sequences) before they reach a terminal.
+func printable(v string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return '?'
+		}
+		return r
+	}, v)
+}
+
+// startRequiredMCP starts the MCP servers marked required = true before
+// the first turn and fails exec (exit 1) naming each one that did not
+// start, as Codex does: a CI job must not pass without its tools.
+func (s *session) startRequiredMCP(ctx context.Context) error {
+	var required []string
+	for name, c := range s.cfg.MCPServers {
+		if c.Required && c.IsEnabled() {
+			required = append(required, name)
+		}
+	}
+	if len(required) == 0 || s.mcp == nil {
+		return nil
+	}
+	sort.Strings(required)
+	s.mcp.Tools(ctx, &tools.Env{Cwd: s.cwd, Sandbox: s.cfg.SandboxPolicy(), ApprovalPolicy: s.cfg.ApprovalPolicy})
+	states := map[string]mcp.ServerStatus{}
+	for _, st := range s.mcp.Status() {
+		states[st.Name] = st
+	}
+	var failed []string
+	for _, name := range required {
+		if st := states[name]; st.State != mcp.StateReady {
+			why := st.Error
+			if why == "" {
+				why = string(st.State)
+			}
+			failed = append(failed, fmt.Sprintf("MCP server `%s` is required but failed to start: %s", name, printable(why)))
+		}
+	}
+	if len(failed) > 0 {
+		return exitError{code: 1, msg: strings.Join(failed, "\n")}
+	}
+	return nil
+}
