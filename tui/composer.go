@@ -112,7 +112,7 @@ func (m *Model) clearComposer() {
 func (m Model) composerLines() []string {
 	target := "root"
 	if t := m.sess.threads[m.focused]; t != nil {
-		target = roleLabel(t.info)
+		target = t.fullName()
 	}
 	label := m.th.dim.Render(" to " + target + " ")
 	border := m.th.composerBorder.Render(strings.Repeat("─", max(0, m.w-lipglossWidth(label)-2)))

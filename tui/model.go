@@ -33,6 +33,10 @@ type Options struct {
 	// Cost is the estimated USD cost of usage on model, false when the
 	// model has no price (nil: no costs shown; cost.go).
 	Cost func(model string, u protocol.TokenUsage) (float64, bool)
+	// ContextLimits is a model's context window and the token count at
+	// which its threads compact by themselves (0: unknown); called off the
+	// UI loop, once per model (nil: no gauge).
+	ContextLimits func(model string) (window, compactAt int64)
 	// Now is the clock (tests pin it).
 	Now func() time.Time
 	// ApprovalGrace overrides the modal's input grace period (tests).
@@ -91,6 +95,11 @@ type Model struct {
 	picker   *picker
 	quitHint time.Time
 	flash    string
+	// escAt is when esc was pressed on an idle agent: a second esc soon
+	// after edits the previous message (focus.go).
+	escAt time.Time
+	// limits are the context limits of each model seen (context_gauge.go).
+	limits map[string]contextLimits
 
 	events   <-chan protocol.Event
 	unsub    func()
@@ -334,6 +343,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case eventsMsg:
 		cmds := m.applyEvents(msg.events)
+		cmds = append(cmds, m.wantLimits(msg.events)...)
 		if strings.HasPrefix(m.flash, flashInterrupting) && !m.running() {
 			m.flash = "" // the turn ended: nothing is interrupting any more
 		}
@@ -382,6 +392,15 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.openSession(msg.id)
 	case resumedStatsMsg:
 		m.applyResumed(msg)
+		if t := m.sess.threads[msg.id]; t != nil {
+			return m, m.lookupLimits(t.info.Model)
+		}
+		return m, nil
+	case contextLimitsMsg:
+		if m.limits == nil {
+			m.limits = map[string]contextLimits{}
+		}
+		m.limits[msg.model] = msg.limits
 		return m, nil
 	case sendFailedMsg:
 		if t := m.sess.threads[msg.thread]; t != nil {
@@ -468,7 +487,7 @@ func (m *Model) applyEvents(evs []protocol.Event) []tea.Cmd {
 			if bg := msg.Event; bg.IsFinal && !bg.Warning {
 				label := "agent " + bg.ChildID.Short()
 				if c := m.sess.threads[bg.ChildID]; c != nil {
-					label = roleLabel(c.info)
+					label = c.fullName()
 				}
 				if text, ok := childNotice(label, bg.Status); ok {
 					cmds = append(cmds, m.notifier.notify(NotifySubAgentComplete, text))

@@ -27,6 +27,8 @@ var slashCommands = []struct {
 	{"/export", "write the focused transcript to a file: /export [path]", false},
 	{"/compact", "summarise the history to free context: /compact [focus]", false},
 	{"/mcp", "MCP servers: state, tools, errors", false},
+	{"/approvals", "approval mode: /approvals [untrusted|on-request|on-failure|never] (shift+tab)", false},
+	{"/status", "model, directory, approvals, tokens and context of the focused agent", false},
 	{"/help", "show keys and commands", false},
 	{"/quit", "quit grove", false},
 }
@@ -342,6 +344,10 @@ func (m Model) slash(text string) (tea.Model, tea.Cmd) {
 		}
 		name, effort, _ := strings.Cut(arg, " ")
 		return m, m.loadModels(modelsAction{kind: "set", name: name, effort: strings.TrimSpace(effort)})
+	case "/approvals":
+		return m, m.approvalsCommand(arg)
+	case "/status":
+		m.statusCommand()
 	case "/mcp":
 		if m.opts.MCPServers == nil {
 			m.flash = "no MCP servers configured ([mcp_servers] in config.toml, or .mcp.json)"

@@ -77,6 +77,9 @@ type threadView struct {
 	// agent has not read yet; the tree shows their count.
 	unread   map[int]bool
 	usage    protocol.TokenUsage
+	// lastCall is the last model call's usage: its input and output are
+	// the context the agent carries now (context_gauge.go).
+	lastCall protocol.TokenUsage
 	lastTool string
 	children []protocol.ThreadID
 	toolIdx  map[string]*entry // call id → entry
@@ -88,6 +91,8 @@ type threadView struct {
 	top    int
 	// toolSel is the entry index of the highlighted tool call (-1: none).
 	toolSel int
+	// nick is the agent's short unique name (nick.go).
+	nick string
 	// replayedTo is the time of the last event replayed from the rollout
 	// (zero: none); live events up to it were applied already.
 	replayedTo time.Time
@@ -210,6 +215,8 @@ type session struct {
 	activity map[protocol.ThreadID]*subagentActivity
 	// review is what the diff review screen lists (diffreview_log.go).
 	review reviewLog
+	// nicks are the nicknames taken, lower-cased (nick.go).
+	nicks map[string]bool
 }
 
 func newSession() *session {
@@ -226,6 +233,7 @@ func (s *session) ensure(info protocol.ThreadInfo) *threadView {
 	t := newThreadView(info)
 	s.threads[info.ID] = t
 	s.order = append(s.order, info.ID)
+	s.assignNick(t)
 	if info.ParentID == "" && s.root == "" {
 		s.root = info.ID
 	}
@@ -273,11 +281,12 @@ func (s *session) applyMsg(t *threadView, msg protocol.EventMsg, ev protocol.Eve
 		}
 		for _, c := range s.cards[t.info.ID] {
 			c.touch()
-			// A waiter does not wake for an interrupted agent: say so where
-			// it waits, so "waiting" is not a mystery.
+			// Where the parent waits on it, say what happened to it; whether
+			// the wait wakes is the wait card's to say (issue 35 item 10:
+			// "still waiting" under a card that had woken).
 			if m.Status.Kind == protocol.StatusInterrupted && c.running && c.cardCall == "wait" {
 				if p := s.threads[t.info.ParentID]; p != nil {
-					p.add(&entry{kind: entryInfo, text: "‖ " + roleLabel(t.info) + " was interrupted; " + roleLabel(p.info) + " is still waiting on it (it wakes when an agent finishes or the wait times out)"})
+					p.add(&entry{kind: entryInfo, text: "‖ " + t.fullName() + " was interrupted"})
 				}
 			}
 		}
@@ -294,7 +303,7 @@ func (s *session) applyMsg(t *threadView, msg protocol.EventMsg, ev protocol.Eve
 		// Another agent's message: shown as from that agent, never as the user's.
 		from := "agent " + m.From.Short()
 		if f := s.threads[m.From]; f != nil {
-			from = f.info.Label()
+			from = f.fullName()
 		}
 		t.add(&entry{kind: entryInfo, text: "message from " + from + ":\n" + m.Text})
 	case protocol.MessageDeltaMsg:
@@ -388,6 +397,9 @@ func (s *session) applyMsg(t *threadView, msg protocol.EventMsg, ev protocol.Eve
 		// Only the running total is shown; an event without one leaves it.
 		if m.Total != (protocol.TokenUsage{}) {
 			t.usage = m.Total
+		}
+		if m.Usage != (protocol.TokenUsage{}) {
+			t.lastCall = m.Usage
 		}
 	case protocol.BackgroundMsg:
 		if m.Event.Warning {

@@ -233,7 +233,7 @@ func (r *renderer) toolOutput(e *entry, w int) []string {
 		n := len(outLines) - collapsedLines
 		if tc.Name == "exec_command" {
 			show = outLines[n:]
-			hidden = fmt.Sprintf("  … %d earlier lines (ctrl+o to expand)", n)
+			hidden = "  … " + plural(n, "earlier line") + " (ctrl+o to expand)"
 			out = append(out, r.th.dim.Render(clip(hidden, w)))
 			hidden = ""
 		} else {
@@ -414,7 +414,7 @@ func stableCut(text string) int {
 func (r *renderer) tailLines(t *threadView, w int) []string {
 	var out []string
 	if t.streaming == nil && t.status.Kind == protocol.StatusRunning {
-		out = append(out, r.th.running.Render(r.spin())+r.th.dim.Render(" working…"))
+		out = append(out, r.th.running.Render(r.spin())+r.th.dim.Render(" working… · esc to interrupt"))
 	}
 	for _, q := range t.queued {
 		for i, l := range wrap(q, max(1, w-2)) {

@@ -141,6 +141,12 @@ func runTUI(ctx context.Context, g *globalFlags, prompt string, start tuiStart) 
 			defer mu.Unlock()
 			return prices.Cost(model, u)
 		},
+		ContextLimits: func(model string) (int64, int64) {
+			if current := cur(); current != nil {
+				return current.eng.ContextLimits(ctx, model)
+			}
+			return 0, 0
+		},
 		MCPServers: func() []string {
 			if current := cur(); current != nil && current.mcp != nil {
 				return mcpStatusLines(current.mcp.Status())
