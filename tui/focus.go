@@ -88,7 +88,7 @@ func (m Model) escape() (tea.Model, tea.Cmd) {
 // interruptFocused stops the focused agent's turn (the engine stops its
 // sub-agents' too); its queued messages stay queued.
 func (m *Model) interruptFocused(t *threadView) tea.Cmd {
-	m.flash = flashInterrupting + " " + agentName(m.sess, t) + " · ctrl+c twice quits"
+	m.flash = flashInterrupting + " " + agentName(m.sess, t) + " · press ctrl+c again to quit"
 	return m.submit(protocol.Op{Type: protocol.OpInterrupt, ThreadID: t.info.ID})
 }
 

@@ -32,7 +32,7 @@ var keys = keyMap{
 	TreeUp:        bind("in the tree: up", "up", "k"),
 	TreeDown:      bind("in the tree: down", "down", "j"),
 	TreeOpen:      bind("in the tree: focus that agent", "enter"),
-	Escape:        bind("interrupt the focused agent's turn (queued messages stay); idle: twice edits your last message", "esc"),
+	Escape:        bind("interrupt the focused agent (idle: twice edits your last message)", "esc"),
 	ModeSwitch:    bind("switch the approval mode (untrusted → on-request → never; /approvals)", "shift+tab"),
 	Scroll:        bind("scroll the transcript (mouse wheel too; home/end move in a draft)", "pgup", "pgdown", "home", "end"),
 	ToggleOutput:  bind("expand / collapse the highlighted (else the last) tool call", "ctrl+o"),
@@ -42,7 +42,7 @@ var keys = keyMap{
 	Agents:        bind("agents table (sort with s, filter with /)", "ctrl+t"),
 	ToggleTree:    bind("show / hide the agent tree", "ctrl+b"),
 	Mouse:         bind("mouse capture on / off (off: select and copy text)", "alt+m", "f2"),
-	Interrupt:     bind("clear the draft, else close what covers the screen, else interrupt the focused agent; twice quits", "ctrl+c"),
+	Interrupt:     bind("clear the draft, close, or interrupt the focused agent; twice quits", "ctrl+c"),
 	Help:          bind("this help", "?"),
 	DiffReview:    bind("review the tree's patches: accept / revert hunks (composer empty; /diff)", "ctrl+d"),
 

@@ -27,8 +27,8 @@ var slashCommands = []struct {
 	{"/export", "write the focused transcript to a file: /export [path]", false},
 	{"/compact", "summarise the history to free context: /compact [focus]", false},
 	{"/mcp", "MCP servers: state, tools, errors", false},
-	{"/approvals", "approval mode: /approvals [untrusted|on-request|on-failure|never] (shift+tab)", false},
-	{"/status", "model, directory, approvals, tokens and context of the focused agent", false},
+	{"/approvals", "approval mode: /approvals [mode] (shift+tab)", false},
+	{"/status", "model, approvals, tokens and context now", false},
 	{"/help", "show keys and commands", false},
 	{"/quit", "quit grove", false},
 }

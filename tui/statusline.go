@@ -39,7 +39,7 @@ func (m Model) statusLine() string {
 				parts = append(parts, g)
 			}
 			// Every number says what it counts (issue 35 item 6).
-			parts = append(parts, fmt.Sprintf("tokens: %s %s · all %s", t.name(), humanTokens(t.usage.TotalTokens), humanTokens(total.TotalTokens))+m.statusCost())
+			parts = append(parts, fmt.Sprintf("%s %s · all %s tok", t.name(), humanTokens(t.usage.TotalTokens), humanTokens(total.TotalTokens))+m.statusCost())
 		}
 		parts = append(parts, fmt.Sprintf("%d running", running))
 	}
