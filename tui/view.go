@@ -192,7 +192,7 @@ func (m Model) approvalBanner(xw int) []string {
 // askBadge marks an agent in the tree that waits on the user.
 func (m Model) askBadge(id protocol.ThreadID) string {
 	if m.appr.waits(m.sess, id) {
-		return " ⚠ asks"
+		return "⚠ "
 	}
 	return ""
 }
