@@ -69,7 +69,7 @@ func (r *renderer) modalWindow(a *approvals, s *session, w, maxH int) (top, rows
 // modalPlan is how many rows of each part fit.
 type modalPlan struct {
 	bodyRows, top, info, why int
-	fullOpts, shortOpts  bool
+	fullOpts, shortOpts      bool
 }
 
 // planModal picks what fits in room rows: the title and the first body

@@ -457,5 +457,3 @@ func (m *Model) syncSelection() {
 		}
 	}
 }
-
-

@@ -19,7 +19,7 @@ import (
 type resumedStatsMsg struct {
 	id     protocol.ThreadID
 	usage  *protocol.TokenUsage
-	last   protocol.TokenUsage // the last call's (the context it carried)
+	last   protocol.TokenUsage   // the last call's (the context it carried)
 	status *protocol.AgentStatus // the last status other than shutdown
 	at     time.Time             // when the last turn ended
 	turnAt time.Time             // when the last turn started

@@ -75,8 +75,8 @@ type threadView struct {
 	streaming  *entry
 	// unread holds the Seq of inbox notifications (inbox surface) this
 	// agent has not read yet; the tree shows their count.
-	unread   map[int]bool
-	usage    protocol.TokenUsage
+	unread map[int]bool
+	usage  protocol.TokenUsage
 	// lastCall is the last model call's usage: its input and output are
 	// the context the agent carries now (context_gauge.go).
 	lastCall protocol.TokenUsage

@@ -93,4 +93,3 @@ func humanTokens(n int64) string {
 	}
 	return fmt.Sprint(n)
 }
-
