@@ -29,7 +29,7 @@ func TestModalBelongsToItsAgent(t *testing.T) {
 	m = feed(m, treeScenario()...)
 	m = feed(m, workerApproval("a1", 30*time.Second, "make test", ""))
 	s := screen(m)
-	if strings.Contains(s, "Allow this command?") || !strings.Contains(s, "waits for your approval: make test · tab to answer") || !strings.Contains(s, "⚠ careful") {
+	if strings.Contains(s, "Allow this command?") || !strings.Contains(s, "waits for your approval · tab to answer: make test") || !strings.Contains(s, "⚠ careful") {
 		t.Fatalf("the worker's request over the root's pane, or no banner/badge:\n%s", s)
 	}
 	m, _ = press(m, "tab")

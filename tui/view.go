@@ -182,10 +182,11 @@ func (m Model) approvalBanner(xw int) []string {
 		return nil
 	}
 	who := m.sess.nameOf(m.appr.asker(m.sess))
-	text := "⚠ " + who + " waits for your approval: " + plainSummary(approvalSummary(*req), 200) + " · tab to answer"
+	text := "⚠ " + who + " waits for your approval"
 	if n := len(m.appr.queue); n > 1 {
-		text += fmt.Sprintf(" (%d waiting)", n)
+		text += fmt.Sprintf(" (1 of %d)", n)
 	}
+	text += " · tab to answer: " + plainSummary(approvalSummary(*req), 200) // what is cut is the command's end
 	return []string{m.th.warn.Render(clip(text, xw))}
 }
 
