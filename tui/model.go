@@ -493,7 +493,14 @@ func (m *Model) applyEvents(evs []protocol.Event) []tea.Cmd {
 					cmds = append(cmds, m.notifier.notify(NotifySubAgentComplete, text))
 				}
 			}
+		case protocol.ContextCompactedMsg:
+			if strings.HasPrefix(m.flash, flashCompacting) {
+				m.flash = "" // the transcript's marker says it is done (issue 35 item 18)
+			}
 		case protocol.TurnCompletedMsg:
+			if strings.HasPrefix(m.flash, flashCompacting) && ev.ThreadID == m.focused {
+				m.flash = ""
+			}
 			if ev.ThreadID == m.sess.root {
 				cmds = append(cmds, m.notifier.notify(NotifyTurnComplete, "grove: "+plainSummary(msg.LastMessage, 160)))
 			}
@@ -544,6 +551,7 @@ func (m Model) send() (tea.Model, tea.Cmd) {
 	id, b := m.focused, m.backend
 	if t := m.sess.threads[id]; t != nil {
 		t.queued = append(t.queued, text)
+		t.follow = true // what was sent, and the answer, are at the bottom (issue 35 item 8)
 	}
 	return m, tea.Batch(remember, func() tea.Msg {
 		if err := b.Submit(protocol.Op{Type: protocol.OpUserTurn, ThreadID: id, Text: text}); err != nil {

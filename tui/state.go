@@ -279,6 +279,9 @@ func (s *session) applyMsg(t *threadView, msg protocol.EventMsg, ev protocol.Eve
 		if !m.Status.IsActive() {
 			t.stopRunning()
 		}
+		if m.Status.Kind == protocol.StatusInterrupted {
+			t.markKilledByInterrupt()
+		}
 		for _, c := range s.cards[t.info.ID] {
 			c.touch()
 			// Where the parent waits on it, say what happened to it; whether
@@ -429,6 +432,25 @@ func (t *threadView) stopRunning() {
 	for _, e := range t.toolIdx {
 		if e.running && e.kind == entryTool {
 			e.running, e.stopped = false, true
+			e.touch()
+		}
+	}
+}
+
+// markKilledByInterrupt marks the commands of the interrupted turn that
+// died of the interrupt's signal (exit 130, 137, 143) as interrupted, not
+// failed: "‖ interrupted", never "✗ exit 137" (issue 35 item 9).
+func (t *threadView) markKilledByInterrupt() {
+	for i := len(t.entries) - 1; i >= 0; i-- {
+		e := t.entries[i]
+		if e.kind == entryUser {
+			return // the turn's start
+		}
+		if e.kind != entryTool || e.tool == nil || e.tool.ExitCode == nil {
+			continue
+		}
+		if c := *e.tool.ExitCode; c == 130 || c == 137 || c == 143 {
+			e.stopped = true
 			e.touch()
 		}
 	}

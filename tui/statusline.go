@@ -30,7 +30,11 @@ func (m Model) statusLine() string {
 		if n := len(m.appr.queue); n > 0 {
 			parts = append(parts, m.th.warn.Render(plural(n, "approval")+" waiting"))
 		}
-		parts = append(parts, m.info.Model+" · "+m.info.Provider)
+		mdl := m.info.Model
+		if t := m.sess.threads[m.focused]; t != nil && t.info.ReasoningEffort != "" {
+			mdl += " " + t.info.ReasoningEffort // the focused agent's effort, shown (item 20)
+		}
+		parts = append(parts, mdl+" · "+m.info.Provider)
 		parts = append(parts, m.location()) // the focused agent's
 		if t := m.sess.threads[m.focused]; t != nil {
 			if g, warn := m.contextGauge(t); warn {
