@@ -263,3 +263,59 @@ func TestSessionApprovalCoversQueuedTwin(t *testing.T) {
 		t.Fatalf("queue %+v", m.appr.queue)
 	}
 }
+
+// Items 8, 9, 18, 20: sending while scrolled up follows the answer; a
+// command killed by the interrupt is "‖ interrupted", not "✗ exit 137";
+// /compact's flash ends with the compaction; /model refuses an unknown
+// reasoning effort.
+func TestMinorItems(t *testing.T) {
+	fb := newFake(rootInfo())
+	m, _ := newTestModel(t, 100, 30, fb)
+	var evs []protocol.Event
+	for i := range 60 {
+		evs = append(evs, message(rootID, "line "+itoa(i)))
+	}
+	m = feed(m, evs...)
+	m, _ = press(m, "pgup")
+	if m.sess.threads[rootID].follow {
+		t.Fatal("pgup did not scroll up")
+	}
+	m = typeText(m, "next")
+	m, _ = press(m, "enter")
+	if !m.sess.threads[rootID].follow {
+		t.Fatal("sending while scrolled up did not jump to the answer (item 8)")
+	}
+
+	m = feed(m, userMsg(rootID, "run it"), status(rootID, protocol.Running(), 5*time.Second), toolBegin(rootID, "k", "exec_command", `{"cmd":"sleep 100"}`))
+	end := toolEnd(rootID, "k", "exec_command", `{"cmd":"sleep 100"}`, "")
+	code := 137
+	end.Tool.ExitCode = &code
+	m = feed(m, end, status(rootID, protocol.Interrupted(), 6*time.Second))
+	if s := screen(m); strings.Contains(s, "exit 137") || !strings.Contains(s, "‖ exec_command interrupted") {
+		t.Fatalf("item 9:\n%s", s)
+	}
+
+	m = typeText(m, "/compact")
+	m, _ = press(m, "enter")
+	if !strings.HasPrefix(m.flash, "compacting") {
+		t.Fatalf("flash %q", m.flash)
+	}
+	done := ev(protocol.EventContextCompacted, rootID, 7*time.Second)
+	done.Compaction = &protocol.Compaction{Trigger: protocol.CompactManual, TokensBefore: 4800, TokensAfter: 620}
+	m = feed(m, done)
+	if strings.Contains(screen(m), "compacting the conversation") {
+		t.Fatal("the compaction flash stayed after it ended (item 18)")
+	}
+
+	m = typeText(m, "/model gpt-test ludicrous")
+	m, cmd := press(m, "enter")
+	runCmd(cmd)
+	if !strings.Contains(m.flash, "unknown reasoning effort ludicrous") {
+		t.Fatalf("item 20: flash %q", m.flash)
+	}
+	for _, op := range fb.Ops() {
+		if op.Type == protocol.OpSetModel {
+			t.Fatalf("an unknown effort was sent: %+v", op)
+		}
+	}
+}
