@@ -115,6 +115,9 @@ func (m Model) composerLines() []string {
 		target = t.fullName()
 	}
 	label := m.th.dim.Render(" to " + target + " ")
+	if m.info.ReadOnly != "" {
+		label = m.th.warn.Render(" read-only: input is refused ")
+	}
 	border := m.th.composerBorder.Render(strings.Repeat("─", max(0, m.w-lipglossWidth(label)-2)))
 	lines := []string{m.th.composerBorder.Render("──") + label + border}
 	lines = append(append(m.slashMenuLines(), m.skillMenuLines()...), lines...)

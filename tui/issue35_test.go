@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/grovecli/grove/protocol"
+	"github.com/grovecli/grove/rollout"
 )
 
 // workerApproval is a request from the worker (not the root).
@@ -316,6 +317,54 @@ func TestMinorItems(t *testing.T) {
 	for _, op := range fb.Ops() {
 		if op.Type == protocol.OpSetModel {
 			t.Fatalf("an unknown effort was sent: %+v", op)
+		}
+	}
+}
+
+// Item 4: a session another grove writes is marked "open in pid N" in the
+// picker, the preview names the command and how to fork; opened, it shows
+// a read-only banner whole at any width, and a refused message's reason
+// is kept whole in the transcript.
+func TestSessionHeldElsewhere(t *testing.T) {
+	savedGone, savedHolder := dirGone, sessionHolder
+	dirGone = func(string) bool { return false }
+	sessionHolder = func(path string) (int, string) {
+		if strings.Contains(path, "held") {
+			return 4242, "grove -m gpt-5 fix the parser"
+		}
+		return 0, ""
+	}
+	defer func() { dirGone, sessionHolder = savedGone, savedHolder }()
+	home := t.TempDir()
+	id := protocol.ThreadID("00000001-0000-7000-8000-000000000001")
+	_ = rollout.AppendIndex(home, rollout.IndexEntry{ID: id, Cwd: "/work/project", UpdatedAt: t0, FirstPrompt: "refactor", RolloutPath: home + "/held.jsonl"})
+	c := &clock{t: t0}
+	m := NewModel(Options{StartInPicker: true, Home: home, Now: c.now})
+	mm, _ := m.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
+	m = mm.(Model)
+	mm, _ = m.Update(m.picker.load()())
+	m = mm.(Model)
+	if s := screen(m); !strings.Contains(s, "open in pid 4242") {
+		t.Fatalf("picker row:\n%s", s)
+	}
+	if meta := m.picker.previewMeta(m.picker.entries[0]); !strings.Contains(meta, "open in pid 4242 (grove -m gpt-5 fix the parser): opens read-only; grove resume --fork") {
+		t.Fatalf("preview meta %q", meta)
+	}
+
+	fb := newFake(rootInfo())
+	fb.info.ReadOnly = "read-only view: session rollout /home/u/.grove/sessions/x.jsonl is open for writing by process 4242 (grove): one grove at a time may continue a session; close that one, or fork this session into a new one with --fork. Input is refused while that grove runs; `grove resume --fork 0001` continues a copy"
+	for _, w := range []int{40, 80, 120} {
+		m, _ := newTestModel(t, w, 24, fb)
+		s := screen(m)
+		checkSize(t, s, w, 24)
+		flat := strings.Join(strings.Fields(strings.ReplaceAll(ansiStrip(s), "│", " ")), " ")
+		if !strings.Contains(s, "read-only: input is refused") || (w >= 80 && !strings.Contains(flat, "continues a copy")) {
+			t.Fatalf("%d: read-only banner cut:\n%s", w, s)
+		}
+		mm, _ := m.Update(sendFailedMsg{thread: rootID, text: "hi", err: fmt.Errorf("%s", fb.info.ReadOnly)})
+		m = mm.(Model)
+		if w >= 80 && !strings.Contains(strings.Join(strings.Fields(ansiStrip(screen(m))), " "), "not sent: read-only view") {
+			t.Fatalf("%d: refusal not in the transcript:\n%s", w, screen(m))
 		}
 	}
 }

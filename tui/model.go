@@ -405,6 +405,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case sendFailedMsg:
 		if t := m.sess.threads[msg.thread]; t != nil {
 			t.unqueue(msg.text)
+			// The whole reason, in the transcript where it wraps: the
+			// status line would cut it (issue 35 item 4).
+			t.add(&entry{kind: entryError, text: "not sent: " + msg.err.Error()})
+			t.follow = true
 		}
 		m.flash = "not sent: " + msg.err.Error()
 		return m, nil

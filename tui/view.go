@@ -162,7 +162,8 @@ func (m Model) paneLines(t *threadView, xw, h int) []string {
 		title = m.searchTitle()
 	}
 	banner := m.approvalBanner(xw)
-	bodyH := h - 1 - len(banner)
+	ro := m.readOnlyBanner(xw, h)
+	bodyH := h - 1 - len(banner) - len(ro)
 	body := m.r.transcriptLines(m.sess, t, xw, bodyH)
 	if showsWelcome(t, m.focused == m.sess.root) {
 		body = append(m.welcomeLines(xw), body...)
@@ -170,7 +171,8 @@ func (m Model) paneLines(t *threadView, xw, h int) []string {
 	if row := m.searchHit(); row >= 0 && row < len(body) {
 		body[row] = m.th.tableSel.Render(padRight(ansiStrip(body[row]), xw))
 	}
-	out := append([]string{padRight(title, xw)}, fit(body, xw, max(0, bodyH))...)
+	out := append([]string{padRight(title, xw)}, ro...)
+	out = append(out, fit(body, xw, max(0, bodyH))...)
 	return append(out, banner...)
 }
 
@@ -196,4 +198,17 @@ func (m Model) askBadge(id protocol.ThreadID) string {
 		return "⚠ "
 	}
 	return ""
+}
+
+// readOnlyBanner says, whole (wrapped, never cut), that the session is
+// open read-only and how to continue a copy (issue 35 item 4).
+func (m Model) readOnlyBanner(xw, h int) []string {
+	if m.info.ReadOnly == "" {
+		return nil
+	}
+	var out []string
+	for _, l := range wrap("⊘ "+m.info.ReadOnly, xw) {
+		out = append(out, m.th.warn.Render(padRight(l, xw)))
+	}
+	return out[:min(len(out), max(1, h/2))]
 }
