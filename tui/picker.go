@@ -1,8 +1,8 @@
 package tui
 
 import (
-	"maps"
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 

@@ -44,7 +44,9 @@ func TestTmuxModalFocusAndEsc(t *testing.T) {
 		t.Fatalf("a worker's modal over the root's pane, or the askers not badged:\n%s", s)
 	}
 	p.key("Tab")
-	s = p.wait("the asker's modal", func(s string) bool { return strings.Contains(s, "Allow this command?") && strings.Contains(s, "enter answer") })
+	s = p.wait("the asker's modal", func(s string) bool {
+		return strings.Contains(s, "Allow this command?") && strings.Contains(s, "enter answer")
+	})
 	m := regexp.MustCompile(`to (\S+) \(worker\)`).FindStringSubmatch(s)
 	if m == nil || !strings.Contains(s, "asked by: "+m[1]+" (worker) · root → "+m[1]) {
 		t.Fatalf("the modal and the composer do not name the same agent:\n%s", s)
