@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/google/uuid"
@@ -131,7 +132,23 @@ func (t *Thread) remoteCompaction(ctx context.Context, turnID string) (items []p
 		}
 		return nil, 0
 	}
-	return items, len(req.Items)
+	return t.withoutAgentsContext(items), len(req.Items) - len(t.agentsCtx)
+}
+
+// withoutAgentsContext drops the AGENTS.md block from items a compaction
+// kept: every request adds it again in front of the history.
+func (t *Thread) withoutAgentsContext(items []protocol.Item) []protocol.Item {
+	if len(t.agentsCtx) == 0 {
+		return items
+	}
+	out := items[:0:0]
+	for _, it := range items {
+		if it.Type == protocol.ItemMessage && it.Role == protocol.RoleUser && slices.ContainsFunc(t.agentsCtx, func(c protocol.Item) bool { return c.Content == it.Content }) {
+			continue
+		}
+		out = append(out, it)
+	}
+	return out
 }
 
 // requestSummary asks the model for the handoff summary. The request is

@@ -63,7 +63,7 @@ func (t *Thread) historyTokens() int64 {
 		}
 		return t.usageInput + since
 	}
-	return t.estTokens + approxTokens(t.instructions)
+	return t.estTokens + approxTokens(t.instructions) + agentsTokens(t.agentsCtx)
 }
 
 // noteRequestUsage records what the provider counted for a request that
@@ -165,4 +165,13 @@ func (e *Engine) ContextLimits(ctx context.Context, modelName string) (window, c
 		window = e.windows.lookup(ctx, e.opts.Client, modelName)
 	}
 	return window, e.autoCompactLimit(ctx, modelName)
+}
+
+// agentsTokens estimates the AGENTS.md block every request carries.
+func agentsTokens(items []protocol.Item) int64 {
+	var n int64
+	for _, it := range items {
+		n += itemTokens(it)
+	}
+	return n
 }

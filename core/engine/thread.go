@@ -37,14 +37,17 @@ type Thread struct {
 	mu           sync.Mutex
 	emitMu       sync.Mutex // publish + record of one event (publish)
 	instructions string
-	modelName    string
-	effort       string
-	cwd          string
-	sandbox      protocol.SandboxPolicy
-	note         string
-	name         string
-	firstPrompt  string
-	history      []protocol.Item
+	// agentsCtx is the user-role AGENTS.md block that opens every request
+	// (agentsContext); view starts with it.
+	agentsCtx   []protocol.Item
+	modelName   string
+	effort      string
+	cwd         string
+	sandbox     protocol.SandboxPolicy
+	note        string
+	name        string
+	firstPrompt string
+	history     []protocol.Item
 	// Context size bookkeeping (context_budget.go): estTokens estimates
 	// history[:estItems]; usageInput is the provider's input_tokens for
 	// the last request, which carried history[:usageAt].

@@ -204,7 +204,7 @@ func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, str
 			}
 		}
 		req := t.stepRequest(ctx, turnID, graceOnly)
-		sent := len(req.Items)
+		sent := len(req.Items) - len(t.agentsCtx)
 		steps++
 		t.mu.Lock()
 		t.steps = steps
@@ -440,7 +440,12 @@ func (t *Thread) accountUsage(turnID string, u protocol.TokenUsage) {
 // the client, encoded); the rest is shared.
 func (t *Thread) buildRequest() model.Request {
 	t.mu.Lock()
-	fresh := t.history[len(t.view):]
+	if len(t.view) == 0 {
+		// The AGENTS.md block leads the conversation, outside the history
+		// (not recorded as the user's words, rebuilt after compaction).
+		t.view = append(t.view, t.agentsCtx...)
+	}
+	fresh := t.history[len(t.view)-len(t.agentsCtx):]
 	if t.prefix == nil {
 		t.prefix = model.NewPrefixCache()
 	}

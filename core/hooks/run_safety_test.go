@@ -3,12 +3,14 @@ package hooks
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/grovecli/grove/core/testkit"
 )
 
 func runnerFor(t *testing.T, hooksJSON string, env func() []string) (*Runner, string) {
@@ -59,17 +61,10 @@ func TestTimeoutKillsProcessGroup(t *testing.T) {
 	}
 	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
 	// SIGKILL went to the group; wait for the kernel to finish the child.
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	testkit.Eventually(t, fmt.Sprintf("the hook's child %d to end", pid), func() bool {
 		stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-		if err != nil || strings.Contains(string(stat), ") Z ") {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the hook's child %d still runs: %s", pid, stat)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		return err != nil || strings.Contains(string(stat), ") Z ")
+	})
 }
 
 // Interrupting the turn cancels its hooks.
@@ -79,12 +74,10 @@ func TestCancelStopsHook(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan Outcome)
 	go func() { done <- r.PreToolUse(ctx, testContext(home), bash(t)) }()
-	for {
-		if _, err := os.Stat(filepath.Join(home, "started")); err == nil {
-			break
-		}
-		time.Sleep(5 * time.Millisecond) // polling a file the hook writes, not timing
-	}
+	testkit.Eventually(t, "the hook to start", func() bool {
+		_, err := os.Stat(filepath.Join(home, "started"))
+		return err == nil
+	})
 	cancel()
 	o := <-done
 	if len(o.Notes) != 1 || !strings.Contains(o.Notes[0], "cancelled") {

@@ -1,5 +1,7 @@
 package mcp
 
+//lint:file-ignore SA1019 MCP roots and sampling are deprecated (SEP-2577) but servers still use them during the deprecation window; grove keeps offering them
+
 import (
 	"context"
 	"encoding/json"
@@ -232,7 +234,11 @@ func (s *server) dial(ctx context.Context) (*connection, error) {
 		}
 		transport = t
 	} else {
-		t, proc := newStdioTransport(s.cfg, s.m.cwd)
+		cfg, err := s.m.launchSpec(s)
+		if err != nil {
+			return nil, err
+		}
+		t, proc := newStdioTransport(cfg)
 		transport, c.proc = t, proc
 	}
 	opts := &sdk.ClientOptions{

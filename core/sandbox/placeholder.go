@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"sync"
 	"syscall"
@@ -52,7 +53,9 @@ func claimPlaceholders(roots, homes []string) error {
 	var want []string
 	for _, r := range scannedRoots(roots) {
 		for _, name := range ProtectedNames {
-			want = append(want, filepath.Join(r, name))
+			if !slices.Contains(protectedFiles, name) {
+				want = append(want, filepath.Join(r, name))
+			}
 		}
 	}
 	for _, h := range homes {

@@ -88,7 +88,7 @@ func quarantineNew(spec helperSpec, st protectedState) []string {
 }
 
 func quarantine(p string) string {
-	const why = "workspace-write keeps .git, .grove, .codex, .agents and .claude read-only: a hook or agent definition there would run outside the sandbox"
+	const why = "workspace-write keeps .git, .grove, .codex, .agents, .claude and .mcp.json read-only: a hook, agent definition or MCP server there would run outside the sandbox"
 	for n := 1; n < 1000; n++ {
 		to := fmt.Sprintf("%s.grove-quarantine-%d", p, n)
 		if _, err := os.Lstat(to); err == nil {
