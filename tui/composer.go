@@ -114,9 +114,9 @@ func (m Model) composerLines() []string {
 	if t := m.sess.threads[m.focused]; t != nil {
 		target = t.fullName()
 	}
-	label := m.th.dim.Render(clip(" to "+target, max(1, m.w-3)) + " ")
+	label := m.th.dim.Render(" " + clip("to "+target, max(1, m.w-4)) + " ")
 	if m.info.ReadOnly != "" {
-		label = m.th.warn.Render(clip(" read-only: input is refused", max(1, m.w-3)) + " ")
+		label = m.th.warn.Render(" " + clip("read-only: input is refused", max(1, m.w-4)) + " ")
 	}
 	border := m.th.composerBorder.Render(strings.Repeat("─", max(0, m.w-lipglossWidth(label)-2)))
 	lines := []string{m.th.composerBorder.Render("──") + label + border}
