@@ -368,3 +368,16 @@ func TestSessionHeldElsewhere(t *testing.T) {
 		}
 	}
 }
+
+// Item 22: at 80 columns the help wraps its long rows instead of cutting
+// them.
+func TestHelpWrapsAt80(t *testing.T) {
+	m, _ := newTestModel(t, 80, 60, newFake(rootInfo()))
+	m, _ = press(m, "?")
+	flat := strings.Join(strings.Fields(m.render()), " ")
+	for _, b := range keys.FullHelp()[0] {
+		if d := strings.Join(strings.Fields(b.Help().Desc), " "); !strings.Contains(flat, d) {
+			t.Errorf("help lost %q", d)
+		}
+	}
+}
