@@ -381,3 +381,18 @@ func TestHelpWrapsAt80(t *testing.T) {
 		}
 	}
 }
+
+// Item 21: a 200-line paste sent is a dozen rows and a count in the
+// transcript, not 200 rows.
+func TestLongMessageIsCollapsed(t *testing.T) {
+	m, _ := newTestModel(t, 80, 24, newFake(rootInfo()))
+	var b strings.Builder
+	for i := 1; i <= 200; i++ {
+		fmt.Fprintf(&b, "pasted %d\n", i)
+	}
+	m = feed(m, userMsg(rootID, strings.TrimSpace(b.String())))
+	s := screen(m)
+	if !strings.Contains(s, "… 188 more lines sent") || strings.Contains(s, "pasted 200") {
+		t.Fatalf("the paste is not collapsed:\n%s", s)
+	}
+}

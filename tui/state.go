@@ -301,7 +301,7 @@ func (s *session) applyMsg(t *threadView, msg protocol.EventMsg, ev protocol.Eve
 	case protocol.UserMessageMsg:
 		s.review.noteTurn(t, at)
 		t.unqueue(m.Text)
-		t.add(&entry{kind: entryUser, text: m.Text})
+		t.add(&entry{kind: entryUser, text: m.Text, collapsed: true})
 	case protocol.AgentInputMsg:
 		// Another agent's message: shown as from that agent, never as the user's.
 		from := "agent " + m.From.Short()
@@ -512,7 +512,7 @@ func (s *session) loadHistory(t *threadView, items []protocol.Item) {
 				}
 				t.add(&entry{kind: entryAssistant, text: text, final: true})
 			} else if it.Role == protocol.RoleUser {
-				t.add(&entry{kind: entryUser, text: it.Content})
+				t.add(&entry{kind: entryUser, text: it.Content, collapsed: true})
 			} else if it.Role == protocol.RoleAgent {
 				t.add(&entry{kind: entryInfo, text: "message from agent " + it.From.Short() + ":\n" + it.Content})
 			}
