@@ -493,7 +493,7 @@ func TestNotifications(t *testing.T) {
 func TestHelpAndSlashCompletion(t *testing.T) {
 	m, _ := newTestModel(t, 80, 24, newFake(rootInfo()))
 	m, _ = press(m, "?")
-	if !m.help || !strings.Contains(screen(m), "ctrl+t") {
+	if !m.help || !strings.Contains(screen(m), "ctrl+r") {
 		t.Fatal("help overlay")
 	}
 	m, _ = press(m, "x")
