@@ -342,7 +342,7 @@ func TestTmuxTreeCursorStaysVisible(t *testing.T) {
 		p.key("Down")
 	}
 	p.key("Enter") // focus the last agent (spawn order is not fixed)
-	s := p.wait("the last agent's transcript", func(s string) bool { return strings.Contains(s, "explorer ✓ completed · task ") })
+	s := p.wait("the last agent's transcript", func(s string) bool { return strings.Contains(s, "(explorer) ✓ completed · task ") })
 	title := strings.SplitN(s, "\n", 3)[1]
 	note := title[strings.Index(title, "task "):][:len("task 00")]
 	var tree []string
@@ -457,7 +457,7 @@ func TestTmuxEscalationYolo(t *testing.T) {
 	// the engine's and the login shell's part (a stale pyenv rehash lock
 	// stalls every bash -lc for 60 s on this machine: .ci/run clears it).
 	p.wait("the escalation answered", func(s string) bool {
-		return !strings.Contains(s, "outside the sandbox") && !strings.Contains(s, "1 approval")
+		return !strings.Contains(s, "Allow this command?") && !strings.Contains(s, "1 approval") && strings.Contains(s, "✔ You approved outside the sandbox")
 	})
 	p.key("C-c")
 	p.key("C-c")
