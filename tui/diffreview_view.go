@@ -199,7 +199,7 @@ func (m Model) reviewTitle(hs []reviewHunk, w int) string {
 		}
 	}
 	title := m.th.paneTitle.Render("Diff review") + m.th.dim.Render(" · "+scope)
-	stats := " · "+plural(files, "file")+" "+plural(len(hs), "hunk")+" " + m.th.done.Render(fmt.Sprintf("+%d", add)) + " " + m.th.failed.Render(fmt.Sprintf("-%d", del))
+	stats := " · " + plural(files, "file") + " " + plural(len(hs), "hunk") + " " + m.th.done.Render(fmt.Sprintf("+%d", add)) + " " + m.th.failed.Render(fmt.Sprintf("-%d", del))
 	if reverted+accepted > 0 {
 		stats += m.th.dim.Render(fmt.Sprintf(" · %d reverted · %d accepted", reverted, accepted))
 	}

@@ -23,6 +23,12 @@ func (m *Model) modalShown() bool {
 	return m.appr.current() != nil && m.appr.asker(m.sess) == m.focused && m.topLayer() == layerMain
 }
 
+// questionShown reports whether request_user_input's question card is in
+// the pane: one waits and no approval modal is on screen (the modal first).
+func (m *Model) questionShown() bool {
+	return m.quest.current() != nil && !m.modalShown() && m.topLayer() == layerMain
+}
+
 // focusThread shows agent id. A modal that comes on screen with it starts
 // over (fresh grace, not focused): it was not seen before; one that goes
 // off screen gives its keys back.

@@ -197,6 +197,11 @@ func (m Model) mainKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.goToApproval()
 		return m, nil
 	}
+	if m.questionShown() && !isScrollKey(k, false) {
+		if done, cmd := m.questionKey(k, m.now()); done {
+			return m, cmd
+		}
+	}
 	if mm, cmd, ok := m.globalKey(msg); ok {
 		return mm, cmd
 	}

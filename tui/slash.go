@@ -30,6 +30,7 @@ var slashCommands = []struct {
 	{"/mcp", "MCP servers: state, tools, errors", false},
 	{"/approvals", "approval mode: /approvals [mode] (shift+tab)", false},
 	{"/status", "model, approvals, tokens and context now", false},
+	{"/ps", "running sessions (commands left running): /ps, /ps kill <id>", false},
 	{"/help", "show keys and commands", false},
 	{"/quit", "quit grove", false},
 }
@@ -362,6 +363,8 @@ func (m Model) slash(text string) (tea.Model, tea.Cmd) {
 		return m, m.approvalsCommand(arg)
 	case "/status":
 		m.statusCommand()
+	case "/ps":
+		return m.ps(arg)
 	case "/mcp":
 		if m.opts.MCPServers == nil {
 			m.flash = "no MCP servers configured ([mcp_servers] in config.toml, or .mcp.json)"

@@ -131,6 +131,8 @@ func (m Model) bodyLines(h int) []string {
 		}
 		right = fit(right, xw, above)
 		right = append(right, modal...)
+	case m.questionShown():
+		right = m.questionBody(xw, h)
 	case t != nil:
 		right = m.paneLines(t, xw, h)
 	default:

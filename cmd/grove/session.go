@@ -279,6 +279,12 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 	if prov.Demo {
 		sampler = nil // the demo's scripted answers are not a model to lend
 	}
+	toolCfg, err := toolConfig(cfg)
+	if err != nil {
+		hookRunner.Close()
+		hosts.close()
+		return nil, err
+	}
 	reg, mcpMgr, err := newToolRegistry(cfg, cwd, sampler)
 	if err != nil {
 		hookRunner.Close()
@@ -295,7 +301,7 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 		OutputSchema: o.outputSchema,
 		Headless:     o.headless, ApproveWorkdirs: o.approveWorkdirs || cfg.Exec.ApproveWorkdirs,
 		Demo: prov.Demo, Tools: reg,
-		Surfaces:      []engine.SurfaceFactory{surface.CollabFactory, task.Factory(taskOptions(cfg)), inbox.New, sessions.Factory(sessions.Options{Profiles: sessionProfiles(cfg.Agents.Profiles)})},
+		Surfaces:      surfaceFactories(cfg),
 		SelectSurface: surface.Selector(cfg.Agents.Surface),
 		ModelAliases:  cfg.Agents.ModelAliases,
 		Hooks:         hookRunner,
@@ -304,6 +310,7 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 		OpenHost:      hosts.open,
 		ContextWindow: cfg.ModelContextWindow, AutoCompactTokenLimit: cfg.ModelAutoCompactTokenLimit,
 		PrewarmTools: true,
+		ToolConfig:   toolCfg,
 	})
 	if err != nil {
 		hookRunner.Close()
@@ -437,4 +444,9 @@ func taskOptions(cfg *config.Config) task.Options {
 		Disabled: !cfg.SubagentsEnabled(),
 		Defaults: task.Defaults{MaxTurns: turns, MaxTime: time.Duration(timeout) * time.Second},
 	}
+}
+
+// surfaceFactories are the delegation tool surfaces a session offers.
+func surfaceFactories(cfg *config.Config) []engine.SurfaceFactory {
+	return []engine.SurfaceFactory{surface.CollabFactory, task.Factory(taskOptions(cfg)), inbox.New, sessions.Factory(sessions.Options{Profiles: sessionProfiles(cfg.Agents.Profiles)})}
 }

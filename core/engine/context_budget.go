@@ -146,8 +146,12 @@ func providerContextWindow(ctx context.Context, c model.Client, name string) int
 func (t *Thread) needsCompaction(ctx context.Context) bool {
 	t.mu.Lock()
 	name, again := t.modelName, t.compactedSinceReply
+	backingOff := t.compactSkip > 0
+	if backingOff && !again {
+		t.compactSkip-- // one step of the back-off spent
+	}
 	t.mu.Unlock()
-	if again {
+	if again || backingOff {
 		return false
 	}
 	limit := t.e.autoCompactLimit(ctx, name)

@@ -58,6 +58,7 @@ func (e *Engine) resumeThread(id protocol.ThreadID) (protocol.AgentStatus, error
 	// A reopened agent is idle, waiting for input.
 	st := protocol.Completed(last, last != "")
 	t.setStatus(st)
+	e.noteGoneSessions(t, sess.Items)
 	if p := e.thread(t.parentID); p != nil && !p.isClosed() {
 		e.startObserver(p, t, t.spawnCallID)
 	}
@@ -108,7 +109,9 @@ func (e *Engine) ResumeSession(id string) (protocol.ThreadID, error) {
 	for _, w := range sess.Warnings {
 		e.bus.Publish(protocol.NewEvent(root.id, "", protocol.WarningMsg{Text: w}))
 	}
+	e.noteGoneSessions(root, sess.Items)
 	e.restoreInbox(root, sess.Events)
+	e.tellUnfinishedReverts(root, sess.Events)
 	if err := e.registerClosedChildren(root); err != nil {
 		e.bus.Publish(protocol.NewEvent(root.id, "", protocol.WarningMsg{Text: fmt.Sprintf("some sub-agents of this session could not be restored: %v", err)}))
 	}
@@ -169,6 +172,7 @@ func (e *Engine) registerClosedChildren(parent *Thread) error {
 			continue
 		}
 		e.restoreInbox(child, sess.Events)
+		e.tellUnfinishedReverts(child, sess.Events)
 		if err := e.registerClosedChildren(child); err != nil && firstErr == nil {
 			firstErr = err
 		}

@@ -62,6 +62,9 @@ type Thread struct {
 	prefix *model.PrefixCache
 	// compactedSinceReply: compacted, and no model reply since.
 	compactedSinceReply bool
+	// compactFailures counts automatic compactions failed in a row;
+	// compactSkip is how many more steps skip one (back off across steps).
+	compactFailures, compactSkip int
 	// compactPending asks the loop for a manual compaction (OpCompact),
 	// with compactNote's extra instructions.
 	compactPending bool

@@ -31,6 +31,9 @@ type StartRequest struct {
 	Stdin *os.File
 	// Out receives stdout and stderr.
 	Out *os.File
+	// TTY says Stdin and Out are the same pseudo-terminal slave (grove
+	// holds the master): it becomes the command's controlling terminal.
+	TTY bool
 }
 
 // NamespacesAvailable reports whether restricted commands get their own
@@ -80,13 +83,13 @@ func Start(r StartRequest) (*Process, error) {
 	}
 	if spec, ok := pooledSpec(policy, cwd); len(argv) > 0 && ok {
 		spec.Dir = absolute("", dir)
-		p, err := startInPool(spec, argv, env, r.Stdin, r.Out)
+		p, err := startInPool(spec, poolRequest{Op: "start", Argv: argv, Env: env, TTY: r.TTY}, r.Stdin, r.Out)
 		if err != nil {
 			return nil, err
 		}
 		return &Process{pooled: p}, nil
 	}
-	cmd, err := CommandIn(context.Background(), policy, cwd, dir, argv)
+	cmd, err := commandIn(context.Background(), policy, cwd, dir, argv, r.TTY)
 	if err != nil {
 		return nil, err
 	}
@@ -138,6 +141,30 @@ func (p *Process) Stop() error {
 		return p.pooled.stop()
 	}
 	return Stop(p.cmd)
+}
+
+// Interrupt delivers SIGINT to the command's process group, as Ctrl+C in
+// a terminal would. A command that is the first process of its own PID
+// namespace (pooled, with namespaces) ignores a signal it has no handler
+// for; the helper then does what the default action would, ending it with
+// the exit code 130 (128+SIGINT). A command run by a helper of its own is
+// stopped with its tree instead.
+func (p *Process) Interrupt() error {
+	if p.pooled != nil {
+		return p.pooled.signal(poolSignalGroup)
+	}
+	return Stop(p.cmd)
+}
+
+// InterruptInit follows up a Ctrl+C typed on the command's terminal: the
+// terminal already signalled the foreground group, but a first process of
+// a PID namespace without a SIGINT handler ignored it; the helper ends it
+// as the default action would (exit code 130). Nothing happens otherwise.
+func (p *Process) InterruptInit() error {
+	if p.pooled != nil {
+		return p.pooled.signal(poolSignalInit)
+	}
+	return nil
 }
 
 // Kill is the last resort when Stop did not end it in time.
