@@ -102,3 +102,24 @@ func flockHolder(dev uint64, ino uint64) int {
 	}
 	return byIno
 }
+
+// Holder names the live process writing the rollout at path, without
+// taking its lock (the session picker asks for every row): pid 0 when
+// nobody holds it or the holder cannot be found.
+func Holder(path string) (pid int, cmd string) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return 0, ""
+	}
+	sys, ok := st.Sys().(*syscall.Stat_t)
+	if !ok {
+		return 0, ""
+	}
+	if pid = flockHolder(sys.Dev, sys.Ino); pid <= 0 || pid == os.Getpid() {
+		return 0, ""
+	}
+	if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid)); err == nil {
+		cmd = strings.TrimSpace(strings.ReplaceAll(string(b), "\x00", " "))
+	}
+	return pid, cmd
+}

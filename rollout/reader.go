@@ -149,3 +149,15 @@ func (s *Session) add(b []byte) error {
 	}
 	return nil
 }
+
+// TotalUsage is the thread's token total as its last token_usage event
+// recorded it (zero when none was): a resumed thread counts on from it, so
+// its totals never fall back to what the new run alone spent.
+func (s *Session) TotalUsage() protocol.TokenUsage {
+	for i := len(s.Events) - 1; i >= 0; i-- {
+		if ev := s.Events[i]; ev.Type == protocol.EventTokenUsage && ev.TotalUsage != nil {
+			return *ev.TotalUsage
+		}
+	}
+	return protocol.TokenUsage{}
+}

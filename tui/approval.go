@@ -56,6 +56,16 @@ type approvals struct {
 	// scroll is the first shown row of the request's body (a long
 	// command), moved with pgup/pgdn while the modal has the focus.
 	scroll int
+	// page is how many body rows the modal showed at the last key (what
+	// pgup/pgdn move); seen marks the body rows that have been on screen
+	// at width seenW: a command to run outside the sandbox cannot be
+	// approved before every row was (issue 35 item 5).
+	page  int
+	seen  []bool
+	seenW int
+	// unread is set when an approval was refused because rows were not
+	// seen yet: the modal says so.
+	unread bool
 }
 
 func (a *approvals) push(r protocol.ApprovalRequest, now time.Time) {
@@ -90,6 +100,30 @@ func (a *approvals) show(now time.Time) {
 	a.focused, a.typed = false, false
 	a.choice, a.scroll = 0, 0
 	a.confirmAt, a.confirmWith = time.Time{}, ""
+	a.seen, a.seenW, a.unread, a.page = nil, 0, false, 0
+}
+
+// markSeen records that body rows [top, top+n) of a body of total rows,
+// at width w, are on screen.
+func (a *approvals) markSeen(top, n, total, w int) {
+	if w != a.seenW || len(a.seen) != total {
+		a.seen, a.seenW = make([]bool, total), w // another width: other rows
+	}
+	for i := max(0, top); i < min(total, top+n); i++ {
+		a.seen[i] = true
+	}
+	a.page = n
+}
+
+// unseen is how many body rows have not been on screen.
+func (a *approvals) unseen() int {
+	n := 0
+	for _, ok := range a.seen {
+		if !ok {
+			n++
+		}
+	}
+	return n
 }
 
 func (a *approvals) current() *protocol.ApprovalRequest {
@@ -165,10 +199,10 @@ func (a *approvals) key(k string, now time.Time) (approvalAction, protocol.Revie
 		a.focused = false // back to the composer
 		return approvalHandled, ""
 	case "pgup":
-		a.scroll = max(0, a.scroll-3)
+		a.scroll = max(0, a.scroll-max(1, a.page-1))
 		return approvalHandled, ""
-	case "pgdown":
-		a.scroll += 3 // the view clamps it to the body
+	case "pgdown", " ", "space":
+		a.scroll += max(1, a.page-1) // a page, one row kept; the view clamps it
 		return approvalHandled, ""
 	case "enter":
 		if !a.accepting(now) {
@@ -193,6 +227,10 @@ func (a *approvals) key(k string, now time.Time) (approvalAction, protocol.Revie
 // outside the sandbox, first asks for a confirmation.
 func (a *approvals) pick(i int, now time.Time) (approvalAction, protocol.ReviewDecision) {
 	d := approvalChoices[i].decision
+	if d.Approved() && outsideSandbox(a.current()) && a.unseen() > 0 {
+		a.unread = true // the whole command first
+		return approvalHandled, ""
+	}
 	if d == protocol.DecisionApprovedForSession || d.Approved() && outsideSandbox(a.current()) {
 		a.confirmAt, a.confirmWith = now, d
 		return approvalHandled, ""
@@ -217,14 +255,19 @@ func approvalSummary(r protocol.ApprovalRequest) string {
 	return strings.Join(r.Files, ", ")
 }
 
-// asker is the thread whose transcript stays visible above the modal: the
-// one that asks when it is known, else the thread the request is routed to
-// (a sub-agent that does not exist yet asks through its parent).
+// asker is the agent the shown request belongs to: the one that asks
+// when it is known, else the thread the request is routed to (a sub-agent
+// that does not exist yet asks through its parent).
 func (a *approvals) asker(s *session) protocol.ThreadID {
 	req := a.current()
 	if req == nil {
 		return ""
 	}
+	return askerOf(req, s)
+}
+
+// askerOf is the agent request req belongs to.
+func askerOf(req *protocol.ApprovalRequest, s *session) protocol.ThreadID {
 	if _, ok := s.threads[req.ThreadID]; ok {
 		return req.ThreadID
 	}
@@ -232,4 +275,27 @@ func (a *approvals) asker(s *session) protocol.ThreadID {
 		return req.RouteThreadID
 	}
 	return s.root
+}
+
+// waits reports whether agent id has a request waiting on the user.
+func (a *approvals) waits(s *session, id protocol.ThreadID) bool {
+	for i := range a.queue {
+		if askerOf(&a.queue[i], s) == id {
+			return true
+		}
+	}
+	return false
+}
+
+// sameAs lists the queued requests identical to req in what they would
+// run: kind, command or files, directory and sandbox.
+func (a *approvals) sameAs(req protocol.ApprovalRequest) []protocol.ApprovalRequest {
+	var out []protocol.ApprovalRequest
+	for _, q := range a.queue {
+		if q.ID != req.ID && q.Kind == req.Kind && q.Command == req.Command && q.Cwd == req.Cwd &&
+			q.Sandbox == req.Sandbox && q.Dir == req.Dir && strings.Join(q.Files, "\x00") == strings.Join(req.Files, "\x00") && q.Patch == req.Patch {
+			out = append(out, q)
+		}
+	}
+	return out
 }

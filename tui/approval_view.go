@@ -28,18 +28,9 @@ func (r *renderer) modalLines(a *approvals, s *session, w, maxH int) []string {
 	if a.current() == nil || maxH < 1 || w < 1 {
 		return nil
 	}
-	boxW := min(w, 100)
-	border := maxH >= 7 && boxW >= 24
-	inner := boxW
-	if border {
-		inner = boxW - 4 // double border and one column of padding each side
-	}
+	border, inner, room := modalBox(w, maxH)
 	p := r.modalParts(a, s, inner)
-	room := maxH
-	if border {
-		room -= 2
-	}
-	lines := layoutModal(p, a, room, inner, r.th.dim.Render)
+	lines := layoutModal(p, planModal(p, a, room), inner, r.th.dim.Render)
 	for i, l := range lines {
 		lines[i] = padRight(l, inner)
 	}
@@ -51,44 +42,93 @@ func (r *renderer) modalLines(a *approvals, s *session, w, maxH int) []string {
 	return strings.Split(box, "\n")
 }
 
-// layoutModal picks the lines that fit in room rows: the title and the
-// first body rows always, then the short options, the info lines, the
-// full options, more of the body, and the reason.
-func layoutModal(p modalParts, a *approvals, room, inner int, dim func(...string) string) []string {
+// modalBox is the modal's frame at most w×maxH: whether it has a border,
+// its inner width and its rows for lines.
+func modalBox(w, maxH int) (border bool, inner, room int) {
+	boxW := min(w, 100)
+	border = maxH >= 7 && boxW >= 24
+	inner, room = boxW, maxH
+	if border {
+		inner, room = boxW-4, maxH-2 // double border and one column of padding each side
+	}
+	return border, inner, room
+}
+
+// modalWindow is the part of the request's body the modal shows at most
+// w×maxH: its first row, how many rows, and how many there are.
+func (r *renderer) modalWindow(a *approvals, s *session, w, maxH int) (top, rows, total int) {
+	if a.current() == nil || maxH < 1 || w < 1 {
+		return 0, 0, 0
+	}
+	_, inner, room := modalBox(w, maxH)
+	p := r.modalParts(a, s, inner)
+	pl := planModal(p, a, room)
+	return pl.top, pl.bodyRows, len(p.body)
+}
+
+// modalPlan is how many rows of each part fit.
+type modalPlan struct {
+	bodyRows, top, info, why int
+	fullOpts, shortOpts      bool
+}
+
+// planModal picks what fits in room rows: the title and the first body
+// rows always, then the short options, the info lines, the first rows of
+// the reason (why the agent asks must show), the full options, more of
+// the body, and the rest of the reason.
+func planModal(p modalParts, a *approvals, room int) modalPlan {
+	var pl modalPlan
 	if room <= 1 {
-		return p.title[:min(room, 1)]
+		return pl
 	}
 	left := room - 1 // the title
-	bodyRows := min(len(p.body), max(1, min(3, left-1)))
-	left -= bodyRows
-	opts := []string(nil)
+	pl.bodyRows = min(len(p.body), max(1, min(3, left-1)))
+	left -= pl.bodyRows
 	if left > 0 {
-		opts, left = []string{p.short}, left-1
+		pl.shortOpts, left = true, left-1
 	}
-	info := p.info[:min(len(p.info), max(0, left))]
-	left -= len(info)
-	if extra := len(p.opts) - len(opts); left >= extra && extra > 0 {
-		opts, left = p.opts, left-extra
+	pl.info = min(len(p.info), max(0, left))
+	left -= pl.info
+	pl.why = min(len(p.why), 2, max(0, left))
+	left -= pl.why
+	if extra := len(p.opts) - 1; left >= extra && extra > 0 {
+		pl.fullOpts, left = true, left-extra
 	}
-	more := min(len(p.body)-bodyRows, max(0, left))
-	bodyRows, left = bodyRows+more, left-more
-	why := append([]string(nil), p.why[:min(len(p.why), max(0, left))]...)
+	more := min(len(p.body)-pl.bodyRows, max(0, left))
+	pl.bodyRows, left = pl.bodyRows+more, left-more
+	more = min(len(p.why)-pl.why, max(0, left))
+	pl.why += more
+	// The body window: scrolled by the user, clamped to what exists.
+	pl.top = min(max(0, a.scroll), len(p.body)-pl.bodyRows)
+	return pl
+}
+
+// layoutModal lays the planned lines out. When the body does not fit, the
+// title starts with where the window is (↕1–4/83), so no width cuts it.
+func layoutModal(p modalParts, pl modalPlan, inner int, dim func(...string) string) []string {
+	if pl.bodyRows == 0 {
+		return []string{clipANSI(p.title[0], inner)}
+	}
+	why := append([]string(nil), p.why[:pl.why]...)
 	if n := len(why); n > 0 && n < len(p.why) {
 		why[n-1] = clipANSI(why[n-1], inner-2) + dim(" …") // the reason goes on
 	}
-
-	// The body window: scrolled by the user, clamped to what exists.
-	top := min(max(0, a.scroll), len(p.body)-bodyRows)
-	body := p.body[top : top+bodyRows]
+	body := p.body[pl.top : pl.top+pl.bodyRows]
 	title := p.title[0]
-	if bodyRows < len(p.body) {
-		title += dim(fmt.Sprintf(" ↕%d–%d/%d", top+1, top+bodyRows, len(p.body)))
+	if pl.bodyRows < len(p.body) {
+		title = dim(fmt.Sprintf("↕%d–%d/%d ", pl.top+1, pl.top+pl.bodyRows, len(p.body))) + title
 	}
 	out := []string{clipANSI(title, inner)}
 	out = append(out, body...)
-	out = append(out, info...)
+	out = append(out, p.info[:pl.info]...)
 	out = append(out, why...)
-	return append(out, opts...)
+	switch {
+	case pl.fullOpts:
+		out = append(out, p.opts...)
+	case pl.shortOpts:
+		out = append(out, p.short)
+	}
+	return out
 }
 
 // modalParts builds every line of the modal at width inner.
@@ -184,31 +224,23 @@ func (r *renderer) sandboxLine(req *protocol.ApprovalRequest, s *session, inner 
 	return r.th.dim.Render("sandbox: ") + clip(string(mode), inner-9)
 }
 
-// askerLine names the agent that asks: label, type and its path in the
-// tree (root → … → it).
+// askerLine names the agent that asks, with its role, and its path in
+// the tree when it is not the root: "Euclid (worker) · root → Euclid".
 func askerLine(req *protocol.ApprovalRequest, s *session) string {
-	path := strings.Join(req.Chain, " → ")
 	at := s.threads[req.ThreadID]
 	if at == nil {
-		if path == "" {
-			return "agent " + req.ThreadID.Short()
+		if path := strings.Join(req.Chain, " → "); path != "" {
+			return path
 		}
-		return path
+		return "agent " + req.ThreadID.Short()
 	}
 	var chain []string
 	for t, n := at, 0; t != nil && n < 64; t, n = s.threads[t.info.ParentID], n+1 {
-		chain = append([]string{roleLabel(t.info)}, chain...)
+		chain = append([]string{t.name()}, chain...)
 	}
-	typ := at.info.AgentType
-	if typ == "" {
-		typ = "default"
-	}
+	line := at.fullName()
 	if len(chain) > 1 {
-		path = strings.Join(chain, " → ")
-	}
-	line := roleLabel(at.info) + " (" + typ + ")"
-	if path != "" && path != roleLabel(at.info) {
-		line += " · " + path
+		line += " · " + strings.Join(chain, " → ")
 	}
 	return line
 }
@@ -274,8 +306,11 @@ func (r *renderer) approvalShort(a *approvals, inner int) string {
 
 // focusLine says where keys go now.
 func (r *renderer) focusLine(a *approvals, inner int) string {
+	if a.focused && a.unread && a.unseen() > 0 {
+		return r.th.warn.Render(clip("read the whole command first: pgdn shows the "+plural(a.unseen(), "row")+" not seen yet", inner))
+	}
 	if a.focused {
-		return r.th.dim.Render(clip("↑↓ choose · enter answer · pgup/pgdn scroll · tab back to typing", inner))
+		return r.th.dim.Render(clip("↑↓ choose · enter answer · pgup/pgdn page · tab back to typing", inner))
 	}
 	return r.th.warn.Render(clip("typing goes to the composer · tab to answer", inner))
 }

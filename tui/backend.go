@@ -35,4 +35,7 @@ type SessionInfo struct {
 	ApprovalPolicy protocol.ApprovalPolicy
 	SandboxMode    protocol.SandboxMode
 	Home           string // $GROVE_HOME, for the resume picker
+	// ReadOnly says why the session is open read-only (another grove
+	// writes it) and how to continue a copy; "" when it is writable.
+	ReadOnly string
 }

@@ -157,7 +157,7 @@ func (r *renderer) cardAgent(s *session, e *entry, id protocol.ThreadID, inner i
 	if !returned || e.running {
 		st = live
 	}
-	line := fmt.Sprintf("%s %s %s %s", r.statusGlyph(st), r.th.cardTitle.Render(roleLabel(t.info)), r.th.dim.Render(id.Short()), r.th.dim.Render(statusWord(st)))
+	line := fmt.Sprintf("%s %s %s %s", r.statusGlyph(st), r.th.cardTitle.Render(t.name()), r.th.dim.Render(id.Short()), r.th.dim.Render(statusWord(st)))
 	switch {
 	case e.cardCall == "close_agent" && !e.running && !e.tool.IsError:
 		line += r.th.closed.Render(" → closed")
@@ -221,7 +221,7 @@ func wokeBy(s *session, e *entry) string {
 		}
 		label := string(id.Short())
 		if t := s.threads[id]; t != nil {
-			label = roleLabel(t.info)
+			label = t.name()
 		}
 		parts = append(parts, label+" "+statusWord(st))
 	}

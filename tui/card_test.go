@@ -20,13 +20,13 @@ func TestCardShowsWhatWaitReturned(t *testing.T) {
 		status(explorerID, protocol.Completed("Parser is in parse.go:42", true), 9*time.Second),
 		toolEnd(rootID, "w1", "wait", waitArgs, `{"status":{"`+string(explorerID)+`":{"completed":"Parser is in parse.go:42"}},"timed_out":false}`, explorerID),
 	)
-	if s := screen(m); !strings.Contains(s, "explorer 0explor1 completed") || strings.Contains(s, "· now") {
+	if s := screen(m); !strings.Contains(s, nick(m, explorerID)+" 0explor1 completed") || strings.Contains(s, "· now") {
 		t.Fatalf("fresh wait card:\n%s", s)
 	}
 	// Later the explorer is sent more work and then closed.
 	m = feed(m, status(explorerID, protocol.Running(), 12*time.Second), status(explorerID, protocol.Shutdown(), 14*time.Second))
 	s := screen(m)
-	if !strings.Contains(s, "explorer 0explor1 completed · now ■ closed") || !strings.Contains(s, "Parser is in parse.go:42") {
+	if !strings.Contains(s, nick(m, explorerID)+" 0explor1 completed · now ■ closed") || !strings.Contains(s, "Parser is in parse.go:42") {
 		t.Fatalf("the wait card rewrote what wait returned:\n%s", s)
 	}
 }
@@ -41,11 +41,11 @@ func TestClosedChildKeepsHowItEnded(t *testing.T) {
 		status(explorerID, protocol.Shutdown(), 10*time.Second),
 	)
 	tree := strings.Split(screen(m), "\n")[3]
-	if !strings.Contains(tree, "✓ explorer") || !strings.Contains(tree, "0:07") {
+	if !strings.Contains(tree, "✓ "+nick(m, explorerID)+" (explorer)") || !strings.Contains(tree, "0:07") {
 		t.Fatalf("tree row %q", tree)
 	}
 	m.focusThread(explorerID)
-	if title := strings.Split(screen(m), "\n")[1]; !strings.Contains(title, "explorer ✓ completed, closed") {
+	if title := strings.Split(screen(m), "\n")[1]; !strings.Contains(title, "(explorer) ✓ completed, closed") {
 		t.Fatalf("title %q", title)
 	}
 }
@@ -85,12 +85,12 @@ func TestGoldenResumedSession(t *testing.T) {
 		s := screen(m)
 		checkSize(t, s, size[0], size[1])
 		golden(t, sizeName(size), s)
-		for _, bad := range []string{`{"`, "■ explorer", "■ worker", "0:00"} {
+		for _, bad := range []string{`{"`, "■ " + nick(m, explorerID), "■ careful", "0:00"} {
 			if strings.Contains(s, bad) {
 				t.Errorf("%v: resumed screen shows %q:\n%s", size, bad, s)
 			}
 		}
-		for _, want := range []string{"✓ explorer", "✗ worker/careful", "close_agent"} {
+		for _, want := range []string{"(explorer)", "✗ careful (worker)", "close_agent"} {
 			if !strings.Contains(s, want) {
 				t.Errorf("%v: resumed screen lacks %q:\n%s", size, want, s)
 			}
@@ -111,14 +111,14 @@ func TestWaitSaysWhyTheParentWoke(t *testing.T) {
 		toolBegin(rootID, "w1", "wait", args),
 		status(workerID, protocol.Interrupted(), 5*time.Second),
 	)
-	if s := screen(m); !strings.Contains(s, "worker was interrupted; root is still waiting on it") {
+	if s := screen(m); !strings.Contains(s, nick(m, workerID)+" (worker) was interrupted") || strings.Contains(s, "still waiting") {
 		t.Fatalf("no hint about the interrupted agent:\n%s", s)
 	}
 	m = feed(m,
 		status(explorerID, protocol.Completed("found it", true), 9*time.Second),
 		toolEnd(rootID, "w1", "wait", args, `{"status":{"`+string(explorerID)+`":{"completed":"found it"}},"timed_out":false}`, explorerID, workerID),
 	)
-	if s := screen(m); !strings.Contains(s, "wait → woke: explorer completed") {
+	if s := screen(m); !strings.Contains(s, "wait → woke: "+nick(m, explorerID)+" completed") {
 		t.Fatalf("wait does not say what woke it:\n%s", s)
 	}
 }

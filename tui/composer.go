@@ -112,9 +112,12 @@ func (m *Model) clearComposer() {
 func (m Model) composerLines() []string {
 	target := "root"
 	if t := m.sess.threads[m.focused]; t != nil {
-		target = roleLabel(t.info)
+		target = t.fullName()
 	}
-	label := m.th.dim.Render(" to " + target + " ")
+	label := m.th.dim.Render(" " + clip("to "+target, max(1, m.w-4)) + " ")
+	if m.info.ReadOnly != "" {
+		label = m.th.warn.Render(" " + clip("read-only: input is refused", max(1, m.w-4)) + " ")
+	}
 	border := m.th.composerBorder.Render(strings.Repeat("─", max(0, m.w-lipglossWidth(label)-2)))
 	lines := []string{m.th.composerBorder.Render("──") + label + border}
 	lines = append(append(m.slashMenuLines(), m.skillMenuLines()...), lines...)

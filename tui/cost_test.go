@@ -38,7 +38,7 @@ func TestGoldenAgentCost(t *testing.T) {
 				}
 			}
 		}
-		if !strings.Contains(s, "tokens 33.2k/37.3k · $0.0782") {
+		if !strings.Contains(s, "root 33.2k · all 37.3k tok · $0.0782") {
 			t.Fatalf("%v: no session cost in the status line:\n%s", size, s)
 		}
 		resumed, _ := newTestModel(t, size[0], size[1], newFake(root, ex))
@@ -106,7 +106,7 @@ func TestPartlyPricedSession(t *testing.T) {
 		}
 	}
 	m = feed(m, evs...)
-	if s := screen(m); !strings.Contains(s, "tokens 33.2k/37.3k · ≥$0.0682") {
+	if s := screen(m); !strings.Contains(s, "root 33.2k · all 37.3k tok · ≥$0.0682") {
 		t.Fatalf("status line:\n%s", s)
 	}
 	m, _ = press(m, "ctrl+t")

@@ -250,7 +250,7 @@ func (m *Model) askRevert(hs []reviewHunk, cur reviewHunk, whole bool) {
 		rv.confirm = targets
 		rv.confirmWhat = fmt.Sprintf("hunk %d of %s", cur.hunk+1, f.Path)
 		if whole {
-			rv.confirmWhat = fmt.Sprintf("%d hunk(s) of %s", len(targets), f.Path)
+			rv.confirmWhat = plural(len(targets), "hunk") + " of " + f.Path
 		}
 		if f.Op == patch.OpAdd {
 			rv.confirmWhat = "the added file " + f.Path + " (it is deleted)"
@@ -296,5 +296,5 @@ func revertedText(rev protocol.PatchRevert) string {
 		files = fmt.Sprint(rev.Files)
 		files = files[1 : len(files)-1]
 	}
-	return fmt.Sprintf("↶ you reverted %d hunk(s) of this agent's patch in %s", len(rev.Hunks), files)
+	return "↶ you reverted " + plural(len(rev.Hunks), "hunk") + " of this agent's patch in " + files
 }

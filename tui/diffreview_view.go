@@ -75,12 +75,12 @@ func (m Model) reviewAgentLine(id protocol.ThreadID, w int) string {
 	}
 	var path []string
 	for cur := t; cur != nil; cur = m.sess.threads[cur.info.ParentID] {
-		path = append([]string{roleLabel(cur.info)}, path...)
+		path = append([]string{cur.name()}, path...)
 		if cur.info.ParentID == "" {
 			break
 		}
 	}
-	name := roleLabel(t.info)
+	name := t.fullName()
 	line := m.th.paneTitle.Render(clip(name, w))
 	if len(path) > 1 {
 		line += "  " + m.th.dim.Render(clip(strings.Join(path, " › "), max(1, w-lipglossWidth(name)-2)))
@@ -153,7 +153,7 @@ func (m Model) reviewView(w, h int) []string {
 		// The selected hunk's agent and file stay named when their lines
 		// scrolled off.
 		if cur := hs[rv.sel]; room > 2 && top > agentLineOf(hs, at, rv.sel) {
-			sticky := roleLabel(m.sess.threads[cur.p.thread].info)
+			sticky := m.sess.nameOf(cur.p.thread)
 			if top > fileLineOf(hs, at, rv.sel) {
 				sticky += " · " + fileOp(cur.fp()) + " " + filePath(cur.fp())
 			}
@@ -199,7 +199,7 @@ func (m Model) reviewTitle(hs []reviewHunk, w int) string {
 		}
 	}
 	title := m.th.paneTitle.Render("Diff review") + m.th.dim.Render(" · "+scope)
-	stats := fmt.Sprintf(" · %d file(s) %d hunk(s) ", files, len(hs)) + m.th.done.Render(fmt.Sprintf("+%d", add)) + " " + m.th.failed.Render(fmt.Sprintf("-%d", del))
+	stats := " · " + plural(files, "file") + " " + plural(len(hs), "hunk") + " " + m.th.done.Render(fmt.Sprintf("+%d", add)) + " " + m.th.failed.Render(fmt.Sprintf("-%d", del))
 	if reverted+accepted > 0 {
 		stats += m.th.dim.Render(fmt.Sprintf(" · %d reverted · %d accepted", reverted, accepted))
 	}

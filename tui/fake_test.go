@@ -129,3 +129,6 @@ func treeScenario() []protocol.Event {
 		toolEnd(rootID, "x1", "exec_command", `{"cmd":"go test ./pkg/when/..."}`, "Exit code: 0\nWall time: 1.20 seconds\nOutput:\nok  \tpkg/when\t0.012s"),
 	}
 }
+
+// nick is the nickname the TUI gave thread id (nick.go).
+func nick(m Model, id protocol.ThreadID) string { return m.sess.threads[id].name() }

@@ -87,8 +87,8 @@ func TestGoldenFiftyAgents(t *testing.T) {
 		}
 		// The selected agent is on screen.
 		sel := m.sess.threads[m.sess.treeOrder()[m.selected]]
-		if !strings.Contains(s, roleLabel(sel.info)) {
-			t.Errorf("%v: selection %s off screen:\n%s", size, roleLabel(sel.info), s)
+		if !strings.Contains(s, sel.name()) {
+			t.Errorf("%v: selection %s off screen:\n%s", size, sel.name(), s)
 		}
 	}
 }
@@ -146,7 +146,7 @@ func TestDeepTreeKeepsLabels(t *testing.T) {
 	}
 	s := screen(m)
 	checkSize(t, s, 80, 30)
-	if !strings.Contains(s, "worker/d12") || !strings.Contains(s, "…") {
+	if !strings.Contains(s, "d12 (") || !strings.Contains(s, "…") {
 		t.Fatalf("deep label lost:\n%s", s)
 	}
 }

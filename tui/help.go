@@ -39,7 +39,32 @@ func (m Model) helpLines() []string {
 		mouse = "off"
 	}
 	lines = append(lines, "", m.th.dim.Render("mouse capture is "+mouse+" · press any key to close"))
-	return lines
+	return wrapHelp(lines, kw+2, m.w)
+}
+
+// wrapHelp wraps the help's rows wider than the screen under their
+// description (issue 35 item 22: cut at 80 columns, it hid what keys do).
+func wrapHelp(lines []string, indent, w int) []string {
+	var out []string
+	for _, l := range lines {
+		if lipglossWidth(l) <= w || w <= indent+10 {
+			out = append(out, l)
+			continue
+		}
+		plain := ansiStrip(l)
+		head, rest := plain, ""
+		if len([]rune(plain)) > indent {
+			head, rest = string([]rune(plain)[:indent]), string([]rune(plain)[indent:])
+		}
+		for i, part := range wrap(rest, w-indent) {
+			if i == 0 {
+				out = append(out, head+part)
+			} else {
+				out = append(out, strings.Repeat(" ", indent)+part)
+			}
+		}
+	}
+	return out
 }
 
 // helpWindow is the part of the help that fits in h rows, from helpTop;

@@ -16,7 +16,7 @@ import (
 // keys (bind), so what is shown cannot drift from what works.
 type keyMap struct {
 	Send, NewLine, History, HistorySearch, SwitchFocus, TreeUp, TreeDown, TreeOpen,
-	Back, Scroll, ToggleOutput, ToolFocus, Search, TreeSearch, Agents, ToggleTree,
+	Escape, ModeSwitch, Scroll, ToggleOutput, ToolFocus, Search, TreeSearch, Agents, ToggleTree,
 	Mouse, Interrupt, Help, DiffReview key.Binding
 	// The approval modal's keys (matched in approval.go), listed in help.
 	ApprovalFocus, ApprovalChoose, ApprovalAnswer key.Binding
@@ -32,7 +32,8 @@ var keys = keyMap{
 	TreeUp:        bind("in the tree: up", "up", "k"),
 	TreeDown:      bind("in the tree: down", "down", "j"),
 	TreeOpen:      bind("in the tree: focus that agent", "enter"),
-	Back:          bind("back to the root agent / close overlays", "esc"),
+	Escape:        bind("interrupt the focused agent (idle: twice edits your last message)", "esc"),
+	ModeSwitch:    bind("switch the approval mode (untrusted → on-request → never; /approvals)", "shift+tab"),
 	Scroll:        bind("scroll the transcript (mouse wheel too; home/end move in a draft)", "pgup", "pgdown", "home", "end"),
 	ToggleOutput:  bind("expand / collapse the highlighted (else the last) tool call", "ctrl+o"),
 	ToolFocus:     bind("highlight the previous / next tool call", "alt+up", "alt+down"),
@@ -41,20 +42,20 @@ var keys = keyMap{
 	Agents:        bind("agents table (sort with s, filter with /)", "ctrl+t"),
 	ToggleTree:    bind("show / hide the agent tree", "ctrl+b"),
 	Mouse:         bind("mouse capture on / off (off: select and copy text)", "alt+m", "f2"),
-	Interrupt:     bind("interrupt the focused agent and its sub-agents; twice quits", "ctrl+c"),
+	Interrupt:     bind("clear the draft, close, or interrupt the focused agent; twice quits", "ctrl+c"),
 	Help:          bind("this help", "?"),
 	DiffReview:    bind("review the tree's patches: accept / revert hunks (composer empty; /diff)", "ctrl+d"),
 
-	ApprovalFocus:  bind("approval: answer it (until then typing goes to the composer)", "tab"),
-	ApprovalChoose: bind("approval: choose and answer; scroll a long command", "up", "down", "enter", "pgup", "pgdown"),
-	ApprovalAnswer: bind("approval: once, session, deny, abort (outside the sandbox: then enter)", "y", "a", "n", "esc"),
+	ApprovalFocus:  bind("approval: go to the asking agent and answer (until then typing goes to the composer)", "tab"),
+	ApprovalChoose: bind("approval: choose and answer; scroll a long command a page", "up", "down", "enter", "pgup", "pgdown"),
+	ApprovalAnswer: bind("approval: once, session, deny, deny and stop its turn (outside the sandbox: then enter)", "y", "a", "n", "esc"),
 }
 
 // FullHelp is the ? screen's key list, one column.
 func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{k.Send, k.NewLine, k.History, k.HistorySearch, k.SwitchFocus,
 		row("in the tree: move, focus that agent (or click it)", k.TreeUp, k.TreeDown, k.TreeOpen),
-		k.Back, k.Scroll, k.ToggleOutput, k.ToolFocus,
+		k.Escape, k.ModeSwitch, k.Scroll, k.ToggleOutput, k.ToolFocus,
 		row("search the transcript (/ in the tree; enter next, n/N, esc)", k.Search, k.TreeSearch),
 		k.Agents, k.DiffReview, k.ToggleTree, k.Mouse, k.Interrupt,
 		k.ApprovalFocus, k.ApprovalChoose, k.ApprovalAnswer}}
@@ -105,75 +106,25 @@ func keyLabel(ks []string) string {
 	return strings.Join(out, " ")
 }
 
-// handleKey routes a key press to the active layer.
+// handleKey routes a key press to the top layer (layers.go).
 func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	k := msg.String()
 	if key.Matches(msg, keys.Interrupt) {
 		return m.ctrlC()
 	}
+	if msg.String() != "esc" {
+		m.escAt = time.Time{}
+	}
 	m.flash = ""
 	m.quitHint = time.Time{}
-	now := m.now()
-	if m.picker != nil {
-		done, cmd := m.picker.key(msg)
-		if done != "" {
-			if id := protocol.ThreadID(done); m.backend == nil || id != m.sess.root {
-				return m, m.openSession(id) // the picker stays until it opens
-			}
-			m.picker = nil
-			return m, m.openSession(protocol.ThreadID(done))
-		}
-		if m.picker.closed {
-			m.picker = nil
-			if m.backend == nil {
-				return m, tea.Quit
-			}
-		}
-		return m, cmd
-	}
-	if m.help {
-		// The help scrolls when it does not fit; any other key closes it.
-		last := max(0, len(m.helpLines())-m.bodyHeight())
-		switch k {
-		case "up", "k":
-			m.helpTop = max(0, m.helpTop-1)
-		case "down", "j":
-			m.helpTop = min(last, m.helpTop+1)
-		case "pgup":
-			m.helpTop = max(0, m.helpTop-m.bodyHeight()+1)
-		case "pgdown", "space", " ":
-			m.helpTop = min(last, m.helpTop+m.bodyHeight()-1)
-		default:
-			m.help, m.helpTop = false, 0
-		}
+	switch m.topLayer() {
+	case layerPicker:
+		return m.pickerKey(msg)
+	case layerHelp:
+		m.helpKey(msg.String())
 		return m, nil
-	}
-	if m.review != nil {
+	case layerReview:
 		return m.reviewKey(msg)
-	}
-	if m.search != nil {
-		m.searchKey(msg)
-		return m, nil
-	}
-	if m.tsearch != nil && m.appr.current() == nil {
-		m.searchTranscriptKey(msg)
-		return m, nil
-	}
-	if key.Matches(msg, keys.Search) || key.Matches(msg, keys.TreeSearch) && m.area == focusTree {
-		m.tsearch = &transcriptSearch{editing: true, cur: -1}
-		return m, nil
-	}
-	if m.overlay == nil && m.appr.current() != nil {
-		if done, cmd := m.approvalKey(k, now); done {
-			return m, cmd
-		}
-	}
-	if m.overlay == nil && m.appr.current() == nil && m.quest.current() != nil {
-		if done, cmd := m.questionKey(k, now); done {
-			return m, cmd
-		}
-	}
-	if m.overlay != nil {
+	case layerAgents:
 		jump, closeIt := m.overlay.key(&m, msg)
 		if jump != "" {
 			m.focusThread(jump)
@@ -183,22 +134,110 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	}
+	return m.mainKey(msg)
+}
+
+// pickerKey is a key for the session picker.
+func (m Model) pickerKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	done, cmd := m.picker.key(msg)
+	if done != "" {
+		if id := protocol.ThreadID(done); m.backend == nil || id != m.sess.root {
+			return m, m.openSession(id) // the picker stays until it opens
+		}
+		m.picker = nil
+		return m, m.openSession(protocol.ThreadID(done))
+	}
+	if m.picker.closed {
+		m.picker = nil
+		if m.backend == nil {
+			return m, tea.Quit
+		}
+	}
+	return m, cmd
+}
+
+// helpKey scrolls the help when it does not fit; any other key closes it.
+func (m *Model) helpKey(k string) {
+	last := max(0, len(m.helpLines())-m.bodyHeight())
+	switch k {
+	case "up", "k":
+		m.helpTop = max(0, m.helpTop-1)
+	case "down", "j":
+		m.helpTop = min(last, m.helpTop+1)
+	case "pgup":
+		m.helpTop = max(0, m.helpTop-m.bodyHeight()+1)
+	case "pgdown", "space", " ":
+		m.helpTop = min(last, m.helpTop+m.bodyHeight()-1)
+	default:
+		m.help, m.helpTop = false, 0
+	}
+}
+
+// mainKey is a key for the main screen: the tree, the focused agent's pane
+// (and its approval modal when it asks) and the composer.
+func (m Model) mainKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	k := msg.String()
+	if m.search != nil {
+		m.searchKey(msg)
+		return m, nil
+	}
+	if m.tsearch != nil && !m.modalShown() {
+		m.searchTranscriptKey(msg)
+		return m, nil
+	}
+	if key.Matches(msg, keys.Search) || key.Matches(msg, keys.TreeSearch) && m.area == focusTree {
+		m.tsearch = &transcriptSearch{editing: true, cur: -1}
+		return m, nil
+	}
+	if m.modalShown() && !isScrollKey(k, m.appr.focused) {
+		if done, cmd := m.approvalKey(k, m.now()); done {
+			return m, cmd
+		}
+	} else if k == "tab" && m.appr.current() != nil && !m.modalShown() && !strings.HasPrefix(m.composer.Value(), "/") {
+		m.goToApproval()
+		return m, nil
+	}
+	if m.questionShown() && !isScrollKey(k, false) {
+		if done, cmd := m.questionKey(k, m.now()); done {
+			return m, cmd
+		}
+	}
+	if mm, cmd, ok := m.globalKey(msg); ok {
+		return mm, cmd
+	}
+	if m.area == focusTree {
+		m.treeKey(msg)
+		return m, nil
+	}
+	return m.composerKey(msg)
+}
+
+// isScrollKey: keys that scroll the pane behind an approval modal the user
+// has not focused; they are not typing, so they never move its focus.
+func isScrollKey(k string, modalFocused bool) bool {
+	switch k {
+	case "pgup", "pgdown":
+		return !modalFocused // a focused modal scrolls its command
+	}
+	return false
+}
+
+// globalKey handles the main screen's keys that act the same in the tree
+// and the composer; ok is false for a key it leaves to them.
+func (m Model) globalKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd, bool) {
+	k := msg.String()
 	switch {
 	case key.Matches(msg, keys.Agents):
 		m.overlay = newAgentsOverlay()
-		return m, nil
 	case key.Matches(msg, keys.DiffReview) && m.composer.Value() == "":
 		// In a draft ctrl+d deletes forward, as the composer's editor does.
 		m.openReview()
-		return m, nil
 	case key.Matches(msg, keys.ToggleTree):
 		m.showTree = !m.showTree
-		return m, nil
 	case key.Matches(msg, keys.HistorySearch):
 		if m.area == focusComposer && len(m.history) > 0 {
 			m.search = &historySearch{match: -1, saved: m.composer.Value()}
 		}
-		return m, nil
 	case key.Matches(msg, keys.Mouse):
 		m.mouse = !m.mouse
 		if m.mouse {
@@ -206,95 +245,106 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		} else {
 			m.flash = "mouse capture off: select text with the mouse · alt+m or f2 turns it back on"
 		}
-		return m, nil
 	case key.Matches(msg, keys.ToggleOutput):
 		m.toggleTool()
-		return m, nil
 	case key.Matches(msg, keys.ToolFocus):
 		if k == "alt+up" {
 			m.moveToolFocus(-1)
 		} else {
 			m.moveToolFocus(1)
 		}
-		return m, nil
+	case key.Matches(msg, keys.ModeSwitch):
+		return m, m.cycleApprovalMode(), true
 	case key.Matches(msg, keys.Scroll):
 		if (k == "home" || k == "end") && m.area == focusComposer && m.composer.Value() != "" {
-			break // in a draft they move the cursor to the line's start or end
+			return m, nil, false // in a draft they move the cursor to the line's start or end
 		}
-		if t := m.sess.threads[m.focused]; t != nil {
-			switch k {
-			case "pgup":
-				m.scroll(t, -(m.bodyHeight() - 2))
-			case "pgdown":
-				m.scroll(t, m.bodyHeight()-2)
-			case "home":
-				t.follow, t.top = false, 0
-			case "end":
-				t.follow = true
-			}
-		}
-		return m, nil
-	case key.Matches(msg, keys.Back):
-		if m.clearToolFocus() {
-			return m, nil
-		}
-		if m.area == focusTree {
-			m.area = focusComposer
-			m.composer.Focus()
-			return m, nil
-		}
-		m.focusThread(m.sess.root)
-		return m, nil
-	case key.Matches(msg, keys.History, keys.Send):
-		if m.area == focusComposer {
-			if mm, cmd, ok := m.slashMenuKey(k); ok {
-				return mm, cmd
-			}
-			if mm, ok := m.skillMenuKey(k); ok {
-				return mm, nil
-			}
-		}
+		m.scrollKey(k)
+	case key.Matches(msg, keys.Escape):
+		mm, cmd := m.escape()
+		return mm, cmd, true
 	case key.Matches(msg, keys.SwitchFocus):
-		if m.area == focusComposer && len(m.slashMenu()) > 0 {
-			mm, cmd, _ := m.slashMenuKey(k)
+		mm, cmd := m.switchFocus(k)
+		return mm, cmd, true
+	default:
+		return m, nil, false
+	}
+	return m, nil, true
+}
+
+// scrollKey scrolls the focused agent's transcript.
+func (m *Model) scrollKey(k string) {
+	t := m.sess.threads[m.focused]
+	if t == nil {
+		return
+	}
+	switch k {
+	case "pgup":
+		m.scroll(t, -(m.bodyHeight() - 2))
+	case "pgdown":
+		m.scroll(t, m.bodyHeight()-2)
+	case "home":
+		t.follow, t.top = false, 0
+	case "end":
+		t.follow = true
+	}
+}
+
+// switchFocus is tab: complete a menu or a slash command, else move
+// between the composer and the tree.
+func (m Model) switchFocus(k string) (tea.Model, tea.Cmd) {
+	if m.area == focusComposer && len(m.slashMenu()) > 0 {
+		mm, cmd, _ := m.slashMenuKey(k)
+		return mm, cmd
+	}
+	if m.area == focusComposer && len(m.skillMenu()) > 0 {
+		mm, _ := m.skillMenuKey(k)
+		return mm, nil
+	}
+	if m.area == focusComposer && strings.HasPrefix(m.composer.Value(), "/") {
+		return m.completeSlashLine() // never jumps to the tree mid-command
+	}
+	if m.area == focusComposer {
+		m.area = focusTree
+		m.composer.Blur()
+		m.syncSelection()
+	} else {
+		m.area = focusComposer
+		m.composer.Focus()
+	}
+	return m, nil
+}
+
+// treeKey moves the tree cursor and focuses agents.
+func (m *Model) treeKey(msg tea.KeyPressMsg) {
+	order := m.sess.treeOrder()
+	switch {
+	case key.Matches(msg, keys.TreeUp):
+		m.selected = max(0, m.selected-1)
+	case key.Matches(msg, keys.TreeDown):
+		m.selected = min(len(order)-1, m.selected+1)
+	case key.Matches(msg, keys.TreeOpen):
+		if m.selected < len(order) {
+			m.focusThread(order[m.selected])
+		}
+		m.area = focusComposer
+		m.composer.Focus()
+	case key.Matches(msg, keys.Help):
+		m.help = true
+	}
+}
+
+// composerKey is a key typed into the composer (or its menus).
+func (m Model) composerKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	k := msg.String()
+	if key.Matches(msg, keys.History, keys.Send) {
+		if mm, cmd, ok := m.slashMenuKey(k); ok {
 			return mm, cmd
 		}
-		if m.area == focusComposer && len(m.skillMenu()) > 0 {
-			mm, _ := m.skillMenuKey(k)
+		if mm, ok := m.skillMenuKey(k); ok {
 			return mm, nil
 		}
-		if m.area == focusComposer && strings.HasPrefix(m.composer.Value(), "/") {
-			return m.completeSlashLine() // never jumps to the tree mid-command
-		}
-		if m.area == focusComposer {
-			m.area = focusTree
-			m.composer.Blur()
-			m.syncSelection()
-		} else {
-			m.area = focusComposer
-			m.composer.Focus()
-		}
-		return m, nil
 	}
-	if m.area == focusTree {
-		order := m.sess.treeOrder()
-		switch {
-		case key.Matches(msg, keys.TreeUp):
-			m.selected = max(0, m.selected-1)
-		case key.Matches(msg, keys.TreeDown):
-			m.selected = min(len(order)-1, m.selected+1)
-		case key.Matches(msg, keys.TreeOpen):
-			if m.selected < len(order) {
-				m.focusThread(order[m.selected])
-			}
-			m.area = focusComposer
-			m.composer.Focus()
-		case key.Matches(msg, keys.Help):
-			m.help = true
-		}
-		return m, nil
-	}
-	// Composer.
 	switch {
 	case key.Matches(msg, keys.Help):
 		if m.composer.Value() == "" {
@@ -305,20 +355,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m.send()
 	case key.Matches(msg, keys.History):
 		if m.composer.Value() == "" || m.histIdx != len(m.history) {
-			if len(m.history) == 0 {
-				return m, nil
-			}
-			if k == "up" {
-				m.histIdx = max(0, m.histIdx-1)
-			} else {
-				m.histIdx = min(len(m.history), m.histIdx+1)
-			}
-			m.clearComposer()
-			if m.histIdx < len(m.history) {
-				// A recalled paste comes back as the chip it was typed as,
-				// not as hundreds of rows in the composer.
-				m.composer.SetValue(m.pastes.chip(m.history[m.histIdx]))
-			}
+			m.recallHistory(k)
 			return m, nil
 		}
 	}
@@ -326,6 +363,24 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	var cmd tea.Cmd
 	m.composer, cmd = m.composer.Update(msg)
 	return m, cmd
+}
+
+// recallHistory moves through this project's input history.
+func (m *Model) recallHistory(k string) {
+	if len(m.history) == 0 {
+		return
+	}
+	if k == "up" {
+		m.histIdx = max(0, m.histIdx-1)
+	} else {
+		m.histIdx = min(len(m.history), m.histIdx+1)
+	}
+	m.clearComposer()
+	if m.histIdx < len(m.history) {
+		// A recalled paste comes back as the chip it was typed as,
+		// not as hundreds of rows in the composer.
+		m.composer.SetValue(m.pastes.chip(m.history[m.histIdx]))
+	}
 }
 
 // approvalKey offers a key to the approval modal; done is false when the
@@ -349,8 +404,10 @@ func (m *Model) approvalKey(k string, now time.Time) (done bool, cmd tea.Cmd) {
 			return false, nil
 		}
 	}
+	top, rows, total := m.r.modalWindow(&m.appr, m.sess, m.transcriptWidth(), m.bodyHeight())
+	m.appr.markSeen(top, rows, total, m.transcriptWidth())
 	act, d := m.appr.key(k, now)
-	m.appr.scroll = min(m.appr.scroll, max(0, m.modalBodyRows()-1))
+	m.appr.scroll = min(m.appr.scroll, max(0, total-rows))
 	switch act {
 	case approvalPass:
 		return false, nil
@@ -359,17 +416,43 @@ func (m *Model) approvalKey(k string, now time.Time) (done bool, cmd tea.Cmd) {
 	}
 	req := *m.appr.current()
 	m.appr.remove(req.ID, now)
-	return true, m.submit(protocol.Op{Type: protocol.OpApproval, ThreadID: req.ThreadID, ApprovalID: req.ID, Decision: d})
+	cmds := []tea.Cmd{m.answer(req, d)}
+	if d == protocol.DecisionApprovedForSession {
+		// "Don't ask again" covers the identical requests already queued
+		// (a sibling asked for the same command meanwhile: issue 35 item 11).
+		for _, q := range m.appr.sameAs(req) {
+			m.appr.remove(q.ID, now)
+			cmds = append(cmds, m.answer(q, d))
+		}
+	}
+	return true, tea.Batch(cmds...)
 }
 
-// modalBodyRows is how many rows the shown request's body has at the
-// current width (the bound of its scroll).
-func (m *Model) modalBodyRows() int {
-	req := m.appr.current()
-	if req == nil {
-		return 0
+// answer sends decision d for req and leaves a trace in the asking
+// agent's transcript, as Codex logs "✔ You approved …".
+func (m *Model) answer(req protocol.ApprovalRequest, d protocol.ReviewDecision) tea.Cmd {
+	if t := m.sess.threads[askerOf(&req, m.sess)]; t != nil {
+		t.add(&entry{kind: entryInfo, text: decisionTrace(req, d)})
 	}
-	return len(m.r.modalBody(req, max(1, min(m.transcriptWidth(), 100)-4)))
+	return m.submit(protocol.Op{Type: protocol.OpApproval, ThreadID: req.ThreadID, ApprovalID: req.ID, Decision: d})
+}
+
+// decisionTrace is the transcript's line for an answered request.
+func decisionTrace(req protocol.ApprovalRequest, d protocol.ReviewDecision) string {
+	what := approvalSummary(req)
+	where := ""
+	if outsideSandbox(&req) {
+		where = " outside the sandbox"
+	}
+	switch d {
+	case protocol.DecisionApproved:
+		return "✔ You approved" + where + ": " + what + " (this time)"
+	case protocol.DecisionApprovedForSession:
+		return "✔ You approved" + where + ": " + what + " (for the rest of this session)"
+	case protocol.DecisionAbort:
+		return "✗ You denied: " + what + " and stopped the turn"
+	}
+	return "✗ You denied: " + what
 }
 
 func (m *Model) syncSelection() {
@@ -378,40 +461,4 @@ func (m *Model) syncSelection() {
 			m.selected = i
 		}
 	}
-}
-
-func (m *Model) focusThread(id protocol.ThreadID) {
-	if _, ok := m.sess.threads[id]; ok {
-		m.focused = id
-		m.syncSelection()
-	}
-}
-
-// flashInterrupting starts the flash shown while an interrupt is on its way.
-const flashInterrupting = "interrupting"
-
-// ctrlC interrupts the focused turn (the engine cascades to its
-// descendants); pressed again within 1.5 s, or on an idle screen, it quits.
-func (m Model) ctrlC() (tea.Model, tea.Cmd) {
-	if m.picker != nil && m.backend == nil {
-		return m, tea.Quit
-	}
-	now := m.now()
-	armed := !m.quitHint.IsZero()
-	if armed && (now.Sub(m.quitHint) < 1500*time.Millisecond || !m.running()) {
-		m.quitting = true
-		return m, tea.Batch(m.submit(protocol.Op{Type: protocol.OpShutdown}), tea.Quit)
-	}
-	m.quitHint = now
-	switch {
-	case m.composer.Value() != "":
-		m.clearComposer()
-		m.flash = "input cleared · press ctrl+c again to quit"
-		return m, nil
-	case m.running():
-		m.flash = flashInterrupting + " · press ctrl+c again to quit"
-		return m, m.submit(protocol.Op{Type: protocol.OpInterrupt, ThreadID: m.focused})
-	}
-	m.flash = "press ctrl+c again to quit"
-	return m, nil
 }

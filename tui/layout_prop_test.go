@@ -65,6 +65,32 @@ func screenStates() []screenState {
 			return m
 		}},
 		{"help", func(t *testing.T) Model { m, _ := press(base(t), "?"); return m }},
+		// Issue 35's states: a request off screen (banner, badge), the asker
+		// focused with a long escalation, a read-only session with a
+		// refused message, and a context gauge that warns.
+		{"request off screen", withModal(workerApproval("ap1", 30*time.Second, longCommand(), protocol.SandboxDangerFullAccess))},
+		{"asker focused with escalation", func(t *testing.T) Model {
+			m := withModal(workerApproval("ap1", 30*time.Second, longCommand(), protocol.SandboxDangerFullAccess))(t)
+			m, _ = press(m, "tab")
+			m.appr.shownAt = m.now().Add(-time.Minute)
+			m, _ = press(m, "y") // refused: not read whole
+			return m
+		}},
+		{"read-only session", func(t *testing.T) Model {
+			fb := newFake(rootInfo())
+			fb.info.ReadOnly = "read-only view: " + longCommand()
+			m, _ := newTestModel(t, 80, 24, fb)
+			mm, _ := m.Update(sendFailedMsg{thread: rootID, text: "x", err: fmt.Errorf("%s", longCommand())})
+			return mm.(Model)
+		}},
+		{"context gauge warns", func(t *testing.T) Model {
+			m := base(t)
+			m.limits = map[string]contextLimits{"gpt-test": {window: 20_000, compactAt: 18_000}}
+			u := ev(protocol.EventTokenUsage, rootID, time.Second)
+			u.Usage = &protocol.TokenUsage{InputTokens: 17_000, OutputTokens: 500, TotalTokens: 17_500}
+			u.TotalUsage = u.Usage
+			return feed(m, u)
+		}},
 		{"tree focus", func(t *testing.T) Model { m, _ := press(base(t), "tab"); return m }},
 		{"search", func(t *testing.T) Model {
 			m, _ := press(base(t), "tab")

@@ -37,6 +37,10 @@ type Options struct {
 	// Cost is the estimated USD cost of usage on model, false when the
 	// model has no price (nil: no costs shown; cost.go).
 	Cost func(model string, u protocol.TokenUsage) (float64, bool)
+	// ContextLimits is a model's context window and the token count at
+	// which its threads compact by themselves (0: unknown); called off the
+	// UI loop, once per model (nil: no gauge).
+	ContextLimits func(model string) (window, compactAt int64)
 	// Now is the clock (tests pin it).
 	Now func() time.Time
 	// ApprovalGrace overrides the modal's input grace period (tests).
@@ -98,6 +102,11 @@ type Model struct {
 	picker   *picker
 	quitHint time.Time
 	flash    string
+	// escAt is when esc was pressed on an idle agent: a second esc soon
+	// after edits the previous message (focus.go).
+	escAt time.Time
+	// limits are the context limits of each model seen (context_gauge.go).
+	limits map[string]contextLimits
 
 	events   <-chan protocol.Event
 	unsub    func()
@@ -342,6 +351,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case eventsMsg:
 		cmds := m.applyEvents(msg.events)
+		cmds = append(cmds, m.wantLimits(msg.events)...)
 		if strings.HasPrefix(m.flash, flashInterrupting) && !m.running() {
 			m.flash = "" // the turn ended: nothing is interrupting any more
 		}
@@ -390,10 +400,23 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.openSession(msg.id)
 	case resumedStatsMsg:
 		m.applyResumed(msg)
+		if t := m.sess.threads[msg.id]; t != nil {
+			return m, m.lookupLimits(t.info.Model)
+		}
+		return m, nil
+	case contextLimitsMsg:
+		if m.limits == nil {
+			m.limits = map[string]contextLimits{}
+		}
+		m.limits[msg.model] = msg.limits
 		return m, nil
 	case sendFailedMsg:
 		if t := m.sess.threads[msg.thread]; t != nil {
 			t.unqueue(msg.text)
+			// The whole reason, in the transcript where it wraps: the
+			// status line would cut it (issue 35 item 4).
+			t.add(&entry{kind: entryError, text: "not sent: " + msg.err.Error()})
+			t.follow = true
 		}
 		m.flash = "not sent: " + msg.err.Error()
 		return m, nil
@@ -481,13 +504,20 @@ func (m *Model) applyEvents(evs []protocol.Event) []tea.Cmd {
 			if bg := msg.Event; bg.IsFinal && !bg.Warning {
 				label := "agent " + bg.ChildID.Short()
 				if c := m.sess.threads[bg.ChildID]; c != nil {
-					label = roleLabel(c.info)
+					label = c.fullName()
 				}
 				if text, ok := childNotice(label, bg.Status); ok {
 					cmds = append(cmds, m.notifier.notify(NotifySubAgentComplete, text))
 				}
 			}
+		case protocol.ContextCompactedMsg:
+			if strings.HasPrefix(m.flash, flashCompacting) {
+				m.flash = "" // the transcript's marker says it is done (issue 35 item 18)
+			}
 		case protocol.TurnCompletedMsg:
+			if strings.HasPrefix(m.flash, flashCompacting) && ev.ThreadID == m.focused {
+				m.flash = ""
+			}
 			if ev.ThreadID == m.sess.root {
 				cmds = append(cmds, m.notifier.notify(NotifyTurnComplete, "grove: "+plainSummary(msg.LastMessage, 160)))
 			}
@@ -538,6 +568,7 @@ func (m Model) send() (tea.Model, tea.Cmd) {
 	id, b := m.focused, m.backend
 	if t := m.sess.threads[id]; t != nil {
 		t.queued = append(t.queued, text)
+		t.follow = true // what was sent, and the answer, are at the bottom (issue 35 item 8)
 	}
 	return m, tea.Batch(remember, func() tea.Msg {
 		if err := b.Submit(protocol.Op{Type: protocol.OpUserTurn, ThreadID: id, Text: text}); err != nil {

@@ -78,7 +78,7 @@ func (o *agentsOverlay) rows(m *Model) []overlayRow {
 	for _, id := range m.sess.treeOrder() {
 		t := m.sess.threads[id]
 		cells := []string{
-			liveWord(t), formatElapsed(t, now), strings.Repeat(" ", t.info.Depth) + roleLabel(t.info),
+			liveWord(t), formatElapsed(t, now), strings.Repeat(" ", t.info.Depth) + t.fullName(),
 			t.info.Model, t.lastTool, m.tokensCell(t), t.note(),
 		}
 		if o.filter != "" && !strings.Contains(strings.ToLower(strings.Join(cells, " ")), strings.ToLower(o.filter)) {
@@ -167,7 +167,7 @@ func agentLess(col int, a, b *threadView, now time.Time) bool {
 		db, _ := elapsed(b, now)
 		return da > db
 	case 2:
-		return strings.ToLower(roleLabel(a.info)) < strings.ToLower(roleLabel(b.info))
+		return strings.ToLower(a.fullName()) < strings.ToLower(b.fullName())
 	case 3:
 		return a.info.Model < b.info.Model
 	case 4:
@@ -199,7 +199,7 @@ func (m *Model) usageLine(rows []overlayRow, cursor, w int) string {
 	line += usageWords(total)
 	if cursor < len(rows) {
 		t := rows[cursor].t
-		agent := roleLabel(t.info) + " "
+		agent := t.name() + " "
 		if c, ok := m.agentCost(t); ok {
 			agent += formatUSD(c) + " · "
 		}

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
@@ -34,6 +35,8 @@ type picker struct {
 	search pickerSearch
 	// gone marks sessions whose working directory was deleted.
 	gone map[protocol.ThreadID]bool
+	// held names the other grove that writes a session (picker_held.go).
+	held map[protocol.ThreadID]holder
 }
 
 type pickerLoadedMsg struct {
@@ -45,6 +48,7 @@ type pickerLoadedMsg struct {
 	whole bool
 	err   error
 	gone  map[protocol.ThreadID]bool
+	held  map[protocol.ThreadID]holder
 }
 
 type pickerPreviewMsg struct {
@@ -72,12 +76,12 @@ func (p *picker) load() tea.Cmd {
 		loaded := slices.Clone(p.entries)
 		return func() tea.Msg {
 			e, err := rollout.AppendAllSessions(loaded, home, offset)
-			return pickerLoadedMsg{entries: e, offset: offset, whole: true, err: err}
+			return pickerLoadedMsg{entries: e, offset: offset, whole: true, err: err, held: holders(e)}
 		}
 	}
 	return func() tea.Msg {
 		e, more, err := rollout.ListSessions(home, offset, pickerPage)
-		return pickerLoadedMsg{entries: e, more: more, offset: offset, err: err, gone: goneDirs(e)}
+		return pickerLoadedMsg{entries: e, more: more, offset: offset, err: err, gone: goneDirs(e), held: holders(e)}
 	}
 }
 
@@ -102,6 +106,10 @@ func (p *picker) update(msg tea.Msg) tea.Cmd {
 			for id := range msg.gone {
 				p.gone[id] = true
 			}
+			if p.held == nil {
+				p.held = map[protocol.ThreadID]holder{}
+			}
+			maps.Copy(p.held, msg.held)
 		}
 		if p.filter != "" && p.more {
 			return p.load() // a filter searches everything: keep loading

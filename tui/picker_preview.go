@@ -74,5 +74,8 @@ func (p *picker) previewMeta(e rollout.IndexEntry) string {
 	if e.ChildCount > 0 {
 		parts = append(parts, plural(e.ChildCount, "sub-agent"))
 	}
+	if h, ok := p.held[e.ID]; ok && e.ID != p.current {
+		parts = append(parts, h.words(e.ID))
+	}
 	return strings.Join(parts, " · ")
 }

@@ -63,6 +63,9 @@ func (p *picker) row(e rollout.IndexEntry, ago time.Duration) pickerRow {
 	if p.gone[e.ID] {
 		mark = "✗ deleted " // never cut: it says why resuming will fail
 	}
+	if h, ok := p.held[e.ID]; ok && e.ID != p.current {
+		mark += fmt.Sprintf("open in pid %d ", h.pid) // opens read-only (the preview says how to fork)
+	}
 	return pickerRow{title: t, head: fmt.Sprintf("%-8s %-10s %s", when, agents, mark), dir: shortenHome(e.Cwd)}
 }
 

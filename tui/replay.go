@@ -34,7 +34,7 @@ func (s *session) restore(t *threadView, items []protocol.Item) string {
 	rs, err := rollout.Read(path)
 	if err != nil {
 		s.loadHistory(t, items)
-		return fmt.Sprintf("transcript of %s rebuilt from its messages only: %v", roleLabel(t.info), err)
+		return fmt.Sprintf("transcript of %s rebuilt from its messages only: %v", t.name(), err)
 	}
 	if !s.replay(t, rs.Events) {
 		s.loadHistory(t, items)

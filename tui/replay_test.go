@@ -115,7 +115,7 @@ func TestResumedScreenEqualsLive(t *testing.T) {
 		s := screen(resumed)
 		golden(t, "resumed_"+sizeName(size), s)
 		if size[1] == 40 {
-			for _, want := range []string{"✗ exec_command exit 3", "⊘ exec_command denied", "▸ fix it", "M pkg/when/parse.go +1 -1", "+    if isLeap(y) {", "explorer", "tokens 33.2k/37.3k"} {
+			for _, want := range []string{"✗ exec_command exit 3", "⊘ exec_command denied", "▸ fix it", "M pkg/when/parse.go +1 -1", "+    if isLeap(y) {", "explorer", "root 33.2k · all 37.3k tok"} {
 				if !strings.Contains(s, want) {
 					t.Errorf("resumed screen lacks %q:\n%s", want, s)
 				}

@@ -19,6 +19,7 @@ import (
 type resumedStatsMsg struct {
 	id     protocol.ThreadID
 	usage  *protocol.TokenUsage
+	last   protocol.TokenUsage   // the last call's (the context it carried)
 	status *protocol.AgentStatus // the last status other than shutdown
 	at     time.Time             // when the last turn ended
 	turnAt time.Time             // when the last turn started
@@ -60,6 +61,9 @@ func scanRollout(id protocol.ThreadID, path string) resumedStatsMsg {
 			if msg.usage == nil {
 				u := *ev.TotalUsage
 				msg.usage = &u
+				if ev.Usage != nil {
+					msg.last = *ev.Usage
+				}
 			}
 		case ev.Type == protocol.EventStatusChanged && ev.Status != nil:
 			st := *ev.Status
@@ -101,6 +105,9 @@ func (m *Model) applyResumed(msg resumedStatsMsg) {
 	}
 	if msg.usage != nil && t.usage.TotalTokens == 0 {
 		t.usage = *msg.usage
+	}
+	if t.lastCall == (protocol.TokenUsage{}) {
+		t.lastCall = msg.last
 	}
 	if msg.status == nil || !t.statusAt.IsZero() {
 		return // it has run since: the live status is newer

@@ -55,7 +55,7 @@ func TestResumedThreadsGetTokensAndHowTheyEnded(t *testing.T) {
 	m = drive(m, m.scanResumed())
 	m.focusThread(explorerID)
 	s := screen(m)
-	for _, want := range []string{"✓ explorer", "0:08", "explorer ✓ completed, closed", "tokens 1.2k/1.2k"} {
+	for _, want := range []string{"✓ " + nick(m, explorerID) + " (explorer)", "0:08", "(explorer) ✓ completed, closed", nick(m, explorerID) + " 1.2k · all"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("resumed screen lacks %q:\n%s", want, s)
 		}

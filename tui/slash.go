@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -27,6 +28,8 @@ var slashCommands = []struct {
 	{"/export", "write the focused transcript to a file: /export [path]", false},
 	{"/compact", "summarise the history to free context: /compact [focus]", false},
 	{"/mcp", "MCP servers: state, tools, errors", false},
+	{"/approvals", "approval mode: /approvals [mode] (shift+tab)", false},
+	{"/status", "model, approvals, tokens and context now", false},
 	{"/ps", "running sessions (commands left running): /ps, /ps kill <id>", false},
 	{"/help", "show keys and commands", false},
 	{"/quit", "quit grove", false},
@@ -286,6 +289,13 @@ func commonPrefix(list []string) string {
 	return p
 }
 
+// reasoningEfforts are the efforts /model takes (Codex's ReasoningEffort:
+// codex-rs/protocol/src/openai_models.rs).
+var reasoningEfforts = []string{"none", "minimal", "low", "medium", "high", "xhigh"}
+
+// flashCompacting starts the flash shown while /compact runs.
+const flashCompacting = "compacting"
+
 func (m Model) slash(text string) (tea.Model, tea.Cmd) {
 	cmd, arg, _ := strings.Cut(text, " ")
 	arg = strings.TrimSpace(arg)
@@ -331,7 +341,7 @@ func (m Model) slash(text string) (tea.Model, tea.Cmd) {
 	case "/note":
 		return m, m.submit(protocol.Op{Type: protocol.OpSetNote, ThreadID: m.focused, Note: arg})
 	case "/compact":
-		m.flash = "compacting the conversation…"
+		m.flash = flashCompacting + " the conversation…"
 		return m, m.submit(protocol.Op{Type: protocol.OpCompact, ThreadID: m.focused, Text: arg})
 	case "/model":
 		if arg == "" {
@@ -342,7 +352,17 @@ func (m Model) slash(text string) (tea.Model, tea.Cmd) {
 			return m, m.loadModels(modelsAction{kind: "list"})
 		}
 		name, effort, _ := strings.Cut(arg, " ")
-		return m, m.loadModels(modelsAction{kind: "set", name: name, effort: strings.TrimSpace(effort)})
+		effort = strings.TrimSpace(effort)
+		if effort != "" && !slices.Contains(reasoningEfforts, effort) {
+			// Codex's ReasoningEffort values (issue 35 item 20: "ludicrous" was taken).
+			m.flash = "unknown reasoning effort " + effort + ": " + strings.Join(reasoningEfforts, ", ")
+			return m, nil
+		}
+		return m, m.loadModels(modelsAction{kind: "set", name: name, effort: effort})
+	case "/approvals":
+		return m, m.approvalsCommand(arg)
+	case "/status":
+		m.statusCommand()
 	case "/ps":
 		return m.ps(arg)
 	case "/mcp":

@@ -75,8 +75,11 @@ type threadView struct {
 	streaming  *entry
 	// unread holds the Seq of inbox notifications (inbox surface) this
 	// agent has not read yet; the tree shows their count.
-	unread   map[int]bool
-	usage    protocol.TokenUsage
+	unread map[int]bool
+	usage  protocol.TokenUsage
+	// lastCall is the last model call's usage: its input and output are
+	// the context the agent carries now (context_gauge.go).
+	lastCall protocol.TokenUsage
 	lastTool string
 	children []protocol.ThreadID
 	toolIdx  map[string]*entry // call id → entry
@@ -88,6 +91,8 @@ type threadView struct {
 	top    int
 	// toolSel is the entry index of the highlighted tool call (-1: none).
 	toolSel int
+	// nick is the agent's short unique name (nick.go).
+	nick string
 	// replayedTo is the time of the last event replayed from the rollout
 	// (zero: none); live events up to it were applied already.
 	replayedTo time.Time
@@ -210,6 +215,8 @@ type session struct {
 	activity map[protocol.ThreadID]*subagentActivity
 	// review is what the diff review screen lists (diffreview_log.go).
 	review reviewLog
+	// nicks are the nicknames taken, lower-cased (nick.go).
+	nicks map[string]bool
 }
 
 func newSession() *session {
@@ -226,6 +233,7 @@ func (s *session) ensure(info protocol.ThreadInfo) *threadView {
 	t := newThreadView(info)
 	s.threads[info.ID] = t
 	s.order = append(s.order, info.ID)
+	s.assignNick(t)
 	if info.ParentID == "" && s.root == "" {
 		s.root = info.ID
 	}
@@ -271,13 +279,17 @@ func (s *session) applyMsg(t *threadView, msg protocol.EventMsg, ev protocol.Eve
 		if !m.Status.IsActive() {
 			t.stopRunning()
 		}
+		if m.Status.Kind == protocol.StatusInterrupted {
+			t.markKilledByInterrupt()
+		}
 		for _, c := range s.cards[t.info.ID] {
 			c.touch()
-			// A waiter does not wake for an interrupted agent: say so where
-			// it waits, so "waiting" is not a mystery.
+			// Where the parent waits on it, say what happened to it; whether
+			// the wait wakes is the wait card's to say (issue 35 item 10:
+			// "still waiting" under a card that had woken).
 			if m.Status.Kind == protocol.StatusInterrupted && c.running && c.cardCall == "wait" {
 				if p := s.threads[t.info.ParentID]; p != nil {
-					p.add(&entry{kind: entryInfo, text: "‖ " + roleLabel(t.info) + " was interrupted; " + roleLabel(p.info) + " is still waiting on it (it wakes when an agent finishes or the wait times out)"})
+					p.add(&entry{kind: entryInfo, text: "‖ " + t.fullName() + " was interrupted"})
 				}
 			}
 		}
@@ -289,12 +301,12 @@ func (s *session) applyMsg(t *threadView, msg protocol.EventMsg, ev protocol.Eve
 	case protocol.UserMessageMsg:
 		s.review.noteTurn(t, at)
 		t.unqueue(m.Text)
-		t.add(&entry{kind: entryUser, text: m.Text})
+		t.add(&entry{kind: entryUser, text: m.Text, collapsed: true})
 	case protocol.AgentInputMsg:
 		// Another agent's message: shown as from that agent, never as the user's.
 		from := "agent " + m.From.Short()
 		if f := s.threads[m.From]; f != nil {
-			from = f.info.Label()
+			from = f.fullName()
 		}
 		t.add(&entry{kind: entryInfo, text: "message from " + from + ":\n" + m.Text})
 	case protocol.MessageDeltaMsg:
@@ -391,6 +403,9 @@ func (s *session) applyMsg(t *threadView, msg protocol.EventMsg, ev protocol.Eve
 		if m.Total != (protocol.TokenUsage{}) {
 			t.usage = m.Total
 		}
+		if m.Usage != (protocol.TokenUsage{}) {
+			t.lastCall = m.Usage
+		}
 	case protocol.BackgroundMsg:
 		if m.Event.Warning {
 			t.add(&entry{kind: entryWarning, text: m.Event.Message})
@@ -419,6 +434,25 @@ func (t *threadView) stopRunning() {
 	for _, e := range t.toolIdx {
 		if e.running && e.kind == entryTool {
 			e.running, e.stopped = false, true
+			e.touch()
+		}
+	}
+}
+
+// markKilledByInterrupt marks the commands of the interrupted turn that
+// died of the interrupt's signal (exit 130, 137, 143) as interrupted, not
+// failed: "‖ interrupted", never "✗ exit 137" (issue 35 item 9).
+func (t *threadView) markKilledByInterrupt() {
+	for i := len(t.entries) - 1; i >= 0; i-- {
+		e := t.entries[i]
+		if e.kind == entryUser {
+			return // the turn's start
+		}
+		if e.kind != entryTool || e.tool == nil || e.tool.ExitCode == nil {
+			continue
+		}
+		if c := *e.tool.ExitCode; c == 130 || c == 137 || c == 143 {
+			e.stopped = true
 			e.touch()
 		}
 	}
@@ -480,7 +514,7 @@ func (s *session) loadHistory(t *threadView, items []protocol.Item) {
 				}
 				t.add(&entry{kind: entryAssistant, text: text, final: true})
 			} else if it.Role == protocol.RoleUser {
-				t.add(&entry{kind: entryUser, text: it.Content})
+				t.add(&entry{kind: entryUser, text: it.Content, collapsed: true})
 			} else if it.Role == protocol.RoleAgent {
 				t.add(&entry{kind: entryInfo, text: "message from agent " + it.From.Short() + ":\n" + it.Content})
 			}

@@ -28,12 +28,22 @@ func (m Model) statusLine() string {
 		// Pending approvals come first: what is cut when room runs out is
 		// the end of the line, and this is the field that must show.
 		if n := len(m.appr.queue); n > 0 {
-			parts = append(parts, m.th.warn.Render(fmt.Sprintf("%d approval(s)", n)))
+			parts = append(parts, m.th.warn.Render(plural(n, "approval")+" waiting"))
 		}
-		parts = append(parts, m.info.Model+" · "+m.info.Provider)
+		mdl := m.info.Model
+		if t := m.sess.threads[m.focused]; t != nil && t.info.ReasoningEffort != "" {
+			mdl += " " + t.info.ReasoningEffort // the focused agent's effort, shown (item 20)
+		}
+		parts = append(parts, mdl+" · "+m.info.Provider)
 		parts = append(parts, m.location()) // the focused agent's
 		if t := m.sess.threads[m.focused]; t != nil {
-			parts = append(parts, fmt.Sprintf("tokens %s/%s", humanTokens(t.usage.TotalTokens), humanTokens(total.TotalTokens))+m.statusCost())
+			if g, warn := m.contextGauge(t); warn {
+				parts = append(parts, m.th.warn.Render(g))
+			} else if g != "" {
+				parts = append(parts, g)
+			}
+			// Every number says what it counts (issue 35 item 6).
+			parts = append(parts, fmt.Sprintf("%s %s · all %s tok", t.name(), humanTokens(t.usage.TotalTokens), humanTokens(total.TotalTokens))+m.statusCost())
 		}
 		parts = append(parts, fmt.Sprintf("%d running", running))
 	}

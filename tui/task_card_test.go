@@ -82,7 +82,7 @@ func TestGoldenTaskActivity(t *testing.T) {
 		live = feed(live, evs[:mid]...)
 		s := screen(live)
 		golden(t, "running_"+sizeName(size), s)
-		for _, want := range []string{"worker", "turn 1/4", "▸ apply_patch"} {
+		for _, want := range []string{"(wor", "turn 1/4", "▸ apply_patch"} {
 			if !strings.Contains(s, want) {
 				t.Fatalf("%v running: %q missing:\n%s", size, want, s)
 			}

@@ -34,7 +34,13 @@ func (r *renderer) lines(s *session, e *entry, w int) []string {
 	var out []string
 	switch e.kind {
 	case entryUser:
-		for i, l := range wrap(e.text, w-2) {
+		rows := wrap(e.text, w-2)
+		if n := len(rows) - userMessageRows; n > 1 && e.collapsed {
+			// A long paste reads as the chip it was typed as (issue 35
+			// item 21); ctrl+f still finds its text, /export keeps it whole.
+			rows = append(rows[:userMessageRows:userMessageRows], r.th.dim.Render("… "+plural(n, "more line")+" sent"))
+		}
+		for i, l := range rows {
 			bar := "│ "
 			if i == 0 {
 				bar = "› "
@@ -121,6 +127,9 @@ const (
 	outcomeDenied
 	outcomeInterrupted
 )
+
+// userMessageRows is how many rows of a long message the transcript shows.
+const userMessageRows = 12
 
 // interruptedOutput starts the output of a call an interrupt cut off.
 const interruptedOutput = "aborted: the turn was interrupted"
@@ -233,7 +242,7 @@ func (r *renderer) toolOutput(e *entry, w int) []string {
 		n := len(outLines) - collapsedLines
 		if isCommandTool(tc.Name) {
 			show = outLines[n:]
-			hidden = fmt.Sprintf("  … %d earlier lines (ctrl+o to expand)", n)
+			hidden = "  … " + plural(n, "earlier line") + " (ctrl+o to expand)"
 			out = append(out, r.th.dim.Render(clip(hidden, w)))
 			hidden = ""
 		} else {
@@ -414,7 +423,7 @@ func stableCut(text string) int {
 func (r *renderer) tailLines(t *threadView, w int) []string {
 	var out []string
 	if t.streaming == nil && t.status.Kind == protocol.StatusRunning {
-		out = append(out, r.th.running.Render(r.spin())+r.th.dim.Render(" working…"))
+		out = append(out, r.th.running.Render(r.spin())+r.th.dim.Render(" working… · esc to interrupt"))
 	}
 	for _, q := range t.queued {
 		for i, l := range wrap(q, max(1, w-2)) {

@@ -33,7 +33,7 @@ func (m Model) treeRows(w, h int) ([]string, []protocol.ThreadID) {
 		indent := squeezeIndent(m.treePrefix(t), max(4, w/4))
 		elapsed := formatElapsed(t, now)
 		glyph := m.r.threadGlyph(t)
-		label := roleLabel(t.info) + hostBadge(t.info) + t.unreadBadge()
+		label := m.askBadge(id) + t.fullName() + hostBadge(t.info) + t.unreadBadge()
 		switch {
 		case i == m.selected && m.area == focusTree:
 			lines = append(lines, m.th.treeSel.Render(padRight(ansiStrip(m.treeRow(indent, glyph, label, elapsed, w)), w)))

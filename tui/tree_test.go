@@ -26,7 +26,7 @@ func TestTreeCursorStaysOnScreen(t *testing.T) {
 	m, _ = press(m, "tab")
 	for i := 1; i <= 12; i++ {
 		m, _ = press(m, "down")
-		want := fmt.Sprintf("worker/w%02d", i)
+		want := fmt.Sprintf("w%02d (worker)", i)
 		s := screen(m)
 		if !strings.Contains(s, want) || !strings.Contains(s, fmt.Sprintf("task %02d", i)) {
 			t.Fatalf("cursor on %s is off-screen:\n%s", want, s)

@@ -130,7 +130,7 @@ func TestGoldenTreeAndCards(t *testing.T) {
 		s := screen(m)
 		checkSize(t, s, size[0], size[1])
 		golden(t, "tree_"+sizeName(size), s)
-		for _, want := range []string{"root", "explorer", "worker/careful", "reviewer", "explorer/quick", "✓", "✗", "■"} {
+		for _, want := range []string{"root", "(expl", "careful (", "quick (", "✓", "✗", "■"} {
 			if !strings.Contains(s, want) {
 				t.Errorf("%v: screen lacks %q", size, want)
 			}
@@ -349,12 +349,20 @@ func TestTreeNavigationAndEsc(t *testing.T) {
 	if m.focused != explorerID {
 		t.Fatalf("focused %s", m.focused)
 	}
-	if !strings.Contains(screen(m), "explorer ✓ completed") {
+	if !strings.Contains(screen(m), "(explorer) ✓ completed") {
 		t.Fatalf("explorer transcript header:\n%s", screen(m))
 	}
-	m, _ = press(m, "esc")
-	if m.focused != rootID {
-		t.Fatal("esc did not return to root")
+	// Esc no longer means "back to the root" (issue 35 item 2): on an idle
+	// agent it stays there and stops nothing.
+	m, cmd := press(m, "esc")
+	runCmd(cmd)
+	if m.focused != explorerID {
+		t.Fatal("esc moved the focus")
+	}
+	for _, op := range m.backend.(*fakeBackend).Ops() {
+		if op.Type == protocol.OpInterrupt {
+			t.Fatalf("esc on an idle agent sent %+v", op)
+		}
 	}
 }
 
@@ -485,7 +493,7 @@ func TestNotifications(t *testing.T) {
 func TestHelpAndSlashCompletion(t *testing.T) {
 	m, _ := newTestModel(t, 80, 24, newFake(rootInfo()))
 	m, _ = press(m, "?")
-	if !m.help || !strings.Contains(screen(m), "ctrl+t") {
+	if !m.help || !strings.Contains(screen(m), "ctrl+r") {
 		t.Fatal("help overlay")
 	}
 	m, _ = press(m, "x")

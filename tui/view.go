@@ -1,7 +1,10 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
+
+	"github.com/grovecli/grove/protocol"
 
 	tea "charm.land/bubbletea/v2"
 )
@@ -63,19 +66,19 @@ func (m Model) render() string {
 	var out []string
 	out = append(out, m.headerLine())
 	bh := m.bodyHeight()
-	switch {
-	case m.picker != nil:
+	switch m.topLayer() {
+	case layerPicker:
 		ph := m.h - 2 // everything between the header and the status line
 		out = append(out, fit(m.picker.view(m.r, m.w, ph), m.w, ph)...)
 		out = append(out, m.statusLine())
 		return strings.Join(out, "\n")
-	case m.help:
+	case layerHelp:
 		out = append(out, fit(m.helpWindow(bh), m.w, bh)...)
-	case m.review != nil:
+	case layerReview:
 		out = append(out, fit(m.reviewView(m.w, bh), m.w, bh)...)
-	case m.overlay != nil:
+	case layerAgents:
 		out = append(out, fit(m.overlay.view(&m, m.w, bh), m.w, bh)...)
-	case m.opening != nil:
+	case layerOpening:
 		out = append(out, fit(m.openingLines(), m.w, bh)...)
 	default:
 		out = append(out, m.bodyLines(bh)...)
@@ -113,39 +116,26 @@ func (m Model) bodyLines(h int) []string {
 	xw := m.transcriptWidth()
 	var right []string
 	t := m.sess.threads[m.focused]
-	if m.appr.current() != nil {
-		// The asking agent's transcript stays visible above the modal
+	switch {
+	case m.modalShown():
+		// The asking agent's transcript stays visible above its modal
 		// when there is room; the modal comes first.
 		modal := m.r.modalLines(&m.appr, m.sess, xw, h)
 		above := h - len(modal)
-		if at := m.sess.threads[m.appr.asker(m.sess)]; at != nil && above >= 2 {
-			title := m.th.paneTitle.Render(roleLabel(at.info)) + m.th.warn.Render(" asks")
-			right = append([]string{padRight(title, xw)}, m.r.transcriptLines(m.sess, at, xw, above-1)...)
+		if above >= 2 {
+			title := m.th.paneTitle.Render(t.fullName()) + m.th.warn.Render(" asks")
+			if !t.follow {
+				title += m.th.warn.Render(" · scrolled (end to follow)")
+			}
+			right = append([]string{padRight(title, xw)}, m.r.transcriptLines(m.sess, t, xw, above-1)...)
 		}
 		right = fit(right, xw, above)
 		right = append(right, modal...)
-	} else if m.quest.current() != nil {
+	case m.questionShown():
 		right = m.questionBody(xw, h)
-	} else if t != nil {
-		title := m.th.paneTitle.Render(roleLabel(t.info)) + " " + m.r.threadGlyph(t) + m.th.dim.Render(" "+liveWord(t))
-		if note := t.note(); note != "" {
-			title += m.th.dim.Render(" · " + clip(note, xw/2))
-		}
-		if !t.follow {
-			title += m.th.warn.Render(" · scrolled (end to follow)")
-		}
-		if m.tsearch != nil {
-			title = m.searchTitle()
-		}
-		body := m.r.transcriptLines(m.sess, t, xw, h-1)
-		if showsWelcome(t, m.focused == m.sess.root) {
-			body = append(m.welcomeLines(xw), body...)
-		}
-		if row := m.searchHit(); row >= 0 && row < len(body) {
-			body[row] = m.th.tableSel.Render(padRight(ansiStrip(body[row]), xw))
-		}
-		right = append([]string{padRight(title, xw)}, body...)
-	} else {
+	case t != nil:
+		right = m.paneLines(t, xw, h)
+	default:
 		right = []string{m.th.dim.Render("no session open")}
 	}
 	right = fit(right, xw, h)
@@ -158,4 +148,69 @@ func (m Model) bodyLines(h int) []string {
 		sep[i] = m.th.paneBorder.Render(" │ ")
 	}
 	return joinColumns(left, sep, right)
+}
+
+// paneLines is the focused agent's pane: its title, its transcript and,
+// while another agent waits on the user, a banner that leads there.
+func (m Model) paneLines(t *threadView, xw, h int) []string {
+	title := m.th.paneTitle.Render(t.fullName()) + " " + m.r.threadGlyph(t) + m.th.dim.Render(" "+liveWord(t))
+	if note := t.note(); note != "" {
+		title += m.th.dim.Render(" · " + clip(note, xw/2))
+	}
+	if !t.follow {
+		title += m.th.warn.Render(" · scrolled (end to follow)")
+	}
+	if m.tsearch != nil {
+		title = m.searchTitle()
+	}
+	banner := m.approvalBanner(xw)
+	ro := m.readOnlyBanner(xw, h)
+	bodyH := h - 1 - len(banner) - len(ro)
+	body := m.r.transcriptLines(m.sess, t, xw, bodyH)
+	if showsWelcome(t, m.focused == m.sess.root) {
+		body = append(m.welcomeLines(xw), body...)
+	}
+	if row := m.searchHit(); row >= 0 && row < len(body) {
+		body[row] = m.th.tableSel.Render(padRight(ansiStrip(body[row]), xw))
+	}
+	out := append([]string{padRight(title, xw)}, ro...)
+	out = append(out, fit(body, xw, max(0, bodyH))...)
+	return append(out, banner...)
+}
+
+// approvalBanner says that an agent not on screen waits on the user, and
+// how to get there (nil when none waits, or the window is too short).
+func (m Model) approvalBanner(xw int) []string {
+	req := m.appr.current()
+	if req == nil || m.modalShown() || m.bodyHeight() < 4 {
+		return nil
+	}
+	who := m.sess.nameOf(m.appr.asker(m.sess))
+	text := "⚠ " + who + " waits for your approval"
+	if n := len(m.appr.queue); n > 1 {
+		text += fmt.Sprintf(" (1 of %d)", n)
+	}
+	text += " · tab to answer: " + plainSummary(approvalSummary(*req), 200) // what is cut is the command's end
+	return []string{m.th.warn.Render(clip(text, xw))}
+}
+
+// askBadge marks an agent in the tree that waits on the user.
+func (m Model) askBadge(id protocol.ThreadID) string {
+	if m.appr.waits(m.sess, id) {
+		return "⚠ "
+	}
+	return ""
+}
+
+// readOnlyBanner says, whole (wrapped, never cut), that the session is
+// open read-only and how to continue a copy (issue 35 item 4).
+func (m Model) readOnlyBanner(xw, h int) []string {
+	if m.info.ReadOnly == "" {
+		return nil
+	}
+	var out []string
+	for _, l := range wrap("⊘ "+m.info.ReadOnly, xw) {
+		out = append(out, m.th.warn.Render(padRight(l, xw)))
+	}
+	return out[:min(len(out), max(1, h/2))]
 }

@@ -41,6 +41,9 @@ type session struct {
 	// status line (headless commands print them to stderr).
 	warnMu   sync.Mutex
 	warnings []string
+	// readOnly says why the session is open read-only (another grove
+	// writes it); "" when it is writable.
+	readOnly string
 	// stopLog and waitLog end the debug log's event reader.
 	stopLog, waitLog func()
 	// finishNotify lets the `notify` program of the last turn run.
@@ -419,7 +422,8 @@ func (s *session) viewIfLocked(resumeID string, err error) error {
 	if _, verr := s.eng.ViewSession(resumeID); verr != nil {
 		return err
 	}
-	s.addWarning(fmt.Sprintf("read-only view: %v. Input is refused while that grove runs; `grove resume --fork %s` continues a copy", locked, resumeID))
+	s.readOnly = fmt.Sprintf("read-only view: %v. Input is refused while that grove runs; `grove resume --fork %s` continues a copy", locked, resumeID)
+	s.addWarning(s.readOnly)
 	return nil
 }
 

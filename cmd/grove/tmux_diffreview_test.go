@@ -71,7 +71,7 @@ func TestTmuxDiffReviewRevertsAHunk(t *testing.T) {
 		t.Fatalf("calc.go after the revert:\n%s\nwant:\n%s", b, want)
 	}
 	pane.key("Escape")
-	pane.wait("the transcript's note", func(s string) bool { return strings.Contains(s, "↶ you reverted 1 hunk(s)") })
+	pane.wait("the transcript's note", func(s string) bool { return strings.Contains(s, "↶ you reverted 1 hunk of") })
 	pane.typeText("what now?")
 	pane.key("Enter")
 	pane.wait("the answer", func(s string) bool { return strings.Contains(s, "Sub is back as it was.") })

@@ -67,8 +67,11 @@ func TestTmuxSmoke(t *testing.T) {
 	if !strings.Contains(s, "grove") {
 		t.Fatalf("header missing:\n%s", s)
 	}
-	// The working-directory approval appears; answer after the grace period.
-	waitScreen("the approval modal", func(s string) bool { return strings.Contains(s, "another directory") && strings.Contains(s, "→") })
+	// The root asks to start a worker in another directory: the modal is
+	// on the root's pane (the agent that asks), with the root's reason.
+	waitScreen("the approval modal", func(s string) bool {
+		return strings.Contains(s, "another directory") && strings.Contains(s, "asked by: root") && strings.Contains(s, "wants to start a worker")
+	})
 	time.Sleep(700 * time.Millisecond)
 	tmux("send-keys", "-t", session, "y")
 	s = waitScreen("the finished demo", func(s string) bool { return strings.Contains(s, "Demo complete") })
@@ -339,7 +342,7 @@ func TestTmuxTreeCursorStaysVisible(t *testing.T) {
 		p.key("Down")
 	}
 	p.key("Enter") // focus the last agent (spawn order is not fixed)
-	s := p.wait("the last agent's transcript", func(s string) bool { return strings.Contains(s, "explorer ✓ completed · task ") })
+	s := p.wait("the last agent's transcript", func(s string) bool { return strings.Contains(s, "(explorer) ✓ completed · task ") })
 	title := strings.SplitN(s, "\n", 3)[1]
 	note := title[strings.Index(title, "task "):][:len("task 00")]
 	var tree []string
@@ -370,20 +373,25 @@ func TestTmuxResumedDemoKeepsHowChildrenEnded(t *testing.T) {
 	time.Sleep(1200 * time.Millisecond)
 	p.typeText("y")
 	// The whole final message (it streams; ctrl+c mid-stream would cut it).
-	p.wait("the finished demo", func(s string) bool { return strings.Contains(s, "Demo complete") && strings.Contains(s, "in charge.") })
+	s := p.wait("the finished demo", func(s string) bool { return strings.Contains(s, "Demo complete") && strings.Contains(s, "in charge.") })
+	before := tokensField(s)
 	p.run("set-option", "-t", p.name, "remain-on-exit", "on")
 	p.key("C-c")
 	p.key("C-c")
 	p.wait("grove to quit", func(s string) bool { return strings.Contains(s, "grove resume ") })
 
 	p.run("respawn-pane", "-k", "-t", p.name, env+" TERM=xterm-256color "+p.bin+" resume --last")
-	s := p.wait("the resumed session", func(s string) bool { return strings.Contains(s, "Demo complete") })
-	for _, bad := range []string{"■ explorer", "■ worker", `{"agent_id"`, `{"status"`, "tokens 0/0"} {
+	s = p.wait("the resumed session", func(s string) bool { return strings.Contains(s, "Demo complete") })
+	// Issue 35 item 3: the resumed totals are the ones grove quit with.
+	if after := tokensField(s); before == "" || after != before {
+		t.Errorf("token totals before quitting %q, after resuming %q", before, after)
+	}
+	for _, bad := range []string{"■ explorer", "■ worker", `{"agent_id"`, `{"status"`, "root 0 · all 0 tok"} {
 		if strings.Contains(s, bad) {
 			t.Errorf("resumed screen shows %q:\n%s", bad, s)
 		}
 	}
-	if !strings.Contains(s, "✓ explorer") || !strings.Contains(s, "✓ worker") {
+	if !strings.Contains(s, "(explorer)") || !strings.Contains(s, "(worker)") {
 		t.Errorf("children lost how they ended:\n%s", s)
 	}
 	p.typeText("/resume")
@@ -449,8 +457,23 @@ func TestTmuxEscalationYolo(t *testing.T) {
 	// the engine's and the login shell's part (a stale pyenv rehash lock
 	// stalls every bash -lc for 60 s on this machine: .ci/run clears it).
 	p.wait("the escalation answered", func(s string) bool {
-		return !strings.Contains(s, "outside the sandbox") && !strings.Contains(s, "1 approval")
+		return !strings.Contains(s, "Allow this command?") && !strings.Contains(s, "1 approval") && strings.Contains(s, "✔ You approved outside the sandbox")
 	})
 	p.key("C-c")
 	p.key("C-c")
+}
+
+// tokensField is the status line's "root N · all M" token field.
+func tokensField(screen string) string {
+	lines := strings.Split(strings.TrimRight(screen, "\n"), "\n")
+	last := lines[len(lines)-1]
+	i := strings.Index(last, "root ")
+	if i < 0 {
+		return ""
+	}
+	f := last[i:]
+	if j := strings.Index(f, " │"); j >= 0 {
+		f = f[:j]
+	}
+	return strings.TrimSpace(strings.TrimSuffix(f, "…"))
 }

@@ -42,6 +42,7 @@ func (b backend) Info() tui.SessionInfo {
 	return tui.SessionInfo{
 		Model: o.Model, Provider: o.Provider, Demo: o.Demo, Cwd: cwd,
 		ApprovalPolicy: o.ApprovalPolicy, SandboxMode: o.Sandbox.Mode, Home: b.cfg.Home,
+		ReadOnly: b.readOnly,
 	}
 }
 
@@ -140,6 +141,12 @@ func runTUI(ctx context.Context, g *globalFlags, prompt string, start tuiStart) 
 			mu.Lock()
 			defer mu.Unlock()
 			return prices.Cost(model, u)
+		},
+		ContextLimits: func(model string) (int64, int64) {
+			if current := cur(); current != nil {
+				return current.eng.ContextLimits(ctx, model)
+			}
+			return 0, 0
 		},
 		Processes: func() []tui.ProcessInfo {
 			current := cur()

@@ -158,6 +158,19 @@ func (t *Thread) needsCompaction(ctx context.Context) bool {
 	return limit > 0 && t.historyTokens() >= limit
 }
 
+// ContextLimits is modelName's context window and the token count at
+// which a thread on it compacts by itself (0 when not known), for a front
+// end's "NN% context left" gauge and its warning before compaction. It may
+// ask the provider's model list once per model (cached): call it off any
+// UI loop.
+func (e *Engine) ContextLimits(ctx context.Context, modelName string) (window, compactAt int64) {
+	window = e.opts.ContextWindow
+	if window <= 0 {
+		window = e.windows.lookup(ctx, e.opts.Client, modelName)
+	}
+	return window, e.autoCompactLimit(ctx, modelName)
+}
+
 // agentsTokens estimates the AGENTS.md block every request carries.
 func agentsTokens(items []protocol.Item) int64 {
 	var n int64

@@ -35,6 +35,9 @@ type threadSpec struct {
 	// rolloutPath reopens an existing rollout (resume) instead of creating one.
 	rolloutPath string
 	status      protocol.AgentStatus
+	// usage is the thread's token total so far (a resumed thread's, from
+	// its rollout): new calls add to it.
+	usage protocol.TokenUsage
 	// reserved: the spawn holds a max_threads slot, handed over to the
 	// thread when it is registered (so it is never counted twice).
 	reserved bool
@@ -67,6 +70,7 @@ func (e *Engine) newThread(spec threadSpec) (*Thread, error) {
 		note:    spec.note,
 		history: spec.history,
 		host:    spec.host,
+		usage:   spec.usage,
 		status:  spec.status, statusAt: e.now(), changed: make(chan struct{}),
 		wake: make(chan struct{}, 1), done: make(chan struct{}),
 	}

@@ -101,7 +101,7 @@ func (e *Engine) ResumeSession(id string) (protocol.ThreadID, error) {
 	root, err := e.newThread(threadSpec{
 		surface: p.surface, id: m.ID, source: protocol.SourceResumed, model: e.opts.Model, effort: e.opts.ReasoningEffort,
 		cwd: p.cwd, sandbox: e.opts.Sandbox, note: p.note, history: sess.Items, host: e.opts.HostName,
-		createdAt: m.Timestamp, rolloutPath: p.path, status: status, firstPrompt: p.firstPrompt,
+		createdAt: m.Timestamp, rolloutPath: p.path, status: status, firstPrompt: p.firstPrompt, usage: sess.TotalUsage(),
 	})
 	if err != nil {
 		return "", err
@@ -163,7 +163,7 @@ func (e *Engine) registerClosedChildren(parent *Thread) error {
 			spawnCallID: m.SpawnCallID, model: m.Model, effort: m.ReasoningEffort, cwd: m.Cwd,
 			sandbox: m.Sandbox, allow: m.AllowList, deny: m.DenyList, rolePrompt: m.Instructions, exactInstructions: m.ExactInstructions,
 			note: note, history: sess.Items, createdAt: m.Timestamp,
-			rolloutPath: k.RolloutPath, status: protocol.Shutdown(), closed: true, host: m.Host,
+			rolloutPath: k.RolloutPath, status: protocol.Shutdown(), closed: true, host: m.Host, usage: sess.TotalUsage(),
 		})
 		if err != nil {
 			if firstErr == nil {

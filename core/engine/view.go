@@ -26,7 +26,7 @@ func (e *Engine) ViewSession(id string) (protocol.ThreadID, error) {
 	root, err := e.newThread(threadSpec{
 		id: m.ID, source: protocol.SourceResumed, model: e.opts.Model, effort: e.opts.ReasoningEffort,
 		surface: p.surface, cwd: p.cwd, sandbox: e.opts.Sandbox, note: p.note, history: sess.Items, host: e.opts.HostName,
-		createdAt: m.Timestamp, rolloutPath: p.path, status: status, closed: true,
+		createdAt: m.Timestamp, rolloutPath: p.path, status: status, closed: true, usage: sess.TotalUsage(),
 	})
 	if err != nil {
 		return "", err
