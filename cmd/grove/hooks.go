@@ -14,6 +14,7 @@ import (
 	"github.com/grovecli/grove/core/engine"
 	"github.com/grovecli/grove/core/hooks"
 	"github.com/grovecli/grove/core/tools"
+	"github.com/grovecli/grove/core/visible"
 )
 
 // codexHome is $CODEX_HOME or ~/.codex.
@@ -62,6 +63,7 @@ func newHookRunner(set hooks.Set, bypass bool) *hooks.Runner {
 // reportHooks says, for a headless run, which hooks were skipped and why
 // (naming each file) and what could not be read. Never silent.
 func reportHooks(w io.Writer, set hooks.Set, bypass bool) {
+	w = visible.NewWriter(w) // commands and paths come from hook files
 	for _, m := range set.Warnings {
 		fmt.Fprintf(w, "grove: hooks: %s\n", m)
 	}
@@ -150,6 +152,7 @@ func hookRows(set hooks.Set) []hookRow {
 }
 
 func printHooks(w io.Writer, set hooks.Set) {
+	w = visible.NewWriter(w) // commands, matchers and paths come from hook files
 	if len(set.Hooks) == 0 {
 		fmt.Fprintln(w, "no hooks found")
 	}
@@ -201,7 +204,7 @@ need the project trusted ([projects."<root>"] trust_level = "trusted").`,
 				return err
 			}
 			for _, h := range pick {
-				fmt.Fprintf(cmd.OutOrStdout(), "trusted: %s %q (%s)\n", h.Event, h.Command, h.File)
+				fmt.Fprintf(visible.NewWriter(cmd.OutOrStdout()), "trusted: %s %q (%s)\n", h.Event, h.Command, h.File)
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "recorded %d review(s) in %s\n", len(pick), path)
 			return nil

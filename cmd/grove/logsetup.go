@@ -13,6 +13,7 @@ import (
 
 	"github.com/grovecli/grove/core/config"
 	"github.com/grovecli/grove/core/logging"
+	"github.com/grovecli/grove/core/visible"
 )
 
 // ownsScreen reports whether cmd runs the TUI, which owns the terminal:
@@ -27,7 +28,7 @@ func ownsScreen(cmd *cobra.Command) bool {
 func startLogging(cmd *cobra.Command, g *globalFlags) {
 	g.warnOut = nil
 	if !ownsScreen(cmd) {
-		g.warnOut = cmd.ErrOrStderr()
+		g.warnOut = visible.NewWriter(cmd.ErrOrStderr())
 	}
 	home, err := config.Home()
 	if err != nil {

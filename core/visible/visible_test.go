@@ -79,3 +79,18 @@ func BenchmarkTextClean(b *testing.B) {
 		_ = Text(s)
 	}
 }
+
+func TestWriter(t *testing.T) {
+	var b strings.Builder
+	w := NewWriter(&b)
+	n, err := w.Write([]byte("final answer\x1b]52;c;Y3VybA==\x07\r\n"))
+	if err != nil || n != len("final answer\x1b]52;c;Y3VybA==\x07\r\n") {
+		t.Fatalf("Write = %d, %v", n, err)
+	}
+	if got := b.String(); got != "final answer\\x1b]52;c;Y3VybA==\\x07\n" {
+		t.Errorf("wrote %q", got)
+	}
+	if NewWriter(w) != w {
+		t.Error("a Writer is wrapped twice")
+	}
+}
