@@ -15,6 +15,7 @@ import (
 	"github.com/grovecli/grove/core/hooks"
 	"github.com/grovecli/grove/core/tools"
 	"github.com/grovecli/grove/core/visible"
+	"github.com/grovecli/grove/protocol"
 )
 
 // codexHome is $CODEX_HOME or ~/.codex.
@@ -51,13 +52,15 @@ func discoverHooks(cfg *config.Config, cwd string) (hooks.Set, error) {
 	}, st), nil
 }
 
-// newHookRunner runs set's active hooks with the scrubbed environment.
-func newHookRunner(set hooks.Set, bypass bool) *hooks.Runner {
+// newHookRunner runs set's active hooks with the scrubbed environment,
+// in the session's sandbox (policy) unless a hook's [hooks.state] table
+// says `grove_sandbox = "none"`.
+func newHookRunner(set hooks.Set, bypass bool, policy protocol.SandboxPolicy) *hooks.Runner {
 	active := set.Active(bypass)
 	if len(active) == 0 {
 		return nil
 	}
-	return hooks.NewRunner(active, hooks.Options{Env: tools.HookEnv, ProjectDir: set.ProjectRoot})
+	return hooks.NewRunner(active, hooks.Options{Env: tools.HookEnv, ProjectDir: set.ProjectRoot, Sandbox: policy})
 }
 
 // reportHooks says, for a headless run, which hooks were skipped and why

@@ -250,7 +250,7 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 	if err != nil {
 		return nil, err
 	}
-	hookRunner := newHookRunner(hookSet, o.bypassHookTrust)
+	hookRunner := newHookRunner(hookSet, o.bypassHookTrust, cfg.SandboxPolicy())
 	skillCat := discoverSkills(cwd)
 	for _, w := range skillCat.Warnings {
 		warnings = append(warnings, "skills: "+w)

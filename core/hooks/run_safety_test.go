@@ -46,30 +46,62 @@ func TestMatchingHooksRunConcurrently(t *testing.T) {
 }
 
 // A hook past its timeout is killed with what it started, and said so.
+// The child is found by its command line: in its own PID namespace the
+// hook's `$!` is not a pid of this one.
 func TestTimeoutKillsProcessGroup(t *testing.T) {
-	js := `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","timeout":1,"command":"sleep 60 & echo $! > child.pid; wait"}]}]}}`
+	js := `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","timeout":1,"command":"sleep 6011 & touch started; wait"}]}]}}`
 	r, home := runnerFor(t, js, testEnv)
 	o := r.PreToolUse(context.Background(), testContext(home), bash(t))
 	if o.Block || len(o.Notes) != 1 || !strings.Contains(o.Notes[0], "hook timed out after 1s") {
 		t.Fatalf("outcome %+v", o)
 	}
-	b, err := os.ReadFile(filepath.Join(home, "child.pid"))
-	if err != nil {
-		t.Fatal(err)
+	if _, err := os.Stat(filepath.Join(home, "started")); err != nil {
+		t.Fatal("the hook never started its child")
 	}
-	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
-	// SIGKILL went to the group; wait for the kernel to finish the child.
-	deadline := time.Now().Add(10 * time.Second)
+	waitGone(t, "sleep\x006011")
+}
+
+// waitGone waits until no process's command line holds token (its
+// arguments joined by NUL, written `\x00`), failing after 10 s.
+func waitGone(t *testing.T, token string) {
+	t.Helper()
+	tok := strings.ReplaceAll(token, `\x00`, "\x00")
+	tick := time.NewTicker(10 * time.Millisecond) // polling /proc: the kernel sends no event
+	defer tick.Stop()
+	deadline := time.After(10 * time.Second)
 	for {
-		stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-		if err != nil || strings.Contains(string(stat), ") Z ") {
+		left := processesWith(tok)
+		if len(left) == 0 {
 			return
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the hook's child %d still runs: %s", pid, stat)
+		select {
+		case <-deadline:
+			t.Fatalf("still running: %v", left)
+		case <-tick.C:
 		}
-		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// processesWith lists the pids (of this PID namespace) whose command line
+// holds tok and that are not zombies.
+func processesWith(tok string) []int {
+	ents, _ := os.ReadDir("/proc")
+	var out []int
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		cl, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+		if err != nil || !strings.Contains(string(cl)+"\x00", tok+"\x00") {
+			continue
+		}
+		if st, _ := os.ReadFile("/proc/" + e.Name() + "/stat"); strings.Contains(string(st), ") Z ") {
+			continue
+		}
+		out = append(out, pid)
+	}
+	return out
 }
 
 // Interrupting the turn cancels its hooks.

@@ -29,8 +29,11 @@ type StartRequest struct {
 	Env      []string
 	// Stdin is the command's standard input; nil means /dev/null.
 	Stdin *os.File
-	// Out receives stdout and stderr.
+	// Out receives stdout, and stderr unless Err is set.
 	Out *os.File
+	// Err, when set, receives stderr apart (a hook's feedback is its
+	// stderr, its decision its stdout).
+	Err *os.File
 }
 
 // NamespacesAvailable reports whether restricted commands get their own
@@ -80,7 +83,7 @@ func Start(r StartRequest) (*Process, error) {
 	}
 	if spec, ok := pooledSpec(policy, cwd); len(argv) > 0 && ok {
 		spec.Dir = absolute("", dir)
-		p, err := startInPool(spec, argv, env, r.Stdin, r.Out)
+		p, err := startInPool(spec, argv, env, r.Stdin, r.Out, r.errFile())
 		if err != nil {
 			return nil, err
 		}
@@ -95,7 +98,7 @@ func Start(r StartRequest) (*Process, error) {
 	if r.Stdin != nil {
 		cmd.Stdin = r.Stdin
 	}
-	cmd.Stdout, cmd.Stderr = r.Out, r.Out
+	cmd.Stdout, cmd.Stderr = r.Out, r.errFile()
 	p := &Process{cmd: cmd, done: make(chan error, 1)}
 	started := make(chan error, 1)
 	go func() {
@@ -114,6 +117,14 @@ func Start(r StartRequest) (*Process, error) {
 		return nil, fmt.Errorf("start: %w", err)
 	}
 	return p, nil
+}
+
+// errFile is where stderr goes: Err, else Out.
+func (r StartRequest) errFile() *os.File {
+	if r.Err != nil {
+		return r.Err
+	}
+	return r.Out
 }
 
 // Wait waits for the command and returns its exit code, the shell's
