@@ -40,7 +40,7 @@ func startLogging(cmd *cobra.Command, g *globalFlags) {
 		// different goroutines: one lock keeps their lines whole.
 		w := &lockedWriter{w: cmd.ErrOrStderr()}
 		cmd.SetErr(w)
-		g.warnOut = w
+		g.warnOut = visible.NewWriter(w)
 		o.Mirror = w
 	}
 	l, err := logging.Open(home, o)
