@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/grovecli/grove/core/sandbox"
 	"github.com/grovecli/grove/protocol"
 )
 
@@ -97,7 +98,7 @@ func (e *Engine) requestApproval(ctx context.Context, t, route *Thread, req prot
 		return protocol.DecisionApprovedForSession, nil
 	}
 	if e.opts.Headless || e.nonInteractive(t) {
-		d := e.headlessDecision(req)
+		d := e.headlessDecision(t, req)
 		r := req
 		t.publish(protocol.NewEvent(t.id, "", protocol.ApprovalRequestedMsg{Request: r}))
 		t.publish(protocol.NewEvent(t.id, "", protocol.ApprovalResolvedMsg{Request: r, Decision: d}))
@@ -133,11 +134,32 @@ func (e *Engine) requestApproval(ctx context.Context, t, route *Thread, req prot
 	}
 }
 
-func (e *Engine) headlessDecision(req protocol.ApprovalRequest) protocol.ReviewDecision {
-	if req.Kind == protocol.ApprovalWorkingDir && (e.opts.ApproveWorkdirs || e.ApprovalPolicy() == protocol.ApprovalNever) {
+// headlessDecision decides a request no one can answer. A working
+// directory is approved when the user said so (--approve-workdirs), and
+// under approval_policy = "never" only when it widens nothing: a child's
+// writable roots come from its working directory, so one outside the
+// asking thread's roots (issue 31 item 9: the child wrote ~/.bashrc) needs
+// a person's yes, and with nobody to ask it is no.
+func (e *Engine) headlessDecision(t *Thread, req protocol.ApprovalRequest) protocol.ReviewDecision {
+	if req.Kind != protocol.ApprovalWorkingDir {
+		return protocol.DecisionDenied
+	}
+	if e.opts.ApproveWorkdirs || e.ApprovalPolicy() == protocol.ApprovalNever && !widensRoots(t, req.Dir) {
 		return protocol.DecisionApproved
 	}
 	return protocol.DecisionDenied
+}
+
+// widensRoots reports whether a child of t working in dir could write
+// where t cannot: t is workspace-write and dir is outside its roots.
+func widensRoots(t *Thread, dir string) bool {
+	t.mu.Lock()
+	policy, cwd := t.sandbox, t.cwd
+	t.mu.Unlock()
+	if policy.Mode != protocol.SandboxWorkspaceWrite {
+		return false // read-only writes nowhere; full access everywhere already
+	}
+	return sandbox.CheckWritable(policy, cwd, dir) != nil
 }
 
 func (b *approvalBroker) remove(id string) *pendingApproval {
