@@ -98,10 +98,12 @@ func (e *Engine) requestApproval(ctx context.Context, t, route *Thread, req prot
 		return protocol.DecisionApprovedForSession, nil
 	}
 	if e.opts.Headless || e.nonInteractive(t) {
+		// Decided here, by policy: only the decision is published. A
+		// request event would reach the app-server's and ACP's clients as a
+		// question whose answer nobody reads (a sessions child, a Task
+		// agent that never asks, a headless run).
 		d := e.headlessDecision(t, req)
-		r := req
-		t.publish(protocol.NewEvent(t.id, "", protocol.ApprovalRequestedMsg{Request: r}))
-		t.publish(protocol.NewEvent(t.id, "", protocol.ApprovalResolvedMsg{Request: r, Decision: d}))
+		t.publish(protocol.NewEvent(t.id, "", protocol.ApprovalResolvedMsg{Request: req, Decision: d}))
 		if !d.Approved() && req.Kind != protocol.ApprovalWorkingDir {
 			// Tell the model why, in words it can act on.
 			return d, e.noApproverError(t)
