@@ -143,8 +143,8 @@ func (e *Engine) requestApproval(ctx context.Context, t, route *Thread, req prot
 // asking thread's roots (issue 31 item 9: the child wrote ~/.bashrc) needs
 // a person's yes, and with nobody to ask it is no.
 func (e *Engine) headlessDecision(t *Thread, req protocol.ApprovalRequest) protocol.ReviewDecision {
-	if req.Kind != protocol.ApprovalWorkingDir {
-		return protocol.DecisionDenied
+	if req.Kind != protocol.ApprovalWorkingDir || req.Host != "" {
+		return protocol.DecisionDenied // a host a project names needs a person
 	}
 	if e.opts.ApproveWorkdirs || e.ApprovalPolicy() == protocol.ApprovalNever && !widensRoots(t, req.Dir) {
 		return protocol.DecisionApproved

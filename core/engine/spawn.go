@@ -148,6 +148,10 @@ func (e *Engine) spawn(ctx context.Context, r spawnRequest) (*Thread, error) {
 			e.releaseSlot()
 			return nil, fmt.Errorf("agent_type %s runs on host %q (its template says host: %s): %w", agentType, tpl.Host, tpl.Host, err)
 		}
+		if err := e.approveTemplateHost(ctx, caller, tpl); err != nil {
+			e.releaseSlot()
+			return nil, err
+		}
 		spec.host = tpl.Host
 	}
 	if r.child != nil {
