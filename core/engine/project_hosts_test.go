@@ -57,7 +57,9 @@ func TestProjectTemplateHostRefusedHeadless(t *testing.T) {
 	if !out.IsError || !strings.Contains(out.Output, `host "prod" named by the project's template`) || !strings.Contains(out.Output, "deploy.md") {
 		t.Fatalf("spawn: %+v", out)
 	}
-	if n := len(env.all(func(ev protocol.Event) bool { return ev.Type == protocol.EventThreadStarted && ev.Thread != nil && ev.Thread.Host == "prod" })); n != 0 {
+	if n := len(env.all(func(ev protocol.Event) bool {
+		return ev.Type == protocol.EventThreadStarted && ev.Thread != nil && ev.Thread.Host == "prod"
+	})); n != 0 {
 		t.Fatalf("%d agents started on prod", n)
 	}
 }
