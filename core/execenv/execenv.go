@@ -109,6 +109,11 @@ type PatchRequest struct {
 	// Outside allows writes outside the writable roots: the user approved
 	// them. Without it an apply that would write outside writes nothing.
 	Outside bool `json:"outside,omitempty"`
+	// ApprovedPaths are the resolved paths the user approved (a check's
+	// PatchResult.NeedApproval): with Outside, an apply writes outside the
+	// roots only those — a directory swapped for a symlink while the
+	// question was open makes it refuse, not write elsewhere.
+	ApprovedPaths []string `json:"approved_paths,omitempty"`
 }
 
 // PatchResult reports a checked or applied patch.
@@ -118,6 +123,9 @@ type PatchResult struct {
 	// Outside says, per offending path, why it is outside the writable
 	// roots; empty when every path is inside.
 	Outside []string `json:"outside,omitempty"`
+	// NeedApproval are the resolved paths behind Outside: what approving
+	// the patch approves, and nothing else.
+	NeedApproval []string `json:"need_approval,omitempty"`
 	// Report and Summary describe an applied patch (the model's text and
 	// the UI's line).
 	Report  string `json:"report,omitempty"`

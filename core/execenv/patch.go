@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/grovecli/grove/core/sandbox"
@@ -40,6 +41,7 @@ func (Local) ApplyPatch(ctx context.Context, req PatchRequest) (PatchResult, err
 			res.Files = append(res.Files, DisplayPath(req.Cwd, path))
 			if err := sandbox.CheckWritable(req.Policy, req.Cwd, path); err != nil {
 				res.Outside = append(res.Outside, err.Error())
+				res.NeedApproval = append(res.NeedApproval, pins.Resolved(path))
 			}
 		}
 	}
@@ -47,8 +49,17 @@ func (Local) ApplyPatch(ctx context.Context, req PatchRequest) (PatchResult, err
 		// The tree changed between pinning and checking.
 		res.Outside = append(res.Outside, fmt.Sprintf("%s is outside the writable roots of this sandbox", strings.Join(pinnedOutside, ", ")))
 	}
+	res.NeedApproval = append(res.NeedApproval, pinnedOutside...)
 	if !req.Apply || (len(res.Outside) > 0 && !req.Outside) {
 		return res, nil
+	}
+	if len(res.Outside) > 0 {
+		// Approved: exactly the paths the user saw, resolved the same way.
+		for _, p := range res.NeedApproval {
+			if !slices.Contains(req.ApprovedPaths, p) {
+				return PatchResult{}, fmt.Errorf("%s was not approved (approved: %s): the files changed while waiting for approval", p, strings.Join(req.ApprovedPaths, ", "))
+			}
+		}
 	}
 	if err := ctx.Err(); err != nil {
 		return res, err

@@ -46,8 +46,10 @@ type Gate struct {
 	Escalate bool
 	// KnownSafe: the known-safe judge found the command read-only.
 	KnownSafe bool
-	// Outside says why paths of a patch are outside the writable roots.
-	Outside []string
+	// Outside says why paths of a patch are outside the writable roots,
+	// and NeedApproval which resolved paths approving it approves.
+	Outside      []string
+	NeedApproval []string
 	// Name is the tool as the user knows it, and Server its MCP server
 	// (GateExternal: the messages name both).
 	Name, Server, RawName string
@@ -81,6 +83,7 @@ func orchestrate(ctx context.Context, env *Env, name string, t Tool, args json.R
 			return res
 		}
 		runEnv.Approved = true
+		runEnv.ApprovedPaths = gate.NeedApproval
 	}
 	if plan.escalate {
 		runEnv.Sandbox = protocol.SandboxPolicy{Mode: protocol.SandboxDangerFullAccess}

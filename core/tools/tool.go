@@ -49,6 +49,9 @@ type Env struct {
 	// Approved is set by the orchestrator when the user approved this call
 	// (apply_patch may then write outside the writable roots).
 	Approved bool
+	// ApprovedPaths are the resolved paths the approval covered (a patch
+	// writing outside the roots writes those and no others).
+	ApprovedPaths []string
 	// Hooks observe the call where it is about to run and where it ended.
 	Hooks *Hooks
 }
