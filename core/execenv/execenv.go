@@ -13,6 +13,7 @@ import (
 	"io/fs"
 	"time"
 
+	"github.com/grovecli/grove/core/sandbox"
 	"github.com/grovecli/grove/protocol"
 )
 
@@ -33,7 +34,10 @@ type ExecRequest struct {
 	// come from it and the policy, never from Dir.
 	Cwd string `json:"cwd"`
 	// Dir is the directory the command runs in (default Cwd).
-	Dir    string                 `json:"dir,omitempty"`
+	Dir string `json:"dir,omitempty"`
+	// DirPin is Dir as it was checked and shown for approval (this
+	// machine only): the command starts there or not at all.
+	DirPin *sandbox.DirPin        `json:"-"`
 	Env    []string               `json:"env,omitempty"`
 	Stdin  []byte                 `json:"stdin,omitempty"` // nil: /dev/null
 	Policy protocol.SandboxPolicy `json:"policy"`

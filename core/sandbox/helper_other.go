@@ -49,7 +49,7 @@ func poolSupported() bool { return false }
 
 func warmPool(helperSpec) error { return nil }
 
-func startInPool(helperSpec, []string, []string, *os.File, *os.File, *os.File) (*pooledProcess, error) {
+func startInPool(helperSpec, []string, []string, *DirPin, *os.File, *os.File, *os.File) (*pooledProcess, error) {
 	return nil, fmt.Errorf("sandbox: no pool helper on this system")
 }
 

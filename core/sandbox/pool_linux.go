@@ -51,6 +51,10 @@ type poolRequest struct {
 	Argv []string `json:"argv,omitempty"`
 	Env  []string `json:"env,omitempty"`
 	Dir  string   `json:"dir,omitempty"`
+	// DirDev/DirIno pin Dir (DirPin): the command starts in that very
+	// directory, opened without following symlinks, or not at all.
+	DirDev uint64 `json:"dir_dev,omitempty"`
+	DirIno uint64 `json:"dir_ino,omitempty"`
 }
 
 // poolReply goes back on a command's reply socket ("ready" on the control
@@ -337,12 +341,21 @@ func startPooled(r poolRequest, stdin, out, errOut int, namespaces bool) (int, e
 	if err != nil {
 		return 0, err
 	}
+	dir := r.Dir
+	if r.DirIno != 0 {
+		fd, err := openPinned(r.Dir, r.DirDev, r.DirIno)
+		if err != nil {
+			return 0, err
+		}
+		defer unix.Close(fd)
+		dir = pinnedDirPath(fd) // the child's chdir goes to the descriptor
+	}
 	var flags uintptr
 	if namespaces {
 		flags = syscall.CLONE_NEWPID
 	}
 	return syscall.ForkExec(path, r.Argv, &syscall.ProcAttr{
-		Dir:   r.Dir,
+		Dir:   dir,
 		Env:   r.Env,
 		Files: []uintptr{uintptr(stdin), uintptr(out), uintptr(errOut)},
 		Sys:   &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL, Cloneflags: flags},
@@ -405,7 +418,7 @@ type pooledProcess struct {
 
 // startInPool starts argv through the pool helper for spec (starting the
 // helper first if needed); a helper found dead is replaced once.
-func startInPool(spec helperSpec, argv, env []string, stdin, out, errOut *os.File) (*pooledProcess, error) {
+func startInPool(spec helperSpec, argv, env []string, pin *DirPin, stdin, out, errOut *os.File) (*pooledProcess, error) {
 	dir := spec.Dir
 	spec.Dir = ""
 	key, err := json.Marshal(spec)
@@ -417,7 +430,11 @@ func startInPool(spec helperSpec, argv, env []string, stdin, out, errOut *os.Fil
 		if err != nil {
 			return nil, err
 		}
-		p, err := h.start(poolRequest{Op: "start", Argv: argv, Env: env, Dir: dir}, stdin, out, errOut)
+		req := poolRequest{Op: "start", Argv: argv, Env: env, Dir: dir}
+		if pin != nil {
+			req.DirDev, req.DirIno = pin.Dev, pin.Ino
+		}
+		p, err := h.start(req, stdin, out, errOut)
 		if err == nil || !h.isDead() || attempt > 0 {
 			return p, err
 		}

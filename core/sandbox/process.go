@@ -31,6 +31,9 @@ type StartRequest struct {
 	Stdin *os.File
 	// Out receives stdout, and stderr unless Err is set.
 	Out *os.File
+	// DirPin, when set, is Dir as it was checked: the command starts in
+	// that directory or not at all (see DirPin).
+	DirPin *DirPin
 	// Err, when set, receives stderr apart (a hook's feedback is its
 	// stderr, its decision its stdout).
 	Err *os.File
@@ -81,13 +84,21 @@ func Start(r StartRequest) (*Process, error) {
 	if dir == "" {
 		dir = cwd
 	}
+	if r.DirPin != nil && absolute("", dir) != r.DirPin.Path {
+		return nil, errDirChanged(r.DirPin.Path, fmt.Errorf("it would start in %s", dir))
+	}
 	if spec, ok := pooledSpec(policy, cwd); len(argv) > 0 && ok {
 		spec.Dir = absolute("", dir)
-		p, err := startInPool(spec, argv, env, r.Stdin, r.Out, r.errFile())
+		p, err := startInPool(spec, argv, env, r.DirPin, r.Stdin, r.Out, r.errFile())
 		if err != nil {
 			return nil, err
 		}
 		return &Process{pooled: p}, nil
+	}
+	if r.DirPin != nil {
+		if err := r.DirPin.Check(); err != nil { // the closest this path can check
+			return nil, err
+		}
 	}
 	cmd, err := CommandIn(context.Background(), policy, cwd, dir, argv)
 	if err != nil {

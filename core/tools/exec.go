@@ -65,7 +65,17 @@ func (x *execCommand) Gate(_ context.Context, env *Env, raw json.RawMessage) (Ga
 		return Gate{}, res
 	}
 	escalate := a.SandboxPermissions == "require_escalated"
+	var pin *sandbox.DirPin
+	if env.Backend().Info().Host == "" {
+		p, err := sandbox.PinDir(dir)
+		if err != nil {
+			r := Errorf("exec_command: %v", err)
+			return Gate{}, &r
+		}
+		pin = p
+	}
 	return Gate{
+		Workdir:   pin,
 		Kind:      GateExec,
 		Request:   protocol.ApprovalRequest{Kind: protocol.ApprovalExec, Command: a.Cmd, Cwd: dir, Reason: a.Justification, Sandbox: env.Sandbox.Mode},
 		Escalate:  escalate,
@@ -107,6 +117,9 @@ func (x *execCommand) Run(ctx context.Context, env *Env, raw json.RawMessage) Re
 		// Clamp in milliseconds first: a huge value would overflow the
 		// Duration product and wrap negative (an instant timeout).
 		timeout = time.Duration(min(a.TimeoutMS, x.o.MaxTimeout.Milliseconds())) * time.Millisecond
+	}
+	if env.Workdir != nil {
+		dir = env.Workdir.Path // as checked and approved, never resolved again
 	}
 	return x.run(ctx, env, env.Sandbox, env.Cwd, dir, a.Cmd, timeout)
 }
@@ -150,7 +163,7 @@ func (x *execCommand) run(ctx context.Context, tenv *Env, policy protocol.Sandbo
 		return Result{Output: fmt.Sprintf("command was not run: %s before it started", stopCause(err)), IsError: true}
 	}
 	start := time.Now()
-	proc, err := backend.Start(ctx, execenv.ExecRequest{Argv: argv, Cwd: cwd, Dir: dir, Env: env, Policy: policy, Output: sink})
+	proc, err := backend.Start(ctx, execenv.ExecRequest{Argv: argv, Cwd: cwd, Dir: dir, DirPin: pinOf(tenv), Env: env, Policy: policy, Output: sink})
 	if err != nil {
 		return Errorf("exec_command: %v", err)
 	}
@@ -240,4 +253,12 @@ func (c *capBuffer) String() string {
 		return c.head.String() + string(c.tail)
 	}
 	return fmt.Sprintf("%s\n[… %d bytes truncated …]\n%s", c.head.String(), c.dropped, c.tail)
+}
+
+// pinOf is the thread's pinned working directory for this call, if any.
+func pinOf(env *Env) *sandbox.DirPin {
+	if env == nil {
+		return nil
+	}
+	return env.Workdir
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/grovecli/grove/core/sandbox"
 	"github.com/grovecli/grove/protocol"
 )
 
@@ -50,6 +51,8 @@ type Gate struct {
 	// and NeedApproval which resolved paths approving it approves.
 	Outside      []string
 	NeedApproval []string
+	// Workdir is exec_command's working directory, pinned at the check.
+	Workdir *sandbox.DirPin
 	// Name is the tool as the user knows it, and Server its MCP server
 	// (GateExternal: the messages name both).
 	Name, Server, RawName string
@@ -78,6 +81,7 @@ func orchestrate(ctx context.Context, env *Env, name string, t Tool, args json.R
 		return Errorf("%s", plan.refuse)
 	}
 	runEnv := *env
+	runEnv.Workdir = gate.Workdir
 	if plan.ask {
 		if res, ok := askGate(ctx, env, gate, plan.request); !ok {
 			return res

@@ -57,3 +57,41 @@ func TestApprovedPatchDoesNotFollowASwapDuringTheQuestion(t *testing.T) {
 		t.Errorf("asked %+v", fx.asked)
 	}
 }
+
+// The same race on a command: an escalation to run `touch here` in
+// workdir sub, approved while a parallel call swapped sub for a symlink
+// to $HOME, ran in $HOME. The working directory shown is pinned; the run
+// starts in that directory (opened without following symlinks, same
+// identity) or not at all.
+func TestApprovedCommandDoesNotRunInASwappedWorkdir(t *testing.T) {
+	r := coreRegistry(t)
+	for _, swap := range []bool{true, false} {
+		fx := newApprovalFixture(t, protocol.ApprovalOnRequest, protocol.DecisionApproved)
+		home := t.TempDir()
+		sub := filepath.Join(fx.env.Cwd, "sub")
+		if err := os.Mkdir(sub, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		approve := fx.env.Approve
+		fx.env.Approve = func(ctx context.Context, req protocol.ApprovalRequest) (protocol.ReviewDecision, error) {
+			if swap {
+				swapToSymlink(t, sub, home)
+			}
+			return approve(ctx, req)
+		}
+		res := run(t, r, fx.env, "exec_command", map[string]any{"cmd": "touch here", "workdir": "sub", "sandbox_permissions": "require_escalated", "justification": "test"})
+		if len(fx.asked) != 1 || fx.asked[0].Cwd != sub {
+			t.Fatalf("asked %+v", fx.asked)
+		}
+		_, inHome := os.Stat(filepath.Join(home, "here"))
+		_, inSub := os.Stat(filepath.Join(sub, "here"))
+		switch {
+		case swap && inHome == nil:
+			t.Fatal("the approved command ran in $HOME through the swapped symlink")
+		case swap && (!res.IsError || !strings.Contains(res.Output, "changed while waiting")):
+			t.Fatalf("swapped: want a refusal, got %+v", res)
+		case !swap && (res.IsError || inSub != nil):
+			t.Fatalf("not swapped: %+v (%v)", res, inSub)
+		}
+	}
+}
