@@ -51,23 +51,20 @@ func Output(s string) string {
 }
 
 // Clean reports whether s needs no escaping at all (with line breaks and
-// tabs allowed when multiline).
+// tabs allowed when multiline). ASCII is checked a byte at a time; only
+// the rest is decoded.
 func Clean(s string, multiline bool) bool {
-	for i := 0; i < len(s); i++ {
+	for i := 0; i < len(s); {
 		c := s[i]
-		if c >= 0x20 && c < 0x7f || multiline && (c == '\n' || c == '\t') {
+		if c < utf8.RuneSelf {
+			if c < 0x20 || c == 0x7f {
+				if !multiline || c != '\n' && c != '\t' {
+					return false
+				}
+			}
+			i++
 			continue
 		}
-		if c < 0x80 {
-			return false
-		}
-		return cleanRunes(s[i:], multiline)
-	}
-	return true
-}
-
-func cleanRunes(s string, multiline bool) bool {
-	for i := 0; i < len(s); {
 		r, n := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && n <= 1 || hidden(r, multiline) {
 			return false
