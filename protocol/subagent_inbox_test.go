@@ -4,16 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"flag"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
-)
 
-var updateGolden = flag.Bool("update", false, "rewrite the golden files in testdata")
+	"github.com/grovecli/grove/core/testkit"
+)
 
 // golden compares got with testdata/seed001/name (indented JSON), or
 // rewrites it with -update.
@@ -24,22 +22,7 @@ func golden(t *testing.T, name string, got []byte) {
 		t.Fatalf("%s: %v\n%s", name, err, got)
 	}
 	buf.WriteByte('\n')
-	path := filepath.Join("testdata", "seed001", name)
-	if *updateGolden {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./protocol -run Seed001 -update)", err)
-	}
-	if !bytes.Equal(buf.Bytes(), want) {
-		t.Errorf("%s differs from its golden file\ngot:\n%s\nwant:\n%s", name, buf.Bytes(), want)
-	}
+	testkit.Golden(t, filepath.Join("testdata", "seed001", name), buf.Bytes())
 }
 
 // seed001Events are one event of each of seed 001's variants, on the

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
+	"github.com/grovecli/grove/core/testkit"
 	"github.com/grovecli/grove/protocol"
 )
 
@@ -205,18 +205,17 @@ func TestLockHolderIsNamed(t *testing.T) {
 	// poll until the kernel has ended it (bounded; this times nothing).
 	must(t, syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL))
 	_ = cmd.Wait()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	testkit.Eventually(t, "the rollout's lock to be free once its holder was killed", func() bool {
 		r2, err := OpenAppend(r.Path())
 		if err == nil {
 			must(t, r2.Close())
-			return
+			return true
 		}
-		if !errors.As(err, &le) || time.Now().After(deadline) {
+		if !errors.As(err, &le) {
 			t.Fatalf("after the holder was killed: %v", err)
 		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		return false
+	})
 }
 
 // TestDiskFullLeavesNoTornLine: on a full file system a failed append is

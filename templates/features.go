@@ -18,6 +18,7 @@ const (
 	// featureAbsent: grove gives no agent this feature (a tool it does
 	// not have, a session or terminal setting): the agent is already
 	// without it.
+	//lint:ignore U1000 the zero value, named so the table's omitted effect reads as a choice
 	featureAbsent featureEffect = iota
 	// featureRemoves denies the listed grove tools to the agent.
 	featureRemoves

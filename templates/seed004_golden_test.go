@@ -1,11 +1,12 @@
 package templates
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/grovecli/grove/core/testkit"
 )
 
 // Seed 004 gives AgentDefinition as Rust with serde camelCase: the seed's
@@ -29,17 +30,5 @@ func TestSeed004DefinitionGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	got = append(got, '\n')
-	golden := filepath.Join("testdata", "seed004", "code-reviewer.golden.json")
-	if os.Getenv("GROVE_UPDATE_GOLDEN") == "1" { // as schematest.Golden
-		if err := os.WriteFile(golden, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (GROVE_UPDATE_GOLDEN=1 writes it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("definition JSON differs from %s:\n%s", golden, got)
-	}
+	testkit.Golden(t, filepath.Join("testdata", "seed004", "code-reviewer.golden.json"), got)
 }

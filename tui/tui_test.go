@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -9,10 +10,10 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-	xgolden "github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 	"go.uber.org/goleak"
 
+	"github.com/grovecli/grove/core/testkit"
 	"github.com/grovecli/grove/protocol"
 	"github.com/grovecli/grove/rollout"
 	"github.com/grovecli/grove/rollout/rollouttest"
@@ -100,7 +101,13 @@ func screen(m Model) string {
 // with go test ./tui -update).
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	t.Run(name, func(t *testing.T) { xgolden.RequireEqual(t, got) })
+	t.Run(name, func(t *testing.T) { goldenScreen(t, got) })
+}
+
+// goldenScreen compares a screen with testdata/<Test>.golden.
+func goldenScreen(t *testing.T, got string) {
+	t.Helper()
+	testkit.Golden(t, filepath.Join("testdata", t.Name()+".golden"), []byte(got))
 }
 
 func checkSize(t *testing.T, s string, w, h int) {
@@ -523,5 +530,5 @@ func TestTeatestDemoScreen(t *testing.T) {
 	final.unsub()
 	s := screen(final)
 	checkSize(t, s, 80, 24)
-	xgolden.RequireEqual(t, s)
+	goldenScreen(t, s)
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/grovecli/grove/core/model/modeltest"
+	"github.com/grovecli/grove/core/testkit"
 )
 
 // groveBin is the real binary, built once by TestMain for the tests that
@@ -145,18 +146,6 @@ func (p *groveProc) waitExit(t *testing.T, since time.Time) (int, time.Duration)
 	return p.cmd.ProcessState.ExitCode(), took
 }
 
-// eventually polls cond (bounded generously) until it holds.
-func eventually(t *testing.T, what string, cond func() bool, diag func() string) {
-	t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s\n%s", what, diag())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
 // killMarked kills processes whose command line holds marker (commands a
 // killed grove left behind; the sandbox owns making them die with grove).
 func killMarked(marker string) (left int) {
@@ -208,7 +197,7 @@ func TestSignalsShutDownLikeCtrlC(t *testing.T) {
 			home := filepath.Join(t.TempDir(), "home")
 			p := startGrove(t, providerEnv(home, s.URL()), "exec", "-a", "never", "-s", "danger-full-access", "--cd", t.TempDir(), "-m", "test-model", "work")
 			var rollout string
-			eventually(t, "the tool call to start", func() bool {
+			testkit.Eventually(t, "the tool call to start", func() bool {
 				rollout = findRollout(home, "")
 				b, _ := os.ReadFile(rollout)
 				return bytes.Contains(b, []byte(`"type":"tool_call_begin"`))

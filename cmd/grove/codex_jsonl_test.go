@@ -3,17 +3,14 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 
+	"github.com/grovecli/grove/core/testkit"
 	"github.com/grovecli/grove/protocol"
 )
-
-var updateGolden = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // codexShapes are the fields of each JSONL event and item, as
 // codex-rs/exec/src/exec_events.rs (openai/codex
@@ -155,17 +152,5 @@ func TestCodexJSONLGolden(t *testing.T) {
 	for _, line := range strings.Split(strings.TrimSpace(buf.String()), "\n") {
 		checkCodexShape(t, line)
 	}
-	golden := filepath.Join("testdata", "codex", "turn.jsonl")
-	if *updateGolden {
-		if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if buf.String() != string(want) {
-		t.Errorf("JSONL differs from %s:\n%s", golden, buf.String())
-	}
+	testkit.Golden(t, filepath.Join("testdata", "codex", "turn.jsonl"), buf.Bytes())
 }

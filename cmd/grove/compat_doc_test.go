@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/grovecli/grove/core/config"
+	"github.com/grovecli/grove/core/testkit"
 )
 
 // renderCodexCompat writes docs/codex-compat.md from the tables.
@@ -78,7 +79,7 @@ func writeTable(b *strings.Builder, head string, rows []compatRow) {
 func TestCodexCompatDoc(t *testing.T) {
 	path := filepath.Join("..", "..", "docs", "codex-compat.md")
 	doc := renderCodexCompat()
-	if *updateGolden {
+	if testkit.UpdateGolden() {
 		if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -10,11 +10,12 @@ import (
 	"github.com/grovecli/grove/cmd/grove/acp"
 	"github.com/grovecli/grove/cmd/grove/appserver"
 	"github.com/grovecli/grove/core/mcp"
+	"github.com/grovecli/grove/core/testkit"
 )
 
 // compatServersDoc is generated from the compatibility tables the server
 // tests drive (appserver.Compat, acp.Compat, mcp.Compat); rewrite it with
-// GROVE_UPDATE_COMPAT=1 go test ./cmd/grove -run TestCompatServersDoc.
+// go test ./cmd/grove -run TestCompatServersDoc -update.
 const compatServersDoc = "../../docs/codex-compat-servers.md"
 
 type serverCompatRow struct{ name, status, note, test string }
@@ -83,16 +84,16 @@ func TestCompatServersDoc(t *testing.T) {
 		}
 	}
 	want := renderCompatServers()
-	if os.Getenv("GROVE_UPDATE_COMPAT") != "" {
+	if testkit.UpdateGolden() {
 		if err := os.WriteFile(compatServersDoc, []byte(want), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
 	got, err := os.ReadFile(compatServersDoc)
 	if err != nil {
-		t.Fatalf("%v (generate it with GROVE_UPDATE_COMPAT=1)", err)
+		t.Fatalf("%v (generate it with -update)", err)
 	}
 	if string(got) != want {
-		t.Errorf("%s is out of date: run GROVE_UPDATE_COMPAT=1 go test ./cmd/grove -run TestCompatServersDoc", compatServersDoc)
+		t.Errorf("%s is out of date: run go test ./cmd/grove -run TestCompatServersDoc -update", compatServersDoc)
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/grovecli/grove/core/engine"
 	"github.com/grovecli/grove/core/model/modeltest"
+	"github.com/grovecli/grove/core/testkit"
 	"github.com/grovecli/grove/protocol"
 	"github.com/grovecli/grove/rollout"
 )
@@ -192,7 +193,7 @@ func TestCrashSuite(t *testing.T) {
 			env := providerEnv(home, f.srv.URL())
 			args := []string{"-a", "never", "-s", "danger-full-access", "--cd", work, "-m", "test-model"}
 			p := startGrove(t, env, append(append([]string{"exec"}, args...), rootPrompt)...)
-			eventually(t, "the kill point", func() bool { return pt.when(f, home) }, p.stderr.String)
+			testkit.Eventually(t, "the kill point", func() bool { return pt.when(f, home) }, p.stderr.String)
 			if err := p.cmd.Process.Signal(syscall.SIGKILL); err != nil {
 				t.Fatal(err)
 			}
@@ -204,7 +205,7 @@ func TestCrashSuite(t *testing.T) {
 			}
 			// Commands the killed grove had started die with it (the
 			// sandbox helper watches grove's pidfd and ends their trees).
-			eventually(t, "no command left running after the kill", func() bool { return len(markedPIDs(marker)) == 0 }, func() string {
+			testkit.Eventually(t, "no command left running after the kill", func() bool { return len(markedPIDs(marker)) == 0 }, func() string {
 				return fmt.Sprintf("still running: %v", markedPIDs(marker))
 			})
 			killMarked(marker)
@@ -367,7 +368,7 @@ func TestDeepTreeExitsOnSignal(t *testing.T) {
 			home := filepath.Join(t.TempDir(), "home")
 			p := startGrove(t, providerEnv(home, s.URL()), "exec", "-a", "never", "-s", "danger-full-access", "--cd", t.TempDir(), "-m", "test-model",
 				"-c", "agents.max_depth=2", "-c", "agents.max_threads=16", "deep")
-			eventually(t, "12 busy sub-agents", func() bool {
+			testkit.Eventually(t, "12 busy sub-agents", func() bool {
 				mu.Lock()
 				defer mu.Unlock()
 				return sleeping == 9

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/grovecli/grove/core/model/modeltest"
+	"github.com/grovecli/grove/core/testkit"
 	"github.com/grovecli/grove/rollout"
 	"github.com/grovecli/grove/rollout/rollouttest"
 )
@@ -91,7 +92,7 @@ func TestSecondGroveOnOneSession(t *testing.T) {
 	}
 	id := onlySession(t, home)
 	first := startGrove(t, providerEnv(home, srv.URL()), "exec", "--resume", id, "hold on")
-	eventually(t, "the first grove to be mid-turn", func() bool { return len(srv.Requests()) >= 2 }, first.stderr.String)
+	testkit.Eventually(t, "the first grove to be mid-turn", func() bool { return len(srv.Requests()) >= 2 }, first.stderr.String)
 	entry, err := rollout.FindSession(home, id)
 	if err != nil {
 		t.Fatal(err)

@@ -7,7 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/grovecli/grove/core/testkit"
 )
 
 // Issue 36 item 4: a hook running `sleep 300` (and its shell) outlived
@@ -56,20 +57,11 @@ func TestHookDiesWithGroveKill9(t *testing.T) {
 	}
 }
 
-// waitFor polls cond (the kernel sends no event for another process's
-// start or end) and fails after 20 s naming what it waited for.
+// waitFor waits for cond, a process starting or ending, which no event
+// announces.
 func waitFor(t *testing.T, cond func() bool, what string) {
 	t.Helper()
-	tick := time.NewTicker(10 * time.Millisecond)
-	defer tick.Stop()
-	deadline := time.After(20 * time.Second)
-	for !cond() {
-		select {
-		case <-deadline:
-			t.Fatalf("timed out waiting for %s", what)
-		case <-tick.C:
-		}
-	}
+	testkit.Eventually(t, what, cond)
 }
 
 // pidsWith lists the live (not zombie) processes whose command line,

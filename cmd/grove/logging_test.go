@@ -7,10 +7,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/grovecli/grove/core/logging"
 	"github.com/grovecli/grove/core/model/modeltest"
+	"github.com/grovecli/grove/core/testkit"
 )
 
 // TestDebugLogHasNoSecrets: an exec run against a provider whose key comes
@@ -162,13 +162,9 @@ func TestResumeWarningsReachTheSession(t *testing.T) {
 	if _, err := s.start(entry.ID); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(30 * time.Second)
-	for !strings.Contains(strings.Join(s.Warnings(), "\n"), "grove exited before it finished") {
-		if time.Now().After(deadline) {
-			t.Fatalf("warnings %q", s.Warnings())
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	testkit.Eventually(t, "the warning that grove exited early", func() bool {
+		return strings.Contains(strings.Join(s.Warnings(), "\n"), "grove exited before it finished")
+	}, func() string { return strings.Join(s.Warnings(), "\n") })
 	if err := s.shutdown(t.Context(), "test"); err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/grovecli/grove/core/execenv"
 	"github.com/grovecli/grove/core/sandbox"
+	"github.com/grovecli/grove/core/testkit"
 	"github.com/grovecli/grove/protocol"
 )
 
@@ -105,7 +106,7 @@ func TestSSHHostRunsToolsAndSurvivesADrop(t *testing.T) {
 		t.Fatal(err)
 	}
 	var pid int
-	eventually(t, "the command's pid", func() bool {
+	testkit.Eventually(t, "the command's pid", func() bool {
 		pid, err = strconv.Atoi(strings.TrimSpace(live.String()))
 		return err == nil
 	}, live.String)
@@ -116,7 +117,7 @@ func TestSSHHostRunsToolsAndSurvivesADrop(t *testing.T) {
 	if werr == nil || !strings.Contains(werr.Error(), "connection to host box lost") {
 		t.Fatalf("Wait after the drop = %v, want a lost-connection error", werr)
 	}
-	eventually(t, "the host to kill the orphaned command", func() bool {
+	testkit.Eventually(t, "the host to kill the orphaned command", func() bool {
 		return errors.Is(syscall.Kill(pid, 0), syscall.ESRCH)
 	}, func() string { return "pid " + strconv.Itoa(pid) })
 	// The next call reconnects.

@@ -10,9 +10,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/grovecli/grove/core/execenv"
+	"github.com/grovecli/grove/core/testkit"
 )
 
 // sshdFixture is a real OpenSSH sshd on a free localhost port, with keys
@@ -114,23 +114,19 @@ AcceptEnv SHLVL
 		_ = cmd.Process.Kill()
 		<-exited
 	})
-	deadline := time.Now().Add(20 * time.Second)
-	for {
+	testkit.Eventually(t, "sshd to listen on "+strconv.Itoa(port), func() bool {
 		c, err := net.Dial("tcp", "127.0.0.1:"+strconv.Itoa(port))
 		if err == nil {
 			_ = c.Close()
-			break
+			return true
 		}
 		select {
 		case <-exited:
 			t.Skipf("sshd cannot run here: %s", strings.TrimSpace(logs.String()))
 		default:
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("sshd did not listen on %d: %s", port, logs.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return false
+	}, logs.String)
 	return f
 }
 

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/grovecli/grove/core/testkit"
 )
 
 // TestTUISignalsShutDownLikeCtrlC: the TUI (the offline demo, in tmux)
@@ -46,14 +48,14 @@ func TestTUISignalsShutDownLikeCtrlC(t *testing.T) {
 			script := "env -u OPENAI_API_KEY -u OPENAI_BASE_URL GROVE_HOME=" + home + " TMPDIR=" + dir + " TERM=xterm-256color " + groveBin + "; echo $? > " + exitFile + "; sleep 30"
 			tmux("new-session", "-d", "-s", "s", "-x", "100", "-y", "30", "sh", "-c", script)
 			t.Cleanup(func() { _ = exec.Command("tmux", "-L", sock, "kill-server").Run() })
-			eventually(t, "the demo at work", func() bool {
+			testkit.Eventually(t, "the demo at work", func() bool {
 				return strings.Contains(tmux("capture-pane", "-p", "-t", "s"), "another directory")
 			}, func() string { return tmux("capture-pane", "-p", "-t", "s") })
 			pid := grovePID(t, home)
 			if err := syscall.Kill(pid, tc.sig); err != nil {
 				t.Fatal(err)
 			}
-			eventually(t, "grove to exit", func() bool {
+			testkit.Eventually(t, "grove to exit", func() bool {
 				b, err := os.ReadFile(exitFile)
 				return err == nil && len(bytes.TrimSpace(b)) > 0
 			}, func() string { return tmux("capture-pane", "-p", "-t", "s") })

@@ -131,10 +131,50 @@ func root(items []protocol.Item, st Turn, dir string) model.Response {
 	if replayed(items) {
 		return model.Response{Text: "This is grove's **offline demo model**, so I can only replay the demo. Configure a real model to keep going: set `OPENAI_API_KEY`, or add a provider to `$GROVE_HOME/config.toml` (see the README).", Usage: usage(900, 60)}
 	}
-	spawned := map[string]string{} // agent id → role
-	var spawnFailed []string       // roles whose spawn failed
-	final := map[string]protocol.AgentStatus{}
-	closed := map[string]bool{}
+	p := readProgress(st)
+	n := st.Rounds
+	switch {
+	case n == 0:
+		return opening()
+	case len(p.spawnFailed) > 0 && n < 3 && !hasRespawn(st):
+		return model.Response{
+			Text:      "The working-directory change was not approved, so the worker will run in the project root instead.",
+			ToolCalls: []model.ToolCallRequest{call("demo_respawn_worker", "spawn_agent", workerSpawnArgs(""))},
+			Usage:     usage(1400, 90),
+		}
+	}
+	var pending []string
+	for id := range p.spawned {
+		if _, ok := p.final[id]; !ok {
+			pending = append(pending, id)
+		}
+	}
+	if len(pending) > 0 && n < 12 {
+		return model.Response{ToolCalls: []model.ToolCallRequest{call(fmt.Sprintf("demo_wait_%d", n), "wait", map[string]any{"ids": sorted(pending), "timeout_ms": 120000})}, Usage: usage(1500, 30)}
+	}
+	var toClose []model.ToolCallRequest
+	for _, id := range sorted(keys(p.spawned)) {
+		if !p.closed[id] {
+			toClose = append(toClose, call("demo_close_"+string(protocol.ThreadID(id).Short()), "close_agent", map[string]any{"id": id}))
+		}
+	}
+	if len(toClose) > 0 && n < 12 {
+		toClose = append(toClose, call("demo_plan_2", "update_plan", map[string]any{"plan": demoPlan("completed", "completed", "completed")}))
+		return model.Response{Text: "Both agents reported back; closing them.", ToolCalls: toClose, Usage: usage(1700, 60)}
+	}
+	return summary(p, dir)
+}
+
+// progress is what the root's earlier tool calls in this turn came back with.
+type progress struct {
+	spawned     map[string]string // agent id → role
+	spawnFailed []string          // roles whose spawn failed
+	final       map[string]protocol.AgentStatus
+	closed      map[string]bool
+}
+
+func readProgress(st Turn) progress {
+	p := progress{spawned: map[string]string{}, final: map[string]protocol.AgentStatus{}, closed: map[string]bool{}}
 	for _, c := range st.Calls {
 		out, ok := st.Outputs[c.CallID]
 		if !ok {
@@ -149,9 +189,9 @@ func root(items []protocol.Item, st Turn, dir string) model.Response {
 			}
 			role, _ := args["agent_type"].(string)
 			if json.Unmarshal([]byte(out), &res) == nil && res.AgentID != "" {
-				spawned[res.AgentID] = role
+				p.spawned[res.AgentID] = role
 			} else {
-				spawnFailed = append(spawnFailed, role)
+				p.spawnFailed = append(p.spawnFailed, role)
 			}
 		case "wait":
 			var res struct {
@@ -159,79 +199,65 @@ func root(items []protocol.Item, st Turn, dir string) model.Response {
 			}
 			if json.Unmarshal([]byte(out), &res) == nil {
 				for id, s := range res.Status {
-					final[id] = s
+					p.final[id] = s
 				}
 			}
 		case "close_agent":
 			if id, _ := args["id"].(string); id != "" {
-				closed[id] = true
+				p.closed[id] = true
 			}
 		}
 	}
-	n := st.Rounds
-	switch {
-	case n == 0:
-		return model.Response{
-			Text: "I'll split this in two: an **explorer** surveys the project read-only while a **worker** adds the greeting in `service/`.",
-			ToolCalls: []model.ToolCallRequest{
-				call("demo_plan_1", "update_plan", map[string]any{"explanation": "Demo plan", "plan": []map[string]string{
-					{"step": "Survey the project (explorer)", "status": "in_progress"},
-					{"step": "Add a farewell greeting in service/ (worker)", "status": "pending"},
-					{"step": "Review results and close the agents", "status": "pending"},
-				}}),
-				call("demo_spawn_explorer", "spawn_agent", map[string]any{
-					"agent_type": "explorer", "thread_note": "survey the demo project",
-					"message": "Survey this project: list its files, read the README and find every Go function. Report what you find with file:line references.",
-				}),
-				call("demo_spawn_worker", "spawn_agent", map[string]any{
-					"agent_type": "worker", "working_directory": "service", "thread_note": "add Farewell to service/greet.go",
-					"message": "In service/greet.go add `func Farewell(name string) string` returning \"goodbye, \" + name, next to Greet. Verify the file afterwards and report the change.",
-				}),
-			},
-			Usage: usage(1200, 180),
-		}
-	case len(spawnFailed) > 0 && n < 3 && !hasRespawn(st):
-		return model.Response{
-			Text: "The working-directory change was not approved, so the worker will run in the project root instead.",
-			ToolCalls: []model.ToolCallRequest{call("demo_respawn_worker", "spawn_agent", map[string]any{
-				"agent_type": "worker", "thread_note": "add Farewell to service/greet.go",
-				"message": "In service/greet.go add `func Farewell(name string) string` returning \"goodbye, \" + name, next to Greet. Verify the file afterwards and report the change.",
-			})},
-			Usage: usage(1400, 90),
-		}
+	return p
+}
+
+// opening is the root's first reply: the plan and both spawns.
+func opening() model.Response {
+	return model.Response{
+		Text: "I'll split this in two: an **explorer** surveys the project read-only while a **worker** adds the greeting in `service/`.",
+		ToolCalls: []model.ToolCallRequest{
+			call("demo_plan_1", "update_plan", map[string]any{"explanation": "Demo plan", "plan": demoPlan("in_progress", "pending", "pending")}),
+			call("demo_spawn_explorer", "spawn_agent", map[string]any{
+				"agent_type": "explorer", "thread_note": "survey the demo project",
+				"message": "Survey this project: list its files, read the README and find every Go function. Report what you find with file:line references.",
+			}),
+			call("demo_spawn_worker", "spawn_agent", workerSpawnArgs("service")),
+		},
+		Usage: usage(1200, 180),
 	}
-	var pending []string
-	for id := range spawned {
-		if _, ok := final[id]; !ok {
-			pending = append(pending, id)
-		}
+}
+
+// workerSpawnArgs are the worker's spawn arguments, in dir when it is not empty.
+func workerSpawnArgs(dir string) map[string]any {
+	args := map[string]any{
+		"agent_type": "worker", "thread_note": "add Farewell to service/greet.go",
+		"message": "In service/greet.go add `func Farewell(name string) string` returning \"goodbye, \" + name, next to Greet. Verify the file afterwards and report the change.",
 	}
-	if len(pending) > 0 && n < 12 {
-		return model.Response{ToolCalls: []model.ToolCallRequest{call(fmt.Sprintf("demo_wait_%d", n), "wait", map[string]any{"ids": sorted(pending), "timeout_ms": 120000})}, Usage: usage(1500, 30)}
+	if dir != "" {
+		args["working_directory"] = dir
 	}
-	var toClose []model.ToolCallRequest
-	for _, id := range sorted(keys(spawned)) {
-		if !closed[id] {
-			toClose = append(toClose, call("demo_close_"+string(protocol.ThreadID(id).Short()), "close_agent", map[string]any{"id": id}))
-		}
+	return args
+}
+
+func demoPlan(survey, farewell, review string) []map[string]string {
+	return []map[string]string{
+		{"step": "Survey the project (explorer)", "status": survey},
+		{"step": "Add a farewell greeting in service/ (worker)", "status": farewell},
+		{"step": "Review results and close the agents", "status": review},
 	}
-	if len(toClose) > 0 && n < 12 {
-		toClose = append(toClose, call("demo_plan_2", "update_plan", map[string]any{"plan": []map[string]string{
-			{"step": "Survey the project (explorer)", "status": "completed"},
-			{"step": "Add a farewell greeting in service/ (worker)", "status": "completed"},
-			{"step": "Review results and close the agents", "status": "completed"},
-		}}))
-		return model.Response{Text: "Both agents reported back; closing them.", ToolCalls: toClose, Usage: usage(1700, 60)}
-	}
+}
+
+// summary is the root's last reply: what each agent reported.
+func summary(p progress, dir string) model.Response {
 	var b strings.Builder
 	b.WriteString("## Demo complete\n\n")
-	for _, id := range sorted(keys(spawned)) {
-		s := final[id]
+	for _, id := range sorted(keys(p.spawned)) {
+		s := p.final[id]
 		msg := s.Message
 		if !s.HasMessage {
 			msg = string(s.Kind)
 		}
-		fmt.Fprintf(&b, "- **%s** (`%s`): %s\n", spawned[id], protocol.ThreadID(id).Short(), firstLine(msg))
+		fmt.Fprintf(&b, "- **%s** (`%s`): %s\n", p.spawned[id], protocol.ThreadID(id).Short(), firstLine(msg))
 	}
 	b.WriteString("\nEverything above ran for real in a scratch directory: tool calls, the sandbox, the approval and the agent tree. ")
 	if strings.Contains(filepath.Base(dir), "grove-demo-") {

@@ -7,10 +7,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/grovecli/grove/core/hooks"
 	"github.com/grovecli/grove/core/model"
+	"github.com/grovecli/grove/core/testkit"
 	"github.com/grovecli/grove/protocol"
 )
 
@@ -144,11 +144,10 @@ func TestCompactHooks(t *testing.T) {
 		// PostCompact runs after the compaction event: wait for its file.
 		var b []byte
 		var err error
-		for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-			if b, err = os.ReadFile(filepath.Join(dir, name)); (err == nil && json.Valid(b)) || time.Now().After(deadline) {
-				break
-			}
-		}
+		testkit.Eventually(t, name+" written by its hook", func() bool {
+			b, err = os.ReadFile(filepath.Join(dir, name))
+			return err == nil && json.Valid(b)
+		})
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}

@@ -13,9 +13,9 @@ import (
 	"sync"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/grovecli/grove/core/sandbox"
+	"github.com/grovecli/grove/core/testkit"
 	"github.com/grovecli/grove/protocol"
 )
 
@@ -80,7 +80,7 @@ func TestLocalCancelKillsTheGroup(t *testing.T) {
 		t.Fatal(err)
 	}
 	var pid int
-	waitFor(t, "the background pid", func() bool {
+	testkit.Eventually(t, "the background pid", func() bool {
 		pid, err = strconv.Atoi(strings.TrimSpace(out.String()))
 		return err == nil
 	})
@@ -88,21 +88,9 @@ func TestLocalCancelKillsTheGroup(t *testing.T) {
 	if _, err := p.Wait(); err != nil {
 		t.Fatalf("Wait after cancel: %v", err)
 	}
-	waitFor(t, "the setsid child to die", func() bool {
+	testkit.Eventually(t, "the setsid child to die", func() bool {
 		return errors.Is(syscall.Kill(pid, 0), syscall.ESRCH)
 	})
-}
-
-// waitFor polls cond until it holds or a generous deadline passes.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
 }
 
 func TestLocalFileOperations(t *testing.T) {

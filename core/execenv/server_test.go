@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/grovecli/grove/core/testkit"
 	"github.com/grovecli/grove/protocol"
 )
 
@@ -98,12 +99,12 @@ func TestServeRoundTripAndStdinCloseKills(t *testing.T) {
 		t.Fatal(err)
 	}
 	var pid int
-	waitFor(t, "the background pid", func() bool {
+	testkit.Eventually(t, "the background pid", func() bool {
 		pid, err = strconv.Atoi(strings.TrimSpace(live.String()))
 		return err == nil
 	})
 	stop() // returns once every command it started has ended
-	waitFor(t, "the background sleep to die", func() bool { return errors.Is(syscall.Kill(pid, 0), syscall.ESRCH) })
+	testkit.Eventually(t, "the background sleep to die", func() bool { return errors.Is(syscall.Kill(pid, 0), syscall.ESRCH) })
 	// The server reported the kill before it returned (or the stream
 	// ended first): either way the command did not end well.
 	if code, err := p.Wait(); err == nil && code == 0 {

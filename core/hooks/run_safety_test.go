@@ -3,12 +3,14 @@ package hooks
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/grovecli/grove/core/testkit"
 )
 
 func runnerFor(t *testing.T, hooksJSON string, env func() []string) (*Runner, string) {
@@ -61,25 +63,12 @@ func TestTimeoutKillsProcessGroup(t *testing.T) {
 	waitGone(t, "sleep\x006011")
 }
 
-// waitGone waits until no process's command line holds token (its
-// arguments joined by NUL, written `\x00`), failing after 10 s.
-func waitGone(t *testing.T, token string) {
+// waitGone waits until no process's command line holds tok (its
+// arguments joined by NUL).
+func waitGone(t *testing.T, tok string) {
 	t.Helper()
-	tok := strings.ReplaceAll(token, `\x00`, "\x00")
-	tick := time.NewTicker(10 * time.Millisecond) // polling /proc: the kernel sends no event
-	defer tick.Stop()
-	deadline := time.After(10 * time.Second)
-	for {
-		left := processesWith(tok)
-		if len(left) == 0 {
-			return
-		}
-		select {
-		case <-deadline:
-			t.Fatalf("still running: %v", left)
-		case <-tick.C:
-		}
-	}
+	testkit.Eventually(t, fmt.Sprintf("no process running %q", tok), func() bool { return len(processesWith(tok)) == 0 },
+		func() string { return fmt.Sprint("still running: ", processesWith(tok)) })
 }
 
 // processesWith lists the pids (of this PID namespace) whose command line
@@ -111,12 +100,10 @@ func TestCancelStopsHook(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan Outcome)
 	go func() { done <- r.PreToolUse(ctx, testContext(home), bash(t)) }()
-	for {
-		if _, err := os.Stat(filepath.Join(home, "started")); err == nil {
-			break
-		}
-		time.Sleep(5 * time.Millisecond) // polling a file the hook writes, not timing
-	}
+	testkit.Eventually(t, "the hook to start", func() bool {
+		_, err := os.Stat(filepath.Join(home, "started"))
+		return err == nil
+	})
 	cancel()
 	o := <-done
 	if len(o.Notes) != 1 || !strings.Contains(o.Notes[0], "cancelled") {

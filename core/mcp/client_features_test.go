@@ -1,5 +1,7 @@
 package mcp
 
+//lint:file-ignore SA1019 MCP roots and sampling are deprecated (SEP-2577) but servers still use them during the deprecation window; grove keeps offering them
+
 import (
 	"context"
 	"net/http"

@@ -16,6 +16,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/grovecli/grove/core/config"
+	"github.com/grovecli/grove/core/testkit"
 	"github.com/grovecli/grove/core/tools"
 	"github.com/grovecli/grove/protocol"
 )
@@ -341,7 +342,7 @@ func TestProgressAndCancellation(t *testing.T) {
 	}
 	// The server learns of it (notifications/cancelled): its handler's
 	// context ends and it leaves the mark.
-	waitFor(t, "the server to see the cancellation", func() bool {
+	testkit.Eventually(t, "the server to see the cancellation", func() bool {
 		_, err := os.Stat(mark)
 		return err == nil
 	})
@@ -355,13 +356,13 @@ func TestCrashedServerRestartsOnce(t *testing.T) {
 	if res := reg.Run(context.Background(), env, "mcp__t__crash", nil); !res.IsError {
 		t.Fatalf("a call whose server died must be an error: %+v", res)
 	}
-	waitFor(t, "the death to be noticed", func() bool { return m.Status()[0].State == StateIdle })
+	testkit.Eventually(t, "the death to be noticed", func() bool { return m.Status()[0].State == StateIdle })
 	res := reg.Run(context.Background(), env, "mcp__t__echo", rawArgs(t, map[string]string{"text": "again"}))
 	if res.IsError || res.Output != "Echo: again" {
 		t.Fatalf("after one crash the server must restart: %+v", res)
 	}
 	reg.Run(context.Background(), env, "mcp__t__crash", nil)
-	waitFor(t, "the second death to be final", func() bool { return m.Status()[0].State == StateFailed })
+	testkit.Eventually(t, "the second death to be final", func() bool { return m.Status()[0].State == StateFailed })
 	if got := specNames(m.Tools(context.Background(), env)); len(got) != 0 {
 		t.Fatalf("a server that died twice still offers %v", got)
 	}
@@ -431,17 +432,6 @@ func TestCloseLeavesNoProcess(t *testing.T) {
 	}
 	if st := m.Status()[0].State; st != StateClosed {
 		t.Fatalf("state after Close = %s", st)
-	}
-}
-
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(10 * time.Millisecond)
 	}
 }
 

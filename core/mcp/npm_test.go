@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/grovecli/grove/core/config"
+	"github.com/grovecli/grove/core/testkit"
 	"github.com/grovecli/grove/protocol"
 )
 
@@ -100,7 +101,7 @@ func TestReferenceServerEverything(t *testing.T) {
 	go func() {
 		done <- reg.Run(ctx, env, "mcp__everything__trigger-long-running-operation", rawArgs(t, map[string]int{"duration": 60, "steps": 60})).Output
 	}()
-	waitFor(t, "the long operation to report progress", func() bool { return len(rec.messages(protocol.EventToolProgress)) > 3 })
+	testkit.Eventually(t, "the long operation to report progress", func() bool { return len(rec.messages(protocol.EventToolProgress)) > 3 })
 	cancel()
 	if out := <-done; !strings.Contains(out, "interrupted") {
 		t.Fatalf("interrupted long operation = %q", out)
@@ -115,7 +116,7 @@ func TestReferenceServerEverything(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("Close took %s", time.Since(closeStart))
-	waitFor(t, "the server's process group to be gone", func() bool { return syscall.Kill(-pgid, 0) != nil })
+	testkit.Eventually(t, "the server's process group to be gone", func() bool { return syscall.Kill(-pgid, 0) != nil })
 }
 
 func TestReferenceServerFilesystem(t *testing.T) {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/grovecli/grove/core/model"
 	"github.com/grovecli/grove/core/model/modeltest"
+	"github.com/grovecli/grove/core/testkit"
 )
 
 func ids(list []model.ModelInfo) []string {
@@ -163,9 +164,7 @@ func TestModelsConcurrentCallersShareOneFetch(t *testing.T) {
 			}
 		})
 	}
-	for served.Load() == 0 {
-		time.Sleep(time.Millisecond)
-	}
+	testkit.Eventually(t, "the first models request", func() bool { return served.Load() > 0 })
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := c.Models(ctx); !errors.Is(err, context.Canceled) {

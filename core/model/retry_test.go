@@ -12,6 +12,7 @@ import (
 
 	"github.com/grovecli/grove/core/model"
 	"github.com/grovecli/grove/core/model/modeltest"
+	"github.com/grovecli/grove/core/testkit"
 )
 
 const answer = "The answer is forty-two." // 8 pieces of 3 bytes
@@ -262,9 +263,7 @@ func TestCancelEndsStream(t *testing.T) {
 				}()
 				switch tc.cancelAt {
 				case "request":
-					for len(s.Requests()) == 0 {
-						time.Sleep(time.Millisecond)
-					}
+					testkit.Eventually(t, "the first request", func() bool { return len(s.Requests()) > 0 })
 				case "headers":
 					<-headers
 				case "retry":

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/grovecli/grove/core/model"
@@ -56,15 +57,18 @@ func TestScriptedHonoursContextBetweenChunks(t *testing.T) {
 	sc := model.NewScripted("slow", func(context.Context, model.Request) (model.Response, error) {
 		return model.Response{Text: "one two three four"}, nil
 	}, model.WithChunkDelay(time.Hour))
-	ctx, cancel := context.WithCancel(context.Background())
-	go func() { time.Sleep(time.Millisecond); cancel() }()
-	var col collector
-	if _, err := sc.Stream(ctx, model.Request{}, col.on); !errors.Is(err, context.Canceled) {
-		t.Fatalf("want Canceled, got %v", err)
-	}
-	if col.text.Len() != 0 {
-		t.Fatalf("streamed %q after cancel", col.text.String())
-	}
+	synctest.Test(t, func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		// Cancel once Stream is blocked waiting for its first chunk.
+		go func() { synctest.Wait(); cancel() }()
+		var col collector
+		if _, err := sc.Stream(ctx, model.Request{}, col.on); !errors.Is(err, context.Canceled) {
+			t.Fatalf("want Canceled, got %v", err)
+		}
+		if col.text.Len() != 0 {
+			t.Fatalf("streamed %q after cancel", col.text.String())
+		}
+	})
 }
 
 func TestScriptedErrorsAndModels(t *testing.T) {

@@ -36,9 +36,11 @@ var abiProbe = func() (int, error) { return llsys.LandlockGetABIVersion() }
 func Supported() (abi int, err error) {
 	abi, err = abiProbe()
 	if err != nil {
+		//lint:ignore ST1005 Landlock is a proper noun and the message is shown to users as is
 		return 0, fmt.Errorf("Landlock is not available on this kernel: %w", err)
 	}
 	if abi < 1 {
+		//lint:ignore ST1005 Landlock is a proper noun
 		return 0, fmt.Errorf("Landlock is not available on this kernel (ABI %d)", abi)
 	}
 	return abi, nil

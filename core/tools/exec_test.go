@@ -2,15 +2,16 @@ package tools
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 	"unicode/utf8"
 
+	"github.com/grovecli/grove/core/testkit"
 	"github.com/grovecli/grove/protocol"
 )
 
@@ -22,16 +23,11 @@ func alive(pid int) bool {
 	return !strings.Contains(string(b), ") Z ")
 }
 
-// survives reports whether pid is still alive after SIGKILL has had time to
-// land (delivery is asynchronous; this bounds a wait, it times nothing).
-func survives(pid int) bool {
-	for i := 0; i < 200; i++ {
-		if !alive(pid) {
-			return false
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	return true
+// mustDie waits for pid to be gone after SIGKILL (delivery is asynchronous) and fails the
+// test if it never goes.
+func mustDie(t *testing.T, pid int) {
+	t.Helper()
+	testkit.Eventually(t, fmt.Sprintf("process %d to die", pid), func() bool { return !alive(pid) })
 }
 
 func pids(t *testing.T, file string) []int {
@@ -65,9 +61,7 @@ func TestExecTimeoutKillsProcessGroup(t *testing.T) {
 		t.Fatalf("timeout: %+v", res)
 	}
 	for _, p := range pids(t, pidfile) {
-		if survives(p) {
-			t.Fatalf("process %d survived the timeout", p)
-		}
+		mustDie(t, p)
 	}
 }
 
@@ -80,18 +74,14 @@ func TestExecCancelKillsSubtree(t *testing.T) {
 	go func() {
 		done <- r.Run(ctx, env, "exec_command", []byte(`{"cmd":"bash -c 'sleep 100 & echo $! > `+pidfile+`; wait'"}`))
 	}()
-	for len(pids(t, pidfile)) == 0 {
-		time.Sleep(10 * time.Millisecond)
-	}
+	testkit.Eventually(t, "the command's pids", func() bool { return len(pids(t, pidfile)) > 0 })
 	cancel()
 	res := <-done
 	if !res.IsError || !strings.Contains(res.Output, "interrupted") {
 		t.Fatalf("cancel: %+v", res)
 	}
 	for _, p := range pids(t, pidfile) {
-		if survives(p) {
-			t.Fatalf("grandchild %d survived the interrupt", p)
-		}
+		mustDie(t, p)
 	}
 }
 

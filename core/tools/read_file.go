@@ -91,7 +91,7 @@ func (readFile) Run(ctx context.Context, env *Env, raw json.RawMessage) Result {
 			// A line longer than the buffer: keep its head, skip the rest.
 			long := append([]byte(nil), b...)
 			for errors.Is(err, bufio.ErrBufferFull) {
-				b, err = br.ReadSlice('\n')
+				_, err = br.ReadSlice('\n')
 			}
 			b = long
 		}

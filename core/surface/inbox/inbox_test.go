@@ -11,6 +11,7 @@ import (
 
 	"github.com/grovecli/grove/core/model"
 	"github.com/grovecli/grove/core/surface/surfacetest"
+	"github.com/grovecli/grove/core/testkit"
 	"github.com/grovecli/grove/protocol"
 	"github.com/grovecli/grove/rollout"
 )
@@ -449,22 +450,19 @@ func TestInterruptedParentIsNotWoken(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Wait until both the root (after create) and the child are at work.
-	for len(c.Requests("root")) < 2 || len(c.Requests("busy:")) < 1 {
-		time.Sleep(5 * time.Millisecond)
-	}
+	testkit.Eventually(t, "the root and the child at work", func() bool {
+		return len(c.Requests("root")) >= 2 && len(c.Requests("busy:")) >= 1
+	})
 	if err := e.Submit(protocol.Op{Type: protocol.OpInterrupt, ThreadID: rootID}); err != nil {
 		t.Fatal(err)
 	}
-	for {
+	testkit.Eventually(t, "the interrupted child's notification", func() bool {
 		notes, _ := e.ReadInbox(rootID, "", false)
-		if len(notes) > 0 {
-			if notes[0].Kind != protocol.NotifyError || !strings.HasPrefix(notes[0].Text, "interrupted") {
-				t.Fatalf("notification %+v", notes[0])
-			}
-			break
+		if len(notes) > 0 && (notes[0].Kind != protocol.NotifyError || !strings.HasPrefix(notes[0].Text, "interrupted")) {
+			t.Fatalf("notification %+v", notes[0])
 		}
-		time.Sleep(5 * time.Millisecond)
-	}
+		return len(notes) > 0
+	})
 	// The wake would have happened under the lock that posted the note.
 	if rep, _ := e.Report(rootID); rep.Status.Kind != protocol.StatusInterrupted {
 		t.Fatalf("interrupted root was woken: %v", rep.Status)

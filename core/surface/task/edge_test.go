@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/grovecli/grove/core/model"
+	"github.com/grovecli/grove/core/testkit"
 	"github.com/grovecli/grove/protocol"
 )
 
@@ -31,14 +32,14 @@ func TestInterruptingTheCallerAbortsASyncTask(t *testing.T) {
 	<-started
 	// Wait until the Explore agent is blocked in its model call, then interrupt the root.
 	var child protocol.ThreadID
-	for child == "" {
+	testkit.Eventually(t, "the Explore agent to be running", func() bool {
 		for _, ti := range e.Threads() {
 			if ti.AgentType == "Explore" && ti.Status.Kind == protocol.StatusRunning {
 				child = ti.ID
 			}
 		}
-		time.Sleep(5 * time.Millisecond)
-	}
+		return child != ""
+	})
 	if err := e.Submit(protocol.Op{Type: protocol.OpInterrupt, ThreadID: root}); err != nil {
 		t.Fatal(err)
 	}
