@@ -41,7 +41,7 @@ func (Local) ApplyPatch(ctx context.Context, req PatchRequest) (PatchResult, err
 			res.Files = append(res.Files, DisplayPath(req.Cwd, path))
 			if err := sandbox.CheckWritable(req.Policy, req.Cwd, path); err != nil {
 				res.Outside = append(res.Outside, err.Error())
-				res.NeedApproval = append(res.NeedApproval, pins.Resolved(path))
+				res.NeedApproval = appendNew(res.NeedApproval, pins.Resolved(path))
 			}
 		}
 	}
@@ -49,7 +49,9 @@ func (Local) ApplyPatch(ctx context.Context, req PatchRequest) (PatchResult, err
 		// The tree changed between pinning and checking.
 		res.Outside = append(res.Outside, fmt.Sprintf("%s is outside the writable roots of this sandbox", strings.Join(pinnedOutside, ", ")))
 	}
-	res.NeedApproval = append(res.NeedApproval, pinnedOutside...)
+	for _, p := range pinnedOutside {
+		res.NeedApproval = appendNew(res.NeedApproval, p)
+	}
 	if !req.Apply || (len(res.Outside) > 0 && !req.Outside) {
 		return res, nil
 	}
@@ -124,4 +126,12 @@ func DisplayPath(cwd, p string) string {
 		}
 	}
 	return p
+}
+
+// appendNew appends p unless list holds it.
+func appendNew(list []string, p string) []string {
+	if p == "" || slices.Contains(list, p) {
+		return list
+	}
+	return append(list, p)
 }
