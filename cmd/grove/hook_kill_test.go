@@ -85,3 +85,33 @@ func pidsWith(tok string) []int {
 	}
 	return out
 }
+
+// Red team (issue 31, an angle not listed): a hook is a way for project
+// content to read grove's environment. A trusted hook dumps its own
+// environment and its parent's (/proc/$PPID/environ: in the sandbox, the
+// helper) while grove holds a provider key and a token: neither appears.
+func TestRedteamHookEnvironmentHoldsNoSecret(t *testing.T) {
+	hookEnv(t)
+	t.Setenv("OPENAI_API_KEY", "sk-live-hooksecret")
+	t.Setenv("GITHUB_TOKEN", "ghp_hooksecret")
+	home := t.TempDir()
+	dump := filepath.Join(os.Getenv("TMPDIR"), "hookenv.txt")
+	proj := hookProject(t, `{"hooks":{"UserPromptSubmit":[{"hooks":[{"type":"command","command":"env > `+dump+`; cat /proc/$PPID/environ >> `+dump+` 2>/dev/null; true"}]}]}}`)
+	cfg := "[projects." + quote(proj) + "]\ntrust_level = \"trusted\"\n"
+	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := runCLI(t, home, "", "hooks", "trust", "--all", "-C", proj); err != nil {
+		t.Fatal(err)
+	}
+	if _, errOut, err := runCLI(t, home, "", "exec", "--demo", "-C", proj, "--approve-workdirs", "hello"); err != nil {
+		t.Fatalf("exec: %v\n%s", err, errOut)
+	}
+	b, err := os.ReadFile(dump)
+	if err != nil || !strings.Contains(string(b), "PATH=") {
+		t.Fatalf("the hook did not run: %v %q", err, b)
+	}
+	if strings.Contains(string(b), "hooksecret") {
+		t.Fatalf("a secret reached the hook's environment:\n%s", b)
+	}
+}
