@@ -88,7 +88,7 @@ type Event struct {
 	Plan       *Plan            `json:"plan,omitempty"`        // plan_updated
 	Approval   *ApprovalRequest `json:"approval,omitempty"`    // approval_requested/resolved
 	Decision   ReviewDecision   `json:"decision,omitempty"`    // approval_resolved
-	Status     *AgentStatus     `json:"status,omitempty"`      // status_changed
+	Status     *AgentStatus     `json:"status,omitempty"`      // status_changed; turn_completed: the outcome
 	Background *BackgroundEvent `json:"background,omitempty"`  // background_event
 	Note       *string          `json:"note,omitempty"`        // thread_note_updated
 	Usage      *TokenUsage      `json:"usage,omitempty"`       // token_usage (the call)

@@ -22,8 +22,14 @@ type (
 	ThreadClosedMsg  struct{}
 	// TurnStartedMsg: ClientIDs are the Op.ClientID of each input the turn
 	// took as it started.
-	TurnStartedMsg    struct{ ClientIDs []string }
-	TurnCompletedMsg  struct{ LastMessage string }
+	TurnStartedMsg struct{ ClientIDs []string }
+	// TurnCompletedMsg: Outcome is how the turn ended (completed, errored
+	// or interrupted); nil in a rollout an older grove wrote. Every front
+	// end reads a turn's failure from here (Failure), one mapping for all.
+	TurnCompletedMsg struct {
+		LastMessage string
+		Outcome     *AgentStatus
+	}
 	MessageDeltaMsg   struct{ Delta string }
 	MessageResetMsg   struct{}
 	ReasoningDeltaMsg struct{ Delta string }
@@ -139,7 +145,7 @@ func NewEvent(thread ThreadID, turnID string, m EventMsg) Event {
 	case ThreadStartedMsg:
 		ev.Thread = &m.Thread
 	case TurnCompletedMsg:
-		ev.Message = m.LastMessage
+		ev.Message, ev.Status = m.LastMessage, m.Outcome
 	case MessageDeltaMsg:
 		ev.Delta = m.Delta
 	case ReasoningDeltaMsg:
@@ -238,7 +244,7 @@ func (ev Event) Msg() (EventMsg, error) {
 	case EventTurnStarted:
 		return TurnStartedMsg{ClientIDs: ev.ClientIDs}, nil
 	case EventTurnCompleted:
-		return TurnCompletedMsg{LastMessage: ev.Message}, nil
+		return TurnCompletedMsg{LastMessage: ev.Message, Outcome: ev.Status}, nil
 	case EventMessageDelta:
 		return MessageDeltaMsg{Delta: ev.Delta}, nil
 	case EventMessageReset:
@@ -370,4 +376,24 @@ func (ev Event) inboxReplyMsg() (EventMsg, error) {
 		return missing("final_state")
 	}
 	return SubagentEndedMsg{SubagentID: ev.SubagentID, FinalState: *ev.FinalState}, nil
+}
+
+// Failure reports a turn that ended without completing (an error, a
+// stopped record, an interrupt) and what to tell the user about it.
+func (m TurnCompletedMsg) Failure() (string, bool) {
+	if m.Outcome == nil {
+		return "", false
+	}
+	switch m.Outcome.Kind {
+	case StatusErrored:
+		if m.Outcome.Message != "" {
+			return m.Outcome.Message, true
+		}
+		return "the turn ended with an error", true
+	case StatusInterrupted:
+		return "the turn was interrupted", true
+	case StatusCompleted:
+		return "", false
+	}
+	return "the turn ended " + string(m.Outcome.Kind), true
 }

@@ -30,7 +30,22 @@ type PatchRevert struct {
 	Hunks []HunkRef `json:"hunks"`
 	// Files are the paths written (set by the engine on the event).
 	Files []string `json:"files,omitempty"`
+	// State is empty on the event of a revert that was written. In the
+	// rollout only (never published), RevertStarted is the intent recorded
+	// before the files change and RevertFailed closes an intent whose
+	// write did not happen: an intent with neither after it is a revert
+	// grove died in, and a resume tells the model (engine/revert_resume.go).
+	State string `json:"state,omitempty"`
 }
+
+// PatchRevert states in the rollout.
+const (
+	RevertStarted = "started"
+	RevertFailed  = "failed"
+	// RevertUnknown closes an intent a resume found unfinished and told
+	// the model about (once).
+	RevertUnknown = "unknown"
+)
 
 // PatchRevertedMsg is the message of patch_reverted.
 type PatchRevertedMsg struct{ Revert PatchRevert }

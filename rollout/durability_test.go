@@ -199,6 +199,12 @@ func TestLockHolderIsNamed(t *testing.T) {
 	if !errors.As(err, &le) || le.PID != cmd.Process.Pid || !strings.Contains(err.Error(), fmt.Sprintf("process %d", cmd.Process.Pid)) {
 		t.Fatalf("got %v, want holder %d", err, cmd.Process.Pid)
 	}
+	// The TUI shows the refusal on one status line, cut at the terminal's
+	// width, after "send: ": the holder must come before the long path
+	// (issue 36: it was cut off at 160 columns).
+	if i := strings.Index(err.Error(), fmt.Sprintf("process %d", cmd.Process.Pid)); i > 60 {
+		t.Fatalf("the holder is named at column %d of %q: a status line cuts it off", i, err)
+	}
 	// The holder dies without unlocking (kill -9): its lock dies with it,
 	// and the session is taken over without any stale-lock cleanup.
 	// flock's child (sh) holds the lock too and is not ours to wait for:

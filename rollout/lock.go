@@ -40,7 +40,9 @@ func (e *LockedError) Error() string {
 			who += " (" + e.Cmd + ")"
 		}
 	}
-	return fmt.Sprintf("session rollout %s is open for writing by %s: one grove at a time may continue a session; close that one, or fork this session into a new one with --fork", e.Path, who)
+	// The holder first, the long path last: a one-line status (the TUI's,
+	// cut at the terminal's width) must still name who holds it.
+	return fmt.Sprintf("session held: open for writing by %s; one grove at a time may continue a session: close that one, or fork this session into a new one with --fork (rollout %s)", who, e.Path)
 }
 
 // lockWriter takes the exclusive advisory lock that makes f's holder the

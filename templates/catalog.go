@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/grovecli/grove/core/sandbox"
+	"github.com/grovecli/grove/core/tools/safefile"
 )
 
 //go:embed agents/*.md
@@ -102,6 +103,7 @@ func searchPath(d Dirs) []source {
 // take the others down.
 func Load(d Dirs, opts Options) *Catalog {
 	c := &Catalog{byType: map[string]*Template{}, broken: map[string]*ParseError{}}
+	policy := d.readPolicy()
 	for _, s := range searchPath(d) {
 		entries, err := os.ReadDir(s.dir)
 		if err != nil {
@@ -113,7 +115,7 @@ func Load(d Dirs, opts Options) *Catalog {
 				continue
 			}
 			path := filepath.Join(s.dir, e.Name())
-			data, err := os.ReadFile(path)
+			data, err := readTemplate(path, policy)
 			if err != nil {
 				c.problems = append(c.problems, Problem{Path: path, Err: err.Error()})
 				continue
@@ -223,4 +225,32 @@ func isSeedCopy(name string, data []byte) bool {
 var formerBuiltins = map[string]string{
 	"explorer": "10e4e577cf35ac59f98fcfe66f36ff6ad5918f171145e8a5e9d3b18bb37c1533",
 	"worker":   "e04712732dd593a08091ec273f4eea925dc2405cc1b75c0cc2fcc09d03df87dd",
+}
+
+// maxTemplateBytes caps an agent definition file.
+const maxTemplateBytes = 1 << 20
+
+// readPolicy reads definitions as files the model may have written: a
+// project's .grove/agents/worker.md linked to /proc/self/environ, a FIFO
+// (which would hang the start) or a link out of the workspace is a
+// problem, never read.
+func (d Dirs) readPolicy() safefile.ReadPolicy {
+	var roots []string
+	for _, r := range []string{d.Cwd, os.TempDir()} {
+		if r == "" || !filepath.IsAbs(r) {
+			continue
+		}
+		if real, err := safefile.Resolve(r, false); err == nil {
+			roots = append(roots, real)
+		}
+	}
+	return safefile.ReadPolicy{Roots: roots, MaxBytes: maxTemplateBytes}
+}
+
+func readTemplate(path string, policy safefile.ReadPolicy) ([]byte, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	return safefile.ReadForModel(abs, policy)
 }

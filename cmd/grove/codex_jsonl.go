@@ -184,7 +184,11 @@ func (c *codexJSONL) event(ev protocol.Event) error {
 	case protocol.StreamRetryMsg:
 		c.emit(codexEvent{Type: "error", Message: m.Text})
 	case protocol.TurnCompletedMsg:
-		c.endTurn(nil)
+		var fail *codexError
+		if msg, failed := m.Failure(); failed {
+			fail = &codexError{Message: msg}
+		}
+		c.endTurn(fail)
 	}
 	return c.err
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -211,5 +212,54 @@ func TestFullDiskFailsExec(t *testing.T) {
 		if err != nil || len(s.Warnings) != 0 {
 			t.Fatalf("%s: %v %q", f, err, s.Warnings)
 		}
+	}
+}
+
+// TestFullDiskExecJSONEndsTurnFailed (issue 36.3): the stopped turn of a
+// full disk reaches `grove exec --json` as turn.failed carrying the
+// reason, never turn.completed: an SDK consumer must not see success.
+func TestFullDiskExecJSONEndsTurnFailed(t *testing.T) {
+	needBinary(t)
+	home := filepath.Join(t.TempDir(), "home")
+	if err := os.MkdirAll(home, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	rollouttest.MountTmpfs(t, home, "192k")
+	srv := modeltest.NewServer(t)
+	srv.Handle(func(r modeltest.CapturedRequest) modeltest.Reply {
+		if len(parseChat(r).outputs) == 0 {
+			if err := rollouttest.FillDisk(home); err != nil {
+				t.Error(err)
+			}
+			return modeltest.Reply{ToolCalls: []modeltest.ToolCall{{ID: "c1", Name: "update_plan", Arguments: `{"plan":[{"step":"` + strings.Repeat("s", 3000) + `","status":"pending"}]}`}}}
+		}
+		return modeltest.Reply{Text: "done"}
+	})
+	code, out, errOut := execIn(t, home, srv.URL(), "--json", "work")
+	if code == 0 {
+		t.Fatalf("exit 0 on a full disk\nstderr %s", errOut)
+	}
+	var types []string
+	var failure string
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		var ev struct {
+			Type  string `json:"type"`
+			Error *struct {
+				Message string `json:"message"`
+			} `json:"error"`
+		}
+		if err := json.Unmarshal([]byte(line), &ev); err != nil {
+			t.Fatalf("stdout line %q: %v", line, err)
+		}
+		types = append(types, ev.Type)
+		if ev.Type == "turn.failed" && ev.Error != nil {
+			failure = ev.Error.Message
+		}
+	}
+	if last := types[len(types)-1]; last != "turn.failed" || slices.Contains(types, "turn.completed") {
+		t.Fatalf("events %v, want the stream to end turn.failed and never turn.completed", types)
+	}
+	if !strings.Contains(failure, "can no longer be recorded") {
+		t.Fatalf("turn.failed says %q, want the reason", failure)
 	}
 }

@@ -247,7 +247,7 @@ done:
 	if final.Kind == protocol.StatusCompleted && final.Message != "" {
 		lastMessage = final.Message
 	}
-	if err := f.writeLastMessage(lastMessage); err != nil {
+	if err := f.writeLastMessage(lastMessage, stderr); err != nil {
 		return err
 	}
 	if err := term.Err(); err != nil {

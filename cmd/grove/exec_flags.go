@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -213,13 +214,47 @@ func stdinHasData(r io.Reader) bool {
 	return st.Mode()&(os.ModeNamedPipe|os.ModeSocket) != 0 || (st.Mode().IsRegular() && st.Size() > 0)
 }
 
-// writeLastMessage writes -o's file.
-func (f *execFlags) writeLastMessage(msg string) error {
+// writeLastMessage writes -o's file without following a final symlink
+// (Codex opens it O_NOFOLLOW): a link the agent made at that name — to
+// ~/.bashrc, outside every root — is left alone with Codex's warning on
+// stderr, and so is a FIFO or other non-regular file there.
+func (f *execFlags) writeLastMessage(msg string, stderr io.Writer) error {
 	if f.outputLastMsg == "" {
 		return nil
 	}
-	if err := os.WriteFile(f.outputLastMsg, []byte(msg), 0o644); err != nil {
-		return fmt.Errorf("--output-last-message: %w", err)
+	err := writeNoFollow(f.outputLastMsg, msg)
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, syscall.ELOOP), errors.Is(err, errNotRegular), errors.Is(err, syscall.ENXIO):
+		fmt.Fprintf(stderr, "Failed to write last message file %q: %v\n", f.outputLastMsg, err)
+		return nil
 	}
-	return nil
+	return fmt.Errorf("--output-last-message: %w", err)
+}
+
+var errNotRegular = errors.New("not a regular file")
+
+// writeNoFollow creates or truncates path, refusing a symlink as its last
+// component and never waiting on a FIFO.
+func writeNoFollow(path, msg string) error {
+	fd, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0o644)
+	if err != nil {
+		return err
+	}
+	defer fd.Close()
+	st, err := fd.Stat()
+	if err != nil {
+		return err
+	}
+	if !st.Mode().IsRegular() {
+		return fmt.Errorf("%s: %w", path, errNotRegular)
+	}
+	if err := fd.Truncate(0); err != nil {
+		return err
+	}
+	if _, err := fd.WriteString(msg); err != nil {
+		return err
+	}
+	return fd.Close()
 }

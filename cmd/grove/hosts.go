@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"sync"
 	"syscall"
 	"time"
@@ -37,7 +38,13 @@ killed when stdin closes.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 			defer stop()
-			return execenv.Serve(ctx, execenv.NewLocal(), cmd.InOrStdin(), cmd.OutOrStdout())
+			// Session records live in the host's grove home: outside every
+			// sandbox's writable roots, so no command can forge them.
+			var opts execenv.ServeOptions
+			if home, err := config.Home(); err == nil {
+				opts.StateDir = filepath.Join(home, "exec-server")
+			}
+			return execenv.ServeWith(ctx, execenv.NewLocal(), cmd.InOrStdin(), cmd.OutOrStdout(), opts)
 		},
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/grovecli/grove/core/config"
 	"github.com/grovecli/grove/core/logging"
+	"github.com/grovecli/grove/core/shellenv"
 	"github.com/grovecli/grove/core/visible"
 )
 
@@ -93,6 +94,14 @@ func registerSecrets(cfg *config.Config, apiKey string) {
 		}
 		if p.EnvKey != "" {
 			logging.AddSecret(os.Getenv(p.EnvKey))
+		}
+	}
+	// Every variable the commands' scrub treats as a secret (by name or by
+	// value: a webhook URL, a JWT, a DSN with a password) is kept out of
+	// the log too.
+	for _, kv := range os.Environ() {
+		if name, val, ok := strings.Cut(kv, "="); ok && shellenv.IsDefaultSecret(name, val) {
+			logging.AddSecret(val)
 		}
 	}
 }

@@ -294,7 +294,7 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 		Model: modelName, ReasoningEffort: cfg.ReasoningEffort,
 		Cwd: cwd, Sandbox: cfg.SandboxPolicy(), ApprovalPolicy: cfg.ApprovalPolicy,
 		MaxThreads: cfg.Agents.MaxThreads, MaxDepth: cfg.Agents.MaxDepth,
-		Instructions: cfg.Instructions, Templates: catalog,
+		Instructions: cfg.Instructions, UserAgentsMD: cfg.UserAgentsMD, Templates: catalog,
 		BaseInstructions: cfg.ModelInstructions, DeveloperInstructions: cfg.DeveloperInstructions,
 		OutputSchema: o.outputSchema,
 		Headless:     o.headless, ApproveWorkdirs: o.approveWorkdirs || cfg.Exec.ApproveWorkdirs,

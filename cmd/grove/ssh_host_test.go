@@ -120,8 +120,8 @@ func TestSSHHostRunsToolsAndSurvivesADrop(t *testing.T) {
 	testkit.Eventually(t, "the host to kill the orphaned command", func() bool {
 		return errors.Is(syscall.Kill(pid, 0), syscall.ESRCH)
 	}, func() string { return "pid " + strconv.Itoa(pid) })
-	// The next call reconnects.
-	if out, code, err := runOn(t, r, ctx, ws, "cat made.txt", policy); err != nil || code != 0 || out != "patched\n" {
+	// The next call reconnects, saying what became of the dropped command.
+	if out, code, err := runOn(t, r, ctx, ws, "cat made.txt", policy); err != nil || code != 0 || !strings.HasSuffix(out, "\npatched\n") || !strings.Contains(out, "grove reconnected to host box") {
 		t.Fatalf("after reconnecting: %q %d %v", out, code, err)
 	}
 }

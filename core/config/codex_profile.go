@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/grovecli/grove/core/tools/safefile"
 )
 
 // CodexHome is $CODEX_HOME, else ~/.codex ("" when neither can be found):
@@ -99,19 +102,63 @@ func (c *Config) loadInstructionFiles(codexHome string) error {
 		}
 		c.ModelInstructions = string(data)
 	}
-	if !c.FromCodex || codexHome == "" {
-		return nil
+	if codexHome == "" || (c.Source != "" && !c.FromCodex) {
+		return nil // grove's own config: its instructions are its own
 	}
-	path := filepath.Join(codexHome, "AGENTS.md")
-	data, err := os.ReadFile(path)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		return nil
-	case err != nil:
-		return fmt.Errorf("read %s: %w", path, err)
-	}
-	if s := strings.TrimSpace(string(data)); s != "" {
-		c.Instructions = strings.TrimSpace(c.Instructions + "\n\n" + s)
-	}
+	c.loadGlobalAgentsMD(codexHome)
 	return nil
+}
+
+// loadGlobalAgentsMD reads Codex's global instructions file:
+// AGENTS.override.md before AGENTS.md in codexHome, the first with
+// non-blank content (codex-rs/core's global instructions loader). Invalid
+// UTF-8 is replaced and warned about in Codex's words; a file that cannot
+// be read is a warning, not a failed start.
+func (c *Config) loadGlobalAgentsMD(codexHome string) {
+	for _, name := range []string{"AGENTS.override.md", "AGENTS.md"} {
+		path := filepath.Join(codexHome, name)
+		data, err := safefile.ReadForModel(path, safefile.ReadPolicy{})
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+			continue
+		case err != nil:
+			if st, serr := os.Stat(path); serr == nil && st.IsDir() {
+				continue
+			}
+			c.Warnings = append(c.Warnings, fmt.Sprintf("Failed to read global AGENTS.md instructions from `%s`: %v", path, err))
+			continue
+		}
+		if w := InvalidUTF8Warning("Global", path, data); w != "" {
+			c.Warnings = append(c.Warnings, w)
+		}
+		if text := strings.TrimSpace(strings.ToValidUTF8(string(data), "\uFFFD")); text != "" {
+			c.UserAgentsMD, c.UserAgentsMDPath = text, path
+			return
+		}
+	}
+}
+
+// InvalidUTF8Warning is Codex's startup warning for an AGENTS.md that is
+// not valid UTF-8 ("" when it is): source is "Global" or "Project".
+func InvalidUTF8Warning(source, path string, data []byte) string {
+	if utf8.Valid(data) {
+		return ""
+	}
+	return fmt.Sprintf("%s AGENTS.md instructions from `%s` contain invalid UTF-8: %s. Invalid byte sequences were replaced.", source, path, utf8ErrorText(data))
+}
+
+// utf8ErrorText describes the first bad sequence as Rust's Utf8Error does.
+func utf8ErrorText(data []byte) string {
+	for i := 0; i < len(data); {
+		r, n := utf8.DecodeRune(data[i:])
+		if r != utf8.RuneError || n != 1 {
+			i += n
+			continue
+		}
+		if !utf8.FullRune(data[i:]) {
+			return fmt.Sprintf("incomplete utf-8 byte sequence from index %d", i)
+		}
+		return fmt.Sprintf("invalid utf-8 sequence of 1 bytes from index %d", i)
+	}
+	return "invalid utf-8"
 }

@@ -221,8 +221,8 @@ func TestEveryCodexKeyLoads(t *testing.T) {
 	if cfg.Model != "x" || cfg.Agents.MaxThreads != 1 || cfg.TUI.NotificationCondition != "unfocused" {
 		t.Errorf("implemented keys not read: model %q max_threads %d", cfg.Model, cfg.Agents.MaxThreads)
 	}
-	if cfg.ModelInstructions != "You are careful.\n" || !strings.Contains(cfg.Instructions, "Always run the tests.") {
-		t.Errorf("instruction files: %q / %q", cfg.ModelInstructions, cfg.Instructions)
+	if cfg.ModelInstructions != "You are careful.\n" || cfg.UserAgentsMD != "Always run the tests." || cfg.UserAgentsMDPath != filepath.Join(codex, "AGENTS.md") {
+		t.Errorf("instruction files: %q / %q (%s)", cfg.ModelInstructions, cfg.UserAgentsMD, cfg.UserAgentsMDPath)
 	}
 	if len(cfg.MCPServers) != 2 {
 		t.Fatalf("mcp servers: %v", cfg.MCPServers)

@@ -82,6 +82,13 @@ type Config struct {
 	LookedAt  []string `toml:"-"`
 	// Warnings lists unknown keys and other non-fatal problems.
 	Warnings []string `toml:"-"`
+	// UserAgentsMD is the user's global instructions file,
+	// $CODEX_HOME/AGENTS.override.md or else AGENTS.md (Codex's), read
+	// whether or not Codex's config.toml exists unless grove's own config
+	// is in use; UserAgentsMDPath names it. It reaches the model in the
+	// user-role AGENTS.md block, as in Codex.
+	UserAgentsMD     string `toml:"-"`
+	UserAgentsMDPath string `toml:"-"`
 }
 
 // ProviderConfig is one `[model_providers.<name>]` table.

@@ -96,7 +96,7 @@ func (e *Engine) Spawn(ctx context.Context, callerID protocol.ThreadID, r protoc
 	if err != nil {
 		return protocol.ThreadInfo{}, err
 	}
-	items, err := inputItems(strings.TrimSpace(r.Message), r.Items)
+	items, err := inputItems(caller, strings.TrimSpace(r.Message), r.Items)
 	if err != nil {
 		return protocol.ThreadInfo{}, InputError{Err: err}
 	}
@@ -119,7 +119,7 @@ func (e *Engine) Send(callerID, id protocol.ThreadID, message string, items []pr
 	if err != nil {
 		return err
 	}
-	in, err := inputItems(strings.TrimSpace(message), items)
+	in, err := inputItems(caller, strings.TrimSpace(message), items)
 	if err != nil {
 		return InputError{Err: err}
 	}

@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/google/uuid"
@@ -73,8 +74,8 @@ func (t *Thread) compact(ctx context.Context, turnID, trigger, instructions stri
 	if newHistory == nil {
 		var err error
 		if summary, err = t.requestSummary(ctx, turnID, instructions); err != nil {
-			if ctx.Err() == nil {
-				t.publish(protocol.NewEvent(t.id, turnID, protocol.ErrorMsg{Text: "compaction failed: " + err.Error()}))
+			if ctx.Err() == nil && t.compactionFailed(trigger) {
+				t.publish(protocol.NewEvent(t.id, turnID, protocol.ErrorMsg{Text: "compaction failed: " + err.Error() + compactBackoffNote(trigger)}))
 			}
 			return err
 		}
@@ -94,6 +95,7 @@ func (t *Thread) compact(ctx context.Context, turnID, trigger, instructions stri
 		newHistory = append(newHistory, t.history[covered:]...)
 	}
 	t.setHistoryLocked(newHistory)
+	t.compactFailures, t.compactSkip = 0, 0
 	rec := t.rec
 	t.mu.Unlock()
 	if rec != nil {
@@ -109,6 +111,28 @@ func (t *Thread) compact(ctx context.Context, turnID, trigger, instructions stri
 		obs.PostCompact(ctx, CompactInfo{ThreadID: t.id, Trigger: trigger, TokensBefore: before, TokensAfter: after, Summary: summary})
 	}
 	return nil
+}
+
+// compactionFailed counts a failed compaction and reports whether to say
+// so: an automatic one that keeps failing is skipped for 1, 2, 4 … 32
+// later steps (each attempt costs the provider's own retries and their
+// backoff) and said once, until one succeeds. A manual one always says.
+func (t *Thread) compactionFailed(trigger string) bool {
+	if trigger == protocol.CompactManual {
+		return true
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.compactFailures++
+	t.compactSkip = 1 << min(t.compactFailures-1, 5)
+	return t.compactFailures == 1
+}
+
+func compactBackoffNote(trigger string) string {
+	if trigger == protocol.CompactManual {
+		return ""
+	}
+	return " (grove retries it at later steps, less and less often, and says nothing more until it succeeds)"
 }
 
 // remoteCompaction compacts with the provider's compact endpoint when it
@@ -131,7 +155,23 @@ func (t *Thread) remoteCompaction(ctx context.Context, turnID string) (items []p
 		}
 		return nil, 0
 	}
-	return items, len(req.Items)
+	return t.withoutAgentsContext(items), len(req.Items) - len(t.agentsCtx)
+}
+
+// withoutAgentsContext drops the AGENTS.md block from items a compaction
+// kept: every request adds it again in front of the history.
+func (t *Thread) withoutAgentsContext(items []protocol.Item) []protocol.Item {
+	if len(t.agentsCtx) == 0 {
+		return items
+	}
+	out := items[:0:0]
+	for _, it := range items {
+		if it.Type == protocol.ItemMessage && it.Role == protocol.RoleUser && slices.ContainsFunc(t.agentsCtx, func(c protocol.Item) bool { return c.Content == it.Content }) {
+			continue
+		}
+		out = append(out, it)
+	}
+	return out
 }
 
 // requestSummary asks the model for the handoff summary. The request is
@@ -165,7 +205,7 @@ func (t *Thread) requestSummary(ctx context.Context, turnID, instructions string
 		if !errors.Is(err, model.ErrContextWindowExceeded) || len(items) <= 1 {
 			return "", err
 		}
-		n := dropOldest(items)
+		n := overflowTrim(items, err.Error())
 		items, trimmed = items[n:], trimmed+n
 	}
 }

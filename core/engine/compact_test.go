@@ -296,3 +296,86 @@ func TestAutoCompactLimitSources(t *testing.T) {
 		t.Errorf("model_auto_compact_token_limit: limit %d", got)
 	}
 }
+
+// TestFailingCompactionBacksOffAcrossSteps (issue 36, smaller): an
+// automatic compaction that keeps failing is not retried at every later
+// step (each attempt costs the provider's retries and their backoff): it
+// backs off across steps, and the error is said once.
+func TestFailingCompactionBacksOffAcrossSteps(t *testing.T) {
+	srv := modeltest.NewServer(t)
+	var mu sync.Mutex
+	compactions, steps := 0, 0
+	srv.Handle(func(req modeltest.CapturedRequest) modeltest.Reply {
+		mu.Lock()
+		defer mu.Unlock()
+		if isCompactionRequest(req) {
+			compactions++
+			return modeltest.Reply{Status: 400, Body: `{"error":{"message":"summaries are down","type":"invalid_request_error"}}`}
+		}
+		steps++
+		usage := protocol.TokenUsage{InputTokens: inputTokens(req)}
+		if steps < 20 {
+			return modeltest.Reply{ToolCalls: []modeltest.ToolCall{{ID: fmt.Sprintf("c%d", steps), Name: "no_such_tool", Arguments: "{}"}}, Usage: usage}
+		}
+		return modeltest.Reply{Text: "done", Usage: usage}
+	})
+	p := &compactingProvider{srv: srv}
+	env := newEnv(t, nil, func(o *Options) {
+		o.Client = p.client(t)
+		o.AutoCompactTokenLimit = 50
+	})
+	env.send("work " + strings.Repeat("word ", 100))
+	if st := env.rootFinal(1); st.Kind != protocol.StatusCompleted {
+		t.Fatalf("turn ended %+v", st)
+	}
+	failures := env.all(func(ev protocol.Event) bool {
+		return ev.Type == protocol.EventError && strings.Contains(ev.Message, "compaction failed")
+	})
+	mu.Lock()
+	defer mu.Unlock()
+	if len(failures) != 1 {
+		t.Errorf("%d compaction errors shown over %d steps, want one", len(failures), steps)
+	}
+	if compactions > 8 {
+		t.Errorf("%d compaction attempts over %d steps: no back-off across steps", compactions, steps)
+	}
+}
+
+// TestSummaryTrimsByTheSizeTheRefusalNames (issue 36, smaller): a summary
+// request refused as too long is trimmed by the excess the error names,
+// in one step, not one item per request (Codex's provider message format).
+func TestSummaryTrimsByTheSizeTheRefusalNames(t *testing.T) {
+	const limit = 3000
+	srv := modeltest.NewServer(t)
+	var mu sync.Mutex
+	summaries := 0
+	srv.Handle(func(req modeltest.CapturedRequest) modeltest.Reply {
+		n := inputTokens(req)
+		if !isCompactionRequest(req) {
+			return modeltest.Reply{Text: "ok", Usage: protocol.TokenUsage{InputTokens: n}}
+		}
+		mu.Lock()
+		summaries++
+		mu.Unlock()
+		if n > limit {
+			body := fmt.Sprintf(`{"error":{"message":"This model's maximum context length is %d tokens. However, your messages resulted in %d tokens.","type":"invalid_request_error","param":"input","code":"context_length_exceeded"}}`, limit, n)
+			return modeltest.Reply{Status: 400, Body: body}
+		}
+		return modeltest.Reply{Text: "SUMMARY"}
+	})
+	p := &compactingProvider{srv: srv}
+	env := newEnv(t, nil, func(o *Options) { o.Client = p.client(t) })
+	for i := range 60 { // ~6,000 tokens of history, twice the limit
+		env.send(fmt.Sprintf("message %d %s", i, strings.Repeat("word ", 80)))
+		env.rootFinal(i + 1)
+	}
+	if err := env.e.Submit(protocol.Op{Type: protocol.OpCompact, ThreadID: env.root}); err != nil {
+		t.Fatal(err)
+	}
+	env.waitFor("compaction", func(ev protocol.Event) bool { return ev.Type == protocol.EventContextCompacted })
+	mu.Lock()
+	defer mu.Unlock()
+	if summaries > 3 {
+		t.Fatalf("%d summary requests for a history twice the limit: trimmed item by item", summaries)
+	}
+}

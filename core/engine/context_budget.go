@@ -63,7 +63,7 @@ func (t *Thread) historyTokens() int64 {
 		}
 		return t.usageInput + since
 	}
-	return t.estTokens + approxTokens(t.instructions)
+	return t.estTokens + approxTokens(t.instructions) + agentsTokens(t.agentsCtx)
 }
 
 // noteRequestUsage records what the provider counted for a request that
@@ -146,10 +146,23 @@ func providerContextWindow(ctx context.Context, c model.Client, name string) int
 func (t *Thread) needsCompaction(ctx context.Context) bool {
 	t.mu.Lock()
 	name, again := t.modelName, t.compactedSinceReply
+	backingOff := t.compactSkip > 0
+	if backingOff && !again {
+		t.compactSkip-- // one step of the back-off spent
+	}
 	t.mu.Unlock()
-	if again {
+	if again || backingOff {
 		return false
 	}
 	limit := t.e.autoCompactLimit(ctx, name)
 	return limit > 0 && t.historyTokens() >= limit
+}
+
+// agentsTokens estimates the AGENTS.md block every request carries.
+func agentsTokens(items []protocol.Item) int64 {
+	var n int64
+	for _, it := range items {
+		n += itemTokens(it)
+	}
+	return n
 }

@@ -102,7 +102,7 @@ func repairAfterCrash(sess *rollout.Session) (string, error) {
 	st := protocol.Interrupted()
 	items := r.items()
 	events := []protocol.Event{
-		protocol.NewEvent(sess.Meta.ID, r.turnID, protocol.TurnCompletedMsg{}),
+		protocol.NewEvent(sess.Meta.ID, r.turnID, protocol.TurnCompletedMsg{Outcome: &st}),
 		protocol.NewEvent(sess.Meta.ID, "", protocol.StatusChangedMsg{Status: st}),
 		protocol.NewEvent(sess.Meta.ID, r.turnID, protocol.WarningMsg{Text: warning}),
 	}

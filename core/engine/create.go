@@ -77,6 +77,7 @@ func (e *Engine) newThread(spec threadSpec) (*Thread, error) {
 		t.firstPrompt = rollout.FirstPrompt(spec.history)
 	}
 	t.instructions = e.instructionsFor(t, spec.rolePrompt)
+	t.agentsCtx = e.agentsContext(t)
 	t.specs = t.toolSpecs()
 
 	var rec *rollout.Recorder

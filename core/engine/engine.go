@@ -38,6 +38,9 @@ type Options struct {
 	MaxDepth        int // default 3
 	// Instructions are extra user instructions appended to the base prompt.
 	Instructions string
+	// UserAgentsMD is the user's global AGENTS.md ($CODEX_HOME's): it opens
+	// the user-role AGENTS.md block every thread sees, before the project's.
+	UserAgentsMD string
 	// BaseInstructions replace grove's base prompt (Codex's
 	// model_instructions_file); the delegation section, role, AGENTS.md
 	// and environment are still added.
@@ -298,7 +301,7 @@ func (e *Engine) Submit(op protocol.Op) error {
 	}
 	switch op.Type {
 	case protocol.OpUserTurn:
-		items, err := inputItems(op.Text, op.Items)
+		items, err := inputItems(t, op.Text, op.Items)
 		if err != nil {
 			return err
 		}
@@ -487,8 +490,10 @@ func (e *Engine) updateIndex(t *Thread) {
 	}
 }
 
-// inputItems turns a message or structured items into user message items.
-func inputItems(text string, items []protocol.InputItem) ([]protocol.Item, error) {
+// inputItems turns a message or structured items into user message items;
+// local images are read as from's model would name them (relative to its
+// cwd, under its read policy).
+func inputItems(from *Thread, text string, items []protocol.InputItem) ([]protocol.Item, error) {
 	if text != "" && len(items) > 0 {
 		return nil, errors.New("provide either message or items, not both")
 	}
@@ -512,7 +517,7 @@ func inputItems(text string, items []protocol.InputItem) ([]protocol.Item, error
 			}
 			msg.Images = append(msg.Images, it.ImageURL)
 		case "local_image":
-			url, err := localImageURL(it.Path)
+			url, err := from.localImageURL(it.Path)
 			if err != nil {
 				return nil, fmt.Errorf("items[%d]: %w", i, err)
 			}

@@ -2,12 +2,8 @@ package engine
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
-
-	"github.com/grovecli/grove/core/sandbox"
 )
 
 // basePrompt is what every grove agent is told; the first %s is its "How
@@ -61,8 +57,9 @@ func (t *Thread) howYouWork() string {
 }
 
 // instructionsFor composes a thread's instructions: base prompt, the user's
-// configured instructions, the role template, project AGENTS.md files and
-// the environment.
+// configured instructions, the role template, skills and the environment.
+// AGENTS.md files are not among them: they come as a user-role message
+// (agentsContext).
 func (e *Engine) instructionsFor(t *Thread, rolePrompt string) string {
 	var b strings.Builder
 	if base := strings.TrimSpace(e.opts.BaseInstructions); base != "" {
@@ -86,10 +83,6 @@ func (e *Engine) instructionsFor(t *Thread, rolePrompt string) string {
 		fmt.Fprintf(&b, "\n\n# Your role: %s\n", t.role())
 		b.WriteString(s)
 	}
-	if docs := projectDocs(t.cwd); docs != "" {
-		b.WriteString("\n\n# Project instructions (AGENTS.md)\n")
-		b.WriteString(docs)
-	}
 	if s := t.skillsSection(); s != "" {
 		b.WriteString("\n\n" + s)
 	}
@@ -107,40 +100,6 @@ func (e *Engine) instructionsFor(t *Thread, rolePrompt string) string {
 		fmt.Fprintf(&b, "\n- you are sub-agent %s (depth %d) spawned by %s; your final message is returned to it.", t.id, t.depth, t.parentID)
 	}
 	return b.String()
-}
-
-// maxProjectDocBytes caps AGENTS.md content per session.
-const maxProjectDocBytes = 32 << 10
-
-// projectDocs concatenates AGENTS.md files from the repository root (the
-// nearest directory with .git) down to cwd.
-func projectDocs(cwd string) string {
-	var dirs []string
-	for d := cwd; ; d = filepath.Dir(d) {
-		dirs = append(dirs, d)
-		if sandbox.IsRepoMarker(d) {
-			break
-		}
-		if filepath.Dir(d) == d {
-			dirs = dirs[:1] // no repository: only cwd's own file
-			break
-		}
-	}
-	var b strings.Builder
-	for i := len(dirs) - 1; i >= 0; i-- {
-		data, err := os.ReadFile(filepath.Join(dirs[i], "AGENTS.md"))
-		if err != nil || len(strings.TrimSpace(string(data))) == 0 {
-			continue
-		}
-		if b.Len()+len(data) > maxProjectDocBytes {
-			data = data[:max(0, maxProjectDocBytes-b.Len())]
-		}
-		fmt.Fprintf(&b, "<!-- %s -->\n%s\n", filepath.Join(dirs[i], "AGENTS.md"), strings.TrimSpace(string(data)))
-		if b.Len() >= maxProjectDocBytes {
-			break
-		}
-	}
-	return strings.TrimSpace(b.String())
 }
 
 // Instructor is a Surface that tells its agents how to delegate.

@@ -109,6 +109,7 @@ func (e *Engine) ResumeSession(id string) (protocol.ThreadID, error) {
 		e.bus.Publish(protocol.NewEvent(root.id, "", protocol.WarningMsg{Text: w}))
 	}
 	e.restoreInbox(root, sess.Events)
+	e.tellUnfinishedReverts(root, sess.Events)
 	if err := e.registerClosedChildren(root); err != nil {
 		e.bus.Publish(protocol.NewEvent(root.id, "", protocol.WarningMsg{Text: fmt.Sprintf("some sub-agents of this session could not be restored: %v", err)}))
 	}
@@ -169,6 +170,7 @@ func (e *Engine) registerClosedChildren(parent *Thread) error {
 			continue
 		}
 		e.restoreInbox(child, sess.Events)
+		e.tellUnfinishedReverts(child, sess.Events)
 		if err := e.registerClosedChildren(child); err != nil && firstErr == nil {
 			firstErr = err
 		}

@@ -57,12 +57,27 @@ func (e *Engine) revertPatch(t *Thread, rev *protocol.PatchRevert) error {
 	t.mu.Lock()
 	policy := t.sandbox
 	t.mu.Unlock()
+	// The intent is on disk before the files change: a grove killed from
+	// here on leaves a record a resume turns into a notice to the model.
+	intent := *rev
+	intent.State = protocol.RevertStarted
+	if err := t.recordRevert(intent); err != nil {
+		return fmt.Errorf("revert: the session cannot record it (%w); nothing was written", err)
+	}
+	if revertWriteHook != nil {
+		revertWriteHook()
+	}
 	res, err := backend.ApplyPatch(ctx, execenv.PatchRequest{Cwd: cwd, Input: patch.Format(undo.Patch), Policy: policy, Apply: true})
-	switch {
-	case err != nil:
+	if err == nil && !res.Applied {
+		err = fmt.Errorf("refused: %s", strings.Join(res.Outside, "; "))
+	}
+	if err != nil {
+		failed := *rev
+		failed.State = protocol.RevertFailed
+		if rerr := t.recordRevert(failed); rerr != nil {
+			e.warnOnce(t.id, "rollout", rerr)
+		}
 		return fmt.Errorf("revert: %w; nothing was written", err)
-	case !res.Applied:
-		return fmt.Errorf("revert: refused: %s; nothing was written", strings.Join(res.Outside, "; "))
 	}
 	done := *rev
 	done.Files = res.Files
@@ -72,6 +87,18 @@ func (e *Engine) revertPatch(t *Thread, rev *protocol.PatchRevert) error {
 	}
 	e.tellReverted(t, done)
 	return nil
+}
+
+// revertWriteHook, when set (tests), runs between the recorded intent and
+// the write: where a kill -9 leaves the intent alone.
+var revertWriteHook func()
+
+// recordRevert writes a revert's rollout-only state line (intent, failure)
+// and flushes it.
+func (t *Thread) recordRevert(rev protocol.PatchRevert) error {
+	ev := protocol.NewEvent(t.id, "", protocol.PatchRevertedMsg{Revert: rev})
+	ev.Timestamp = time.Now()
+	return t.recordEvenClosed(func(r *rollout.Recorder) error { return r.AppendEvent(ev) })
 }
 
 // recordEvenClosed writes a line to the thread's rollout and flushes it:

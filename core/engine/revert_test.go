@@ -346,3 +346,44 @@ func TestRevertOfAClosedAgentIsRecordedInItsRollout(t *testing.T) {
 		t.Fatal("the root's next request does not name the worker's reverted change")
 	}
 }
+
+// TestRevertKilledMidWriteTellsTheResumedModel (issue 36.5): the revert's
+// intent is on disk before the file changes, so a grove killed between
+// the two (the rollout as it was then; f.go already reverted) resumes
+// with a notice telling the model the revert's outcome is unknown, once.
+func TestRevertKilledMidWriteTellsTheResumedModel(t *testing.T) {
+	var mu sync.Mutex
+	var reqs []model.Request
+	env := newEnv(t, patchingRoot(&reqs, &mu), nil)
+	f := filepath.Join(env.cwd, "f.go")
+	if err := os.WriteFile(f, []byte(revertBase), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env.send("patch")
+	env.rootFinal(1)
+	var atWrite map[string][]byte
+	revertWriteHook = func() { atWrite = snapshotDir(t, env.home) } // kill -9 here
+	defer func() { revertWriteHook = nil }()
+	if err := env.e.Submit(revertOp(env.root, protocol.HunkRef{File: 0, Hunk: 1})); err != nil {
+		t.Fatal(err)
+	}
+	if err := env.e.Shutdown(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	restoreDir(t, env.home, atWrite)
+
+	_, env2 := env.resumeInNewEngine()
+	env2.send("next")
+	env2.rootFinal(1)
+	mu.Lock()
+	var notices []string
+	for _, it := range reqs[len(reqs)-1].Items {
+		if it.IsGroveNotice() && strings.Contains(it.Content, "reverting") {
+			notices = append(notices, it.Content)
+		}
+	}
+	mu.Unlock()
+	if len(notices) != 1 || !strings.Contains(notices[0], "whether the revert reached the disk is unknown") || !strings.Contains(notices[0], "f.go") {
+		t.Fatalf("the resumed model's notices about the revert: %q", notices)
+	}
+}

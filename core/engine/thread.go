@@ -37,14 +37,17 @@ type Thread struct {
 	mu           sync.Mutex
 	emitMu       sync.Mutex // publish + record of one event (publish)
 	instructions string
-	modelName    string
-	effort       string
-	cwd          string
-	sandbox      protocol.SandboxPolicy
-	note         string
-	name         string
-	firstPrompt  string
-	history      []protocol.Item
+	// agentsCtx is the user-role AGENTS.md block that opens every request
+	// (agentsContext); view starts with it.
+	agentsCtx   []protocol.Item
+	modelName   string
+	effort      string
+	cwd         string
+	sandbox     protocol.SandboxPolicy
+	note        string
+	name        string
+	firstPrompt string
+	history     []protocol.Item
 	// Context size bookkeeping (context_budget.go): estTokens estimates
 	// history[:estItems]; usageInput is the provider's input_tokens for
 	// the last request, which carried history[:usageAt].
@@ -59,6 +62,9 @@ type Thread struct {
 	prefix *model.PrefixCache
 	// compactedSinceReply: compacted, and no model reply since.
 	compactedSinceReply bool
+	// compactFailures counts automatic compactions failed in a row;
+	// compactSkip is how many more steps skip one (back off across steps).
+	compactFailures, compactSkip int
 	// compactPending asks the loop for a manual compaction (OpCompact),
 	// with compactNote's extra instructions.
 	compactPending bool

@@ -111,7 +111,6 @@ func (t *Thread) runTurn(parent context.Context) {
 		t.afterTurn(e.ctx, turnID, outcome, lastText, 0)
 	}
 
-	t.publish(protocol.NewEvent(t.id, turnID, protocol.TurnCompletedMsg{LastMessage: lastText}))
 	final := protocol.Completed(lastText, true)
 	switch outcome {
 	case outcomeInterrupted:
@@ -120,6 +119,8 @@ func (t *Thread) runTurn(parent context.Context) {
 	case outcomeErrored:
 		final = protocol.Errored(errMsg)
 	}
+	outcomeStatus := final
+	t.publish(protocol.NewEvent(t.id, turnID, protocol.TurnCompletedMsg{LastMessage: lastText, Outcome: &outcomeStatus}))
 	// One critical section with deliver: input that arrived during the turn
 	// (an interrupting send_input) starts the next turn at once, so this
 	// turn's end is no final status for a waiter to stop on.
@@ -202,9 +203,14 @@ func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, str
 			if ctx.Err() != nil {
 				return outcomeInterrupted, soFar(), ""
 			}
+			// A `compacted` line the disk refused: the history the model
+			// would see next is one a resume could not rebuild.
+			if err := t.recordFailed(); err != nil {
+				return outcomeErrored, "", unrecordedMessage(err)
+			}
 		}
 		req := t.stepRequest(ctx, turnID, graceOnly)
-		sent := len(req.Items)
+		sent := len(req.Items) - len(t.agentsCtx)
 		steps++
 		t.mu.Lock()
 		t.steps = steps
@@ -440,7 +446,12 @@ func (t *Thread) accountUsage(turnID string, u protocol.TokenUsage) {
 // the client, encoded); the rest is shared.
 func (t *Thread) buildRequest() model.Request {
 	t.mu.Lock()
-	fresh := t.history[len(t.view):]
+	if len(t.view) == 0 {
+		// The AGENTS.md block leads the conversation, outside the history
+		// (not recorded as the user's words, rebuilt after compaction).
+		t.view = append(t.view, t.agentsCtx...)
+	}
+	fresh := t.history[len(t.view)-len(t.agentsCtx):]
 	if t.prefix == nil {
 		t.prefix = model.NewPrefixCache()
 	}

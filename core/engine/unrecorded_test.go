@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/grovecli/grove/core/model"
+	"github.com/grovecli/grove/core/model/modeltest"
 	"github.com/grovecli/grove/protocol"
 	"github.com/grovecli/grove/rollout"
 	"github.com/grovecli/grove/rollout/rollouttest"
@@ -57,5 +58,43 @@ func TestDiskFullStopsTheTurn(t *testing.T) {
 	}
 	if len(sess.Warnings) != 0 {
 		t.Fatalf("the rollout has torn or unreadable lines: %q", sess.Warnings)
+	}
+}
+
+// TestDiskFullDuringCompactionStopsTheTurn (issue 36.2): the disk fills
+// while the model writes the summary, so the `compacted` line cannot be
+// written; the turn stops before the next model call instead of working on
+// with a history the rollout does not have.
+func TestDiskFullDuringCompactionStopsTheTurn(t *testing.T) {
+	p := newCompactingProvider(t)
+	var home string
+	var filled atomic.Bool
+	p.srv.Handle(func(req modeltest.CapturedRequest) modeltest.Reply {
+		if isCompactionRequest(req) {
+			if err := rollouttest.FillDisk(home); err != nil {
+				t.Error(err)
+			}
+			filled.Store(true)
+			return modeltest.Reply{Text: "SUMMARY " + strings.Repeat("s", 8000)}
+		}
+		if filled.Load() {
+			t.Error("a model request after the compacted line failed to be written")
+		}
+		return modeltest.Reply{Text: "ok", Usage: protocol.TokenUsage{InputTokens: inputTokens(req)}}
+	})
+	env := newEnv(t, nil, func(o *Options) {
+		home = o.Home
+		rollouttest.MountTmpfs(t, home, "256k")
+		o.Client = p.client(t)
+		o.AutoCompactTokenLimit = 500
+	})
+	// Over the limit: the turn's first step compacts before asking.
+	env.send("first " + strings.Repeat("word ", 600))
+	st := env.rootFinal(1)
+	if st.Kind != protocol.StatusErrored || !strings.Contains(st.Message, "can no longer be recorded") {
+		t.Fatalf("final status %+v, want the turn stopped because the compaction was not recorded", st)
+	}
+	if !filled.Load() {
+		t.Fatal("no compaction was requested")
 	}
 }

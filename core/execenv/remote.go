@@ -8,8 +8,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
+
+	"github.com/google/uuid"
 )
 
 // Transport is a byte stream to an exec-server: its stdin and stdout.
@@ -33,12 +37,27 @@ type Remote struct {
 	host string
 	dial Dial
 
-	mu  sync.Mutex
-	cur *session
+	mu    sync.Mutex
+	cur   *session
+	times LinkTimes
+	// lost are sessions that ended with commands in flight; notice is what
+	// reaping them found, told with the next command's output.
+	lost   []lostSession
+	notice string
 }
 
 // NewRemote returns the backend of the host called name.
-func NewRemote(name string, dial Dial) *Remote { return &Remote{host: name, dial: dial} }
+func NewRemote(name string, dial Dial) *Remote {
+	return &Remote{host: name, dial: dial, times: DefaultLinkTimes}
+}
+
+// SetLinkTimes changes the keep-alive and kill bounds (for the next
+// connection; tests shorten them).
+func (r *Remote) SetLinkTimes(t LinkTimes) {
+	r.mu.Lock()
+	r.times = t
+	r.mu.Unlock()
+}
 
 // Connect opens the connection now (or checks the open one) and returns
 // the host's handshake: grove checks a host before the first model call.
@@ -85,26 +104,55 @@ func (r *Remote) session(ctx context.Context) (*session, error) {
 	if err != nil {
 		return nil, fmt.Errorf("host %s: %w", r.host, err)
 	}
-	s := &session{host: r.host, t: t, pending: map[uint64]chan message{}, procs: map[uint64]*remoteProcess{}, done: make(chan struct{})}
+	s := &session{host: r.host, t: t, token: uuid.NewString(), pending: map[uint64]chan message{}, procs: map[uint64]*remoteProcess{}, done: make(chan struct{}), writes: make(chan []byte)}
+	s.onLost = r.addLost
 	go s.readLoop()
+	go s.writeLoop()
 	var res initializeResult
-	if err := s.call(ctx, mInitialize, initializeParams{Version: ProtocolVersion}, &res); err != nil {
+	if err := s.call(ctx, mInitialize, initializeParams{Version: ProtocolVersion, Session: s.token}, &res); err != nil {
 		s.fail(err)
 		return nil, fmt.Errorf("host %s: exec-server handshake: %w", r.host, err)
 	}
 	s.info = res
 	r.cur = s
+	if r.times.KeepAlive > 0 {
+		go s.keepAlive(r.times)
+	}
+	if len(r.lost) > 0 {
+		r.notice += s.reapLost(ctx, r.lost)
+		r.lost = nil
+	}
 	return s, nil
+}
+
+// addLost remembers a session that ended with commands in flight.
+func (r *Remote) addLost(l lostSession) {
+	r.mu.Lock()
+	r.lost = append(r.lost, l)
+	r.mu.Unlock()
+}
+
+// takeNotice returns (once) what the last reconnect found.
+func (r *Remote) takeNotice() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := r.notice
+	r.notice = ""
+	return n
 }
 
 // session is one connection: the calls waiting for an answer and the
 // commands running. readLoop owns it; fail ends it.
 type session struct {
-	host string
-	t    Transport
-	info initializeResult
-	wmu  sync.Mutex
-	next atomic.Uint64
+	host  string
+	t     Transport
+	token string // names this connection on the host (exec/reap)
+	info  initializeResult
+	next  atomic.Uint64
+	// writes feeds writeLoop: a write that blocks on a stalled link holds
+	// that goroutine only, never a caller past its deadline.
+	writes chan []byte
+	onLost func(lostSession)
 
 	mu      sync.Mutex
 	pending map[uint64]chan message
@@ -179,33 +227,64 @@ func (s *session) proc(pid uint64, remove bool) *remoteProcess {
 	return p
 }
 
+// writeLoop writes the session's lines in order until it ends.
+func (s *session) writeLoop() {
+	for {
+		select {
+		case b := <-s.writes:
+			if _, err := s.t.Write(b); err != nil {
+				s.fail(err)
+				return
+			}
+		case <-s.done:
+			return
+		}
+	}
+}
+
 // fail ends the session: every waiting call and running command gets an
-// error naming the host and what the transport said.
+// error naming the host and what the transport said; a command in flight
+// is reported with its fate unknown, and remembered so the next
+// connection kills what is left of it.
 func (s *session) fail(cause error) {
 	s.mu.Lock()
 	if s.err != nil {
 		s.mu.Unlock()
 		return
 	}
-	msg := cause.Error()
-	if errors.Is(cause, io.EOF) || errors.Is(cause, os.ErrClosed) {
-		msg = "connection closed"
+	var le *linkError
+	if errors.As(cause, &le) {
+		s.err = cause // the transport is stalled: asking it why would wait
+	} else {
+		msg := cause.Error()
+		if errors.Is(cause, io.EOF) || errors.Is(cause, os.ErrClosed) {
+			msg = "connection closed"
+		}
+		if why := s.t.Why(); why != "" {
+			msg += ": " + why
+		}
+		s.err = fmt.Errorf("connection to host %s lost (%s)", s.host, msg)
 	}
-	if why := s.t.Why(); why != "" {
-		msg += ": " + why
-	}
-	s.err = fmt.Errorf("connection to host %s lost (%s)", s.host, msg)
 	pending, procs := s.pending, s.procs
 	s.pending, s.procs = map[uint64]chan message{}, map[uint64]*remoteProcess{}
 	close(s.done)
 	s.mu.Unlock()
-	_ = s.t.Close()
 	for _, ch := range pending {
 		close(ch)
 	}
-	for _, p := range procs {
-		p.finish(-1, s.err)
+	if len(procs) > 0 && s.onLost != nil {
+		l := lostSession{token: s.token}
+		for _, p := range procs {
+			l.commands = append(l.commands, p.desc)
+		}
+		s.onLost(l)
 	}
+	for _, p := range procs {
+		p.finish(-1, &fateError{cause: s.err})
+	}
+	// Last: closing may wait (at most 5 s) for ssh to exit, and the
+	// callers above need not.
+	_ = s.t.Close()
 }
 
 // call sends a request and decodes its answer into res.
@@ -224,11 +303,15 @@ func (s *session) call(ctx context.Context, method string, params, res any) erro
 	s.pending[id] = ch
 	s.mu.Unlock()
 	b, _ := json.Marshal(message{ID: id, Method: method, Params: raw})
-	s.wmu.Lock()
-	_, err = s.t.Write(append(b, '\n'))
-	s.wmu.Unlock()
-	if err != nil {
-		s.fail(err)
+	select {
+	case s.writes <- append(b, '\n'):
+	case <-s.done:
+		return s.deadErr()
+	case <-ctx.Done():
+		s.mu.Lock()
+		delete(s.pending, id)
+		s.mu.Unlock()
+		return ctx.Err()
 	}
 	select {
 	case m, ok := <-ch:
@@ -258,6 +341,7 @@ func (s *session) deadErr() error {
 
 // remoteProcess is a command running on the host.
 type remoteProcess struct {
+	desc string // the command, for a report after a lost connection
 	out  io.Writer
 	once sync.Once
 	done chan struct{}
@@ -284,8 +368,11 @@ func (r *Remote) Start(ctx context.Context, req ExecRequest) (Process, error) {
 	if err != nil {
 		return nil, err
 	}
+	if n := r.takeNotice(); n != "" && req.Output != nil {
+		_, _ = io.WriteString(req.Output, n)
+	}
 	pid := s.next.Add(1)
-	p := &remoteProcess{out: req.Output, done: make(chan struct{})}
+	p := &remoteProcess{desc: strings.Join(req.Argv, " "), out: req.Output, done: make(chan struct{})}
 	s.mu.Lock()
 	s.procs[pid] = p
 	s.mu.Unlock()
@@ -293,15 +380,33 @@ func (r *Remote) Start(ctx context.Context, req ExecRequest) (Process, error) {
 		s.proc(pid, true)
 		return nil, err
 	}
-	go func() { // ends with the command, the session, or ctx
-		select {
-		case <-p.done:
-		case <-s.done:
-		case <-ctx.Done():
-			_ = s.call(context.Background(), mExecKill, pidParams{PID: pid}, nil)
-		}
-	}()
+	r.mu.Lock()
+	grace := r.times.KillGrace
+	r.mu.Unlock()
+	go s.own(ctx, pid, p, grace)
 	return p, nil
+}
+
+// own ends with the command or the session; when ctx ends first it asks
+// the host to kill the command and waits grace for the exit notice. No
+// notice by then: the link is dead, and the command's fate unknown.
+func (s *session) own(ctx context.Context, pid uint64, p *remoteProcess, grace time.Duration) {
+	select {
+	case <-p.done:
+		return
+	case <-s.done:
+		return
+	case <-ctx.Done():
+	}
+	kctx, cancel := context.WithTimeout(context.Background(), grace)
+	defer cancel()
+	_ = s.call(kctx, mExecKill, pidParams{PID: pid}, nil)
+	select {
+	case <-p.done:
+	case <-s.done:
+	case <-kctx.Done():
+		s.linkDead(fmt.Sprintf("no answer %s after asking it to kill a command", grace))
+	}
 }
 
 // Stat, ReadDir, Walk and ApplyPatch are one call each.

@@ -14,8 +14,21 @@ import (
 // host's Local) until in closes or ctx ends; then it kills every process
 // it started, waits for them and returns.
 func Serve(ctx context.Context, backend Backend, in io.Reader, out io.Writer) error {
+	return ServeWith(ctx, backend, in, out, ServeOptions{})
+}
+
+// ServeOptions are a server's settings beyond its streams.
+type ServeOptions struct {
+	// StateDir keeps the record of each session's server and commands
+	// (registry.go), so that a client's next connection can kill what a
+	// lost one left running. Empty: no records, and exec/reap says so.
+	StateDir string
+}
+
+// ServeWith is Serve with options.
+func ServeWith(ctx context.Context, backend Backend, in io.Reader, out io.Writer, o ServeOptions) error {
 	ctx, cancel := context.WithCancel(ctx)
-	s := &server{b: backend, out: bufio.NewWriter(out), procs: map[uint64]context.CancelFunc{}, files: map[uint64]io.ReadCloser{}}
+	s := &server{b: backend, opts: o, out: bufio.NewWriter(out), procs: map[uint64]context.CancelFunc{}, files: map[uint64]io.ReadCloser{}}
 	defer s.closeAll(cancel)
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
@@ -26,6 +39,12 @@ func Serve(ctx context.Context, backend Backend, in io.Reader, out io.Writer) er
 		}
 		if m.Method == mInitialize {
 			s.initialize(m)
+			continue
+		}
+		if m.Method == mPing {
+			// Answered on the reading goroutine: a keep-alive measures the
+			// link and this loop, not a queue of handlers.
+			s.reply(m.ID, struct{}{}, nil)
 			continue
 		}
 		if !s.ready {
@@ -46,6 +65,8 @@ func Serve(ctx context.Context, backend Backend, in io.Reader, out io.Writer) er
 // open, all ended by closeAll.
 type server struct {
 	b     Backend
+	opts  ServeOptions
+	reg   *registry // nil without a state dir or a session token
 	ready bool
 	wmu   sync.Mutex
 	out   *bufio.Writer
@@ -66,6 +87,7 @@ func (s *server) closeAll(cancel context.CancelFunc) {
 		delete(s.files, h)
 	}
 	s.mu.Unlock()
+	s.reg.close()
 }
 
 func (s *server) initialize(m message) {
@@ -77,6 +99,14 @@ func (s *server) initialize(m message) {
 	if p.Version != ProtocolVersion {
 		s.reply(m.ID, nil, fmt.Errorf("exec-server: protocol version %d is not supported (this grove speaks %d); install the same grove version on both machines", p.Version, ProtocolVersion))
 		return
+	}
+	if p.Session != "" && s.opts.StateDir != "" {
+		reg, err := openRegistry(s.opts.StateDir, p.Session)
+		if err != nil {
+			s.reply(m.ID, nil, fmt.Errorf("exec-server: session record: %w", err))
+			return
+		}
+		s.reg = reg
 	}
 	s.ready = true
 	s.reply(m.ID, initializeResult{Version: ProtocolVersion, Sandbox: s.b.Info().Sandbox, TempDir: tempDir()}, nil)
@@ -153,6 +183,12 @@ func (s *server) handle(ctx context.Context, m message) (any, error) {
 		return s.b.ApplyPatch(ctx, p)
 	case mOpen, mRead, mClose:
 		return s.file(ctx, m)
+	case mReap:
+		var p reapParams
+		if err := decodeParams(m.Params, &p); err != nil {
+			return nil, err
+		}
+		return reap(s.opts.StateDir, p.Session)
 	}
 	return nil, fmt.Errorf("exec-server: unknown method %q", m.Method)
 }
@@ -176,6 +212,7 @@ func (s *server) start(ctx context.Context, raw json.RawMessage) (any, error) {
 	s.mu.Lock()
 	s.procs[p.PID] = cancel
 	s.mu.Unlock()
+	s.reg.add(p.PID, p.Argv)
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
@@ -183,6 +220,7 @@ func (s *server) start(ctx context.Context, raw json.RawMessage) (any, error) {
 		s.mu.Lock()
 		delete(s.procs, p.PID)
 		s.mu.Unlock()
+		s.reg.remove(p.PID)
 		cancel()
 		ex := exitParams{PID: p.PID, Code: code}
 		if err != nil {

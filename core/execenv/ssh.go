@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -48,6 +49,11 @@ func controlDir() (string, error) {
 // sshArgs are the arguments of ssh for one exec-server session (or, with
 // op, a control command such as -O exit).
 func (h SSHHost) sshArgs(dir string, op ...string) []string {
+	return h.sshArgsOn(dir, "%C", op...)
+}
+
+// sshArgsOn is sshArgs with the control socket named control (in dir).
+func (h SSHHost) sshArgsOn(dir, control string, op ...string) []string {
 	args := append([]string{}, h.Args...)
 	args = append(args, "-T",
 		"-o", "BatchMode=yes", // never prompt: grove owns the terminal
@@ -55,7 +61,7 @@ func (h SSHHost) sshArgs(dir string, op ...string) []string {
 		"-o", "ServerAliveInterval=15",
 		"-o", "ServerAliveCountMax=2",
 		"-o", "ControlMaster=auto",
-		"-o", "ControlPath="+filepath.Join(dir, "%C"),
+		"-o", "ControlPath="+filepath.Join(dir, control),
 		"-o", "ControlPersist=60")
 	args = append(args, op...)
 	grove := h.GrovePath
@@ -77,12 +83,22 @@ func shellQuote(s string) string {
 // DialSSH returns a Dial that runs `grove exec-server` on the host through
 // the system ssh client.
 func DialSSH(h SSHHost) Dial {
+	// stalled counts links found stalled: each moves this grove's next
+	// sessions to a new ControlMaster, since a new session multiplexed on
+	// a master that stopped answering would hang with it.
+	var stalled atomic.Int32
 	return func(ctx context.Context) (Transport, error) {
 		dir, err := controlDir()
 		if err != nil {
 			return nil, err
 		}
-		cmd := exec.Command("ssh", h.sshArgs(dir)...)
+		// A suffix of at most three characters: the socket path must
+		// still fit a sockaddr_un (controlDir).
+		control := "%C"
+		if n := stalled.Load(); n > 0 {
+			control = fmt.Sprintf("%%C%x", n%0x1000)
+		}
+		cmd := exec.Command("ssh", h.sshArgsOn(dir, control)...)
 		cmd.Env = sshEnv(os.Environ())
 		// stderr goes to an unlinked file, not a pipe: a master connection
 		// ssh leaves behind may hold it, and Wait must not wait for that.
@@ -91,7 +107,7 @@ func DialSSH(h SSHHost) Dial {
 			return nil, fmt.Errorf("ssh stderr file: %w", err)
 		}
 		_ = os.Remove(stderr.Name())
-		t := &sshTransport{cmd: cmd, stderr: stderr, exited: make(chan struct{})}
+		t := &sshTransport{cmd: cmd, stderr: stderr, exited: make(chan struct{}), stalled: &stalled}
 		cmd.Stderr = stderr
 		if t.stdin, err = cmd.StdinPipe(); err != nil {
 			_ = stderr.Close()
@@ -136,6 +152,15 @@ type sshTransport struct {
 	stderr *os.File
 	exited chan struct{}
 	once   sync.Once
+	// stalled is the dialer's count of stalled links (Abandon).
+	stalled *atomic.Int32
+	abandon sync.Once
+}
+
+// Abandon marks the link stalled: the dialer's next ssh starts its own
+// ControlMaster.
+func (t *sshTransport) Abandon() {
+	t.abandon.Do(func() { t.stalled.Add(1) })
 }
 
 func (t *sshTransport) Read(p []byte) (int, error)  { return t.stdout.Read(p) }

@@ -89,6 +89,9 @@ func (e *remoteError) Is(target error) bool {
 // initializeParams opens a session.
 type initializeParams struct {
 	Version int `json:"version"`
+	// Session is the client's token for this connection: a later
+	// connection names it to exec/reap what this one left running.
+	Session string `json:"session,omitempty"`
 }
 
 // initializeResult is the handshake's answer: the server's version and
@@ -153,3 +156,33 @@ func decodeParams(raw json.RawMessage, v any) error {
 
 // tempDir is reported in the handshake.
 func tempDir() string { return os.TempDir() }
+
+// Methods added for stalled links (protocol version unchanged: an older
+// server answers them "unknown method", which the client reads as "no
+// keep-alive / no reap" and says so).
+const (
+	// mPing is the keep-alive: a server that answers is alive and its
+	// link is open.
+	mPing = "ping"
+	// mReap kills what an earlier, lost session of this client left
+	// running and reports it.
+	mReap = "exec/reap"
+)
+
+// reapParams names the lost session by the token its initialize carried.
+type reapParams struct {
+	Session string `json:"session"`
+}
+
+// reapResult says what the lost session's server was doing when the new
+// one found it.
+type reapResult struct {
+	// Found: the lost server's record was there (it did not end cleanly).
+	Found bool `json:"found"`
+	// Killed: it was still running (stalled or cut off) and is now dead,
+	// with every command it had started.
+	Killed bool `json:"killed"`
+	// Commands are those it had running: what was killed, or what had
+	// been running when it ended by itself.
+	Commands []string `json:"commands,omitempty"`
+}

@@ -23,8 +23,9 @@ import (
 type Options struct {
 	// Servers are the `[mcp_servers]` of config.toml.
 	Servers map[string]config.MCPServer
-	// Cwd is grove's working directory: where stdio servers without a cwd
-	// run, and where the project .mcp.json is looked for.
+	// Cwd is grove's working directory: where the project .mcp.json is
+	// looked for and what relative paths in a server's arguments mean.
+	// Stdio servers without a cwd start outside it (serverDir).
 	Cwd string
 	// Home is $GROVE_HOME, where project approvals are remembered ("" =
 	// not remembered across runs).
@@ -52,6 +53,7 @@ type Manager struct {
 	cancel    context.CancelFunc
 	wg        sync.WaitGroup // connection watchers
 	cwd       string
+	home      string // $GROVE_HOME: holds the directory servers start in
 	version   string
 	maxOutput int
 	onWarning func(string)
@@ -71,7 +73,7 @@ type Manager struct {
 // New builds a Manager; nothing starts until an agent needs the tools.
 func New(opts Options) *Manager {
 	ctx, cancel := context.WithCancel(context.Background())
-	m := &Manager{ctx: ctx, cancel: cancel, cwd: opts.Cwd, version: opts.Version,
+	m := &Manager{ctx: ctx, cancel: cancel, cwd: opts.Cwd, home: opts.Home, version: opts.Version,
 		maxOutput: opts.MaxOutput, onWarning: opts.OnWarning, changed: make(chan struct{}),
 		roots: opts.Roots, sampler: opts.Sampler}
 	if m.maxOutput <= 0 {

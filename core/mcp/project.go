@@ -10,13 +10,16 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
 
 	"github.com/grovecli/grove/core/config"
 	"github.com/grovecli/grove/core/sandbox"
+	"github.com/grovecli/grove/core/shellenv"
 	"github.com/grovecli/grove/core/tools"
+	"github.com/grovecli/grove/core/tools/safefile"
 	"github.com/grovecli/grove/protocol"
 )
 
@@ -31,6 +34,7 @@ type projectOrigin struct {
 	// As the project file writes them (unexpanded), for the prompt.
 	env, headers map[string]string
 	cwd          string
+	as           config.MCPServer // command, args, url as written
 }
 
 // projectServer is Claude Code's mcpServers entry.
@@ -68,10 +72,16 @@ func FindProjectFile(cwd string) string {
 }
 
 // LoadProjectFile reads a .mcp.json. Entries that are invalid are skipped
-// with a warning; ${VAR} and ${VAR:-default} expand from the environment
-// (as in Claude Code).
+// with a warning; ${VAR} and ${VAR:-default} expand as in Claude Code, but
+// only from the scrubbed environment commands get (projectLookup): the
+// file is model-writable, and a reference to grove's provider key or a
+// token must not carry it into a server's arguments, the approval prompt,
+// a client or a rollout.
 func LoadProjectFile(path string) (map[string]config.MCPServer, map[string]*projectOrigin, []string, error) {
-	data, err := os.ReadFile(path)
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	data, err := safefile.ReadForModel(path, safefile.ReadPolicy{MaxBytes: 1 << 20})
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("read %s: %w", path, err)
 	}
@@ -96,16 +106,20 @@ func LoadProjectFile(path string) (map[string]config.MCPServer, map[string]*proj
 			warnings = append(warnings, fmt.Sprintf("%s: mcpServers.%s: %v; server ignored", path, name, err))
 			continue
 		}
-		cfg := config.MCPServer{Command: expand(ps.Command), URL: expand(ps.URL)}
+		x := newProjectExpander()
+		cfg := config.MCPServer{Command: x.expand(ps.Command), URL: x.expand(ps.URL)}
 		for _, a := range ps.Args {
-			cfg.Args = append(cfg.Args, expand(a))
+			cfg.Args = append(cfg.Args, x.expand(a))
 		}
-		cfg.Env = expandMap(ps.Env)
-		cfg.Cwd = expand(ps.Cwd)
+		cfg.Env = x.expandMap(ps.Env)
+		cfg.Cwd = x.expand(ps.Cwd)
 		if cfg.Cwd != "" && !filepath.IsAbs(cfg.Cwd) {
 			cfg.Cwd = filepath.Join(filepath.Dir(path), cfg.Cwd)
 		}
-		cfg.HTTPHeaders = expandMap(ps.Headers)
+		cfg.HTTPHeaders = x.expandMap(ps.Headers)
+		for _, ref := range x.withheld {
+			warnings = append(warnings, fmt.Sprintf("%s: mcpServers.%s: ${%s} was not expanded: a project file gets no secrets from grove's environment (the model can write it); to pass one, configure the server in [mcp_servers] of config.toml (env_vars, bearer_token_env_var)", path, name, ref))
+		}
 		switch ps.Type {
 		case "", "stdio", "http", "streamable-http":
 		case "sse":
@@ -122,30 +136,53 @@ func LoadProjectFile(path string) (map[string]config.MCPServer, map[string]*proj
 		sum := sha256.Sum256(raw)
 		servers[name] = cfg
 		origins[name] = &projectOrigin{file: path, root: filepath.Dir(path), fingerprint: hex.EncodeToString(sum[:]),
-			env: ps.Env, headers: ps.Headers, cwd: ps.Cwd}
+			env: ps.Env, headers: ps.Headers, cwd: ps.Cwd,
+			as: config.MCPServer{Command: ps.Command, Args: ps.Args, URL: ps.URL}}
 	}
 	return servers, origins, warnings, nil
 }
 
 var envRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}`)
 
-func expand(s string) string {
+// projectExpander expands ${VAR} references of a project file from the
+// scrubbed environment (shellenv.Environ: what a sandboxed command sees);
+// withheld names the references grove's own environment would have
+// filled (a secret it keeps).
+type projectExpander struct {
+	env      map[string]string
+	withheld []string
+}
+
+func newProjectExpander() *projectExpander {
+	x := &projectExpander{env: map[string]string{}}
+	for _, kv := range shellenv.Environ(nil) {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			x.env[k] = v
+		}
+	}
+	return x
+}
+
+func (x *projectExpander) expand(s string) string {
 	return envRef.ReplaceAllStringFunc(s, func(m string) string {
 		g := envRef.FindStringSubmatch(m)
-		if v, ok := os.LookupEnv(g[1]); ok {
+		if v, ok := x.env[g[1]]; ok {
 			return v
+		}
+		if _, ok := os.LookupEnv(g[1]); ok && !slices.Contains(x.withheld, g[1]) {
+			x.withheld = append(x.withheld, g[1])
 		}
 		return g[2]
 	})
 }
 
-func expandMap(m map[string]string) map[string]string {
+func (x *projectExpander) expandMap(m map[string]string) map[string]string {
 	if m == nil {
 		return nil
 	}
 	out := make(map[string]string, len(m))
 	for k, v := range m {
-		out[k] = expand(v)
+		out[k] = x.expand(v)
 	}
 	return out
 }
@@ -244,7 +281,10 @@ func (m *Manager) approveProject(ctx context.Context, env *tools.Env, s *server,
 	if d := s.project.describeEntry(files); d != "" {
 		reason += " " + d + "."
 	}
-	req := protocol.ApprovalRequest{Kind: protocol.ApprovalExec, Command: describeServer(s.cfg), Cwd: s.project.root, Reason: reason}
+	// The command as the file writes it: ${VAR} references unexpanded, so
+	// no value from the environment reaches the prompt, a client or a
+	// rollout.
+	req := protocol.ApprovalRequest{Kind: protocol.ApprovalExec, Command: describeServer(s.project.as), Cwd: s.project.root, Reason: reason}
 	if s.cfg.Cwd != "" {
 		req.Cwd = s.cfg.Cwd
 	}

@@ -234,7 +234,11 @@ func (s *server) dial(ctx context.Context) (*connection, error) {
 		}
 		transport = t
 	} else {
-		t, proc := newStdioTransport(s.cfg, s.m.cwd)
+		cfg, err := s.m.launchSpec(s)
+		if err != nil {
+			return nil, err
+		}
+		t, proc := newStdioTransport(cfg)
 		transport, c.proc = t, proc
 	}
 	opts := &sdk.ClientOptions{

@@ -31,13 +31,12 @@ type stdioProcess struct {
 }
 
 // newStdioTransport prepares (does not start) a stdio server.
-func newStdioTransport(cfg config.MCPServer, defaultCwd string) (*sdk.CommandTransport, *stdioProcess) {
+// cfg comes from launchSpec: its Cwd is set and its paths are absolute.
+func newStdioTransport(cfg config.MCPServer) (*sdk.CommandTransport, *stdioProcess) {
 	cmd := exec.Command(cfg.Command, cfg.Args...)
-	cmd.Env = serverEnv(cfg.ProcessEnv(os.LookupEnv))
 	cmd.Dir = cfg.Cwd
-	if cmd.Dir == "" {
-		cmd.Dir = defaultCwd
-	}
+	// PWD says where the server is (grove's own PWD is the workspace).
+	cmd.Env = withPWD(serverEnv(cfg.ProcessEnv(os.LookupEnv)), cfg.Cwd)
 	// Closing waits half a second for a server to exit on end of input
 	// (the spec's shutdown) before signalling it.
 	cmd.SysProcAttr = serverProcAttr()
@@ -116,4 +115,20 @@ func (t *tailBuffer) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return strings.TrimSpace(string(t.b))
+}
+
+// withPWD sets PWD to dir (dropping OLDPWD): a server that reads $PWD
+// must not be told it runs in the workspace.
+func withPWD(env []string, dir string) []string {
+	out := env[:0:0]
+	for _, kv := range env {
+		if strings.HasPrefix(kv, "PWD=") || strings.HasPrefix(kv, "OLDPWD=") {
+			continue
+		}
+		out = append(out, kv)
+	}
+	if dir != "" {
+		out = append(out, "PWD="+dir)
+	}
+	return out
 }

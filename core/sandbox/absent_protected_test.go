@@ -3,9 +3,14 @@
 package sandbox
 
 import (
+	"bufio"
+	"fmt"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -109,4 +114,101 @@ func TestPlaceholdersRemovedOnShutdown(t *testing.T) {
 		t.Fatalf("after Shutdown: exit %d: %s", code, out)
 	}
 	Shutdown()
+}
+
+// claimEnv makes the test binary a grove that claims placeholders for a
+// root (TestHelperClaimPlaceholders): "hold" then waits to be killed,
+// "sweep" exits at once (a later grove's start).
+const claimEnv = "GROVE_TEST_CLAIM_ROOT"
+
+func TestHelperClaimPlaceholders(t *testing.T) {
+	root := os.Getenv(claimEnv)
+	if root == "" {
+		t.Skip("the grove process of TestPlaceholdersOfAKilledGroveAfterReboot")
+	}
+	if err := claimPlaceholders([]string{root}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if os.Getenv(claimEnv+"_MODE") == "hold" {
+		fmt.Println("claimed")
+		_, _ = io.ReadAll(os.Stdin) // until killed
+	}
+	releasePlaceholders()
+}
+
+func claimProcess(t *testing.T, root, mode string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperClaimPlaceholders$")
+	cmd.Env = append(os.Environ(), claimEnv+"="+root, claimEnv+"_MODE="+mode)
+	return cmd
+}
+
+// TestPlaceholdersOfAKilledGroveAfterReboot (issues 36.7, 31.8): a grove
+// killed with -9 while its placeholders stand leaves them in a project
+// that had none; after a reboot (the temp dir cleared, the pid gone) the
+// next grove's start removes them, because the records live in
+// $GROVE_HOME, not in $TMPDIR.
+func TestPlaceholdersOfAKilledGroveAfterReboot(t *testing.T) {
+	t.Setenv("GROVE_HOME", t.TempDir())
+	work, _ := dirs(t)
+	holder := claimProcess(t, work, "hold")
+	stdout, err := holder.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdin, _ := holder.StdinPipe()
+	defer stdin.Close()
+	if err := holder.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, _ := bufio.NewReader(stdout).ReadString('\n')
+	if !strings.Contains(line, "claimed") {
+		_ = holder.Process.Kill()
+		_ = holder.Wait()
+		t.Fatalf("the holder said %q", line)
+	}
+	if !exists(filepath.Join(work, ".grove")) {
+		t.Fatal("no placeholder was made")
+	}
+	_ = holder.Process.Signal(syscall.SIGKILL)
+	_ = holder.Wait()
+	// The reboot: the temp dir is empty again.
+	tmp := os.Getenv("TMPDIR")
+	if err := os.RemoveAll(tmp); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(tmp, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	other, _ := dirs(t)
+	if out, err := claimProcess(t, other, "sweep").CombinedOutput(); err != nil {
+		t.Fatalf("the next grove: %v\n%s", err, out)
+	}
+	for _, n := range ProtectedNames {
+		if exists(filepath.Join(work, n)) {
+			t.Errorf("%s is left in the project after kill -9 and a reboot", n)
+		}
+	}
+}
+
+// TestSandboxedCommandCannotDropPlaceholderRecords (issue 31.8): the
+// records of who uses a placeholder are beyond every sandboxed command,
+// so one session's model cannot make another's exit drop its mounts.
+func TestSandboxedCommandCannotDropPlaceholderRecords(t *testing.T) {
+	requireLandlock(t, 1)
+	if !namespacesAvailable() {
+		t.Skip("placeholders are made only with user namespaces")
+	}
+	t.Setenv("GROVE_HOME", t.TempDir())
+	work, _ := dirs(t)
+	defer Shutdown()
+	if out, code := sh(t, workspaceWrite, work, "true"); code != 0 {
+		t.Fatalf("exit %d: %s", code, out)
+	}
+	rec := placeholderDir(filepath.Join(work, ".grove"))
+	out, _ := sh(t, workspaceWrite, work, `rm -rf "$TMPDIR/grove-placeholders" "$GROVE_HOME/placeholders" 2>&1; echo done`)
+	ents, err := os.ReadDir(rec)
+	if err != nil || len(ents) == 0 {
+		t.Fatalf("a sandboxed command removed the placeholder records (%v): %s", err, out)
+	}
 }

@@ -20,7 +20,7 @@ type HostReport struct {
 // rest (Landlock file and TCP rules, the seccomp filter, a session without
 // a terminal, the scrubbed environment, no capabilities) holds either way.
 var LostWithoutNamespaces = []string{
-	"protected paths (.git, .grove, .codex, .agents, .claude at any depth): cannot be kept read-only, so workspace-write refuses to run in a writable root that holds one",
+	"protected paths (.git, .grove, .codex, .agents, .claude, .mcp.json at any depth): cannot be kept read-only, so workspace-write refuses to run in a writable root that holds one",
 	"chmod, chown, utime and xattr changes outside the writable roots under workspace-write (no read-only remount)",
 	"a PID namespace: commands see every process of the host in /proc; kill -1 is refused by seccomp, other signals are scoped by Landlock (ABI >= 6)",
 	"isolation between the commands of one sandbox: they share a Landlock domain and may signal each other",

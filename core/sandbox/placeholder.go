@@ -7,7 +7,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 )
@@ -28,17 +30,44 @@ import (
 // (no HEAD), and grove's knows its own (IsRepoMarker). Deeper new names are caught
 // after each command (quarantine.go).
 
+// Issue 36.7 / 31.8: the bookkeeping lives in $GROVE_HOME/placeholders,
+// not in $TMPDIR: a temp root is writable by every sandboxed command (one
+// session's model removed another's markers), and a reboot clears it
+// (the placeholders then stayed in the project for good). $GROVE_HOME is
+// outside the writable roots or bound read-only (homes.go). A marker
+// names its grove by pid, the kernel's start time and the boot id, so a
+// reused pid or a reboot never keeps a dead grove's claim alive; "created"
+// is written before the directory is made, so a grove killed at any
+// point leaves a record the next grove's sweep (sweepPlaceholders)
+// finishes.
+
+// placeholderRegistry is where the records are, "" when grove has no home.
+func placeholderRegistry() string {
+	if h := os.Getenv("GROVE_HOME"); h != "" {
+		return filepath.Join(absolute("", h), "placeholders")
+	}
+	if home, err := os.UserHomeDir(); err == nil {
+		return filepath.Join(home, ".grove", "placeholders")
+	}
+	return ""
+}
+
 // placeholderDir holds, per placeholder, a marker file per grove process
 // using it, and "created" when a grove made it (only those are removed).
 func placeholderDir(path string) string {
+	reg := placeholderRegistry()
+	if reg == "" {
+		return ""
+	}
 	h := fnv.New64a()
 	_, _ = io.WriteString(h, path)
-	return filepath.Join(os.TempDir(), "grove-placeholders", strconv.FormatUint(h.Sum64(), 16))
+	return filepath.Join(reg, strconv.FormatUint(h.Sum64(), 16))
 }
 
 var placeholders struct {
 	mu    sync.Mutex
 	paths map[string]string // claimed by this process: path → its marker dir
+	swept sync.Once
 }
 
 // claimPlaceholders makes the absent protected names at the top of each
@@ -49,10 +78,16 @@ var placeholders struct {
 func claimPlaceholders(roots, homes []string) error {
 	placeholders.mu.Lock()
 	defer placeholders.mu.Unlock()
+	if placeholderRegistry() == "" {
+		return nil // nowhere safe to keep the records: make none
+	}
+	placeholders.swept.Do(sweepPlaceholders)
 	var want []string
 	for _, r := range scannedRoots(roots) {
 		for _, name := range ProtectedNames {
-			want = append(want, filepath.Join(r, name))
+			if !slices.Contains(protectedFiles, name) {
+				want = append(want, filepath.Join(r, name))
+			}
 		}
 	}
 	for _, h := range homes {
@@ -66,16 +101,12 @@ func claimPlaceholders(roots, homes []string) error {
 		if placeholders.paths[p] != "" {
 			continue
 		}
-		created, err := makePlaceholder(p)
+		dir, err := claimPlaceholder(p)
 		if err != nil {
 			return err
 		}
-		if !created && !isEmptyDir(p) {
+		if dir == "" {
 			continue // the user's own: bound read-only as found
-		}
-		dir, err := registerPlaceholder(p, created)
-		if err != nil {
-			return err
 		}
 		if placeholders.paths == nil {
 			placeholders.paths = map[string]string{}
@@ -102,18 +133,39 @@ func makePlaceholder(p string) (bool, error) {
 	return true, nil
 }
 
-func registerPlaceholder(p string, created bool) (string, error) {
+// claimPlaceholder registers this process on p, making p first when it
+// is absent: marker, then "created", then the directory, each step on
+// disk before the next, so no kill leaves a directory nobody recorded.
+// It returns "" for a p that is someone's own (not empty, or not ours).
+func claimPlaceholder(p string) (string, error) {
 	dir := placeholderDir(p)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", fmt.Errorf("register the placeholder %s: %w", p, err)
 	}
-	if created {
-		if err := os.WriteFile(filepath.Join(dir, "created"), []byte(p), 0o600); err != nil {
+	marker := filepath.Join(dir, selfMarker())
+	if err := os.WriteFile(marker, []byte(p), 0o600); err != nil {
+		_ = os.Remove(marker)
+		return "", fmt.Errorf("register the placeholder %s: %w", p, err)
+	}
+	if _, err := os.Lstat(p); errors.Is(err, os.ErrNotExist) {
+		createdFile := filepath.Join(dir, "created")
+		if err := os.WriteFile(createdFile, []byte(p), 0o600); err != nil {
+			_ = os.Remove(createdFile)
+			_ = os.Remove(marker)
 			return "", fmt.Errorf("register the placeholder %s: %w", p, err)
 		}
+		created, err := makePlaceholder(p)
+		if err != nil {
+			return "", err // recorded: the next sweep removes what is there
+		}
+		if !created && !isEmptyDir(p) {
+			// Not creatable, or something else appeared: not a grove's.
+			_ = os.Remove(createdFile)
+		}
 	}
-	if err := os.WriteFile(filepath.Join(dir, strconv.Itoa(os.Getpid())), nil, 0o600); err != nil {
-		return "", fmt.Errorf("register the placeholder %s: %w", p, err)
+	if !isEmptyDir(p) {
+		_ = os.Remove(marker)
+		return "", nil
 	}
 	return dir, nil
 }
@@ -126,16 +178,54 @@ func releasePlaceholders() {
 	placeholders.mu.Lock()
 	defer placeholders.mu.Unlock()
 	for p, dir := range placeholders.paths {
-		_ = os.Remove(filepath.Join(dir, strconv.Itoa(os.Getpid())))
-		if placeholderInUse(dir) {
-			continue
-		}
-		if _, err := os.Stat(filepath.Join(dir, "created")); err == nil && isEmptyDir(p) {
-			_ = os.Remove(p)
-		}
-		_ = os.RemoveAll(dir)
+		_ = os.Remove(filepath.Join(dir, selfMarker()))
+		removeUnused(p, dir)
 	}
 	placeholders.paths = nil
+}
+
+// removeUnused removes the placeholder p (recorded in dir) when no live
+// grove uses it and a grove made it, and then its record.
+func removeUnused(p, dir string) {
+	if placeholderInUse(dir) {
+		return
+	}
+	if _, err := os.Stat(filepath.Join(dir, "created")); err == nil && isEmptyDir(p) {
+		_ = os.Remove(p)
+	}
+	_ = os.RemoveAll(dir)
+}
+
+// sweepPlaceholders finishes what dead groves left (kill -9, a reboot, a
+// full disk at the wrong moment): every recorded placeholder no live
+// grove uses is removed, once per process before its first claim.
+func sweepPlaceholders() {
+	reg := placeholderRegistry()
+	ents, err := os.ReadDir(reg)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		dir := filepath.Join(reg, e.Name())
+		p := recordedPath(dir)
+		if p == "" {
+			_ = os.RemoveAll(dir) // no path recorded: nothing was made
+			continue
+		}
+		removeUnused(p, dir)
+	}
+}
+
+// recordedPath is the placeholder a record is about (from "created" or
+// any marker).
+func recordedPath(dir string) string {
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if b, err := os.ReadFile(filepath.Join(dir, e.Name())); err == nil && len(b) > 0 {
+			return string(b)
+		}
+	}
+	return ""
 }
 
 // placeholderInUse reports whether a live process holds a marker; stale
@@ -146,16 +236,57 @@ func placeholderInUse(dir string) bool {
 		return false
 	}
 	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
+		if e.Name() == "created" {
 			continue
 		}
-		if err := syscall.Kill(pid, 0); err == nil || errors.Is(err, syscall.EPERM) {
+		if markerAlive(e.Name()) {
 			return true
 		}
 		_ = os.Remove(filepath.Join(dir, e.Name()))
 	}
 	return false
+}
+
+// selfMarker names this grove: pid, kernel start time, boot id.
+func selfMarker() string {
+	return markerFor(os.Getpid())
+}
+
+func markerFor(pid int) string {
+	return fmt.Sprintf("%d-%s-%s", pid, procStartTime(pid), bootID())
+}
+
+// markerAlive reports whether the grove a marker names still runs: the
+// same boot, the pid alive with the same start time.
+func markerAlive(name string) bool {
+	pidText, _, ok := strings.Cut(name, "-")
+	pid, err := strconv.Atoi(pidText)
+	if !ok || err != nil {
+		return false
+	}
+	return markerFor(pid) == name && syscall.Kill(pid, 0) != syscall.ESRCH
+}
+
+// procStartTime is field 22 of /proc/<pid>/stat ("" when gone).
+func procStartTime(pid int) string {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return ""
+	}
+	i := strings.LastIndexByte(string(b), ')')
+	if i < 0 {
+		return ""
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 20 {
+		return ""
+	}
+	return f[19]
+}
+
+func bootID() string {
+	b, _ := os.ReadFile("/proc/sys/kernel/random/boot_id")
+	return strings.TrimSpace(string(b))
 }
 
 func isEmptyDir(p string) bool {
@@ -184,6 +315,10 @@ func IsRepoMarker(dir string) bool {
 	if !isEmptyDir(p) {
 		return true
 	}
-	_, err := os.Stat(filepath.Join(placeholderDir(p), "created"))
+	reg := placeholderDir(p)
+	if reg == "" {
+		return true
+	}
+	_, err := os.Stat(filepath.Join(reg, "created"))
 	return err != nil
 }

@@ -19,7 +19,17 @@ import (
 // later, unsandboxed (a hook runs as the user the next time they use
 // git). The directory a `.git` file names (`gitdir: ...`, a worktree or
 // `git init --separate-git-dir`) is protected with it.
-var ProtectedNames = []string{".git", ".grove", ".codex", ".agents", ".claude"}
+//
+// `.mcp.json` (Claude Code's project MCP file) is one too: it names
+// programs grove starts outside the sandbox (issue 31.3). It is a file, so
+// no placeholder stands where it is absent (an empty directory of that
+// name would break the tools that read it): a new one is moved aside
+// after the command that made it (quarantineNew).
+var ProtectedNames = []string{".git", ".grove", ".codex", ".agents", ".claude", ".mcp.json"}
+
+// protectedFiles are the ProtectedNames that are files: bound read-only
+// where they exist, never made as placeholders.
+var protectedFiles = []string{".mcp.json"}
 
 // maxProtectedScan bounds the entries FindProtected visits in one root; a
 // root larger than that fails closed (its protected paths are not known).
@@ -129,7 +139,7 @@ func findProtected(root string) ([]string, int, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, seen, fmt.Errorf("find the protected paths (.git, .grove, .codex, .agents, .claude) in %s: %w", root, err)
+		return nil, seen, fmt.Errorf("find the protected paths (.git, .grove, .codex, .agents, .claude, .mcp.json) in %s: %w", root, err)
 	}
 	return out, seen, nil
 }

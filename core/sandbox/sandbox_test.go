@@ -43,7 +43,21 @@ func TestMain(m *testing.M) {
 		fmt.Println("connected")
 		os.Exit(0)
 	}
-	goleak.VerifyTestMain(m)
+	var opts []goleak.Option
+	if os.Getenv("GROVE_HOME") == "" {
+		// The placeholder records live in $GROVE_HOME: the tests keep
+		// theirs out of the user's.
+		home, err := os.MkdirTemp("", "grove-sandbox-test-home-")
+		if err != nil {
+			panic(err)
+		}
+		_ = os.Setenv("GROVE_HOME", home)
+		opts = append(opts, goleak.Cleanup(func(code int) {
+			_ = os.RemoveAll(home)
+			os.Exit(code)
+		}))
+	}
+	goleak.VerifyTestMain(m, opts...)
 }
 
 func requireLandlock(t *testing.T, minABI int) {

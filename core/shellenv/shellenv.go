@@ -49,15 +49,77 @@ var corePrefixes = []string{"LC_"}
 // three (*KEY*, *SECRET*, *TOKEN*) and the names credentials hide under
 // that those miss (PGPASSWORD, MYSQL_PWD, GH_PAT, AWS_CREDENTIAL_FILE,
 // SSH_AUTH_SOCK...). PWD and OLDPWD are the shell's, not passwords.
-var DefaultExcludes = []string{"*KEY*", "*SECRET*", "*TOKEN*", "*PASS*", "*PWD*", "*CREDENTIAL*", "*AUTH*", "*_PAT"}
+// Issue 31.12 added the names that got through a red-team round:
+// SLACK_WEBHOOK_URL, CI_JOB_JWT, KUBE_BEARER, STRIPE_SK, cookies, and git's
+// environment-borne config (GIT_CONFIG_VALUE_0 can be an
+// http.extraHeader "Authorization: Bearer …"; its key and count go with
+// it so git does not fail on a half-removed set).
+var DefaultExcludes = []string{
+	"*KEY*", "*SECRET*", "*TOKEN*", "*PASS*", "*PWD*", "*CREDENTIAL*", "*AUTH*", "*_PAT",
+	"*WEBHOOK*", "*JWT*", "*BEARER*", "*_SK", "*COOKIE*",
+	"GIT_CONFIG_COUNT", "GIT_CONFIG_KEY_*", "GIT_CONFIG_VALUE_*", "GIT_CONFIG_PARAMETERS",
+}
 
 // notSecret are names the default patterns would catch but never hold a
 // credential.
 var notSecret = []string{"PWD", "OLDPWD"}
 
-// urlUserinfo finds a URL carrying credentials (scheme://user[:pass]@host):
-// DATABASE_URL=postgres://app:hunter2@db/app. Dropped with the defaults.
-var urlUserinfo = regexp.MustCompile(`(?i)[a-z][a-z0-9+.-]*://[^/?#\s@]+@`)
+// secretValues find a credential by its value, whatever the variable's
+// name; dropped with the defaults:
+//   - a URL carrying credentials (scheme://user[:pass]@host):
+//     DATABASE_URL=postgres://app:hunter2@db/app;
+//   - a password parameter in a connection string or URL query:
+//     "Server=db;User Id=app;Password=…", jdbc:…?user=app&password=…;
+//   - a JSON Web Token (header and payload are base64 of "{"…);
+//   - a webhook URL, whose path is the credential (Slack, Discord, Teams);
+//   - the prefixes providers give their secret keys (sk_live_, rk_live_,
+//     whsec_, xoxb-, ghp_, github_pat_, glpat-, sk-ant-, sk-proj-, npm_,
+//     AWS access key ids…).
+var secretValues = []struct {
+	// hints must occur in the value (lower-cased when fold) before the
+	// pattern is tried: most variables (PATH, LS_COLORS) hold none, and
+	// an unanchored pattern over a long value is what costs.
+	hints []string
+	fold  bool
+	re    *regexp.Regexp
+}{
+	{[]string{"://"}, false, regexp.MustCompile(`(?i)[a-z][a-z0-9+.-]*://[^/?#\s@]+@`)},
+	{[]string{"password", "passwd", "pwd"}, true, regexp.MustCompile(`(?i)(^|[?&;\s])(password|passwd|pwd)\s*=\s*[^&;\s]`)},
+	{[]string{"eyJ"}, false, regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{4,}\.eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*`)},
+	{[]string{"hooks.slack.com/", "discord.com/api/webhooks/", "discordapp.com/api/webhooks/", "webhook.office.com/", "outlook.office.com/webhook"}, true,
+		regexp.MustCompile(`(?i)https?://(hooks\.slack\.com/(services|workflows|triggers)/|(ptb\.|canary\.)?discord(app)?\.com/api/webhooks/|[a-z0-9.-]*\.webhook\.office\.com/|outlook\.office\.com/webhook)`)},
+	{[]string{"sk_live_", "sk_test_", "rk_live_", "rk_test_", "whsec_", "xoxa-", "xoxb-", "xoxp-", "xoxo-", "xoxs-", "xoxr-", "xapp-", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "sk-ant-", "sk-proj-", "npm_"}, false,
+		regexp.MustCompile(`\b(sk_live_|sk_test_|rk_live_|rk_test_|whsec_|xox[abposr]-|xapp-|ghp_|gho_|ghu_|ghs_|ghr_|github_pat_|glpat-|sk-ant-|sk-proj-|npm_)[A-Za-z0-9_-]{16,}`)},
+	{[]string{"sk-"}, false, regexp.MustCompile(`\bsk-[A-Za-z0-9]{32,}`)},
+	{[]string{"AKIA", "ASIA"}, false, regexp.MustCompile(`\bA(KIA|SIA)[0-9A-Z]{16}\b`)},
+}
+
+// IsSecretValue reports whether value looks like a credential by itself.
+func IsSecretValue(value string) bool {
+	lower := ""
+	for _, p := range secretValues {
+		v := value
+		if p.fold {
+			if lower == "" {
+				lower = strings.ToLower(value)
+			}
+			v = lower
+		}
+		if containsAny(v, p.hints) && p.re.MatchString(value) {
+			return true
+		}
+	}
+	return false
+}
+
+func containsAny(s string, subs []string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
+}
 
 // Policy is the resolved `[shell_environment_policy]` plus grove's own
 // credentials.
@@ -120,7 +182,7 @@ func IsDefaultSecret(name, value string) bool {
 	if slices.Contains(notSecret, name) {
 		return false
 	}
-	return matchAny(DefaultExcludes, name) || urlUserinfo.MatchString(value)
+	return matchAny(DefaultExcludes, name) || IsSecretValue(value)
 }
 
 func isCore(name string) bool {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/grovecli/grove/core/sandbox"
+	"github.com/grovecli/grove/core/tools/safefile"
 )
 
 // Locations are where skills are looked for.
@@ -76,6 +77,22 @@ func (l Locations) roots() []struct{ dir, scope string } {
 	return out
 }
 
+// readPolicy reads skill files as files the model may have written: the
+// workspace (cwd) and the temp dir are the roots a planted link may not
+// leave.
+func (l Locations) readPolicy() safefile.ReadPolicy {
+	var roots []string
+	for _, r := range []string{l.Cwd, os.TempDir()} {
+		if r == "" || !filepath.IsAbs(r) {
+			continue
+		}
+		if real, err := safefile.Resolve(r, false); err == nil {
+			roots = append(roots, real)
+		}
+	}
+	return safefile.ReadPolicy{Roots: roots, MaxBytes: maxSkillBytes}
+}
+
 // maxDepth bounds how deep below a skills directory SKILL.md is looked
 // for (skills/<name>/SKILL.md, or one level of grouping).
 const maxDepth = 3
@@ -84,9 +101,10 @@ const maxDepth = 3
 func Discover(l Locations) Catalog {
 	var c Catalog
 	byName := map[string]Skill{}
+	policy := l.readPolicy()
 	for _, r := range l.roots() {
 		for _, path := range skillFiles(r.dir) {
-			s, err := Parse(path)
+			s, err := parseWith(path, policy)
 			if err != nil {
 				c.problem(path, err.Error()+" (skipped)")
 				continue
@@ -127,6 +145,9 @@ func skillFiles(dir string) []string {
 			st, err := os.Stat(p)
 			if err != nil || !st.IsDir() {
 				continue
+			}
+			if real, err := safefile.Resolve(p, false); err != nil || safefile.KernelTree(real) != "" {
+				continue // a skill directory linked into /proc, /sys or /dev
 			}
 			walk(p, depth+1)
 		}

@@ -8,10 +8,12 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
+	"path/filepath"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/grovecli/grove/core/tools/safefile"
 )
 
 // Limits of the Agent Skills standard (also Codex's).
@@ -28,7 +30,12 @@ type Skill struct {
 	Path string `json:"path"`
 	// Scope is where it was found: repo, user, system.
 	Scope string `json:"scope"`
+	// policy is how its file is read for the model (safefile).
+	policy safefile.ReadPolicy
 }
+
+// maxSkillBytes caps a SKILL.md grove reads.
+const maxSkillBytes = 1 << 20
 
 type frontMatter struct {
 	Name        string `yaml:"name"`
@@ -38,7 +45,18 @@ type frontMatter struct {
 // Parse reads SKILL.md's front matter. A file without `name` or
 // `description` is an error naming the file and the field.
 func Parse(path string) (Skill, error) {
-	data, err := os.ReadFile(path)
+	return parseWith(path, safefile.ReadPolicy{MaxBytes: maxSkillBytes})
+}
+
+// parseWith is Parse reading through the pinned model read under policy:
+// a SKILL.md linked into /proc, a FIFO or a link out of the workspace is
+// refused, never read.
+func parseWith(path string, policy safefile.ReadPolicy) (Skill, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return Skill{}, fmt.Errorf("read skill %s: %w", path, err)
+	}
+	data, err := safefile.ReadForModel(abs, policy)
 	if err != nil {
 		return Skill{}, fmt.Errorf("read skill %s: %w", path, err)
 	}
@@ -64,7 +82,7 @@ func Parse(path string) (Skill, error) {
 	if len(m.Description) > MaxDescriptionLen {
 		m.Description = m.Description[:MaxDescriptionLen]
 	}
-	return Skill{Name: m.Name, Description: m.Description, Path: path}, nil
+	return Skill{Name: m.Name, Description: m.Description, Path: path, policy: policy}, nil
 }
 
 // frontMatterOf returns the YAML between the leading `---` lines (a BOM
@@ -83,9 +101,18 @@ func frontMatterOf(data []byte) ([]byte, error) {
 	return rest[:end], nil
 }
 
-// Body returns the skill's SKILL.md as it is now.
+// Body returns the skill's SKILL.md as it is now, read again under the
+// same policy (the file may have changed since discovery).
 func (s Skill) Body() (string, error) {
-	b, err := os.ReadFile(s.Path)
+	policy := s.policy
+	if policy.MaxBytes == 0 {
+		policy.MaxBytes = maxSkillBytes
+	}
+	abs, err := filepath.Abs(s.Path)
+	if err != nil {
+		return "", fmt.Errorf("load skill %s: %w", s.Name, err)
+	}
+	b, err := safefile.ReadForModel(abs, policy)
 	if err != nil {
 		return "", fmt.Errorf("load skill %s: %w", s.Name, err)
 	}

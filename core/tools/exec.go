@@ -169,6 +169,11 @@ func (x *execCommand) run(ctx context.Context, tenv *Env, policy protocol.Sandbo
 	}
 	code, err := proc.Wait()
 	dur := time.Since(start)
+	if errors.Is(err, execenv.ErrFateUnknown) {
+		// The host stopped answering: neither "killed" nor an exit code
+		// would be true.
+		return Result{Output: fmt.Sprintf("%v\nWall time: %.2f seconds\nOutput so far:\n%s", err, dur.Seconds(), out.String()), IsError: true, Duration: dur}
+	}
 	killed := stopped(ctx, code, err)
 	if err != nil && !killed {
 		return Result{Output: fmt.Sprintf("exec_command: %v\n%s", err, out.String()), IsError: true, Duration: dur}

@@ -89,10 +89,6 @@ type ConfigRead struct {
 	Layers  []ConfigLayer              `json:"layers,omitempty"`
 }
 
-// secretKeys are config tables whose values may be credentials; config/read
-// names their keys but never sends their values.
-var secretKeys = map[string]bool{"env": true, "http_headers": true}
-
 // readConfig answers config/read: the file's settings with the effective
 // values of the keys grove resolves, where each came from, and (asked)
 // the layers.
@@ -165,23 +161,6 @@ func (h *Host) effective(out map[string]any) {
 func fingerprint(b []byte) string {
 	sum := sha256.Sum256(b)
 	return "sha256:" + hex.EncodeToString(sum[:])
-}
-
-// redact replaces the values of credential-bearing tables.
-func redact(tree map[string]any) {
-	for k, v := range tree {
-		sub, ok := v.(map[string]any)
-		if !ok {
-			continue
-		}
-		if secretKeys[k] {
-			for sk := range sub {
-				sub[sk] = "[redacted]"
-			}
-			continue
-		}
-		redact(sub)
-	}
 }
 
 // setDotted sets a dotted key (a -c override) in tree; the value is TOML

@@ -19,6 +19,12 @@ const maxSymlinks = 40
 // The result is clean and absolute and, at the time of the call, crosses
 // no symlink.
 func Resolve(p string, keepLast bool) (string, error) {
+	return resolveWalk(p, keepLast, nil)
+}
+
+// resolveWalk is Resolve, calling onLink with the location of every
+// symlink it follows.
+func resolveWalk(p string, keepLast bool, onLink func(link string)) (string, error) {
 	if !filepath.IsAbs(p) {
 		return "", fmt.Errorf("resolve %s: not an absolute path", p)
 	}
@@ -27,7 +33,7 @@ func Resolve(p string, keepLast bool) (string, error) {
 		if p == string(filepath.Separator) {
 			return p, nil
 		}
-		dir, err := Resolve(filepath.Dir(p), false)
+		dir, err := resolveWalk(filepath.Dir(p), false, onLink)
 		if err != nil {
 			return "", err
 		}
@@ -51,6 +57,9 @@ func Resolve(p string, keepLast bool) (string, error) {
 		if err != nil || fi.Mode()&os.ModeSymlink == 0 {
 			resolved = next
 			continue
+		}
+		if onLink != nil {
+			onLink(next)
 		}
 		if links++; links > maxSymlinks {
 			return "", fmt.Errorf("resolve %s: %w", p, errors.New("too many levels of symbolic links"))

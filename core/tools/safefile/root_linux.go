@@ -120,7 +120,56 @@ func (r *Root) WriteFile(rel string, data []byte, perm fs.FileMode) error {
 	return nil
 }
 
+// writeTemp writes data to an unnamed file (O_TMPFILE) and only names it
+// once it is complete, so a grove killed while writing a large file leaves
+// nothing in the workspace (the kernel frees an unnamed file with its
+// last descriptor); where the file system has no O_TMPFILE, or /proc
+// cannot name it, a named temporary file as before.
 func writeTemp(dfd int, base string, data []byte, perm fs.FileMode) error {
+	fd, err := unix.Openat(dfd, ".", unix.O_WRONLY|unix.O_TMPFILE|unix.O_CLOEXEC, 0o600)
+	if err != nil {
+		return writeNamedTemp(dfd, base, data, perm)
+	}
+	err = writeAll(fd, data)
+	if err == nil {
+		err = unix.Fchmod(fd, uint32(perm.Perm()))
+	}
+	if err == nil {
+		err = linkTemp(fd, dfd, base)
+	}
+	_ = unix.Close(fd)
+	if errors.Is(err, errNoProcLink) {
+		return writeNamedTemp(dfd, base, data, perm)
+	}
+	return err
+}
+
+// errNoProcLink: the unnamed file cannot be named through /proc (not
+// mounted, or refused); the caller writes a named temporary file instead.
+var errNoProcLink = errors.New("cannot link an O_TMPFILE file through /proc")
+
+// linkTemp gives the complete unnamed file fd a temporary name and renames
+// it over base: the name exists only between the two calls.
+func linkTemp(fd, dfd int, base string) error {
+	for range 100 {
+		tmp := tempName()
+		err := unix.Linkat(unix.AT_FDCWD, fmt.Sprintf("/proc/self/fd/%d", fd), dfd, tmp, unix.AT_SYMLINK_FOLLOW)
+		if errors.Is(err, unix.EEXIST) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("%w: %w", errNoProcLink, err)
+		}
+		if err := unix.Renameat(dfd, tmp, dfd, base); err != nil {
+			_ = unix.Unlinkat(dfd, tmp, 0)
+			return err
+		}
+		return nil
+	}
+	return errors.New("no free temporary file name")
+}
+
+func writeNamedTemp(dfd int, base string, data []byte, perm fs.FileMode) error {
 	var tmp string
 	var fd int
 	for range 100 {
