@@ -12,6 +12,7 @@ require (
 	github.com/charmbracelet/x/exp/golden v0.0.0-20251109135125-8916d276318f
 	github.com/charmbracelet/x/exp/teatest/v2 v2.0.0-20260823001701-96af6d2cb5f6
 	github.com/coder/acp-go-sdk v0.13.0
+	github.com/creack/pty v1.1.24
 	github.com/elastic/go-seccomp-bpf v1.6.0
 	github.com/gen2brain/beeep v0.11.3
 	github.com/google/jsonschema-go v0.4.3
@@ -29,6 +30,8 @@ require (
 	golang.org/x/sys v0.48.0
 	mvdan.cc/sh/v3 v3.14.1
 )
+
+require golang.org/x/image v0.44.0 // indirect
 
 require (
 	git.sr.ht/~jackmordaunt/go-toast v1.1.2 // indirect

@@ -17,7 +17,14 @@ type SpawnRequest struct {
 	ReasoningEffort  string
 	// Note is the initial thread note; nil lets the engine derive one.
 	Note *string
+	// ForkTurns starts the child on a copy of the caller's conversation:
+	// 0 none, -1 all of it (Codex's fork_context, fork_turns "all"), N the
+	// last N user turns.
+	ForkTurns int
 }
+
+// ForkAllTurns in SpawnRequest.ForkTurns copies the whole conversation.
+const ForkAllTurns = -1
 
 // ListActiveRequest selects the rows of list_active_agents.
 type ListActiveRequest struct {

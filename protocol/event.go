@@ -96,6 +96,12 @@ type Event struct {
 	Inbox      *InboxChange     `json:"inbox,omitempty"`       // inbox
 	Compaction *Compaction      `json:"compaction,omitempty"`  // context_compacted
 	Revert     *PatchRevert     `json:"revert,omitempty"`      // patch_reverted
+	// UserInput: user_input_requested/resolved; UserInputAnswer: the
+	// answer of a resolved request (nil: dismissed).
+	UserInput       *UserInputRequest  `json:"user_input,omitempty"`
+	UserInputAnswer *UserInputResponse `json:"user_input_answer,omitempty"`
+	// WebSearch: web_search (a hosted web_search_call of the reply).
+	WebSearch *WebSearchCall `json:"web_search,omitempty"`
 	// SubagentActivity: subagent_activity (seed 004 §5.2).
 	SubagentActivity *SubagentActivityEvent `json:"subagent_activity,omitempty"`
 	// Seed 001's variants, with the seed's field names:

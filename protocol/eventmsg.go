@@ -206,6 +206,12 @@ func NewEvent(thread ThreadID, turnID string, m EventMsg) Event {
 		ev.Notifications = &list
 	case PatchRevertedMsg:
 		ev.Revert = &m.Revert
+	case UserInputRequestedMsg:
+		ev.UserInput = &m.Request
+	case UserInputResolvedMsg:
+		ev.UserInput, ev.UserInputAnswer = &m.Request, m.Response
+	case WebSearchMsg:
+		ev.WebSearch = &m.Call
 	}
 	return ev
 }
@@ -342,6 +348,19 @@ func (ev Event) Msg() (EventMsg, error) {
 			return missing("revert")
 		}
 		return PatchRevertedMsg{Revert: *ev.Revert}, nil
+	case EventUserInputRequested, EventUserInputResolved:
+		if ev.UserInput == nil {
+			return missing("user_input")
+		}
+		if ev.Type == EventUserInputRequested {
+			return UserInputRequestedMsg{Request: *ev.UserInput}, nil
+		}
+		return UserInputResolvedMsg{Request: *ev.UserInput, Response: ev.UserInputAnswer}, nil
+	case EventWebSearch:
+		if ev.WebSearch == nil {
+			return missing("web_search")
+		}
+		return WebSearchMsg{Call: *ev.WebSearch}, nil
 	}
 	return nil, &MalformedEventError{Type: ev.Type, Thread: ev.ThreadID}
 }

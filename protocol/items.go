@@ -1,5 +1,7 @@
 package protocol
 
+import "encoding/json"
+
 // ItemType names a conversation item kind (Responses API vocabulary).
 type ItemType string
 
@@ -42,6 +44,10 @@ type Item struct {
 	Name      string `json:"name,omitempty"`
 	Arguments string `json:"arguments,omitempty"`
 	Output    string `json:"output,omitempty"`
+	// Custom marks a custom (freeform) tool call and its output: Arguments
+	// is the plain text the model wrote (an apply_patch patch), replayed
+	// as a custom_tool_call on the Responses wire.
+	Custom bool `json:"custom,omitempty"`
 	// reasoning summary text, when the provider returns one
 	Summary string `json:"summary,omitempty"`
 	// EncryptedContent is a reasoning item's opaque state (Responses API),
@@ -85,6 +91,24 @@ func AssistantMessage(text string) Item {
 // FunctionCall builds a function call item.
 func FunctionCall(callID, name, args string) Item {
 	return Item{Type: ItemFunctionCall, CallID: callID, Name: name, Arguments: args}
+}
+
+// CallArguments is a call's arguments as a JSON object: a custom call's
+// plain-text input becomes {"input": text}, the function form of the
+// same tool (apply_patch), so consumers read one shape.
+func (it Item) CallArguments() string {
+	if !it.Custom {
+		return it.Arguments
+	}
+	return WrapCustomInput(it.Arguments)
+}
+
+// WrapCustomInput is a custom tool call's input as function arguments.
+func WrapCustomInput(input string) string {
+	b, _ := json.Marshal(struct {
+		Input string `json:"input"`
+	}{input})
+	return string(b)
 }
 
 // FunctionCallOutput builds a function call output item.

@@ -51,4 +51,7 @@ type Op struct {
 	MarkAsRead *bool    `json:"mark_as_read,omitempty"`
 	// revert_patch
 	Revert *PatchRevert `json:"revert,omitempty"`
+	// user_input: the request answered; UserInput nil dismisses it.
+	UserInputID string             `json:"user_input_id,omitempty"`
+	UserInput   *UserInputResponse `json:"user_input,omitempty"`
 }

@@ -11,7 +11,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/grovecli/grove/core/sandbox"
+	"github.com/grovecli/grove/core/project"
 	"github.com/grovecli/grove/core/tools/safefile"
 )
 
@@ -64,21 +64,7 @@ type source struct {
 func searchPath(d Dirs) []source {
 	var out []source
 	if d.Cwd != "" {
-		dir := filepath.Clean(d.Cwd)
-		var chain []string
-		for {
-			chain = append(chain, dir)
-			if sandbox.IsRepoMarker(dir) {
-				break
-			}
-			parent := filepath.Dir(dir)
-			if parent == dir {
-				chain = chain[:1] // no repository: only the working directory
-				break
-			}
-			dir = parent
-		}
-		for _, c := range chain {
+		for _, c := range project.Chain(d.Cwd) {
 			out = append(out,
 				source{dir: filepath.Join(c, ".grove", "agents"), scope: "project"},
 				source{dir: filepath.Join(c, ".codex", ".agents"), scope: "project"},

@@ -168,6 +168,11 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			return m, cmd
 		}
 	}
+	if m.overlay == nil && m.appr.current() == nil && m.quest.current() != nil {
+		if done, cmd := m.questionKey(k, now); done {
+			return m, cmd
+		}
+	}
 	if m.overlay != nil {
 		jump, closeIt := m.overlay.key(&m, msg)
 		if jump != "" {

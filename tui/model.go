@@ -30,6 +30,10 @@ type Options struct {
 	Models func() []string
 	// MCPServers describes the MCP servers, one line each, for /mcp (may be nil).
 	MCPServers func() []string
+	// Processes lists the running sessions for /ps, KillProcess kills one
+	// (may be nil: ps.go).
+	Processes   func() []ProcessInfo
+	KillProcess func(id int) error
 	// Cost is the estimated USD cost of usage on model, false when the
 	// model has no price (nil: no costs shown; cost.go).
 	Cost func(model string, u protocol.TokenUsage) (float64, bool)
@@ -51,6 +55,7 @@ const (
 // panes; the state lives in session and the widgets below.
 type Model struct {
 	opts    Options
+	procs   *procCache // running sessions for the tree (ps.go)
 	backend Backend
 	// opening is the session being prepared at start (Run), nil once
 	// attached: the screen says so meanwhile.
@@ -81,7 +86,9 @@ type Model struct {
 	models       []string
 	modelsLoaded bool
 
-	appr     approvals
+	appr approvals
+	// quest holds request_user_input's question cards (question.go).
+	quest    questionCards
 	notifier *notifier
 
 	overlay  *agentsOverlay
@@ -133,7 +140,7 @@ func newModel(opts Options, openLater bool) Model {
 	th := newTheme()
 	ta := newComposer()
 	m := Model{
-		opts: opts, th: th, now: opts.Now,
+		opts: opts, th: th, now: opts.Now, procs: &procCache{src: opts.Processes},
 		r:        &renderer{th: th, now: opts.Now},
 		sess:     newSession(),
 		composer: ta,
@@ -143,6 +150,7 @@ func newModel(opts Options, openLater bool) Model {
 		mouse: true,
 	}
 	m.appr.grace = approvalGrace
+	m.quest.grace = approvalGrace
 	if opts.ApprovalGrace != 0 {
 		m.appr.grace = opts.ApprovalGrace
 	}
@@ -464,6 +472,11 @@ func (m *Model) applyEvents(evs []protocol.Event) []tea.Cmd {
 			cmds = append(cmds, m.notifier.notify(NotifyApprovalRequested, "grove: approval needed: "+plainSummary(approvalSummary(msg.Request), 160)))
 		case protocol.ApprovalResolvedMsg:
 			m.appr.remove(msg.Request.ID, m.now())
+		case protocol.UserInputRequestedMsg:
+			m.quest.push(msg.Request, m.now(), strings.TrimSpace(m.composer.Value()) != "")
+			cmds = append(cmds, m.notifier.notify(NotifyApprovalRequested, "grove: a question for you: "+plainSummary(cardText(firstQuestion(msg.Request)), 160)))
+		case protocol.UserInputResolvedMsg:
+			m.quest.remove(msg.Request.ID, m.now())
 		case protocol.BackgroundMsg:
 			if bg := msg.Event; bg.IsFinal && !bg.Warning {
 				label := "agent " + bg.ChildID.Short()

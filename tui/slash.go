@@ -27,6 +27,7 @@ var slashCommands = []struct {
 	{"/export", "write the focused transcript to a file: /export [path]", false},
 	{"/compact", "summarise the history to free context: /compact [focus]", false},
 	{"/mcp", "MCP servers: state, tools, errors", false},
+	{"/ps", "running sessions (commands left running): /ps, /ps kill <id>", false},
 	{"/help", "show keys and commands", false},
 	{"/quit", "quit grove", false},
 }
@@ -342,6 +343,8 @@ func (m Model) slash(text string) (tea.Model, tea.Cmd) {
 		}
 		name, effort, _ := strings.Cut(arg, " ")
 		return m, m.loadModels(modelsAction{kind: "set", name: name, effort: strings.TrimSpace(effort)})
+	case "/ps":
+		return m.ps(arg)
 	case "/mcp":
 		if m.opts.MCPServers == nil {
 			m.flash = "no MCP servers configured ([mcp_servers] in config.toml, or .mcp.json)"

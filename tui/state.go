@@ -381,6 +381,8 @@ func (s *session) applyMsg(t *threadView, msg protocol.EventMsg, ev protocol.Eve
 		t.add(&entry{kind: entryWarning, text: "↻ " + m.Text})
 	case protocol.ContextCompactedMsg:
 		t.add(&entry{kind: entryInfo, text: compactionMarker(m.Compaction)})
+	case protocol.WebSearchMsg:
+		t.add(&entry{kind: entryInfo, text: webSearchLine(m.Call)})
 	case protocol.NoteUpdatedMsg:
 		t.info.Note = m.Note
 		s.touchCards(t.info.ID)

@@ -221,7 +221,7 @@ func (r *renderer) toolOutput(e *entry, w int) []string {
 			output = rest
 		}
 	}
-	outLines := strings.Split(strings.TrimRight(output, "\n"), "\n")
+	outLines := strings.Split(strings.TrimRight(untrustedOutput(output), "\n"), "\n")
 	style := r.th.toolOut
 	if o := e.outcome(); o == outcomeFailed || o == outcomeDenied {
 		style = r.th.toolErr

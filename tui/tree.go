@@ -105,16 +105,17 @@ func (m Model) cachedTreeRow(t *threadView, indent, glyph, label, elapsed string
 	return c.pre + style.Render(glyph) + c.post
 }
 
-// treeDetail is the dim row under an agent (its note, else its model);
-// the root has none.
+// treeDetail is the dim rows under an agent: its note (the root has
+// none), then a row per session it left running (ps.go).
 func (m Model) treeDetail(t *threadView) []string {
-	if t == nil || t.info.Depth == 0 {
+	if t == nil {
 		return nil
 	}
-	if note := t.note(); note != "" {
-		return []string{note}
+	var out []string
+	if note := t.note(); note != "" && t.info.Depth > 0 {
+		out = append(out, note)
 	}
-	return nil
+	return append(out, m.sessionRows(t.info.ID)...)
 }
 
 // treeStart is the first agent to draw so that the selected one is on

@@ -124,6 +124,8 @@ func (m Model) bodyLines(h int) []string {
 		}
 		right = fit(right, xw, above)
 		right = append(right, modal...)
+	} else if m.quest.current() != nil {
+		right = m.questionBody(xw, h)
 	} else if t != nil {
 		title := m.th.paneTitle.Render(roleLabel(t.info)) + " " + m.r.threadGlyph(t) + m.th.dim.Render(" "+liveWord(t))
 		if note := t.note(); note != "" {

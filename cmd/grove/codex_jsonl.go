@@ -93,6 +93,12 @@ type (
 		AgentsStates      map[string]codexAgentState `json:"agents_states"`
 		Status            string                     `json:"status"`
 	}
+	// codexWebSearchItem is a hosted web search (exec_events.rs WebSearchItem).
+	codexWebSearchItem struct {
+		ID    string `json:"id"`
+		Type  string `json:"type"`
+		Query string `json:"query"`
+	}
 	codexErrorItem struct {
 		ID      string `json:"id"`
 		Type    string `json:"type"`
@@ -189,6 +195,8 @@ func (c *codexJSONL) event(ev protocol.Event) error {
 			fail = &codexError{Message: msg}
 		}
 		c.endTurn(fail)
+	case protocol.WebSearchMsg:
+		c.emit(codexEvent{Type: "item.completed", Item: codexWebSearchItem{ID: c.itemID(), Type: "web_search", Query: webSearchQuery(m.Call)}})
 	}
 	return c.err
 }
@@ -245,4 +253,16 @@ func (c *codexJSONL) finish(final protocol.AgentStatus) error {
 		c.endTurn(&codexError{Message: msg})
 	}
 	return c.err
+}
+
+// webSearchQuery is what a web search looked for: its query, or the page
+// it opened (and the text it looked for there).
+func webSearchQuery(ws protocol.WebSearchCall) string {
+	switch {
+	case ws.Query != "":
+		return ws.Query
+	case ws.Pattern != "":
+		return ws.Pattern + " in " + ws.URL
+	}
+	return ws.URL
 }

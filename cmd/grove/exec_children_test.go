@@ -50,7 +50,7 @@ func TestExecEndingWithChildrenRunning(t *testing.T) {
 	s.Handle(func(r modeltest.CapturedRequest) modeltest.Reply {
 		role, text := lastMessage(r)
 		if strings.Contains(firstUserText(r), "kid:") {
-			if role == "tool" && strings.Contains(text, "Exit code: 3") {
+			if role == "tool" && strings.Contains(text, "Process exited with code 3") {
 				return modeltest.Reply{ToolCalls: []modeltest.ToolCall{{ID: "k2", Name: "exec_command", Arguments: fmt.Sprintf(`{"cmd":"echo $$ > %s; exec sleep 30"}`, fifo)}}}
 			}
 			if role == "tool" {

@@ -67,7 +67,7 @@ With no API key and no provider configured, grove runs an offline demo model.`,
 	root.AddCommand(newExecCmd(g), newResumeCmd(g), newAgentsCmd(g), newSessionsCmd(g))
 	root.AddCommand(newAppServerCmd(g), newACPCmd(g))
 	root.AddCommand(newMCPCmd(g), newDoctorCmd(), newExecServerCmd())
-	root.AddCommand(newHooksCmd(g), newSkillsCmd(g))
+	root.AddCommand(newHooksCmd(g), newSkillsCmd(g), newDebugCmd(g))
 	return root
 }
 

@@ -283,6 +283,12 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 	if prov.Demo {
 		sampler = nil // the demo's scripted answers are not a model to lend
 	}
+	toolCfg, err := toolConfig(cfg)
+	if err != nil {
+		hookRunner.Close()
+		hosts.close()
+		return nil, err
+	}
 	reg, mcpMgr, err := newToolRegistry(cfg, cwd, sampler)
 	if err != nil {
 		hookRunner.Close()
@@ -299,7 +305,7 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 		OutputSchema: o.outputSchema,
 		Headless:     o.headless, ApproveWorkdirs: o.approveWorkdirs || cfg.Exec.ApproveWorkdirs,
 		Demo: prov.Demo, Tools: reg,
-		Surfaces:      []engine.SurfaceFactory{surface.CollabFactory, task.Factory(taskOptions(cfg)), inbox.New, sessions.Factory(sessions.Options{Profiles: sessionProfiles(cfg.Agents.Profiles)})},
+		Surfaces:      surfaceFactories(cfg),
 		SelectSurface: surface.Selector(cfg.Agents.Surface),
 		ModelAliases:  cfg.Agents.ModelAliases,
 		Hooks:         hookRunner,
@@ -308,6 +314,7 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 		OpenHost:      hosts.open,
 		ContextWindow: cfg.ModelContextWindow, AutoCompactTokenLimit: cfg.ModelAutoCompactTokenLimit,
 		PrewarmTools: true,
+		ToolConfig:   toolCfg,
 	})
 	if err != nil {
 		hookRunner.Close()
@@ -449,4 +456,9 @@ func taskOptions(cfg *config.Config) task.Options {
 func loginRoots(policy protocol.SandboxPolicy, cwd string) []string {
 	policy.Mode = protocol.SandboxWorkspaceWrite
 	return append(sandbox.WritableRoots(policy, cwd), "/dev/shm")
+}
+
+// surfaceFactories are the delegation tool surfaces a session offers.
+func surfaceFactories(cfg *config.Config) []engine.SurfaceFactory {
+	return []engine.SurfaceFactory{surface.CollabFactory, task.Factory(taskOptions(cfg)), inbox.New, sessions.Factory(sessions.Options{Profiles: sessionProfiles(cfg.Agents.Profiles)})}
 }

@@ -40,7 +40,7 @@ func TestExecOnSSHHost(t *testing.T) {
 		log, _ := os.ReadFile(filepath.Join(e.groveHome, "log", "grove.log"))
 		t.Fatalf("exit %d\nstderr: %s\nlog: %s\nmodel saw: %v", e.code, e.stderr, log, e.h.outputs)
 	}
-	if out := e.h.out("c1"); !strings.Contains(out, "Exit code: 0") || !strings.Contains(out, remote) {
+	if out := e.h.out("c1"); !strings.Contains(out, "Process exited with code 0") || !strings.Contains(out, remote) {
 		t.Fatalf("exec_command did not run in the host's workspace: %q", out)
 	}
 	for _, name := range []string{"made.txt", "patched.txt"} {

@@ -142,6 +142,23 @@ func runTUI(ctx context.Context, g *globalFlags, prompt string, start tuiStart) 
 			defer mu.Unlock()
 			return prices.Cost(model, u)
 		},
+		Processes: func() []tui.ProcessInfo {
+			current := cur()
+			if current == nil {
+				return nil
+			}
+			var out []tui.ProcessInfo
+			for _, s := range current.eng.Sessions("") {
+				out = append(out, tui.ProcessInfo{ID: s.ID, Agent: s.Owner, Command: s.Command, Started: s.Started})
+			}
+			return out
+		},
+		KillProcess: func(id int) error {
+			if current := cur(); current != nil {
+				return current.eng.KillSession(id)
+			}
+			return fmt.Errorf("no session is open")
+		},
 		MCPServers: func() []string {
 			if current := cur(); current != nil && current.mcp != nil {
 				return mcpStatusLines(current.mcp.Status())

@@ -189,7 +189,8 @@ var CodexKeys = []CodexKey{
 	{Key: "tool_output_token_limit", Status: KeyNotYet},
 	{Key: "tool_suggest", Status: KeyNotYet, Section: true},
 	{Key: "tools", Status: KeyNotYet, Section: true},
-	{Key: "web_search", Status: KeyNotYet},
+	{Key: "web_search", Status: KeyWorks, Note: "the Responses hosted web_search tool (not offered on Chat Completions)"},
+	{Key: "tools.web_search", Status: KeyWorks, Section: true, Note: "true (older Codex: live search) or the table of allowed_domains, context_size, location"},
 	{Key: "windows", Status: KeyNotYet, Section: true},
 }
 

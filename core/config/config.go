@@ -71,6 +71,14 @@ type Config struct {
 	// Projects is `[projects."<root>"]`: trust_level = "trusted" lets the
 	// project's hooks load.
 	Projects map[string]Project `toml:"projects"`
+	// ToolFamily forces the tools every model is offered: "codex",
+	// "grove" (or a family another file adds); "" or "auto" picks by
+	// model name (core/tools/toolset.go).
+	ToolFamily string `toml:"tool_family"`
+	// WebSearchMode is Codex's web_search; Tools holds its [tools] table
+	// (web_search.go).
+	WebSearchMode any        `toml:"web_search"`
+	Tools         ToolsTable `toml:"tools"`
 
 	// Home is $GROVE_HOME (not a config key).
 	Home string `toml:"-"`
@@ -391,6 +399,9 @@ func (c *Config) fillDefaults() error {
 		return fmt.Errorf("model_auto_compact_token_limit = %d: expected a positive number of tokens", c.ModelAutoCompactTokenLimit)
 	}
 	if _, err := c.Prices(); err != nil {
+		return err
+	}
+	if _, _, err := c.WebSearch(); err != nil {
 		return err
 	}
 	policy, err := c.Approval.Policy()

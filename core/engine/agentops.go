@@ -100,12 +100,19 @@ func (e *Engine) Spawn(ctx context.Context, callerID protocol.ThreadID, r protoc
 	if err != nil {
 		return protocol.ThreadInfo{}, InputError{Err: err}
 	}
-	child, err := e.spawn(ctx, spawnRequest{
+	req := spawnRequest{
 		caller: caller, callID: r.CallID, items: fromAgent(caller.id, items),
 		agentType: strings.TrimSpace(r.AgentType), agentName: strings.TrimSpace(r.AgentName),
 		workdir: strings.TrimSpace(r.WorkingDirectory), model: strings.TrimSpace(r.Model),
 		effort: strings.TrimSpace(r.ReasoningEffort), note: r.Note,
-	})
+	}
+	if r.ForkTurns != 0 {
+		if r.ForkTurns < 0 && (req.agentType != "" || req.model != "" || req.effort != "") {
+			return protocol.ThreadInfo{}, InputError{Err: errFullForkOverrides}
+		}
+		req.history = forkedHistory(e.History(caller.id), r.ForkTurns)
+	}
+	child, err := e.spawn(ctx, req)
 	if err != nil {
 		return protocol.ThreadInfo{}, err
 	}

@@ -83,6 +83,7 @@ func (e *Engine) closeThreads(ctx context.Context, nodes []*Thread, caller *Thre
 }
 
 func (e *Engine) finalizeClose(t *Thread) {
+	e.sessions.CloseOwner(t.id) // its sessions' process trees die with it
 	t.setStatus(protocol.Shutdown())
 	t.mu.Lock()
 	rec := t.rec

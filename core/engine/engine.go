@@ -101,6 +101,9 @@ type Options struct {
 	// model request. Off, the first call pays for it (tests that never
 	// run a command keep no idle helper process).
 	PrewarmTools bool
+	// ToolConfig is the user's say in the tools each model is offered
+	// (tool_family, web_search): see tools.ToolSetFor.
+	ToolConfig tools.ToolConfig
 }
 
 // Engine owns every thread of one session.
@@ -109,6 +112,9 @@ type Engine struct {
 	bus   *Bus
 	tools *tools.Registry
 	now   func() time.Time
+	// sessions are the commands still running after their call (see
+	// tools.SessionManager): an agent's die with it, all with Shutdown.
+	sessions *tools.SessionManager
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -122,10 +128,12 @@ type Engine struct {
 	reserved int
 
 	approvals approvalBroker
-	models    modelCatalog
-	windows   contextWindows
-	surfaces  surfaceSet
-	inboxes   inboxSet
+	// userInputs are request_user_input calls waiting for the user.
+	userInputs userInputBroker
+	models     modelCatalog
+	windows    contextWindows
+	surfaces   surfaceSet
+	inboxes    inboxSet
 
 	warnMu sync.Mutex
 	warned map[string]bool
@@ -200,7 +208,7 @@ func New(ctx context.Context, opts Options) (*Engine, error) {
 		}
 	}
 	e := &Engine{
-		opts: opts, tools: reg, now: opts.Now,
+		opts: opts, tools: reg, now: opts.Now, sessions: tools.NewSessionManager(0),
 		threads: map[protocol.ThreadID]*Thread{},
 		warned:  map[string]bool{}, unrecordedSeen: map[protocol.ThreadID]bool{},
 		waitMin: WaitMinTimeout, waitMax: WaitMaxTimeout, waitDefault: WaitDefaultTimeout,
@@ -290,6 +298,8 @@ func (e *Engine) Submit(op protocol.Op) error {
 		return nil
 	case protocol.OpApproval:
 		return e.approvals.resolve(e, op.ApprovalID, op.Decision)
+	case protocol.OpUserInput:
+		return e.answerUserInput(op.UserInputID, op.UserInput)
 	}
 	id := op.ThreadID
 	if id == "" {
@@ -350,12 +360,23 @@ func (e *Engine) Submit(op protocol.Op) error {
 	return fmt.Errorf("unknown op %q", op.Type)
 }
 
-// interruptTree interrupts a thread's turn and every descendant's.
+// interruptTree interrupts a thread's turn and every descendant's, and
+// sends Ctrl+C to their running sessions.
 func (e *Engine) interruptTree(t *Thread) {
 	for _, d := range e.subtree(t) {
 		d.interrupt()
+		e.sessions.InterruptOwner(d.id)
 	}
 }
+
+// Sessions lists the running sessions of an agent ("" lists every
+// agent's): /ps.
+func (e *Engine) Sessions(owner protocol.ThreadID) []tools.SessionInfo {
+	return e.sessions.List(owner)
+}
+
+// KillSession kills a running session of any agent (the user's /ps kill).
+func (e *Engine) KillSession(id int) error { return e.sessions.Kill("", id) }
 
 // subtree returns t and its descendants, parents before children.
 func (e *Engine) subtree(t *Thread) []*Thread {
@@ -425,6 +446,7 @@ func (e *Engine) Shutdown(ctx context.Context) error {
 		all = append(all, e.subtree(t)...)
 	}
 	e.closeThreads(ctx, all, nil)
+	e.sessions.Shutdown()
 	log.Info("engine shutdown: threads closed", "trees", len(roots), "duration_ms", time.Since(begin).Milliseconds())
 	e.cancel()
 	done := make(chan struct{})

@@ -23,13 +23,18 @@ const basePrompt = `You are a coding agent running in grove, a terminal tool tha
 // patch, run commands or keep a plan with tools it cannot call.
 func (t *Thread) howYouWork() string {
 	has := map[string]bool{}
-	for _, s := range t.e.tools.Specs(t.toolAllowed) {
+	// The tools the model is offered (its family's set), not every one
+	// registered: a Codex model has no read_file to be told about.
+	for _, s := range t.toolSet().Offer(t.e.tools.Specs(t.toolAllowed)) {
 		has[s.Name] = true
 	}
 	can := func(tool string) bool { return has[tool] }
 	var lines []string
 	search := "list_dir, read_file and grep_files"
-	if can("exec_command") {
+	switch {
+	case !can("read_file") && can("exec_command"):
+		search = "exec_command (rg, rg --files, sed -n, ls)"
+	case can("exec_command"):
 		search += " (or exec_command with rg/ls)"
 	}
 	if can("apply_patch") {

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/grovecli/grove/core/config"
-	"github.com/grovecli/grove/core/sandbox"
+	"github.com/grovecli/grove/core/project"
 	"github.com/grovecli/grove/core/tools/safefile"
 	"github.com/grovecli/grove/protocol"
 )
@@ -77,17 +77,7 @@ func projectDocs(cwd string, policy safefile.ReadPolicy, limit int) (docs []proj
 // projectDocDirs lists the directories from the repository root down to
 // cwd (only cwd outside a repository).
 func projectDocDirs(cwd string) []string {
-	var dirs []string
-	for d := cwd; ; d = filepath.Dir(d) {
-		dirs = append(dirs, d)
-		if sandbox.IsRepoMarker(d) {
-			break
-		}
-		if filepath.Dir(d) == d {
-			dirs = dirs[:1] // no repository: only cwd's own file
-			break
-		}
-	}
+	dirs := project.Chain(cwd)
 	for i, j := 0, len(dirs)-1; i < j; i, j = i+1, j-1 {
 		dirs[i], dirs[j] = dirs[j], dirs[i]
 	}

@@ -58,6 +58,7 @@ func (e *Engine) resumeThread(id protocol.ThreadID) (protocol.AgentStatus, error
 	// A reopened agent is idle, waiting for input.
 	st := protocol.Completed(last, last != "")
 	t.setStatus(st)
+	e.noteGoneSessions(t, sess.Items)
 	if p := e.thread(t.parentID); p != nil && !p.isClosed() {
 		e.startObserver(p, t, t.spawnCallID)
 	}
@@ -108,6 +109,7 @@ func (e *Engine) ResumeSession(id string) (protocol.ThreadID, error) {
 	for _, w := range sess.Warnings {
 		e.bus.Publish(protocol.NewEvent(root.id, "", protocol.WarningMsg{Text: w}))
 	}
+	e.noteGoneSessions(root, sess.Items)
 	e.restoreInbox(root, sess.Events)
 	e.tellUnfinishedReverts(root, sess.Events)
 	if err := e.registerClosedChildren(root); err != nil {

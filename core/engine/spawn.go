@@ -28,6 +28,8 @@ type spawnRequest struct {
 	// surface, the instructions and the run limits itself.
 	child    *ChildSpec
 	ownTools *tools.Registry
+	// history is a forked copy of the caller's conversation (spawn_fork.go).
+	history []protocol.Item
 }
 
 // spawn creates a child of r.caller and starts it on r.items. Every
@@ -158,6 +160,7 @@ func (e *Engine) spawn(ctx context.Context, r spawnRequest) (*Thread, error) {
 		applyChildSpec(&spec, r.child)
 		spec.run.own = r.ownTools
 	} else {
+		spec.history = r.history
 		q := SurfaceQuery{Model: model, Parent: caller.surface}
 		if tpl != nil {
 			q.Template = tpl.Surface

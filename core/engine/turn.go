@@ -334,10 +334,19 @@ func (t *Thread) stepRequest(ctx context.Context, turnID string, graceOnly map[s
 	if own != nil {
 		req.Tools = append(req.Tools, own.Specs(nil)...)
 	}
+	req.Tools = t.toolSet().Offer(req.Tools)
 	if graceOnly != nil {
 		req.Tools = onlyTools(req.Tools, graceOnly)
 	}
 	return req
+}
+
+// toolSet is the tools the thread's model is offered (its family).
+func (t *Thread) toolSet() tools.ToolSet {
+	t.mu.Lock()
+	name := t.modelName
+	t.mu.Unlock()
+	return tools.ToolSetFor(name, t.e.opts.ToolConfig)
 }
 
 // streamReply streams one model reply, publishing its deltas; partial
@@ -367,6 +376,10 @@ func (t *Thread) streamReply(ctx context.Context, turnID string, req model.Reque
 // reports whether the reply said something.
 func (t *Thread) recordReply(turnID string, resp model.Response) bool {
 	t.accountUsage(turnID, resp.Usage)
+	for _, ws := range resp.WebSearches {
+		// Ran by the provider: shown and recorded, nothing to run here.
+		t.publish(protocol.NewEvent(t.id, turnID, protocol.WebSearchMsg{Call: ws}))
+	}
 	if len(resp.ReasoningItems) > 0 {
 		// Kept whole: the provider needs them back with the next request.
 		t.appendHistory(resp.ReasoningItems...)
@@ -392,6 +405,7 @@ func (t *Thread) runCalls(ctx context.Context, turnID string, reqCalls []model.T
 			reqCalls[i] = c
 		}
 		calls[i] = protocol.FunctionCall(c.CallID, c.Name, c.Arguments)
+		calls[i].Custom = c.Custom // replayed as the custom_tool_call it was
 	}
 	t.appendHistory(calls...)
 	t.mu.Lock()
@@ -400,7 +414,8 @@ func (t *Thread) runCalls(ctx context.Context, turnID string, reqCalls []model.T
 	results := t.runTools(ctx, turnID, reqCalls, graceOnly)
 	for i, r := range results {
 		out := protocol.FunctionCallOutput(reqCalls[i].CallID, r.Output)
-		out.Images = r.Images // an MCP result's images reach the model as images
+		out.Custom = reqCalls[i].Custom
+		out.Images = r.Images // an MCP result's or view_image's images reach the model as images
 		t.appendHistory(out)
 		abort = abort || r.Abort
 		if endTurn[reqCalls[i].Name] && !r.IsError {
@@ -558,13 +573,20 @@ func (t *Thread) runTools(ctx context.Context, turnID string, calls []model.Tool
 
 func (t *Thread) runTool(ctx context.Context, turnID string, c model.ToolCallRequest) tools.Result {
 	e := t.e
+	if c.Custom {
+		// A freeform call's text reaches the tool, hooks and events in
+		// the tool's function form; history keeps what the model wrote.
+		c.Arguments = protocol.WrapCustomInput(c.Arguments)
+	}
 	t.mu.Lock()
 	t.lastTool = c.Name
 	env := &tools.Env{
 		ThreadID: t.id, TurnID: turnID, CallID: c.CallID, Cwd: t.cwd,
-		Sandbox: t.sandbox, ApprovalPolicy: e.ApprovalPolicy(),
+		Sandbox: t.sandbox, ApprovalPolicy: e.ApprovalPolicy(), Sessions: e.sessions,
+		Family: tools.ToolSetFor(t.modelName, e.opts.ToolConfig).Family,
 	}
 	t.mu.Unlock()
+	env.AskUser = t.askUser(turnID, c.CallID)
 	var hostErr error
 	if t.host != "" {
 		var ws string

@@ -9,6 +9,7 @@ package execenv
 
 import (
 	"context"
+	"errors"
 	"io"
 	"io/fs"
 	"time"
@@ -44,7 +45,29 @@ type ExecRequest struct {
 	// Output receives stdout and stderr, combined, as they arrive. It is
 	// written from one goroutine; all of it has arrived when Wait returns.
 	Output io.Writer `json:"-"`
+	// TTY runs the command on a pseudo-terminal the backend allocates
+	// outside the sandbox and hands in as the command's controlling
+	// terminal (stdin, stdout and stderr); Stdin is then ignored and the
+	// Process is an Interactive one that takes input.
+	TTY bool `json:"tty,omitempty"`
 }
+
+// Interactive is a started command that takes input after its start:
+// exec_command's sessions. Every Process a backend starts implements it,
+// the ones without a terminal only for Interrupt.
+type Interactive interface {
+	Process
+	// WriteInput writes p to the command's terminal, as typed (Ctrl+C is
+	// "\x03", Ctrl+D "\x04"). ErrNoTerminal when it runs without one.
+	WriteInput(p []byte) error
+	// Interrupt delivers SIGINT to the command's process group, as
+	// Ctrl+C in its terminal would.
+	Interrupt() error
+}
+
+// ErrNoTerminal is WriteInput's error for a command started without TTY:
+// its stdin is /dev/null, closed for good.
+var ErrNoTerminal = errors.New("stdin is closed for this session; rerun exec_command with tty=true to keep stdin open")
 
 // Process is a started command.
 type Process interface {

@@ -1,7 +1,9 @@
 package execenv
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -10,6 +12,10 @@ import (
 
 	"github.com/grovecli/grove/core/sandbox"
 )
+
+// copyBuffer is the read size of a command's output: a chatty command
+// (a build log, a 100 MB dump) is copied in few large steps.
+const copyBuffer = 256 << 10
 
 // stopGrace is how long a stopped command's helper has to take its tree
 // down before it is killed itself.
@@ -38,6 +44,8 @@ func LocalCapabilities() Capabilities {
 
 // localProcess is a command started by Local.Start.
 type localProcess struct {
+	proc *sandbox.Process
+	tty  *os.File // the pseudo-terminal's master (TTY); nil otherwise
 	done chan struct{}
 	code int
 	err  error
@@ -48,9 +56,41 @@ func (p *localProcess) Wait() (int, error) {
 	return p.code, p.err
 }
 
+// WriteInput types p on the command's terminal. A Ctrl+C in it (with the
+// terminal's signal keys on) is followed up for a command that is the
+// first process of its PID namespace: see sandbox.Process.InterruptInit.
+func (p *localProcess) WriteInput(b []byte) error {
+	if p.tty == nil {
+		return ErrNoTerminal
+	}
+	select {
+	case <-p.done:
+		return errors.New("the process has exited")
+	default:
+	}
+	if _, err := p.tty.Write(b); err != nil {
+		return fmt.Errorf("write to the terminal: %w", err)
+	}
+	if bytes.IndexByte(b, 0x03) >= 0 && signalKeysOn(p.tty) {
+		return p.proc.InterruptInit()
+	}
+	return nil
+}
+
+// Interrupt sends SIGINT to the command's process group.
+func (p *localProcess) Interrupt() error {
+	select {
+	case <-p.done:
+		return errors.New("the process has exited")
+	default:
+	}
+	return p.proc.Interrupt()
+}
+
 // Start runs the command under the sandbox helper: a new session without
-// a controlling terminal, its whole tree (also what left the process
-// group) dies when it ends, when ctx ends, and with grove.
+// a controlling terminal (or with the pseudo-terminal grove made for it,
+// TTY), its whole tree (also what left the process group) dies when it
+// ends, when ctx ends, and with grove.
 func (Local) Start(ctx context.Context, req ExecRequest) (Process, error) {
 	// Our own pipe (an *os.File goes to the child as is): the helper kills
 	// the tree when the command exits, so the pipe closes then instead of
@@ -64,10 +104,14 @@ func (Local) Start(ctx context.Context, req ExecRequest) (Process, error) {
 		}
 		req.Dir = dir
 	}
+	if req.TTY {
+		return startTTY(ctx, req)
+	}
 	pr, pw, err := os.Pipe()
 	if err != nil {
 		return nil, fmt.Errorf("pipe: %w", err)
 	}
+	growPipe(pw)
 	stdin, err := stdinFile(req.Stdin)
 	if err != nil {
 		_, _ = pr.Close(), pw.Close()
@@ -84,17 +128,25 @@ func (Local) Start(ctx context.Context, req ExecRequest) (Process, error) {
 		_ = pr.Close()
 		return nil, err
 	}
-	out := req.Output
+	return follow(ctx, proc, pr, nil, req.Output), nil
+}
+
+// follow owns a started command: it copies its output from r to out and
+// ends when the command does, killing the tree first when ctx ends.
+func follow(ctx context.Context, proc *sandbox.Process, r, tty *os.File, out io.Writer) *localProcess {
 	if out == nil {
 		out = io.Discard
 	}
 	copied := make(chan struct{})
 	go func() {
 		defer close(copied)
-		_, _ = io.Copy(out, pr)
+		// A terminal's master reads EIO once the last slave is closed:
+		// that is its end of file.
+		// Plain reads (not File.WriteTo's 32 KiB) into one large buffer.
+		_, _ = io.CopyBuffer(out, struct{ io.Reader }{r}, make([]byte, copyBuffer))
 	}()
 	exited := make(chan struct{})
-	p := &localProcess{done: make(chan struct{})}
+	p := &localProcess{proc: proc, tty: tty, done: make(chan struct{})}
 	go func() {
 		defer close(exited)
 		p.code, p.err = proc.Wait()
@@ -114,10 +166,10 @@ func (Local) Start(ctx context.Context, req ExecRequest) (Process, error) {
 			}
 		}
 		<-copied
-		_ = pr.Close()
+		_ = r.Close()
 		close(p.done)
 	}()
-	return p, nil
+	return p
 }
 
 // stdinFile turns input bytes into a file the child can read: a pipe fed

@@ -341,6 +341,8 @@ func (s *session) deadErr() error {
 
 // remoteProcess is a command running on the host.
 type remoteProcess struct {
+	s    *session // the connection it runs on
+	pid  uint64
 	desc string // the command, for a report after a lost connection
 	out  io.Writer
 	once sync.Once
@@ -372,7 +374,7 @@ func (r *Remote) Start(ctx context.Context, req ExecRequest) (Process, error) {
 		_, _ = io.WriteString(req.Output, n)
 	}
 	pid := s.next.Add(1)
-	p := &remoteProcess{desc: strings.Join(req.Argv, " "), out: req.Output, done: make(chan struct{})}
+	p := &remoteProcess{desc: strings.Join(req.Argv, " "), out: req.Output, done: make(chan struct{}), s: s, pid: pid}
 	s.mu.Lock()
 	s.procs[pid] = p
 	s.mu.Unlock()
@@ -482,4 +484,23 @@ func (f *remoteFile) Read(p []byte) (int, error) {
 
 func (f *remoteFile) Close() error {
 	return f.s.call(context.WithoutCancel(f.ctx), mClose, f.h, nil)
+}
+
+// remoteProcess's input: a session's typed input and interrupts go to the
+// host's exec-server, which hands them to its command.
+func (p *remoteProcess) WriteInput(b []byte) error {
+	return p.input(mExecWrite, b)
+}
+
+// Interrupt asks the host to send SIGINT to the command's group.
+func (p *remoteProcess) Interrupt() error { return p.input(mExecInterrupt, nil) }
+
+func (p *remoteProcess) input(method string, b []byte) error {
+	if p.s == nil {
+		return errors.New("not started")
+	}
+	if !p.s.info.Sessions {
+		return fmt.Errorf("host %s runs an older grove whose exec-server takes no input for a running command; install this grove version there", p.s.host)
+	}
+	return p.s.call(context.Background(), method, writeParams{PID: p.pid, Data: b}, nil)
 }

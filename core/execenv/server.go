@@ -28,7 +28,7 @@ type ServeOptions struct {
 // ServeWith is Serve with options.
 func ServeWith(ctx context.Context, backend Backend, in io.Reader, out io.Writer, o ServeOptions) error {
 	ctx, cancel := context.WithCancel(ctx)
-	s := &server{b: backend, opts: o, out: bufio.NewWriter(out), procs: map[uint64]context.CancelFunc{}, files: map[uint64]io.ReadCloser{}}
+	s := &server{b: backend, opts: o, out: bufio.NewWriter(out), procs: map[uint64]context.CancelFunc{}, live: map[uint64]Process{}, files: map[uint64]io.ReadCloser{}}
 	defer s.closeAll(cancel)
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
@@ -74,6 +74,7 @@ type server struct {
 
 	mu     sync.Mutex
 	procs  map[uint64]context.CancelFunc
+	live   map[uint64]Process // the same commands, for input and interrupts
 	files  map[uint64]io.ReadCloser
 	nextFH uint64
 }
@@ -109,7 +110,7 @@ func (s *server) initialize(m message) {
 		s.reg = reg
 	}
 	s.ready = true
-	s.reply(m.ID, initializeResult{Version: ProtocolVersion, Sandbox: s.b.Info().Sandbox, TempDir: tempDir()}, nil)
+	s.reply(m.ID, initializeResult{Version: ProtocolVersion, Sandbox: s.b.Info().Sandbox, TempDir: tempDir(), Sessions: true}, nil)
 }
 
 func (s *server) send(m message) {
@@ -157,6 +158,8 @@ func (s *server) handle(ctx context.Context, m message) (any, error) {
 			cancel()
 		}
 		return struct{}{}, nil
+	case mExecWrite, mExecInterrupt:
+		return s.input(m)
 	case mStat:
 		var p pathParams
 		if err := decodeParams(m.Params, &p); err != nil {
@@ -211,6 +214,7 @@ func (s *server) start(ctx context.Context, raw json.RawMessage) (any, error) {
 	}
 	s.mu.Lock()
 	s.procs[p.PID] = cancel
+	s.live[p.PID] = proc
 	s.mu.Unlock()
 	s.reg.add(p.PID, p.Argv)
 	s.wg.Add(1)
@@ -219,6 +223,7 @@ func (s *server) start(ctx context.Context, raw json.RawMessage) (any, error) {
 		code, err := proc.Wait()
 		s.mu.Lock()
 		delete(s.procs, p.PID)
+		delete(s.live, p.PID)
 		s.mu.Unlock()
 		s.reg.remove(p.PID)
 		cancel()
@@ -229,6 +234,25 @@ func (s *server) start(ctx context.Context, raw json.RawMessage) (any, error) {
 		s.notify(nExit, ex)
 	}()
 	return struct{}{}, nil
+}
+
+// input serves exec/write and exec/interrupt on a running command of
+// this session.
+func (s *server) input(m message) (any, error) {
+	var p writeParams
+	if err := decodeParams(m.Params, &p); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	proc, _ := s.live[p.PID].(Interactive)
+	s.mu.Unlock()
+	if proc == nil {
+		return nil, errors.New("exec-server: no running command with this id")
+	}
+	if m.Method == mExecInterrupt {
+		return struct{}{}, proc.Interrupt()
+	}
+	return struct{}{}, proc.WriteInput(p.Data)
 }
 
 // file serves fs/open, fs/read and fs/close on handles of this session.

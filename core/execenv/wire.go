@@ -25,15 +25,19 @@ const (
 	mInitialize = "initialize"
 	mExecStart  = "exec/start"
 	mExecKill   = "exec/kill"
-	mStat       = "fs/stat"
-	mOpen       = "fs/open"
-	mRead       = "fs/read"
-	mClose      = "fs/close"
-	mReadDir    = "fs/readdir"
-	mWalk       = "fs/walk"
-	mPatch      = "fs/patch"
-	nOutput     = "exec/output"
-	nExit       = "exec/exit"
+	// Sessions (servers whose handshake says Sessions): input typed on a
+	// tty command's terminal, and Ctrl+C as SIGINT to its group.
+	mExecWrite     = "exec/write"
+	mExecInterrupt = "exec/interrupt"
+	mStat          = "fs/stat"
+	mOpen          = "fs/open"
+	mRead          = "fs/read"
+	mClose         = "fs/close"
+	mReadDir       = "fs/readdir"
+	mWalk          = "fs/walk"
+	mPatch         = "fs/patch"
+	nOutput        = "exec/output"
+	nExit          = "exec/exit"
 )
 
 // message is every line of the protocol.
@@ -101,6 +105,14 @@ type initializeResult struct {
 	Sandbox Capabilities `json:"sandbox"`
 	// TempDir is the host's temp directory (writable in its sandbox).
 	TempDir string `json:"temp_dir"`
+	// Sessions says the server takes exec/write and exec/interrupt (an
+	// older grove on the host lacks them; its commands still run).
+	Sessions bool `json:"sessions,omitempty"`
+}
+
+type writeParams struct {
+	PID  uint64 `json:"pid"`
+	Data []byte `json:"data"` // base64 in JSON
 }
 
 type execStartParams struct {

@@ -7,7 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/grovecli/grove/core/sandbox"
+	proj "github.com/grovecli/grove/core/project"
 )
 
 // Locations are the places hooks are looked for.
@@ -32,16 +32,10 @@ type Set struct {
 
 // ProjectRoot is the nearest directory from cwd up holding .git, or cwd.
 func ProjectRoot(cwd string) string {
-	for d := cwd; ; {
-		if sandbox.IsRepoMarker(d) {
-			return d
-		}
-		up := filepath.Dir(d)
-		if up == d {
-			return cwd
-		}
-		d = up
+	if root, ok := proj.Root(cwd); ok {
+		return root
 	}
+	return cwd
 }
 
 type source struct {

@@ -16,7 +16,7 @@ import (
 	"sync"
 
 	"github.com/grovecli/grove/core/config"
-	"github.com/grovecli/grove/core/sandbox"
+	"github.com/grovecli/grove/core/project"
 	"github.com/grovecli/grove/core/shellenv"
 	"github.com/grovecli/grove/core/tools"
 	"github.com/grovecli/grove/core/tools/safefile"
@@ -55,20 +55,13 @@ func FindProjectFile(cwd string) string {
 	if err != nil {
 		return ""
 	}
-	for {
-		p := filepath.Join(dir, ProjectFile)
+	for _, d := range project.Chain(dir) {
+		p := filepath.Join(d, ProjectFile)
 		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
 			return p
 		}
-		if sandbox.IsRepoMarker(dir) {
-			return ""
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
 	}
+	return ""
 }
 
 // LoadProjectFile reads a .mcp.json. Entries that are invalid are skipped

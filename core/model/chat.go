@@ -86,6 +86,9 @@ func chatBody(req Request, omit map[string]bool) (*chatRequest, error) {
 	msgs = append(msgs, conv...)
 	body.Messages = msgs
 	for _, t := range req.Tools {
+		if len(t.Hosted) > 0 {
+			continue // Chat Completions has no hosted tools
+		}
 		params, err := toolParameters(t)
 		if err != nil {
 			return nil, err
@@ -161,7 +164,7 @@ func chatMessages(items []protocol.Item, replay argumentReplay, omit map[string]
 			if pending == nil {
 				pending = &chatMessage{Role: "assistant"}
 			}
-			pending.ToolCalls = append(pending.ToolCalls, chatToolCall{ID: it.CallID, Type: "function", Function: chatFunction{Name: it.Name, Arguments: replay.arguments(it)}})
+			pending.ToolCalls = append(pending.ToolCalls, chatToolCall{ID: it.CallID, Type: "function", Function: chatFunction{Name: it.Name, Arguments: replay.callArguments(it)}})
 		case protocol.ItemFunctionCallOutput:
 			flush()
 			msgs = append(msgs, chatMessage{Role: "tool", ToolCallID: it.CallID, Content: replay.output(it)})

@@ -10,11 +10,31 @@ import (
 	"github.com/grovecli/grove/protocol"
 )
 
-// ToolSpec describes one function tool offered to the model.
+// ToolSpec describes one tool offered to the model: a function tool, or
+// (Freeform set) a custom tool whose input is plain text, or (Hosted set)
+// a tool the provider runs itself.
 type ToolSpec struct {
 	Name        string          `json:"name"`
 	Description string          `json:"description"`
 	Parameters  json.RawMessage `json:"parameters"` // JSON schema (object)
+	// Freeform makes the tool a custom tool on the Responses wire: the
+	// model writes plain text matching the grammar (apply_patch's patch)
+	// instead of JSON. Wires without custom tools send the function form
+	// (Parameters) instead.
+	Freeform *FreeformFormat `json:"freeform,omitempty"`
+	// Hosted is a provider-hosted tool sent as this JSON object (Responses
+	// {"type":"web_search"}); wires without hosted tools leave it out.
+	Hosted json.RawMessage `json:"hosted,omitempty"`
+}
+
+// FreeformFormat is a custom tool's input format (Responses "format").
+type FreeformFormat struct {
+	Type       string `json:"type"`   // "grammar"
+	Syntax     string `json:"syntax"` // "lark"
+	Definition string `json:"definition"`
+	// Description replaces the tool's description in its custom form
+	// (the function form's describes the JSON wrapping).
+	Description string `json:"-"`
 }
 
 // Request is one model call.
@@ -83,6 +103,9 @@ type ToolCallRequest struct {
 	CallID    string
 	Name      string
 	Arguments string // raw JSON text as produced by the model
+	// Custom marks a custom (freeform) tool call: Arguments is the plain
+	// text input the model wrote, not JSON.
+	Custom bool
 }
 
 // Response is the assembled result of one model call.
@@ -100,6 +123,9 @@ type Response struct {
 	// Incomplete says why the reply stopped early (the output token limit,
 	// a content filter); "" for a complete reply.
 	Incomplete string
+	// WebSearches are the hosted web searches the provider ran during the
+	// reply (Responses web_search_call items), in order.
+	WebSearches []protocol.WebSearchCall
 }
 
 // ModelInfo describes one model the provider offers.
@@ -125,4 +151,33 @@ type Client interface {
 	Models(ctx context.Context) ([]ModelInfo, error)
 	// Name is the provider name for display ("openai", "demo", …).
 	Name() string
+}
+
+// WireTools is the "tools" array a request with these specs sends on a
+// wire ("responses" or "chat"), exactly as encoded for the provider.
+func WireTools(wire string, specs []ToolSpec) (json.RawMessage, error) {
+	var body any
+	var err error
+	if wire == "chat" {
+		body, err = chatBody(Request{Model: "m", Tools: specs}, nil)
+	} else {
+		body, err = responsesBody(Request{Model: "m", Tools: specs}, nil)
+	}
+	if err != nil {
+		return nil, err
+	}
+	b, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	var req struct {
+		Tools json.RawMessage `json:"tools"`
+	}
+	if err := json.Unmarshal(b, &req); err != nil {
+		return nil, err
+	}
+	if len(req.Tools) == 0 {
+		return json.RawMessage("[]"), nil
+	}
+	return req.Tools, nil
 }

@@ -160,6 +160,7 @@ func (d *delivery) reset() {
 // callBuilder assembles one streamed tool call.
 type callBuilder struct {
 	id, name string
+	custom   bool // a custom_tool_call: plain-text input
 	args     strings.Builder
 	dropped  int64 // argument bytes beyond the limit
 }
@@ -179,5 +180,5 @@ func (d *delivery) setArguments(c *callBuilder, s string) {
 }
 
 func (c *callBuilder) request() ToolCallRequest {
-	return ToolCallRequest{CallID: c.id, Name: c.name, Arguments: c.args.String()}
+	return ToolCallRequest{CallID: c.id, Name: c.name, Arguments: c.args.String(), Custom: c.custom}
 }

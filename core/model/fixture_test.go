@@ -61,7 +61,7 @@ var fixtureCases = []fixtureCase{
 		reasoning: "The user is asking for the weather in San Francisco. I have a weather function",
 		calls:     []model.ToolCallRequest{{CallID: "call_2025306790300011", Name: "weather", Arguments: `{"location":"San Francisco"}`}}},
 	{file: "responses-openai-custom-tool-call.jsonl", wire: "responses",
-		calls: []model.ToolCallRequest{{CallID: "call_custom_sql_001", Name: "write_sql", Arguments: "SELECT * FROM users WHERE age > 25"}}},
+		calls: []model.ToolCallRequest{{CallID: "call_custom_sql_001", Name: "write_sql", Arguments: "SELECT * FROM users WHERE age > 25", Custom: true}}},
 	{file: "responses-openai-error-insufficient-quota.jsonl", wire: "responses", err: "You exceeded your current quota"},
 }
 

@@ -91,7 +91,7 @@ func TestResponsesProviderQuirks(t *testing.T) {
 			`response.custom_tool_call_input.delta|{"type":"response.custom_tool_call_input.delta","item_id":"ct","output_index":0,"delta":"*** Begin"}`,
 			`response.output_item.done|{"type":"response.output_item.done","output_index":0,"item":{"type":"custom_tool_call","id":"ct","call_id":"c9","name":"apply_patch","input":"*** Begin Patch"}}`,
 			done,
-		}, Response{ToolCalls: []ToolCallRequest{{CallID: "c9", Name: "apply_patch", Arguments: "*** Begin Patch"}}, ResponseID: "r"}},
+		}, Response{ToolCalls: []ToolCallRequest{{CallID: "c9", Name: "apply_patch", Arguments: "*** Begin Patch", Custom: true}}, ResponseID: "r"}},
 		{"encrypted reasoning is kept for replay", []string{
 			`response.output_item.done|{"type":"response.output_item.done","output_index":0,"item":{"type":"reasoning","id":"rs1","summary":[{"type":"summary_text","text":"plan"}],"encrypted_content":"gAAA1"}}`,
 			`response.completed|{"type":"response.completed","response":{"id":"r","output":[{"type":"reasoning","id":"rs1","summary":[{"type":"summary_text","text":"plan"}],"encrypted_content":"gAAA1"},{"type":"reasoning","id":"rs2","summary":[],"encrypted_content":"gAAA2"}]}}`,

@@ -19,7 +19,7 @@ type argumentReplay struct {
 func newArgumentReplay(items []protocol.Item) argumentReplay {
 	r := argumentReplay{}
 	for _, it := range items {
-		if it.Type == protocol.ItemFunctionCall && !isArgumentObject(it.Arguments) && strings.TrimSpace(it.Arguments) != "" {
+		if it.Type == protocol.ItemFunctionCall && !it.Custom && !isArgumentObject(it.Arguments) && strings.TrimSpace(it.Arguments) != "" {
 			if r.broken == nil {
 				r.broken = map[string]bool{}
 			}
@@ -54,4 +54,13 @@ func (r argumentReplay) output(it protocol.Item) string {
 		return brokenArgumentsNote + it.Output
 	}
 	return it.Output
+}
+
+// callArguments is arguments for a wire without custom tools: a custom
+// call's text goes back in its function form, {"input": text}.
+func (r argumentReplay) callArguments(it protocol.Item) string {
+	if it.Custom {
+		return it.CallArguments()
+	}
+	return r.arguments(it)
 }

@@ -14,7 +14,7 @@ type (
 		Model             string              `json:"model"`
 		Instructions      string              `json:"instructions,omitempty"`
 		Input             []any               `json:"input"`
-		Tools             []responsesTool     `json:"tools,omitempty"`
+		Tools             []any               `json:"tools,omitempty"`
 		ParallelToolCalls *bool               `json:"parallel_tool_calls,omitempty"`
 		Reasoning         *responsesReasoning `json:"reasoning,omitempty"`
 		Temperature       *float64            `json:"temperature,omitempty"`
@@ -86,7 +86,54 @@ type (
 		Parameters  json.RawMessage `json:"parameters"`
 		Strict      bool            `json:"strict"`
 	}
+	// responsesCustomTool is a freeform tool (Codex's apply_patch).
+	responsesCustomTool struct {
+		Type        string          `json:"type"` // "custom"
+		Name        string          `json:"name"`
+		Description string          `json:"description,omitempty"`
+		Format      *FreeformFormat `json:"format"`
+	}
+	// responsesCustomCall replays a custom tool call: its input is text.
+	responsesCustomCall struct {
+		Type   string `json:"type"` // "custom_tool_call"
+		CallID string `json:"call_id"`
+		Name   string `json:"name"`
+		Input  string `json:"input"`
+	}
+	responsesCustomCallOutput struct {
+		Type   string `json:"type"` // "custom_tool_call_output"
+		CallID string `json:"call_id"`
+		Output any    `json:"output"`
+	}
 )
+
+// responsesTools maps the specs onto Responses tools: function tools,
+// custom (freeform) tools and hosted tools as they are.
+func responsesTools(specs []ToolSpec) ([]any, error) {
+	out := make([]any, 0, len(specs))
+	for _, t := range specs {
+		switch {
+		case len(t.Hosted) > 0:
+			if !json.Valid(t.Hosted) {
+				return nil, fmt.Errorf("tool %s: hosted tool is not valid JSON", t.Name)
+			}
+			out = append(out, t.Hosted)
+		case t.Freeform != nil:
+			desc := t.Description
+			if t.Freeform.Description != "" {
+				desc = t.Freeform.Description
+			}
+			out = append(out, responsesCustomTool{Type: "custom", Name: t.Name, Description: desc, Format: t.Freeform})
+		default:
+			params, err := toolParameters(t)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, responsesTool{Type: "function", Name: t.Name, Description: t.Description, Parameters: params})
+		}
+	}
+	return out, nil
+}
 
 // responsesBody maps a Request onto the Responses API, leaving out the
 // parameters the provider refused.
@@ -99,12 +146,12 @@ func responsesBody(req Request, omit map[string]bool) (*responsesRequest, error)
 		body.PromptCacheKey = req.CacheKey
 	}
 	body.Input = append(body.Input, responsesInput(req.Items, newArgumentReplay(req.Items), omit)...)
-	for _, t := range req.Tools {
-		params, err := toolParameters(t)
-		if err != nil {
-			return nil, err
-		}
-		body.Tools = append(body.Tools, responsesTool{Type: "function", Name: t.Name, Description: t.Description, Parameters: params})
+	tools, err := responsesTools(req.Tools)
+	if err != nil {
+		return nil, err
+	}
+	if len(tools) > 0 {
+		body.Tools = tools
 	}
 	if len(body.Tools) > 0 && !omit["parallel_tool_calls"] {
 		body.ParallelToolCalls = &req.ParallelToolCalls
@@ -142,6 +189,10 @@ func responsesInput(items []protocol.Item, replay argumentReplay, omit map[strin
 			}
 			out = append(out, responsesMessage{Type: "message", Role: it.Role, Content: parts})
 		case protocol.ItemFunctionCall:
+			if it.Custom {
+				out = append(out, responsesCustomCall{Type: "custom_tool_call", CallID: it.CallID, Name: it.Name, Input: it.Arguments})
+				continue
+			}
 			out = append(out, responsesCall{Type: "function_call", CallID: it.CallID, Name: it.Name, Arguments: replay.arguments(it)})
 		case protocol.ItemFunctionCallOutput:
 			var output any = replay.output(it)
@@ -152,6 +203,10 @@ func responsesInput(items []protocol.Item, replay argumentReplay, omit map[strin
 					parts = append(parts, responsesPart{Type: "input_image", ImageURL: u})
 				}
 				output = parts
+			}
+			if it.Custom {
+				out = append(out, responsesCustomCallOutput{Type: "custom_tool_call_output", CallID: it.CallID, Output: output})
+				continue
 			}
 			out = append(out, responsesCallOutput{Type: "function_call_output", CallID: it.CallID, Output: output})
 		case protocol.ItemCompaction:
@@ -206,6 +261,13 @@ type respItem struct {
 	Summary []struct {
 		Text string `json:"text"`
 	} `json:"summary"`
+	Status string `json:"status"` // web_search_call
+	Action *struct {
+		Type    string `json:"type"` // search | open_page | find_in_page
+		Query   string `json:"query"`
+		URL     string `json:"url"`
+		Pattern string `json:"pattern"`
+	} `json:"action"` // web_search_call
 }
 
 type respObject struct {
@@ -244,6 +306,8 @@ type responsesAssembler struct {
 	reasoning  []protocol.Item // reasoning items, in order, for replay
 	seenReason map[string]bool
 	incomplete string
+	searches   []protocol.WebSearchCall
+	seenSearch map[string]bool
 }
 
 func newResponsesAssembler(out *delivery) *responsesAssembler {
@@ -360,6 +424,9 @@ func (a *responsesAssembler) call(itemID string, outputIndex *int, it *respItem)
 		}
 	}
 	if it != nil {
+		if it.Type == "custom_tool_call" {
+			c.custom = true
+		}
 		if it.CallID != "" {
 			c.id = it.CallID
 		}
@@ -394,6 +461,8 @@ func (a *responsesAssembler) item(it *respItem, outputIndex *int) {
 		for _, p := range it.Content {
 			a.text(it.ID, p.Text+p.Refusal)
 		}
+	case "web_search_call":
+		a.webSearch(it)
 	case "reasoning":
 		a.keepReasoning(it)
 		if a.streamed[it.ID] {
@@ -413,6 +482,24 @@ func (a *responsesAssembler) item(it *respItem, outputIndex *int) {
 			}
 		}
 	}
+}
+
+// webSearch records a hosted web search the provider ran (once: it comes
+// in output_item.done and again in the final response).
+func (a *responsesAssembler) webSearch(it *respItem) {
+	key := it.ID
+	if a.seenSearch == nil {
+		a.seenSearch = map[string]bool{}
+	}
+	if key != "" && a.seenSearch[key] {
+		return
+	}
+	a.seenSearch[key] = true
+	ws := protocol.WebSearchCall{ID: it.ID, Status: it.Status}
+	if it.Action != nil {
+		ws.Action, ws.Query, ws.URL, ws.Pattern = it.Action.Type, it.Action.Query, it.Action.URL, it.Action.Pattern
+	}
+	a.searches = append(a.searches, ws)
 }
 
 // keepReasoning records a finished reasoning item for the next request.
@@ -485,7 +572,7 @@ func (a *responsesAssembler) whole(body []byte) error {
 func (a *responsesAssembler) end(reason error) error { return reason }
 
 func (a *responsesAssembler) response() Response {
-	r := Response{Text: a.out.text.cur.String(), Reasoning: a.out.reasoning.cur.String(), Usage: a.usage, ResponseID: a.id, Incomplete: a.incomplete}
+	r := Response{Text: a.out.text.cur.String(), Reasoning: a.out.reasoning.cur.String(), Usage: a.usage, ResponseID: a.id, Incomplete: a.incomplete, WebSearches: a.searches}
 	for _, c := range a.out.calls {
 		r.ToolCalls = append(r.ToolCalls, c.request())
 	}

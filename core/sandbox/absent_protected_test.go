@@ -12,6 +12,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/grovecli/grove/core/project"
 )
 
 // absentAttacks create protected names that did not exist (issue 21's
@@ -97,7 +99,7 @@ func TestPlaceholdersRemovedOnShutdown(t *testing.T) {
 	if out, code := sh(t, workspaceWrite, work, "ls -a; echo ok > f"); code != 0 || !strings.Contains(out, ".codex") {
 		t.Fatalf("exit %d: %s", code, out)
 	}
-	if IsRepoMarker(work) {
+	if project.IsRoot(work) {
 		t.Error("the empty .git placeholder counts as a repository root")
 	}
 	Shutdown()

@@ -257,7 +257,7 @@ func runHelper(args []string) (int, error) {
 		Dir:   spec.Dir,
 		Env:   os.Environ(),
 		Files: []uintptr{0, 1, 2},
-		Sys:   &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL},
+		Sys:   &syscall.SysProcAttr{Setsid: true, Setctty: spec.TTY, Pdeathsig: syscall.SIGKILL},
 	})
 	if err != nil {
 		return 0, fmt.Errorf("start %s: %w", path, err)

@@ -49,12 +49,27 @@ func poolSupported() bool { return false }
 
 func warmPool(helperSpec) error { return nil }
 
-func startInPool(helperSpec, []string, []string, *DirPin, *os.File, *os.File, *os.File) (*pooledProcess, error) {
+type poolRequest struct {
+	Op        string
+	Argv, Env []string
+	TTY       bool
+	Dir       string
+	DirDev    uint64
+	DirIno    uint64
+}
+
+const (
+	poolSignalGroup = "int"
+	poolSignalInit  = "int-init"
+)
+
+func startInPool(helperSpec, poolRequest, *os.File, *os.File, *os.File) (*pooledProcess, error) {
 	return nil, fmt.Errorf("sandbox: no pool helper on this system")
 }
 
-func (*pooledProcess) wait() (int, error) { return -1, fmt.Errorf("sandbox: no pool helper") }
-func (*pooledProcess) stop() error        { return nil }
+func (*pooledProcess) wait() (int, error)  { return -1, fmt.Errorf("sandbox: no pool helper") }
+func (*pooledProcess) stop() error         { return nil }
+func (*pooledProcess) signal(string) error { return nil }
 
 // Shutdown: no helpers or placeholders outside Linux.
 func Shutdown() {}

@@ -20,9 +20,12 @@ import (
 var devReadable = []string{"/dev/random", "/dev/urandom"}
 
 // devWritable are the device nodes a command may write: the null-like
-// ones. No terminal: commands have no controlling terminal, their output
-// goes to pipes, and a new pseudo-terminal (/dev/ptmx) is refused too.
-var devWritable = []string{"/dev/null", "/dev/zero", "/dev/full"}
+// ones, and /dev/tty. /dev/tty is always the opener's own controlling
+// terminal: a plain command has none (it runs in a new session, the open
+// fails), a tty session's is the pseudo-terminal grove made for it (a
+// password prompt, less, ssh reopen it). No other terminal: /dev/pts/N
+// and a new pseudo-terminal (/dev/ptmx) stay refused.
+var devWritable = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/tty"}
 
 // landlockRules turns a restricted policy into a Landlock ruleset.
 //

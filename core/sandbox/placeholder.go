@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+
+	"github.com/grovecli/grove/core/project"
 )
 
 // Issue 21, fourth pass: a protected name that does not exist yet (a
@@ -27,7 +29,7 @@ import (
 // Codex does for its bubblewrap mount points, the placeholders are
 // removed when the last grove using them exits. Empty directories are
 // invisible to `git status` and git's discovery skips an empty `.git`
-// (no HEAD), and grove's knows its own (IsRepoMarker). Deeper new names are caught
+// (no HEAD), and grove's knows its own (isGrovePlaceholder). Deeper new names are caught
 // after each command (quarantine.go).
 
 // Issue 36.7 / 31.8: the bookkeeping lives in $GROVE_HOME/placeholders,
@@ -303,22 +305,19 @@ func isEmptyDir(p string) bool {
 	return errors.Is(err, io.EOF)
 }
 
-// IsRepoMarker reports whether dir holds a `.git` that makes it a
-// repository root for grove's discovery (instructions, hooks, skills,
-// MCP, templates): anything named .git but an empty directory a grove
-// made as a read-only placeholder (git itself skips an empty .git).
-func IsRepoMarker(dir string) bool {
-	p := filepath.Join(dir, ".git")
-	if _, err := os.Stat(p); err != nil {
+// isGrovePlaceholder reports whether a `.git` path is an empty directory a grove made as a
+// read-only placeholder: it marks no repository root for grove's discovery (instructions,
+// hooks, skills, MCP, templates: core/project), as an empty .git does not for git itself.
+func isGrovePlaceholder(gitPath string) bool {
+	if !isEmptyDir(gitPath) {
 		return false
 	}
-	if !isEmptyDir(p) {
-		return true
-	}
-	reg := placeholderDir(p)
+	reg := placeholderDir(gitPath)
 	if reg == "" {
-		return true
+		return false
 	}
 	_, err := os.Stat(filepath.Join(reg, "created"))
-	return err != nil
+	return err == nil
 }
+
+func init() { project.SetPlaceholderCheck(isGrovePlaceholder) }

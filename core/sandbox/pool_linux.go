@@ -46,7 +46,7 @@ const poolConnFD = 4
 // "start" carries three descriptors: stdin, output, and the command's
 // reply socket.
 type poolRequest struct {
-	Op   string   `json:"op"` // start | kill
+	Op   string   `json:"op"` // start | kill | signal
 	ID   uint64   `json:"id"`
 	Argv []string `json:"argv,omitempty"`
 	Env  []string `json:"env,omitempty"`
@@ -55,7 +55,19 @@ type poolRequest struct {
 	// directory, opened without following symlinks, or not at all.
 	DirDev uint64 `json:"dir_dev,omitempty"`
 	DirIno uint64 `json:"dir_ino,omitempty"`
+	// TTY (start): stdin and output are a pseudo-terminal slave, made the
+	// command's controlling terminal.
+	TTY bool `json:"tty,omitempty"`
+	// Signal (signal): poolSignalGroup or poolSignalInit.
+	Signal string `json:"signal,omitempty"`
 }
+
+// The interrupts a "signal" request asks for (see Process.Interrupt and
+// InterruptInit).
+const (
+	poolSignalGroup = "int"      // SIGINT to the group, then initDefault
+	poolSignalInit  = "int-init" // initDefault only
+)
 
 // poolReply goes back on a command's reply socket ("ready" on the control
 // socket once the helper restricted itself).
@@ -125,6 +137,7 @@ func runPool(raw string) (int, error) {
 		exited chan struct{}
 		kill   chan struct{}
 		killed bool
+		intr   *commandSignals
 	}
 	byPid := map[int]running{}
 	pidOf := map[uint64]int{}
@@ -144,10 +157,11 @@ func runPool(raw string) (int, error) {
 					continue
 				}
 				exited, kill := make(chan struct{}), make(chan struct{})
+				intr := newCommandSignals()
 				var pid int
 				var err error
 				if spec.Namespaces {
-					pid, err = startIsolated(spec, r.poolRequest, r.fds[0], r.fds[1], r.fds[3], exited, kill)
+					pid, err = startIsolated(spec, r.poolRequest, r.fds[0], r.fds[1], r.fds[3], exited, kill, intr)
 				} else if err = refuseUncoverable(spec); err == nil {
 					// Without namespaces this thread must start (and
 					// kill) everything: it alone shares the commands'
@@ -164,7 +178,7 @@ func runPool(raw string) (int, error) {
 					continue
 				}
 				_ = sendReply(r.fds[2], poolReply{Started: true})
-				byPid[pid] = running{r.ID, r.fds[2], r.fds[1], exited, kill, false}
+				byPid[pid] = running{r.ID, r.fds[2], r.fds[1], exited, kill, false, intr}
 				pidOf[r.ID] = pid
 			case "kill":
 				pid, ok := pidOf[r.ID]
@@ -180,6 +194,20 @@ func runPool(raw string) (int, error) {
 					byPid[pid] = c
 					close(c.kill) // its own thread kills it (see startIsolated)
 				}
+			case "signal":
+				pid, ok := pidOf[r.ID]
+				if !ok {
+					continue
+				}
+				if !spec.Namespaces {
+					// Not the first process of a namespace: the default
+					// action applies by itself.
+					if r.Signal == poolSignalGroup {
+						_ = syscall.Kill(-pid, syscall.SIGINT)
+					}
+					continue
+				}
+				byPid[pid].intr.send(r.Signal) // its own thread signals it
 			}
 		case <-chld:
 			for {
@@ -198,6 +226,9 @@ func runPool(raw string) (int, error) {
 				code := ws.ExitStatus()
 				if ws.Signaled() {
 					code = 128 + int(ws.Signal())
+				}
+				if ws.Signaled() && ws.Signal() == syscall.SIGKILL && c.intr.emulated.Load() {
+					code = 128 + int(syscall.SIGINT) // the default action of the interrupt it ignored
 				}
 				if !spec.Namespaces {
 					// What is left of its process group; the rest
@@ -247,7 +278,7 @@ func teardown(spec helperSpec) error {
 // when kill is closed. It lives until exited is closed (the command's
 // death signal fires when it exits), then ends with its extra layer,
 // never reused.
-func startIsolated(spec helperSpec, r poolRequest, stdin, out, errOut int, exited, kill <-chan struct{}) (int, error) {
+func startIsolated(spec helperSpec, r poolRequest, stdin, out, errOut int, exited, kill <-chan struct{}, intr *commandSignals) (int, error) {
 	type result struct {
 		pid int
 		err error
@@ -272,12 +303,19 @@ func startIsolated(spec helperSpec, r poolRequest, stdin, out, errOut int, exite
 		if err != nil {
 			return
 		}
-		select {
-		case <-exited:
-		case <-kill:
-			// PID 1 of its namespace: the kernel takes the tree.
-			_ = syscall.Kill(pid, syscall.SIGKILL)
-			<-exited
+		for {
+			select {
+			case <-exited:
+				return
+			case what := <-intr.ch:
+				intr.deliver(pid, what)
+				continue
+			case <-kill:
+				// PID 1 of its namespace: the kernel takes the tree.
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+				<-exited
+			}
+			return
 		}
 	}()
 	got := <-res
@@ -354,11 +392,13 @@ func startPooled(r poolRequest, stdin, out, errOut int, namespaces bool) (int, e
 	if namespaces {
 		flags = syscall.CLONE_NEWPID
 	}
+	// Setctty makes fd 0 (the pseudo-terminal slave of a tty session) the
+	// controlling terminal of the command's new session.
 	return syscall.ForkExec(path, r.Argv, &syscall.ProcAttr{
 		Dir:   dir,
 		Env:   r.Env,
 		Files: []uintptr{uintptr(stdin), uintptr(out), uintptr(errOut)},
-		Sys:   &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL, Cloneflags: flags},
+		Sys:   &syscall.SysProcAttr{Setsid: true, Setctty: r.TTY, Pdeathsig: syscall.SIGKILL, Cloneflags: flags},
 	})
 }
 
@@ -416,10 +456,11 @@ type pooledProcess struct {
 	reply *os.File
 }
 
-// startInPool starts argv through the pool helper for spec (starting the
-// helper first if needed); a helper found dead is replaced once.
-func startInPool(spec helperSpec, argv, env []string, pin *DirPin, stdin, out, errOut *os.File) (*pooledProcess, error) {
-	dir := spec.Dir
+// startInPool starts r (Op "start": argv, env, tty, a pinned dir)
+// through the pool helper for spec (starting the helper first if
+// needed); a helper found dead is replaced once.
+func startInPool(spec helperSpec, r poolRequest, stdin, out, errOut *os.File) (*pooledProcess, error) {
+	r.Dir = spec.Dir
 	spec.Dir = ""
 	key, err := json.Marshal(spec)
 	if err != nil {
@@ -430,11 +471,7 @@ func startInPool(spec helperSpec, argv, env []string, pin *DirPin, stdin, out, e
 		if err != nil {
 			return nil, err
 		}
-		req := poolRequest{Op: "start", Argv: argv, Env: env, Dir: dir}
-		if pin != nil {
-			req.DirDev, req.DirIno = pin.Dev, pin.Ino
-		}
-		p, err := h.start(req, stdin, out, errOut)
+		p, err := h.start(r, stdin, out, errOut)
 		if err == nil || !h.isDead() || attempt > 0 {
 			return p, err
 		}
@@ -600,6 +637,10 @@ func (p *pooledProcess) wait() (int, error) {
 }
 
 func (p *pooledProcess) stop() error { return p.h.send(poolRequest{Op: "kill", ID: p.id}) }
+
+func (p *pooledProcess) signal(what string) error {
+	return p.h.send(poolRequest{Op: "signal", ID: p.id, Signal: what})
+}
 
 // readReply reads one message; EOF (the peer is gone) is an error.
 func readReply(fd int, r *poolReply) error {

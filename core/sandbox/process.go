@@ -37,6 +37,9 @@ type StartRequest struct {
 	// Err, when set, receives stderr apart (a hook's feedback is its
 	// stderr, its decision its stdout).
 	Err *os.File
+	// TTY says Stdin and Out are the same pseudo-terminal slave (grove
+	// holds the master): it becomes the command's controlling terminal.
+	TTY bool
 }
 
 // NamespacesAvailable reports whether restricted commands get their own
@@ -89,7 +92,11 @@ func Start(r StartRequest) (*Process, error) {
 	}
 	if spec, ok := pooledSpec(policy, cwd); len(argv) > 0 && ok {
 		spec.Dir = absolute("", dir)
-		p, err := startInPool(spec, argv, env, r.DirPin, r.Stdin, r.Out, r.errFile())
+		req := poolRequest{Op: "start", Argv: argv, Env: env, TTY: r.TTY}
+		if r.DirPin != nil {
+			req.DirDev, req.DirIno = r.DirPin.Dev, r.DirPin.Ino
+		}
+		p, err := startInPool(spec, req, r.Stdin, r.Out, r.errFile())
 		if err != nil {
 			return nil, err
 		}
@@ -100,7 +107,7 @@ func Start(r StartRequest) (*Process, error) {
 			return nil, err
 		}
 	}
-	cmd, err := CommandIn(context.Background(), policy, cwd, dir, argv)
+	cmd, err := commandIn(context.Background(), policy, cwd, dir, argv, r.TTY)
 	if err != nil {
 		return nil, err
 	}
@@ -160,6 +167,30 @@ func (p *Process) Stop() error {
 		return p.pooled.stop()
 	}
 	return Stop(p.cmd)
+}
+
+// Interrupt delivers SIGINT to the command's process group, as Ctrl+C in
+// a terminal would. A command that is the first process of its own PID
+// namespace (pooled, with namespaces) ignores a signal it has no handler
+// for; the helper then does what the default action would, ending it with
+// the exit code 130 (128+SIGINT). A command run by a helper of its own is
+// stopped with its tree instead.
+func (p *Process) Interrupt() error {
+	if p.pooled != nil {
+		return p.pooled.signal(poolSignalGroup)
+	}
+	return Stop(p.cmd)
+}
+
+// InterruptInit follows up a Ctrl+C typed on the command's terminal: the
+// terminal already signalled the foreground group, but a first process of
+// a PID namespace without a SIGINT handler ignored it; the helper ends it
+// as the default action would (exit code 130). Nothing happens otherwise.
+func (p *Process) InterruptInit() error {
+	if p.pooled != nil {
+		return p.pooled.signal(poolSignalInit)
+	}
+	return nil
 }
 
 // Kill is the last resort when Stop did not end it in time.

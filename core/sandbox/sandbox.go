@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"syscall"
 	"time"
 
 	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
@@ -63,6 +64,9 @@ type helperSpec struct {
 	// Protect lists the user-level configuration directories inside the
 	// roots (homes.go), kept read-only like the protected names.
 	Protect []string `json:"protect,omitempty"`
+	// TTY says the helper's stdio is a pseudo-terminal slave: the command
+	// gets it as its controlling terminal.
+	TTY bool `json:"tty,omitempty"`
 }
 
 // Command builds the command that runs argv in cwd under policy, with the
@@ -81,6 +85,12 @@ func Command(ctx context.Context, policy protocol.SandboxPolicy, cwd string, arg
 // must keep the process attributes (new session, death signal,
 // namespaces). Stop ends it with its whole tree.
 func CommandIn(ctx context.Context, policy protocol.SandboxPolicy, cwd, dir string, argv []string) (*exec.Cmd, error) {
+	return commandIn(ctx, policy, cwd, dir, argv, false)
+}
+
+// commandIn is CommandIn; tty says the command's stdio is a pseudo-terminal
+// slave that becomes its controlling terminal.
+func commandIn(ctx context.Context, policy protocol.SandboxPolicy, cwd, dir string, argv []string, tty bool) (*exec.Cmd, error) {
 	if len(argv) == 0 {
 		return nil, errors.New("sandbox: empty command")
 	}
@@ -98,6 +108,9 @@ func CommandIn(ctx context.Context, policy protocol.SandboxPolicy, cwd, dir stri
 			cmd.Dir = cwd
 		}
 		cmd.SysProcAttr = helperProcAttr(false)
+		if tty {
+			cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
+		}
 		cmd.Cancel = func() error { return Stop(cmd) }
 		return cmd, nil
 	}
@@ -109,7 +122,7 @@ func CommandIn(ctx context.Context, policy protocol.SandboxPolicy, cwd, dir stri
 	if dir == "" {
 		dir = cwd
 	}
-	spec := helperSpec{Policy: policy, Roots: WritableRoots(policy, cwd), Dir: absolute("", dir)}
+	spec := helperSpec{Policy: policy, Roots: WritableRoots(policy, cwd), Dir: absolute("", dir), TTY: tty}
 	spec.Namespaces = restricted && namespacesAvailable()
 	if policy.Mode == protocol.SandboxWorkspaceWrite {
 		spec.Protect = homesWithin(spec.Roots)

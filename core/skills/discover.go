@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/grovecli/grove/core/sandbox"
+	"github.com/grovecli/grove/core/project"
 	"github.com/grovecli/grove/core/tools/safefile"
 )
 
@@ -48,19 +48,13 @@ func (c *Catalog) problem(path, msg string) {
 func (l Locations) roots() []struct{ dir, scope string } {
 	var out []struct{ dir, scope string }
 	add := func(dir, scope string) { out = append(out, struct{ dir, scope string }{dir, scope}) }
-	for d := l.Cwd; d != ""; {
-		if d != l.UserHome {
-			add(filepath.Join(d, ".agents", "skills"), "repo")
-			add(filepath.Join(d, ".claude", "skills"), "repo")
+	if l.Cwd != "" {
+		for _, d := range project.Chain(l.Cwd) {
+			if d != l.UserHome {
+				add(filepath.Join(d, ".agents", "skills"), "repo")
+				add(filepath.Join(d, ".claude", "skills"), "repo")
+			}
 		}
-		if sandbox.IsRepoMarker(d) {
-			break
-		}
-		up := filepath.Dir(d)
-		if up == d {
-			break
-		}
-		d = up
 	}
 	if l.UserHome != "" {
 		add(filepath.Join(l.UserHome, ".agents", "skills"), "user")

@@ -3,7 +3,11 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/grovecli/grove/core/execenv"
 	"github.com/grovecli/grove/core/model"
@@ -94,6 +98,7 @@ func (applyPatch) Gate(ctx context.Context, env *Env, raw json.RawMessage) (Gate
 // in one step: a path outside the writable roots is written only when the
 // orchestrator got the user's approval for this call (env.Approved).
 func (applyPatch) Run(ctx context.Context, env *Env, raw json.RawMessage) Result {
+	start := time.Now()
 	var a applyPatchArgs
 	if err := decode("apply_patch", raw, &a); err != nil {
 		return Errorf("%v", err)
@@ -112,5 +117,18 @@ func (applyPatch) Run(ctx context.Context, env *Env, raw json.RawMessage) Result
 	case !res.Applied:
 		return Errorf("apply_patch: refused: %s (not approved); no files were changed", strings.Join(res.Outside, "; "))
 	}
-	return Result{Output: res.Report, Summary: res.Summary}
+	out := res.Report
+	if env.Family == FamilyCodex {
+		out = codexExecStyle(0, time.Since(start), res.Report+"\n")
+	}
+	return Result{Output: out, Summary: res.Summary}
+}
+
+// codexExecStyle is Codex's freeform exec output
+// (format_exec_output_for_model_freeform), which Codex answers apply_patch
+// with for its GPT-5.x models (core/tests/suite/apply_patch_cli.rs:
+// "Exit code: 0\nWall time: … seconds\nOutput:\nSuccess. …").
+func codexExecStyle(code int, took time.Duration, output string) string {
+	secs := math.Round(took.Seconds()*10) / 10
+	return fmt.Sprintf("Exit code: %d\nWall time: %s seconds\nOutput:\n%s", code, strconv.FormatFloat(secs, 'f', -1, 32), output)
 }

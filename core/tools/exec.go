@@ -1,19 +1,15 @@
 package tools
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
-	"sync"
 	"time"
 	"unicode/utf8"
 
-	"github.com/grovecli/grove/core/execenv"
 	"github.com/grovecli/grove/core/model"
 	"github.com/grovecli/grove/core/sandbox"
 	"github.com/grovecli/grove/core/tools/schema"
@@ -22,38 +18,52 @@ import (
 
 // ExecOptions tunes exec_command; zero values mean the defaults.
 type ExecOptions struct {
-	DefaultTimeout time.Duration // 60s
-	MaxTimeout     time.Duration // 10 min
-	MaxOutputBytes int           // 32 KiB, kept as head + tail
+	DefaultTimeout time.Duration // unused: kept for callers; commands have no default timeout
+	MaxTimeout     time.Duration // 10 min: the largest timeout_ms
+	MaxOutputBytes int           // unused: output is bounded by max_output_tokens
 }
+
+// Yield clamps (Codex's unified exec: MIN_YIELD_TIME_MS, MAX_YIELD_TIME_MS)
+// and the default wait of exec_command.
+const (
+	minYield          = 250 * time.Millisecond
+	maxYield          = 30 * time.Second
+	defaultExecYield  = 10 * time.Second
+	defaultWriteYield = 250 * time.Millisecond
+	minEmptyPollYield = 5 * time.Second
+	maxEmptyPollYield = 300 * time.Second
+)
 
 type execCommand struct{ o ExecOptions }
 
 // NewExecCommand returns the exec_command tool.
 func NewExecCommand(o ExecOptions) Tool {
-	if o.DefaultTimeout == 0 {
-		o.DefaultTimeout = 60 * time.Second
-	}
 	if o.MaxTimeout == 0 {
 		o.MaxTimeout = 10 * time.Minute
-	}
-	if o.MaxOutputBytes == 0 {
-		o.MaxOutputBytes = 32 << 10
 	}
 	return &execCommand{o: o}
 }
 
 func (x *execCommand) Spec() model.ToolSpec {
-	return model.ToolSpec{Name: "exec_command", Description: fmt.Sprintf("Run a shell command with `bash -lc` in the working directory (inside the sandbox). Returns the exit code, wall time and combined stdout/stderr (long output keeps its head and tail). Default timeout %s, max %s. Set sandbox_permissions to require_escalated (with a justification) only when the command truly needs to run outside the sandbox.", x.o.DefaultTimeout, x.o.MaxTimeout), Parameters: schema.MustObject(execArgs{})}
+	return model.ToolSpec{Name: "exec_command", Description: "Runs a command in a PTY, returning output or a session ID for ongoing interaction.\n\nThe command runs with `bash -c` in the login environment, inside the sandbox. If it is still running after yield_time_ms (default 10000, clamped to 250..30000) it keeps running as a session: the answer names its session ID, and write_stdin polls it, types into it (tty: true) or interrupts it (\"\\u0003\"). Set timeout_ms to wait for the command to finish instead (it is killed when the time runs out, at most " + x.o.MaxTimeout.String() + "). Set sandbox_permissions to require_escalated (with a justification) only when the command truly needs to run outside the sandbox.", Parameters: schema.MustObject(execArgs{})}
 }
 
-// execArgs are exec_command's arguments; its schema is generated from them.
+// execArgs are exec_command's arguments, Codex's (codex-rs/tools,
+// create_exec_command_tool) plus grove's timeout_ms; the schema is
+// generated from them. The numbers are float64 because Codex declares
+// them "number": a model may send 1000.0.
 type execArgs struct {
-	Cmd                string `json:"cmd" required:"true" jsonschema:"Shell command, run by bash -lc."`
-	Workdir            string `json:"workdir" jsonschema:"Directory to run in (default: the working directory)."`
-	TimeoutMS          int64  `json:"timeout_ms" minimum:"1" jsonschema:"Timeout in milliseconds."`
-	SandboxPermissions string `json:"sandbox_permissions" enum:"use_default,require_escalated"`
-	Justification      string `json:"justification" jsonschema:"Why escalation is needed (shown to the user)."`
+	Cmd                string   `json:"cmd" required:"true" jsonschema:"Shell command to execute."`
+	Workdir            string   `json:"workdir" jsonschema:"Optional working directory to run the command in; defaults to the turn cwd."`
+	Shell              string   `json:"shell" jsonschema:"Shell binary to launch. Defaults to bash."`
+	Login              *bool    `json:"login" jsonschema:"Whether to run the shell with -l/-i semantics. Defaults to true."`
+	TTY                bool     `json:"tty" jsonschema:"Whether to allocate a TTY for the command. Defaults to false (plain pipes); set to true to open a PTY and access TTY process."`
+	YieldTimeMS        *float64 `json:"yield_time_ms" minimum:"0" jsonschema:"How long to wait (in milliseconds) for output before yielding."`
+	MaxOutputTokens    *float64 `json:"max_output_tokens" minimum:"0" jsonschema:"Maximum number of tokens to return. Excess output will be truncated."`
+	TimeoutMS          int64    `json:"timeout_ms" minimum:"1" jsonschema:"Wait for the command to finish, killing it after this many milliseconds (no session is left running)."`
+	SandboxPermissions string   `json:"sandbox_permissions" enum:"use_default,require_escalated" jsonschema:"Sandbox permissions for the command. Set to \"require_escalated\" to request running without sandbox restrictions; defaults to \"use_default\"."`
+	Justification      string   `json:"justification" jsonschema:"Only set if sandbox_permissions is \"require_escalated\". Request approval from the user to run this command outside the sandbox. Phrased as a simple question that summarizes the purpose of the command as it relates to the task at hand - e.g. 'Do you want to fetch and pull the latest version of this git branch?'"`
+	PrefixRule         []string `json:"prefix_rule" jsonschema:"Only specify when sandbox_permissions is require_escalated. Suggest a prefix command pattern that will allow you to fulfill similar requests from the user in the future. Should be a short but reasonable prefix, e.g. [\"git\", \"pull\"] or [\"uv\", \"run\"] or [\"pytest\"]."`
 }
 
 // Gate describes the call for the orchestrator: the command, where it
@@ -74,12 +84,18 @@ func (x *execCommand) Gate(_ context.Context, env *Env, raw json.RawMessage) (Ga
 		}
 		pin = p
 	}
+	reason := a.Justification
+	if escalate && len(a.PrefixRule) > 0 {
+		// The model's suggested rule is shown, not applied: approving for
+		// the session remembers this exact command only.
+		reason = strings.TrimSpace(reason + " (suggested rule for later: commands starting with `" + strings.Join(a.PrefixRule, " ") + "`)")
+	}
 	return Gate{
 		Workdir:   pin,
 		Kind:      GateExec,
-		Request:   protocol.ApprovalRequest{Kind: protocol.ApprovalExec, Command: a.Cmd, Cwd: dir, Reason: a.Justification, Sandbox: env.Sandbox.Mode},
+		Request:   protocol.ApprovalRequest{Kind: protocol.ApprovalExec, Command: a.Cmd, Cwd: dir, Reason: reason, Sandbox: env.Sandbox.Mode},
 		Escalate:  escalate,
-		KnownSafe: !escalate && IsKnownSafe(a.Cmd),
+		KnownSafe: !escalate && !a.TTY && a.Shell == "" && IsKnownSafe(a.Cmd),
 	}, nil
 }
 
@@ -106,22 +122,115 @@ func (x *execCommand) args(env *Env, raw json.RawMessage) (execArgs, string, *Re
 	return a, dir, nil
 }
 
-// Run runs the command in env.Sandbox (the orchestrator decided it).
+// Run starts the command in env.Sandbox (the orchestrator decided it) as
+// a session of the calling agent and waits for it up to the yield time:
+// a command that ended answers with its exit code and is gone, one still
+// running stays a session the answer names.
 func (x *execCommand) Run(ctx context.Context, env *Env, raw json.RawMessage) Result {
 	a, dir, res := x.args(env, raw)
 	if res != nil {
 		return *res
 	}
-	timeout := x.o.DefaultTimeout
+	if err := ctx.Err(); err != nil {
+		// The turn ended (an interrupt, grove exec shutting down) before
+		// the command started: it is not started only to be killed.
+		return Result{Output: fmt.Sprintf("command was not run: %s before it started", stopCause(err)), IsError: true}
+	}
+	if env.Workdir != nil {
+		dir = env.Workdir.Path // as checked and approved, never resolved again
+	}
+	yield, timeout := x.waits(a)
+	start := time.Now()
+	s, err := StartShellSession(env, ShellSessionRequest{
+		Command: a.Cmd, Dir: dir, DirPin: env.Workdir, Shell: a.Shell, Login: a.Login == nil || *a.Login, TTY: a.TTY, Timeout: timeout,
+	})
+	if err != nil {
+		return Errorf("exec_command: %v", err)
+	}
+	return readSession(ctx, env, s, start, yield, tokens(a.MaxOutputTokens), a.Cmd)
+}
+
+// waits turns the arguments into the wait of this call and the session's
+// lifetime: yield_time_ms clamped to 250 ms..30 s (default 10 s);
+// timeout_ms alone waits for the end, killing the command when it runs out.
+func (x *execCommand) waits(a execArgs) (yield, timeout time.Duration) {
 	if a.TimeoutMS > 0 {
 		// Clamp in milliseconds first: a huge value would overflow the
 		// Duration product and wrap negative (an instant timeout).
 		timeout = time.Duration(min(a.TimeoutMS, x.o.MaxTimeout.Milliseconds())) * time.Millisecond
 	}
-	if env.Workdir != nil {
-		dir = env.Workdir.Path // as checked and approved, never resolved again
+	switch {
+	case a.YieldTimeMS != nil:
+		yield = clampMS(*a.YieldTimeMS, minYield, maxYield)
+	case timeout > 0:
+		yield = timeout + stopGraceWait
+	default:
+		yield = defaultExecYield
 	}
-	return x.run(ctx, env, env.Sandbox, env.Cwd, dir, a.Cmd, timeout)
+	return yield, timeout
+}
+
+// stopGraceWait lets a timed-out command's kill land within the call.
+const stopGraceWait = 3 * time.Second
+
+// clampMS turns a model's millisecond count into a duration within lo..hi.
+func clampMS(ms float64, lo, hi time.Duration) time.Duration {
+	if ms != ms || ms < 0 { // NaN, negative
+		return lo
+	}
+	d := time.Duration(min(ms, float64(hi.Milliseconds()))) * time.Millisecond
+	return max(lo, min(d, hi))
+}
+
+// tokens is a model's max_output_tokens (0: the default).
+func tokens(v *float64) int {
+	if v == nil || *v != *v || *v < 0 {
+		return 0
+	}
+	return int(min(*v, 1<<40))
+}
+
+// readSession collects s's output until the yield time and answers in
+// Codex's format; the output also streams live to the call's UI card.
+func readSession(ctx context.Context, env *Env, s *Session, start time.Time, yield time.Duration, maxTokens int, command string) Result {
+	var live io.Writer
+	if env != nil && env.Emit != nil {
+		streamer := newOutputStreamer(env.Emit, env.CallID, streamInterval)
+		defer streamer.close()
+		live = streamer
+	}
+	c := s.Read(ctx, start.Add(yield), live)
+	if ctx.Err() != nil && !c.Exited {
+		// The turn was interrupted (or grove is shutting down) during the
+		// wait: the command is killed with it, nothing survives. One that
+		// ended by itself meanwhile keeps its exit code.
+		s.Close()
+		rest := s.Read(context.Background(), time.Now(), live)
+		c.Output, c.Exited, c.ExitCode, c.Err = append(c.Output, rest.Output...), rest.Exited, rest.ExitCode, rest.Err
+	}
+	// A code below 128 is an exit of its own (no signal: the backends'
+	// shell convention), even when the turn ended as it finished.
+	killed := ctx.Err() != nil && c.Exited && (c.Err != nil || c.ExitCode < 0 || c.ExitCode >= 128)
+	if killed {
+		c.Output = append(c.Output, "\n[command was interrupted and killed: the turn was interrupted]\n"...)
+	}
+	wall := time.Since(start)
+	r := unifiedResult{wall: wall, session: s.ID(), raw: c.Output, omitted: c.Omitted, maxTokens: maxTokens}
+	out := Result{Duration: wall, IsError: killed || c.TimedOut}
+	if c.Exited {
+		code := c.ExitCode
+		r.exitCode = &code
+		out.ExitCode = &code
+		out.Summary = fmt.Sprintf("`%s` → exit %d (%.1fs)", clipCmd(command), code, wall.Seconds())
+		if c.Err != nil {
+			out.IsError = true
+			out.Output = fmt.Sprintf("exec_command: %v\n", c.Err)
+		}
+	} else {
+		out.Summary = fmt.Sprintf("`%s` → running as session %d", clipCmd(command), s.ID())
+	}
+	out.Output += r.text()
+	return out
 }
 
 // Prewarm starts the sandbox helper the thread's commands run through, so
@@ -131,76 +240,6 @@ func (x *execCommand) Prewarm(env *Env) {
 	if env.Backend().Info().Host == "" {
 		_ = sandbox.Prewarm(env.Sandbox, env.Cwd)
 	}
-}
-
-// run runs command in dir under policy on the thread's backend; the
-// writable roots come from the thread's cwd. The backend kills the
-// command's whole tree when it ends, on a timeout or interrupt, and with
-// grove.
-func (x *execCommand) run(ctx context.Context, tenv *Env, policy protocol.SandboxPolicy, cwd, dir, command string, timeout time.Duration) Result {
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	extra := []string{"GROVE_SANDBOX=" + string(policy.Mode), "PAGER=cat", "GIT_PAGER=cat", "NO_COLOR=1", "TERM=dumb"}
-	backend := tenv.Backend()
-	if policy.Mode == protocol.SandboxWorkspaceWrite && backend.Info().Host == "" {
-		// The temp dir the sandbox allows, even if a login profile set
-		// another (a host's exec-server sets its own).
-		extra = append(extra, "TMPDIR="+os.TempDir())
-	}
-	argv, env := shellCommand(command, extra...)
-	out := &capBuffer{max: x.o.MaxOutputBytes}
-	var sink io.Writer = out
-	if tenv != nil && tenv.Emit != nil {
-		live := newOutputStreamer(tenv.Emit, tenv.CallID, streamInterval)
-		defer live.close() // after Wait: all output was copied
-		// Shown live (TUI card, exec --json, app-server, ACP); out keeps
-		// what the model gets.
-		sink = io.MultiWriter(out, live)
-	}
-	if err := ctx.Err(); err != nil {
-		// The turn ended (an interrupt, grove exec shutting down) before
-		// the command started: it is not started only to be killed.
-		return Result{Output: fmt.Sprintf("command was not run: %s before it started", stopCause(err)), IsError: true}
-	}
-	start := time.Now()
-	proc, err := backend.Start(ctx, execenv.ExecRequest{Argv: argv, Cwd: cwd, Dir: dir, DirPin: pinOf(tenv), Env: env, Policy: policy, Output: sink})
-	if err != nil {
-		return Errorf("exec_command: %v", err)
-	}
-	code, err := proc.Wait()
-	dur := time.Since(start)
-	if errors.Is(err, execenv.ErrFateUnknown) {
-		// The host stopped answering: neither "killed" nor an exit code
-		// would be true.
-		return Result{Output: fmt.Sprintf("%v\nWall time: %.2f seconds\nOutput so far:\n%s", err, dur.Seconds(), out.String()), IsError: true, Duration: dur}
-	}
-	killed := stopped(ctx, code, err)
-	if err != nil && !killed {
-		return Result{Output: fmt.Sprintf("exec_command: %v\n%s", err, out.String()), IsError: true, Duration: dur}
-	}
-	var b strings.Builder
-	switch {
-	case killed && errors.Is(ctx.Err(), context.DeadlineExceeded):
-		fmt.Fprintf(&b, "command timed out after %s and was killed (exit code 124)\n", timeout)
-		code = 124
-	case killed:
-		b.WriteString("command was interrupted and killed\n")
-	}
-	fmt.Fprintf(&b, "Exit code: %d\nWall time: %.2f seconds\nOutput:\n%s", code, dur.Seconds(), out.String())
-	c := code
-	return Result{
-		Output: b.String(), ExitCode: &c, Duration: dur, IsError: killed,
-		Summary: fmt.Sprintf("`%s` → exit %d (%.1fs)", clipCmd(command), code, dur.Seconds()),
-	}
-}
-
-// stopped reports whether a command that ended with code (or err) was
-// stopped because ctx ended. A command that exited by itself (a code below
-// 128: no signal, the backends' shell convention) keeps its exit code even
-// when ctx ended as it finished — grove exec shutting down while a
-// sub-agent's command completes is no kill.
-func stopped(ctx context.Context, code int, err error) bool {
-	return ctx.Err() != nil && (err != nil || code < 0 || code >= 128)
 }
 
 // stopCause says why a command's context ended.
@@ -219,51 +258,4 @@ func clipCmd(s string) string {
 		return string([]rune(s)[:57]) + "…"
 	}
 	return s
-}
-
-// capBuffer keeps the head and the tail of a stream, dropping the middle.
-type capBuffer struct {
-	mu      sync.Mutex
-	max     int
-	head    bytes.Buffer
-	tail    []byte
-	dropped int
-}
-
-func (c *capBuffer) Write(p []byte) (int, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	n := len(p)
-	half := c.max / 2
-	if room := half - c.head.Len(); room > 0 {
-		k := min(room, len(p))
-		c.head.Write(p[:k])
-		p = p[k:]
-	}
-	if len(p) == 0 {
-		return n, nil
-	}
-	c.tail = append(c.tail, p...)
-	if over := len(c.tail) - (c.max - half); over > 0 {
-		c.dropped += over
-		c.tail = append(c.tail[:0], c.tail[over:]...)
-	}
-	return n, nil
-}
-
-func (c *capBuffer) String() string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.dropped == 0 {
-		return c.head.String() + string(c.tail)
-	}
-	return fmt.Sprintf("%s\n[… %d bytes truncated …]\n%s", c.head.String(), c.dropped, c.tail)
-}
-
-// pinOf is the thread's pinned working directory for this call, if any.
-func pinOf(env *Env) *sandbox.DirPin {
-	if env == nil {
-		return nil
-	}
-	return env.Workdir
 }

@@ -26,7 +26,7 @@ func TestExecSignalExitCode(t *testing.T) {
 	r := coreRegistry(t)
 	env := testEnv(t)
 	res := run(t, r, env, "exec_command", map[string]any{"cmd": "kill -SEGV $$"})
-	if res.ExitCode == nil || *res.ExitCode != 139 || !strings.Contains(res.Output, "Exit code: 139") {
+	if res.ExitCode == nil || *res.ExitCode != 139 || !strings.Contains(res.Output, "Process exited with code 139") {
 		t.Fatalf("segfault exit: %+v", res)
 	}
 }

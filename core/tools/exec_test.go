@@ -47,7 +47,7 @@ func TestExecBasics(t *testing.T) {
 	env := testEnv(t)
 	_ = os.Mkdir(filepath.Join(env.Cwd, "sub"), 0o755)
 	res := run(t, r, env, "exec_command", map[string]any{"cmd": "pwd; echo err >&2; exit 3", "workdir": "sub"})
-	if res.IsError || res.ExitCode == nil || *res.ExitCode != 3 || !strings.Contains(res.Output, filepath.Join(env.Cwd, "sub")) || !strings.Contains(res.Output, "err") || !strings.Contains(res.Output, "Exit code: 3") {
+	if res.IsError || res.ExitCode == nil || *res.ExitCode != 3 || !strings.Contains(res.Output, filepath.Join(env.Cwd, "sub")) || !strings.Contains(res.Output, "err") || !strings.Contains(res.Output, "Process exited with code 3") {
 		t.Fatalf("exec: %+v", res)
 	}
 }
@@ -87,10 +87,10 @@ func TestExecCancelKillsSubtree(t *testing.T) {
 
 func TestExecOutputKeepsHeadAndTail(t *testing.T) {
 	r := NewRegistry()
-	_ = r.Register(NewExecCommand(ExecOptions{MaxOutputBytes: 1000}))
+	_ = r.Register(NewExecCommand(ExecOptions{}))
 	env := testEnv(t)
-	res := run(t, r, env, "exec_command", map[string]any{"cmd": "echo START; seq 1 20000; echo END"})
-	if !strings.Contains(res.Output, "START") || !strings.Contains(res.Output, "END") || !strings.Contains(res.Output, "bytes truncated") || len(res.Output) > 1300 {
+	res := run(t, r, env, "exec_command", map[string]any{"cmd": "echo START; seq 1 20000; echo END", "max_output_tokens": 250})
+	if !strings.Contains(res.Output, "START") || !strings.Contains(res.Output, "END") || !strings.Contains(res.Output, "tokens truncated") || len(res.Output) > 1300 {
 		t.Fatalf("truncation (%d bytes): %q", len(res.Output), res.Output)
 	}
 }
@@ -119,12 +119,12 @@ func TestExecApprovals(t *testing.T) {
 		want     string
 		abort    bool
 	}{
-		{"untrusted safe", protocol.ApprovalUntrusted, map[string]any{"cmd": "ls"}, protocol.DecisionDenied, false, 0, "Exit code: 0", false},
+		{"untrusted safe", protocol.ApprovalUntrusted, map[string]any{"cmd": "ls"}, protocol.DecisionDenied, false, 0, "Process exited with code 0", false},
 		{"untrusted rm denied", protocol.ApprovalUntrusted, map[string]any{"cmd": "rm -f x"}, protocol.DecisionDenied, false, 1, "command rejected by user", false},
-		{"untrusted approved", protocol.ApprovalUntrusted, map[string]any{"cmd": "touch y"}, protocol.DecisionApproved, false, 1, "Exit code: 0", false},
+		{"untrusted approved", protocol.ApprovalUntrusted, map[string]any{"cmd": "touch y"}, protocol.DecisionApproved, false, 1, "Process exited with code 0", false},
 		{"abort", protocol.ApprovalUntrusted, map[string]any{"cmd": "touch y"}, protocol.DecisionAbort, false, 1, "aborted", true},
-		{"on-request no ask", protocol.ApprovalOnRequest, map[string]any{"cmd": "touch z"}, protocol.DecisionDenied, false, 0, "Exit code: 0", false},
-		{"escalate asks", protocol.ApprovalOnRequest, map[string]any{"cmd": "true", "sandbox_permissions": "require_escalated", "justification": "needs net"}, protocol.DecisionApproved, false, 1, "Exit code: 0", false},
+		{"on-request no ask", protocol.ApprovalOnRequest, map[string]any{"cmd": "touch z"}, protocol.DecisionDenied, false, 0, "Process exited with code 0", false},
+		{"escalate asks", protocol.ApprovalOnRequest, map[string]any{"cmd": "true", "sandbox_permissions": "require_escalated", "justification": "needs net"}, protocol.DecisionApproved, false, 1, "Process exited with code 0", false},
 		{"never escalate", protocol.ApprovalNever, map[string]any{"cmd": "true", "sandbox_permissions": "require_escalated"}, protocol.DecisionApproved, false, 0, "approval_policy = never", false},
 		{"nobody to ask", protocol.ApprovalUntrusted, map[string]any{"cmd": "rm -f x"}, "", true, 0, "no one can approve", false},
 	} {

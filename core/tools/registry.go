@@ -340,6 +340,7 @@ func (e *entry) validate(name string, args json.RawMessage) (json.RawMessage, er
 			}
 		}
 	}
+	b = dropHabitArgs(e.tool, b)
 	inst, err := decodeArgs(b)
 	if err != nil {
 		return nil, fmt.Errorf("invalid arguments for %s: %v", name, err)

@@ -58,6 +58,27 @@ type Env struct {
 	Workdir *sandbox.DirPin
 	// Hooks observe the call where it is about to run and where it ended.
 	Hooks *Hooks
+	// Family is the tool family of the calling model: tools answer in its
+	// harness's format (Codex's "Exit code: …" for apply_patch).
+	Family Family
+	// AskUser puts request_user_input's questions to the user; nil means
+	// nobody can answer (grove exec, an agent nobody watches).
+	AskUser AskUserFunc
+	// Sessions keeps the commands still running after their call
+	// (exec_command's sessions, Claude's background shells): the engine's
+	// manager. Nil means the process-wide one (SessionsFor).
+	Sessions *SessionManager
+}
+
+// fallbackSessions serves callers without an engine (grove mcp, tests).
+var fallbackSessions = NewSessionManager(0)
+
+// SessionsFor returns the manager the call's sessions live in.
+func (e *Env) SessionsFor() *SessionManager {
+	if e == nil || e.Sessions == nil {
+		return fallbackSessions
+	}
+	return e.Sessions
 }
 
 // Backend returns where the call's commands and files live.

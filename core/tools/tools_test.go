@@ -21,6 +21,9 @@ import (
 
 func TestMain(m *testing.M) {
 	sandbox.MaybeRunHelper()
+	if marker := os.Getenv(sessionChildEnv); marker != "" {
+		runSessionChild(marker)
+	}
 	goleak.VerifyTestMain(m)
 }
 
@@ -87,7 +90,7 @@ func TestRegistryValidationMessages(t *testing.T) {
 		{"null args are {}", "exec_command", `null`,
 			`invalid arguments for exec_command: field "cmd" is required (expected string)`},
 		{"unknown field", "exec_command", `{"cmd":"ls","bogus":1}`,
-			`invalid arguments for exec_command: unknown field "bogus" (allowed fields: cmd, justification, sandbox_permissions, timeout_ms, workdir)`},
+			`invalid arguments for exec_command: unknown field "bogus" (allowed fields: cmd, justification, login, max_output_tokens, prefix_rule, sandbox_permissions, shell, timeout_ms, tty, workdir, yield_time_ms)`},
 		{"below minimum", "read_file", `{"path":"x","offset":0}`,
 			`invalid arguments for read_file: field "offset": expected a number >= 1, got 0`},
 		{"nested enum", "update_plan", `{"plan":[{"step":"a","status":"maybe"}]}`,
@@ -109,7 +112,7 @@ func TestRegistryValidationMessages(t *testing.T) {
 		{"trailing data", "read_file", `{"path":"x"} {}`,
 			`invalid arguments for read_file: not valid JSON (invalid character '{' after top-level value, at byte 14); send one JSON object`},
 		{"unknown tool", "nope", `{}`,
-			`unknown tool "nope"; available tools: apply_patch, exec_command, grep_files, list_dir, read_file, update_plan`},
+			`unknown tool "nope"; available tools: apply_patch, exec_command, grep_files, list_dir, read_file, request_user_input, update_plan, view_image, write_stdin`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res := r.Run(context.Background(), env, tc.tool, json.RawMessage(tc.args))
@@ -178,7 +181,7 @@ func TestRegistryRegistration(t *testing.T) {
 	if err := r.CheckSchemas(); err != nil {
 		t.Errorf("built-in tools' schemas: %v", err)
 	}
-	if got, want := r.Names(), []string{"apply_patch", "exec_command", "grep_files", "list_dir", "read_file", "update_plan"}; !slices.Equal(got, want) {
+	if got, want := r.Names(), []string{"apply_patch", "exec_command", "grep_files", "list_dir", "read_file", "request_user_input", "update_plan", "view_image", "write_stdin"}; !slices.Equal(got, want) {
 		t.Errorf("Names = %v", got)
 	}
 	var specs []string
@@ -188,7 +191,7 @@ func TestRegistryRegistration(t *testing.T) {
 			t.Errorf("%s: empty description or invalid schema", s.Name)
 		}
 	}
-	if want := []string{"exec_command", "apply_patch", "read_file", "list_dir", "grep_files", "update_plan"}; !slices.Equal(specs, want) {
+	if want := []string{"exec_command", "write_stdin", "apply_patch", "read_file", "list_dir", "grep_files", "update_plan", "view_image", "request_user_input"}; !slices.Equal(specs, want) {
 		t.Errorf("Specs order = %v, want registration order %v", specs, want)
 	}
 	only := r.Specs(Policy{Allow: []string{"read_file", "list_*"}}.Allowed)
@@ -201,7 +204,7 @@ func TestRegistryRegistration(t *testing.T) {
 	if _, ok := r.Get("nope"); ok {
 		t.Error("Get nope")
 	}
-	if !strings.Contains(r.Specs(nil)[1].Description, "*** Update File: ") {
+	if !strings.Contains(r.Specs(nil)[2].Description, "*** Update File: ") {
 		t.Error("apply_patch description lacks the grammar")
 	}
 }

@@ -116,6 +116,12 @@ func (s *Server) translate(sess *session, ev protocol.Event) []outMsg {
 		tr.out = append(tr.out, s.requestApproval(sess, t, m.Request)...)
 	case protocol.ApprovalResolvedMsg:
 		tr.approvalResolved(m)
+	case protocol.UserInputRequestedMsg:
+		tr.out = append(tr.out, s.requestUserInput(sess, t, m.Request)...)
+	case protocol.UserInputResolvedMsg:
+		tr.userInputResolved(m)
+	case protocol.WebSearchMsg:
+		tr.webSearch(m)
 	case protocol.SubagentCreatedMsg, protocol.SubagentsListResponseMsg, protocol.InboxResponseMsg,
 		protocol.SubagentReplySuccessMsg, protocol.SubagentEndedMsg, protocol.SubagentActivityMsg:
 		tr.legacyEvent(msg)
@@ -260,7 +266,7 @@ func (tr *translation) tool(msg any) {
 func (tr *translation) approvalResolved(m protocol.ApprovalResolvedMsg) {
 	s := tr.s
 	for id, pa := range s.approvals {
-		if pa.approval.ID == m.Request.ID {
+		if pa.userInput == nil && pa.approval.ID == m.Request.ID {
 			delete(s.approvals, id)
 		}
 	}

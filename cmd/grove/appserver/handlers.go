@@ -336,6 +336,10 @@ func (s *Server) answer(msg protocol.RPCMessage) {
 	if pa == nil {
 		return
 	}
+	if pa.userInput != nil {
+		s.answerUserInput(pa, msg)
+		return
+	}
 	d := protocol.DecisionDenied
 	if msg.Error == nil {
 		var r protocol.AppApprovalResponse

@@ -72,6 +72,9 @@ type Server struct {
 type pendingApproval struct {
 	sess     *session
 	approval protocol.ApprovalRequest
+	// userInput, when set, makes this a request_user_input question
+	// (user_input.go), not an approval.
+	userInput *protocol.UserInputRequest
 }
 
 // Serve runs the protocol on in/out until in ends (EOF) or ctx is done;

@@ -77,19 +77,21 @@ func New(a Agents) *Surface {
 		name, desc string
 		params     any
 		run        func(context.Context, *tools.Env, json.RawMessage) tools.Result
+		ignored    []string // arguments models send by habit (tools.HabitArgs)
 	}{
-		{"spawn_agent", spawnDesc, spawnArgs{}, s.spawn},
-		{"send_input", sendInputDesc, sendInputArgs{}, s.sendInput},
-		{"wait", waitDesc, waitArgs{}, s.wait},
-		{"resume_agent", resumeDesc, idArg{}, s.resume},
-		{"close_agent", closeDesc, idArg{}, s.close},
-		{"list_agents", listAgentsDesc, listAgentsArgs{}, s.listAgents},
-		{"list_active_agents", listActiveDesc, listActiveArgs{}, s.listActive},
-		{"set_thread_note", setNoteDesc, setNoteArgs{}, s.setNote},
+		// Codex's spawn_agent takes a service_tier; grove has none to pick.
+		{"spawn_agent", spawnDesc, spawnArgs{}, s.spawn, []string{"service_tier"}},
+		{"send_input", sendInputDesc, sendInputArgs{}, s.sendInput, nil},
+		{"wait", waitDesc, waitArgs{}, s.wait, nil},
+		{"resume_agent", resumeDesc, idArg{}, s.resume, nil},
+		{"close_agent", closeDesc, idArg{}, s.close, nil},
+		{"list_agents", listAgentsDesc, listAgentsArgs{}, s.listAgents, nil},
+		{"list_active_agents", listActiveDesc, listActiveArgs{}, s.listActive, nil},
+		{"set_thread_note", setNoteDesc, setNoteArgs{}, s.setNote, nil},
 	}
 	for _, d := range defs {
 		spec := model.ToolSpec{Name: d.name, Description: d.desc, Parameters: schema.MustObject(d.params)}
-		s.tools = append(s.tools, &tool{spec: spec, run: d.run})
+		s.tools = append(s.tools, &tool{spec: spec, run: d.run, ignored: d.ignored})
 	}
 	return s
 }
@@ -110,11 +112,15 @@ const Instructions = `# Working with sub-agents
 - Check what sub-agents report before you rely on it.`
 
 type tool struct {
-	spec model.ToolSpec
-	run  func(ctx context.Context, env *tools.Env, args json.RawMessage) tools.Result
+	spec    model.ToolSpec
+	run     func(ctx context.Context, env *tools.Env, args json.RawMessage) tools.Result
+	ignored []string
 }
 
 func (t *tool) Spec() model.ToolSpec { return t.spec }
+
+// IgnoredArgs implements tools.HabitArgs.
+func (t *tool) IgnoredArgs() []string { return t.ignored }
 
 func (t *tool) Run(ctx context.Context, env *tools.Env, args json.RawMessage) tools.Result {
 	return t.run(ctx, env, args)

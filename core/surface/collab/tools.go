@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/google/uuid"
@@ -54,6 +55,38 @@ type spawnArgs struct {
 	Model            string               `json:"model" jsonschema:"Model override."`
 	ReasoningEffort  string               `json:"reasoning_effort" jsonschema:"Reasoning effort override: minimal, low, medium, high or xhigh."`
 	ThreadNote       *string              `json:"thread_note" jsonschema:"Short note shown in the agent tree."`
+	// Codex's spawn fields (multi_agents/spawn.rs and its v2), which
+	// GPT/Codex models send by habit.
+	ForkContext bool            `json:"fork_context" jsonschema:"Start the agent on a copy of your whole conversation (it then keeps your role and model: omit agent_type, model and reasoning_effort)."`
+	ForkTurns   json.RawMessage `json:"fork_turns" jsonschema:"How much of your conversation the agent starts with: none (default), all, or the number of your most recent turns." schema:"{\"anyOf\":[{\"type\":\"string\",\"enum\":[\"none\",\"all\"]},{\"type\":\"integer\",\"minimum\":0},{\"type\":\"string\",\"pattern\":\"^[0-9]+$\"}]}"`
+	TaskName    string          `json:"task_name" jsonschema:"Short snake_case name for the task; shown as the agent's note when thread_note is not given."`
+}
+
+// forkTurns reads fork_context and fork_turns into SpawnRequest.ForkTurns.
+func (a spawnArgs) forkTurns() (int, error) {
+	n := 0
+	if a.ForkContext {
+		n = protocol.ForkAllTurns
+	}
+	raw := strings.TrimSpace(string(a.ForkTurns))
+	if raw == "" || raw == "null" {
+		return n, nil
+	}
+	var s string
+	if json.Unmarshal(a.ForkTurns, &s) != nil {
+		s = raw // a number
+	}
+	switch s = strings.ToLower(strings.TrimSpace(s)); s {
+	case "none", "0":
+		return n, nil
+	case "all":
+		return protocol.ForkAllTurns, nil
+	}
+	v, err := strconv.Atoi(s)
+	if err != nil || v < 0 {
+		return 0, fmt.Errorf(`spawn_agent: fork_turns %s: expected "none", "all" or a number of turns`, raw)
+	}
+	return v, nil
 }
 
 func (s *Surface) spawn(ctx context.Context, env *tools.Env, raw json.RawMessage) tools.Result {
@@ -64,10 +97,18 @@ func (s *Surface) spawn(ctx context.Context, env *tools.Env, raw json.RawMessage
 	if strings.TrimSpace(a.Message) != "" && len(a.Items) > 0 {
 		return tools.Errorf("spawn_agent: provide either message or items, not both")
 	}
+	fork, err := a.forkTurns()
+	if err != nil {
+		return tools.Errorf("%v", err)
+	}
+	note := a.ThreadNote
+	if name := strings.TrimSpace(a.TaskName); note == nil && name != "" {
+		note = &name
+	}
 	info, err := s.a.Spawn(ctx, env.ThreadID, protocol.SpawnRequest{
 		CallID: env.CallID, Message: a.Message, Items: a.Items,
 		AgentType: a.AgentType, AgentName: a.AgentName, WorkingDirectory: a.WorkingDirectory,
-		Model: a.Model, ReasoningEffort: a.ReasoningEffort, Note: a.ThreadNote,
+		Model: a.Model, ReasoningEffort: a.ReasoningEffort, Note: note, ForkTurns: fork,
 	})
 	var bad interface{ BadInput() }
 	if res, ok := spawnError(err); ok {
