@@ -27,7 +27,10 @@ type ApprovalRequest struct {
 	Patch   string   `json:"patch,omitempty"`
 	Files   []string `json:"files,omitempty"`
 	Dir     string   `json:"dir,omitempty"`
-	Reason  string   `json:"reason,omitempty"`
+	// Host (working_directory): the [hosts.<name>] machine a project's
+	// template would send the agent to; Dir is then "<host>:".
+	Host   string `json:"host,omitempty"`
+	Reason string `json:"reason,omitempty"`
 	// Sandbox is the sandbox an approved command runs in (exec);
 	// danger-full-access under a sandboxed thread is an escalation.
 	Sandbox SandboxMode `json:"sandbox,omitempty"`

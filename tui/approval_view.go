@@ -139,6 +139,9 @@ func (r *renderer) modalParts(a *approvals, s *session, inner int) modalParts {
 	switch req.Kind {
 	case protocol.ApprovalWorkingDir:
 		title = "Allow an agent to work in another directory?"
+		if req.Host != "" {
+			title = "Allow this project's agents to run on host " + req.Host + "?"
+		}
 	case protocol.ApprovalExec:
 		title = "Allow this command?"
 	case protocol.ApprovalPatch:
@@ -180,7 +183,11 @@ func (r *renderer) modalBody(req *protocol.ApprovalRequest, inner int) []string 
 	var body []string
 	switch req.Kind {
 	case protocol.ApprovalWorkingDir:
-		for _, l := range wrap("directory: "+req.Dir, inner) {
+		what := "directory: " + req.Dir
+		if req.Host != "" {
+			what = "host: " + req.Host + " (named by a project template)"
+		}
+		for _, l := range wrap(what, inner) {
 			body = append(body, r.th.cardTitle.Render(l))
 		}
 	case protocol.ApprovalExec:

@@ -259,7 +259,7 @@ func waitEvents(ch <-chan protocol.Event) tea.Cmd {
 		if !ok {
 			return eventsMsg{closed: true}
 		}
-		batch := []protocol.Event{ev}
+		batch := []protocol.Event{visibleEvent(ev)}
 		frame := time.NewTimer(eventFrame)
 		defer frame.Stop()
 		for len(batch) < maxEventBatch {
@@ -268,7 +268,7 @@ func waitEvents(ch <-chan protocol.Event) tea.Cmd {
 				if !ok {
 					return eventsMsg{events: batch, closed: true}
 				}
-				batch = append(batch, ev)
+				batch = append(batch, visibleEvent(ev))
 			case <-frame.C:
 				return eventsMsg{events: batch}
 			}

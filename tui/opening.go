@@ -32,16 +32,16 @@ func prepare(b Backend) opened {
 	o := opened{b: b, sess: newSession()}
 	o.events, o.unsub = b.Subscribe()
 	// Every thread first: a parent's history reports on its children.
-	threads := b.Threads()
+	threads := visibleCopy(b.Threads())
 	for _, ti := range threads {
 		o.sess.ensure(ti).setStatus(ti.Status, time.Time{})
 	}
 	for _, ti := range threads {
-		if warn := o.sess.restore(o.sess.threads[ti.ID], b.History(ti.ID)); warn != "" {
+		if warn := o.sess.restore(o.sess.threads[ti.ID], visibleCopy(b.History(ti.ID))); warn != "" {
 			o.warn = warn
 		}
 	}
-	o.pending = b.PendingApprovals()
+	o.pending = visibleCopy(b.PendingApprovals())
 	return o
 }
 

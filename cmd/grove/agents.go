@@ -11,6 +11,7 @@ import (
 
 	"github.com/grovecli/grove/core/surface"
 	"github.com/grovecli/grove/core/surface/task"
+	"github.com/grovecli/grove/core/visible"
 	"github.com/grovecli/grove/templates"
 )
 
@@ -58,6 +59,10 @@ type agentRow struct {
 }
 
 func printAgents(w, errw io.Writer, cat *templates.Catalog, configured string, asJSON, expanded bool) error {
+	errw = visible.NewWriter(errw) // template files are repository content
+	if !asJSON {
+		w = visible.NewWriter(w)
+	}
 	var rows []agentRow
 	for _, t := range cat.All() {
 		r := agentRow{

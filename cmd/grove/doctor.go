@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/grovecli/grove/core/sandbox"
+	"github.com/grovecli/grove/core/visible"
 )
 
 func newDoctorCmd() *cobra.Command {
@@ -24,6 +25,7 @@ func newDoctorCmd() *cobra.Command {
 // writeDoctor prints the report: the kernel features, then what is
 // missing (or would be, where user namespaces are forbidden).
 func writeDoctor(w io.Writer, r sandbox.HostReport) {
+	w = visible.NewWriter(w) // kernel error texts and paths
 	fmt.Fprintln(w, "sandbox")
 	if r.LandlockABI > 0 {
 		what := "file access"

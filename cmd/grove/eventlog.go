@@ -49,7 +49,10 @@ func logEvent(l *slog.Logger, ev protocol.Event) {
 		a := m.Request
 		l.Info("approval requested", th, "id", a.ID, "kind", a.Kind, "command", a.Command, "dir", a.Dir, "files", len(a.Files), "reason", a.Reason, "chain", strings.Join(a.Chain, " → "))
 	case protocol.ApprovalResolvedMsg:
-		l.Info("approval resolved", th, "id", m.Request.ID, "kind", m.Request.Kind, "decision", m.Decision)
+		// A request decided by policy has no "approval requested" record
+		// (no one was asked): this one says what it was.
+		a := m.Request
+		l.Info("approval resolved", th, "id", a.ID, "kind", a.Kind, "decision", m.Decision, "command", a.Command, "dir", a.Dir, "files", len(a.Files))
 	case protocol.WarningMsg:
 		l.Warn("engine warning", th, "detail", m.Text)
 	case protocol.ErrorMsg:

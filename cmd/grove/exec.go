@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/grovecli/grove/core/logging"
+	"github.com/grovecli/grove/core/visible"
 	"github.com/grovecli/grove/protocol"
 )
 
@@ -79,6 +80,13 @@ func runExec(ctx context.Context, g *globalFlags, f *execFlags, prompt, resumeID
 	mode, err := f.mode()
 	if err != nil {
 		return err
+	}
+	// Text mode prints the model's words and progress to a terminal: as
+	// text with every control character visible. The JSON modes carry
+	// them escaped already (and -o writes the bytes as they are).
+	stderr = visible.NewWriter(stderr)
+	if mode == "" {
+		stdout = visible.NewWriter(stdout)
 	}
 	schema, err := f.schema()
 	if err != nil {

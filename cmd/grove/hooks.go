@@ -14,6 +14,8 @@ import (
 	"github.com/grovecli/grove/core/engine"
 	"github.com/grovecli/grove/core/hooks"
 	"github.com/grovecli/grove/core/tools"
+	"github.com/grovecli/grove/core/visible"
+	"github.com/grovecli/grove/protocol"
 )
 
 // codexHome is $CODEX_HOME or ~/.codex.
@@ -50,18 +52,21 @@ func discoverHooks(cfg *config.Config, cwd string) (hooks.Set, error) {
 	}, st), nil
 }
 
-// newHookRunner runs set's active hooks with the scrubbed environment.
-func newHookRunner(set hooks.Set, bypass bool) *hooks.Runner {
+// newHookRunner runs set's active hooks with the scrubbed environment,
+// in the session's sandbox (policy) unless a hook's [hooks.state] table
+// says `grove_sandbox = "none"`.
+func newHookRunner(set hooks.Set, bypass bool, policy protocol.SandboxPolicy) *hooks.Runner {
 	active := set.Active(bypass)
 	if len(active) == 0 {
 		return nil
 	}
-	return hooks.NewRunner(active, hooks.Options{Env: tools.HookEnv, ProjectDir: set.ProjectRoot})
+	return hooks.NewRunner(active, hooks.Options{Env: tools.HookEnv, ProjectDir: set.ProjectRoot, Sandbox: policy})
 }
 
 // reportHooks says, for a headless run, which hooks were skipped and why
 // (naming each file) and what could not be read. Never silent.
 func reportHooks(w io.Writer, set hooks.Set, bypass bool) {
+	w = visible.NewWriter(w) // commands and paths come from hook files
 	for _, m := range set.Warnings {
 		fmt.Fprintf(w, "grove: hooks: %s\n", m)
 	}
@@ -150,6 +155,7 @@ func hookRows(set hooks.Set) []hookRow {
 }
 
 func printHooks(w io.Writer, set hooks.Set) {
+	w = visible.NewWriter(w) // commands, matchers and paths come from hook files
 	if len(set.Hooks) == 0 {
 		fmt.Fprintln(w, "no hooks found")
 	}
@@ -201,7 +207,7 @@ need the project trusted ([projects."<root>"] trust_level = "trusted").`,
 				return err
 			}
 			for _, h := range pick {
-				fmt.Fprintf(cmd.OutOrStdout(), "trusted: %s %q (%s)\n", h.Event, h.Command, h.File)
+				fmt.Fprintf(visible.NewWriter(cmd.OutOrStdout()), "trusted: %s %q (%s)\n", h.Event, h.Command, h.File)
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "recorded %d review(s) in %s\n", len(pick), path)
 			return nil

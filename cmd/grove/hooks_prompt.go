@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/term"
 
 	"github.com/grovecli/grove/core/hooks"
+	"github.com/grovecli/grove/core/visible"
 )
 
 // reviewHooksBeforeTUI asks once, before the full screen starts, whether
@@ -34,6 +35,9 @@ func askHookReview(pending []hooks.Hook, configPath string, in io.Reader, out io
 	if len(pending) == 0 {
 		return false
 	}
+	// The commands come from hook files a repository (and so a model) may
+	// have written: `\r\x1b[K` must not erase what is being trusted.
+	out = visible.NewWriter(out)
 	fmt.Fprintf(out, "grove found %d hook(s) that would run commands as you, outside the sandbox, and were not reviewed:\n%s", len(pending), hookSummary(pending))
 	fmt.Fprint(out, "Trust them (recorded in "+configPath+")? [y/N] ")
 	line, _ := bufio.NewReader(in).ReadString('\n')

@@ -61,7 +61,12 @@ func TestExecRefusesUntrustedProjectHooks(t *testing.T) {
 func TestHooksTrustThenRun(t *testing.T) {
 	hookEnv(t)
 	home := t.TempDir()
-	logDir := t.TempDir()
+	// Hooks run in the session's sandbox (workspace-write): the log goes
+	// to a writable root, the temp dir.
+	logDir := filepath.Join(os.Getenv("TMPDIR"), "hooklog")
+	if err := os.Mkdir(logDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	hooksJSON := `{"hooks":{"UserPromptSubmit":[{"hooks":[{"type":"command","command":"cat >> ` + logDir + `/prompt.json; echo >> ` + logDir + `/prompt.json"}]}]}}`
 	proj := hookProject(t, hooksJSON)
 	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte("[projects."+quote(proj)+"]\ntrust_level = \"trusted\"\n"), 0o600); err != nil {

@@ -53,7 +53,7 @@ func TestDebugLogHasNoSecrets(t *testing.T) {
 		t.Fatal(err)
 	}
 	logText := string(b)
-	for _, want := range []string{`"msg":"approval requested"`, `"msg":"approval resolved"`, `"msg":"status"`, `"msg":"shutdown: done"`, `"msg":"engine shutdown: event bus closed"`, `[REDACTED]`, `unknown key`} {
+	for _, want := range []string{`"msg":"approval resolved"`, `"msg":"status"`, `"msg":"shutdown: done"`, `"msg":"engine shutdown: event bus closed"`, `[REDACTED]`, `unknown key`} {
 		if !strings.Contains(logText, want) {
 			t.Errorf("log lacks %s:\n%s", want, logText)
 		}
@@ -72,7 +72,7 @@ func TestDebugLogHasNoSecrets(t *testing.T) {
 		}
 	}
 	// --debug mirrors the JSON records to stderr in headless mode.
-	if !strings.Contains(errOut, `"msg":"approval requested"`) {
+	if !strings.Contains(errOut, `"msg":"approval resolved"`) {
 		t.Errorf("--debug did not mirror the log to stderr:\n%s", errOut)
 	}
 	for _, line := range strings.Split(strings.TrimSpace(logText), "\n") {

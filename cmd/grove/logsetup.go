@@ -14,6 +14,7 @@ import (
 	"github.com/grovecli/grove/core/config"
 	"github.com/grovecli/grove/core/logging"
 	"github.com/grovecli/grove/core/shellenv"
+	"github.com/grovecli/grove/core/visible"
 )
 
 // ownsScreen reports whether cmd runs the TUI, which owns the terminal:
@@ -28,7 +29,7 @@ func ownsScreen(cmd *cobra.Command) bool {
 func startLogging(cmd *cobra.Command, g *globalFlags) {
 	g.warnOut = nil
 	if !ownsScreen(cmd) {
-		g.warnOut = cmd.ErrOrStderr()
+		g.warnOut = visible.NewWriter(cmd.ErrOrStderr())
 	}
 	home, err := config.Home()
 	if err != nil {
@@ -40,7 +41,7 @@ func startLogging(cmd *cobra.Command, g *globalFlags) {
 		// different goroutines: one lock keeps their lines whole.
 		w := &lockedWriter{w: cmd.ErrOrStderr()}
 		cmd.SetErr(w)
-		g.warnOut = w
+		g.warnOut = visible.NewWriter(w)
 		o.Mirror = w
 	}
 	l, err := logging.Open(home, o)

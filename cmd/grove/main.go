@@ -9,6 +9,7 @@ import (
 
 	"github.com/grovecli/grove/core/logging"
 	"github.com/grovecli/grove/core/sandbox"
+	"github.com/grovecli/grove/core/visible"
 )
 
 func main() {
@@ -17,7 +18,7 @@ func main() {
 	// Commands (escalated ones too) must not read grove's /proc files:
 	// its environment holds the provider key.
 	if err := sandbox.HardenProcess(); err != nil {
-		fmt.Fprintln(os.Stderr, "grove:", err)
+		fmt.Fprintln(os.Stderr, "grove:", visible.Text(err.Error()))
 		os.Exit(1)
 	}
 	code := run()
@@ -43,12 +44,13 @@ func run() int {
 	var ee exitError
 	if errors.As(err, &ee) {
 		if ee.msg != "" {
-			fmt.Fprintln(os.Stderr, "grove:", ee.msg)
+			fmt.Fprintln(os.Stderr, "grove:", visible.Text(ee.msg))
 		}
 		return ee.code
 	}
 	logging.L().Error("command failed", "err", err)
-	fmt.Fprintln(os.Stderr, "grove:", err)
+	// An error may quote a path, a file's content or the model's words.
+	fmt.Fprintln(os.Stderr, "grove:", visible.Text(err.Error()))
 	return 1
 }
 

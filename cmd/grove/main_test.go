@@ -170,7 +170,7 @@ func TestExecJSONEventsAndStdinPrompt(t *testing.T) {
 		}
 		types[protocol.EventType(ev["type"].(string))]++
 	}
-	for _, want := range []protocol.EventType{protocol.EventTurnStarted, protocol.EventMessageDelta, protocol.EventMessage, protocol.EventToolCallBegin, protocol.EventExecOutputDelta, protocol.EventToolCallEnd, protocol.EventApprovalRequested, protocol.EventStatusChanged, protocol.EventBackground, protocol.EventTurnCompleted} {
+	for _, want := range []protocol.EventType{protocol.EventTurnStarted, protocol.EventMessageDelta, protocol.EventMessage, protocol.EventToolCallBegin, protocol.EventExecOutputDelta, protocol.EventToolCallEnd, protocol.EventApprovalResolved, protocol.EventStatusChanged, protocol.EventBackground, protocol.EventTurnCompleted} {
 		if types[want] == 0 {
 			t.Errorf("no %s event (got %v)", want, types)
 		}

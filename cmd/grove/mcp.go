@@ -17,6 +17,7 @@ import (
 	"github.com/grovecli/grove/core/engine"
 	"github.com/grovecli/grove/core/mcp"
 	"github.com/grovecli/grove/core/tools"
+	"github.com/grovecli/grove/core/visible"
 )
 
 // liveMCP holds every MCP manager this process started, so main can stop
@@ -193,10 +194,10 @@ func runMCPList(g *globalFlags, asJSON bool, w io.Writer) error {
 	if path := mcp.FindProjectFile(cwd); path != "" {
 		servers, _, warns, err := mcp.LoadProjectFile(path)
 		for _, w := range warns {
-			fmt.Fprintln(os.Stderr, "grove: warning:", w)
+			fmt.Fprintln(os.Stderr, "grove: warning:", visible.Text(w))
 		}
 		if err != nil {
-			fmt.Fprintln(os.Stderr, "grove: warning:", err)
+			fmt.Fprintln(os.Stderr, "grove: warning:", visible.Text(err.Error()))
 		}
 		for name, s := range servers {
 			if _, dup := cfg.MCPServers[name]; !dup {
@@ -214,7 +215,7 @@ func runMCPList(g *globalFlags, asJSON bool, w io.Writer) error {
 		fmt.Fprintln(w, "no MCP servers configured (add one with grove mcp add)")
 		return nil
 	}
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	tw := tabwriter.NewWriter(visible.NewWriter(w), 0, 4, 2, ' ', 0) // .mcp.json is repository content
 	fmt.Fprintln(tw, "NAME\tTRANSPORT\tENABLED\tTARGET\tSOURCE")
 	for _, e := range out {
 		target := e.Server.URL

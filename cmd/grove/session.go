@@ -19,11 +19,13 @@ import (
 	"github.com/grovecli/grove/core/logging"
 	"github.com/grovecli/grove/core/mcp"
 	"github.com/grovecli/grove/core/model"
+	"github.com/grovecli/grove/core/sandbox"
 	"github.com/grovecli/grove/core/shellenv"
 	"github.com/grovecli/grove/core/surface"
 	"github.com/grovecli/grove/core/surface/inbox"
 	"github.com/grovecli/grove/core/surface/sessions"
 	"github.com/grovecli/grove/core/surface/task"
+	"github.com/grovecli/grove/core/tools"
 	"github.com/grovecli/grove/protocol"
 	"github.com/grovecli/grove/rollout"
 	"github.com/grovecli/grove/templates"
@@ -266,13 +268,18 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 		registerScratch(sessionsHome)
 	}
 	warnings := append([]string(nil), cfg.Warnings...)
+	// The login snapshot is taken now, before a command of this session
+	// runs, and not at all when a profile lies in a writable root.
+	if w := tools.PrepareLoginEnvironment(loginRoots(cfg.SandboxPolicy(), cwd)); w != "" {
+		warnings = append(warnings, w)
+	}
 	catalog := templates.Load(templates.Dirs{Cwd: cwd, GroveHome: cfg.Home, UserHome: userHome(), AgentsDir: cfg.SubagentAgentsDir()}, templates.Options{ModelAliases: cfg.Agents.ModelAliases})
 	modelName := prov.Model
 	hookSet, err := discoverHooks(cfg, cwd)
 	if err != nil {
 		return nil, err
 	}
-	hookRunner := newHookRunner(hookSet, o.bypassHookTrust)
+	hookRunner := newHookRunner(hookSet, o.bypassHookTrust, cfg.SandboxPolicy())
 	skillCat := discoverSkills(cwd)
 	for _, w := range skillCat.Warnings {
 		warnings = append(warnings, "skills: "+w)
@@ -463,6 +470,15 @@ func taskOptions(cfg *config.Config) task.Options {
 		Disabled: !cfg.SubagentsEnabled(),
 		Defaults: task.Defaults{MaxTurns: turns, MaxTime: time.Duration(timeout) * time.Second},
 	}
+}
+
+// loginRoots are the directories a sandboxed command can write in this
+// project — the workspace-write roots whatever this session's mode: a
+// profile a sandboxed command of an earlier session wrote must not run
+// now (the temp dir and /dev/shm are roots of every sandbox).
+func loginRoots(policy protocol.SandboxPolicy, cwd string) []string {
+	policy.Mode = protocol.SandboxWorkspaceWrite
+	return append(sandbox.WritableRoots(policy, cwd), "/dev/shm")
 }
 
 // surfaceFactories are the delegation tool surfaces a session offers.

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/grovecli/grove/core/config"
+	"github.com/grovecli/grove/core/visible"
 	"github.com/grovecli/grove/rollout"
 	"github.com/grovecli/grove/tui"
 )
@@ -83,7 +84,8 @@ func printSessions(w io.Writer, entries []rollout.IndexEntry, more, asJSON bool,
 		fmt.Fprintln(w, "no sessions yet: run `grove` or `grove exec \"…\"` to start one")
 		return nil
 	}
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	// The prompt, note and cwd are the model's and the user's words.
+	tw := tabwriter.NewWriter(visible.NewWriter(w), 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tUPDATED\tAGENTS\tCWD\tPROMPT / NOTE")
 	for _, e := range entries {
 		title := e.ThreadName

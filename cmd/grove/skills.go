@@ -9,6 +9,7 @@ import (
 
 	"github.com/grovecli/grove/core/config"
 	"github.com/grovecli/grove/core/skills"
+	"github.com/grovecli/grove/core/visible"
 )
 
 // discoverSkills finds the skills for a session in cwd.
@@ -61,6 +62,7 @@ body loads when you mention it as $name or the agent reads its SKILL.md.`,
 }
 
 func printSkills(w io.Writer, c skills.Catalog) {
+	w = visible.NewWriter(w) // skill names and descriptions are repository content
 	if len(c.Skills) == 0 {
 		fmt.Fprintln(w, "no skills found")
 	}

@@ -423,7 +423,10 @@ func TestTmuxEscalationYolo(t *testing.T) {
 			return modeltest.Reply{ToolCalls: []modeltest.ToolCall{{ID: "c1", Name: "exec_command",
 				Arguments: `{"cmd":"touch escalated","sandbox_permissions":"require_escalated","justification":"writes outside the workspace"}`}}}
 		}
-		return modeltest.Reply{Text: "Done outside the sandbox."}
+		// Not "outside the sandbox": the test waits for that phrase (the
+		// modal's badge) to leave the screen, and the answer may already
+		// be there by then (the login snapshot is taken at start now).
+		return modeltest.Reply{Text: "Done, escalated."}
 	})
 	work, home := t.TempDir(), t.TempDir()
 	env := "env OPENAI_API_KEY=sk-test OPENAI_BASE_URL=" + srv.URL() + " GROVE_HOME=" + home + " TMPDIR=" + t.TempDir()

@@ -11,6 +11,7 @@ import (
 
 	"github.com/grovecli/grove/core/demo"
 	"github.com/grovecli/grove/core/pricing"
+	"github.com/grovecli/grove/core/visible"
 	"github.com/grovecli/grove/protocol"
 	"github.com/grovecli/grove/rollout"
 	"github.com/grovecli/grove/tui"
@@ -197,7 +198,7 @@ func runTUI(ctx context.Context, g *globalFlags, prompt string, start tuiStart) 
 	}
 	// The screen is restored: leave the last answer and the way back in
 	// the terminal's scrollback.
-	if perr := exit.Print(os.Stdout); err == nil {
+	if perr := exit.Print(visible.NewWriter(os.Stdout)); err == nil {
 		err = perr
 	}
 	return err

@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/grovecli/grove/core/sandbox"
 	"github.com/grovecli/grove/protocol"
 )
 
@@ -97,10 +98,12 @@ func (e *Engine) requestApproval(ctx context.Context, t, route *Thread, req prot
 		return protocol.DecisionApprovedForSession, nil
 	}
 	if e.opts.Headless || e.nonInteractive(t) {
-		d := e.headlessDecision(req)
-		r := req
-		t.publish(protocol.NewEvent(t.id, "", protocol.ApprovalRequestedMsg{Request: r}))
-		t.publish(protocol.NewEvent(t.id, "", protocol.ApprovalResolvedMsg{Request: r, Decision: d}))
+		// Decided here, by policy: only the decision is published. A
+		// request event would reach the app-server's and ACP's clients as a
+		// question whose answer nobody reads (a sessions child, a Task
+		// agent that never asks, a headless run).
+		d := e.headlessDecision(t, req)
+		t.publish(protocol.NewEvent(t.id, "", protocol.ApprovalResolvedMsg{Request: req, Decision: d}))
 		if !d.Approved() && req.Kind != protocol.ApprovalWorkingDir {
 			// Tell the model why, in words it can act on.
 			return d, e.noApproverError(t)
@@ -133,11 +136,32 @@ func (e *Engine) requestApproval(ctx context.Context, t, route *Thread, req prot
 	}
 }
 
-func (e *Engine) headlessDecision(req protocol.ApprovalRequest) protocol.ReviewDecision {
-	if req.Kind == protocol.ApprovalWorkingDir && (e.opts.ApproveWorkdirs || e.ApprovalPolicy() == protocol.ApprovalNever) {
+// headlessDecision decides a request no one can answer. A working
+// directory is approved when the user said so (--approve-workdirs), and
+// under approval_policy = "never" only when it widens nothing: a child's
+// writable roots come from its working directory, so one outside the
+// asking thread's roots (issue 31 item 9: the child wrote ~/.bashrc) needs
+// a person's yes, and with nobody to ask it is no.
+func (e *Engine) headlessDecision(t *Thread, req protocol.ApprovalRequest) protocol.ReviewDecision {
+	if req.Kind != protocol.ApprovalWorkingDir || req.Host != "" {
+		return protocol.DecisionDenied // a host a project names needs a person
+	}
+	if e.opts.ApproveWorkdirs || e.ApprovalPolicy() == protocol.ApprovalNever && !widensRoots(t, req.Dir) {
 		return protocol.DecisionApproved
 	}
 	return protocol.DecisionDenied
+}
+
+// widensRoots reports whether a child of t working in dir could write
+// where t cannot: t is workspace-write and dir is outside its roots.
+func widensRoots(t *Thread, dir string) bool {
+	t.mu.Lock()
+	policy, cwd := t.sandbox, t.cwd
+	t.mu.Unlock()
+	if policy.Mode != protocol.SandboxWorkspaceWrite {
+		return false // read-only writes nowhere; full access everywhere already
+	}
+	return sandbox.CheckWritable(policy, cwd, dir) != nil
 }
 
 func (b *approvalBroker) remove(id string) *pendingApproval {

@@ -304,21 +304,35 @@ func TestHeadlessWorkdirApprovalPolicy(t *testing.T) {
 		name    string
 		mut     func(*Options)
 		wantErr string
+		dir     string
 	}{
-		{"denied by default", func(o *Options) { o.Headless = true }, "--approve-workdirs"},
-		{"approve flag", func(o *Options) { o.Headless, o.ApproveWorkdirs = true, true }, ""},
-		{"policy never", func(o *Options) { o.Headless, o.ApprovalPolicy = true, protocol.ApprovalNever }, ""},
+		{"denied by default", func(o *Options) { o.Headless = true }, "--approve-workdirs", "sub"},
+		{"approve flag", func(o *Options) { o.Headless, o.ApproveWorkdirs = true, true }, "", "sub"},
+		{"policy never", func(o *Options) { o.Headless, o.ApprovalPolicy = true, protocol.ApprovalNever }, "", "sub"},
+		// Issue 31 item 9: under never + workspace-write a directory
+		// outside the writable roots was approved and the child wrote
+		// there; inside them it still is.
+		{"policy never, workspace-write, inside the roots", func(o *Options) {
+			o.Headless, o.ApprovalPolicy, o.Sandbox = true, protocol.ApprovalNever, protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite}
+		}, "", "sub"},
+		{"policy never, workspace-write, outside the roots", func(o *Options) {
+			o.Headless, o.ApprovalPolicy, o.Sandbox = true, protocol.ApprovalNever, protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite}
+		}, "outside this agent's writable roots", "../home"},
+		{"policy never, full access, outside", func(o *Options) { o.Headless, o.ApprovalPolicy = true, protocol.ApprovalNever }, "", "../home"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			env := newEnv(t, script{
 				"root": func(_ context.Context, tn turn) (model.Response, error) {
 					if tn.rounds == 0 {
-						return calls(toolCall("s", "spawn_agent", map[string]any{"message": "x", "working_directory": "sub"})), nil
+						return calls(toolCall("s", "spawn_agent", map[string]any{"message": "x", "working_directory": tc.dir})), nil
 					}
 					return text("done"), nil
 				},
 				"default": func(context.Context, turn) (model.Response, error) { return text("child"), nil },
 			}, tc.mut)
+			// The temp dir (a writable root) inside the project, so that
+			// ../home is outside every root.
+			t.Setenv("TMPDIR", filepath.Join(env.cwd, "sub"))
 			env.send("go")
 			env.rootFinal(1)
 			out := env.toolOutput("s")

@@ -150,6 +150,10 @@ func (e *Engine) spawn(ctx context.Context, r spawnRequest) (*Thread, error) {
 			e.releaseSlot()
 			return nil, fmt.Errorf("agent_type %s runs on host %q (its template says host: %s): %w", agentType, tpl.Host, tpl.Host, err)
 		}
+		if err := e.approveTemplateHost(ctx, caller, tpl); err != nil {
+			e.releaseSlot()
+			return nil, err
+		}
 		spec.host = tpl.Host
 	}
 	if r.child != nil {
@@ -254,6 +258,9 @@ func (e *Engine) approveWorkdir(ctx context.Context, caller *Thread, dir, agentT
 		return nil
 	case protocol.DecisionAbort:
 		return &WorkdirRefusedError{Detail: "rejected: the user aborted the working_directory change to " + dir}
+	}
+	if e.ApprovalPolicy() == protocol.ApprovalNever && widensRoots(caller, dir) {
+		return &WorkdirRefusedError{Detail: fmt.Sprintf("rejected: working_directory %s is outside this agent's writable roots, and under approval_policy = never no one can approve it; spawn inside %s (or without working_directory)", dir, from)}
 	}
 	if e.opts.Headless {
 		return &WorkdirRefusedError{Detail: fmt.Sprintf("rejected: working_directory %s differs from %s and no one can approve it in this headless session (run grove exec with --approve-workdirs, or spawn without working_directory)", dir, from)}

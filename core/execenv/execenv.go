@@ -14,6 +14,7 @@ import (
 	"io/fs"
 	"time"
 
+	"github.com/grovecli/grove/core/sandbox"
 	"github.com/grovecli/grove/protocol"
 )
 
@@ -34,7 +35,10 @@ type ExecRequest struct {
 	// come from it and the policy, never from Dir.
 	Cwd string `json:"cwd"`
 	// Dir is the directory the command runs in (default Cwd).
-	Dir    string                 `json:"dir,omitempty"`
+	Dir string `json:"dir,omitempty"`
+	// DirPin is Dir as it was checked and shown for approval (this
+	// machine only): the command starts there or not at all.
+	DirPin *sandbox.DirPin        `json:"-"`
 	Env    []string               `json:"env,omitempty"`
 	Stdin  []byte                 `json:"stdin,omitempty"` // nil: /dev/null
 	Policy protocol.SandboxPolicy `json:"policy"`
@@ -136,6 +140,11 @@ type PatchRequest struct {
 	// and Edit): the same pinning, sandbox check, approval and atomic,
 	// all-or-nothing write as a patch, without the patch grammar.
 	Writes []FileWrite `json:"writes,omitempty"`
+	// ApprovedPaths are the resolved paths the user approved (a check's
+	// PatchResult.NeedApproval): with Outside, an apply writes outside the
+	// roots only those — a directory swapped for a symlink while the
+	// question was open makes it refuse, not write elsewhere.
+	ApprovedPaths []string `json:"approved_paths,omitempty"`
 }
 
 // FileWrite replaces one file's whole content. Old is what the file held
@@ -155,6 +164,9 @@ type PatchResult struct {
 	// Outside says, per offending path, why it is outside the writable
 	// roots; empty when every path is inside.
 	Outside []string `json:"outside,omitempty"`
+	// NeedApproval are the resolved paths behind Outside: what approving
+	// the patch approves, and nothing else.
+	NeedApproval []string `json:"need_approval,omitempty"`
 	// Report and Summary describe an applied patch (the model's text and
 	// the UI's line).
 	Report  string `json:"report,omitempty"`

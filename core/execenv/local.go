@@ -118,7 +118,7 @@ func (Local) Start(ctx context.Context, req ExecRequest) (Process, error) {
 		return nil, err
 	}
 	proc, err := sandbox.Start(sandbox.StartRequest{
-		Policy: req.Policy, Cwd: req.Cwd, Dir: req.Dir, Argv: req.Argv, Env: req.Env, Stdin: stdin, Out: pw,
+		Policy: req.Policy, Cwd: req.Cwd, Dir: req.Dir, DirPin: req.DirPin, Argv: req.Argv, Env: req.Env, Stdin: stdin, Out: pw,
 	})
 	_ = pw.Close() // the child holds its copy
 	if stdin != nil {

@@ -158,7 +158,15 @@ func TestLocalApplyPatchChecksBeforeWriting(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(outside, "o.txt")); !errors.Is(err, fs.ErrNotExist) {
 		t.Fatal("an unapproved write outside the roots landed")
 	}
-	res, err = NewLocal().ApplyPatch(ctx, PatchRequest{Cwd: cwd, Input: out, Policy: ws, Apply: true, Outside: true})
+	// Approval covers the resolved paths the check showed, and no others.
+	if _, err := NewLocal().ApplyPatch(ctx, PatchRequest{Cwd: cwd, Input: out, Policy: ws, Apply: true, Outside: true}); err == nil || !strings.Contains(err.Error(), "was not approved") {
+		t.Fatalf("approved without the paths: %v", err)
+	}
+	chk, _ := NewLocal().ApplyPatch(ctx, PatchRequest{Cwd: cwd, Input: out, Policy: ws})
+	if len(chk.NeedApproval) != 1 || chk.NeedApproval[0] != filepath.Join(outside, "o.txt") {
+		t.Fatalf("need approval %q", chk.NeedApproval)
+	}
+	res, err = NewLocal().ApplyPatch(ctx, PatchRequest{Cwd: cwd, Input: out, Policy: ws, Apply: true, Outside: true, ApprovedPaths: chk.NeedApproval})
 	if err != nil || !res.Applied {
 		t.Fatalf("approved outside = %+v, %v", res, err)
 	}

@@ -28,7 +28,7 @@ func startTTY(ctx context.Context, req ExecRequest) (Process, error) {
 		return nil, fmt.Errorf("size the pseudo-terminal: %w", err)
 	}
 	proc, err := sandbox.Start(sandbox.StartRequest{
-		Policy: req.Policy, Cwd: req.Cwd, Dir: req.Dir, Argv: req.Argv, Env: req.Env,
+		Policy: req.Policy, Cwd: req.Cwd, Dir: req.Dir, DirPin: req.DirPin, Argv: req.Argv, Env: req.Env,
 		Stdin: slave, Out: slave, TTY: true,
 	})
 	// The command holds its copies: its end closes the last one, and the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/grovecli/grove/core/sandbox"
@@ -36,6 +37,7 @@ func (Local) ApplyPatch(ctx context.Context, req PatchRequest) (PatchResult, err
 			res.Files = append(res.Files, DisplayPath(req.Cwd, path))
 			if err := sandbox.CheckWritable(req.Policy, req.Cwd, path); err != nil {
 				res.Outside = append(res.Outside, err.Error())
+				res.NeedApproval = appendNew(res.NeedApproval, pins.Resolved(path))
 			}
 		}
 	}
@@ -43,8 +45,19 @@ func (Local) ApplyPatch(ctx context.Context, req PatchRequest) (PatchResult, err
 		// The tree changed between pinning and checking.
 		res.Outside = append(res.Outside, fmt.Sprintf("%s is outside the writable roots of this sandbox", strings.Join(pinnedOutside, ", ")))
 	}
+	for _, p := range pinnedOutside {
+		res.NeedApproval = appendNew(res.NeedApproval, p)
+	}
 	if !req.Apply || (len(res.Outside) > 0 && !req.Outside) {
 		return res, nil
+	}
+	if len(res.Outside) > 0 {
+		// Approved: exactly the paths the user saw, resolved the same way.
+		for _, p := range res.NeedApproval {
+			if !slices.Contains(req.ApprovedPaths, p) {
+				return PatchResult{}, fmt.Errorf("%s was not approved (approved: %s): the files changed while waiting for approval", p, strings.Join(req.ApprovedPaths, ", "))
+			}
+		}
 	}
 	if err := ctx.Err(); err != nil {
 		return res, err
@@ -150,4 +163,12 @@ func DisplayPath(cwd, p string) string {
 		}
 	}
 	return p
+}
+
+// appendNew appends p unless list holds it.
+func appendNew(list []string, p string) []string {
+	if p == "" || slices.Contains(list, p) {
+		return list
+	}
+	return append(list, p)
 }

@@ -122,6 +122,7 @@ func Discover(l Locations, st State) Set {
 			h.Files = namedFiles(h.Command, l.Cwd, root)
 			h.FilesHash = filesHash(h.Files)
 			h.Trust = st.trustOf(h, projectTrusted)
+			h.Unsandboxed = st.unsandboxed(h.Key)
 			set.Hooks = append(set.Hooks, h)
 		}
 	}

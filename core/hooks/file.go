@@ -47,6 +47,9 @@ type Hook struct {
 	Files     []string
 	FilesHash string
 	Trust     Trust
+	// Unsandboxed: the user said this hook runs outside the sandbox
+	// (`grove_sandbox = "none"` in its [hooks.state] table).
+	Unsandboxed bool
 }
 
 // handlerDecl is one entry of a group's "hooks" list (Codex's

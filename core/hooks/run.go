@@ -6,12 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/grovecli/grove/core/logging"
+	"github.com/grovecli/grove/protocol"
 )
 
 // MaxOutput bounds what is kept of a hook's stdout and of its stderr.
@@ -25,6 +25,10 @@ type Options struct {
 	// ProjectDir is exported to hooks as CLAUDE_PROJECT_DIR (the
 	// variable Claude Code's hook files use to find their scripts).
 	ProjectDir string
+	// Sandbox is the policy hooks run under (the session's); a hook the
+	// user marked `grove_sandbox = "none"` runs outside it. Zero:
+	// workspace-write in the session's cwd.
+	Sandbox protocol.SandboxPolicy
 	// Shell runs each command as `<Shell> -c <command>` ($SHELL, else
 	// /bin/sh). Codex passes -lc; grove's Env is already the login
 	// environment (the snapshot exec_command uses), so the profile is not
@@ -125,9 +129,9 @@ func (r *Runner) run(ctx context.Context, ev Event, inputs []string, stdin []byt
 	return out
 }
 
-// runOne runs one command with the event on stdin, in its own process
-// group, killed at its timeout or when ctx ends; outside any sandbox (a
-// hook acts for the user) but with the scrubbed environment.
+// runOne runs one command with the event on stdin through the sandbox
+// helper (proc.go), its tree killed at its timeout or when ctx ends, with
+// the scrubbed environment.
 func (r *Runner) runOne(ctx context.Context, h Hook, stdin []byte, cwd string) result {
 	start := time.Now()
 	if h.Scope != ScopeManaged && filesHash(h.Files) != h.FilesHash {
@@ -137,7 +141,6 @@ func (r *Runner) runOne(ctx context.Context, h Hook, stdin []byte, cwd string) r
 	}
 	ctx, cancel := context.WithTimeout(ctx, h.Timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, r.opts.Shell, "-c", h.Command)
 	var env []string
 	if r.opts.Env != nil {
 		env = r.opts.Env()
@@ -145,29 +148,30 @@ func (r *Runner) runOne(ctx context.Context, h Hook, stdin []byte, cwd string) r
 	if r.opts.ProjectDir != "" {
 		env = append(env, "CLAUDE_PROJECT_DIR="+r.opts.ProjectDir)
 	}
-	cmd.Env = env
-	cmd.Dir = cwd // the session's, as Codex
-	cmd.Stdin = bytes.NewReader(stdin)
+	if cwd == "" {
+		cwd, _ = os.Getwd()
+	}
 	stdout, stderr := &boundedBuffer{max: MaxOutput}, &boundedBuffer{max: MaxOutput}
-	cmd.Stdout, cmd.Stderr = stdout, stderr
-	ownGroup(cmd)
-	// A hook that leaves a child holding its output open must not hold
-	// the agent: after exit (or kill) its pipes get this long.
-	cmd.WaitDelay = 2 * time.Second
-	err := cmd.Run()
-	res := result{hook: h, exitCode: -1, stdout: stdout.String(), stderr: stderr.String(), duration: time.Since(start)}
-	var ee *exec.ExitError
+	res := result{hook: h, exitCode: -1}
+	// In the session's working directory, as Codex; the sandbox's
+	// writable roots come from it too.
+	run, err := startHook(r.policyFor(h), cwd, []string{r.opts.Shell, "-c", h.Command}, env, stdin, stdout, stderr)
+	if err != nil {
+		res.err = fmt.Errorf("hook not started: %w", err)
+		res.duration = time.Since(start)
+		return res
+	}
+	code, err := run.wait(ctx)
+	res.stdout, res.stderr, res.duration = stdout.String(), stderr.String(), time.Since(start)
 	switch {
 	case ctx.Err() == context.DeadlineExceeded:
 		res.err = fmt.Errorf("hook timed out after %s", h.Timeout)
 	case ctx.Err() != nil:
 		res.err = errors.New("hook cancelled: the turn was interrupted")
-	case errors.As(err, &ee):
-		res.exitCode = ee.ExitCode()
 	case err != nil:
 		res.err = err
 	default:
-		res.exitCode = 0
+		res.exitCode = code
 	}
 	// The debug log keeps every run (never the hook's output: it may
 	// carry what the hook read).

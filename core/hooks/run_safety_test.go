@@ -48,23 +48,49 @@ func TestMatchingHooksRunConcurrently(t *testing.T) {
 }
 
 // A hook past its timeout is killed with what it started, and said so.
+// The child is found by its command line: in its own PID namespace the
+// hook's `$!` is not a pid of this one.
 func TestTimeoutKillsProcessGroup(t *testing.T) {
-	js := `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","timeout":1,"command":"sleep 60 & echo $! > child.pid; wait"}]}]}}`
+	js := `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","timeout":1,"command":"sleep 6011 & touch started; wait"}]}]}}`
 	r, home := runnerFor(t, js, testEnv)
 	o := r.PreToolUse(context.Background(), testContext(home), bash(t))
 	if o.Block || len(o.Notes) != 1 || !strings.Contains(o.Notes[0], "hook timed out after 1s") {
 		t.Fatalf("outcome %+v", o)
 	}
-	b, err := os.ReadFile(filepath.Join(home, "child.pid"))
-	if err != nil {
-		t.Fatal(err)
+	if _, err := os.Stat(filepath.Join(home, "started")); err != nil {
+		t.Fatal("the hook never started its child")
 	}
-	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
-	// SIGKILL went to the group; wait for the kernel to finish the child.
-	testkit.Eventually(t, fmt.Sprintf("the hook's child %d to end", pid), func() bool {
-		stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-		return err != nil || strings.Contains(string(stat), ") Z ")
-	})
+	waitGone(t, "sleep\x006011")
+}
+
+// waitGone waits until no process's command line holds tok (its
+// arguments joined by NUL).
+func waitGone(t *testing.T, tok string) {
+	t.Helper()
+	testkit.Eventually(t, fmt.Sprintf("no process running %q", tok), func() bool { return len(processesWith(tok)) == 0 },
+		func() string { return fmt.Sprint("still running: ", processesWith(tok)) })
+}
+
+// processesWith lists the pids (of this PID namespace) whose command line
+// holds tok and that are not zombies.
+func processesWith(tok string) []int {
+	ents, _ := os.ReadDir("/proc")
+	var out []int
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		cl, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+		if err != nil || !strings.Contains(string(cl)+"\x00", tok+"\x00") {
+			continue
+		}
+		if st, _ := os.ReadFile("/proc/" + e.Name() + "/stat"); strings.Contains(string(st), ") Z ") {
+			continue
+		}
+		out = append(out, pid)
+	}
+	return out
 }
 
 // Interrupting the turn cancels its hooks.

@@ -17,6 +17,10 @@ type HookState struct {
 	// FilesHash is grove's fingerprint of the project files the command
 	// names, recorded with the review (files.go); Codex does not write it.
 	FilesHash string `toml:"grove_files_hash"`
+	// Sandbox is grove's per-hook choice of where the hook runs:
+	// "" or "session" (the session's sandbox, like the agent's commands)
+	// or "none" (outside it, as the user). Codex does not write it.
+	Sandbox string `toml:"grove_sandbox"`
 }
 
 // State is what the configuration says about trust: reviewed hooks and
@@ -75,6 +79,12 @@ func LoadState(files ...string) (State, error) {
 // ProjectTrusted reports whether root is `trust_level = "trusted"`.
 func (s State) ProjectTrusted(root string) bool {
 	return s.Projects[filepath.Clean(root)] == "trusted"
+}
+
+// unsandboxed reports whether the user let hook key run outside the
+// sandbox (`grove_sandbox = "none"`); any other value keeps it inside.
+func (s State) unsandboxed(key string) bool {
+	return strings.EqualFold(s.Hooks[key].Sandbox, "none")
 }
 
 // trustOf decides one hook's status.

@@ -53,6 +53,9 @@ type poolRequest struct {
 	Op        string
 	Argv, Env []string
 	TTY       bool
+	Dir       string
+	DirDev    uint64
+	DirIno    uint64
 }
 
 const (
@@ -60,7 +63,7 @@ const (
 	poolSignalInit  = "int-init"
 )
 
-func startInPool(helperSpec, poolRequest, *os.File, *os.File) (*pooledProcess, error) {
+func startInPool(helperSpec, poolRequest, *os.File, *os.File, *os.File) (*pooledProcess, error) {
 	return nil, fmt.Errorf("sandbox: no pool helper on this system")
 }
 

@@ -51,6 +51,10 @@ type poolRequest struct {
 	Argv []string `json:"argv,omitempty"`
 	Env  []string `json:"env,omitempty"`
 	Dir  string   `json:"dir,omitempty"`
+	// DirDev/DirIno pin Dir (DirPin): the command starts in that very
+	// directory, opened without following symlinks, or not at all.
+	DirDev uint64 `json:"dir_dev,omitempty"`
+	DirIno uint64 `json:"dir_ino,omitempty"`
 	// TTY (start): stdin and output are a pseudo-terminal slave, made the
 	// command's controlling terminal.
 	TTY bool `json:"tty,omitempty"`
@@ -105,7 +109,7 @@ func runPool(raw string) (int, error) {
 	reqs := make(chan request)
 	go func() {
 		defer close(reqs)
-		buf, oob := make([]byte, maxPoolMessage), make([]byte, unix.CmsgSpace(3*4))
+		buf, oob := make([]byte, maxPoolMessage), make([]byte, unix.CmsgSpace(4*4))
 		for {
 			n, oobn, _, _, err := unix.Recvmsg(poolConnFD, buf, oob, unix.MSG_CMSG_CLOEXEC)
 			if errors.Is(err, unix.EINTR) {
@@ -145,7 +149,8 @@ func runPool(raw string) (int, error) {
 			}
 			switch r.Op {
 			case "start":
-				if len(r.fds) != 3 {
+				// stdin, output, the reply socket, stderr (often output again)
+				if len(r.fds) != 4 {
 					for _, fd := range r.fds {
 						_ = unix.Close(fd)
 					}
@@ -156,16 +161,16 @@ func runPool(raw string) (int, error) {
 				var pid int
 				var err error
 				if spec.Namespaces {
-					pid, err = startIsolated(spec, r.poolRequest, r.fds[0], r.fds[1], exited, kill, intr)
+					pid, err = startIsolated(spec, r.poolRequest, r.fds[0], r.fds[1], r.fds[3], exited, kill, intr)
 				} else if err = refuseUncoverable(spec); err == nil {
 					// Without namespaces this thread must start (and
 					// kill) everything: it alone shares the commands'
 					// Landlock domain (see restrictSelf). A protected
 					// path made since the helper started (git init) is
 					// refused here.
-					pid, err = startPooled(r.poolRequest, r.fds[0], r.fds[1], false)
+					pid, err = startPooled(r.poolRequest, r.fds[0], r.fds[1], r.fds[3], false)
 				}
-				_ = unix.Close(r.fds[0])
+				_, _ = unix.Close(r.fds[0]), unix.Close(r.fds[3])
 				if err != nil {
 					_ = unix.Close(r.fds[1])
 					_ = sendReply(r.fds[2], poolReply{Err: err.Error()})
@@ -273,7 +278,7 @@ func teardown(spec helperSpec) error {
 // when kill is closed. It lives until exited is closed (the command's
 // death signal fires when it exits), then ends with its extra layer,
 // never reused.
-func startIsolated(spec helperSpec, r poolRequest, stdin, out int, exited, kill <-chan struct{}, intr *commandSignals) (int, error) {
+func startIsolated(spec helperSpec, r poolRequest, stdin, out, errOut int, exited, kill <-chan struct{}, intr *commandSignals) (int, error) {
 	type result struct {
 		pid int
 		err error
@@ -293,7 +298,7 @@ func startIsolated(spec helperSpec, r poolRequest, stdin, out int, exited, kill 
 				return
 			}
 		}
-		pid, err := startPooled(r, stdin, out, spec.Namespaces)
+		pid, err := startPooled(r, stdin, out, errOut, spec.Namespaces)
 		res <- result{pid, err}
 		if err != nil {
 			return
@@ -366,13 +371,22 @@ func killCommand(pid int) {
 // startPooled starts one command in a session of its own (with
 // namespaces, as PID 1 of a new PID namespace) from this (the restricted,
 // locked) thread.
-func startPooled(r poolRequest, stdin, out int, namespaces bool) (int, error) {
+func startPooled(r poolRequest, stdin, out, errOut int, namespaces bool) (int, error) {
 	if len(r.Argv) == 0 {
 		return 0, errors.New("empty command")
 	}
 	path, err := lookPath(r.Argv[0], r.Env)
 	if err != nil {
 		return 0, err
+	}
+	dir := r.Dir
+	if r.DirIno != 0 {
+		fd, err := openPinned(r.Dir, r.DirDev, r.DirIno)
+		if err != nil {
+			return 0, err
+		}
+		defer unix.Close(fd)
+		dir = pinnedDirPath(fd) // the child's chdir goes to the descriptor
 	}
 	var flags uintptr
 	if namespaces {
@@ -381,9 +395,9 @@ func startPooled(r poolRequest, stdin, out int, namespaces bool) (int, error) {
 	// Setctty makes fd 0 (the pseudo-terminal slave of a tty session) the
 	// controlling terminal of the command's new session.
 	return syscall.ForkExec(path, r.Argv, &syscall.ProcAttr{
-		Dir:   r.Dir,
+		Dir:   dir,
 		Env:   r.Env,
-		Files: []uintptr{uintptr(stdin), uintptr(out), uintptr(out)},
+		Files: []uintptr{uintptr(stdin), uintptr(out), uintptr(errOut)},
 		Sys:   &syscall.SysProcAttr{Setsid: true, Setctty: r.TTY, Pdeathsig: syscall.SIGKILL, Cloneflags: flags},
 	})
 }
@@ -442,10 +456,10 @@ type pooledProcess struct {
 	reply *os.File
 }
 
-// startInPool starts r (Op "start": argv, env, tty) through the pool
-// helper for spec (starting the helper first if needed); a helper found
-// dead is replaced once.
-func startInPool(spec helperSpec, r poolRequest, stdin, out *os.File) (*pooledProcess, error) {
+// startInPool starts r (Op "start": argv, env, tty, a pinned dir)
+// through the pool helper for spec (starting the helper first if
+// needed); a helper found dead is replaced once.
+func startInPool(spec helperSpec, r poolRequest, stdin, out, errOut *os.File) (*pooledProcess, error) {
 	r.Dir = spec.Dir
 	spec.Dir = ""
 	key, err := json.Marshal(spec)
@@ -457,7 +471,7 @@ func startInPool(spec helperSpec, r poolRequest, stdin, out *os.File) (*pooledPr
 		if err != nil {
 			return nil, err
 		}
-		p, err := h.start(r, stdin, out)
+		p, err := h.start(r, stdin, out, errOut)
 		if err == nil || !h.isDead() || attempt > 0 {
 			return p, err
 		}
@@ -577,7 +591,7 @@ func (h *poolHelper) send(r poolRequest, files ...int) error {
 	return nil
 }
 
-func (h *poolHelper) start(r poolRequest, stdin, out *os.File) (*pooledProcess, error) {
+func (h *poolHelper) start(r poolRequest, stdin, out, errOut *os.File) (*pooledProcess, error) {
 	if stdin == nil {
 		null, err := os.Open(os.DevNull)
 		if err != nil {
@@ -595,7 +609,7 @@ func (h *poolHelper) start(r poolRequest, stdin, out *os.File) (*pooledProcess, 
 	h.nextID++
 	r.ID = h.nextID
 	h.mu.Unlock()
-	err = h.send(r, int(stdin.Fd()), int(out.Fd()), fds[1])
+	err = h.send(r, int(stdin.Fd()), int(out.Fd()), fds[1], int(errOut.Fd()))
 	_ = unix.Close(fds[1])
 	if err != nil {
 		_ = reply.Close()

@@ -29,8 +29,14 @@ type StartRequest struct {
 	Env      []string
 	// Stdin is the command's standard input; nil means /dev/null.
 	Stdin *os.File
-	// Out receives stdout and stderr.
+	// Out receives stdout, and stderr unless Err is set.
 	Out *os.File
+	// DirPin, when set, is Dir as it was checked: the command starts in
+	// that directory or not at all (see DirPin).
+	DirPin *DirPin
+	// Err, when set, receives stderr apart (a hook's feedback is its
+	// stderr, its decision its stdout).
+	Err *os.File
 	// TTY says Stdin and Out are the same pseudo-terminal slave (grove
 	// holds the master): it becomes the command's controlling terminal.
 	TTY bool
@@ -81,13 +87,25 @@ func Start(r StartRequest) (*Process, error) {
 	if dir == "" {
 		dir = cwd
 	}
+	if r.DirPin != nil && absolute("", dir) != r.DirPin.Path {
+		return nil, errDirChanged(r.DirPin.Path, fmt.Errorf("it would start in %s", dir))
+	}
 	if spec, ok := pooledSpec(policy, cwd); len(argv) > 0 && ok {
 		spec.Dir = absolute("", dir)
-		p, err := startInPool(spec, poolRequest{Op: "start", Argv: argv, Env: env, TTY: r.TTY}, r.Stdin, r.Out)
+		req := poolRequest{Op: "start", Argv: argv, Env: env, TTY: r.TTY}
+		if r.DirPin != nil {
+			req.DirDev, req.DirIno = r.DirPin.Dev, r.DirPin.Ino
+		}
+		p, err := startInPool(spec, req, r.Stdin, r.Out, r.errFile())
 		if err != nil {
 			return nil, err
 		}
 		return &Process{pooled: p}, nil
+	}
+	if r.DirPin != nil {
+		if err := r.DirPin.Check(); err != nil { // the closest this path can check
+			return nil, err
+		}
 	}
 	cmd, err := commandIn(context.Background(), policy, cwd, dir, argv, r.TTY)
 	if err != nil {
@@ -98,7 +116,7 @@ func Start(r StartRequest) (*Process, error) {
 	if r.Stdin != nil {
 		cmd.Stdin = r.Stdin
 	}
-	cmd.Stdout, cmd.Stderr = r.Out, r.Out
+	cmd.Stdout, cmd.Stderr = r.Out, r.errFile()
 	p := &Process{cmd: cmd, done: make(chan error, 1)}
 	started := make(chan error, 1)
 	go func() {
@@ -117,6 +135,14 @@ func Start(r StartRequest) (*Process, error) {
 		return nil, fmt.Errorf("start: %w", err)
 	}
 	return p, nil
+}
+
+// errFile is where stderr goes: Err, else Out.
+func (r StartRequest) errFile() *os.File {
+	if r.Err != nil {
+		return r.Err
+	}
+	return r.Out
 }
 
 // Wait waits for the command and returns its exit code, the shell's

@@ -87,9 +87,10 @@ func (applyPatch) Gate(ctx context.Context, env *Env, raw json.RawMessage) (Gate
 		return Gate{}, &r
 	}
 	return Gate{
-		Kind:    GatePatch,
-		Request: protocol.ApprovalRequest{Kind: protocol.ApprovalPatch, Patch: a.Input, Files: chk.Files, Cwd: env.Cwd},
-		Outside: chk.Outside,
+		Kind:         GatePatch,
+		Request:      protocol.ApprovalRequest{Kind: protocol.ApprovalPatch, Patch: a.Input, Files: chk.Files, Cwd: env.Cwd},
+		Outside:      chk.Outside,
+		NeedApproval: chk.NeedApproval,
 	}, nil
 }
 
@@ -102,7 +103,7 @@ func (applyPatch) Run(ctx context.Context, env *Env, raw json.RawMessage) Result
 	if err := decode("apply_patch", raw, &a); err != nil {
 		return Errorf("%v", err)
 	}
-	res, err := env.Backend().ApplyPatch(ctx, execenv.PatchRequest{Cwd: env.Cwd, Input: a.Input, Policy: env.Sandbox, Apply: true, Outside: env.Approved})
+	res, err := env.Backend().ApplyPatch(ctx, execenv.PatchRequest{Cwd: env.Cwd, Input: a.Input, Policy: env.Sandbox, Apply: true, Outside: env.Approved, ApprovedPaths: env.ApprovedPaths})
 	switch {
 	case err != nil && ctx.Err() != nil:
 		return Result{Output: "apply_patch: interrupted; no files were changed", IsError: true, Abort: true}

@@ -64,13 +64,16 @@ func (c fileChange) gate(ctx context.Context, env *Env) (Gate, *Result) {
 		Name:    c.tool,
 		Request: protocol.ApprovalRequest{Kind: protocol.ApprovalPatch, Patch: displayPatch(c), Files: chk.Files, Cwd: env.Cwd},
 		Outside: chk.Outside,
+		// The resolved paths the user approves: the write checks them again (a directory
+		// swapped for a symlink while the question was open is refused, not followed).
+		NeedApproval: chk.NeedApproval,
 	}, nil
 }
 
 // apply writes the change (outside the roots only when approved) and
 // records the file as read as it is now.
 func (c fileChange) apply(ctx context.Context, env *Env, reads *readState) Result {
-	res, err := env.Backend().ApplyPatch(ctx, execenv.PatchRequest{Cwd: env.Cwd, Policy: env.Sandbox, Writes: []execenv.FileWrite{c.write()}, Apply: true, Outside: env.Approved})
+	res, err := env.Backend().ApplyPatch(ctx, execenv.PatchRequest{Cwd: env.Cwd, Policy: env.Sandbox, Writes: []execenv.FileWrite{c.write()}, Apply: true, Outside: env.Approved, ApprovedPaths: env.ApprovedPaths})
 	switch {
 	case err != nil && ctx.Err() != nil:
 		return Result{Output: c.tool + ": interrupted; the file was not changed", IsError: true, Abort: true}

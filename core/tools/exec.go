@@ -75,6 +75,15 @@ func (x *execCommand) Gate(_ context.Context, env *Env, raw json.RawMessage) (Ga
 		return Gate{}, res
 	}
 	escalate := a.SandboxPermissions == "require_escalated"
+	var pin *sandbox.DirPin
+	if env.Backend().Info().Host == "" {
+		p, err := sandbox.PinDir(dir)
+		if err != nil {
+			r := Errorf("exec_command: %v", err)
+			return Gate{}, &r
+		}
+		pin = p
+	}
 	reason := a.Justification
 	if escalate && len(a.PrefixRule) > 0 {
 		// The model's suggested rule is shown, not applied: approving for
@@ -82,6 +91,7 @@ func (x *execCommand) Gate(_ context.Context, env *Env, raw json.RawMessage) (Ga
 		reason = strings.TrimSpace(reason + " (suggested rule for later: commands starting with `" + strings.Join(a.PrefixRule, " ") + "`)")
 	}
 	return Gate{
+		Workdir:   pin,
 		Kind:      GateExec,
 		Request:   protocol.ApprovalRequest{Kind: protocol.ApprovalExec, Command: a.Cmd, Cwd: dir, Reason: reason, Sandbox: env.Sandbox.Mode},
 		Escalate:  escalate,
@@ -126,10 +136,13 @@ func (x *execCommand) Run(ctx context.Context, env *Env, raw json.RawMessage) Re
 		// the command started: it is not started only to be killed.
 		return Result{Output: fmt.Sprintf("command was not run: %s before it started", stopCause(err)), IsError: true}
 	}
+	if env.Workdir != nil {
+		dir = env.Workdir.Path // as checked and approved, never resolved again
+	}
 	yield, timeout := x.waits(a)
 	start := time.Now()
 	s, err := StartShellSession(env, ShellSessionRequest{
-		Command: a.Cmd, Dir: dir, Shell: a.Shell, Login: a.Login == nil || *a.Login, TTY: a.TTY, Timeout: timeout,
+		Command: a.Cmd, Dir: dir, DirPin: env.Workdir, Shell: a.Shell, Login: a.Login == nil || *a.Login, TTY: a.TTY, Timeout: timeout,
 	})
 	if err != nil {
 		return Errorf("exec_command: %v", err)

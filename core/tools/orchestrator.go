@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/grovecli/grove/core/sandbox"
 	"github.com/grovecli/grove/protocol"
 )
 
@@ -46,8 +47,12 @@ type Gate struct {
 	Escalate bool
 	// KnownSafe: the known-safe judge found the command read-only.
 	KnownSafe bool
-	// Outside says why paths of a patch are outside the writable roots.
-	Outside []string
+	// Outside says why paths of a patch are outside the writable roots,
+	// and NeedApproval which resolved paths approving it approves.
+	Outside      []string
+	NeedApproval []string
+	// Workdir is exec_command's working directory, pinned at the check.
+	Workdir *sandbox.DirPin
 	// Name is the tool as the user knows it, and Server its MCP server
 	// (GateExternal: the messages name both).
 	Name, Server, RawName string
@@ -76,11 +81,13 @@ func orchestrate(ctx context.Context, env *Env, name string, t Tool, args json.R
 		return Errorf("%s", plan.refuse)
 	}
 	runEnv := *env
+	runEnv.Workdir = gate.Workdir
 	if plan.ask {
 		if res, ok := askGate(ctx, env, gate, plan.request); !ok {
 			return res
 		}
 		runEnv.Approved = true
+		runEnv.ApprovedPaths = gate.NeedApproval
 	}
 	if plan.escalate {
 		runEnv.Sandbox = protocol.SandboxPolicy{Mode: protocol.SandboxDangerFullAccess}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/grovecli/grove/core/execenv"
+	"github.com/grovecli/grove/core/sandbox"
 	"github.com/grovecli/grove/core/shellenv"
 	"github.com/grovecli/grove/protocol"
 )
@@ -20,6 +21,9 @@ type ShellSessionRequest struct {
 	// Dir is the directory it runs in, already checked against the
 	// sandbox ("": the thread's cwd).
 	Dir string
+	// DirPin is Dir as checked and approved (exec_command): the command
+	// starts there or not at all.
+	DirPin *sandbox.DirPin
 	// Shell is the shell binary ("": bash). Login runs it with the login
 	// environment (the profile's variables); without, it gets grove's
 	// environment, scrubbed by the shell environment policy either way.
@@ -54,7 +58,7 @@ func StartShellSession(env *Env, r ShellSessionRequest) (*Session, error) {
 		Backend: backend,
 		Timeout: r.Timeout,
 		Exec: execenv.ExecRequest{
-			Argv: argv, Cwd: env.Cwd, Dir: r.Dir, Env: environ, Policy: policy, TTY: r.TTY,
+			Argv: argv, Cwd: env.Cwd, Dir: r.Dir, DirPin: r.DirPin, Env: environ, Policy: policy, TTY: r.TTY,
 		},
 	})
 }

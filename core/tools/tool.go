@@ -11,6 +11,7 @@ import (
 
 	"github.com/grovecli/grove/core/execenv"
 	"github.com/grovecli/grove/core/model"
+	"github.com/grovecli/grove/core/sandbox"
 	"github.com/grovecli/grove/protocol"
 )
 
@@ -49,6 +50,12 @@ type Env struct {
 	// Approved is set by the orchestrator when the user approved this call
 	// (apply_patch may then write outside the writable roots).
 	Approved bool
+	// ApprovedPaths are the resolved paths the approval covered (a patch
+	// writing outside the roots writes those and no others).
+	ApprovedPaths []string
+	// Workdir is exec_command's working directory pinned when the call
+	// was checked (and shown for approval): the run starts there.
+	Workdir *sandbox.DirPin
 	// Hooks observe the call where it is about to run and where it ended.
 	Hooks *Hooks
 	// Family is the tool family of the calling model: tools answer in its

@@ -127,3 +127,45 @@ func TestDisabledFeaturesReachTheAgentsTools(t *testing.T) {
 		t.Errorf("seedexample lost tools to features grove does not have")
 	}
 }
+
+// Issue 31 (outside tries): the app-server and ACP sent their clients an
+// approval request for agents that never ask — a question already
+// decided, whose answer nobody read. An agent that never asks (the
+// lightweight executor, approvalMode suppress) publishes its decision
+// only: no approval_requested event reaches any front end.
+func TestDecidedApprovalIsNeverRequested(t *testing.T) {
+	for _, tc := range []struct{ typ, yaml string }{
+		{"light", "agentType: light\nwhenToUse: runs things\n"},
+		{"quiet", "agentType: quiet\nwhenToUse: runs things\nexecutionMode: full_codex\napprovalMode: suppress\n"},
+	} {
+		t.Run(tc.typ, func(t *testing.T) {
+			c := escalateScript(tc.typ)
+			e, root := start(t, c, setup{cwd: project(t, map[string]string{tc.typ + ".yaml": tc.yaml}), trust: true, interactive: true})
+			events, cancel := e.Subscribe()
+			defer cancel()
+			if err := e.SubmitText(root, "go"); err != nil {
+				t.Fatal(err)
+			}
+			if _, timedOut, err := e.WaitFinal(context.Background(), root, 30*time.Second); err != nil || timedOut {
+				t.Fatalf("root never finished: %v %v; pending %v", timedOut, err, e.PendingApprovals())
+			}
+			requested, resolved := 0, 0
+			for drained := false; !drained; {
+				select {
+				case ev := <-events:
+					switch ev.Type {
+					case protocol.EventApprovalRequested:
+						requested++
+					case protocol.EventApprovalResolved:
+						resolved++
+					}
+				default:
+					drained = true
+				}
+			}
+			if requested != 0 || resolved != 1 {
+				t.Errorf("approval_requested %d, approval_resolved %d: want 0 and 1", requested, resolved)
+			}
+		})
+	}
+}

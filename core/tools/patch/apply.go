@@ -7,8 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-
-	"github.com/grovecli/grove/core/tools/safefile"
 )
 
 // Change is the computed effect of one file section, in patch order.
@@ -45,6 +43,9 @@ func Compute(p *Patch, cwd string) ([]Change, error) {
 			if exists {
 				return nil, fmt.Errorf("%s: cannot add: the file already exists (use *** Update File to change it)", f.Path)
 			}
+			if err := checkNewSize(f.Contents); err != nil {
+				return nil, fmt.Errorf("%s: cannot add: %w", f.Path, err)
+			}
 			vfs.set(path, &f.Contents)
 			out = append(out, Change{Op: OpAdd, Path: path, New: f.Contents, Added: strings.Count(f.Contents, "\n")})
 		case OpDelete:
@@ -62,6 +63,9 @@ func Compute(p *Patch, cwd string) ([]Change, error) {
 			updated, err := applyHunks(old, f)
 			if err != nil {
 				return nil, err
+			}
+			if err := checkNewSize(updated); err != nil {
+				return nil, fmt.Errorf("%s: cannot update: %w", f.Path, err)
 			}
 			c := Change{Op: OpUpdate, Path: path, Old: old, New: updated}
 			for _, h := range f.Hunks {
@@ -151,7 +155,7 @@ func (o *overlay) read(path string) (string, error) {
 	case !st.Mode().IsRegular():
 		return "", errors.New("not a regular file")
 	}
-	b, err := safefile.ReadFile(path)
+	b, err := readBounded(path, st.Size())
 	if err != nil {
 		return "", err
 	}

@@ -117,6 +117,17 @@ func (p *Pins) spot(path string, follow bool) (Spot, error) {
 	return s, nil
 }
 
+// Resolved is where path was pinned (absolute, resolved), "" if it was
+// not.
+func (p *Pins) Resolved(path string) string {
+	for _, follow := range []bool{true, false} {
+		if s, ok := p.spots[pinKey{path, follow}]; ok {
+			return s.Path()
+		}
+	}
+	return ""
+}
+
 // Close releases the roots' directory fds.
 func (p *Pins) Close() error {
 	var errs []error

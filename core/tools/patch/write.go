@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path"
+
+	"github.com/grovecli/grove/core/tools/safefile"
 )
 
 // Write applies computed changes to disk at the spots pins holds for
@@ -58,7 +60,10 @@ func (u *undoLog) remember(s Spot) error {
 	if !mode.IsRegular() {
 		return fmt.Errorf("%s is not a regular file (%v)", s.Path(), mode.Type())
 	}
-	b, err := s.Root.ReadFile(s.Rel)
+	b, err := s.Root.ReadFileMax(s.Rel, MaxFileBytes)
+	if errors.Is(err, safefile.ErrTooLarge) {
+		return fmt.Errorf("%s: %w", s.Path(), tooLarge(MaxFileBytes+1))
+	}
 	if err != nil {
 		return err
 	}

@@ -5,7 +5,6 @@ package safefile
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"strings"
 
@@ -87,14 +86,19 @@ func fileMode(m uint32) fs.FileMode {
 }
 
 // ReadFile reads the regular file rel without blocking on it.
-func (r *Root) ReadFile(rel string) ([]byte, error) {
+func (r *Root) ReadFile(rel string) ([]byte, error) { return r.ReadFileMax(rel, -1) }
+
+// ReadFileMax is ReadFile that stops after max bytes (max < 0: no bound)
+// with an error wrapping ErrTooLarge: a sparse file of 512 MiB is not
+// read into memory to learn that it is too large.
+func (r *Root) ReadFileMax(rel string, max int64) ([]byte, error) {
 	fd, err := r.open(rel, unix.O_RDONLY|unix.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, pathErr("read", joinRoot(r.path, rel), err)
 	}
 	f := &reader{fd: fd}
 	defer f.Close()
-	b, err := io.ReadAll(f)
+	b, err := readMax(f, max)
 	if err != nil {
 		return nil, pathErr("read", joinRoot(r.path, rel), err)
 	}

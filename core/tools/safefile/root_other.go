@@ -4,7 +4,6 @@ package safefile
 
 import (
 	"errors"
-	"io"
 	"io/fs"
 	"os"
 )
@@ -44,7 +43,11 @@ func (r *Root) Lstat(rel string) (fs.FileMode, error) {
 }
 
 // ReadFile reads the file rel.
-func (r *Root) ReadFile(rel string) ([]byte, error) {
+func (r *Root) ReadFile(rel string) ([]byte, error) { return r.ReadFileMax(rel, -1) }
+
+// ReadFileMax is ReadFile that stops after max bytes (max < 0: no bound)
+// with an error wrapping ErrTooLarge.
+func (r *Root) ReadFileMax(rel string, max int64) ([]byte, error) {
 	if err := checkRel(rel); err != nil {
 		return nil, &fs.PathError{Op: "read", Path: joinRoot(r.path, rel), Err: err}
 	}
@@ -53,7 +56,7 @@ func (r *Root) ReadFile(rel string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return io.ReadAll(f)
+	return readMax(f, max)
 }
 
 // WriteFile replaces rel atomically with data.

@@ -44,6 +44,22 @@ func (r *reader) Read(p []byte) (int, error) {
 
 func (r *reader) Close() error { return syscall.Close(r.fd) }
 
+// ErrTooLarge: a bounded read met more than its bound.
+var ErrTooLarge = errors.New("file too large")
+
+// readMax reads r to its end, or fails with ErrTooLarge past max bytes
+// (max < 0: no bound).
+func readMax(r io.Reader, max int64) ([]byte, error) {
+	if max < 0 {
+		return io.ReadAll(r)
+	}
+	b, err := io.ReadAll(io.LimitReader(r, max+1))
+	if err == nil && int64(len(b)) > max {
+		return nil, fmt.Errorf("more than %d bytes: %w", max, ErrTooLarge)
+	}
+	return b, err
+}
+
 // ReadFile reads a whole file without ever blocking on it.
 func ReadFile(path string) ([]byte, error) {
 	f, err := Open(path)
@@ -52,4 +68,18 @@ func ReadFile(path string) ([]byte, error) {
 	}
 	defer f.Close()
 	return io.ReadAll(f)
+}
+
+// ReadFileMax is ReadFile that fails with ErrTooLarge past max bytes.
+func ReadFileMax(path string, max int64) ([]byte, error) {
+	f, err := Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := readMax(f, max)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	return b, nil
 }
