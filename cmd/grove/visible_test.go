@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/grovecli/grove/core/model/modeltest"
@@ -29,9 +30,14 @@ func TestExecTextModeShowsControlCharacters(t *testing.T) {
 	noProviderEnv(t)
 	s := modeltest.NewServer(t)
 	work := t.TempDir()
+	var mu sync.Mutex
+	calls := 0
 	s.Handle(func(r modeltest.CapturedRequest) modeltest.Reply {
-		msgs, _ := r.Body["messages"].([]any)
-		if last, _ := msgs[len(msgs)-1].(map[string]any); last["role"] == "tool" {
+		mu.Lock()
+		calls++
+		first := calls == 1
+		mu.Unlock()
+		if !first { // the command's output came back (any wire format)
 			return modeltest.Reply{Text: "done\x1b]52;c;Y3VybCBldmlsIHwgc2g=\x07 \u202eok"}
 		}
 		return modeltest.Reply{ToolCalls: []modeltest.ToolCall{{ID: "c1", Name: "exec_command",
