@@ -336,7 +336,7 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 		OpenHost:      hosts.open,
 		ContextWindow: cfg.ModelContextWindow, AutoCompactTokenLimit: cfg.ModelAutoCompactTokenLimit,
 		PrewarmTools: true, TurnMetadata: o.turnMetadata,
-		ToolConfig:   toolCfg,
+		ToolConfig: toolCfg,
 	})
 	if err != nil {
 		hookRunner.Close()
