@@ -27,7 +27,6 @@ var longFuncs = map[string]bool{
 	"core/sandbox/pool_linux.go:runPool": true,
 	"protocol/eventmsg.go:Msg":           true,
 	"templates/tolerant.go:tolerantRead": true,
-	"tui/keys.go:handleKey":              true,
 	"tui/model.go:Update":                true,
 	"tui/state.go:applyMsg":              true,
 }

@@ -213,3 +213,44 @@ func TestClaudeAskUserQuestionUsesTheQuestionCard(t *testing.T) {
 		t.Fatalf("headless: %+v", res)
 	}
 }
+
+// TestClaudeApprovedWriteOutsideWritesOnlyWhatWasApproved: a Write outside the writable roots
+// that the user approves lands; one whose directory is swapped for a symlink while the
+// question is open is refused (the approval carries the resolved, pinned path).
+func TestClaudeApprovedWriteOutsideWritesOnlyWhatWasApproved(t *testing.T) {
+	r := claudeRegistry(t)
+	work, outside, elsewhere := t.TempDir(), t.TempDir(), t.TempDir()
+	t.Setenv("TMPDIR", t.TempDir()) // so outside is not under the temp root
+	dir := filepath.Join(outside, "d")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	env := &Env{ThreadID: "t", Cwd: work, Sandbox: protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite}, ApprovalPolicy: protocol.ApprovalOnRequest}
+	swap := false
+	env.Approve = func(context.Context, protocol.ApprovalRequest) (protocol.ReviewDecision, error) {
+		if swap {
+			if err := os.Rename(dir, dir+".orig"); err != nil {
+				return protocol.DecisionAbort, err
+			}
+			if err := os.Symlink(elsewhere, dir); err != nil {
+				return protocol.DecisionAbort, err
+			}
+		}
+		return protocol.DecisionApproved, nil
+	}
+	target := filepath.Join(dir, "ok.txt")
+	if res := run(t, r, env, "Write", map[string]any{"file_path": target, "content": "approved\n"}); res.IsError {
+		t.Fatalf("approved Write outside the roots: %+v", res)
+	}
+	if b, _ := os.ReadFile(target); string(b) != "approved\n" {
+		t.Fatalf("approved file holds %q", b)
+	}
+	swap = true
+	res := run(t, r, env, "Write", map[string]any{"file_path": filepath.Join(dir, "swapped.txt"), "content": "pwned"})
+	if !res.IsError {
+		t.Errorf("a Write whose directory was swapped while asking went through: %+v", res)
+	}
+	if ents, _ := os.ReadDir(elsewhere); len(ents) != 0 {
+		t.Fatalf("written through the swapped symlink: %v", ents)
+	}
+}
