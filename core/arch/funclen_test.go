@@ -26,7 +26,6 @@ var longFuncs = map[string]bool{
 	"core/engine/turn.go:turnSteps":      true,
 	"core/sandbox/pool_linux.go:runPool": true,
 	"templates/tolerant.go:tolerantRead": true,
-	"tui/model.go:Update":                true,
 	"tui/state.go:applyMsg":              true,
 }
 
