@@ -26,7 +26,6 @@ var longFuncs = map[string]bool{
 	"core/engine/turn.go:turnSteps":      true,
 	"core/sandbox/pool_linux.go:runPool": true,
 	"templates/tolerant.go:tolerantRead": true,
-	"tui/state.go:applyMsg":              true,
 }
 
 // TestNoFunctionOverAHundredLines walks the module's non-test Go files (the Bubble Tea fork
