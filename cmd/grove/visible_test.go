@@ -30,7 +30,7 @@ func TestExecTextModeShowsControlCharacters(t *testing.T) {
 	s := modeltest.NewServer(t)
 	work := t.TempDir()
 	s.Handle(func(r modeltest.CapturedRequest) modeltest.Reply {
-		msgs, _ := r.Body["messages"].([]any)
+		msgs := r.Messages()
 		if last, _ := msgs[len(msgs)-1].(map[string]any); last["role"] == "tool" {
 			return modeltest.Reply{Text: "done\x1b]52;c;Y3VybCBldmlsIHwgc2g=\x07 \u202eok"}
 		}
