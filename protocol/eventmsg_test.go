@@ -156,3 +156,34 @@ func TestMalformedEventsAreErrorsNotPanics(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryCodecReadsItsOwnKind: each registry entry builds a message of its own kind from an
+// envelope that carries every payload, and NewEvent writes it back to the same message.
+func TestEveryCodecReadsItsOwnKind(t *testing.T) {
+	list, notes := []SubagentInfo{{}}, []SubagentNotification{{}}
+	note := "n"
+	full := Event{
+		ThreadID: "t", Message: "m", Delta: "d", SubagentID: "s",
+		Thread: &ThreadInfo{ID: "t"}, Tool: &ToolCall{CallID: "c"}, Plan: &Plan{}, Approval: &ApprovalRequest{},
+		Status: &AgentStatus{Kind: StatusRunning}, Background: &BackgroundEvent{}, Note: &note,
+		Usage: &TokenUsage{InputTokens: 1}, TotalUsage: &TokenUsage{InputTokens: 2}, Inbox: &InboxChange{},
+		SubagentActivity: &SubagentActivityEvent{}, FinalState: &SubagentState{}, Subagents: &list,
+		Notifications: &notes, Compaction: &Compaction{}, Revert: &PatchRevert{}, UserInput: &UserInputRequest{},
+		WebSearch: &WebSearchCall{},
+	}
+	for kind := range eventCodecs {
+		ev := full
+		ev.Type = kind
+		m, err := ev.Msg()
+		if err != nil {
+			t.Fatalf("%s: %v", kind, err)
+		}
+		if m.Kind() != kind {
+			t.Errorf("%s: the codec read a %T of kind %s", kind, m, m.Kind())
+		}
+		again, err := NewEvent("t", "", m).Msg()
+		if err != nil || !reflect.DeepEqual(again, m) {
+			t.Errorf("%s: written and read back as %#v, %v; want %#v", kind, again, err, m)
+		}
+	}
+}

@@ -337,6 +337,9 @@ func (m *Model) submit(op protocol.Op) tea.Cmd {
 
 // Update routes messages.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if next, cmd, ok := m.updateFromGrove(msg); ok {
+		return next, cmd
+	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.w, m.h = msg.Width, msg.Height
@@ -348,102 +351,6 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case tea.BlurMsg:
 		m.notifier.focused = false
-		return m, nil
-	case eventsMsg:
-		cmds := m.applyEvents(msg.events)
-		cmds = append(cmds, m.wantLimits(msg.events)...)
-		if strings.HasPrefix(m.flash, flashInterrupting) && !m.running() {
-			m.flash = "" // the turn ended: nothing is interrupting any more
-		}
-		cmds = append(cmds, m.ensureTick())
-		if !msg.closed {
-			cmds = append(cmds, waitEvents(m.events))
-		} else if m.quitting {
-			cmds = append(cmds, tea.Quit)
-		}
-		return m, tea.Batch(cmds...)
-	case tickMsg:
-		m.r.frame++
-		if !m.running() {
-			m.ticking = false // nothing animates: the program sleeps until an event or a key
-			return m, nil
-		}
-		return m, tick()
-	case reviewDoneMsg:
-		m.reviewDone(msg)
-		return m, nil
-	case flashMsg:
-		m.flash = string(msg)
-		return m, nil
-	case passthroughMsg:
-		if msg.off {
-			m.notifier.noPassthrough = true
-			m.flash = "tmux allow-passthrough is off: notifications ring the bell (set -g allow-passthrough on for OSC 9)"
-		}
-		return m, nil
-	case historyLoadedMsg:
-		if msg.path == m.histPath {
-			// Stored inputs go before this run's (sent before they loaded).
-			m.history = append(msg.lines, m.history...)
-			m.histIdx = len(m.history)
-		}
-		if msg.err != nil {
-			m.flash = msg.err.Error()
-		}
-		return m, nil
-	case sessionsMsg:
-		if m.composer.Value() == msg.line {
-			m.completeArg(msg.line, msg.ids)
-		}
-		return m, nil
-	case resumeFoundMsg:
-		return m, m.openSession(msg.id)
-	case resumedStatsMsg:
-		m.applyResumed(msg)
-		if t := m.sess.threads[msg.id]; t != nil {
-			return m, m.lookupLimits(t.info.Model)
-		}
-		return m, nil
-	case contextLimitsMsg:
-		if m.limits == nil {
-			m.limits = map[string]contextLimits{}
-		}
-		m.limits[msg.model] = msg.limits
-		return m, nil
-	case sendFailedMsg:
-		if t := m.sess.threads[msg.thread]; t != nil {
-			t.unqueue(msg.text)
-			// The whole reason, in the transcript where it wraps: the
-			// status line would cut it (issue 35 item 4).
-			t.add(&entry{kind: entryError, text: "not sent: " + msg.err.Error()})
-			t.follow = true
-		}
-		m.flash = "not sent: " + msg.err.Error()
-		return m, nil
-	case backendMsg:
-		if msg.err != nil {
-			m.flash = msg.err.Error()
-			return m, nil
-		}
-		before, first := m.histPath, m.opening != nil
-		m.attachOpened(msg.o)
-		m.opening = nil
-		m.picker = nil
-		cmds := []tea.Cmd{waitEvents(m.events), m.ensureTick(), m.scanResumed()}
-		if m.histPath != before {
-			cmds = append(cmds, m.loadHistoryCmd())
-		}
-		if first {
-			cmds = append(cmds, m.initialPrompt())
-		}
-		return m, tea.Batch(cmds...)
-	case modelsMsg:
-		m.models, m.modelsLoaded = msg.names, true
-		return m, m.afterModels(msg)
-	case pickerLoadedMsg, pickerPreviewMsg:
-		if m.picker != nil {
-			return m, m.picker.update(msg)
-		}
 		return m, nil
 	case tea.PasteMsg:
 		if m.picker == nil && m.overlay == nil {
@@ -474,6 +381,121 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	var cmd tea.Cmd
 	m.composer, cmd = m.composer.Update(msg)
 	return m, cmd
+}
+
+// updateFromEngine applies engine events and the timers and notices that follow them.
+func (m Model) updateFromEngine(msg tea.Msg) (Model, tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case eventsMsg:
+		cmds := m.applyEvents(msg.events)
+		cmds = append(cmds, m.wantLimits(msg.events)...)
+		if strings.HasPrefix(m.flash, flashInterrupting) && !m.running() {
+			m.flash = "" // the turn ended: nothing is interrupting any more
+		}
+		cmds = append(cmds, m.ensureTick())
+		if !msg.closed {
+			cmds = append(cmds, waitEvents(m.events))
+		} else if m.quitting {
+			cmds = append(cmds, tea.Quit)
+		}
+		return m, tea.Batch(cmds...), true
+	case tickMsg:
+		m.r.frame++
+		if !m.running() {
+			m.ticking = false // nothing animates: the program sleeps until an event or a key
+			return m, nil, true
+		}
+		return m, tick(), true
+	case reviewDoneMsg:
+		m.reviewDone(msg)
+		return m, nil, true
+	case flashMsg:
+		m.flash = string(msg)
+		return m, nil, true
+	case passthroughMsg:
+		if msg.off {
+			m.notifier.noPassthrough = true
+			m.flash = "tmux allow-passthrough is off: notifications ring the bell (set -g allow-passthrough on for OSC 9)"
+		}
+		return m, nil, true
+	}
+	return m, nil, false
+}
+
+// updateFromGrove applies the messages grove's own commands send (engine events, ticks,
+// loaded history, sessions, models, the picker); ok is false for a terminal message.
+func (m Model) updateFromGrove(msg tea.Msg) (Model, tea.Cmd, bool) {
+	next, cmd, ok := m.updateFromEngine(msg)
+	if ok {
+		return next, cmd, true
+	}
+	switch msg := msg.(type) {
+	case historyLoadedMsg:
+		if msg.path == m.histPath {
+			// Stored inputs go before this run's (sent before they loaded).
+			m.history = append(msg.lines, m.history...)
+			m.histIdx = len(m.history)
+		}
+		if msg.err != nil {
+			m.flash = msg.err.Error()
+		}
+		return m, nil, true
+	case sessionsMsg:
+		if m.composer.Value() == msg.line {
+			m.completeArg(msg.line, msg.ids)
+		}
+		return m, nil, true
+	case resumeFoundMsg:
+		return m, m.openSession(msg.id), true
+	case resumedStatsMsg:
+		m.applyResumed(msg)
+		if t := m.sess.threads[msg.id]; t != nil {
+			return m, m.lookupLimits(t.info.Model), true
+		}
+		return m, nil, true
+	case contextLimitsMsg:
+		if m.limits == nil {
+			m.limits = map[string]contextLimits{}
+		}
+		m.limits[msg.model] = msg.limits
+		return m, nil, true
+	case sendFailedMsg:
+		if t := m.sess.threads[msg.thread]; t != nil {
+			t.unqueue(msg.text)
+			// The whole reason, in the transcript where it wraps: the
+			// status line would cut it (issue 35 item 4).
+			t.add(&entry{kind: entryError, text: "not sent: " + msg.err.Error()})
+			t.follow = true
+		}
+		m.flash = "not sent: " + msg.err.Error()
+		return m, nil, true
+	case backendMsg:
+		if msg.err != nil {
+			m.flash = msg.err.Error()
+			return m, nil, true
+		}
+		before, first := m.histPath, m.opening != nil
+		m.attachOpened(msg.o)
+		m.opening = nil
+		m.picker = nil
+		cmds := []tea.Cmd{waitEvents(m.events), m.ensureTick(), m.scanResumed()}
+		if m.histPath != before {
+			cmds = append(cmds, m.loadHistoryCmd())
+		}
+		if first {
+			cmds = append(cmds, m.initialPrompt())
+		}
+		return m, tea.Batch(cmds...), true
+	case modelsMsg:
+		m.models, m.modelsLoaded = msg.names, true
+		return m, m.afterModels(msg), true
+	case pickerLoadedMsg, pickerPreviewMsg:
+		if m.picker != nil {
+			return m, m.picker.update(msg), true
+		}
+		return m, nil, true
+	}
+	return m, nil, false
 }
 
 // applyEvents folds engine events into the session and decides

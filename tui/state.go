@@ -275,24 +275,7 @@ func (s *session) applyMsg(t *threadView, msg protocol.EventMsg, ev protocol.Eve
 	at := ev.Timestamp
 	switch m := msg.(type) {
 	case protocol.StatusChangedMsg:
-		t.setStatus(m.Status, at)
-		if !m.Status.IsActive() {
-			t.stopRunning()
-		}
-		if m.Status.Kind == protocol.StatusInterrupted {
-			t.markKilledByInterrupt()
-		}
-		for _, c := range s.cards[t.info.ID] {
-			c.touch()
-			// Where the parent waits on it, say what happened to it; whether
-			// the wait wakes is the wait card's to say (issue 35 item 10:
-			// "still waiting" under a card that had woken).
-			if m.Status.Kind == protocol.StatusInterrupted && c.running && c.cardCall == "wait" {
-				if p := s.threads[t.info.ParentID]; p != nil {
-					p.add(&entry{kind: entryInfo, text: "‖ " + t.fullName() + " was interrupted"})
-				}
-			}
-		}
+		s.applyStatus(t, m, at)
 	case protocol.ThreadClosedMsg:
 		t.setStatus(protocol.Shutdown(), at)
 		for _, c := range s.cards[t.info.ID] {
@@ -309,71 +292,12 @@ func (s *session) applyMsg(t *threadView, msg protocol.EventMsg, ev protocol.Eve
 			from = f.fullName()
 		}
 		t.add(&entry{kind: entryInfo, text: "message from " + from + ":\n" + m.Text})
-	case protocol.MessageDeltaMsg:
-		if t.streaming == nil {
-			t.streaming = t.add(&entry{kind: entryAssistant})
-		}
-		t.streaming.text = t.streaming.stream.appendDelta(m.Delta)
-		t.streaming.touch()
-	case protocol.MessageResetMsg:
-		if t.streaming != nil {
-			t.streaming.text = ""
-			t.streaming.stream.reset()
-			t.streaming.touch()
-		}
-	case protocol.AgentMessageMsg:
-		if t.streaming == nil {
-			t.streaming = t.add(&entry{kind: entryAssistant})
-		}
-		t.streaming.text, t.streaming.final = m.Text, true
-		t.streaming.stream.reset()
-		if m.Interrupted {
-			t.streaming.text += interruptedMark
-		}
-		t.streaming.touch()
-		t.streaming = nil
+	case protocol.MessageDeltaMsg, protocol.MessageResetMsg, protocol.AgentMessageMsg:
+		t.applyStream(msg)
 	case protocol.ToolCallBeginMsg:
-		t.streaming = nil
-		t.lastTool = m.Call.Name
-		if m.Call.Name == "update_plan" {
-			return // shown as the plan itself (plan_updated)
-		}
-		tc := m.Call
-		e := &entry{kind: entryTool, tool: &tc, running: true, collapsed: true}
-		if collabTools[tc.Name] {
-			e.kind, e.cardCall = entryCard, tc.Name
-			s.showOnCard(e, cardTargets(&tc))
-		}
-		t.toolIdx[tc.CallID] = t.add(e)
-		if tc.Name == "Task" {
-			s.linkTaskCall(t.info.ID, e)
-		}
+		s.toolBegin(t, m.Call)
 	case protocol.ToolCallEndMsg:
-		tc := m.Call
-		e := t.toolIdx[tc.CallID]
-		if e == nil && tc.Name == "update_plan" {
-			if tc.IsError {
-				t.add(&entry{kind: entryError, text: tc.Output})
-			}
-			return
-		}
-		if e == nil {
-			e = t.add(&entry{kind: entryTool, collapsed: true})
-			if collabTools[tc.Name] {
-				e.kind, e.cardCall = entryCard, tc.Name
-			}
-		}
-		e.tool, e.running = &tc, false
-		s.review.notePatch(t, &tc, at)
-		if e.kind == entryCard {
-			ids := tc.AgentIDs
-			if len(ids) == 0 {
-				ids = e.cardIDs
-			}
-			ids, e.result = parseCardResult(&tc, ids)
-			s.showOnCard(e, ids)
-		}
-		e.touch()
+		s.toolEnd(t, m.Call, at)
 	case protocol.PlanUpdatedMsg:
 		p := m.Plan
 		t.add(&entry{kind: entryPlan, plan: &p})
@@ -425,6 +349,103 @@ func (s *session) applyMsg(t *threadView, msg protocol.EventMsg, ev protocol.Eve
 			e.decision = m.Decision
 			e.touch()
 		}
+	}
+}
+
+// applyStatus shows a thread's new status on it and on the cards that show it.
+func (s *session) applyStatus(t *threadView, m protocol.StatusChangedMsg, at time.Time) {
+	t.setStatus(m.Status, at)
+	if !m.Status.IsActive() {
+		t.stopRunning()
+	}
+	if m.Status.Kind == protocol.StatusInterrupted {
+		t.markKilledByInterrupt()
+	}
+	for _, c := range s.cards[t.info.ID] {
+		c.touch()
+		// Where the parent waits on it, say what happened to it; whether
+		// the wait wakes is the wait card's to say (issue 35 item 10:
+		// "still waiting" under a card that had woken).
+		if m.Status.Kind == protocol.StatusInterrupted && c.running && c.cardCall == "wait" {
+			if p := s.threads[t.info.ParentID]; p != nil {
+				p.add(&entry{kind: entryInfo, text: "‖ " + t.fullName() + " was interrupted"})
+			}
+		}
+	}
+}
+
+// toolBegin adds a running call: a tool entry, or a card for a delegation call.
+func (s *session) toolBegin(t *threadView, call protocol.ToolCall) {
+	t.streaming = nil
+	t.lastTool = call.Name
+	if call.Name == "update_plan" {
+		return // shown as the plan itself (plan_updated)
+	}
+	e := &entry{kind: entryTool, tool: &call, running: true, collapsed: true}
+	if collabTools[call.Name] {
+		e.kind, e.cardCall = entryCard, call.Name
+		s.showOnCard(e, cardTargets(&call))
+	}
+	t.toolIdx[call.CallID] = t.add(e)
+	if call.Name == "Task" {
+		s.linkTaskCall(t.info.ID, e)
+	}
+}
+
+// toolEnd completes a call's entry (one is made when its begin was not seen).
+func (s *session) toolEnd(t *threadView, call protocol.ToolCall, at time.Time) {
+	e := t.toolIdx[call.CallID]
+	if e == nil && call.Name == "update_plan" {
+		if call.IsError {
+			t.add(&entry{kind: entryError, text: call.Output})
+		}
+		return
+	}
+	if e == nil {
+		e = t.add(&entry{kind: entryTool, collapsed: true})
+		if collabTools[call.Name] {
+			e.kind, e.cardCall = entryCard, call.Name
+		}
+	}
+	e.tool, e.running = &call, false
+	s.review.notePatch(t, &call, at)
+	if e.kind == entryCard {
+		ids := call.AgentIDs
+		if len(ids) == 0 {
+			ids = e.cardIDs
+		}
+		ids, e.result = parseCardResult(&call, ids)
+		s.showOnCard(e, ids)
+	}
+	e.touch()
+}
+
+// applyStream folds a streaming reply's deltas, resets and final text into its entry.
+func (t *threadView) applyStream(msg protocol.EventMsg) {
+	switch m := msg.(type) {
+	case protocol.MessageDeltaMsg:
+		if t.streaming == nil {
+			t.streaming = t.add(&entry{kind: entryAssistant})
+		}
+		t.streaming.text = t.streaming.stream.appendDelta(m.Delta)
+		t.streaming.touch()
+	case protocol.MessageResetMsg:
+		if t.streaming != nil {
+			t.streaming.text = ""
+			t.streaming.stream.reset()
+			t.streaming.touch()
+		}
+	case protocol.AgentMessageMsg:
+		if t.streaming == nil {
+			t.streaming = t.add(&entry{kind: entryAssistant})
+		}
+		t.streaming.text, t.streaming.final = m.Text, true
+		t.streaming.stream.reset()
+		if m.Interrupted {
+			t.streaming.text += interruptedMark
+		}
+		t.streaming.touch()
+		t.streaming = nil
 	}
 }
 

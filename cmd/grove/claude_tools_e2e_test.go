@@ -33,17 +33,8 @@ type scriptedClaude struct {
 func (s *scriptedClaude) handle(r modeltest.CapturedRequest) modeltest.Reply {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var names []string
-	tools, _ := r.Body["tools"].([]any)
-	for _, t := range tools {
-		tm, _ := t.(map[string]any)
-		fn, _ := tm["function"].(map[string]any)
-		if n, _ := fn["name"].(string); n != "" {
-			names = append(names, n)
-		}
-	}
-	s.tools = append(s.tools, names)
-	msgs, _ := r.Body["messages"].([]any)
+	s.tools = append(s.tools, r.ToolNames())
+	msgs := r.Messages()
 	prev := ""
 	if last, _ := msgs[len(msgs)-1].(map[string]any); last["role"] == "tool" {
 		prev, _ = last["content"].(string)
@@ -212,14 +203,7 @@ func TestToolSetFollowsEachAgentsModel(t *testing.T) {
 	codexSet := []string{"exec_command", "apply_patch", "update_plan"}
 	claudeSet := []string{"Bash", "BashOutput", "TaskStop", "Read", "Write", "Edit", "MultiEdit", "Glob", "Grep", "TodoWrite"}
 	offered := func(r modeltest.CapturedRequest) []string {
-		var names []string
-		tools, _ := r.Body["tools"].([]any)
-		for _, t := range tools {
-			tm, _ := t.(map[string]any)
-			fn, _ := tm["function"].(map[string]any)
-			names = append(names, fmt.Sprint(fn["name"]))
-		}
-		return names
+		return r.ToolNames()
 	}
 	check := func(who string, got, want, not []string) {
 		t.Helper()

@@ -19,7 +19,7 @@ import (
 func TestTmuxModalFocusAndEsc(t *testing.T) {
 	srv := modeltest.NewServer(t)
 	srv.Handle(func(r modeltest.CapturedRequest) modeltest.Reply {
-		msgs, _ := r.Body["messages"].([]any)
+		msgs := r.Messages()
 		last, _ := msgs[len(msgs)-1].(map[string]any)
 		content := fmt.Sprint(last["content"])
 		switch {

@@ -25,10 +25,7 @@ var longFuncs = map[string]bool{
 	"core/engine/spawn.go:spawn":         true,
 	"core/engine/turn.go:turnSteps":      true,
 	"core/sandbox/pool_linux.go:runPool": true,
-	"protocol/eventmsg.go:Msg":           true,
 	"templates/tolerant.go:tolerantRead": true,
-	"tui/model.go:Update":                true,
-	"tui/state.go:applyMsg":              true,
 }
 
 // TestNoFunctionOverAHundredLines walks the module's non-test Go files (the Bubble Tea fork

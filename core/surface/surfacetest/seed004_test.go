@@ -216,7 +216,7 @@ func TestSeed004(t *testing.T) {
 // "role: text" (the system message left out).
 func conversation(r surfacetest.Request) []string {
 	var out []string
-	msgs, _ := r.Body["messages"].([]any)
+	msgs := r.Messages()
 	for _, m := range msgs {
 		msg, _ := m.(map[string]any)
 		if role, _ := msg["role"].(string); role == "user" || role == "assistant" {
