@@ -139,6 +139,7 @@ func checkSessionExists(g *globalFlags, id string) error {
 		return err
 	}
 	if _, err := rollout.FindSession(cfg.Home, id); err != nil {
+		//lint:ignore ST1005 Codex's exact message (codex-rs/exec), which scripts match
 		return fmt.Errorf("No saved session found with ID %s: %w", id, err)
 	}
 	return nil

@@ -15,6 +15,8 @@ import (
 
 // errFullForkOverrides is Codex's refusal of a full-history fork that
 // also asks for another role or model (the child inherits them).
+//
+//lint:ignore ST1005 Codex's exact refusal, as the model was trained to read it
 var errFullForkOverrides = errors.New("Full-history forked agents inherit the parent agent type, model, and reasoning effort; omit agent_type, model, and reasoning_effort, or spawn without a full-history fork.")
 
 // forkEnd is the notice that closes the copied conversation.

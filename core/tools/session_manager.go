@@ -181,6 +181,7 @@ func (m *SessionManager) Lookup(owner protocol.ThreadID, id int) (*Session, erro
 	s := m.sessions[id]
 	m.mu.Unlock()
 	if s == nil || s.owner != owner {
+		//lint:ignore ST1005 Codex's wording ("Unknown process id"), the text models trained in Codex expect
 		return nil, fmt.Errorf("Unknown process id %d: no running session has this id (it ended and its output was read, it was closed, or it belonged to a grove process that has exited: sessions do not survive a restart or resume); start the command again with exec_command", id)
 	}
 	s.touch()

@@ -104,13 +104,6 @@ func (s *Server) unload(sess *session) {
 	}
 }
 
-// touch marks a session used now.
-func (s *Server) touch(sess *session) {
-	s.mu.Lock()
-	sess.lastUsed = time.Now()
-	s.mu.Unlock()
-}
-
 // threadUnsubscribe is Codex's thread/unsubscribe: this connection is the
 // thread's only subscriber, so the thread's session is unloaded (a running
 // turn is interrupted and recorded). Answers {status}.
