@@ -92,14 +92,45 @@ func (e *Engine) newThread(spec threadSpec) (*Thread, error) {
 	}
 	t.specs = t.toolSpecs()
 
-	var rec *rollout.Recorder
-	var err error
+	rec, err := e.threadRollout(t, spec)
+	if err != nil {
+		return nil, fmt.Errorf("rollout for thread %s: %w", t.id, err)
+	}
+	t.rec = rec
+	t.rolloutPath = spec.rolloutPath
+	if rec != nil {
+		t.rolloutPath = rec.Path()
+	}
+	t.closed = spec.closed
+	if err := e.register(t, spec); err != nil {
+		return nil, err
+	}
+
+	info := t.info()
+	ev := e.bus.Publish(protocol.NewEvent(t.id, "", protocol.ThreadStartedMsg{Thread: info}))
+	if spec.closed {
+		return t, nil
+	}
+	t.record(ev)
+	st := t.status
+	t.publish(protocol.NewEvent(t.id, "", protocol.StatusChangedMsg{Status: st}))
+	t.flush()
+	e.updateIndex(t)
+	if spec.parent != nil {
+		e.updateIndex(e.rootOf(spec.parent))
+	}
+	return t, nil
+}
+
+// threadRollout opens the thread's rollout: none for a closed child of a resumed session
+// (nothing is written until resume_agent reopens it), the file it had when resumed, or a
+// new one with the thread's metadata.
+func (e *Engine) threadRollout(t *Thread, spec threadSpec) (*rollout.Recorder, error) {
 	switch {
 	case spec.closed:
-		// A closed child of a resumed session: nothing is written until
-		// resume_agent reopens it.
+		return nil, nil
 	case spec.rolloutPath != "":
-		rec, err = rollout.OpenAppend(spec.rolloutPath)
+		return rollout.OpenAppend(spec.rolloutPath)
 	default:
 		meta := rollout.SessionMeta{
 			ID: t.id, ParentID: t.parentID, Depth: t.depth, Source: t.source,
@@ -122,25 +153,20 @@ func (e *Engine) newThread(spec threadSpec) (*Thread, error) {
 				meta.DenyList = []string{"*"}
 			}
 		}
-		rec, err = rollout.Create(e.opts.Home, meta)
+		return rollout.Create(e.opts.Home, meta)
 	}
-	if err != nil {
-		return nil, fmt.Errorf("rollout for thread %s: %w", t.id, err)
-	}
-	t.rec = rec
-	t.rolloutPath = spec.rolloutPath
-	if rec != nil {
-		t.rolloutPath = rec.Path()
-	}
-	t.closed = spec.closed
+}
 
+// register adds the thread to the engine and to its parent's children; a duplicate id is
+// refused and its rollout closed.
+func (e *Engine) register(t *Thread, spec threadSpec) error {
 	e.mu.Lock()
 	if _, dup := e.threads[t.id]; dup {
 		e.mu.Unlock()
-		if rec != nil {
-			_ = rec.Close()
+		if t.rec != nil {
+			_ = t.rec.Close()
 		}
-		return nil, fmt.Errorf("thread %s already exists", t.id)
+		return fmt.Errorf("thread %s already exists", t.id)
 	}
 	e.threads[t.id] = t
 	e.order = append(e.order, t.id)
@@ -156,21 +182,7 @@ func (e *Engine) newThread(spec threadSpec) (*Thread, error) {
 		spec.parent.children = append(spec.parent.children, t.id)
 		spec.parent.mu.Unlock()
 	}
-
-	info := t.info()
-	ev := e.bus.Publish(protocol.NewEvent(t.id, "", protocol.ThreadStartedMsg{Thread: info}))
-	if spec.closed {
-		return t, nil
-	}
-	t.record(ev)
-	st := t.status
-	t.publish(protocol.NewEvent(t.id, "", protocol.StatusChangedMsg{Status: st}))
-	t.flush()
-	e.updateIndex(t)
-	if spec.parent != nil {
-		e.updateIndex(e.rootOf(spec.parent))
-	}
-	return t, nil
+	return nil
 }
 
 func (e *Engine) rootOf(t *Thread) *Thread {
