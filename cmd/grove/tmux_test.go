@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/grovecli/grove/core/model/modeltest"
+	"github.com/grovecli/grove/core/testkit"
 )
 
 // TestTmuxSmoke drives the real binary in tmux as a person would: start
@@ -51,17 +52,12 @@ func TestTmuxSmoke(t *testing.T) {
 	screen := func() string { return tmux("capture-pane", "-p", "-t", session) }
 	waitScreen := func(what string, ok func(string) bool) string {
 		t.Helper()
-		deadline := time.Now().Add(60 * time.Second)
-		for {
-			s := screen()
-			if ok(s) {
-				return s
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("screen never showed %s; last screen:\n%s", what, s)
-			}
-			time.Sleep(100 * time.Millisecond)
-		}
+		var s string
+		testkit.Eventually(t, "the screen to show "+what, func() bool {
+			s = screen()
+			return ok(s)
+		}, func() string { return "last screen:\n" + s })
+		return s
 	}
 	s := waitScreen("the demo label", func(s string) bool { return strings.Contains(strings.ToLower(s), "demo") })
 	if !strings.Contains(s, "grove") {
@@ -85,13 +81,9 @@ func TestTmuxSmoke(t *testing.T) {
 	tmux("set-option", "-t", session, "remain-on-exit", "on")
 	tmux("send-keys", "-t", session, "C-c")
 	tmux("send-keys", "-t", session, "C-c")
-	deadline := time.Now().Add(10 * time.Second)
-	for strings.TrimSpace(tmux("display-message", "-p", "-t", session, "#{pane_dead}")) != "1" {
-		if time.Now().After(deadline) {
-			t.Fatalf("grove did not quit on ctrl+c twice:\n%s", screen())
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	testkit.Eventually(t, "grove to quit on ctrl+c twice", func() bool {
+		return strings.TrimSpace(tmux("display-message", "-p", "-t", session, "#{pane_dead}")) == "1"
+	}, screen)
 	// The root's last answer and the resume command stay in the terminal.
 	if s := tmux("capture-pane", "-p", "-S", "-", "-t", session); !strings.Contains(s, "Demo complete") || !strings.Contains(s, "Resume this session with: grove resume ") {
 		t.Fatalf("after quitting the terminal shows:\n%s", s)
@@ -133,10 +125,8 @@ func startTmux(t *testing.T, w, h int, env string, args ...string) *tmuxPane {
 		_ = exec.Command("tmux", "-L", p.sock, "kill-server").Run()
 		// grove may still be writing its rollout in the test's temp dirs:
 		// wait for it to exit before they are removed.
-		for deadline := time.Now().Add(10 * time.Second); pid > 0 && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-			if syscall.Kill(pid, 0) != nil {
-				break
-			}
+		if pid > 0 {
+			testkit.Eventually(t, "grove to exit", func() bool { return syscall.Kill(pid, 0) != nil })
 		}
 	})
 	return p
@@ -165,17 +155,12 @@ func (p *tmuxPane) key(keys ...string) {
 
 func (p *tmuxPane) wait(what string, ok func(string) bool) string {
 	p.t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		s := p.screen()
-		if ok(s) {
-			return s
-		}
-		if time.Now().After(deadline) {
-			p.t.Fatalf("screen never showed %s; last screen:\n%s", what, s)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	var s string
+	testkit.Eventually(p.t, "the screen to show "+what, func() bool {
+		s = p.screen()
+		return ok(s)
+	}, func() string { return "last screen:\n" + s })
+	return s
 }
 
 // TestTmuxTypingNeverApproves is the approval-safety property on the real
