@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -24,10 +23,7 @@ type recordedCall struct {
 // argument error. Task is the delegation surface's (seed 004), checked
 // there; it is counted here so that no call goes unaccounted.
 func TestClaudeCorpusReplays(t *testing.T) {
-	f, err := os.Open("testdata/claude_corpus/kiliman-claude-transcript-test2.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := openCorpus(t, "kiliman-claude-transcript-test2.jsonl")
 	defer f.Close()
 	r := NewRegistry()
 	if err := RegisterClaude(r); err != nil {

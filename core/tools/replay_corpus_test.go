@@ -3,8 +3,6 @@ package tools
 import (
 	"bufio"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -31,10 +29,7 @@ type replayCall struct {
 
 func loadReplay(t *testing.T, name string) []replayCall {
 	t.Helper()
-	f, err := os.Open(filepath.Join("testdata", "replay", name))
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := openCorpus(t, name)
 	defer f.Close()
 	var out []replayCall
 	sc := bufio.NewScanner(f)
