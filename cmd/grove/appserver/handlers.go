@@ -70,6 +70,17 @@ func (s *Server) threadResume(raw json.RawMessage) (any, *protocol.RPCError) {
 		}
 		return resp, nil
 	}
+	return s.openStoredThread(p, false)
+}
+
+// openStoredThread opens a stored root thread for thread/resume, or a copy of it for
+// thread/fork, with the params' config, and answers like thread/start (with its turns unless
+// excluded); a sub-agent's thread is refused, naming its root.
+func (s *Server) openStoredThread(p protocol.AppThreadResumeParams, fork bool) (any, *protocol.RPCError) {
+	method, hint := "thread/resume", "resume its root session"
+	if fork {
+		method, hint = "thread/fork", "fork its root thread"
+	}
 	cfg, rerr := engineConfig(p.Cwd, p.Model, p.ApprovalPolicy, p.Sandbox)
 	if rerr != nil {
 		return nil, rerr
@@ -80,11 +91,11 @@ func (s *Server) threadResume(raw json.RawMessage) (any, *protocol.RPCError) {
 		return nil, rpcError(protocol.RPCInvalidParams, "invalid params: threadId: %v", err)
 	}
 	if entry.ParentID != "" {
-		return nil, rpcError(protocol.RPCInvalidParams, "invalid params: threadId: %s is a sub-agent of %s; resume its root session", entry.ID, entry.ParentID)
+		return nil, rpcError(protocol.RPCInvalidParams, "invalid params: threadId: %s is a sub-agent of %s; %s", entry.ID, entry.ParentID, hint)
 	}
-	sess, root, err := s.openSession(cfg, string(entry.ID))
+	sess, root, err := s.openSessionAs(cfg, string(entry.ID), fork)
 	if err != nil {
-		return nil, rpcError(protocol.RPCInternalError, "thread/resume: %v", err)
+		return nil, rpcError(protocol.RPCInternalError, "%s: %v", method, err)
 	}
 	s.mu.Lock()
 	resp := s.startResponse(sess, root)

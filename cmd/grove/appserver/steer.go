@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 
 	"github.com/grovecli/grove/protocol"
-	"github.com/grovecli/grove/rollout"
 )
 
 // turnSteer is Codex's turn/steer {threadId, input, expectedTurnId} →
@@ -57,27 +56,5 @@ func (s *Server) threadFork(raw json.RawMessage) (any, *protocol.RPCError) {
 	if p.ThreadID == "" {
 		return nil, missing("threadId")
 	}
-	cfg, rerr := engineConfig(p.Cwd, p.Model, p.ApprovalPolicy, p.Sandbox)
-	if rerr != nil {
-		return nil, rerr
-	}
-	cfg.Originator = s.clientOriginator()
-	entry, err := rollout.FindSession(s.opts.Home, p.ThreadID)
-	if err != nil {
-		return nil, rpcError(protocol.RPCInvalidParams, "invalid params: threadId: %v", err)
-	}
-	if entry.ParentID != "" {
-		return nil, rpcError(protocol.RPCInvalidParams, "invalid params: threadId: %s is a sub-agent of %s; fork its root thread", entry.ID, entry.ParentID)
-	}
-	sess, root, err := s.openSessionAs(cfg, string(entry.ID), true)
-	if err != nil {
-		return nil, rpcError(protocol.RPCInternalError, "thread/fork: %v", err)
-	}
-	s.mu.Lock()
-	resp := s.startResponse(sess, root)
-	if !p.ExcludeTurns {
-		resp.Thread.Turns = turnsFromHistory(root.info.ID, sess.eng.History(root.info.ID), root.info.Cwd)
-	}
-	s.mu.Unlock()
-	return afterResponse{result: resp, after: func() { s.startPump(sess) }}, nil
+	return s.openStoredThread(p, true)
 }
