@@ -67,11 +67,11 @@ func (e *Engine) newThread(spec threadSpec) (*Thread, error) {
 		spawnCallID: spec.spawnCallID, createdAt: spec.createdAt,
 		allow: spec.allow, deny: spec.deny, surface: spec.surface, run: spec.run,
 		modelName: spec.model, effort: spec.effort, cwd: spec.cwd, sandbox: spec.sandbox,
-		note:    spec.note,
-		history: spec.history,
-		host:    spec.host,
-		usage:   spec.usage,
-		status:  spec.status, statusAt: e.now(), changed: make(chan struct{}),
+		note:   spec.note,
+		budget: newContextBudget(spec.history),
+		turn:   turnState{usage: spec.usage},
+		host:   spec.host,
+		status: spec.status, statusAt: e.now(), changed: make(chan struct{}),
 		wake: make(chan struct{}, 1), done: make(chan struct{}),
 	}
 	if spec.parent != nil {

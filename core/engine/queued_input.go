@@ -97,9 +97,9 @@ func (t *Thread) restoreQueued(input []queuedInput) {
 	}
 	t.statusMu.Lock()
 	t.mu.Lock()
-	t.pending = append(t.pending, input...)
-	t.halted = false
-	busy := t.running
+	t.turn.pending = append(t.turn.pending, input...)
+	t.turn.halted = false
+	busy := t.turn.running
 	t.mu.Unlock()
 	changed := !busy && t.setStatusLocked(protocol.Running())
 	t.statusMu.Unlock()

@@ -50,10 +50,10 @@ func (e *Engine) resumeThread(id protocol.ThreadID) (protocol.AgentStatus, error
 	}
 	last := lastAssistantMessage(sess.Items)
 	t.mu.Lock()
-	t.setHistoryLocked(sess.Items)
+	t.budget.set(sess.Items)
 	t.rec = rec
 	t.closed = false
-	t.lastMessage = last
+	t.turn.lastMessage = last
 	t.mu.Unlock()
 	// A reopened agent is idle, waiting for input.
 	st := protocol.Completed(last, last != "")

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"encoding/json"
 	"sync"
 	"time"
 
@@ -49,53 +48,18 @@ type Thread struct {
 	// nextSchema constrains the next turn's reply and turnSchema the
 	// running turn's (turn/start's outputSchema).
 	summary     string
-	nextSchema  json.RawMessage
-	turnSchema  json.RawMessage
 	note        string
 	name        string
 	firstPrompt string
-	history     []protocol.Item
-	// Context size bookkeeping (context_budget.go): estTokens estimates
-	// history[:estItems]; usageInput is the provider's input_tokens for
-	// the last request, which carried history[:usageAt].
-	estItems   int
-	estTokens  int64
-	usageInput int64
-	usageAt    int
-	// view is the history as the model sees it (modelItems), converted
-	// once per item; prefix keeps its encoded form between requests.
-	// Both start over when the history is replaced.
-	view   []protocol.Item
-	prefix *model.PrefixCache
-	// compactedSinceReply: compacted, and no model reply since.
-	compactedSinceReply bool
-	// compactFailures counts automatic compactions failed in a row;
-	// compactSkip is how many more steps skip one (back off across steps).
-	compactFailures, compactSkip int
-	// compactPending asks the loop for a manual compaction (OpCompact),
-	// with compactNote's extra instructions.
-	compactPending bool
-	compactNote    string
+	// budget is the conversation and its size (context_budget.go).
+	budget *contextBudget
+	// turn is the queued input and the running turn (turn_state.go).
+	turn turnState
 	// prewarmed: the thread's tools were prepared (prewarmTools).
 	prewarmed bool
-	pending   []queuedInput
-	// notices wait for the running turn's next request (notify).
-	notices     []protocol.Item
-	usage       protocol.TokenUsage
-	lastTool    string
-	steps       int    // model calls in the current/last turn
-	toolCalls   int    // tool calls in every turn
-	limitHit    string // LimitMaxSteps/LimitTimeout reached in the last turn
-	lastMessage string
-	children    []protocol.ThreadID
-	turnCancel  context.CancelFunc
-	turnID      string
-	running     bool // a turn is in progress
-	// halted: interrupted (user, abort, an ancestor's interrupt); queued
-	// input waits for the next delivery instead of starting a turn.
-	halted  bool
-	closing bool
-	closed  bool
+	children  []protocol.ThreadID
+	closing   bool
+	closed    bool
 	// hooksStarted: SessionStart/SubagentStart ran; hookToolCtx holds
 	// PreToolUse context until its call's output (hooks.go).
 	hooksStarted bool
@@ -284,9 +248,7 @@ func (t *Thread) sync() {
 
 // appendHistory adds items to the history and the rollout.
 func (t *Thread) appendHistory(items ...protocol.Item) {
-	t.mu.Lock()
-	t.history = append(t.history, items...)
-	t.mu.Unlock()
+	t.budget.append(items...)
 	for _, it := range items {
 		t.recordItem(it)
 	}
@@ -308,7 +270,7 @@ func (t *Thread) queueLocked(clientID string, items []protocol.Item) []queuedInp
 	for i, it := range items {
 		queued[i] = queuedInput{id: uuid.NewString(), clientID: clientID, item: it}
 	}
-	t.pending = append(t.pending, queued...)
+	t.turn.pending = append(t.turn.pending, queued...)
 	if t.firstPrompt == "" {
 		// A notice queued before the first message (hook context) is no title.
 		t.firstPrompt = rollout.FirstPrompt(items)
@@ -348,10 +310,10 @@ func (t *Thread) deliverAs(clientID string, interrupt bool, items ...protocol.It
 		return false
 	}
 	queued := t.queueLocked(clientID, items)
-	t.halted = false // new input resumes work, with everything queued
-	busy := t.running
-	if interrupt && busy && t.turnCancel != nil {
-		t.turnCancel()
+	t.turn.halted = false // new input resumes work, with everything queued
+	busy := t.turn.running
+	if interrupt {
+		t.turn.stop()
 	}
 	t.mu.Unlock()
 	t.recordQueued(queued)
@@ -375,11 +337,9 @@ func (t *Thread) deliverAs(clientID string, interrupt bool, items ...protocol.It
 func (t *Thread) interrupt() {
 	t.statusMu.Lock()
 	t.mu.Lock()
-	t.halted = true
-	if t.running && t.turnCancel != nil {
-		t.turnCancel()
-	}
-	queuedOnly := !t.running && len(t.pending) > 0
+	t.turn.halted = true
+	t.turn.stop()
+	queuedOnly := !t.turn.running && len(t.turn.pending) > 0
 	t.mu.Unlock()
 	changed := queuedOnly && t.status.IsActive() && t.setStatusLocked(protocol.Interrupted())
 	t.statusMu.Unlock()

@@ -25,8 +25,8 @@ func (t *Thread) loop() {
 	defer close(t.done)
 	for {
 		t.mu.Lock()
-		compactNow := t.compactPending
-		has := len(t.pending) > 0 && !t.halted || compactNow
+		compactNow := t.turn.compactPending
+		has := t.turn.hasInput() || compactNow
 		ctx := t.ctx
 		t.mu.Unlock()
 		if !has {
@@ -69,22 +69,16 @@ func (t *Thread) runTurn(parent context.Context) {
 	defer cancel()
 	turnID := uuid.NewString()
 	t.mu.Lock()
-	if t.halted {
+	if t.turn.halted {
 		// Interrupted between the loop's check and here: no turn.
 		t.mu.Unlock()
 		return
 	}
-	t.turnCancel = cancel
-	t.turnID = turnID
-	t.running = true
-	t.steps, t.limitHit = 0, ""
 	// The turn owns the input that starts it from the moment it can be
-	// interrupted (same critical section as turnCancel): an interrupt right
+	// interrupted (same critical section as its cancel): an interrupt right
 	// after turn_started ends this turn with its input, instead of an empty
 	// turn whose input then runs in another one.
-	input := t.pending
-	t.pending = nil
-	t.turnSchema, t.nextSchema = t.nextSchema, nil
+	input := t.turn.begin(turnID, cancel)
 	tc := rollout.TurnContext{TurnID: turnID, Model: t.modelName, ReasoningEffort: t.effort, Cwd: t.cwd, Sandbox: t.sandbox, ApprovalPolicy: e.ApprovalPolicy()}
 	rec := t.rec
 	t.mu.Unlock()
@@ -127,14 +121,12 @@ func (t *Thread) runTurn(parent context.Context) {
 	// turn's end is no final status for a waiter to stop on.
 	t.statusMu.Lock()
 	t.mu.Lock()
-	t.running = false
-	t.turnCancel = nil
+	more := t.turn.end()
 	// closeThreads sets shutdown; a turn that outlived the close deadline
 	// must not overwrite it when it finally ends.
 	closing := t.closing || t.closed
-	more := len(t.pending) > 0 && !t.halted
 	if outcome == outcomeCompleted {
-		t.lastMessage = lastText
+		t.turn.lastMessage = lastText
 	}
 	t.mu.Unlock()
 	changed := !closing && !more && t.setStatusLocked(final)
@@ -176,7 +168,7 @@ func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, str
 	defer func() {
 		if graceOnly != nil {
 			t.mu.Lock()
-			reason := t.limitHit
+			reason := t.turn.limitHit
 			t.mu.Unlock()
 			e.activity(t, protocol.ActivityGracePeriodEnd, map[string]any{"reason": reason})
 		}
@@ -214,7 +206,7 @@ func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, str
 		sent := len(req.Items) - len(t.agentsCtx)
 		steps++
 		t.mu.Lock()
-		t.steps = steps
+		t.turn.steps = steps
 		t.mu.Unlock()
 		partial.Reset()
 		e.activity(t, protocol.ActivityTurnStart, progress(steps-1, lim, started))
@@ -247,7 +239,7 @@ func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, str
 			t.publish(protocol.NewEvent(t.id, turnID, protocol.ErrorMsg{Text: msg}))
 			return outcomeErrored, "", msg
 		}
-		t.noteRequestUsage(sent, resp.Usage)
+		t.budget.noteUsage(sent, resp.Usage)
 		e.activity(t, protocol.ActivityTurnComplete, progress(steps, lim, started))
 		partial.Reset()
 		if t.recordReply(turnID, resp) {
@@ -305,8 +297,7 @@ func (t *Thread) takePending(ctx context.Context, turnID string) bool {
 		t.mu.Unlock()
 		return false
 	}
-	pending := t.pending
-	t.pending = nil
+	pending := t.turn.takeInput()
 	t.mu.Unlock()
 	t.takeInput(turnID, pending)
 	return ctx.Err() == nil
@@ -410,7 +401,7 @@ func (t *Thread) runCalls(ctx context.Context, turnID string, reqCalls []model.T
 	}
 	t.appendHistory(calls...)
 	t.mu.Lock()
-	t.toolCalls += len(calls)
+	t.turn.toolCalls += len(calls)
 	t.mu.Unlock()
 	results := t.runTools(ctx, turnID, reqCalls, graceOnly)
 	for i, r := range results {
@@ -450,8 +441,8 @@ func (t *Thread) keepInterruptedReply(turnID, text string) {
 
 func (t *Thread) accountUsage(turnID string, u protocol.TokenUsage) {
 	t.mu.Lock()
-	t.usage.Add(u)
-	total := t.usage
+	t.turn.usage.Add(u)
+	total := t.turn.usage
 	t.mu.Unlock()
 	call := u
 	t.publish(protocol.NewEvent(t.id, turnID, protocol.TokenUsageMsg{Usage: call, Total: total}))
@@ -462,38 +453,29 @@ func (t *Thread) accountUsage(turnID string, u protocol.TokenUsage) {
 // the client, encoded); the rest is shared.
 func (t *Thread) buildRequest() model.Request {
 	t.mu.Lock()
-	if len(t.view) == 0 {
-		// The AGENTS.md block leads the conversation, outside the history
-		// (not recorded as the user's words, rebuilt after compaction).
-		t.view = append(t.view, t.agentsCtx...)
-	}
-	fresh := t.history[len(t.view)-len(t.agentsCtx):]
-	if t.prefix == nil {
-		t.prefix = model.NewPrefixCache()
-	}
+	// The AGENTS.md block leads the conversation, outside the history
+	// (not recorded as the user's words, rebuilt after compaction).
+	fresh, prefix := t.budget.fresh(t.agentsCtx)
 	req := model.Request{
 		Model: t.modelName, Instructions: t.instructions, Tools: t.specs,
-		ReasoningEffort: t.effort, ParallelToolCalls: true, Prefix: t.prefix,
+		ReasoningEffort: t.effort, ParallelToolCalls: true, Prefix: prefix,
 		CacheKey: string(t.id), Temperature: t.run.temperature, TopP: t.run.topP,
 	}
 	if t.parentID == "" {
 		req.OutputSchema = t.e.opts.OutputSchema
 	}
-	if len(t.turnSchema) > 0 {
-		req.OutputSchema = t.turnSchema
+	if len(t.turn.turnSchema) > 0 {
+		req.OutputSchema = t.turn.turnSchema
 	}
 	req.ReasoningSummary = t.summary
 	if len(t.e.opts.TurnMetadata) > 0 && t.parentID == "" {
-		req.Headers = map[string]string{"x-codex-turn-metadata": turnMetadata(t.e.opts.TurnMetadata, t.turnID)}
+		req.Headers = map[string]string{"x-codex-turn-metadata": turnMetadata(t.e.opts.TurnMetadata, t.turn.id)}
 	}
 	t.mu.Unlock()
 	// Converted outside mu (it looks up other threads); the loop is the
 	// only writer of view.
 	converted := t.e.modelItems(t, fresh)
-	t.mu.Lock()
-	t.view = append(t.view, converted...)
-	req.Items = t.view[:len(t.view):len(t.view)]
-	t.mu.Unlock()
+	req.Items = t.budget.extendView(converted)
 	return req
 }
 
@@ -587,7 +569,7 @@ func (t *Thread) runTool(ctx context.Context, turnID string, c model.ToolCallReq
 		c.Arguments = protocol.WrapCustomInput(c.Arguments)
 	}
 	t.mu.Lock()
-	t.lastTool = c.Name
+	t.turn.lastTool = c.Name
 	env := &tools.Env{
 		ThreadID: t.id, TurnID: turnID, CallID: c.CallID, Cwd: t.cwd,
 		Sandbox: t.sandbox, ApprovalPolicy: e.ApprovalPolicy(), Sessions: e.sessions,
@@ -695,7 +677,7 @@ func (t *Thread) turnEndActivity(outcome turnOutcome, errMsg string, started tim
 	switch outcome {
 	case outcomeCompleted:
 		t.mu.Lock()
-		steps := t.steps
+		steps := t.turn.steps
 		t.mu.Unlock()
 		t.e.activity(t, protocol.ActivityCompleted, map[string]any{"duration_seconds": time.Since(started).Seconds(), "turns_used": steps})
 	case outcomeErrored:
