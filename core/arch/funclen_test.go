@@ -22,7 +22,6 @@ var longFuncs = map[string]bool{
 	"cmd/grove/session.go:newSession":    true,
 	"cmd/grove/tui.go:runTUI":            true,
 	"core/engine/spawn.go:spawn":         true,
-	"core/engine/turn.go:turnSteps":      true,
 	"core/sandbox/pool_linux.go:runPool": true,
 }
 
