@@ -21,7 +21,6 @@ var longFuncs = map[string]bool{
 	"cmd/grove/exec.go:runExec":          true,
 	"cmd/grove/session.go:newSession":    true,
 	"cmd/grove/tui.go:runTUI":            true,
-	"core/engine/spawn.go:spawn":         true,
 	"core/sandbox/pool_linux.go:runPool": true,
 }
 
