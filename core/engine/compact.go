@@ -309,16 +309,10 @@ func (t *Thread) runCompaction(parent context.Context) {
 	prev, _ := t.Status()
 	t.setStatus(protocol.Running())
 	_ = t.compact(ctx, turnID, protocol.CompactManual, note)
-	t.statusMu.Lock()
-	t.mu.Lock()
-	more := t.turn.end()
-	closing := t.closing || t.closed
-	t.mu.Unlock()
-	changed := !closing && !more && t.setStatusLocked(prev)
-	t.statusMu.Unlock()
-	if changed {
-		t.e.updateIndex(t)
-	}
+	t.transition(func(protocol.AgentStatus) (protocol.AgentStatus, bool) {
+		more := t.turn.end()
+		return prev, !more && !t.closing && !t.closed
+	})
 	t.sync()
 }
 

@@ -58,10 +58,6 @@ type contextBudget struct {
 	compactFailures, compactSkip int
 }
 
-func newContextBudget(history []protocol.Item) *contextBudget {
-	return &contextBudget{history: history}
-}
-
 // items returns a copy of the history.
 func (b *contextBudget) items() []protocol.Item {
 	b.mu.Lock()

@@ -68,11 +68,11 @@ func (e *Engine) newThread(spec threadSpec) (*Thread, error) {
 		allow: spec.allow, deny: spec.deny, surface: spec.surface, run: spec.run,
 		modelName: spec.model, effort: spec.effort, cwd: spec.cwd, sandbox: spec.sandbox,
 		note:   spec.note,
-		budget: newContextBudget(spec.history),
+		budget: contextBudget{history: spec.history},
 		turn:   turnState{usage: spec.usage},
 		host:   spec.host,
-		status: spec.status, statusAt: e.now(), changed: make(chan struct{}),
-		wake: make(chan struct{}, 1), done: make(chan struct{}),
+		status: newThreadStatus(spec.status, e.now()),
+		wake:   make(chan struct{}, 1), done: make(chan struct{}),
 	}
 	if spec.parent != nil {
 		t.parentID = spec.parent.id
@@ -112,7 +112,7 @@ func (e *Engine) newThread(spec threadSpec) (*Thread, error) {
 		return t, nil
 	}
 	t.record(ev)
-	st := t.status
+	st, _ := t.Status()
 	t.publish(protocol.NewEvent(t.id, "", protocol.StatusChangedMsg{Status: st}))
 	t.flush()
 	e.updateIndex(t)

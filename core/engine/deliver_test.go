@@ -71,12 +71,12 @@ func waitIdle(t *testing.T, th *Thread) protocol.AgentStatus {
 	t.Helper()
 	deadline := time.After(30 * time.Second)
 	for {
-		th.statusMu.Lock()
+		th.status.mu.Lock()
 		th.mu.Lock()
-		idle := !th.turn.running && len(th.turn.pending) == 0 && th.status.Kind != protocol.StatusRunning
-		st, ch := th.status, th.changed
+		idle := !th.turn.running && len(th.turn.pending) == 0 && th.status.cur.Kind != protocol.StatusRunning
+		st, ch := th.status.cur, th.status.changed
 		th.mu.Unlock()
-		th.statusMu.Unlock()
+		th.status.mu.Unlock()
 		if idle {
 			return st
 		}

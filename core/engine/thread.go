@@ -52,7 +52,7 @@ type Thread struct {
 	name        string
 	firstPrompt string
 	// budget is the conversation and its size (context_budget.go).
-	budget *contextBudget
+	budget contextBudget
 	// turn is the queued input and the running turn (turn_state.go).
 	turn turnState
 	// prewarmed: the thread's tools were prepared (prewarmTools).
@@ -72,95 +72,14 @@ type Thread struct {
 	wake         chan struct{}
 	done         chan struct{}
 
-	// statusMu serialises status transitions so their events and rollout
-	// lines appear in the order they happened.
-	statusMu sync.Mutex
-	status   protocol.AgentStatus
-	statusAt time.Time
-	changed  chan struct{} // closed and replaced on every status change
-	feeds    []*statusFeed
-}
-
-// Status returns the current status and when it began.
-func (t *Thread) Status() (protocol.AgentStatus, time.Time) {
-	t.statusMu.Lock()
-	defer t.statusMu.Unlock()
-	return t.status, t.statusAt
-}
-
-// statusAndWatch returns the status and a channel closed on the next change.
-func (t *Thread) statusAndWatch() (protocol.AgentStatus, <-chan struct{}) {
-	t.statusMu.Lock()
-	defer t.statusMu.Unlock()
-	return t.status, t.changed
-}
-
-// setStatus records a transition: event, rollout line (flushed), waiters
-// and observers, and the session index.
-func (t *Thread) setStatus(s protocol.AgentStatus) {
-	t.statusMu.Lock()
-	changed := t.setStatusLocked(s)
-	t.statusMu.Unlock()
-	// Outside statusMu: the index walks the tree under e.mu.
-	if changed {
-		t.e.updateIndex(t)
-	}
-}
-
-// setStatusLocked is setStatus for a caller holding statusMu, minus the
-// session index (the caller updates it after unlocking when this reports a
-// change).
-func (t *Thread) setStatusLocked(s protocol.AgentStatus) bool {
-	if t.status.Kind == s.Kind && t.status.Message == s.Message && t.status.HasMessage == s.HasMessage {
-		return false
-	}
-	t.status = s
-	t.statusAt = t.e.now()
-	st := s
-	ev := protocol.NewEvent(t.id, "", protocol.StatusChangedMsg{Status: st})
-	ev.Timestamp = t.statusAt
-	// The rollout is durable before anyone hears of the change: whoever
-	// sees a status (a waiter, the UI, a resume) can rely on the file.
-	t.emitMu.Lock() // recorded and published as one step (see publish)
-	defer t.emitMu.Unlock()
-	t.record(ev)
-	t.flush()
-	close(t.changed)
-	t.changed = make(chan struct{})
-	for _, f := range t.feeds {
-		f.push(s)
-	}
-	t.e.bus.Publish(ev)
-	return true
-}
-
-// subscribeStatus returns a feed of every future status change.
-func (t *Thread) subscribeStatus() *statusFeed {
-	f := newStatusFeed()
-	t.statusMu.Lock()
-	if t.closedLocked() {
-		f.close()
-	} else {
-		t.feeds = append(t.feeds, f)
-	}
-	t.statusMu.Unlock()
-	return f
+	// status is the agent's status and who watches it (thread_status.go).
+	status threadStatus
 }
 
 func (t *Thread) closedLocked() bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.closed
-}
-
-// closeFeeds ends every observer's stream (the thread was closed).
-func (t *Thread) closeFeeds() {
-	t.statusMu.Lock()
-	for _, f := range t.feeds {
-		f.close()
-	}
-	t.feeds = nil
-	t.statusMu.Unlock()
 }
 
 // info snapshots the thread for display.
@@ -302,11 +221,11 @@ func (t *Thread) deliver(interrupt bool, items ...protocol.Item) bool {
 // deliverAs is deliver for input a front end named (Op.ClientID): the turn
 // that takes it echoes clientID in turn_started.
 func (t *Thread) deliverAs(clientID string, interrupt bool, items ...protocol.Item) bool {
-	t.statusMu.Lock()
+	t.status.mu.Lock()
 	t.mu.Lock()
 	if t.closed || t.closing {
 		t.mu.Unlock()
-		t.statusMu.Unlock()
+		t.status.mu.Unlock()
 		return false
 	}
 	queued := t.queueLocked(clientID, items)
@@ -321,7 +240,7 @@ func (t *Thread) deliverAs(clientID string, interrupt bool, items ...protocol.It
 	if !busy {
 		changed = t.setStatusLocked(protocol.Running())
 	}
-	t.statusMu.Unlock()
+	t.status.mu.Unlock()
 	if changed {
 		t.e.updateIndex(t)
 	}
@@ -335,17 +254,12 @@ func (t *Thread) deliverAs(clientID string, interrupt bool, items ...protocol.It
 // an interrupted agent really stops. A thread that was only about to work
 // becomes interrupted at once.
 func (t *Thread) interrupt() {
-	t.statusMu.Lock()
-	t.mu.Lock()
-	t.turn.halted = true
-	t.turn.stop()
-	queuedOnly := !t.turn.running && len(t.turn.pending) > 0
-	t.mu.Unlock()
-	changed := queuedOnly && t.status.IsActive() && t.setStatusLocked(protocol.Interrupted())
-	t.statusMu.Unlock()
-	if changed {
-		t.e.updateIndex(t)
-	}
+	t.transition(func(cur protocol.AgentStatus) (protocol.AgentStatus, bool) {
+		t.turn.halted = true
+		t.turn.stop()
+		queuedOnly := !t.turn.running && len(t.turn.pending) > 0
+		return protocol.Interrupted(), queuedOnly && cur.IsActive()
+	})
 }
 
 func (t *Thread) isClosed() bool {

@@ -118,21 +118,16 @@ func (t *Thread) runTurn(parent context.Context) {
 	// One critical section with deliver: input that arrived during the turn
 	// (an interrupting send_input) starts the next turn at once, so this
 	// turn's end is no final status for a waiter to stop on.
-	t.statusMu.Lock()
-	t.mu.Lock()
-	more := t.turn.end()
-	// closeThreads sets shutdown; a turn that outlived the close deadline
-	// must not overwrite it when it finally ends.
-	closing := t.closing || t.closed
-	if outcome == outcomeCompleted {
-		t.turn.lastMessage = lastText
-	}
-	t.mu.Unlock()
-	changed := !closing && !more && t.setStatusLocked(final)
-	t.statusMu.Unlock()
-	if changed {
-		e.updateIndex(t)
-	}
+	t.transition(func(protocol.AgentStatus) (protocol.AgentStatus, bool) {
+		more := t.turn.end()
+		if outcome == outcomeCompleted {
+			t.turn.lastMessage = lastText
+		}
+		// closeThreads sets shutdown; a turn that outlived the close
+		// deadline must not overwrite it when it finally ends.
+		closing := t.closing || t.closed
+		return final, !closing && !more
+	})
 	// Lines were written as they happened; the turn's end makes them durable.
 	t.sync()
 }
