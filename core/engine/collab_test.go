@@ -281,9 +281,9 @@ func TestWorkdirApprovalFallsBackToCallerSession(t *testing.T) {
 	root := env.e.thread(env.root)
 	// A caller whose root session is gone routes to itself.
 	root.mu.Lock()
-	root.closed = true
+	root.life.closed = true
 	root.mu.Unlock()
-	defer func() { root.mu.Lock(); root.closed = false; root.mu.Unlock() }()
+	defer func() { root.mu.Lock(); root.life.closed = false; root.mu.Unlock() }()
 	go func() {
 		ev := env.waitFor("approval", func(ev protocol.Event) bool { return ev.Type == protocol.EventApprovalRequested })
 		_ = env.e.Submit(protocol.Op{Type: protocol.OpApproval, ApprovalID: ev.Approval.ID, Decision: protocol.DecisionAbort})

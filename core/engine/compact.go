@@ -285,7 +285,7 @@ func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
 // the thread is idle, after the running turn otherwise.
 func (t *Thread) requestCompaction(instructions string) error {
 	t.mu.Lock()
-	if t.closed || t.closing {
+	if t.life.gone() {
 		t.mu.Unlock()
 		return fmt.Errorf("thread %s is closed; resume it before compacting", t.id)
 	}
@@ -311,7 +311,7 @@ func (t *Thread) runCompaction(parent context.Context) {
 	_ = t.compact(ctx, turnID, protocol.CompactManual, note)
 	t.transition(func(protocol.AgentStatus) (protocol.AgentStatus, bool) {
 		more := t.turn.end()
-		return prev, !more && !t.closing && !t.closed
+		return prev, !more && !t.life.gone()
 	})
 	t.sync()
 }

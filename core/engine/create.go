@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"context"
 	"fmt"
 	"time"
 
@@ -72,7 +71,7 @@ func (e *Engine) newThread(spec threadSpec) (*Thread, error) {
 		turn:   turnState{usage: spec.usage},
 		host:   spec.host,
 		status: newThreadStatus(spec.status, e.now()),
-		wake:   make(chan struct{}, 1), done: make(chan struct{}),
+		life:   newThreadLife(),
 	}
 	if spec.parent != nil {
 		t.parentID = spec.parent.id
@@ -96,12 +95,12 @@ func (e *Engine) newThread(spec threadSpec) (*Thread, error) {
 	if err != nil {
 		return nil, fmt.Errorf("rollout for thread %s: %w", t.id, err)
 	}
-	t.rec = rec
-	t.rolloutPath = spec.rolloutPath
+	t.life.rec = rec
+	t.life.rolloutPath = spec.rolloutPath
 	if rec != nil {
-		t.rolloutPath = rec.Path()
+		t.life.rolloutPath = rec.Path()
 	}
-	t.closed = spec.closed
+	t.life.closed = spec.closed
 	if err := e.register(t, spec); err != nil {
 		return nil, err
 	}
@@ -163,8 +162,8 @@ func (e *Engine) register(t *Thread, spec threadSpec) error {
 	e.mu.Lock()
 	if _, dup := e.threads[t.id]; dup {
 		e.mu.Unlock()
-		if t.rec != nil {
-			_ = t.rec.Close()
+		if t.life.rec != nil {
+			_ = t.life.rec.Close()
 		}
 		return fmt.Errorf("thread %s already exists", t.id)
 	}
@@ -199,8 +198,7 @@ func (e *Engine) rootOf(t *Thread) *Thread {
 // startLoop runs the thread's turn loop until it is closed.
 func (e *Engine) startLoop(t *Thread) {
 	t.mu.Lock()
-	t.ctx, t.cancel = context.WithCancel(e.ctx)
-	t.done = make(chan struct{})
+	t.life.start(e.ctx)
 	t.mu.Unlock()
 	e.wg.Add(1)
 	go func() {

@@ -505,7 +505,7 @@ func (e *Engine) updateIndex(t *Thread) {
 		UpdatedAt: e.now(), FirstPrompt: t.firstPrompt, Model: t.modelName, Provider: e.opts.Provider,
 		AgentType: t.agentType, Status: string(st.Kind),
 	}
-	entry.RolloutPath = t.rolloutPath
+	entry.RolloutPath = t.life.rolloutPath
 	t.mu.Unlock()
 	if entry.RolloutPath == "" {
 		return

@@ -23,7 +23,7 @@ const maxStopContinuations = 8
 func (t *Thread) hookContext(turnID string) hooks.Context {
 	t.mu.Lock()
 	c := hooks.Context{
-		SessionID: string(t.id), TurnID: turnID, TranscriptPath: t.rolloutPath,
+		SessionID: string(t.id), TurnID: turnID, TranscriptPath: t.life.rolloutPath,
 		Cwd: t.cwd, Model: t.modelName,
 		PermissionMode: hooks.PermissionMode(string(t.e.ApprovalPolicy()), string(t.sandbox.Mode)),
 	}

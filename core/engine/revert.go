@@ -114,7 +114,7 @@ func (t *Thread) recordEvenClosed(write func(*rollout.Recorder) error) error {
 		return rec.Flush()
 	}
 	t.mu.Lock()
-	path := t.rolloutPath
+	path := t.life.rolloutPath
 	t.mu.Unlock()
 	if path == "" {
 		return nil // an ephemeral session records nothing

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"context"
 	"sync"
 	"time"
 
@@ -58,19 +57,13 @@ type Thread struct {
 	// prewarmed: the thread's tools were prepared (prewarmTools).
 	prewarmed bool
 	children  []protocol.ThreadID
-	closing   bool
-	closed    bool
 	// hooksStarted: SessionStart/SubagentStart ran; hookToolCtx holds
 	// PreToolUse context until its call's output (hooks.go).
 	hooksStarted bool
 	hookToolCtx  map[string][]string
-	rec          *rollout.Recorder
-	rolloutPath  string
 	specs        []model.ToolSpec
-	ctx          context.Context
-	cancel       context.CancelFunc
-	wake         chan struct{}
-	done         chan struct{}
+	// life is the loop, the rollout and closing (thread_life.go).
+	life threadLife
 
 	// status is the agent's status and who watches it (thread_status.go).
 	status threadStatus
@@ -79,7 +72,7 @@ type Thread struct {
 func (t *Thread) closedLocked() bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.closed
+	return t.life.closed
 }
 
 // info snapshots the thread for display.
@@ -95,7 +88,7 @@ func (t *Thread) info() protocol.ThreadInfo {
 		Note: t.note, Name: t.name, SpawnCallID: t.spawnCallID,
 		StartedAt: t.createdAt, Status: st, Surface: t.surface, Host: t.host,
 	}
-	ti.RolloutPath = t.rolloutPath
+	ti.RolloutPath = t.life.rolloutPath
 	return ti
 }
 
@@ -115,7 +108,7 @@ func (t *Thread) role() string {
 func (t *Thread) recorder() *rollout.Recorder {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.rec
+	return t.life.rec
 }
 
 // publish hands ev to the bus and appends it to t's rollout as one step
@@ -200,7 +193,7 @@ func (t *Thread) queueLocked(clientID string, items []protocol.Item) []queuedInp
 // signal wakes the loop.
 func (t *Thread) signal() {
 	select {
-	case t.wake <- struct{}{}:
+	case t.life.wake <- struct{}{}:
 	default:
 	}
 }
@@ -223,7 +216,7 @@ func (t *Thread) deliver(interrupt bool, items ...protocol.Item) bool {
 func (t *Thread) deliverAs(clientID string, interrupt bool, items ...protocol.Item) bool {
 	t.status.mu.Lock()
 	t.mu.Lock()
-	if t.closed || t.closing {
+	if t.life.gone() {
 		t.mu.Unlock()
 		t.status.mu.Unlock()
 		return false
@@ -265,5 +258,5 @@ func (t *Thread) interrupt() {
 func (t *Thread) isClosed() bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.closed || t.closing
+	return t.life.gone()
 }

@@ -21,18 +21,18 @@ import (
 
 // loop waits for input and runs turns until the thread is closed.
 func (t *Thread) loop() {
-	defer close(t.done)
+	defer close(t.life.done)
 	for {
 		t.mu.Lock()
 		compactNow := t.turn.compactPending
 		has := t.turn.hasInput() || compactNow
-		ctx := t.ctx
+		ctx := t.life.ctx
 		t.mu.Unlock()
 		if !has {
 			select {
 			case <-ctx.Done():
 				return
-			case <-t.wake:
+			case <-t.life.wake:
 				continue
 			}
 		}
@@ -79,7 +79,7 @@ func (t *Thread) runTurn(parent context.Context) {
 	// turn whose input then runs in another one.
 	input := t.turn.begin(turnID, cancel)
 	tc := rollout.TurnContext{TurnID: turnID, Model: t.modelName, ReasoningEffort: t.effort, Cwd: t.cwd, Sandbox: t.sandbox, ApprovalPolicy: e.ApprovalPolicy()}
-	rec := t.rec
+	rec := t.life.rec
 	t.mu.Unlock()
 	if rec != nil {
 		_ = rec.AppendTurnContext(tc)
@@ -125,7 +125,7 @@ func (t *Thread) runTurn(parent context.Context) {
 		}
 		// closeThreads sets shutdown; a turn that outlived the close
 		// deadline must not overwrite it when it finally ends.
-		closing := t.closing || t.closed
+		closing := t.life.gone()
 		return final, !closing && !more
 	})
 	// Lines were written as they happened; the turn's end makes them durable.

@@ -227,7 +227,7 @@ func (r *turnRun) afterCalls(abort, ended bool, final string) (turnEnd, bool) {
 		return turnEnd{outcome: outcomeCompleted, last: r.soFar()}, true
 	}
 	r.t.mu.Lock()
-	closing := r.t.closing
+	closing := r.t.life.closing
 	r.t.mu.Unlock()
 	if closing {
 		return r.interrupted()
