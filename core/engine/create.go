@@ -60,22 +60,24 @@ func (e *Engine) newThread(spec threadSpec) (*Thread, error) {
 	if spec.status.Kind == "" {
 		spec.status = protocol.PendingInit()
 	}
-	t := &Thread{
-		e: e, id: spec.id, source: spec.source,
+	id := threadIdentity{
+		id: spec.id, source: spec.source,
 		agentType: spec.agentType, agentName: spec.agentName, description: spec.description,
 		spawnCallID: spec.spawnCallID, createdAt: spec.createdAt,
-		allow: spec.allow, deny: spec.deny, surface: spec.surface, run: spec.run,
+		allow: spec.allow, deny: spec.deny, surface: spec.surface, host: spec.host,
+	}
+	if spec.parent != nil {
+		id.parentID = spec.parent.id
+		id.depth = spec.parent.depth + 1
+	}
+	t := &Thread{
+		e: e, threadIdentity: id, run: spec.run,
 		modelName: spec.model, effort: spec.effort, cwd: spec.cwd, sandbox: spec.sandbox,
 		note:   spec.note,
 		budget: contextBudget{history: spec.history},
 		turn:   turnState{usage: spec.usage},
-		host:   spec.host,
 		status: newThreadStatus(spec.status, e.now()),
 		life:   newThreadLife(),
-	}
-	if spec.parent != nil {
-		t.parentID = spec.parent.id
-		t.depth = spec.parent.depth + 1
 	}
 	t.firstPrompt = spec.firstPrompt
 	if t.firstPrompt == "" {

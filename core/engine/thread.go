@@ -2,7 +2,6 @@ package engine
 
 import (
 	"sync"
-	"time"
 
 	"github.com/google/uuid"
 
@@ -11,28 +10,21 @@ import (
 	"github.com/grovecli/grove/rollout"
 )
 
-// Thread is one agent conversation with its own turn loop.
+// Thread is one agent conversation with its own turn loop. Its state has
+// four owners besides the settings kept here: threadIdentity (fixed at
+// creation, read without a lock), contextBudget (the conversation and its
+// size, a leaf lock of its own), turnState and threadLife (the running turn,
+// the loop and the rollout, under mu) and threadStatus (its own lock, taken
+// before mu). docs/architecture.md's "engine" section has the lock order.
 type Thread struct {
 	e *Engine
+	threadIdentity
 
-	// Fixed at creation.
-	id          protocol.ThreadID
-	parentID    protocol.ThreadID
-	depth       int
-	source      protocol.ThreadSource
-	agentType   string
-	agentName   string
-	description string
-	spawnCallID string
-	createdAt   time.Time
-	host        string // [hosts.<name>] of its tools ("" = this machine)
-	allow, deny []string
-	// surface names the delegation tools this thread sees (see Surface).
-	surface string
-	// run holds what a surface added at spawn (SpawnChild): a tool filter,
-	// thread-own tools, limits; zero for an ordinary thread.
+	// run holds what a surface added at spawn (SpawnChild, Rebind): a tool
+	// filter, thread-own tools, limits; zero for an ordinary thread.
 	run childRun
 
+	// mu guards the settings below, turn and life.
 	mu           sync.Mutex
 	emitMu       sync.Mutex // publish + record of one event (publish)
 	instructions string
@@ -90,18 +82,6 @@ func (t *Thread) info() protocol.ThreadInfo {
 	}
 	ti.RolloutPath = t.life.rolloutPath
 	return ti
-}
-
-func (t *Thread) label() string {
-	return protocol.ThreadInfo{ID: t.id, ParentID: t.parentID, AgentType: t.agentType, AgentName: t.agentName}.Label()
-}
-
-// role is the agent_type for messages ("default" when none).
-func (t *Thread) role() string {
-	if t.agentType == "" {
-		return "default"
-	}
-	return t.agentType
 }
 
 // recorder is the thread's rollout writer, nil while it has none (closed).
