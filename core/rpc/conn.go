@@ -22,8 +22,10 @@ type Options struct {
 	// workers taking requests in order from a queue of Queue, and a request
 	// that finds the queue full is answered CodeOverloaded at once.
 	Workers, Queue int
-	// Guard runs before a request's handler, where the handler would run;
-	// an error answers the request instead (a handshake not yet done).
+	// Guard runs before a request's handler, in the order requests are
+	// taken (by the worker; on the reading goroutine when each request has
+	// its own); an error answers the request instead (a handshake not yet
+	// done).
 	Guard func(ctx context.Context, method string) error
 	// OnResponse gets answers that are not to a Call: the answers to
 	// requests sent with Writer.Request. It runs on the reading goroutine.
@@ -149,10 +151,16 @@ func (c *Conn) dispatch(ctx context.Context, m Message, queue chan Message) {
 	case c.m.inline[m.Method]:
 		c.handle(ctx, m)
 	case queue == nil:
+		// Checked here, in the order the requests came: a request read
+		// before the handshake is refused even if its goroutine runs after.
+		if err := c.guard(ctx, m.Method); err != nil {
+			_ = c.out.Fail(m.ID, c.wireError(err))
+			return
+		}
 		c.wg.Add(1)
 		go func() {
 			defer c.wg.Done()
-			c.handle(ctx, m)
+			c.run(ctx, m)
 		}()
 	default:
 		select {
@@ -163,17 +171,26 @@ func (c *Conn) dispatch(ctx context.Context, m Message, queue chan Message) {
 	}
 }
 
-// handle answers one request.
+func (c *Conn) guard(ctx context.Context, method string) error {
+	if c.opts.Guard == nil {
+		return nil
+	}
+	return c.opts.Guard(ctx, method)
+}
+
+// handle answers one request: its guard, then its handler.
 func (c *Conn) handle(ctx context.Context, m Message) {
+	if err := c.guard(ctx, m.Method); err != nil {
+		_ = c.out.Fail(m.ID, c.wireError(err))
+		return
+	}
+	c.run(ctx, m)
+}
+
+// run answers one request from its handler.
+func (c *Conn) run(ctx context.Context, m Message) {
 	ctx = context.WithValue(ctx, ctxKey{}, m.ID)
-	var res any
-	var err error
-	if c.opts.Guard != nil {
-		err = c.opts.Guard(ctx, m.Method)
-	}
-	if err == nil {
-		res, err = c.m.Call(ctx, m.Method, m.Params)
-	}
+	res, err := c.m.Call(ctx, m.Method, m.Params)
 	if err != nil {
 		_ = c.out.Fail(m.ID, c.wireError(err))
 		return
