@@ -30,6 +30,9 @@ type Options struct {
 	// OnResponse gets answers that are not to a Call: the answers to
 	// requests sent with Writer.Request. It runs on the reading goroutine.
 	OnResponse func(Message)
+	// OtherNotification gets notifications the table has no handler for
+	// (on the reading goroutine).
+	OtherNotification func(Message)
 	// WireError turns a handler's error into the error sent. Default: an
 	// *Error as it is, any other -32603 with its message.
 	WireError func(error) *Error
@@ -147,6 +150,8 @@ func (c *Conn) dispatch(ctx context.Context, m Message, queue chan Message) {
 	case len(m.ID) == 0:
 		if h := c.m.notes[m.Method]; h != nil {
 			h(ctx, m.Params)
+		} else if c.opts.OtherNotification != nil {
+			c.opts.OtherNotification(m)
 		}
 	case c.m.inline[m.Method]:
 		c.handle(ctx, m)

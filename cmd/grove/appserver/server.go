@@ -130,6 +130,9 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	conn := rpc.NewConn(in, s.out.lines(), s.methods(), rpc.Options{
 		MaxLine: maxLineBytes, AnswerBadLines: true, Workers: 1, Queue: opts.QueueSize,
 		Guard: s.guard, OnResponse: s.answer,
+		OtherNotification: func(m rpc.Message) {
+			logging.L().Debug("app-server: ignored notification", "method", m.Method)
+		},
 	})
 	readErr := make(chan error, 1)
 	go func() { readErr <- conn.Serve(ctx) }()
