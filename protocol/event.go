@@ -162,9 +162,12 @@ const (
 
 // ToolCall describes a tool call at its beginning and its end.
 type ToolCall struct {
-	CallID    string `json:"call_id"`
-	Name      string `json:"name"`
-	Arguments string `json:"arguments,omitempty"`
+	CallID string `json:"call_id"`
+	Name   string `json:"name"`
+	// Kind is what the tool does (set by the orchestrator from the
+	// handler; derived from Name when a recorded call has none).
+	Kind      ToolKind `json:"kind,omitempty"`
+	Arguments string   `json:"arguments,omitempty"`
 	// Set on tool_call_end:
 	Output     string `json:"output,omitempty"`
 	IsError    bool   `json:"is_error,omitempty"`

@@ -56,7 +56,7 @@ type Env struct {
 	// Workdir is exec_command's working directory pinned when the call
 	// was checked (and shown for approval): the run starts there.
 	Workdir *sandbox.DirPin
-	// Hooks observe the call where it is about to run and where it ended.
+	// Hooks are the user's hooks around the call (Dispatch runs them).
 	Hooks *Hooks
 	// Family is the tool family of the calling model: tools answer in its
 	// harness's format (Codex's "Exit code: …" for apply_patch).
