@@ -180,6 +180,9 @@ type ToolCall struct {
 	Summary string `json:"summary,omitempty"`
 	// AgentIDs lists the threads a collab call (spawn/wait/close/resume/send) targets.
 	AgentIDs []ThreadID `json:"agent_ids,omitempty"`
+	// SandboxDenied: the command failed on a refusal of its sandbox, as
+	// its backend reported it.
+	SandboxDenied bool `json:"sandbox_denied,omitempty"`
 }
 
 // Plan is the payload of update_plan.

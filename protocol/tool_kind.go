@@ -72,3 +72,12 @@ func (c *ToolCall) UnmarshalJSON(b []byte) error {
 	}
 	return nil
 }
+
+// ToolKind is the call's kind: Kind, or for a call built without one
+// (a test's, a front end's own) the kind its name implies.
+func (c ToolCall) ToolKind() ToolKind {
+	if c.Kind != "" {
+		return c.Kind
+	}
+	return ToolKindOf(c.Name)
+}

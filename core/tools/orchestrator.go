@@ -88,7 +88,7 @@ func orchestrate(ctx context.Context, env *Env, t Tool, args json.RawMessage) Re
 		return Result{Output: "apply_patch: interrupted; no files were changed", IsError: true, Abort: true}
 	}
 	res := t.Run(ctx, &runEnv, args)
-	if gate.Kind != GateExec || !retryable(env.ApprovalPolicy) || runEnv.Sandbox.Mode == protocol.SandboxDangerFullAccess || res.IsError || !looksLikeSandboxDenial(res) {
+	if gate.Kind != GateExec || !retryable(env.ApprovalPolicy) || runEnv.Sandbox.Mode == protocol.SandboxDangerFullAccess || res.IsError || !res.SandboxDenied {
 		return res
 	}
 	// A sandbox denial under on-failure or untrusted: offer to run the
@@ -240,18 +240,6 @@ func gateMessages(g Gate, policy protocol.ApprovalPolicy, why string) messages {
 		denied:      "command rejected by user",
 		interrupted: failed, failed: failed,
 	}
-}
-
-func looksLikeSandboxDenial(r Result) bool {
-	if r.ExitCode == nil || *r.ExitCode == 0 {
-		return false
-	}
-	for _, s := range []string{"Permission denied", "Operation not permitted", "Read-only file system"} {
-		if strings.Contains(r.Output, s) {
-			return true
-		}
-	}
-	return false
 }
 
 // AsksApproval reports whether the orchestrator would ask before running

@@ -110,6 +110,10 @@ type Result struct {
 	// Final, from a tool that ends the agent's turn (complete_task), is what
 	// the agent hands back: its final message, not whatever it said before.
 	Final string
+	// SandboxDenied: the command failed on a refusal of its sandbox, as
+	// its backend reports it (execenv.SandboxDenied); the orchestrator
+	// then offers a run outside the sandbox.
+	SandboxDenied bool
 	// Images are data: URLs of images the tool returned (an MCP result),
 	// given to the model as image inputs with the output.
 	Images []string
