@@ -22,6 +22,8 @@ type Call struct {
 	ID   string
 	Name string
 	Args json.RawMessage
+	// Kind is the handler's kind, set by Dispatch (hooks see it).
+	Kind protocol.ToolKind
 }
 
 // Hooks are the user's hooks around a call (core/hooks, adapted by the
@@ -78,7 +80,8 @@ func (r *Registry) Dispatch(ctx context.Context, env *Env, c Call, route Route) 
 	if hooks == nil {
 		hooks = &Hooks{}
 	}
-	kind := r.Kind(c.Name, route)
+	c.Kind = r.Kind(c.Name, route)
+	kind := c.Kind
 	emit(env, protocol.ToolCallBeginMsg{Call: protocol.ToolCall{CallID: c.ID, Name: c.Name, Kind: kind, Arguments: string(c.Args)}})
 	start := time.Now()
 	var res Result
