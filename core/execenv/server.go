@@ -163,7 +163,7 @@ func (s *server) start(ctx context.Context, p execStartParams) (struct{}, error)
 		s.mu.Unlock()
 		s.reg.remove(p.PID)
 		cancel()
-		ex := exitParams{PID: p.PID, Code: code}
+		ex := exitParams{PID: p.PID, Code: code, Denied: SandboxDenied(proc)}
 		if err != nil {
 			ex.Error = err.Error()
 		}
