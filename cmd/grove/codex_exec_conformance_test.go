@@ -659,7 +659,7 @@ func TestCodexExecRequiredMCPServerFailureExitsNonZero(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, errOut, code := x.run("", "--skip-git-repo-check", "-C", x.cwd, "hi")
-	if code == 0 || !strings.Contains(errOut, "`broken` is required but failed to start") {
+	if code != 1 || !strings.Contains(errOut, "required MCP servers failed to initialize: broken") || !strings.Contains(errOut, "`broken` is required but failed to start") {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
 	if len(x.srv.Requests()) != 0 {

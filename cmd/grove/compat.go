@@ -24,7 +24,7 @@ var codexExecFlags = []compatRow{
 	{"-C, --cd", config.KeyWorks, ""},
 	{"-i, --image", config.KeyWorks, "sent as an image input (Responses input_image, Chat image_url)"},
 	{"--add-dir", config.KeyWorks, "an extra writable root of the workspace-write sandbox"},
-	{"--full-auto", config.KeyWorks, "workspace-write sandbox, on-request approvals"},
+	{"--full-auto", config.KeyWorks, "workspace-write sandbox, approval never (exec is headless)"},
 	{"--dangerously-bypass-approvals-and-sandbox", config.KeyWorks, "danger-full-access, never"},
 	{"--dangerously-bypass-hook-trust", config.KeyWorks, "runs unreviewed (not untrusted-project) hooks for this run, naming them (docs/hooks.md)"},
 	{"--skip-git-repo-check", config.KeyDiffers, "accepted; grove never requires a git repository"},
