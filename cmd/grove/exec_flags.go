@@ -56,7 +56,7 @@ func (f *execFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.experimentalJSON, "experimental-json", false, "same as --json (the name Codex's TypeScript SDK uses)")
 	fs.BoolVar(&f.events, "events", false, "print grove's own events (every event as one JSON object per line); same as --json=grove")
 	fs.StringVar(&f.resume, "resume", "", "continue the session with this id (or unique prefix); see also `exec resume`")
-	fs.BoolVar(&f.fork, "fork", false, "with --resume or exec resume: continue a copy of the session as a new one (the original is left as it is)")
+	fs.BoolVar(&f.fork, "fork", false, "with --resume or exec resume (or as `--fork ID PROMPT`): continue a copy of the session as a new one (the original is left as it is)")
 	fs.BoolVar(&f.approveWorkdirs, "approve-workdirs", false, "approve sub-agents' working_directory changes")
 	fs.BoolVar(&f.skipGitRepoCheck, "skip-git-repo-check", false, "accepted for Codex scripts: grove never requires a git repository")
 	fs.StringVarP(&f.outputLastMsg, "output-last-message", "o", "", "write the agent's last message to FILE")
