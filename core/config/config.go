@@ -47,7 +47,7 @@ type Config struct {
 	// ExperimentalInstructionsFile is the key's older Codex name, still
 	// read when model_instructions_file is not set.
 	ExperimentalInstructionsFile string `toml:"experimental_instructions_file"`
-	ModelInstructions     string `toml:"-"`
+	ModelInstructions            string `toml:"-"`
 	// Notify is Codex's `notify`: a program run after each root turn with
 	// the agent-turn-complete JSON as its last argument.
 	Notify []string `toml:"notify"`
