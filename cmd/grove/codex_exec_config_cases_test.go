@@ -113,8 +113,13 @@ func TestCodexExecIncludesWorkspaceAgentsMdInRequest(t *testing.T) {
 	x.write("AGENTS.md", "workspace instructions")
 	x.sseOnce("fixture hello")
 	x.mustRun("--skip-git-repo-check", "tell me something")
-	if texts := userTexts(x.srv.Requests()[0]); !anyContains(texts, "workspace instructions") {
+	r := x.srv.Requests()[0]
+	if texts := userTexts(r); !anyContains(texts, "workspace instructions") {
 		t.Fatalf("request should include workspace AGENTS.md instructions: %q", texts)
+	}
+	// Issue 34: a user-role block, not part of the instructions.
+	if instr, _ := r.Body["instructions"].(string); strings.Contains(instr, "workspace instructions") {
+		t.Fatal("the project doc went into instructions")
 	}
 }
 

@@ -382,3 +382,52 @@ func TestCodexExecIntegrationGitInfo(t *testing.T) {
 		t.Fatalf("session_meta.git = %v (HEAD %s)", g, head)
 	}
 }
+
+// reviewNoAuth is review.rs's shape: `exec review ARGS
+// --skip-git-repo-check -C DIR` with no credentials fails, and not for
+// want of a prompt.
+func (x *codexExec) reviewNoAuth(args ...string) {
+	x.t.Helper()
+	x.env["OPENAI_API_KEY"], x.env["OPENAI_BASE_URL"] = "", ""
+	_, errOut, code := x.run("", append(append([]string{"review"}, args...), "--skip-git-repo-check", "-C", x.cwd)...)
+	if code == 0 || strings.Contains(errOut, "No prompt provided") {
+		x.t.Fatalf("review %v: exit %d, stderr %q", args, code, errOut)
+	}
+}
+
+// review.rs review_command_works_without_prompt,
+// review_command_with_base_works_without_prompt,
+// review_command_with_commit_works_without_prompt and
+// review_command_with_custom_prompt_works; then, with a model, the
+// request carries Codex's review request (review_prompts.rs).
+func TestCodexExecReviewCommandWorksWithoutPrompt(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--uncommitted"}, "Review the current code changes (staged, unstaged, and untracked files) and provide prioritized findings."},
+		{[]string{"--base", "HEAD~1"}, "Review the code changes against the base branch 'HEAD~1'."},
+		{[]string{"--commit", "HEAD"}, "Review the code changes introduced by commit HEAD. Provide prioritized, actionable findings."},
+		{[]string{"Check for security issues"}, "Check for security issues"},
+	}
+	for _, c := range cases {
+		newCodexExec(t).reviewNoAuth(c.args...)
+		x := newCodexExec(t)
+		x.sseOnce("no findings")
+		out, _ := x.mustRun(append(append([]string{"review"}, c.args...), "--skip-git-repo-check", "-C", x.cwd)...)
+		if !strings.Contains(out, "no findings") || !anyContains(userTexts(x.srv.Requests()[0]), c.want) {
+			t.Fatalf("review %v: stdout %q, user texts %q", c.args, out, userTexts(x.srv.Requests()[0]))
+		}
+	}
+}
+
+// client_metadata.rs review_rejects_responsesapi_client_metadata.
+func TestCodexExecReviewRejectsResponsesAPIClientMetadata(t *testing.T) {
+	t.Parallel()
+	x := newCodexExec(t)
+	_, errOut, code := x.run("", "review", "--uncommitted", "--responsesapi-client-metadata", "usage_source=chronicle")
+	if code == 0 || !strings.Contains(errOut, "--responsesapi-client-metadata is only supported for exec user turns") {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+}
