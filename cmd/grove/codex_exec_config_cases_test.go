@@ -296,3 +296,15 @@ func TestCodexExecExitsNonZeroWhenRequiredMCPServerFailsToInitialize(t *testing.
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
 }
+
+// ephemeral.rs materializes_rollout_file_for_ephemeral_mode_when_debug_env_is_enabled.
+func TestCodexExecMaterializesRolloutForEphemeralWhenDebugEnvIsEnabled(t *testing.T) {
+	t.Parallel()
+	x := newCodexExec(t)
+	x.env["CODEX_MATERIALIZE_EPHEMERAL_ROLLOUTS"] = "1"
+	x.sseOnce("ephemeral response")
+	x.mustRun("--skip-git-repo-check", "--ephemeral", "ephemeral debug behavior")
+	if n := x.rolloutCount(); n != 1 {
+		t.Fatalf("%d rollouts, want 1", n)
+	}
+}

@@ -115,6 +115,11 @@ func (f *execFlags) apply(g *globalFlags) error {
 		g.sandbox, g.approval = "danger-full-access", "never"
 	}
 	g.ignoreUserConfig = f.ignoreUserConfig
+	if f.ephemeral && os.Getenv("CODEX_MATERIALIZE_EPHEMERAL_ROLLOUTS") == "1" {
+		// Codex's debugging switch: an --ephemeral run still writes its
+		// rollout (exec/tests/suite/ephemeral.rs).
+		f.ephemeral = false
+	}
 	if f.localProvider != "" && !f.oss {
 		return errors.New("--local-provider goes with --oss")
 	}

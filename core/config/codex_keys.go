@@ -59,7 +59,6 @@ var CodexKeys = []CodexKey{
 	{Key: "instructions", Status: KeyDiffers, Note: "added to grove's base prompt as user instructions, not replacing it"},
 	{Key: "developer_instructions", Status: KeyDiffers, Note: "added to every agent's instructions as their own section, not as a separate developer message"},
 	{Key: "model_instructions_file", Status: KeyWorks, Note: "replaces grove's base prompt; a missing file is an error naming it"},
-	{Key: "experimental_instructions_file", Status: KeyWorks, Note: "the older name of model_instructions_file, read when that is not set"},
 	{Key: "profile", Status: KeyWorks},
 	{Key: "profiles.*", Status: KeyWorks, Note: "a profile's keys override the top level; each key is then treated as the top-level key of its name", Section: true},
 	{Key: "notify", Status: KeyWorks, Note: "called after each root turn with Codex's agent-turn-complete JSON as the last argument"},
