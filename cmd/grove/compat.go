@@ -42,7 +42,7 @@ var codexExecFlags = []compatRow{
 	{"resume --last [PROMPT]", config.KeyWorks, "the newest session of the current directory (-C or the shell's); the turn runs there"},
 	{"--all", config.KeyWorks, "with resume --last: the newest session of any directory"},
 	{"--responsesapi-client-metadata KEY=VALUE", config.KeyWorks, "sent with the turn's model requests in the x-codex-turn-metadata header, with turn_id"},
-	{"review", config.KeyNotYet, ""},
+	{"review [--uncommitted | --base BRANCH | --commit SHA [--title T] | PROMPT]", config.KeyDiffers, "sends Codex's review request (review_prompts.rs) as the root agent's turn; Codex runs a dedicated review thread with its review rubric"},
 	{"--collaboration-mode", config.KeyNotYet, "the SDK passes it only when a thread sets collaborationMode"},
 }
 
