@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/grovecli/grove/core/model/modeltest"
@@ -54,9 +55,9 @@ func (x *codexExec) sseOnce(text string) {
 // sseSequence answers the n-th request with the n-th stream, as Codex's
 // mount_sse_sequence; a request past the end fails the test.
 func (x *codexExec) sseSequence(streams ...[]string) {
-	n := 0
+	var calls atomic.Int32 // handlers run on the server's goroutines
 	x.srv.Handle(func(modeltest.CapturedRequest) modeltest.Reply {
-		n++
+		n := int(calls.Add(1))
 		if n > len(streams) {
 			x.t.Errorf("request %d: only %d streams", n, len(streams))
 			return modeltest.Reply{Status: 500}

@@ -16,6 +16,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 
@@ -679,10 +680,9 @@ func TestCodexExecRequiredMCPServerFailureExitsNonZero(t *testing.T) {
 func TestCodexExecStreamMaxRetriesBoundsBrokenStreams(t *testing.T) {
 	t.Parallel()
 	x := newCodexExec(t)
-	n := 0
+	var calls atomic.Int32 // handlers run on the server's goroutines
 	x.srv.Handle(func(modeltest.CapturedRequest) modeltest.Reply {
-		n++
-		if n == 1 {
+		if calls.Add(1) == 1 {
 			return modeltest.Reply{Text: "partial", TruncateAfterChunks: 1}
 		}
 		return modeltest.Reply{Text: "fixture hello"}
@@ -694,7 +694,7 @@ func TestCodexExecStreamMaxRetriesBoundsBrokenStreams(t *testing.T) {
 		t.Fatalf("stdout %q, %d requests\n%s", out, len(x.srv.Requests()), errOut)
 	}
 	// stream_max_retries = 0: the broken stream fails the run.
-	n = 0
+	calls.Store(0)
 	if _, _, code := x.run("", "--skip-git-repo-check", "-C", x.cwd, "-c", "model_providers.openai.stream_max_retries=0", "hi"); code == 0 {
 		t.Fatal("a broken stream with stream_max_retries = 0 succeeded")
 	}

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 
@@ -110,10 +111,9 @@ func TestCodexExecForkByIDCreatesNewSessionWithCopiedHistory(t *testing.T) {
 // exit status.
 func (x *codexExec) sigintRun(want int, replies ...modeltest.Reply) int {
 	x.t.Helper()
-	n := 0
+	var calls atomic.Int32 // handlers run on the server's goroutines
 	x.srv.Handle(func(modeltest.CapturedRequest) modeltest.Reply {
-		n++
-		if n <= len(replies) {
+		if n := int(calls.Add(1)); n <= len(replies) {
 			return replies[n-1]
 		}
 		return modeltest.Reply{Hang: true}

@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/grovecli/grove/core/model/modeltest"
@@ -244,10 +245,9 @@ func TestCodexExecBinaryRecoveryAfterDeletion(t *testing.T) {
 	if err := os.WriteFile(copied, b, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	n := 0
+	var calls atomic.Int32 // handlers run on the server's goroutines
 	x.srv.Handle(func(modeltest.CapturedRequest) modeltest.Reply {
-		n++
-		switch n {
+		switch calls.Add(1) {
 		case 1:
 			return modeltest.Reply{Recorded: []string{evCustomToolCall("request_0", "apply_patch", "*** Begin Patch\n*** Add File: file1.txt\n+first file\n*** End Patch"), evCompleted("request_0")}}
 		case 2:
