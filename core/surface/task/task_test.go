@@ -204,10 +204,11 @@ func TestBackgroundTaskAndTaskOutput(t *testing.T) {
 	if got["status"] != "goal" || got["result"] != "{\n  \"result\": \"main is in cmd/\"\n}" || got["turns_used"] != float64(1) {
 		t.Errorf("blocking TaskOutput = %v", got)
 	}
-	// Background agents get only the async-safe tools, and Explore only its read-only ones.
+	// Background agents get only the async-safe tools, and Explore only its
+	// read-only ones (seed 004 §4: glob_files included, clause 004-20).
 	names := toolNames(c.Requests("Explore")[0])
 	slices.Sort(names)
-	if want := []string{"complete_task", "grep_files", "list_dir", "read_file"}; !slices.Equal(names, want) {
+	if want := []string{"complete_task", "glob_files", "grep_files", "list_dir", "read_file"}; !slices.Equal(names, want) {
 		t.Errorf("background Explore tools = %v, want %v", names, want)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -203,7 +204,7 @@ func (s *Surface) childSpec(env *tools.Env, a *Agent, args taskArgs) (engine.Chi
 		Allow:            toolFilter(a, args.RunInBackground, s.opts.TrustCustomAgents),
 		Blocked:          blockedMessage,
 		NewID:            newAgentID,
-		Tools:            []tools.Tool{complete},
+		Tools:            ownTools(a, complete, args.RunInBackground, s.opts.TrustCustomAgents),
 		EndTurnTools:     []string{ToolCompleteTask},
 		Limits: engine.Limits{
 			MaxSteps: a.MaxTurns, MaxTime: a.MaxTime, Grace: a.Grace,
@@ -313,4 +314,17 @@ func jsonResult(v any, isError bool, summary string, ids ...protocol.ThreadID) t
 		return tools.Errorf("encode result: %v", err)
 	}
 	return tools.Result{Output: string(b), IsError: isError, Summary: summary, AgentIDs: ids}
+}
+
+// ownTools are the tools a Task agent gets beyond the engine's: complete_task,
+// and seed 004's glob_files when its tool list names it (Explore's and
+// Plan's do, §4). glob_files is in neither core tool set, so the engine's
+// filter never sees it; the agent's own filter still applies (a
+// disallowedTools entry removes it).
+func ownTools(a *Agent, complete tools.Tool, background, trustCustom bool) []tools.Tool {
+	own := []tools.Tool{complete}
+	if slices.Contains(a.Allow, tools.GlobFilesName) && toolFilter(a, background, trustCustom)(tools.GlobFilesName) {
+		own = append(own, tools.GlobFiles())
+	}
+	return own
 }
