@@ -126,7 +126,13 @@ type RunReport struct {
 	Usage     protocol.TokenUsage
 	// LimitHit is LimitMaxSteps or LimitTimeout when the last turn reached
 	// one ("" otherwise).
-	LimitHit    string
+	LimitHit string
+	// InStep: the time limit (LimitHit LimitTimeout) or the interrupt that
+	// stopped the turn came while a step ran rather than between two
+	// steps: seed 004 §3.4.2's `Turn timed out` and `Subagent cancelled
+	// during turn` against its loop-top `Subagent timed out after N
+	// seconds` and `Subagent execution was cancelled`.
+	InStep      bool
 	LastMessage string
 	AgentType   string
 	StartedAt   time.Time
@@ -273,7 +279,7 @@ func (e *Engine) Report(id protocol.ThreadID) (RunReport, bool) {
 	defer t.mu.Unlock()
 	return RunReport{
 		Status: st, StatusAt: at, Steps: t.turn.steps, ToolCalls: t.turn.toolCalls, Usage: t.turn.usage,
-		LimitHit: t.turn.limitHit, LastMessage: t.turn.lastMessage, AgentType: t.agentType, StartedAt: t.createdAt,
+		LimitHit: t.turn.limitHit, InStep: t.turn.inStep, LastMessage: t.turn.lastMessage, AgentType: t.agentType, StartedAt: t.createdAt,
 	}, true
 }
 

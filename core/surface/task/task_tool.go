@@ -146,7 +146,8 @@ func (t *taskTool) Run(ctx context.Context, env *tools.Env, raw json.RawMessage)
 	}
 	o := s.outcome(id)
 	if err != nil || st.Kind == protocol.StatusInterrupted {
-		o.Status, o.Result = StatusAborted, AbortedText
+		rep, _ := s.e.Report(id)
+		o.Status, o.Result = StatusAborted, abortedText(rep)
 		o.Duration = time.Since(start)
 	}
 	out := map[string]any{
@@ -232,8 +233,25 @@ func blockedMessage(name string) string {
 	return fmt.Sprintf("Tool '%s' is not available in this context", name)
 }
 
-// AbortedText is seed 004's result of a cancelled run (§3.0 Cancelled).
-const AbortedText = "Subagent execution was cancelled"
+// Seed 004 §3.4.2's results of a cancelled run: cancelled at the loop's
+// top (between two turns, or before the first) or during a turn.
+const (
+	AbortedText       = "Subagent execution was cancelled"
+	AbortedInTurnText = "Subagent cancelled during turn"
+	// TurnTimedOutText is the result of a run whose time limit struck
+	// during a turn; one that struck between two turns says `Subagent
+	// timed out after N seconds`.
+	TurnTimedOutText = "Turn timed out"
+)
+
+// abortedText is the result of an aborted run, by where the cancellation
+// found it.
+func abortedText(rep engine.RunReport) string {
+	if rep.InStep {
+		return AbortedInTurnText
+	}
+	return AbortedText
+}
 
 // Result statuses (seed 004 §3.4.2).
 const (
@@ -293,9 +311,11 @@ func (s *Surface) outcome(id protocol.ThreadID) outcome {
 	case rep.Status.Kind == protocol.StatusErrored:
 		o.Status, o.Result = StatusError, "Subagent error: Model error: "+rep.Status.Message
 	case rep.Status.Kind == protocol.StatusInterrupted || rep.Status.Kind == protocol.StatusShutdown:
-		o.Status, o.Result = StatusAborted, AbortedText
+		o.Status, o.Result = StatusAborted, abortedText(rep)
 	case rep.LimitHit == engine.LimitMaxSteps:
 		o.Status, o.Result = StatusMaxTurns, fmt.Sprintf("Subagent reached max turns limit (%d)", maxTurns)
+	case rep.LimitHit == engine.LimitTimeout && rep.InStep:
+		o.Status, o.Result = StatusTimeout, TurnTimedOutText
 	case rep.LimitHit == engine.LimitTimeout:
 		o.Status, o.Result = StatusTimeout, fmt.Sprintf("Subagent timed out after %d seconds", int64(maxTime.Seconds()))
 	case rep.LimitHit == engine.LimitNoCompletion:
