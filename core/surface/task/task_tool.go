@@ -151,7 +151,7 @@ func (t *taskTool) Run(ctx context.Context, env *tools.Env, raw json.RawMessage)
 		o.Duration = time.Since(start)
 	}
 	out := map[string]any{
-		"status": o.Status, "result": o.Result, "turns_used": o.Turns, "duration_seconds": o.Duration.Seconds(),
+		"status": o.Status, "result": o.Result, "turns_used": o.Turns, "duration_seconds": durationSeconds(o.Duration),
 		"agent_id": id, "total_tool_use_count": o.ToolCalls, "total_tokens": o.Tokens,
 	}
 	return jsonResult(out, o.Status != StatusGoal, fmt.Sprintf("%s: %s → %s (%d turns, %d tokens)", agent.Type, a.Description, o.Status, o.Turns, o.Tokens), id)
@@ -348,3 +348,8 @@ func ownTools(a *Agent, complete tools.Tool, background, trustCustom bool) []too
 	}
 	return own
 }
+
+// durationSeconds is seed 004's `duration_seconds`: `duration.as_secs_f32()`,
+// a 32-bit float, so its JSON carries float32's shortest digits (1.2345679,
+// not 1.234567891).
+func durationSeconds(d time.Duration) float32 { return float32(d.Seconds()) }
