@@ -123,6 +123,11 @@ func (r *turnRun) step() (turnEnd, bool) {
 			r.enterGrace(reason)
 		}
 	}
+	if r.graceOnly != nil && r.limitCtx.Err() != nil {
+		// The grace step's time is up before its request (NoGrace): the
+		// model is not asked.
+		return turnEnd{outcome: outcomeCompleted, last: r.soFar()}, true
+	}
 	if end, done := r.fitContext(); done {
 		return end, true
 	}

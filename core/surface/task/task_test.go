@@ -288,6 +288,23 @@ func TestMaxTurnsGraceStepReachesGoal(t *testing.T) {
 	}
 }
 
+// TestZeroGracePeriodAsksNoGraceStep: seed 004 §3.1.2/§3.6 (clause 004-12):
+// `gracePeriodSeconds: 0` runs the grace step under a zero timeout, so the
+// agent that would answer in it is never asked; the run keeps max_turns.
+func TestZeroGracePeriodAsksNoGraceStep(t *testing.T) {
+	c := limitScript(false)
+	def := limitedYAML + "  gracePeriodSeconds: 0\n"
+	e, root := start(t, c, setup{cwd: project(t, map[string]string{"counter.yaml": def})})
+	runRoot(t, e, root, "go")
+	out := toolOutput(t, c, "t1")
+	if out["status"] != "max_turns" || out["result"] != "Subagent reached max turns limit (2)" || out["turns_used"] != float64(2) {
+		t.Errorf("result = %v, want max_turns without a grace step", out)
+	}
+	if n := len(c.Requests("counter")); n != 2 {
+		t.Errorf("the counter was asked %d times, want its 2 turns and no grace request", n)
+	}
+}
+
 func TestMaxTurnsGraceIgnoredKeepsPartialResult(t *testing.T) {
 	c := limitScript(true)
 	e, root := start(t, c, setup{cwd: project(t, map[string]string{"counter.yaml": limitedYAML})})

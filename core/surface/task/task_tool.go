@@ -208,7 +208,7 @@ func (s *Surface) childSpec(env *tools.Env, a *Agent, args taskArgs) (engine.Chi
 		Tools:            ownTools(a, complete, args.RunInBackground, s.opts.TrustCustomAgents),
 		EndTurnTools:     []string{ToolCompleteTask},
 		Limits: engine.Limits{
-			MaxSteps: a.MaxTurns, MaxTime: a.MaxTime, Grace: a.Grace,
+			MaxSteps: a.MaxTurns, MaxTime: a.MaxTime, Grace: engineGrace(a.Grace),
 			GracePrompt: gracePrompt, GraceTools: []string{ToolCompleteTask}, GraceOnEnd: true,
 		},
 		ReadOnly: a.ReadOnly, Temperature: a.Temperature, TopP: a.TopP,
@@ -353,3 +353,13 @@ func ownTools(a *Agent, complete tools.Tool, background, trustCustom bool) []too
 // a 32-bit float, so its JSON carries float32's shortest digits (1.2345679,
 // not 1.234567891).
 func durationSeconds(d time.Duration) float32 { return float32(d.Seconds()) }
+
+// engineGrace is the engine's grace time for an agent's: a definition's
+// `gracePeriodSeconds: 0` is no time at all (seed 004 §3.6 runs the step
+// under a zero timeout), where the engine's 0 means its default.
+func engineGrace(g time.Duration) time.Duration {
+	if g <= 0 {
+		return engine.NoGrace
+	}
+	return g
+}
