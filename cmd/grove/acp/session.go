@@ -9,6 +9,7 @@ import (
 
 	sdk "github.com/coder/acp-go-sdk"
 
+	"github.com/grovecli/grove/core/app"
 	"github.com/grovecli/grove/core/engine"
 	"github.com/grovecli/grove/core/logging"
 	"github.com/grovecli/grove/protocol"
@@ -19,7 +20,11 @@ const maxProgressLines = 20
 
 // session is one ACP session: a grove root thread and its sub-agents.
 type session struct {
-	a          *agent
+	a *agent
+	// core is the session of the core (core/app) that owns the engine
+	// and what runs with it; Close releases it (nil in unit tests that
+	// drive a bare engine).
+	core       *app.Session
 	eng        *engine.Engine
 	id         sdk.SessionId
 	root       protocol.ThreadID

@@ -384,7 +384,7 @@ func TestInterruptedTurnCompletesInterrupted(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() {
-		sess.stopEvents()
+		sess.core.StopEvents()
 		shutdown(t, sess.eng)
 	}()
 	id := root.info.ID
@@ -470,7 +470,7 @@ func TestTurnStartAnsweredWithItsOwnTurn(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() {
-		sess.stopEvents()
+		sess.core.StopEvents()
 		shutdown(t, sess.eng)
 	}()
 	id := root.info.ID
@@ -509,7 +509,7 @@ func TestCommandOutputStreamsAsOutputDelta(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() {
-		sess.stopEvents()
+		sess.core.StopEvents()
 		shutdown(t, sess.eng)
 	}()
 	id := root.info.ID
