@@ -114,6 +114,7 @@ func runExec(ctx context.Context, g *globalFlags, f *execFlags, prompt, resumeID
 	defer signal.Stop(r.sigs)
 
 	if err := startRequiredMCP(ctx, s); err != nil {
+		s.StopEvents() // nothing reads them from here on
 		closeExec(s, context.Background(), "required MCP server failed")
 		return err
 	}
@@ -127,6 +128,7 @@ func runExec(ctx context.Context, g *globalFlags, f *execFlags, prompt, resumeID
 		turn.Settings = &protocol.TurnOverrides{Cwd: s.Cwd()}
 	}
 	if err := s.Turn(turn); err != nil {
+		s.StopEvents()
 		closeExec(s, context.Background(), "submit failed")
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/grovecli/grove/core/config"
 	"github.com/grovecli/grove/core/execenv"
+	"github.com/grovecli/grove/core/logging"
 	"github.com/grovecli/grove/rollout"
 )
 
@@ -57,7 +58,7 @@ func (s *hostSet) open(name string) (execenv.Backend, string, error) {
 	return r, h.Workspace, nil
 }
 
-// close drops every connection (each ends its ssh ControlMaster); the
+// close drops every connection and releases its ssh ControlMaster; the
 // hosts' exec-servers kill what they started.
 func (s *hostSet) close() {
 	if s == nil {
@@ -68,6 +69,13 @@ func (s *hostSet) close() {
 	for name, r := range s.m {
 		_ = r.Close()
 		delete(s.m, name)
+		// The master ssh started for it exits with its last session
+		// instead of lingering (ControlPersist).
+		if h, err := s.cfg.LookupHost(name); err == nil {
+			if err := execenv.ReleaseSSH(SSHHost(name, h)); err != nil {
+				logging.L().Warn("session: release ssh master", "host", name, "err", err)
+			}
+		}
 	}
 }
 

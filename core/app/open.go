@@ -72,7 +72,7 @@ type Start struct {
 // by default). On an error it releases whatever it had built, through
 // Close, and returns the error.
 func Open(ctx context.Context, o Options) (*Session, error) {
-	s := &Session{cfg: o.Config, prov: o.Provider, cwd: o.Cwd, scratch: o.Scratch, dirs: o.Dirs}
+	s := &Session{cfg: o.Config, prov: o.Provider, client: o.Client, cwd: o.Cwd, scratch: o.Scratch, dirs: o.Dirs}
 	if err := s.build(ctx, o); err != nil {
 		_ = s.Close(context.Background())
 		return nil, err

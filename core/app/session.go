@@ -19,17 +19,19 @@ import (
 	"github.com/grovecli/grove/core/hooks"
 	"github.com/grovecli/grove/core/logging"
 	"github.com/grovecli/grove/core/mcp"
+	"github.com/grovecli/grove/core/model"
 	"github.com/grovecli/grove/protocol"
 )
 
 // Session is one open session: an engine with its root thread started
 // (new, resumed or forked) and the resources it runs with.
 type Session struct {
-	eng  *engine.Engine
-	cfg  *config.Config
-	prov config.Resolved
-	cwd  string
-	root protocol.ThreadID
+	eng    *engine.Engine
+	client model.Client
+	cfg    *config.Config
+	prov   config.Resolved
+	cwd    string
+	root   protocol.ThreadID
 	// readOnly says why the session is open read-only (another grove
 	// writes it); "" when it is writable.
 	readOnly string
@@ -179,7 +181,8 @@ func (s *Session) addWarning(w string) {
 // Close ends the session and releases what it owns, in this order: the
 // engine (every thread interrupted, rollouts flushed and closed, the bus
 // closed), the front end's subscription (once it has read the last
-// events, or ctx ends), the MCP servers, the hooks still
+// events, or ctx ends), the model client's idle connections, the MCP
+// servers, the hooks still
 // running, the last `notify` run, the SSH hosts (and their ControlMaster),
 // the directories the session made, and last the debug log's reader (so
 // the log sees the shutdown). Each step skips what was never built, so
@@ -200,6 +203,9 @@ func (s *Session) close(ctx context.Context) error {
 		l.Info("shutdown: engine closed", "duration_ms", time.Since(begin).Milliseconds(), "err", err)
 	}
 	s.awaitEventsRead(ctx)
+	if c, ok := s.client.(interface{ CloseIdleConnections() }); ok {
+		c.CloseIdleConnections() // the provider's kept-alive connections
+	}
 	if s.mcp != nil {
 		step := time.Now()
 		_ = s.mcp.Close() // MCP servers stop with the session

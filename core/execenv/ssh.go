@@ -207,3 +207,22 @@ func CheckSSH() error {
 	}
 	return nil
 }
+
+// ReleaseSSH asks the host's shared connection (its master) to accept no
+// new sessions, so that it exits once its last one ends instead of
+// lingering ControlPersist seconds: what a closing grove session does
+// with the masters it used. Sessions of other groves on it go on; their
+// next dial starts a new master. No master running is not an error.
+func ReleaseSSH(h SSHHost) error {
+	dir, err := controlDir()
+	if err != nil {
+		return err
+	}
+	stop := exec.Command("ssh", h.sshArgs(dir, "-O", "stop")...)
+	stop.Env = sshEnv(os.Environ())
+	out, err := stop.CombinedOutput()
+	if err != nil && !strings.Contains(string(out), "No such file") && !strings.Contains(string(out), "Connection refused") {
+		return fmt.Errorf("ssh -O stop %s: %v: %s", h.Dest, err, strings.TrimSpace(string(out)))
+	}
+	return nil
+}
