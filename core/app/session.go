@@ -76,7 +76,7 @@ const maxWarnings = 100
 
 // Engine is the session's engine. Front ends run turns through Turn and
 // end the session through Close, never Engine().Shutdown.
-func (s *Session) Engine() *engine.Engine { return s.eng }
+func (s *Session) Engine() engine.FrontEnd { return s.eng }
 
 // Config is the configuration the session was opened with.
 func (s *Session) Config() *config.Config { return s.cfg }

@@ -25,7 +25,7 @@ type session struct {
 	// and what runs with it; Close releases it (nil in unit tests that
 	// drive a bare engine).
 	core       *app.Session
-	eng        *engine.Engine
+	eng        engine.FrontEnd
 	id         sdk.SessionId
 	root       protocol.ThreadID
 	events     <-chan protocol.Event
@@ -58,7 +58,7 @@ type session struct {
 	spawnDone map[string]bool                  // anchor → the spawn_agent call itself ended
 }
 
-func newSession(a *agent, eng *engine.Engine, root protocol.ThreadID, events <-chan protocol.Event, stop func()) *session {
+func newSession(a *agent, eng engine.FrontEnd, root protocol.ThreadID, events <-chan protocol.Event, stop func()) *session {
 	return &session{
 		a: a, eng: eng, id: sdk.SessionId(root), root: root, events: events, stopEvents: stop,
 		streamed: map[protocol.ThreadID]bool{}, liveOutput: map[string]string{}, anchors: map[protocol.ThreadID]string{},

@@ -241,7 +241,7 @@ func TestAppServerSession(t *testing.T) {
 	shutdown(t, eng)
 }
 
-func shutdown(t *testing.T, eng *engine.Engine) {
+func shutdown(t *testing.T, eng engine.SessionControl) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	if err := eng.Shutdown(ctx); err != nil {

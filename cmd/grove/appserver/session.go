@@ -20,7 +20,7 @@ type SessionFactory func(ctx context.Context, cfg ThreadConfig, start app.Start)
 // session is one core session: a root thread and its sub-agents.
 type session struct {
 	core *app.Session
-	eng  *engine.Engine
+	eng  engine.FrontEnd
 	root protocol.ThreadID
 	cfg  ThreadConfig
 	// threadSource is thread/start's threadSource, echoed on the root.
