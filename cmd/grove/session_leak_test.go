@@ -59,6 +59,15 @@ type leakEnv struct {
 
 func newLeakEnv(t *testing.T) *leakEnv {
 	hookEnv(t)
+	// A short temp dir of the test's own: grove's ssh control directory
+	// (execenv.controlDir) is then this test's, not shared with other
+	// processes' masters.
+	tmp, err := os.MkdirTemp("/tmp", "gleak")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(tmp) })
+	t.Setenv("TMPDIR", tmp)
 	e := &leakEnv{home: t.TempDir()}
 	t.Setenv("GROVE_HOME", e.home)
 	// Hooks run in the session's sandbox: their log goes to a writable
