@@ -27,7 +27,10 @@ type threadSpec struct {
 	// exactInstructions: rolePrompt is the whole system prompt.
 	exactInstructions bool
 	note              string
-	history           []protocol.Item
+	// name is the thread's user-facing title (Codex's thread name), kept
+	// in the session index.
+	name    string
+	history []protocol.Item
 	// firstPrompt is the title a resumed session keeps (its index entry's):
 	// a compacted history may no longer hold the first message.
 	firstPrompt string
@@ -68,6 +71,7 @@ func (e *Engine) newThread(spec threadSpec) (*Thread, error) {
 		allow: spec.allow, deny: spec.deny, surface: spec.surface, run: spec.run,
 		modelName: spec.model, effort: spec.effort, cwd: spec.cwd, sandbox: spec.sandbox,
 		note:    spec.note,
+		name:    spec.name,
 		history: spec.history,
 		host:    spec.host,
 		usage:   spec.usage,

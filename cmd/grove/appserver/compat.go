@@ -29,7 +29,7 @@ var Compat = []CompatRow{
 	{"thread/fork", "works", "a new thread continuing a copy of the stored one's conversation (the original is untouched); answered like thread/start, with the copied turns", "TestCodexThreadFork"},
 	{"turn/steer", "works", "the input reaches the running turn with its next model request; refused when no turn runs or expectedTurnId is not the running one", "TestCodexTurnSteer"},
 	{"review/start", "not yet", "", ""},
-	{"thread/name/set", "not yet", "grove names threads through thread/note/set", ""},
+	{"thread/name/set", "works", "the name is trimmed (blank refused) and kept in the session index; thread/name/updated follows; a stored thread that is not loaded is renamed too", "TestCodexThreadNameSetReflectedInReadListAndResume"},
 	{"turn/interrupt", "works", "", "TestInterruptedTurnCompletesInterrupted"},
 	{"thread/note/set", "differs", "grove's own method (docs/app-server.md)", "TestAppServerSession"},
 	{"createSubagent", "differs", "grove's own method: seed 001's CreateSubagent op on an inbox-surface thread, answered with subagent_created; codex/event/<type> notifications carry every seed-001 event (docs/app-server.md)", "TestAppServerInboxOpsAndEvents"},

@@ -206,7 +206,8 @@ var unvendoredShapes = map[string]func(map[string]any) bool{
 // whose schema the 0.169 bundle in testdata lacks: thread/compact/start
 // (ThreadCompactStartResponse {} in
 // codex-rs/app-server-protocol/src/protocol/v2.rs).
-var emptyResponses = map[string]bool{"thread/compact/start": true}
+// thread/name/set too (ThreadSetNameResponse {}).
+var emptyResponses = map[string]bool{"thread/compact/start": true, "thread/name/set": true}
 
 // groveOnly are the documented grove additions, absent from Codex's bundle;
 // testdata/grove-extensions.json gives their shapes.

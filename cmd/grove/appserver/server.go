@@ -264,6 +264,8 @@ func (s *Server) call(msg protocol.RPCMessage) (any, *protocol.RPCError) {
 		return s.turnInterrupt(msg.Params)
 	case "thread/note/set":
 		return s.noteSet(msg.Params)
+	case "thread/name/set":
+		return s.threadNameSet(msg.Params)
 	case "skills/list":
 		return s.skillsList(msg.Params)
 	case "thread/fork":
