@@ -157,6 +157,12 @@ func (e *Engine) threadRollout(t *Thread, spec threadSpec) (*rollout.Recorder, e
 				meta.DenyList = []string{"*"}
 			}
 		}
+		if spec.parent == nil {
+			// A root's file waits for its first message (Codex writes no
+			// rollout for a thread that never got one); a sub-agent has
+			// its task from the start.
+			return rollout.CreatePending(e.opts.Home, meta)
+		}
 		return rollout.Create(e.opts.Home, meta)
 	}
 }

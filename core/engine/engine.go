@@ -508,8 +508,10 @@ func (e *Engine) updateIndex(t *Thread) {
 		AgentType: t.agentType, Status: string(st.Kind),
 	}
 	entry.RolloutPath = t.rolloutPath
+	pending := t.rec != nil && !t.rec.Materialized()
 	t.mu.Unlock()
-	if entry.RolloutPath == "" {
+	if entry.RolloutPath == "" || pending {
+		// Nothing on disk yet: a listed session must be readable.
 		return
 	}
 	entry.ChildCount = len(e.subtree(t)) - 1

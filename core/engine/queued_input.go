@@ -24,6 +24,12 @@ func (t *Thread) recordQueued(queued []queuedInput) {
 	if len(queued) == 0 {
 		return
 	}
+	if rec := t.recorder(); rec != nil {
+		// The first user message puts a new root's rollout on disk.
+		if err := rec.Materialize(); err != nil {
+			t.e.warnOnce(t.id, "rollout", err)
+		}
+	}
 	for _, q := range queued {
 		it := q.item
 		ev := protocol.Event{Type: protocol.EventInputQueued, ThreadID: t.id, Timestamp: t.e.now(), Input: &it, InputID: q.id}
