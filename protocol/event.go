@@ -125,8 +125,10 @@ type Event struct {
 
 // ThreadInfo describes a thread when it starts (or is resumed).
 type ThreadInfo struct {
-	ID              ThreadID       `json:"id"`
-	ParentID        ThreadID       `json:"parent_id,omitempty"`
+	ID       ThreadID `json:"id"`
+	ParentID ThreadID `json:"parent_id,omitempty"`
+	// ForkedFromID is the session a fork copied.
+	ForkedFromID    ThreadID       `json:"forked_from_id,omitempty"`
 	Depth           int            `json:"depth"`
 	Source          ThreadSource   `json:"source"`
 	AgentType       string         `json:"agent_type,omitempty"`

@@ -29,8 +29,10 @@ type threadSpec struct {
 	note              string
 	// name is the thread's user-facing title (Codex's thread name), kept
 	// in the session index.
-	name    string
-	history []protocol.Item
+	name string
+	// forkedFrom is the session a fork copies.
+	forkedFrom protocol.ThreadID
+	history    []protocol.Item
 	// firstPrompt is the title a resumed session keeps (its index entry's):
 	// a compacted history may no longer hold the first message.
 	firstPrompt string
@@ -70,8 +72,8 @@ func (e *Engine) newThread(spec threadSpec) (*Thread, error) {
 		spawnCallID: spec.spawnCallID, createdAt: spec.createdAt,
 		allow: spec.allow, deny: spec.deny, surface: spec.surface, run: spec.run,
 		modelName: spec.model, effort: spec.effort, cwd: spec.cwd, sandbox: spec.sandbox,
-		note:    spec.note,
-		name:    spec.name,
+		note: spec.note,
+		name: spec.name, forkedFrom: spec.forkedFrom,
 		history: spec.history,
 		host:    spec.host,
 		usage:   spec.usage,
@@ -137,7 +139,7 @@ func (e *Engine) threadRollout(t *Thread, spec threadSpec) (*rollout.Recorder, e
 		return rollout.OpenAppend(spec.rolloutPath)
 	default:
 		meta := rollout.SessionMeta{
-			ID: t.id, ParentID: t.parentID, Depth: t.depth, Source: t.source,
+			ID: t.id, ParentID: t.parentID, ForkedFromID: t.forkedFrom, Depth: t.depth, Source: t.source,
 			AgentType: t.agentType, AgentName: t.agentName, Model: t.modelName,
 			Provider: e.opts.Provider, ReasoningEffort: t.effort, Cwd: t.cwd,
 			Sandbox: t.sandbox, ApprovalPolicy: e.ApprovalPolicy(),

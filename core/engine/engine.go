@@ -503,7 +503,7 @@ func (e *Engine) updateIndex(t *Thread) {
 	st, _ := t.Status()
 	t.mu.Lock()
 	entry := rollout.IndexEntry{
-		ID: t.id, ParentID: t.parentID, ThreadName: t.name, Note: t.note, Cwd: t.cwd,
+		ID: t.id, ParentID: t.parentID, ForkedFromID: t.forkedFrom, ThreadName: t.name, Note: t.note, Cwd: t.cwd,
 		UpdatedAt: e.now(), FirstPrompt: t.firstPrompt, Model: t.modelName, Provider: e.opts.Provider,
 		AgentType: t.agentType, Status: string(st.Kind),
 	}

@@ -102,6 +102,7 @@ func (e *Engine) ResumeSession(id string) (protocol.ThreadID, error) {
 		surface: p.surface, id: m.ID, source: protocol.SourceResumed, model: e.opts.Model, effort: e.opts.ReasoningEffort,
 		cwd: p.cwd, sandbox: e.opts.Sandbox, note: p.note, name: p.name, history: sess.Items, host: e.opts.HostName,
 		createdAt: m.Timestamp, rolloutPath: p.path, status: status, firstPrompt: p.firstPrompt, usage: sess.TotalUsage(),
+		forkedFrom: m.ForkedFromID,
 	})
 	if err != nil {
 		return "", err

@@ -53,6 +53,7 @@ type Thread struct {
 	turnSchema  json.RawMessage
 	note        string
 	name        string
+	forkedFrom  protocol.ThreadID // the session a fork copied
 	firstPrompt string
 	history     []protocol.Item
 	// Context size bookkeeping (context_budget.go): estTokens estimates
@@ -205,7 +206,7 @@ func (t *Thread) info() protocol.ThreadInfo {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	ti := protocol.ThreadInfo{
-		ID: t.id, ParentID: t.parentID, Depth: t.depth, Source: t.source,
+		ID: t.id, ParentID: t.parentID, ForkedFromID: t.forkedFrom, Depth: t.depth, Source: t.source,
 		AgentType: t.agentType, AgentName: t.agentName,
 		Model: t.modelName, Provider: t.e.opts.Provider, ReasoningEffort: t.effort,
 		Cwd: t.cwd, Sandbox: t.sandbox, ApprovalPolicy: t.e.ApprovalPolicy(),

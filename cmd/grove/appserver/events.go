@@ -90,7 +90,12 @@ func (s *Server) translate(sess *session, ev protocol.Event) []outMsg {
 			t = newThread(sess, m.Thread)
 			s.threads[ev.ThreadID] = t
 		}
-		return []outMsg{{method: "thread/started", params: map[string]any{"thread": s.appThread(m.Thread, sess.root, threadState(m.Thread.Status, false), "")}}}
+		th := s.appThread(m.Thread, sess.root, threadState(m.Thread.Status, false), "")
+		if m.Thread.ID == sess.root {
+			// The root is the thread thread/start answered with.
+			th.Ephemeral, th.ThreadSource = sess.cfg.Ephemeral, sess.threadSource
+		}
+		return []outMsg{{method: "thread/started", params: map[string]any{"thread": th}}}
 	}
 	if t == nil {
 		return nil

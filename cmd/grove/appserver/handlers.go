@@ -26,8 +26,22 @@ func (s *Server) startResponse(sess *session, root *thread) protocol.AppThreadSt
 	return protocol.AppThreadStartResponse{
 		Thread: th, Model: ti.Model, ModelProvider: th.ModelProvider, ReasoningEffort: strPtr(ti.ReasoningEffort),
 		Cwd: ti.Cwd, ApprovalPolicy: codexApproval(ti.ApprovalPolicy), ApprovalsReviewer: "user",
-		Sandbox: codexSandbox(ti.Sandbox),
+		Sandbox: codexSandbox(ti.Sandbox), InstructionSources: s.instructionSources(sess, ti.ID),
 	}
+}
+
+// instructionSources lists the instruction files thread id's model sees:
+// the user's global AGENTS.md (when it has text), then the project's.
+func (s *Server) instructionSources(sess *session, id protocol.ThreadID) []string {
+	out := []string{}
+	if h := s.opts.Host; h != nil && h.Config != nil && strings.TrimSpace(h.Config.UserAgentsMD) != "" && h.Config.UserAgentsMDPath != "" {
+		p := h.Config.UserAgentsMDPath
+		if real, err := filepath.EvalSymlinks(p); err == nil {
+			p = real
+		}
+		out = append(out, p)
+	}
+	return append(out, sess.eng.ProjectDocPaths(id)...)
 }
 
 func (s *Server) threadStart(raw json.RawMessage) (any, *protocol.RPCError) {
@@ -86,9 +100,9 @@ func (s *Server) openStoredThread(p protocol.AppThreadResumeParams, fork bool) (
 		return nil, rerr
 	}
 	cfg.Originator = s.clientOriginator()
-	entry, err := rollout.FindSession(s.opts.Home, p.ThreadID)
-	if err != nil {
-		return nil, rpcError(protocol.RPCInvalidParams, "invalid params: threadId: %v", err)
+	entry, rerr := s.findStored(p.ThreadID)
+	if rerr != nil {
+		return nil, rerr
 	}
 	if entry.ParentID != "" {
 		return nil, rpcError(protocol.RPCInvalidParams, "invalid params: threadId: %s is a sub-agent of %s; %s", entry.ID, entry.ParentID, hint)
@@ -169,6 +183,9 @@ func (s *Server) threadRead(raw json.RawMessage) (any, *protocol.RPCError) {
 			}
 		}
 		th := s.appThread(info, root, state, firstPrompt(hist))
+		if p.IncludeTurns && s.unmaterialized(t) {
+			return nil, rpcError(protocol.RPCInvalidRequest, "thread %s: includeTurns is unavailable before first user message", info.ID)
+		}
 		if p.IncludeTurns {
 			th.Turns = turnsFromHistory(info.ID, hist, info.Cwd)
 		}
