@@ -315,6 +315,9 @@ type AppCommandExecutionItem struct {
 	AggregatedOutput *string `json:"aggregatedOutput"`
 	ExitCode         *int    `json:"exitCode"`
 	DurationMs       *int64  `json:"durationMs"`
+	// ProcessID is the unified exec session the command ran in (null
+	// until it is known, at completion).
+	ProcessID *string `json:"processId"`
 }
 
 // AppFileChangeItem is a fileChange item (apply_patch).

@@ -175,6 +175,8 @@ type ToolCall struct {
 	// CommandOutput is a command's own output (Output is what the model
 	// reads, with exit code and wall time); absent for other tools.
 	CommandOutput *string `json:"command_output,omitempty"`
+	// ProcessID is the unified exec session a command ran in.
+	ProcessID string `json:"process_id,omitempty"`
 	// Summary is a one-line description for compact displays.
 	Summary string `json:"summary,omitempty"`
 	// AgentIDs lists the threads a collab call (spawn/wait/close/resume/send) targets.

@@ -644,7 +644,7 @@ func (t *Thread) runTool(ctx context.Context, turnID string, c model.ToolCallReq
 	end := protocol.ToolCall{
 		CallID: c.CallID, Name: c.Name, Arguments: c.Arguments, Output: res.Output,
 		IsError: res.IsError, ExitCode: res.ExitCode, DurationMS: res.Duration.Milliseconds(), CommandOutput: res.CommandOutput,
-		Summary: res.Summary, AgentIDs: res.AgentIDs,
+		ProcessID: res.ProcessID, Summary: res.Summary, AgentIDs: res.AgentIDs,
 	}
 	e.activity(t, protocol.ActivityToolCallEnd, map[string]any{"tool_name": c.Name, "success": !res.IsError, "duration_ms": res.Duration.Milliseconds()})
 	// update_plan publishes its plan itself through env.Emit.

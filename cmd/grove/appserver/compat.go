@@ -28,7 +28,7 @@ var Compat = []CompatRow{
 	{"turn/start", "works", "text, image and localImage input; the per-turn overrides cwd, approvalPolicy (names; the granular form is refused), sandboxPolicy (externalSandbox refused), model, effort, summary and outputSchema", "TestCodexTurnStartOverridesTightenPolicy"},
 	{"thread/fork", "works", "a new thread continuing a copy of the stored one's conversation (the original is untouched); answered like thread/start, with the copied turns", "TestCodexThreadFork"},
 	{"turn/steer", "works", "the input reaches the running turn with its next model request; refused when no turn runs or expectedTurnId is not the running one", "TestCodexTurnSteer"},
-	{"review/start", "not yet", "", ""},
+	{"review/start", "differs", "inline delivery only (detached refused): a review turn on the thread, answered with {turn, reviewThreadId}; enteredReviewMode and exitedReviewMode items, the review text being the model's final message (no Codex review model or JSON findings); empty branch, sha or instructions refused with Codex's errors", "TestCodexReviewStartRunsReviewTurn"},
 	{"thread/name/set", "works", "the name is trimmed (blank refused) and kept in the session index; thread/name/updated follows; a stored thread that is not loaded is renamed too", "TestCodexThreadNameSetReflectedInReadListAndResume"},
 	{"turn/interrupt", "works", "", "TestInterruptedTurnCompletesInterrupted"},
 	{"thread/note/set", "differs", "grove's own method (docs/app-server.md)", "TestAppServerSession"},

@@ -243,6 +243,7 @@ func finishToolItem(item any, tc protocol.ToolCall, wasDeclined bool) any {
 			out = *tc.CommandOutput // the command's own output, as Codex's
 		}
 		it.AggregatedOutput, it.ExitCode, it.DurationMs = &out, tc.ExitCode, dur
+		it.ProcessID = strPtr(tc.ProcessID)
 		return it
 	case protocol.AppFileChangeItem:
 		it.Status = "completed"

@@ -245,11 +245,22 @@ func (s *Server) turnStart(id json.RawMessage, raw json.RawMessage) (any, *proto
 	if t == nil {
 		return nil, notLoaded(p.ThreadID)
 	}
+	if rerr := s.submitTurn(t, id, p.Input, items, overrides, ""); rerr != nil {
+		return nil, rerr
+	}
+	return deferred, nil
+}
+
+// submitTurn starts a turn on t with the client's input; request id is
+// answered when the turn starts. review, when set, makes it a review turn
+// (review/start): the answer names the review thread and the turn carries
+// enteredReviewMode and exitedReviewMode items.
+func (s *Server) submitTurn(t *thread, id json.RawMessage, input []protocol.AppUserInput, items []protocol.InputItem, overrides *protocol.TurnOverrides, review string) *protocol.RPCError {
 	s.mu.Lock()
 	t.sess.lastUsed = time.Now()
 	if t.busy {
 		s.mu.Unlock()
-		return nil, rpcError(protocol.RPCInvalidRequest, "a turn is already running on thread %s; turn/interrupt it or wait for turn/completed", p.ThreadID)
+		return rpcError(protocol.RPCInvalidRequest, "a turn is already running on thread %s; turn/interrupt it or wait for turn/completed", t.info.ID)
 	}
 	// Registered before submitting: the pump may see turn_started at once.
 	// The engine names the turn that takes this input by its client id.
@@ -262,20 +273,27 @@ func (s *Server) turnStart(id json.RawMessage, raw json.RawMessage) (any, *proto
 	if t.clientInput == nil {
 		t.clientInput = map[string][]protocol.AppUserInput{}
 	}
-	t.clientInput[cid] = p.Input
+	t.clientInput[cid] = input
+	if review != "" {
+		if t.reviewWaiting == nil {
+			t.reviewWaiting = map[string]string{}
+		}
+		t.reviewWaiting[cid] = review
+	}
 	s.mu.Unlock()
 	if err := t.sess.eng.Submit(protocol.Op{Type: protocol.OpUserTurn, ThreadID: t.info.ID, Items: items, ClientID: cid, Overrides: overrides}); err != nil {
 		s.mu.Lock()
 		t.busy = false
 		delete(t.startWaiting, cid)
 		delete(t.clientInput, cid)
+		delete(t.reviewWaiting, cid)
 		s.mu.Unlock()
-		return nil, rpcError(protocol.RPCInvalidRequest, "turn/start: %v", err)
+		return rpcError(protocol.RPCInvalidRequest, "turn/start: %v", err)
 	}
 	if overrides != nil {
 		s.refreshInfo(t)
 	}
-	return deferred, nil
+	return nil
 }
 
 func (s *Server) turnInterrupt(raw json.RawMessage) (any, *protocol.RPCError) {

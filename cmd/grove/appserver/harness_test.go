@@ -198,6 +198,13 @@ var unvendoredShapes = map[string]func(map[string]any) bool{
 		return len(r) == 1 && (st == "unsubscribed" || st == "notSubscribed" || st == "notLoaded")
 	},
 	"thread/archive": func(r map[string]any) bool { return len(r) == 0 },
+	// ReviewStartResponse {turn, reviewThreadId}; the turn is checked as
+	// TurnStartResponse's by the test.
+	"review/start": func(r map[string]any) bool {
+		_, ok := r["reviewThreadId"].(string)
+		_, turn := r["turn"].(map[string]any)
+		return len(r) == 2 && ok && turn
+	},
 	// TurnSteerResponse {turnId}.
 	"turn/steer": func(r map[string]any) bool { _, ok := r["turnId"].(string); return len(r) == 1 && ok },
 }

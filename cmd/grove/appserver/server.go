@@ -266,6 +266,8 @@ func (s *Server) call(msg protocol.RPCMessage) (any, *protocol.RPCError) {
 		return s.noteSet(msg.Params)
 	case "thread/name/set":
 		return s.threadNameSet(msg.Params)
+	case "review/start":
+		return s.reviewStart(msg.ID, msg.Params)
 	case "skills/list":
 		return s.skillsList(msg.Params)
 	case "thread/fork":

@@ -44,6 +44,11 @@ type thread struct {
 	turnStart   time.Time
 	turnItems   []any
 	turnError   string
+	// reviewWaiting maps the client id of a review/start's input to the
+	// review's label (enteredReviewMode's text); reviewTurn is the running
+	// review turn.
+	reviewWaiting map[string]string
+	reviewTurn    string
 	// held is a finished turn whose outcome the next status event decides.
 	held *protocol.AppTurn
 	// interruptAsked is the turn the client interrupted.
