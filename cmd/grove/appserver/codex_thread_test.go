@@ -349,3 +349,86 @@ func TestCodexTurnInterruptRejectsCompletedTurn(t *testing.T) {
 		t.Fatalf("interrupt of a completed turn: %v", m)
 	}
 }
+
+// thread_resume.rs thread_resume_rejects_unmaterialized_thread.
+func TestCodexThreadResumeRejectsUnmaterializedThread(t *testing.T) {
+	f := newFixture(t, treeScript)
+	c := f.start(t)
+	defer c.close()
+	c.initialize()
+	id := str(c.result("thread/start", map[string]any{"model": "gpt-5.4"}), "thread", "id")
+	m := c.call("thread/resume", map[string]any{"threadId": id})
+	if e, _ := m["error"].(map[string]any); e == nil || !strings.Contains(str(e, "message"), "no rollout found for thread id") {
+		t.Fatalf("thread/resume before the first message: %v", m)
+	}
+}
+
+// thread_resume.rs thread_resume_running_thread_uses_cached_instruction_sources.
+func TestCodexThreadResumeRunningThreadUsesCachedInstructionSources(t *testing.T) {
+	f := newFixture(t, treeScript)
+	project := filepath.Join(f.cwd, "AGENTS.md")
+	if err := os.WriteFile(project, []byte("project instructions"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c := f.start(t)
+	defer c.close()
+	c.initialize()
+	r := c.result("thread/start", map[string]any{"cwd": f.cwd})
+	if got := mustJSON(r["instructionSources"]); got != mustJSON([]string{project}) {
+		t.Fatalf("thread/start instructionSources %s", got)
+	}
+	id := str(r, "thread", "id")
+	turnID := str(c.result("turn/start", turnInput(id, "materialize rollout")), "turn", "id")
+	c.notification("turn/completed", func(p map[string]any) bool { return str(p, "turn", "id") == turnID })
+	if err := os.Remove(project); err != nil {
+		t.Fatal(err)
+	}
+	if got := mustJSON(c.result("thread/resume", map[string]any{"threadId": id})["instructionSources"]); got != mustJSON([]string{project}) {
+		t.Fatalf("thread/resume instructionSources %s", got)
+	}
+}
+
+// thread_list.rs thread_list_basic_empty.
+func TestCodexThreadListBasicEmpty(t *testing.T) {
+	f := newFixture(t, treeScript)
+	c := f.start(t)
+	defer c.close()
+	c.initialize()
+	r := c.result("thread/list", map[string]any{"limit": 10, "modelProviders": []string{"mock_provider"}})
+	if data, _ := r["data"].([]any); len(data) != 0 || r["nextCursor"] != nil {
+		t.Fatalf("thread/list: %v", r)
+	}
+}
+
+// thread_list.rs thread_list_pagination_next_cursor_none_on_last_page (an
+// unloaded thread is notLoaded, as thread_read.rs reads it; the stored
+// thread_list.rs predates that status and says idle).
+func TestCodexThreadListPaginationNextCursorNoneOnLastPage(t *testing.T) {
+	f := newFixture(t, treeScript)
+	for i := 0; i < 3; i++ {
+		storedThread(t, f, "Hello")
+	}
+	c := f.start(t)
+	defer c.close()
+	c.initialize()
+	page := func(cursor any) ([]any, any) {
+		r := c.result("thread/list", map[string]any{"limit": 2, "cursor": cursor, "modelProviders": []string{"scripted"}})
+		data, _ := r["data"].([]any)
+		for _, d := range data {
+			th := d.(map[string]any)
+			if th["preview"] != "Hello" || th["modelProvider"] != "scripted" || th["createdAt"].(float64) <= 0 || th["cwd"] != f.cwd ||
+				str(th, "status", "type") != "notLoaded" {
+				t.Fatalf("listed thread: %v", th)
+			}
+		}
+		return data, r["nextCursor"]
+	}
+	data, cursor := page(nil)
+	if len(data) != 2 || cursor == nil {
+		t.Fatalf("first page: %d threads, cursor %v", len(data), cursor)
+	}
+	data, cursor = page(cursor)
+	if len(data) != 1 || cursor != nil {
+		t.Fatalf("last page: %d threads, cursor %v", len(data), cursor)
+	}
+}

@@ -18,7 +18,7 @@ var Compat = []CompatRow{
 	{"config/read", "differs", "the user layer is grove's config.toml and the sessionFlags layer its -c overrides; header and env values are redacted", "TestIDEStartupSequence"},
 	{"model/list", "works", "the configured model (default), agents.model_aliases, then the provider's GET /models; includeHidden ignored (nothing is hidden)", "TestIDEStartupSequence"},
 	{"mcpServerStatus/list", "differs", "tools of the servers the sessions started (grove starts MCP servers on first use); resources are not listed", "TestIDEStartupSequence"},
-	{"thread/start", "works", "ephemeral (no files, never listed) and threadSource honoured; instructionSources not reported", "TestCodexThreadStartEphemeral"},
+	{"thread/start", "works", "ephemeral (no files, never listed) and threadSource honoured; instructionSources (read once per loaded thread); no rollout until the first user message (archive, fork, resume and thread/read with turns answer Codex's errors before it)", "TestCodexThreadStartCreatesThreadAndEmitsStarted"},
 	{"thread/resume", "works", "excludeTurns honoured", "TestCodexThreadResumeExcludeTurnsAndItemsView"},
 	{"thread/list", "works", "cwd (one or many), modelProviders and archived filters; no sortKey/searchTerm/sourceKinds", "TestCodexThreadListFiltersByCwdAndProvider"},
 	{"thread/read", "works", "", "TestAppServerSession"},
@@ -40,4 +40,18 @@ var Compat = []CompatRow{
 	{"skills/list", "differs", "no interface/dependencies metadata; discovery reads the disk each call, so forceReload changes nothing (docs/skills.md)", "TestSkillsList"},
 	{"thread/compact/start", "works", "also answered as thread/compact; thread/compacted follows the compaction", "TestThreadCompactStart"},
 	{"item: mcpToolCall", "works", "server, tool, arguments, result text or error", "TestIDEStartupSequence"},
+}
+
+// CodexCaseDeviations are the cases of Codex's
+// codex-rs/app-server/tests/suite/v2 read for the conformance suite that
+// grove does not pass, with the reason (the ported, passing cases cite
+// their Codex test in cmd/grove/appserver/codex_*_test.go).
+var CodexCaseDeviations = []CompatRow{
+	{"thread_fork.rs thread_fork_ephemeral_remains_pathless_and_omits_listing", "not yet", "thread/fork takes no ephemeral: a fork is always a stored copy", ""},
+	{"thread_archive.rs thread_archive_archives_spawned_descendants", "differs", "archiving marks the root's index entry (its sub-agents go with it in thread/list); rollout files stay in sessions/, not moved to archived_sessions/", ""},
+	{"thread_archive.rs thread_archive_requires_materialized_rollout (file move)", "differs", "the case passes except that the archived rollout is not moved to archived_sessions/ (see above)", "TestCodexThreadArchiveRequiresMaterializedRollout"},
+	{"thread_list.rs thread_list_empty_source_kinds_defaults_to_interactive_only, thread_list_filters_by_source_kind_subagent_thread_spawn, thread_list_filters_by_subagent_variant", "not yet", "no sourceKinds filter; grove's sessions have no exec/review/compact source kinds", ""},
+	{"thread_read.rs thread_turns_list_* (4 cases)", "not yet", "thread/turns/list (paged turns, itemsView summary) is not implemented; thread/read includeTurns returns every turn in full", ""},
+	{"thread_start.rs thread_start_accepts_absolute_runtime_workspace_roots, thread_start_excludes_profile_workspace_roots_from_runtime_workspace_roots", "not yet", "no runtimeWorkspaceRoots (grove's writable roots come from sandbox_workspace_write)", ""},
+	{"review.rs (delivery detached)", "not yet", "review/start runs inline only; the review text is the model's final message, not Codex's JSON findings rendered", "TestCodexReviewStartRunsReviewTurn"},
 }

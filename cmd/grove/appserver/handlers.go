@@ -26,13 +26,18 @@ func (s *Server) startResponse(sess *session, root *thread) protocol.AppThreadSt
 	return protocol.AppThreadStartResponse{
 		Thread: th, Model: ti.Model, ModelProvider: th.ModelProvider, ReasoningEffort: strPtr(ti.ReasoningEffort),
 		Cwd: ti.Cwd, ApprovalPolicy: codexApproval(ti.ApprovalPolicy), ApprovalsReviewer: "user",
-		Sandbox: codexSandbox(ti.Sandbox), InstructionSources: s.instructionSources(sess, ti.ID),
+		Sandbox: codexSandbox(ti.Sandbox), InstructionSources: s.instructionSources(sess, root),
 	}
 }
 
 // instructionSources lists the instruction files thread id's model sees:
 // the user's global AGENTS.md (when it has text), then the project's.
-func (s *Server) instructionSources(sess *session, id protocol.ThreadID) []string {
+// They are read once, when the thread is loaded: a loaded thread's model
+// keeps the instructions it started with (Codex caches them too).
+func (s *Server) instructionSources(sess *session, t *thread) []string {
+	if t.instructionSources != nil {
+		return t.instructionSources
+	}
 	out := []string{}
 	if h := s.opts.Host; h != nil && h.Config != nil && strings.TrimSpace(h.Config.UserAgentsMD) != "" && h.Config.UserAgentsMDPath != "" {
 		p := h.Config.UserAgentsMDPath
@@ -41,7 +46,8 @@ func (s *Server) instructionSources(sess *session, id protocol.ThreadID) []strin
 		}
 		out = append(out, p)
 	}
-	return append(out, sess.eng.ProjectDocPaths(id)...)
+	t.instructionSources = append(out, sess.eng.ProjectDocPaths(t.info.ID)...)
+	return t.instructionSources
 }
 
 func (s *Server) threadStart(raw json.RawMessage) (any, *protocol.RPCError) {
@@ -75,6 +81,9 @@ func (s *Server) threadResume(raw json.RawMessage) (any, *protocol.RPCError) {
 		return nil, missing("threadId")
 	}
 	if t := s.loaded(p.ThreadID); t != nil {
+		if s.unmaterialized(t) {
+			return nil, rpcError(protocol.RPCInvalidRequest, "no rollout found for thread id %s", p.ThreadID)
+		}
 		// Already loaded here: its live state is the answer.
 		s.mu.Lock()
 		defer s.mu.Unlock()

@@ -49,6 +49,9 @@ type thread struct {
 	// review turn.
 	reviewWaiting map[string]string
 	reviewTurn    string
+	// instructionSources are the instruction files read when the thread
+	// was loaded (nil until then).
+	instructionSources []string
 	// held is a finished turn whose outcome the next status event decides.
 	held *protocol.AppTurn
 	// interruptAsked is the turn the client interrupted.
