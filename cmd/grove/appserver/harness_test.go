@@ -242,6 +242,8 @@ type fixture struct {
 	script    model.ScriptFunc
 	// build, when set, replaces factory as the server's engine factory.
 	build EngineFactory
+	// tune, when set, adjusts factory's engine options.
+	tune func(*engine.Options)
 }
 
 func (f *fixture) factory(ctx context.Context, cfg ThreadConfig) (*engine.Engine, error) {
@@ -262,12 +264,16 @@ func (f *fixture) factoryAt(ctx context.Context, cfg ThreadConfig, home string) 
 	if m == "" {
 		m = "scripted-model"
 	}
-	return engine.New(ctx, engine.Options{
+	opts := engine.Options{
 		Home: home, Client: model.NewScripted("scripted", f.script), Provider: "scripted",
 		Model: m, Cwd: cwd, Sandbox: protocol.SandboxPolicy{Mode: mode}, ApprovalPolicy: cfg.ApprovalPolicy,
 		// The collab tools are a surface of their own (seed 000).
 		Surfaces: []engine.SurfaceFactory{surface.CollabFactory},
-	})
+	}
+	if f.tune != nil {
+		f.tune(&opts)
+	}
+	return engine.New(ctx, opts)
 }
 
 func newFixture(t *testing.T, script model.ScriptFunc) *fixture {
