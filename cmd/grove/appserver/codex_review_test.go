@@ -1,17 +1,14 @@
 package appserver
 
 // Cases ported from openai/codex codex-rs/app-server/tests/suite/v2/review.rs
-// (review/start), turn_start.rs (processId on commandExecution items) and
-// compaction.rs.
+// (review/start) and turn_start.rs (processId on commandExecution items).
 
 import (
 	"context"
 	"strings"
 	"testing"
 
-	"github.com/grovecli/grove/core/engine"
 	"github.com/grovecli/grove/core/model"
-	"github.com/grovecli/grove/protocol"
 )
 
 // review.rs review_start_runs_review_turn_and_emits_code_review_item (in
@@ -90,39 +87,6 @@ func TestCodexCommandExecutionItemHasProcessID(t *testing.T) {
 	done := c.notification("item/completed", func(p map[string]any) bool { return str(p, "item", "type") == "commandExecution" })
 	if str(done, "item", "processId") == "" {
 		t.Fatalf("item/completed has no processId: %v", done)
-	}
-	c.notification("turn/completed", func(p map[string]any) bool { return str(p, "turn", "id") == turnID })
-}
-
-// compaction.rs compaction_emits_item_lifecycle_and_legacy_completion_notification:
-// an automatic compaction inside a turn is a contextCompaction item of
-// that turn (0.169's name for it), then thread/compacted.
-func TestCodexCompactionEmitsItemLifecycleAndLegacyNotification(t *testing.T) {
-	f := newFixture(t, func(ctx context.Context, req model.Request) (model.Response, error) {
-		prompt, outs := lastInput(req.Items)
-		switch {
-		case strings.HasPrefix(prompt, "You are performing a CONTEXT CHECKPOINT COMPACTION"):
-			return model.Response{Text: "COMPACTED_SUMMARY"}, nil
-		case prompt == "trigger compaction" && len(outs) == 0:
-			return model.Response{ToolCalls: []model.ToolCallRequest{toolCall("call-1", "exec_command", map[string]any{"cmd": "echo hi"})},
-				Usage: protocol.TokenUsage{InputTokens: 1_000_000, TotalTokens: 1_000_000}}, nil
-		}
-		return model.Response{Text: "post-compact"}, nil
-	})
-	f.tune = func(o *engine.Options) { o.AutoCompactTokenLimit = 1 }
-	c := f.start(t)
-	defer c.close()
-	c.result("initialize", map[string]any{"clientInfo": map[string]any{"name": "codex_vscode", "title": "Codex VS Code Extension", "version": "0.1.0"}})
-	id := str(c.result("thread/start", map[string]any{"model": "mock-model", "approvalPolicy": "never"}), "thread", "id")
-	turnID := str(c.result("turn/start", turnInput(id, "trigger compaction")), "turn", "id")
-	started := c.notification("item/started", func(p map[string]any) bool { return str(p, "item", "type") == "contextCompaction" })
-	completed := c.notification("item/completed", func(p map[string]any) bool { return str(p, "item", "type") == "contextCompaction" })
-	legacy := c.notification("thread/compacted", nil)
-	if started["threadId"] != id || started["turnId"] != turnID || completed["turnId"] != turnID || str(started, "item", "id") != str(completed, "item", "id") {
-		t.Fatalf("contextCompaction item: started %v, completed %v", started, completed)
-	}
-	if legacy["threadId"] != id || legacy["turnId"] != turnID {
-		t.Fatalf("thread/compacted: %v", legacy)
 	}
 	c.notification("turn/completed", func(p map[string]any) bool { return str(p, "turn", "id") == turnID })
 }
