@@ -1,7 +1,7 @@
 package appserver
 
 // Cases ported from openai/codex codex-rs/app-server/tests/suite/v2/
-// compaction.rs and config_rpc.rs.
+// compaction.rs, config_rpc.rs and model_list.rs.
 
 import (
 	"context"
@@ -68,5 +68,50 @@ func TestCodexConfigReadReturnsEffectiveAndLayers(t *testing.T) {
 	layers, _ := r["layers"].([]any)
 	if len(layers) != 2 || str(layers[0].(map[string]any), "name", "type") != "sessionFlags" || str(layers[1].(map[string]any), "name", "type") != "user" {
 		t.Fatalf("layers: %v", layers)
+	}
+}
+
+// modelsFrom is a provider whose GET /models lists ids.
+type modelsFrom []string
+
+func (m modelsFrom) Models(context.Context) ([]model.ModelInfo, error) {
+	out := make([]model.ModelInfo, len(m))
+	for i, id := range m {
+		out[i] = model.ModelInfo{ID: id}
+	}
+	return out, nil
+}
+
+// model_list.rs list_models_pagination_works (grove's list: the
+// configured model first, then the provider's).
+func TestCodexModelListPaginationWorks(t *testing.T) {
+	f := newFixture(t, treeScript)
+	host := &Host{Config: &config.Config{Model: "gpt-5.1-codex-max"}, Provider: config.Resolved{Name: "openai", Model: "gpt-5.1-codex-max"},
+		Models: modelsFrom{"gpt-5.1-codex-max", "gpt-5.1-codex", "gpt-5.1-codex-mini", "gpt-5.2", "gpt-5.1"}}
+	c := f.startWith(t, Options{Host: host})
+	defer c.close()
+	c.initialize()
+	var cursor any
+	for i, want := range []string{"gpt-5.1-codex-max", "gpt-5.1-codex", "gpt-5.1-codex-mini", "gpt-5.2", "gpt-5.1"} {
+		r := c.result("model/list", map[string]any{"limit": 1, "cursor": cursor})
+		data, _ := r["data"].([]any)
+		if len(data) != 1 || str(data[0].(map[string]any), "id") != want {
+			t.Fatalf("page %d: %v, want %s", i, data, want)
+		}
+		if cursor = r["nextCursor"]; (cursor == nil) != (i == 4) {
+			t.Fatalf("page %d nextCursor %v", i, cursor)
+		}
+	}
+}
+
+// model_list.rs list_models_rejects_invalid_cursor.
+func TestCodexModelListRejectsInvalidCursor(t *testing.T) {
+	f := newFixture(t, treeScript)
+	c := f.startWith(t, Options{Host: &Host{Config: &config.Config{}, Provider: config.Resolved{Name: "openai", Model: "gpt-5.1"}}})
+	defer c.close()
+	c.initialize()
+	m := c.call("model/list", map[string]any{"cursor": "invalid"})
+	if e, _ := m["error"].(map[string]any); e == nil || e["code"] != float64(-32600) || e["message"] != "invalid cursor: invalid" {
+		t.Fatalf("model/list with a bad cursor: %v", m)
 	}
 }
