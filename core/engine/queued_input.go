@@ -24,12 +24,6 @@ func (t *Thread) recordQueued(queued []queuedInput) {
 	if len(queued) == 0 {
 		return
 	}
-	if rec := t.recorder(); rec != nil {
-		// The first user message puts a new root's rollout on disk.
-		if err := rec.Materialize(); err != nil {
-			t.e.warnOnce(t.id, "rollout", err)
-		}
-	}
 	for _, q := range queued {
 		it := q.item
 		ev := protocol.Event{Type: protocol.EventInputQueued, ThreadID: t.id, Timestamp: t.e.now(), Input: &it, InputID: q.id}
@@ -39,6 +33,22 @@ func (t *Thread) recordQueued(queued []queuedInput) {
 		t.record(ev)
 	}
 	t.flush()
+}
+
+// materialize puts a new root's rollout on disk before its first message
+// is queued, and lists it in the session index then: before the loop can
+// take the input, so the session is findable whatever the turn meets (a
+// disk that fills during it).
+func (t *Thread) materialize() {
+	rec := t.recorder()
+	if rec == nil || rec.Materialized() {
+		return
+	}
+	if err := rec.Materialize(); err != nil {
+		t.e.warnOnce(t.id, "rollout", err)
+		return
+	}
+	t.e.updateIndex(t)
 }
 
 // takeInput moves queued input into the turn: history, rollout and the
@@ -101,17 +111,11 @@ func (t *Thread) restoreQueued(input []queuedInput) {
 	if len(input) == 0 {
 		return
 	}
-	t.statusMu.Lock()
-	t.mu.Lock()
-	t.pending = append(t.pending, input...)
-	t.halted = false
-	busy := t.running
-	t.mu.Unlock()
-	changed := !busy && t.setStatusLocked(protocol.Running())
-	t.statusMu.Unlock()
-	if changed {
-		t.e.updateIndex(t)
-	}
+	t.transition(func(protocol.AgentStatus) (protocol.AgentStatus, bool) {
+		t.turn.pending = append(t.turn.pending, input...)
+		t.turn.halted = false
+		return protocol.Running(), !t.turn.running
+	})
 	t.e.bus.Publish(protocol.NewEvent(t.id, "", protocol.WarningMsg{
 		Text: fmt.Sprintf("%d queued message(s) had not reached the agent when grove exited; delivering them now", len(input))}))
 	t.signal()
