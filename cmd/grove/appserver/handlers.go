@@ -30,7 +30,7 @@ func (s *Server) startResponse(sess *session, root *thread) protocol.AppThreadSt
 	}
 }
 
-// instructionSources lists the instruction files thread id's model sees:
+// instructionSources lists the instruction files thread t's model sees:
 // the user's global AGENTS.md (when it has text), then the project's.
 // They are read once, when the thread is loaded: a loaded thread's model
 // keeps the instructions it started with (Codex caches them too).
@@ -50,11 +50,7 @@ func (s *Server) instructionSources(sess *session, t *thread) []string {
 	return t.instructionSources
 }
 
-func (s *Server) threadStart(raw json.RawMessage) (any, *protocol.RPCError) {
-	var p protocol.AppThreadStartParams
-	if rerr := decodeParams(raw, &p); rerr != nil {
-		return nil, rerr
-	}
+func (s *Server) threadStart(p protocol.AppThreadStartParams) (any, *protocol.RPCError) {
 	cfg, rerr := engineConfig(p.Cwd, p.Model, p.ApprovalPolicy, p.Sandbox)
 	if rerr != nil {
 		return nil, rerr
@@ -72,11 +68,7 @@ func (s *Server) threadStart(raw json.RawMessage) (any, *protocol.RPCError) {
 	return afterResponse{result: resp, after: func() { s.startPump(sess) }}, nil
 }
 
-func (s *Server) threadResume(raw json.RawMessage) (any, *protocol.RPCError) {
-	var p protocol.AppThreadResumeParams
-	if rerr := decodeParams(raw, &p); rerr != nil {
-		return nil, rerr
-	}
+func (s *Server) threadResume(p protocol.AppThreadResumeParams) (any, *protocol.RPCError) {
 	if p.ThreadID == "" {
 		return nil, missing("threadId")
 	}
@@ -129,11 +121,7 @@ func (s *Server) openStoredThread(p protocol.AppThreadResumeParams, fork bool) (
 	return afterResponse{result: resp, after: func() { s.startPump(sess) }}, nil
 }
 
-func (s *Server) threadList(raw json.RawMessage) (any, *protocol.RPCError) {
-	var p protocol.AppThreadListParams
-	if rerr := decodeParams(raw, &p); rerr != nil {
-		return nil, rerr
-	}
+func (s *Server) threadList(p protocol.AppThreadListParams) (any, *protocol.RPCError) {
 	offset, limit := 0, 50
 	if p.Cursor != nil && *p.Cursor != "" {
 		n, err := strconv.Atoi(*p.Cursor)
@@ -173,11 +161,7 @@ func (s *Server) threadList(raw json.RawMessage) (any, *protocol.RPCError) {
 	return resp, nil
 }
 
-func (s *Server) threadRead(raw json.RawMessage) (any, *protocol.RPCError) {
-	var p protocol.AppThreadReadParams
-	if rerr := decodeParams(raw, &p); rerr != nil {
-		return nil, rerr
-	}
+func (s *Server) threadRead(p protocol.AppThreadReadParams) (any, *protocol.RPCError) {
 	if p.ThreadID == "" {
 		return nil, missing("threadId")
 	}
@@ -234,11 +218,7 @@ func inputItems(in []protocol.AppUserInput) ([]protocol.InputItem, *protocol.RPC
 	return out, nil
 }
 
-func (s *Server) turnStart(id json.RawMessage, raw json.RawMessage) (any, *protocol.RPCError) {
-	var p protocol.AppTurnStartParams
-	if rerr := decodeParams(raw, &p); rerr != nil {
-		return nil, rerr
-	}
+func (s *Server) turnStart(id json.RawMessage, p protocol.AppTurnStartParams) (any, *protocol.RPCError) {
 	if p.ThreadID == "" {
 		return nil, missing("threadId")
 	}
@@ -305,11 +285,7 @@ func (s *Server) submitTurn(t *thread, id json.RawMessage, input []protocol.AppU
 	return nil
 }
 
-func (s *Server) turnInterrupt(raw json.RawMessage) (any, *protocol.RPCError) {
-	var p protocol.AppTurnInterruptParams
-	if rerr := decodeParams(raw, &p); rerr != nil {
-		return nil, rerr
-	}
+func (s *Server) turnInterrupt(p protocol.AppTurnInterruptParams) (any, *protocol.RPCError) {
 	if p.ThreadID == "" {
 		return nil, missing("threadId")
 	}
@@ -335,11 +311,7 @@ func (s *Server) turnInterrupt(raw json.RawMessage) (any, *protocol.RPCError) {
 	return struct{}{}, nil
 }
 
-func (s *Server) noteSet(raw json.RawMessage) (any, *protocol.RPCError) {
-	var p protocol.AppThreadNoteSetParams
-	if rerr := decodeParams(raw, &p); rerr != nil {
-		return nil, rerr
-	}
+func (s *Server) noteSet(p protocol.AppThreadNoteSetParams) (any, *protocol.RPCError) {
 	t, rerr := s.loadedThread(p.ThreadID)
 	if rerr != nil {
 		return nil, rerr

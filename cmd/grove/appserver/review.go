@@ -59,15 +59,7 @@ func (r reviewTarget) reviewPrompt() (prompt, label string, rerr *protocol.RPCEr
 // items open with enteredReviewMode and close with exitedReviewMode, whose
 // text is the model's final message (Codex's review model and its JSON
 // findings format are not grove's).
-func (s *Server) reviewStart(id, raw json.RawMessage) (any, *protocol.RPCError) {
-	var p struct {
-		ThreadID string       `json:"threadId"`
-		Target   reviewTarget `json:"target"`
-		Delivery string       `json:"delivery"`
-	}
-	if rerr := decodeParams(raw, &p); rerr != nil {
-		return nil, rerr
-	}
+func (s *Server) reviewStart(id json.RawMessage, p reviewStartParams) (any, *protocol.RPCError) {
 	if p.ThreadID == "" {
 		return nil, missing("threadId")
 	}
@@ -91,6 +83,13 @@ func (s *Server) reviewStart(id, raw json.RawMessage) (any, *protocol.RPCError) 
 		return nil, rerr
 	}
 	return deferred, nil
+}
+
+// reviewStartParams is Codex's ReviewStartParams.
+type reviewStartParams struct {
+	ThreadID string       `json:"threadId"`
+	Target   reviewTarget `json:"target"`
+	Delivery string       `json:"delivery"`
 }
 
 // enterReview opens a review turn: the enteredReviewMode item.

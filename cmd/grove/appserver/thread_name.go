@@ -1,7 +1,6 @@
 package appserver
 
 import (
-	"encoding/json"
 	"strings"
 	"time"
 
@@ -13,14 +12,7 @@ import (
 // thread's title, trimmed (a blank one is refused), kept in the session
 // index as Codex keeps it; thread/name/updated follows the answer. A
 // stored thread that is not loaded is renamed in the index directly.
-func (s *Server) threadNameSet(raw json.RawMessage) (any, *protocol.RPCError) {
-	var p struct {
-		ThreadID string `json:"threadId"`
-		Name     string `json:"name"`
-	}
-	if rerr := decodeParams(raw, &p); rerr != nil {
-		return nil, rerr
-	}
+func (s *Server) threadNameSet(p threadNameParams) (any, *protocol.RPCError) {
 	if p.ThreadID == "" {
 		return nil, missing("threadId")
 	}
@@ -39,6 +31,12 @@ func (s *Server) threadNameSet(raw json.RawMessage) (any, *protocol.RPCError) {
 	return afterResponse{result: struct{}{}, after: func() {
 		_ = s.out.notify("thread/name/updated", map[string]any{"threadId": p.ThreadID, "threadName": name})
 	}}, nil
+}
+
+// threadNameParams is Codex's ThreadSetNameParams.
+type threadNameParams struct {
+	ThreadID string `json:"threadId"`
+	Name     string `json:"name"`
 }
 
 // renameStored writes a stored thread's new name to its index entry.
