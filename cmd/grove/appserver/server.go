@@ -172,6 +172,8 @@ func (s *Server) methods() *rpc.Methods {
 	handleID(m, "turn/start", s.turnStart)
 	handle(m, "turn/interrupt", s.turnInterrupt)
 	handle(m, "thread/note/set", s.noteSet)
+	handle(m, "thread/name/set", s.threadNameSet)
+	handleID(m, "review/start", s.reviewStart)
 	handle(m, "skills/list", s.skillsList)
 	handle(m, "thread/fork", s.threadFork)
 	handle(m, "turn/steer", s.turnSteer)

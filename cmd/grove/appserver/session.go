@@ -51,6 +51,14 @@ type thread struct {
 	turnStart   time.Time
 	turnItems   []any
 	turnError   string
+	// reviewWaiting maps the client id of a review/start's input to the
+	// review's label (enteredReviewMode's text); reviewTurn is the running
+	// review turn.
+	reviewWaiting map[string]string
+	reviewTurn    string
+	// instructionSources are the instruction files read when the thread
+	// was loaded (nil until then).
+	instructionSources []string
 	// held is a finished turn whose outcome the next status event decides.
 	held *protocol.AppTurn
 	// interruptAsked is the turn the client interrupted.

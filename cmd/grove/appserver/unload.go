@@ -131,10 +131,11 @@ func (s *Server) threadArchive(p threadIDParams, archive bool) (any, *protocol.R
 	if p.ThreadID == "" {
 		return nil, missing("threadId")
 	}
-	entry, err := rollout.FindSession(s.opts.Home, p.ThreadID)
-	if err != nil {
-		return nil, rpcError(protocol.RPCInvalidParams, "invalid params: threadId: %v", err)
+	entry, rerr := s.findStored(p.ThreadID)
+	if rerr != nil {
+		return nil, rerr
 	}
+	var err error
 	if entry.ParentID != "" {
 		return nil, rpcError(protocol.RPCInvalidParams, "invalid params: threadId: %s is a sub-agent of %s; archive its root thread", entry.ID, entry.ParentID)
 	}
