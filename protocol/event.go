@@ -125,12 +125,15 @@ type Event struct {
 
 // ThreadInfo describes a thread when it starts (or is resumed).
 type ThreadInfo struct {
-	ID              ThreadID       `json:"id"`
-	ParentID        ThreadID       `json:"parent_id,omitempty"`
-	Depth           int            `json:"depth"`
-	Source          ThreadSource   `json:"source"`
-	AgentType       string         `json:"agent_type,omitempty"`
-	AgentName       string         `json:"agent_name,omitempty"`
+	ID        ThreadID     `json:"id"`
+	ParentID  ThreadID     `json:"parent_id,omitempty"`
+	Depth     int          `json:"depth"`
+	Source    ThreadSource `json:"source"`
+	AgentType string       `json:"agent_type,omitempty"`
+	AgentName string       `json:"agent_name,omitempty"`
+	// Nickname is a sub-agent's short name, unique in the session, given
+	// at spawn and kept on resume ("" for the root).
+	Nickname        string         `json:"agent_nickname,omitempty"`
 	Model           string         `json:"model"`
 	Provider        string         `json:"provider,omitempty"`
 	ReasoningEffort string         `json:"reasoning_effort,omitempty"`

@@ -36,12 +36,15 @@ type Line struct {
 
 // SessionMeta is the first line of every rollout.
 type SessionMeta struct {
-	ID              protocol.ThreadID       `json:"id"`
-	ParentID        protocol.ThreadID       `json:"parent_id,omitempty"`
-	Depth           int                     `json:"depth"`
-	Source          protocol.ThreadSource   `json:"source"`
-	AgentType       string                  `json:"agent_type,omitempty"`
-	AgentName       string                  `json:"agent_name,omitempty"`
+	ID        protocol.ThreadID     `json:"id"`
+	ParentID  protocol.ThreadID     `json:"parent_id,omitempty"`
+	Depth     int                   `json:"depth"`
+	Source    protocol.ThreadSource `json:"source"`
+	AgentType string                `json:"agent_type,omitempty"`
+	AgentName string                `json:"agent_name,omitempty"`
+	// AgentNickname is a sub-agent's short unique name (Codex's
+	// agent_nickname); absent in rollouts written before nicknames.
+	AgentNickname   string                  `json:"agent_nickname,omitempty"`
 	Model           string                  `json:"model"`
 	Provider        string                  `json:"provider,omitempty"`
 	ReasoningEffort string                  `json:"reasoning_effort,omitempty"`

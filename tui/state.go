@@ -91,8 +91,6 @@ type threadView struct {
 	top    int
 	// toolSel is the entry index of the highlighted tool call (-1: none).
 	toolSel int
-	// nick is the agent's short unique name (nick.go).
-	nick string
 	// replayedTo is the time of the last event replayed from the rollout
 	// (zero: none); live events up to it were applied already.
 	replayedTo time.Time
@@ -215,8 +213,6 @@ type session struct {
 	activity map[protocol.ThreadID]*subagentActivity
 	// review is what the diff review screen lists (diffreview_log.go).
 	review reviewLog
-	// nicks are the nicknames taken, lower-cased (nick.go).
-	nicks map[string]bool
 }
 
 func newSession() *session {
@@ -233,7 +229,6 @@ func (s *session) ensure(info protocol.ThreadInfo) *threadView {
 	t := newThreadView(info)
 	s.threads[info.ID] = t
 	s.order = append(s.order, info.ID)
-	s.assignNick(t)
 	if info.ParentID == "" && s.root == "" {
 		s.root = info.ID
 	}

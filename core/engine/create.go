@@ -47,6 +47,9 @@ type threadSpec struct {
 	run     childRun
 	// host is the [hosts.<name>] the thread's tools run on ("" = here).
 	host string
+	// nickname is the one a resumed sub-agent's rollout records ("" = give
+	// one: nickname.go).
+	nickname string
 }
 
 // newThread builds, registers and records a thread; the loop is started by
@@ -77,6 +80,7 @@ func (e *Engine) newThread(spec threadSpec) (*Thread, error) {
 	if spec.parent != nil {
 		t.parentID = spec.parent.id
 		t.depth = spec.parent.depth + 1
+		t.nickname = e.nicknames.take(spec.nickname, spec.agentName, spec.id)
 	}
 	t.firstPrompt = spec.firstPrompt
 	if t.firstPrompt == "" {
@@ -134,7 +138,7 @@ func (e *Engine) threadRollout(t *Thread, spec threadSpec) (*rollout.Recorder, e
 	default:
 		meta := rollout.SessionMeta{
 			ID: t.id, ParentID: t.parentID, Depth: t.depth, Source: t.source,
-			AgentType: t.agentType, AgentName: t.agentName, Model: t.modelName,
+			AgentType: t.agentType, AgentName: t.agentName, AgentNickname: t.nickname, Model: t.modelName,
 			Provider: e.opts.Provider, ReasoningEffort: t.effort, Cwd: t.cwd,
 			Sandbox: t.sandbox, ApprovalPolicy: e.ApprovalPolicy(),
 			SpawnCallID: t.spawnCallID, Note: t.note, Instructions: spec.rolePrompt, ExactInstructions: spec.exactInstructions,

@@ -24,6 +24,7 @@ type Thread struct {
 	source      protocol.ThreadSource
 	agentType   string
 	agentName   string
+	nickname    string // the sub-agent's short unique name (nickname.go)
 	description string
 	spawnCallID string
 	createdAt   time.Time
@@ -206,7 +207,7 @@ func (t *Thread) info() protocol.ThreadInfo {
 	defer t.mu.Unlock()
 	ti := protocol.ThreadInfo{
 		ID: t.id, ParentID: t.parentID, Depth: t.depth, Source: t.source,
-		AgentType: t.agentType, AgentName: t.agentName,
+		AgentType: t.agentType, AgentName: t.agentName, Nickname: t.nickname,
 		Model: t.modelName, Provider: t.e.opts.Provider, ReasoningEffort: t.effort,
 		Cwd: t.cwd, Sandbox: t.sandbox, ApprovalPolicy: t.e.ApprovalPolicy(),
 		Note: t.note, Name: t.name, SpawnCallID: t.spawnCallID,
