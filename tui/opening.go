@@ -41,6 +41,7 @@ func prepare(b Backend) opened {
 			o.warn = warn
 		}
 	}
+	o.sess.sortAllChildren()
 	o.pending = visibleCopy(b.PendingApprovals())
 	return o
 }

@@ -213,6 +213,9 @@ type session struct {
 	activity map[protocol.ThreadID]*subagentActivity
 	// review is what the diff review screen lists (diffreview_log.go).
 	review reviewLog
+	// callSeq numbers delegation calls as seen, for spawn order
+	// (spawn_order.go).
+	callSeq map[string]int
 }
 
 func newSession() *session {
@@ -233,7 +236,7 @@ func (s *session) ensure(info protocol.ThreadInfo) *threadView {
 		s.root = info.ID
 	}
 	if p, ok := s.threads[info.ParentID]; ok {
-		p.children = append(p.children, info.ID)
+		s.addChild(p, info.ID)
 	}
 	s.linkTaskChild(info)
 	return t
@@ -379,6 +382,7 @@ func (s *session) toolBegin(t *threadView, call protocol.ToolCall) {
 	e := &entry{kind: entryTool, tool: &call, running: true, collapsed: true}
 	if collabTools[call.Name] {
 		e.kind, e.cardCall = entryCard, call.Name
+		s.noteCall(call.CallID)
 		s.showOnCard(e, cardTargets(&call))
 	}
 	t.toolIdx[call.CallID] = t.add(e)
@@ -541,6 +545,7 @@ func (s *session) loadHistory(t *threadView, items []protocol.Item) {
 			e := &entry{kind: entryTool, tool: &protocol.ToolCall{CallID: it.CallID, Name: it.Name, Arguments: it.Arguments}, collapsed: true}
 			if collabTools[it.Name] {
 				e.kind, e.cardCall = entryCard, it.Name
+				s.noteCall(it.CallID)
 				s.showOnCard(e, cardTargets(e.tool))
 			}
 			calls[it.CallID] = t.add(e)

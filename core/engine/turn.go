@@ -563,8 +563,23 @@ func (t *Thread) refusedBySurface(name string) (string, bool) {
 // results in call order.
 func (t *Thread) runTools(ctx context.Context, turnID string, calls []model.ToolCallRequest, only map[string]bool) []tools.Result {
 	results := make([]tools.Result, len(calls))
-	var wg sync.WaitGroup
+	run := make([]model.ToolCallRequest, len(calls))
 	for i, c := range calls {
+		if c.Custom {
+			// A freeform call's text reaches the tool, hooks and events in
+			// the tool's function form; history keeps what the model wrote.
+			c.Arguments = protocol.WrapCustomInput(c.Arguments)
+		}
+		run[i] = c
+		if only == nil || only[c.Name] {
+			// Announced in call order before any runs, so a front end
+			// lists five spawns (and their agents) as the model asked for
+			// them, not as their goroutines happened to start.
+			t.announceTool(turnID, c)
+		}
+	}
+	var wg sync.WaitGroup
+	for i, c := range run {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -579,13 +594,17 @@ func (t *Thread) runTools(ctx context.Context, turnID string, calls []model.Tool
 	return results
 }
 
+// announceTool publishes a call's beginning (runTools, in call order).
+func (t *Thread) announceTool(turnID string, c model.ToolCallRequest) {
+	t.e.activity(t, protocol.ActivityToolCallStart, map[string]any{"tool_name": c.Name, "arguments": argumentsValue(c.Arguments)})
+	begin := protocol.ToolCall{CallID: c.CallID, Name: c.Name, Arguments: c.Arguments}
+	t.publish(protocol.NewEvent(t.id, turnID, protocol.ToolCallBeginMsg{Call: begin}))
+}
+
+// runTool runs one call runTools announced (its arguments in function
+// form) and publishes its end.
 func (t *Thread) runTool(ctx context.Context, turnID string, c model.ToolCallRequest) tools.Result {
 	e := t.e
-	if c.Custom {
-		// A freeform call's text reaches the tool, hooks and events in
-		// the tool's function form; history keeps what the model wrote.
-		c.Arguments = protocol.WrapCustomInput(c.Arguments)
-	}
 	t.mu.Lock()
 	t.lastTool = c.Name
 	env := &tools.Env{
@@ -615,9 +634,6 @@ func (t *Thread) runTool(ctx context.Context, turnID string, c model.ToolCallReq
 		}
 		t.publish(ev)
 	}
-	e.activity(t, protocol.ActivityToolCallStart, map[string]any{"tool_name": c.Name, "arguments": argumentsValue(c.Arguments)})
-	begin := protocol.ToolCall{CallID: c.CallID, Name: c.Name, Arguments: c.Arguments}
-	t.publish(protocol.NewEvent(t.id, turnID, protocol.ToolCallBeginMsg{Call: begin}))
 	start := time.Now()
 	var res tools.Result
 	blocked := false

@@ -1,0 +1,83 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/grovecli/grove/protocol"
+)
+
+// Item 14: three spawns of one reply whose threads start in another order
+// are listed (tree and cards) in the order the model asked for them; a
+// resumed screen equals the live one, and still does one turn later.
+func TestTreeFollowsSpawnOrder(t *testing.T) {
+	var ids []protocol.ThreadID
+	var infos []protocol.ThreadInfo
+	rootEvs := []protocol.Event{status(rootID, protocol.Running(), time.Second), userMsg(rootID, "split it")}
+	for i, name := range []string{"Ada", "Boole", "Curie"} {
+		id := protocol.ThreadID(fmt.Sprintf("00000000-0000-7000-8000-%012d", 300+i))
+		ids = append(ids, id)
+		info := child(id, "worker", "", "part "+name, 1, rootID)
+		info.Nickname, info.SpawnCallID = name, fmt.Sprintf("sp%d", i)
+		infos = append(infos, info)
+		rootEvs = append(rootEvs, toolBegin(rootID, info.SpawnCallID, "spawn_agent", `{"agent_type":"worker","message":"part `+name+`"}`))
+	}
+	var childEvs [3][]protocol.Event
+	live := append([]protocol.Event(nil), rootEvs...)
+	for _, i := range []int{2, 0, 1} { // the threads start out of order
+		st := started(infos[i], 2*time.Second)
+		childEvs[i] = append(childEvs[i], st, userMsg(ids[i], "part"), message(ids[i], "done "+infos[i].Nickname))
+		live = append(live, childEvs[i]...)
+	}
+	for _, i := range []int{1, 2, 0} {
+		end := toolEnd(rootID, infos[i].SpawnCallID, "spawn_agent", `{}`, `{"agent_id":"`+string(ids[i])+`"}`, ids[i])
+		rootEvs, live = append(rootEvs, end), append(live, end)
+	}
+	for i := range ids {
+		closed := status(ids[i], protocol.Shutdown(), 3*time.Second)
+		childEvs[i], live = append(childEvs[i], closed), append(live, closed)
+	}
+	done := protocol.Completed("spawned three", true)
+	for _, e := range []protocol.Event{message(rootID, "spawned three"), status(rootID, done, 4*time.Second)} {
+		rootEvs, live = append(rootEvs, e), append(live, e)
+	}
+
+	root := rootInfo()
+	root.Status = done
+	root.RolloutPath = writeRollout(t, rootEvs...)
+	var resumedInfos []protocol.ThreadInfo
+	for _, i := range []int{1, 2, 0} { // the engine lists them in yet another order
+		info := infos[i]
+		info.Status, info.RolloutPath = protocol.Shutdown(), writeRollout(t, childEvs[i]...)
+		resumedInfos = append(resumedInfos, info)
+	}
+	next := []protocol.Event{userMsg(rootID, "and now?"), message(rootID, "all three are done")}
+	for i := range next {
+		next[i].Timestamp = t0.Add(time.Hour + time.Duration(i)*time.Second)
+	}
+	for _, size := range [][2]int{{80, 24}, {120, 40}} {
+		m, _ := newTestModel(t, size[0], size[1], newFake(rootInfo()))
+		m = feed(m, live...)
+		s := screen(m)
+		a, b, c := strings.Index(s, "Ada"), strings.Index(s, "Boole"), strings.Index(s, "Curie")
+		if a < 0 || !(a < b && b < c) {
+			t.Fatalf("%v: tree not in spawn order (Ada %d, Boole %d, Curie %d):\n%s", size, a, b, c, s)
+		}
+		r, _ := newTestModel(t, size[0], size[1], newFake(append([]protocol.ThreadInfo{root}, resumedInfos...)...))
+		r = drive(r, r.scanResumed())
+		for round := range 2 {
+			for _, focus := range []protocol.ThreadID{rootID, ids[0]} {
+				m.focusThread(focus)
+				r.focusThread(focus)
+				if ls, rs := screen(m), screen(r); ls != rs {
+					t.Fatalf("%v round %d %s: resumed differs from live:\nlive:\n%s\nresumed:\n%s", size, round, focus.Short(), ls, rs)
+				}
+			}
+			m, r = feed(m, next...), feed(r, next...)
+		}
+		m.focusThread(rootID)
+		golden(t, sizeName(size), screen(m))
+	}
+}
