@@ -81,3 +81,22 @@ func TestTreeFollowsSpawnOrder(t *testing.T) {
 		golden(t, sizeName(size), screen(m))
 	}
 }
+
+// Item 15: a spawn the agent limit refused says ✗ and names the agent it
+// asked for (role, persona, task), not just the engine's error.
+func TestRefusedSpawnShowsCrossAndName(t *testing.T) {
+	args := `{"agent_type":"worker","agent_name":"careful","message":"fix the leap-year check in pkg/when"}`
+	end := toolEnd(rootID, "sp9", "spawn_agent", args, "agent thread limit reached (max 12): 12 sub-agents are running or pending (agents.max_threads); a slot frees when one finishes")
+	end.Tool.IsError = true
+	for _, size := range [][2]int{{80, 24}, {120, 40}} {
+		m, _ := newTestModel(t, size[0], size[1], newFake(rootInfo()))
+		m = feed(m, status(rootID, protocol.Running(), time.Second), userMsg(rootID, "one more"), toolBegin(rootID, "sp9", "spawn_agent", args), end)
+		s := screen(m)
+		for _, want := range []string{"spawn_agent ✗ not started", "✗ worker (careful) · fix the", "agent thread limit reached"} {
+			if !strings.Contains(s, want) {
+				t.Errorf("%v: screen lacks %q:\n%s", size, want, s)
+			}
+		}
+		golden(t, sizeName(size), s)
+	}
+}
