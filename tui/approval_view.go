@@ -222,6 +222,9 @@ func (r *renderer) sandboxLine(req *protocol.ApprovalRequest, s *session, inner 
 			mode = at.info.Sandbox.Mode
 		}
 	}
+	if req.Kind == protocol.ApprovalPatch && outsideSandbox(req) {
+		return r.th.dim.Render("sandbox: ") + r.th.errStyle.Render(clip("writes outside the writable roots", inner-9))
+	}
 	if outsideSandbox(req) {
 		return r.th.dim.Render("sandbox: ") + r.th.errStyle.Render(clip("none (danger-full-access)", inner-9))
 	}

@@ -100,3 +100,44 @@ func TestRefusedSpawnShowsCrossAndName(t *testing.T) {
 		golden(t, sizeName(size), s)
 	}
 }
+
+// Item 17: a patch writing outside the writable roots gets what an
+// escalated command gets: the red badge, the sandbox line in red, and a
+// second key to approve.
+func TestPatchOutsideRootsNeedsTwoKeys(t *testing.T) {
+	outside := func(at time.Duration) protocol.Event {
+		e := ev(protocol.EventApprovalRequested, rootID, at)
+		e.Approval = &protocol.ApprovalRequest{ID: "p1", ThreadID: rootID, Kind: protocol.ApprovalPatch, Cwd: "/work/project",
+			Files: []string{"/etc/hosts"}, Outside: []string{"/etc/hosts is outside the writable roots"},
+			Reason: "/etc/hosts is outside the writable roots",
+			Patch:  "*** Begin Patch\n*** Update File: /etc/hosts\n@@\n+127.0.0.1 grove.test\n*** End Patch"}
+		return e
+	}
+	for _, size := range [][2]int{{80, 24}, {120, 40}} {
+		fb := newFake(rootInfo())
+		m, c := newTestModel(t, size[0], size[1], fb)
+		m = feed(m, status(rootID, protocol.Running(), time.Second), outside(5*time.Second))
+		s := screen(m)
+		for _, want := range []string{"outside the sandbox", "Allow these file changes?", "writes outside the writable roots"} {
+			if !strings.Contains(s, want) {
+				t.Errorf("%v: modal lacks %q:\n%s", size, want, s)
+			}
+		}
+		golden(t, sizeName(size), s)
+		m, _ = press(m, "tab")
+		m.appr.shownAt = m.now().Add(-time.Minute)
+		m, _ = press(m, "y")
+		if !m.appr.confirming() || len(approvalOps(fb)) != 0 {
+			t.Fatalf("%v: y alone approved a patch outside the roots: %+v", size, approvalOps(fb))
+		}
+		c.t = c.t.Add(approvalGrace)
+		m, cmd := press(m, "enter")
+		runCmd(cmd)
+		if ops := approvalOps(fb); len(ops) != 1 || ops[0].Decision != protocol.DecisionApproved {
+			t.Fatalf("%v: ops %+v", size, ops)
+		}
+		if s := screen(m); !strings.Contains(s, "✔ You approved outside the sandbox: /etc/hosts") {
+			t.Errorf("%v: no trace of the approval:\n%s", size, s)
+		}
+	}
+}
