@@ -6,7 +6,10 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/grovecli/grove/protocol"
+	"github.com/grovecli/grove/rollout"
 )
 
 // Item 14: three spawns of one reply whose threads start in another order
@@ -138,6 +141,77 @@ func TestPatchOutsideRootsNeedsTwoKeys(t *testing.T) {
 		}
 		if s := screen(m); !strings.Contains(s, "✔ You approved outside the sandbox: /etc/hosts") {
 			t.Errorf("%v: no trace of the approval:\n%s", size, s)
+		}
+	}
+}
+
+// Item 26: the picker's filter matches the text whole, or in pieces at
+// word starts, never scattered letters ("greet" found "migrate every
+// package…"); whole matches rank first even when older; its footer lists
+// the picker's keys, not the main screen's.
+func TestPickerFilterIsStrictAndHasItsOwnKeys(t *testing.T) {
+	saved := dirGone
+	dirGone = func(string) bool { return false }
+	defer func() { dirGone = saved }()
+	home := t.TempDir()
+	prompts := []string{"greet the user on the welcome screen", "migrate every package to go 1.26", "fix the parser", "go right, every entry tested"}
+	for i, p := range prompts {
+		// The first is the oldest (last week); the others are from today.
+		at := t0.Add(-time.Duration(len(prompts)-i) * time.Hour)
+		if i == 0 {
+			at = t0.Add(-5 * 24 * time.Hour)
+		}
+		_ = rollout.AppendIndex(home, rollout.IndexEntry{ID: protocol.ThreadID(fmt.Sprintf("0000000%d-0000-7000-8000-00000000000%d", i, i)), Cwd: "/work/project", UpdatedAt: at, FirstPrompt: p})
+	}
+	for _, size := range [][2]int{{80, 24}, {120, 40}} {
+		c := &clock{t: t0}
+		m := NewModel(Options{StartInPicker: true, Home: home, Now: c.now})
+		mm, _ := m.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+		m = mm.(Model)
+		mm, _ = m.Update(m.picker.load()())
+		m = mm.(Model)
+		m = typeText(m, "greet")
+		s := screen(m)
+		if !strings.Contains(s, "greet the user") || strings.Contains(s, "migrate every package") {
+			t.Errorf("%v: greet:\n%s", size, s)
+		}
+		// "gre": whole in the greeting (last week's), in pieces at word
+		// starts in "go right, every…" (today's), and not in "migrate".
+		for range 2 {
+			m, _ = press(m, "backspace")
+		}
+		s = screen(m)
+		g, r := strings.Index(s, "greet the user"), strings.Index(s, "go right, every")
+		if strings.Contains(s, "migrate every") || g < 0 || r < 0 || g > r {
+			t.Errorf("%v: gre:\n%s", size, s)
+		}
+		for range 3 {
+			m, _ = press(m, "backspace")
+		}
+		m = typeText(m, "fp")
+		s = screen(m)
+		if !strings.Contains(s, "fix the parser") || !strings.Contains(s, "1 match") {
+			t.Errorf("%v: fp:\n%s", size, s)
+		}
+		last := s[strings.LastIndex(s, "\n")+1:]
+		if !strings.Contains(last, "enter resume") || !strings.Contains(last, "esc clear filter") || strings.Contains(last, "? help") {
+			t.Errorf("%v: footer %q", size, last)
+		}
+		golden(t, sizeName(size), s)
+	}
+	for _, tc := range []struct {
+		pattern, text string
+		ok, whole     bool
+	}{
+		{"greet", "migrate every package", false, false},
+		{"parser", "fix the parser", true, true},
+		{"fix pars", "fix the parser", true, false},
+		{"ftp", "fix the parser", true, false},
+		{"fxp", "fix the parser", false, false},
+	} {
+		_, whole, ok := matchScore(tc.pattern, tc.text)
+		if ok != tc.ok || whole != tc.whole {
+			t.Errorf("%q in %q: ok %v whole %v, want %v %v", tc.pattern, tc.text, ok, whole, tc.ok, tc.whole)
 		}
 	}
 }
