@@ -215,3 +215,39 @@ func TestPickerFilterIsStrictAndHasItsOwnKeys(t *testing.T) {
 		}
 	}
 }
+
+// Item 27: a tree longer than its pane says how many agents are above and
+// below; a click on an agent's note line focuses that agent.
+func TestTreeScrollMarkersAndNoteClick(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {120, 40}} {
+		m, _ := newTestModel(t, size[0], size[1], newFake(rootInfo()))
+		m = feed(m, twelveAgents()...)
+		s := screen(m)
+		if size[1] == 24 && !strings.Contains(s, "agents 13 · ↓") {
+			t.Errorf("%v: no marker for agents below:\n%s", size, s)
+		}
+		if size[1] == 40 && strings.Contains(s, "↓") {
+			t.Errorf("%v: a marker with every agent on screen:\n%s", size, s)
+		}
+		row := -1
+		for i, l := range strings.Split(s, "\n") {
+			if strings.Contains(l, "task 03") {
+				row = i
+			}
+		}
+		mm, _ := m.Update(tea.MouseClickMsg{X: 6, Y: row, Button: tea.MouseLeft})
+		m = mm.(Model)
+		if want := protocol.ThreadID("00000000-0000-7000-8000-000000000003"); row < 0 || m.focused != want {
+			t.Fatalf("%v: click on the note row %d focused %s", size, row, m.focused)
+		}
+		m, _ = press(m, "tab")
+		for range 12 {
+			m, _ = press(m, "down")
+		}
+		s = screen(m)
+		if size[1] == 24 && !strings.Contains(s, "↑") {
+			t.Errorf("%v: no marker for agents above:\n%s", size, s)
+		}
+		golden(t, sizeName(size), s)
+	}
+}
