@@ -152,6 +152,9 @@ type ThreadInfo struct {
 	// Host is the [hosts.<name>] machine the thread's tools run on ("" =
 	// this machine).
 	Host string `json:"host,omitempty"`
+	// HostCwd is where the thread's commands run on Host (its workspace
+	// for Cwd); "" on this machine.
+	HostCwd string `json:"host_cwd,omitempty"`
 }
 
 // ThreadSource says how a thread came to be.

@@ -73,6 +73,7 @@ func (e *Engine) newThread(spec threadSpec) (*Thread, error) {
 		note:    spec.note,
 		history: spec.history,
 		host:    spec.host,
+		hostWS:  e.hostWorkspace(spec.host),
 		usage:   spec.usage,
 		status:  spec.status, statusAt: e.now(), changed: make(chan struct{}),
 		wake: make(chan struct{}, 1), done: make(chan struct{}),

@@ -29,6 +29,7 @@ type Thread struct {
 	spawnCallID string
 	createdAt   time.Time
 	host        string // [hosts.<name>] of its tools ("" = this machine)
+	hostWS      string // that host's workspace (host_cwd.go)
 	allow, deny []string
 	// surface names the delegation tools this thread sees (see Surface).
 	surface string
@@ -211,7 +212,7 @@ func (t *Thread) info() protocol.ThreadInfo {
 		Model: t.modelName, Provider: t.e.opts.Provider, ReasoningEffort: t.effort,
 		Cwd: t.cwd, Sandbox: t.sandbox, ApprovalPolicy: t.e.ApprovalPolicy(),
 		Note: t.note, Name: t.name, SpawnCallID: t.spawnCallID,
-		StartedAt: t.createdAt, Status: st, Surface: t.surface, Host: t.host,
+		StartedAt: t.createdAt, Status: st, Surface: t.surface, Host: t.host, HostCwd: t.hostCwd(),
 	}
 	ti.RolloutPath = t.rolloutPath
 	return ti
