@@ -251,3 +251,37 @@ func TestTreeScrollMarkersAndNoteClick(t *testing.T) {
 		golden(t, sizeName(size), s)
 	}
 }
+
+// Item 29: a message naming a skill says which skill it attached, live and
+// resumed alike (resumed from the engine's <skill> notice); a problem
+// found while opening the session (a broken SKILL.md) is a warning in the
+// transcript at start, under the welcome card.
+func TestSkillMarkAndOpeningWarnings(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {120, 40}} {
+		fb := newFake(rootInfo())
+		fb.info.Warnings = []string{"skills: .agents/skills/broken/SKILL.md: no name in its frontmatter (skipped)"}
+		b := skillFake{fb, []SkillItem{{Name: "gh-review", Description: "review a PR"}, {Name: "lint"}}}
+		m, _ := newTestModel(t, size[0], size[1], fb)
+		m.attach(b)
+		s := screen(m)
+		if !strings.Contains(s, "Welcome to grove") || !strings.Contains(s, "broken/SKILL.md: no name") {
+			t.Errorf("%v: no welcome or no opening warning:\n%s", size, s)
+		}
+		m = feed(m, status(rootID, protocol.Running(), time.Second), userMsg(rootID, "use $gh-review on #12, not $HOME or $lint-x"))
+		s = screen(m)
+		if !strings.Contains(s, "◆ skill attached: gh-review") || strings.Contains(s, "attached: HOME") || strings.Contains(s, "attached: lint") {
+			t.Errorf("%v: skill mark:\n%s", size, s)
+		}
+		golden(t, sizeName(size), s)
+	}
+	// Resumed from items: the notice becomes the same line, not the body.
+	fb := newFake(rootInfo())
+	fb.history = map[protocol.ThreadID][]protocol.Item{rootID: {
+		{Type: protocol.ItemMessage, Role: protocol.RoleUser, Content: "use $gh-review"},
+		protocol.GroveNotice("<skill>\n<name>gh-review</name>\n<path>/x/SKILL.md</path>\nthe whole body\n</skill>"),
+	}}
+	m, _ := newTestModel(t, 120, 40, fb)
+	if s := screen(m); !strings.Contains(s, "◆ skill attached: gh-review") || strings.Contains(s, "the whole body") {
+		t.Errorf("resumed skill notice:\n%s", s)
+	}
+}

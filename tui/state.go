@@ -216,6 +216,9 @@ type session struct {
 	// callSeq numbers delegation calls as seen, for spawn order
 	// (spawn_order.go).
 	callSeq map[string]int
+	// skills are the session's skill names, to mark $mentions
+	// (skill_mark.go).
+	skills map[string]bool
 }
 
 func newSession() *session {
@@ -283,6 +286,7 @@ func (s *session) applyMsg(t *threadView, msg protocol.EventMsg, ev protocol.Eve
 		s.review.noteTurn(t, at)
 		t.unqueue(m.Text)
 		t.add(&entry{kind: entryUser, text: m.Text, collapsed: true})
+		s.noteSkills(t, m.Text)
 	case protocol.AgentInputMsg:
 		// Another agent's message: shown as from that agent, never as the user's.
 		from := "agent " + m.From.Short()
@@ -524,7 +528,9 @@ func (s *session) loadHistory(t *threadView, items []protocol.Item) {
 	for _, it := range items {
 		switch it.Type {
 		case protocol.ItemMessage:
-			if it.IsGroveNotice() {
+			if name := skillNotice(it.Content); it.IsGroveNotice() && name != "" {
+				t.add(&entry{kind: entryInfo, text: skillLine(name)})
+			} else if it.IsGroveNotice() {
 				// grove's own words to the model (crash recovery), not the user's.
 				t.add(&entry{kind: entryInfo, text: "grove: " + it.Content})
 			} else if it.Role == protocol.RoleAssistant {

@@ -39,10 +39,12 @@ type session struct {
 	cwd      string
 	// warnings are the problems found while opening the session (config,
 	// templates) and the engine's warnings since (a resumed session's torn
-	// lines or interrupted turn). They are logged; the TUI shows them on its
-	// status line (headless commands print them to stderr).
+	// lines or interrupted turn). They are logged; the TUI shows the
+	// opening ones (the first opening) as notices at start, the engine's in
+	// the transcript (headless commands print them to stderr).
 	warnMu   sync.Mutex
 	warnings []string
+	opening  int
 	// readOnly says why the session is open read-only (another grove
 	// writes it); "" when it is writable.
 	readOnly string
@@ -77,6 +79,14 @@ func (s *session) Warnings() []string {
 	s.warnMu.Lock()
 	defer s.warnMu.Unlock()
 	return append([]string(nil), s.warnings...)
+}
+
+// OpeningWarnings are the problems found while opening the session (a
+// broken SKILL.md, a config key grove ignores).
+func (s *session) OpeningWarnings() []string {
+	s.warnMu.Lock()
+	defer s.warnMu.Unlock()
+	return append([]string(nil), s.warnings[:s.opening]...)
 }
 
 func (s *session) addWarning(w string) {
@@ -347,7 +357,7 @@ func newSession(ctx context.Context, g *globalFlags, o sessionOpts) (*session, e
 	}
 	closeMCPWithEngine(eng, mcpMgr) // also when a front end shuts the engine down directly
 	closeHooksWithEngine(eng, hookRunner)
-	s := &session{cfg: cfg, provider: prov, eng: eng, cwd: cwd, warnings: warnings, mcp: mcpMgr, scratch: scratch, hosts: hosts, hookSet: hookSet, hooks: hookRunner}
+	s := &session{cfg: cfg, provider: prov, eng: eng, cwd: cwd, warnings: warnings, opening: len(warnings), mcp: mcpMgr, scratch: scratch, hosts: hosts, hookSet: hookSet, hooks: hookRunner}
 	for _, w := range hookSet.Warnings {
 		s.addWarning("hooks: " + w)
 	}

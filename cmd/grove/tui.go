@@ -43,7 +43,7 @@ func (b backend) Info() tui.SessionInfo {
 	return tui.SessionInfo{
 		Model: o.Model, Provider: o.Provider, Demo: o.Demo, Cwd: cwd,
 		ApprovalPolicy: o.ApprovalPolicy, SandboxMode: o.Sandbox.Mode, Home: b.cfg.Home,
-		ReadOnly: b.readOnly,
+		ReadOnly: b.readOnly, Warnings: b.OpeningWarnings(),
 	}
 }
 
