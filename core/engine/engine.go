@@ -266,9 +266,7 @@ func (e *Engine) History(id protocol.ThreadID) []protocol.Item {
 	if t == nil {
 		return nil
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return append([]protocol.Item(nil), t.history...)
+	return t.budget.items()
 }
 
 // ThreadStats is what an overview shows about a thread beyond ThreadInfo.
@@ -285,7 +283,7 @@ func (e *Engine) Stats(id protocol.ThreadID) ThreadStats {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return ThreadStats{Usage: t.usage, LastTool: t.lastTool}
+	return ThreadStats{Usage: t.turn.usage, LastTool: t.turn.lastTool}
 }
 
 func (e *Engine) thread(id protocol.ThreadID) *Thread {
@@ -508,7 +506,7 @@ func (e *Engine) updateIndex(t *Thread) {
 		UpdatedAt: e.now(), FirstPrompt: t.firstPrompt, Model: t.modelName, Provider: e.opts.Provider,
 		AgentType: t.agentType, AgentNickname: t.nickname, Status: string(st.Kind),
 	}
-	entry.RolloutPath = t.rolloutPath
+	entry.RolloutPath = t.life.rolloutPath
 	t.mu.Unlock()
 	if entry.RolloutPath == "" {
 		return

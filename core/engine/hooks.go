@@ -23,7 +23,7 @@ const maxStopContinuations = 8
 func (t *Thread) hookContext(turnID string) hooks.Context {
 	t.mu.Lock()
 	c := hooks.Context{
-		SessionID: string(t.id), TurnID: turnID, TranscriptPath: t.rolloutPath,
+		SessionID: string(t.id), TurnID: turnID, TranscriptPath: t.life.rolloutPath,
 		Cwd: t.cwd, Model: t.modelName,
 		PermissionMode: hooks.PermissionMode(string(t.e.ApprovalPolicy()), string(t.sandbox.Mode)),
 	}
@@ -171,7 +171,7 @@ func (t *Thread) parentHookContext(turnID string) hooks.Context {
 		return c
 	}
 	p.mu.Lock()
-	pturn := p.turnID
+	pturn := p.turn.id
 	p.mu.Unlock()
 	return p.hookContext(pturn)
 }
@@ -221,7 +221,7 @@ func (t *Thread) permissionRequest(ctx context.Context, req protocol.ApprovalReq
 		tool = hooks.Tool{Name: string(req.Kind), Input: map[string]any{"command": req.Command}}
 	}
 	t.mu.Lock()
-	turnID := t.turnID
+	turnID := t.turn.id
 	t.mu.Unlock()
 	o := r.PermissionRequest(ctx, t.hookContext(turnID), tool)
 	t.hookNotes(turnID, o)
@@ -262,7 +262,7 @@ func (c compactHooks) fire(ctx context.Context, ci CompactInfo, post bool) {
 		trigger = "manual"
 	}
 	t.mu.Lock()
-	turnID := t.turnID
+	turnID := t.turn.id
 	t.mu.Unlock()
 	hc := t.hookContext(turnID)
 	var o hooks.Outcome
