@@ -133,6 +133,9 @@ func TestPatchOutsideRootsNeedsTwoKeys(t *testing.T) {
 		if !m.appr.confirming() || len(approvalOps(fb)) != 0 {
 			t.Fatalf("%v: y alone approved a patch outside the roots: %+v", size, approvalOps(fb))
 		}
+		if s := screen(m); !strings.Contains(s, "Write these files OUTSIDE the writable roots?") {
+			t.Errorf("%v: the confirmation does not say what it writes:\n%s", size, s)
+		}
 		c.t = c.t.Add(approvalGrace)
 		m, cmd := press(m, "enter")
 		runCmd(cmd)
