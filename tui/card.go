@@ -186,8 +186,9 @@ func (r *renderer) cardAgent(s *session, e *entry, id protocol.ThreadID, inner i
 		return append(out, r.outcomeLines(o, inner)...)
 	}
 	if st.Kind == protocol.StatusCompleted || st.Kind == protocol.StatusErrored {
-		if msg := firstLine(st.Message); msg != "" {
-			out = append(out, "  "+clip(msg, inner-2))
+		// One plain line: a reply's Markdown marks (**, `) are not shown raw.
+		if msg := plainSummary(st.Message, inner-2); msg != "" {
+			out = append(out, "  "+msg)
 		}
 	}
 	return out

@@ -288,3 +288,16 @@ func TestSkillMarkAndOpeningWarnings(t *testing.T) {
 		t.Errorf("resumed skill notice:\n%s", s)
 	}
 }
+
+// Found in the walkthrough: a card's line of what an agent answered showed
+// its Markdown raw ("**all good** and the `parser`").
+func TestCardAnswerLineIsPlain(t *testing.T) {
+	m, _ := newTestModel(t, 120, 40, newFake(rootInfo()))
+	w := child(workerID, "worker", "", "part 1", 1, rootID)
+	m = feed(m, toolBegin(rootID, "sp1", "spawn_agent", `{"agent_type":"worker","message":"part 1"}`), started(w, time.Second),
+		toolEnd(rootID, "sp1", "spawn_agent", `{}`, `{"agent_id":"`+string(workerID)+`"}`, workerID),
+		status(workerID, protocol.Completed("Worker finished: **all good** and the `parser` works.\n\n- item", true), 5*time.Second))
+	if s := screen(m); !strings.Contains(s, "Worker finished: all good and the parser works.") || strings.Contains(s, "**all good**") {
+		t.Errorf("card answer line:\n%s", s)
+	}
+}
