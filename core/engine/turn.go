@@ -397,48 +397,47 @@ func (t *Thread) refusedBySurface(name string) (string, bool) {
 // results in call order.
 func (t *Thread) runTools(ctx context.Context, turnID string, calls []model.ToolCallRequest, only map[string]bool) []tools.Result {
 	results := make([]tools.Result, len(calls))
-	run := make([]model.ToolCallRequest, len(calls))
-	for i, c := range calls {
-		if c.Custom {
-			// A freeform call's text reaches the tool, hooks and events in
-			// the tool's function form; history keeps what the model wrote.
-			c.Arguments = protocol.WrapCustomInput(c.Arguments)
-		}
-		run[i] = c
-		if only == nil || only[c.Name] {
-			// Announced in call order before any runs, so a front end
-			// lists five spawns (and their agents) as the model asked for
-			// them, not as their goroutines happened to start.
-			t.announceTool(turnID, c)
-		}
+	// Each call begins (its tool_call_begin) after the one before it, then
+	// all run at once: a front end lists five spawns, and their agents, in
+	// the order the model asked for them, not as their goroutines happened
+	// to start (issue 35 item 14).
+	begun := make([]chan struct{}, len(calls))
+	for i := range begun {
+		begun[i] = make(chan struct{})
 	}
 	var wg sync.WaitGroup
-	for i, c := range run {
+	for i, c := range calls {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var once sync.Once
+			announced := func() { once.Do(func() { close(begun[i]) }) }
+			defer announced() // a call that never began does not hold up the next
+			if i > 0 {
+				<-begun[i-1]
+			}
 			if only != nil && !only[c.Name] {
 				results[i] = tools.Errorf("tool %q is not available in the final step: call only %s", c.Name, strings.Join(sortedKeys(only), ", "))
 				return
 			}
-			results[i] = t.runTool(ctx, turnID, c)
+			results[i] = t.runTool(ctx, turnID, c, announced)
 		}()
 	}
 	wg.Wait()
 	return results
 }
 
-// announceTool publishes a call's beginning (runTools, in call order).
-func (t *Thread) announceTool(turnID string, c model.ToolCallRequest) {
-	t.e.activity(t, protocol.ActivityToolCallStart, map[string]any{"tool_name": c.Name, "arguments": argumentsValue(c.Arguments)})
-	begin := protocol.ToolCall{CallID: c.CallID, Name: c.Name, Arguments: c.Arguments}
-	t.publish(protocol.NewEvent(t.id, turnID, protocol.ToolCallBeginMsg{Call: begin}))
-}
-
-// runTool runs one call runTools announced (its arguments in function
-// form) and publishes its end.
-func (t *Thread) runTool(ctx context.Context, turnID string, c model.ToolCallRequest) tools.Result {
+// runTool builds the call's environment and route; everything else —
+// events, hooks, approval, the handler — is the one tool path
+// (tools.Registry.Dispatch). announced is called once the call's
+// beginning is published.
+func (t *Thread) runTool(ctx context.Context, turnID string, c model.ToolCallRequest, announced func()) tools.Result {
 	e := t.e
+	if c.Custom {
+		// A freeform call's text reaches the tool, hooks and events in
+		// the tool's function form; history keeps what the model wrote.
+		c.Arguments = protocol.WrapCustomInput(c.Arguments)
+	}
 	t.mu.Lock()
 	t.turn.lastTool = c.Name
 	env := &tools.Env{
@@ -446,60 +445,54 @@ func (t *Thread) runTool(ctx context.Context, turnID string, c model.ToolCallReq
 		Sandbox: t.sandbox, ApprovalPolicy: e.ApprovalPolicy(), Sessions: e.sessions,
 		Family: tools.ToolSetFor(t.modelName, e.opts.ToolConfig).Family,
 	}
+	own := t.run.own
 	t.mu.Unlock()
 	env.AskUser = t.askUser(turnID, c.CallID)
-	var hostErr error
+	route := tools.Route{Own: own, Refused: t.refusedBySurface, Allow: t.toolAllowed}
 	if t.host != "" {
 		var ws string
-		if env.Exec, ws, hostErr = e.hostBackend(t.host); hostErr == nil {
+		var err error
+		if env.Exec, ws, err = e.hostBackend(t.host); err == nil {
 			env.Cwd = hostPath(e.opts.Cwd, ws, env.Cwd)
+		} else {
+			route.EnvErr = fmt.Errorf("this agent's tools run on host %s: %w", t.host, err)
 		}
 	}
 	env.Approve = func(ctx context.Context, req protocol.ApprovalRequest) (protocol.ReviewDecision, error) {
 		req.CallID = c.CallID
-		return e.askApproval(ctx, t, t, req)
+		return e.askApprovalUnhooked(ctx, t, t, req)
 	}
+	emit := t.toolEmit(turnID)
 	env.Emit = func(ev protocol.Event) {
+		emit(ev)
+		if ev.Type == protocol.EventToolCallBegin {
+			announced()
+		}
+	}
+	env.Hooks = t.toolHooks()
+	return e.tools.Dispatch(ctx, env, tools.Call{ID: c.CallID, Name: c.Name, Args: json.RawMessage(c.Arguments)}, route)
+}
+
+// toolEmit publishes a tool call's events for t: recorded, except the
+// live output deltas (tool_call_end records the output), with the call's
+// start and end on the activity stream.
+func (t *Thread) toolEmit(turnID string) func(protocol.Event) {
+	e := t.e
+	return func(ev protocol.Event) {
 		ev.ThreadID = t.id
 		ev.TurnID = turnID
-		if ev.Type == protocol.EventExecOutputDelta { // live only: tool_call_end records the output
+		if ev.Type == protocol.EventExecOutputDelta {
 			e.bus.Publish(ev)
 			return
 		}
+		switch c := ev.Tool; {
+		case c != nil && ev.Type == protocol.EventToolCallBegin:
+			e.activity(t, protocol.ActivityToolCallStart, map[string]any{"tool_name": c.Name, "arguments": argumentsValue(c.Arguments)})
+		case c != nil && ev.Type == protocol.EventToolCallEnd:
+			e.activity(t, protocol.ActivityToolCallEnd, map[string]any{"tool_name": c.Name, "success": !c.IsError, "duration_ms": c.DurationMS})
+		}
 		t.publish(ev)
 	}
-	start := time.Now()
-	var res tools.Result
-	blocked := false
-	if hostErr != nil {
-		res = tools.Errorf("%s: this agent's tools run on host %s: %v", c.Name, t.host, hostErr)
-	} else if res, blocked = t.preToolUse(ctx, turnID, &c); blocked {
-		// The model reads why; the call never ran.
-	} else if own, ok := t.ownTool(c.Name); ok {
-		res = own.Run(ctx, env, c.Name, json.RawMessage(c.Arguments))
-	} else if msg, refused := t.refusedBySurface(c.Name); refused {
-		res = tools.Result{Output: msg, IsError: true}
-	} else {
-		res = e.tools.RunAllowed(ctx, env, c.Name, json.RawMessage(c.Arguments), t.toolAllowed)
-	}
-	if !blocked {
-		t.postToolUse(ctx, turnID, c, &res)
-	}
-	if ctx.Err() != nil && !res.IsError && res.Output == "" {
-		res = tools.Result{Output: "aborted: the turn was interrupted", IsError: true}
-	}
-	if res.Duration == 0 {
-		res.Duration = time.Since(start)
-	}
-	end := protocol.ToolCall{
-		CallID: c.CallID, Name: c.Name, Arguments: c.Arguments, Output: res.Output,
-		IsError: res.IsError, ExitCode: res.ExitCode, DurationMS: res.Duration.Milliseconds(), CommandOutput: res.CommandOutput,
-		Summary: res.Summary, AgentIDs: res.AgentIDs,
-	}
-	e.activity(t, protocol.ActivityToolCallEnd, map[string]any{"tool_name": c.Name, "success": !res.IsError, "duration_ms": res.Duration.Milliseconds()})
-	// update_plan publishes its plan itself through env.Emit.
-	t.publish(protocol.NewEvent(t.id, turnID, protocol.ToolCallEndMsg{Call: end}))
-	return res
 }
 
 // hostBackend returns the backend and workspace of a host by name.
