@@ -238,11 +238,12 @@ func (a *approvals) pick(i int, now time.Time) (approvalAction, protocol.ReviewD
 	return approvalDecided, d
 }
 
-// outsideSandbox reports a request whose command would run with no
-// sandbox at all (an escalation, or a thread that has none): it gets the
-// red badge and a second key to approve.
+// outsideSandbox reports a request that would act past the sandbox: a
+// command with none at all (an escalation, or a thread that has none), or
+// a patch writing outside the writable roots (issue 35 item 17). It gets
+// the red badge and a second key to approve.
 func outsideSandbox(r *protocol.ApprovalRequest) bool {
-	return r != nil && r.Sandbox == protocol.SandboxDangerFullAccess
+	return r != nil && (r.Sandbox == protocol.SandboxDangerFullAccess || r.Kind == protocol.ApprovalPatch && len(r.Outside) > 0)
 }
 
 func approvalSummary(r protocol.ApprovalRequest) string {

@@ -222,6 +222,9 @@ func (r *renderer) sandboxLine(req *protocol.ApprovalRequest, s *session, inner 
 			mode = at.info.Sandbox.Mode
 		}
 	}
+	if req.Kind == protocol.ApprovalPatch && outsideSandbox(req) {
+		return r.th.dim.Render("sandbox: ") + r.th.errStyle.Render(clip("writes outside the writable roots", inner-9))
+	}
 	if outsideSandbox(req) {
 		return r.th.dim.Render("sandbox: ") + r.th.errStyle.Render(clip("none (danger-full-access)", inner-9))
 	}
@@ -282,7 +285,12 @@ func (r *renderer) confirmLines(a *approvals, inner int) []string {
 		}
 	}
 	q := "Run this OUTSIDE the sandbox?"
-	if a.confirmWith == protocol.DecisionApprovedForSession {
+	switch {
+	case a.current().Kind == protocol.ApprovalPatch && a.confirmWith == protocol.DecisionApprovedForSession:
+		q = "Write outside the writable roots for the rest of the session?"
+	case a.current().Kind == protocol.ApprovalPatch:
+		q = "Write these files OUTSIDE the writable roots?"
+	case a.confirmWith == protocol.DecisionApprovedForSession:
 		q = "Run commands like this OUTSIDE the sandbox for the rest of the session?"
 	}
 	return []string{

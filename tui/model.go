@@ -200,6 +200,11 @@ func (m *Model) attachOpened(o opened) {
 	if o.warn != "" {
 		m.flash = o.warn
 	}
+	if root := m.sess.threads[b.RootID()]; root != nil {
+		for _, w := range m.info.Warnings {
+			root.add(&entry{kind: entryWarning, text: w})
+		}
+	}
 	for _, r := range o.pending {
 		m.appr.push(r, m.now())
 	}

@@ -5,6 +5,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -360,6 +362,7 @@ func TestTmuxResumedDemoKeepsHowChildrenEnded(t *testing.T) {
 	// The whole final message (it streams; ctrl+c mid-stream would cut it).
 	s := p.wait("the finished demo", func(s string) bool { return strings.Contains(s, "Demo complete") && strings.Contains(s, "in charge.") })
 	before := tokensField(s)
+	nicks := nicknamesOn(s)
 	p.run("set-option", "-t", p.name, "remain-on-exit", "on")
 	p.key("C-c")
 	p.key("C-c")
@@ -379,6 +382,10 @@ func TestTmuxResumedDemoKeepsHowChildrenEnded(t *testing.T) {
 	}
 	if !strings.Contains(s, "(explorer)") || !strings.Contains(s, "(worker)") {
 		t.Errorf("children lost how they ended:\n%s", s)
+	}
+	// The engine's nicknames, recorded in the rollouts: the same names.
+	if after := nicknamesOn(s); len(nicks) != 2 || !slices.Equal(after, nicks) {
+		t.Errorf("nicknames before quitting %v, after resuming %v:\n%s", nicks, after, s)
 	}
 	p.typeText("/resume")
 	p.key("Enter")
@@ -453,6 +460,15 @@ func TestTmuxEscalationYolo(t *testing.T) {
 }
 
 // tokensField is the status line's "root N · all M" token field.
+// nicknamesOn lists the tree's "Name (role)" labels, in order.
+func nicknamesOn(screen string) []string {
+	var out []string
+	for _, m := range regexp.MustCompile(`[├└] \S+ ([A-Z][a-z]+(?: \d+)?) \((explorer|worker)`).FindAllStringSubmatch(screen, -1) {
+		out = append(out, m[1]+"/"+m[2])
+	}
+	return out
+}
+
 func tokensField(screen string) string {
 	lines := strings.Split(strings.TrimRight(screen, "\n"), "\n")
 	last := lines[len(lines)-1]

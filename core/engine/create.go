@@ -51,6 +51,9 @@ type threadSpec struct {
 	run     childRun
 	// host is the [hosts.<name>] the thread's tools run on ("" = here).
 	host string
+	// nickname is the one a resumed sub-agent's rollout records ("" = give
+	// one: nickname.go).
+	nickname string
 }
 
 // newThread builds, registers and records a thread; the loop is started by
@@ -71,10 +74,12 @@ func (e *Engine) newThread(spec threadSpec) (*Thread, error) {
 		spawnCallID: spec.spawnCallID, createdAt: spec.createdAt,
 		allow: spec.allow, deny: spec.deny, surface: spec.surface, host: spec.host,
 		forkedFrom: spec.forkedFrom,
+		hostWS:     e.hostWorkspace(spec.host),
 	}
 	if spec.parent != nil {
 		id.parentID = spec.parent.id
 		id.depth = spec.parent.depth + 1
+		id.nickname = e.nicknames.take(spec.nickname, spec.agentName, spec.id)
 	}
 	t := &Thread{
 		e: e, threadIdentity: id, run: spec.run,
@@ -142,7 +147,7 @@ func (e *Engine) threadRollout(t *Thread, spec threadSpec) (*rollout.Recorder, e
 	default:
 		meta := rollout.SessionMeta{
 			ID: t.id, ParentID: t.parentID, ForkedFromID: t.forkedFrom, Depth: t.depth, Source: t.source,
-			AgentType: t.agentType, AgentName: t.agentName, Model: t.modelName,
+			AgentType: t.agentType, AgentName: t.agentName, AgentNickname: t.nickname, Model: t.modelName,
 			Provider: e.opts.Provider, ReasoningEffort: t.effort, Cwd: t.cwd,
 			Sandbox: t.sandbox, ApprovalPolicy: e.ApprovalPolicy(),
 			SpawnCallID: t.spawnCallID, Note: t.note, Instructions: spec.rolePrompt, ExactInstructions: spec.exactInstructions,

@@ -137,6 +137,7 @@ type Engine struct {
 	windows    contextWindows
 	surfaces   surfaceSet
 	inboxes    inboxSet
+	nicknames  nicknameBook
 
 	warnMu sync.Mutex
 	warned map[string]bool
@@ -503,7 +504,7 @@ func (e *Engine) updateIndex(t *Thread) {
 	entry := rollout.IndexEntry{
 		ID: t.id, ParentID: t.parentID, ForkedFromID: t.forkedFrom, ThreadName: t.name, Note: t.note, Cwd: t.cwd,
 		UpdatedAt: e.now(), FirstPrompt: t.firstPrompt, Model: t.modelName, Provider: e.opts.Provider,
-		AgentType: t.agentType, Status: string(st.Kind),
+		AgentType: t.agentType, AgentNickname: t.nickname, Status: string(st.Kind),
 	}
 	entry.RolloutPath = t.life.rolloutPath
 	pending := t.life.rec != nil && !t.life.rec.Materialized()

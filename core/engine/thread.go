@@ -74,11 +74,11 @@ func (t *Thread) info() protocol.ThreadInfo {
 	defer t.mu.Unlock()
 	ti := protocol.ThreadInfo{
 		ID: t.id, ParentID: t.parentID, ForkedFromID: t.forkedFrom, Depth: t.depth, Source: t.source,
-		AgentType: t.agentType, AgentName: t.agentName,
+		AgentType: t.agentType, AgentName: t.agentName, Nickname: t.nickname,
 		Model: t.modelName, Provider: t.e.opts.Provider, ReasoningEffort: t.effort,
 		Cwd: t.cwd, Sandbox: t.sandbox, ApprovalPolicy: t.e.ApprovalPolicy(),
 		Note: t.note, Name: t.name, SpawnCallID: t.spawnCallID,
-		StartedAt: t.createdAt, Status: st, Surface: t.surface, Host: t.host,
+		StartedAt: t.createdAt, Status: st, Surface: t.surface, Host: t.host, HostCwd: t.hostCwd(),
 	}
 	ti.RolloutPath = t.life.rolloutPath
 	return ti
