@@ -95,7 +95,7 @@ func (t *Thread) setStatus(s protocol.AgentStatus) {
 	t.status.mu.Lock()
 	changed := t.setStatusLocked(s)
 	t.status.mu.Unlock()
-	// Outside status.mu: the index walks the tree under e.mu.
+	// Outside status.mu: the index walks the tree under e.tree.mu, which is taken before status.mu.
 	if changed {
 		t.e.updateIndex(t)
 	}
