@@ -134,11 +134,7 @@ type Engine struct {
 	surfaces   surfaceSet
 	inboxes    inboxSet
 
-	warnMu sync.Mutex
-	warned map[string]bool
-	// unrecorded names each thread whose rollout lost lines (a full disk).
-	unrecorded     []string
-	unrecordedSeen map[protocol.ThreadID]bool
+	warnings warnings
 
 	// policy is the approval policy a front end set ("" = Options').
 	policyMu sync.Mutex
@@ -208,8 +204,7 @@ func New(ctx context.Context, opts Options) (*Engine, error) {
 	}
 	e := &Engine{
 		opts: opts, tools: reg, now: opts.Now, sessions: tools.NewSessionManager(0),
-		tree:   newThreadTree(),
-		warned: map[string]bool{}, unrecordedSeen: map[protocol.ThreadID]bool{},
+		tree:    newThreadTree(),
 		waitMin: WaitMinTimeout, waitMax: WaitMaxTimeout, waitDefault: WaitDefaultTimeout,
 		closeGrace: 5 * time.Second,
 	}
@@ -458,18 +453,11 @@ func (e *Engine) warnOnce(id protocol.ThreadID, topic string, err error) {
 	// The debug log gets every occurrence; the UI only the first.
 	logging.L().Warn("engine: "+topic+" error", "thread", string(id), "err", err)
 	key := string(id) + "/" + topic
-	e.warnMu.Lock()
-	seen := e.warned[key]
-	e.warned[key] = true
+	first := e.warnings.first(key)
 	// Only a failed write loses lines; an event published after a thread
 	// closed (its recorder gone) is not part of the record anyway.
-	var werr *rollout.WriteError
-	if errors.As(err, &werr) && !e.unrecordedSeen[id] {
-		e.unrecordedSeen[id] = true
-		e.unrecorded = append(e.unrecorded, fmt.Sprintf("agent %s: %v", id, err))
-	}
-	e.warnMu.Unlock()
-	if !seen {
+	e.warnings.noteFailure(id, err)
+	if first {
 		e.bus.Publish(protocol.NewEvent(id, "", protocol.WarningMsg{Text: fmt.Sprintf("%s: %v", topic, err)}))
 	}
 }

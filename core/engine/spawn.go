@@ -350,12 +350,7 @@ func sameDir(a, b string) bool {
 // thread, so the user learns why a role behaves as it does.
 func (e *Engine) warnTemplate(caller *Thread, tpl *templates.Template) {
 	for _, w := range tpl.Warnings {
-		e.warnMu.Lock()
-		key := "template\x00" + w
-		seen := e.warned[key]
-		e.warned[key] = true
-		e.warnMu.Unlock()
-		if !seen {
+		if e.warnings.first("template\x00" + w) {
 			e.bus.Publish(protocol.NewEvent(caller.id, "", protocol.WarningMsg{Text: "agent template " + w}))
 		}
 	}
