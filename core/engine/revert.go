@@ -200,7 +200,5 @@ func (t *Thread) notify(it protocol.Item) {
 func (t *Thread) takeNotices() []protocol.Item {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	n := t.turn.notices
-	t.turn.notices = nil
-	return n
+	return t.turn.takeNotices()
 }

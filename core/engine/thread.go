@@ -3,8 +3,6 @@ package engine
 import (
 	"sync"
 
-	"github.com/google/uuid"
-
 	"github.com/grovecli/grove/core/model"
 	"github.com/grovecli/grove/protocol"
 	"github.com/grovecli/grove/rollout"
@@ -158,11 +156,7 @@ func (t *Thread) enqueue(items ...protocol.Item) {
 // queueLocked appends input to pending (t.mu held) and returns it with its
 // ids, for recordQueued once mu is released.
 func (t *Thread) queueLocked(clientID string, items []protocol.Item) []queuedInput {
-	queued := make([]queuedInput, len(items))
-	for i, it := range items {
-		queued[i] = queuedInput{id: uuid.NewString(), clientID: clientID, item: it}
-	}
-	t.turn.pending = append(t.turn.pending, queued...)
+	queued := t.turn.queue(clientID, items)
 	if t.firstPrompt == "" {
 		// A notice queued before the first message (hook context) is no title.
 		t.firstPrompt = rollout.FirstPrompt(items)
