@@ -363,18 +363,6 @@ func ownRegistry(list []tools.Tool) (*tools.Registry, error) {
 	return own, nil
 }
 
-// ownTool returns the registry of the thread's own tools when it holds name.
-func (t *Thread) ownTool(name string) (*tools.Registry, bool) {
-	t.mu.Lock()
-	own := t.run.own
-	t.mu.Unlock()
-	if own == nil {
-		return nil, false
-	}
-	_, ok := own.Get(name)
-	return own, ok
-}
-
 // enterGrace starts the grace step: the limit is recorded, the grace
 // prompt joins the conversation, and the step gets its own deadline.
 func (t *Thread) enterGrace(ctx context.Context, turnID string, lim Limits, reason string) (context.Context, context.CancelFunc) {

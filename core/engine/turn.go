@@ -412,6 +412,9 @@ func (t *Thread) runTools(ctx context.Context, turnID string, calls []model.Tool
 	return results
 }
 
+// runTool builds the call's environment and route; everything else —
+// events, hooks, approval, the handler — is the one tool path
+// (tools.Registry.Dispatch).
 func (t *Thread) runTool(ctx context.Context, turnID string, c model.ToolCallRequest) tools.Result {
 	e := t.e
 	if c.Custom {
@@ -426,63 +429,48 @@ func (t *Thread) runTool(ctx context.Context, turnID string, c model.ToolCallReq
 		Sandbox: t.sandbox, ApprovalPolicy: e.ApprovalPolicy(), Sessions: e.sessions,
 		Family: tools.ToolSetFor(t.modelName, e.opts.ToolConfig).Family,
 	}
+	own := t.run.own
 	t.mu.Unlock()
 	env.AskUser = t.askUser(turnID, c.CallID)
-	var hostErr error
+	route := tools.Route{Own: own, Refused: t.refusedBySurface, Allow: t.toolAllowed}
 	if t.host != "" {
 		var ws string
-		if env.Exec, ws, hostErr = e.hostBackend(t.host); hostErr == nil {
+		var err error
+		if env.Exec, ws, err = e.hostBackend(t.host); err == nil {
 			env.Cwd = hostPath(e.opts.Cwd, ws, env.Cwd)
+		} else {
+			route.EnvErr = fmt.Errorf("this agent's tools run on host %s: %w", t.host, err)
 		}
 	}
 	env.Approve = func(ctx context.Context, req protocol.ApprovalRequest) (protocol.ReviewDecision, error) {
 		req.CallID = c.CallID
-		return e.askApproval(ctx, t, t, req)
+		return e.askApprovalUnhooked(ctx, t, t, req)
 	}
-	env.Emit = func(ev protocol.Event) {
+	env.Emit = t.toolEmit(turnID)
+	env.Hooks = t.toolHooks()
+	return e.tools.Dispatch(ctx, env, tools.Call{ID: c.CallID, Name: c.Name, Args: json.RawMessage(c.Arguments)}, route)
+}
+
+// toolEmit publishes a tool call's events for t: recorded, except the
+// live output deltas (tool_call_end records the output), with the call's
+// start and end on the activity stream.
+func (t *Thread) toolEmit(turnID string) func(protocol.Event) {
+	e := t.e
+	return func(ev protocol.Event) {
 		ev.ThreadID = t.id
 		ev.TurnID = turnID
-		if ev.Type == protocol.EventExecOutputDelta { // live only: tool_call_end records the output
+		if ev.Type == protocol.EventExecOutputDelta {
 			e.bus.Publish(ev)
 			return
 		}
+		switch c := ev.Tool; {
+		case c != nil && ev.Type == protocol.EventToolCallBegin:
+			e.activity(t, protocol.ActivityToolCallStart, map[string]any{"tool_name": c.Name, "arguments": argumentsValue(c.Arguments)})
+		case c != nil && ev.Type == protocol.EventToolCallEnd:
+			e.activity(t, protocol.ActivityToolCallEnd, map[string]any{"tool_name": c.Name, "success": !c.IsError, "duration_ms": c.DurationMS})
+		}
 		t.publish(ev)
 	}
-	e.activity(t, protocol.ActivityToolCallStart, map[string]any{"tool_name": c.Name, "arguments": argumentsValue(c.Arguments)})
-	begin := protocol.ToolCall{CallID: c.CallID, Name: c.Name, Arguments: c.Arguments}
-	t.publish(protocol.NewEvent(t.id, turnID, protocol.ToolCallBeginMsg{Call: begin}))
-	start := time.Now()
-	var res tools.Result
-	blocked := false
-	if hostErr != nil {
-		res = tools.Errorf("%s: this agent's tools run on host %s: %v", c.Name, t.host, hostErr)
-	} else if res, blocked = t.preToolUse(ctx, turnID, &c); blocked {
-		// The model reads why; the call never ran.
-	} else if own, ok := t.ownTool(c.Name); ok {
-		res = own.Run(ctx, env, c.Name, json.RawMessage(c.Arguments))
-	} else if msg, refused := t.refusedBySurface(c.Name); refused {
-		res = tools.Result{Output: msg, IsError: true}
-	} else {
-		res = e.tools.RunAllowed(ctx, env, c.Name, json.RawMessage(c.Arguments), t.toolAllowed)
-	}
-	if !blocked {
-		t.postToolUse(ctx, turnID, c, &res)
-	}
-	if ctx.Err() != nil && !res.IsError && res.Output == "" {
-		res = tools.Result{Output: "aborted: the turn was interrupted", IsError: true}
-	}
-	if res.Duration == 0 {
-		res.Duration = time.Since(start)
-	}
-	end := protocol.ToolCall{
-		CallID: c.CallID, Name: c.Name, Arguments: c.Arguments, Output: res.Output,
-		IsError: res.IsError, ExitCode: res.ExitCode, DurationMS: res.Duration.Milliseconds(), CommandOutput: res.CommandOutput,
-		Summary: res.Summary, AgentIDs: res.AgentIDs,
-	}
-	e.activity(t, protocol.ActivityToolCallEnd, map[string]any{"tool_name": c.Name, "success": !res.IsError, "duration_ms": res.Duration.Milliseconds()})
-	// update_plan publishes its plan itself through env.Emit.
-	t.publish(protocol.NewEvent(t.id, turnID, protocol.ToolCallEndMsg{Call: end}))
-	return res
 }
 
 // hostBackend returns the backend and workspace of a host by name.

@@ -135,6 +135,9 @@ type tool struct {
 }
 
 func (t *tool) Spec() model.ToolSpec { return t.spec }
+
+// Kind implements tools.Kinded.
+func (t *tool) Kind() protocol.ToolKind { return protocol.ToolKindCollab }
 func (t *tool) Run(ctx context.Context, env *tools.Env, raw json.RawMessage) tools.Result {
 	return t.run(ctx, env, raw)
 }
