@@ -281,7 +281,7 @@ func (e *Engine) watchOwnerLocked(in *inbox) {
 		return
 	}
 	in.watching = true
-	feed := in.owner.subscribeStatus()
+	feed := in.owner.status.subscribe(in.owner.finalised)
 	e.wg.Add(1)
 	go func() {
 		defer e.wg.Done()
@@ -312,7 +312,7 @@ func (e *Engine) watchSubLocked(in *inbox, child *Thread) {
 		return
 	}
 	in.watched[child.id] = true
-	feed := child.subscribeStatus()
+	feed := child.status.subscribe(child.finalised)
 	e.finishSubLocked(in, child) // it may have finished already
 	e.wg.Add(1)
 	go func() {

@@ -27,15 +27,13 @@ type Thread struct {
 	emitMu       sync.Mutex // publish + record of one event (publish)
 	instructions string
 	// agentsCtx is the user-role AGENTS.md block that opens every request
-	// (agentsContext); view starts with it.
+	// (agentsContext); the budget's request view starts with it.
 	agentsCtx []protocol.Item
 	modelName string
 	effort    string
 	cwd       string
 	sandbox   protocol.SandboxPolicy
-	// summary is the reasoning summary asked of the model ("" = auto);
-	// nextSchema constrains the next turn's reply and turnSchema the
-	// running turn's (turn/start's outputSchema).
+	// summary is the reasoning summary asked of the model ("" = auto).
 	summary     string
 	note        string
 	name        string
@@ -59,7 +57,9 @@ type Thread struct {
 	status threadStatus
 }
 
-func (t *Thread) closedLocked() bool {
+// finalised reports the thread closed, not only closing (finishClose ran:
+// its status feeds are closed, a new observer gets a closed feed).
+func (t *Thread) finalised() bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.life.closed
