@@ -48,12 +48,18 @@ Exit status: 0 when the root agent completed, 1 on error, 130 when interrupted.`
 			if f.resumeLast.set || f.resumeAll {
 				return errors.New("--last and --all go with `exec resume`")
 			}
+			if f.fork && f.resume == "" && len(args) > 0 {
+				// Codex's `exec --fork ID PROMPT`: the first argument is
+				// the session to fork.
+				f.resume, args = args[0], args[1:]
+			}
 			return execCommand(cmd, g, f, args, f.resume)
 		},
 	}
 	f.register(cmd.PersistentFlags())
 	f.registerResume(cmd, g)
 	cmd.AddCommand(newExecResumeCmd(g, f))
+	cmd.AddCommand(newExecReviewCmd(g, f))
 	return cmd
 }
 

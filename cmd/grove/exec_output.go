@@ -85,18 +85,21 @@ func (s *session) startRequiredMCP(ctx context.Context) error {
 	for _, st := range s.mcp.Status() {
 		states[st.Name] = st
 	}
-	var failed []string
+	var names, why []string
 	for _, name := range required {
 		if st := states[name]; st.State != mcp.StateReady {
-			why := st.Error
-			if why == "" {
-				why = string(st.State)
+			cause := st.Error
+			if cause == "" {
+				cause = string(st.State)
 			}
-			failed = append(failed, fmt.Sprintf("MCP server `%s` is required but failed to start: %s", name, printable(why)))
+			names = append(names, name)
+			why = append(why, fmt.Sprintf("MCP server `%s` is required but failed to start: %s", name, printable(cause)))
 		}
 	}
-	if len(failed) > 0 {
-		return exitError{code: 1, msg: strings.Join(failed, "\n")}
+	if len(names) > 0 {
+		// Codex's line first (scripts match it), then each cause.
+		msg := "required MCP servers failed to initialize: " + strings.Join(names, ", ") + "\n" + strings.Join(why, "\n")
+		return exitError{code: 1, msg: msg}
 	}
 	return nil
 }

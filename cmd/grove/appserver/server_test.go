@@ -391,7 +391,7 @@ func TestInterruptedTurnCompletesInterrupted(t *testing.T) {
 	// The engine's side, replayed: turn A starts, the client interrupts it,
 	// it ends.
 	s.onEvent(sess, protocol.Event{Type: protocol.EventTurnStarted, ThreadID: id, TurnID: "turn-a"})
-	if _, rerr := s.turnInterrupt(json.RawMessage(`{"threadId":"` + string(id) + `","turnId":"turn-a"}`)); rerr != nil {
+	if _, rerr := s.turnInterrupt(protocol.AppTurnInterruptParams{ThreadID: string(id), TurnID: "turn-a"}); rerr != nil {
 		t.Fatal(rerr)
 	}
 	s.onEvent(sess, protocol.Event{Type: protocol.EventTurnCompleted, ThreadID: id, TurnID: "turn-a"})
@@ -474,7 +474,7 @@ func TestTurnStartAnsweredWithItsOwnTurn(t *testing.T) {
 		shutdown(t, sess.eng)
 	}()
 	id := root.info.ID
-	if _, rerr := s.turnStart(json.RawMessage(`41`), json.RawMessage(`{"threadId":"`+string(id)+`","input":[{"type":"text","text":"write a"}]}`)); rerr != nil {
+	if _, rerr := s.turnStart(json.RawMessage(`41`), protocol.AppTurnStartParams{ThreadID: string(id), Input: []protocol.AppUserInput{{Type: "text", Text: "write a"}}}); rerr != nil {
 		t.Fatal(rerr)
 	}
 	// A turn the request did not start (another input, replayed) is not its answer.

@@ -2,7 +2,6 @@ package appserver
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -104,16 +103,14 @@ func (s *Server) unload(sess *session) {
 	}
 }
 
+type threadIDParams struct {
+	ThreadID string `json:"threadId"`
+}
+
 // threadUnsubscribe is Codex's thread/unsubscribe: this connection is the
 // thread's only subscriber, so the thread's session is unloaded (a running
 // turn is interrupted and recorded). Answers {status}.
-func (s *Server) threadUnsubscribe(raw json.RawMessage) (any, *protocol.RPCError) {
-	var p struct {
-		ThreadID string `json:"threadId"`
-	}
-	if rerr := decodeParams(raw, &p); rerr != nil {
-		return nil, rerr
-	}
+func (s *Server) threadUnsubscribe(p threadIDParams) (any, *protocol.RPCError) {
 	if p.ThreadID == "" {
 		return nil, missing("threadId")
 	}
@@ -131,13 +128,7 @@ func (s *Server) threadUnsubscribe(raw json.RawMessage) (any, *protocol.RPCError
 // threadArchive is thread/archive (archived threads leave thread/list
 // unless it asks for archived ones) and thread/unarchive. An archived
 // thread that is loaded is unloaded first.
-func (s *Server) threadArchive(raw json.RawMessage, archive bool) (any, *protocol.RPCError) {
-	var p struct {
-		ThreadID string `json:"threadId"`
-	}
-	if rerr := decodeParams(raw, &p); rerr != nil {
-		return nil, rerr
-	}
+func (s *Server) threadArchive(p threadIDParams, archive bool) (any, *protocol.RPCError) {
 	if p.ThreadID == "" {
 		return nil, missing("threadId")
 	}
