@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/grovecli/grove/core/app"
 	"github.com/grovecli/grove/protocol"
 	"github.com/grovecli/grove/rollout"
 )
@@ -227,7 +228,7 @@ func (s *Server) turnStart(id json.RawMessage, p protocol.AppTurnStartParams) (a
 	}
 	t.clientInput[cid] = p.Input
 	s.mu.Unlock()
-	if err := t.sess.eng.Submit(protocol.Op{Type: protocol.OpUserTurn, ThreadID: t.info.ID, Items: items, ClientID: cid, Overrides: overrides}); err != nil {
+	if err := t.sess.core.Turn(app.Turn{Thread: t.info.ID, Items: items, ClientID: cid, Settings: overrides}); err != nil {
 		s.mu.Lock()
 		t.busy = false
 		delete(t.startWaiting, cid)

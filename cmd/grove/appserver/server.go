@@ -42,8 +42,11 @@ type EngineFactory func(ctx context.Context, cfg ThreadConfig) (*engine.Engine, 
 // Options configure a server.
 type Options struct {
 	// Home is $GROVE_HOME (the rollout store and session index).
-	Home      string
-	NewEngine EngineFactory
+	Home string
+	// OpenSession opens each thread/start, resume and fork as a session
+	// of the core (core/app); nil: NewEngine's engines, adopted.
+	OpenSession SessionFactory
+	NewEngine   EngineFactory
 	// Version is reported as the cliVersion of threads and in the user agent.
 	Version string
 	// QueueSize bounds requests waiting to be handled; beyond it a request
@@ -100,8 +103,8 @@ type pendingApproval struct {
 // then every session is shut down and every goroutine it started has
 // returned.
 func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error {
-	if opts.NewEngine == nil {
-		return errors.New("app-server: no engine factory")
+	if opts.NewEngine == nil && opts.OpenSession == nil {
+		return errors.New("app-server: no session factory")
 	}
 	if opts.QueueSize <= 0 {
 		opts.QueueSize = 64
@@ -248,10 +251,9 @@ func (s *Server) shutdown() {
 			defer wg.Done()
 			ctx, cancel := context.WithTimeout(context.Background(), s.opts.ShutdownGrace)
 			defer cancel()
-			if err := sess.eng.Shutdown(ctx); err != nil {
-				logging.L().Warn("app-server: engine shutdown", "err", err)
+			if err := sess.core.Close(ctx); err != nil {
+				logging.L().Warn("app-server: session close", "err", err)
 			}
-			sess.stopEvents()
 		}()
 	}
 	wg.Wait()
