@@ -182,23 +182,12 @@ func (e *Engine) threadRollout(t *Thread, spec threadSpec) (*rollout.Recorder, e
 // register adds the thread to the engine and to its parent's children; a duplicate id is
 // refused and its rollout closed.
 func (e *Engine) register(t *Thread, spec threadSpec) error {
-	e.mu.Lock()
-	if _, dup := e.threads[t.id]; dup {
-		e.mu.Unlock()
+	if err := e.tree.add(t, spec.reserved); err != nil {
 		if t.life.rec != nil {
 			_ = t.life.rec.Close()
 		}
-		return fmt.Errorf("thread %s already exists", t.id)
+		return err
 	}
-	e.threads[t.id] = t
-	e.order = append(e.order, t.id)
-	if spec.reserved {
-		e.reserved--
-	}
-	if spec.parent == nil && e.root == nil {
-		e.root = t
-	}
-	e.mu.Unlock()
 	if spec.parent != nil {
 		spec.parent.mu.Lock()
 		spec.parent.children = append(spec.parent.children, t.id)

@@ -293,8 +293,7 @@ func (t *Thread) keepInterruptedReply(turnID, text string) {
 
 func (t *Thread) accountUsage(turnID string, u protocol.TokenUsage) {
 	t.mu.Lock()
-	t.turn.usage.Add(u)
-	total := t.turn.usage
+	total := t.turn.addUsage(u)
 	t.mu.Unlock()
 	call := u
 	t.publish(protocol.NewEvent(t.id, turnID, protocol.TokenUsageMsg{Usage: call, Total: total}))
