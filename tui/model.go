@@ -5,7 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/grovecli/grove/protocol"
@@ -76,7 +75,7 @@ type Model struct {
 	area     focusArea
 	showTree bool
 
-	composer textarea.Model
+	composer editor
 	pastes   pastes   // text behind the composer's paste chips
 	history  []string // inputs of this project, oldest first
 	histIdx  int
@@ -345,6 +344,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.w, m.h = msg.Width, msg.Height
 		m.composer.MaxHeight = composerMaxRows(m.h)
 		m.composer.SetWidth(max(10, m.w-2))
+		m.composer.scrollToCursor()
 		return m, nil
 	case tea.FocusMsg:
 		m.notifier.focused = true

@@ -289,6 +289,16 @@ func TestTmuxComposer(t *testing.T) {
 		t.Fatalf("the model got %q", sent)
 	}
 
+	// 3,000 characters typed without bracketed paste (a terminal that
+	// does not bracket, or keys sent by a tool) arrive as one key press a
+	// character; they all land and show (issue 35 item 19: 11.5 s before).
+	burst := strings.Repeat("fmt.Println(x) ", 199) + "END-OF-BURST"
+	start := time.Now()
+	p.typeText(burst)
+	p.wait("the end of a 3,000-character burst", func(s string) bool { return strings.Contains(s, "END-OF-BURST") })
+	t.Logf("3,000 characters typed unbracketed: on screen after %v", time.Since(start))
+	p.key("C-c") // clears the draft
+
 	p.typeText("/model te")
 	p.key("Tab")
 	p.wait("the completed model name", func(s string) bool { return strings.Contains(s, "› /model test-model") })
