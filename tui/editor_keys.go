@@ -46,16 +46,14 @@ var editorKeys = editorKeyMap{
 	TransposeCharacterBackward: bind("transpose character backward", "ctrl+t"),
 }
 
-// clipboardMsg is ctrl+v's clipboard text.
-type clipboardMsg string
-
-// readClipboard is ctrl+v: the system clipboard, when there is one.
+// readClipboard is ctrl+v: the system clipboard, when there is one, as
+// a paste (so a long one becomes a chip like a terminal's paste).
 func readClipboard() tea.Msg {
 	s, err := clipboard.ReadAll()
-	if err != nil {
+	if err != nil || s == "" {
 		return nil
 	}
-	return clipboardMsg(s)
+	return tea.PasteMsg{Content: s}
 }
 
 // Update applies a key, a paste or the clipboard's text.
@@ -66,8 +64,6 @@ func (e editor) Update(msg tea.Msg) (editor, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.PasteMsg:
 		e.insert(sanitizeInput(msg.Content))
-	case clipboardMsg:
-		e.insert(sanitizeInput(string(msg)))
 	case tea.KeyPressMsg:
 		if key.Matches(msg, editorKeys.Paste) {
 			return e, readClipboard
