@@ -113,6 +113,12 @@ type Model struct {
 	// ticking: the 10 Hz animation tick is scheduled (only while an agent
 	// runs: spinners and elapsed times move).
 	ticking bool
+	// graceEnd is the end of the input grace a redraw is armed for
+	// (approval_grace.go).
+	graceEnd time.Time
+	// realClock: now is the wall clock (not a test's), so ticks in real
+	// time match it.
+	realClock bool
 	// mouse: the program captures the mouse (wheel, clicks); off lets the
 	// terminal select text.
 	mouse bool
@@ -142,7 +148,8 @@ func NewModel(opts Options) Model { return newModel(opts, false) }
 // Init's command instead, so the first frame (an "opening" screen) does
 // not wait for a long session's replay.
 func newModel(opts Options, openLater bool) Model {
-	if opts.Now == nil {
+	realClock := opts.Now == nil
+	if realClock {
 		opts.Now = time.Now
 	}
 	th := newTheme()
@@ -155,7 +162,7 @@ func newModel(opts Options, openLater bool) Model {
 		showTree: true,
 		notifier: newNotifier(opts.Notify),
 		w:        80, h: 24,
-		mouse: true,
+		mouse: true, realClock: realClock,
 	}
 	m.appr.grace = approvalGrace
 	m.quest.grace = approvalGrace
@@ -334,8 +341,20 @@ func (m *Model) submit(op protocol.Op) tea.Cmd {
 	}
 }
 
-// Update routes messages.
+// Update routes messages; when a modal's input grace runs, it arms the
+// redraw that shows the grace has ended.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	next, cmd := m.update(msg)
+	if mm, ok := next.(Model); ok {
+		if tick := mm.graceTick(); tick != nil {
+			return mm, tea.Batch(cmd, tick)
+		}
+	}
+	return next, cmd
+}
+
+// update routes messages.
+func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if next, cmd, ok := m.updateFromGrove(msg); ok {
 		return next, cmd
 	}
