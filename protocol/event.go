@@ -162,9 +162,12 @@ const (
 
 // ToolCall describes a tool call at its beginning and its end.
 type ToolCall struct {
-	CallID    string `json:"call_id"`
-	Name      string `json:"name"`
-	Arguments string `json:"arguments,omitempty"`
+	CallID string `json:"call_id"`
+	Name   string `json:"name"`
+	// Kind is what the tool does (set by the orchestrator from the
+	// handler; derived from Name when a recorded call has none).
+	Kind      ToolKind `json:"kind,omitempty"`
+	Arguments string   `json:"arguments,omitempty"`
 	// Set on tool_call_end:
 	Output     string `json:"output,omitempty"`
 	IsError    bool   `json:"is_error,omitempty"`
@@ -177,6 +180,9 @@ type ToolCall struct {
 	Summary string `json:"summary,omitempty"`
 	// AgentIDs lists the threads a collab call (spawn/wait/close/resume/send) targets.
 	AgentIDs []ThreadID `json:"agent_ids,omitempty"`
+	// SandboxDenied: the command failed on a refusal of its sandbox, as
+	// its backend reported it.
+	SandboxDenied bool `json:"sandbox_denied,omitempty"`
 }
 
 // Plan is the payload of update_plan.

@@ -14,7 +14,7 @@ func TestClaudeToolsShowAsGrovesOwn(t *testing.T) {
 		t.Errorf("Bash summary = %q", got)
 	}
 	edit := &protocol.ToolCall{Name: "Edit", Arguments: `{"file_path":"/w/a.go","old_string":"a := 1\nb := 2","new_string":"a := 3"}`}
-	files := parsePatch(toolPatch(edit.Name, edit.Arguments))
+	files := parsePatch(edit.Patch())
 	if len(files) != 1 || files[0].path != "/w/a.go" || files[0].add != 1 || files[0].del != 2 {
 		t.Fatalf("Edit as a patch: %+v", files)
 	}

@@ -49,10 +49,10 @@ type hunkKey struct {
 
 // notePatch records a finished apply_patch call that succeeded.
 func (l *reviewLog) notePatch(t *threadView, tc *protocol.ToolCall, at time.Time) {
-	if !isPatchTool(tc.Name) || tc.IsError {
+	if !isPatchTool(tc) || tc.IsError {
 		return
 	}
-	input := toolPatch(tc.Name, tc.Arguments)
+	input := tc.Patch()
 	p, err := patch.Parse(input)
 	if err != nil {
 		return // applied, so it parsed then; a patch that does not is not ours to show

@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -49,18 +48,6 @@ func parsePatch(input string) []patchFile {
 		}
 	}
 	return files
-}
-
-// patchInput is the patch text of an apply_patch call's arguments (the
-// JSON "input" field, or the raw arguments of a freeform call).
-func patchInput(args string) string {
-	var a struct {
-		Input string `json:"input"`
-	}
-	if json.Unmarshal([]byte(args), &a) == nil && a.Input != "" {
-		return a.Input
-	}
-	return args
 }
 
 // patchCounts sums the +/- counts of the files.

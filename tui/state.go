@@ -381,7 +381,7 @@ func (s *session) applyStatus(t *threadView, m protocol.StatusChangedMsg, at tim
 func (s *session) toolBegin(t *threadView, call protocol.ToolCall) {
 	t.streaming = nil
 	t.lastTool = call.Name
-	if call.Name == "update_plan" {
+	if call.ToolKind() == protocol.ToolKindPlan {
 		return // shown as the plan itself (plan_updated)
 	}
 	e := &entry{kind: entryTool, tool: &call, running: true, collapsed: true}
@@ -398,7 +398,7 @@ func (s *session) toolBegin(t *threadView, call protocol.ToolCall) {
 // toolEnd completes a call's entry (one is made when its begin was not seen).
 func (s *session) toolEnd(t *threadView, call protocol.ToolCall, at time.Time) {
 	e := t.toolIdx[call.CallID]
-	if e == nil && call.Name == "update_plan" {
+	if e == nil && call.ToolKind() == protocol.ToolKindPlan {
 		if call.IsError {
 			t.add(&entry{kind: entryError, text: call.Output})
 		}
@@ -543,7 +543,7 @@ func (s *session) loadHistory(t *threadView, items []protocol.Item) {
 				t.add(&entry{kind: entryInfo, text: "message from agent " + it.From.Short() + ":\n" + it.Content})
 			}
 		case protocol.ItemFunctionCall:
-			if it.Name == "update_plan" {
+			if protocol.ToolKindOf(it.Name) == protocol.ToolKindPlan {
 				continue
 			}
 			e := &entry{kind: entryTool, tool: &protocol.ToolCall{CallID: it.CallID, Name: it.Name, Arguments: it.Arguments}, collapsed: true}

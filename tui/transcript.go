@@ -94,22 +94,22 @@ func toolSummary(tc *protocol.ToolCall) string {
 		}
 		return ""
 	}
-	switch tc.Name {
-	case "exec_command", "Bash":
+	switch tc.ToolKind() {
+	case protocol.ToolKindExec:
 		return "$ " + pick("cmd", "command")
-	case "apply_patch", "Write", "Edit", "MultiEdit":
-		files := parsePatch(toolPatch(tc.Name, tc.Arguments))
+	case protocol.ToolKindPatch:
+		files := parsePatch(tc.Patch())
 		names := make([]string, len(files))
 		for i, f := range files {
 			names[i] = f.path
 		}
 		add, del := patchCounts(files)
 		return fmt.Sprintf("%s (+%d -%d)", strings.Join(names, ", "), add, del)
-	case "read_file", "list_dir", "Read":
+	case protocol.ToolKindRead, protocol.ToolKindList:
 		return pick("path", "file_path", "dir_path")
-	case "grep_files", "Grep", "Glob":
+	case protocol.ToolKindSearch:
 		return pick("pattern")
-	case "update_plan", "TodoWrite":
+	case protocol.ToolKindPlan:
 		return pick("explanation")
 	}
 	return tc.Arguments
@@ -190,8 +190,8 @@ func (r *renderer) toolLines(e *entry, w int) []string {
 			out = append(out, padRight(r.th.toolOut.Render("  "+clip(l, max(10, w-2))), w))
 		}
 	}
-	if isPatchTool(tc.Name) {
-		if files := parsePatch(toolPatch(tc.Name, tc.Arguments)); len(files) > 0 {
+	if isPatchTool(tc) {
+		if files := parsePatch(tc.Patch()); len(files) > 0 {
 			out = append(out, r.patchLines(files, w, e.collapsed)...)
 			if e.outcome() == outcomeOK {
 				return out // the output only repeats the file list
@@ -224,7 +224,7 @@ const collapsedLines = 4
 func (r *renderer) toolOutput(e *entry, w int) []string {
 	tc := e.tool
 	output := tc.Output
-	if isCommandTool(tc.Name) {
+	if isCommandTool(tc) {
 		// Exit code and wall time are in the meta line; preview the output itself.
 		if _, rest, ok := strings.Cut(output, "\nOutput:\n"); ok {
 			output = rest
@@ -240,7 +240,7 @@ func (r *renderer) toolOutput(e *entry, w int) []string {
 	hidden := ""
 	if e.collapsed && len(outLines) > collapsedLines {
 		n := len(outLines) - collapsedLines
-		if isCommandTool(tc.Name) {
+		if isCommandTool(tc) {
 			show = outLines[n:]
 			hidden = "  … " + plural(n, "earlier line") + " (ctrl+o to expand)"
 			out = append(out, r.th.dim.Render(clip(hidden, w)))

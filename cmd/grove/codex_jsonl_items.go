@@ -15,21 +15,26 @@ var collabTools = map[string]bool{"spawn_agent": true, "send_input": true, "wait
 // collab call. A patch is reported once, completed (as Codex does); other
 // grove tools (read_file, list_dir, ...) have no Codex item.
 func (c *codexJSONL) toolBegin(call protocol.ToolCall) {
+	kind := call.ToolKind()
 	switch {
-	case call.Name == "exec_command":
+	case kind == protocol.ToolKindExec:
 		var a struct {
-			Cmd string `json:"cmd"`
+			Cmd     string `json:"cmd"`
+			Command string `json:"command"` // Claude's Bash
 		}
 		_ = json.Unmarshal([]byte(call.Arguments), &a)
+		if a.Cmd == "" {
+			a.Cmd = a.Command
+		}
 		it := &codexCommandItem{ID: c.itemID(), Type: "command_execution", Command: a.Cmd, Status: "in_progress"}
 		c.calls[call.CallID] = it
 		c.emit(codexEvent{Type: "item.started", Item: *it})
-	case strings.HasPrefix(call.Name, "mcp__"):
+	case kind == protocol.ToolKindMCP:
 		server, tool := splitMCPName(call.Name)
 		it := &codexMCPItem{ID: c.itemID(), Type: "mcp_tool_call", Server: server, Tool: tool, Arguments: jsonOrNull(call.Arguments), Status: "in_progress"}
 		c.calls[call.CallID] = it
 		c.emit(codexEvent{Type: "item.started", Item: *it})
-	case collabTools[call.Name]:
+	case kind == protocol.ToolKindCollab && collabTools[call.Name]:
 		var a struct {
 			Message string `json:"message"`
 		}
@@ -78,24 +83,21 @@ func (c *codexJSONL) toolEnd(call protocol.ToolCall) {
 		}
 		c.emit(codexEvent{Type: "item.completed", Item: *it})
 	case nil:
-		if call.Name == "apply_patch" {
+		if call.ToolKind() == protocol.ToolKindPatch {
 			c.patch(call)
 		}
 	}
 }
 
-// patch reports an apply_patch call as one completed file_change item,
-// its files read from the patch's headers.
+// patch reports a file-writing call (apply_patch, Claude's Write/Edit)
+// as one completed file_change item, its files read from the patch's
+// headers.
 func (c *codexJSONL) patch(call protocol.ToolCall) {
-	var a struct {
-		Input string `json:"input"`
-	}
-	_ = json.Unmarshal([]byte(call.Arguments), &a)
 	it := codexFileChangeItem{ID: c.itemID(), Type: "file_change", Changes: []codexFileChange{}, Status: "completed"}
 	if call.IsError {
 		it.Status = "failed"
 	}
-	for _, line := range strings.Split(a.Input, "\n") {
+	for _, line := range strings.Split(call.Patch(), "\n") {
 		for prefix, kind := range map[string]string{"*** Add File: ": "add", "*** Delete File: ": "delete", "*** Update File: ": "update"} {
 			if p, ok := strings.CutPrefix(strings.TrimRight(line, "\r"), prefix); ok {
 				it.Changes = append(it.Changes, codexFileChange{Path: strings.TrimSpace(p), Kind: kind})

@@ -11,8 +11,8 @@ import (
 )
 
 // logEvents writes the engine's notable events (retries, approvals,
-// probable sandbox denials, warnings such as rollout errors, errors, status
-// changes) to the debug log. It reads its own subscription promptly and ends
+// sandbox denials the backend reported, warnings such as rollout errors,
+// errors, status changes) to the debug log. It reads its own subscription promptly and ends
 // when the engine closes the bus or stop is called; wait returns once it has.
 // Warning events also go to onWarning.
 func logEvents(eng *engine.Engine, onWarning func(string)) (stop func(), wait func()) {
@@ -72,26 +72,12 @@ func logEvent(l *slog.Logger, ev protocol.Event) {
 		if t.ExitCode != nil {
 			attrs = append(attrs, "exit_code", *t.ExitCode)
 		}
-		if looksLikeSandboxDenial(&t) {
-			l.Warn("probable sandbox denial", attrs...)
+		if t.SandboxDenied {
+			l.Warn("sandbox denial", attrs...)
 			return
 		}
 		l.Debug("tool call", attrs...)
 	case protocol.ShutdownCompleteMsg:
 		l.Info("engine shutdown complete", th)
 	}
-}
-
-// looksLikeSandboxDenial spots a command that failed on a permission the
-// sandbox refuses (the same signs exec_command uses to offer a re-run).
-func looksLikeSandboxDenial(t *protocol.ToolCall) bool {
-	if t.Name != "exec_command" || t.ExitCode == nil || *t.ExitCode == 0 {
-		return false
-	}
-	for _, s := range []string{"Permission denied", "Operation not permitted", "Read-only file system"} {
-		if strings.Contains(t.Output, s) {
-			return true
-		}
-	}
-	return false
 }

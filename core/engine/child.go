@@ -272,8 +272,8 @@ func (e *Engine) Report(id protocol.ThreadID) (RunReport, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return RunReport{
-		Status: st, StatusAt: at, Steps: t.steps, ToolCalls: t.toolCalls, Usage: t.usage,
-		LimitHit: t.limitHit, LastMessage: t.lastMessage, AgentType: t.agentType, StartedAt: t.createdAt,
+		Status: st, StatusAt: at, Steps: t.turn.steps, ToolCalls: t.turn.toolCalls, Usage: t.turn.usage,
+		LimitHit: t.turn.limitHit, LastMessage: t.turn.lastMessage, AgentType: t.agentType, StartedAt: t.createdAt,
 	}, true
 }
 
@@ -363,23 +363,11 @@ func ownRegistry(list []tools.Tool) (*tools.Registry, error) {
 	return own, nil
 }
 
-// ownTool returns the registry of the thread's own tools when it holds name.
-func (t *Thread) ownTool(name string) (*tools.Registry, bool) {
-	t.mu.Lock()
-	own := t.run.own
-	t.mu.Unlock()
-	if own == nil {
-		return nil, false
-	}
-	_, ok := own.Get(name)
-	return own, ok
-}
-
 // enterGrace starts the grace step: the limit is recorded, the grace
 // prompt joins the conversation, and the step gets its own deadline.
 func (t *Thread) enterGrace(ctx context.Context, turnID string, lim Limits, reason string) (context.Context, context.CancelFunc) {
 	t.mu.Lock()
-	t.limitHit = reason
+	t.turn.limitHit = reason
 	t.mu.Unlock()
 	msg := "You have reached a limit. Give your best answer now; no other tool is available."
 	if lim.GracePrompt != nil {

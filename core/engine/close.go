@@ -33,13 +33,11 @@ func (e *Engine) closeThreads(ctx context.Context, nodes []*Thread, caller *Thre
 	for i := len(nodes) - 1; i >= 0; i-- {
 		t := nodes[i]
 		t.mu.Lock()
-		if t.closed || t.closing {
-			t.mu.Unlock()
+		cancel, done, ok := t.life.beginClose()
+		t.mu.Unlock()
+		if !ok {
 			continue
 		}
-		t.closing = true
-		cancel, done := t.cancel, t.done
-		t.mu.Unlock()
 		if cancel != nil {
 			cancel()
 		}
@@ -86,10 +84,7 @@ func (e *Engine) finalizeClose(t *Thread) {
 	e.sessions.CloseOwner(t.id) // its sessions' process trees die with it
 	t.setStatus(protocol.Shutdown())
 	t.mu.Lock()
-	rec := t.rec
-	t.rec = nil
-	t.closed = true
-	t.closing = false
+	rec := t.life.finishClose()
 	t.mu.Unlock()
 	t.closeFeeds()
 	ev := e.bus.Publish(protocol.NewEvent(t.id, "", protocol.ThreadClosedMsg{}))

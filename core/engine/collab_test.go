@@ -281,14 +281,14 @@ func TestWorkdirApprovalFallsBackToCallerSession(t *testing.T) {
 	root := env.e.thread(env.root)
 	// A caller whose root session is gone routes to itself.
 	root.mu.Lock()
-	root.closed = true
+	root.life.closed = true
 	root.mu.Unlock()
-	defer func() { root.mu.Lock(); root.closed = false; root.mu.Unlock() }()
+	defer func() { root.mu.Lock(); root.life.closed = false; root.mu.Unlock() }()
 	go func() {
 		ev := env.waitFor("approval", func(ev protocol.Event) bool { return ev.Type == protocol.EventApprovalRequested })
 		_ = env.e.Submit(protocol.Op{Type: protocol.OpApproval, ApprovalID: ev.Approval.ID, Decision: protocol.DecisionAbort})
 	}()
-	caller := &Thread{e: env.e, id: "caller-1", parentID: env.root, cwd: env.cwd, changed: make(chan struct{})}
+	caller := &Thread{e: env.e, threadIdentity: threadIdentity{id: "caller-1", parentID: env.root}, cwd: env.cwd, status: newThreadStatus(protocol.PendingInit(), time.Now())}
 	err := env.e.approveWorkdir(context.Background(), caller, filepath.Join(env.cwd, "sub"), "worker", "")
 	if err == nil || !strings.Contains(err.Error(), "aborted") {
 		t.Fatalf("abort should reject the spawn: %v", err)

@@ -60,9 +60,7 @@ type CompactObserver interface {
 // published).
 func (t *Thread) compact(ctx context.Context, turnID, trigger, instructions string) error {
 	e := t.e
-	t.mu.Lock()
-	t.compactedSinceReply = true // failed or not, not again before a reply
-	t.mu.Unlock()
+	t.budget.markCompacting()
 	before := t.historyTokens()
 	if obs := e.opts.Compaction; obs != nil {
 		obs.PreCompact(ctx, CompactInfo{ThreadID: t.id, Trigger: trigger, TokensBefore: before})
@@ -87,17 +85,17 @@ func (t *Thread) compact(ctx context.Context, turnID, trigger, instructions stri
 	if limit := e.autoCompactLimit(ctx, t.model()); limit > 0 && limit/2 < budget {
 		budget = limit / 2
 	}
-	t.mu.Lock()
-	if newHistory == nil {
-		newHistory = buildCompactedHistory(collectUserMessages(t.history), bridge, budget)
-	} else if covered <= len(t.history) {
-		// Items added while the endpoint worked are kept after its output.
-		newHistory = append(newHistory, t.history[covered:]...)
-	}
-	t.setHistoryLocked(newHistory)
-	t.compactFailures, t.compactSkip = 0, 0
-	rec := t.rec
-	t.mu.Unlock()
+	newHistory = t.budget.replace(func(history []protocol.Item) []protocol.Item {
+		if newHistory == nil {
+			return buildCompactedHistory(collectUserMessages(history), bridge, budget)
+		}
+		if covered <= len(history) {
+			// Items added while the endpoint worked are kept after its output.
+			return append(newHistory, history[covered:]...)
+		}
+		return newHistory
+	})
+	rec := t.recorder()
 	if rec != nil {
 		if err := rec.AppendCompacted(rollout.Compacted{Message: bridge, ReplacementHistory: newHistory}); err != nil {
 			t.e.warnOnce(t.id, "rollout", err)
@@ -121,11 +119,7 @@ func (t *Thread) compactionFailed(trigger string) bool {
 	if trigger == protocol.CompactManual {
 		return true
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.compactFailures++
-	t.compactSkip = 1 << min(t.compactFailures-1, 5)
-	return t.compactFailures == 1
+	return t.budget.compactFailed()
 }
 
 func compactBackoffNote(trigger string) string {
@@ -291,11 +285,11 @@ func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
 // the thread is idle, after the running turn otherwise.
 func (t *Thread) requestCompaction(instructions string) error {
 	t.mu.Lock()
-	if t.closed || t.closing {
+	if t.life.gone() {
 		t.mu.Unlock()
 		return fmt.Errorf("thread %s is closed; resume it before compacting", t.id)
 	}
-	t.compactPending, t.compactNote = true, instructions
+	t.turn.compactPending, t.turn.compactNote = true, instructions
 	t.mu.Unlock()
 	t.signal()
 	return nil
@@ -308,24 +302,17 @@ func (t *Thread) runCompaction(parent context.Context) {
 	defer cancel()
 	turnID := uuid.NewString()
 	t.mu.Lock()
-	note := t.compactNote
-	t.compactPending, t.compactNote = false, ""
-	t.turnCancel, t.turnID, t.running = cancel, turnID, true
+	note := t.turn.compactNote
+	t.turn.compactPending, t.turn.compactNote = false, ""
+	t.turn.cancel, t.turn.id, t.turn.running = cancel, turnID, true
 	t.mu.Unlock()
 	prev, _ := t.Status()
 	t.setStatus(protocol.Running())
 	_ = t.compact(ctx, turnID, protocol.CompactManual, note)
-	t.statusMu.Lock()
-	t.mu.Lock()
-	t.running, t.turnCancel = false, nil
-	closing := t.closing || t.closed
-	more := len(t.pending) > 0 && !t.halted
-	t.mu.Unlock()
-	changed := !closing && !more && t.setStatusLocked(prev)
-	t.statusMu.Unlock()
-	if changed {
-		t.e.updateIndex(t)
-	}
+	t.transition(func(protocol.AgentStatus) (protocol.AgentStatus, bool) {
+		more := t.turn.end()
+		return prev, !more && !t.life.gone()
+	})
 	t.sync()
 }
 

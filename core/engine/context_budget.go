@@ -31,51 +31,182 @@ func itemTokens(it protocol.Item) int64 {
 	return n + int64(len(it.Images))*imageTokens
 }
 
-// setHistoryLocked replaces the history (t.mu held) and restarts the
-// size bookkeeping.
-func (t *Thread) setHistoryLocked(items []protocol.Item) {
-	t.history = items
-	t.view, t.prefix = nil, nil
-	t.estItems, t.estTokens = 0, 0
-	t.usageInput, t.usageAt = 0, 0
+// contextBudget owns a thread's conversation as the model sees it and its
+// size: the history, the request view converted from it, the encoded
+// prefix, the running token estimate and the state that gates automatic
+// compaction. Its lock is a leaf: taken alone or under the thread's mu,
+// and no method calls out while holding it.
+type contextBudget struct {
+	mu      sync.Mutex
+	history []protocol.Item
+	// Context size bookkeeping: estTokens estimates history[:estItems];
+	// usageInput is the provider's input_tokens for the last request,
+	// which carried history[:usageAt].
+	estItems   int
+	estTokens  int64
+	usageInput int64
+	usageAt    int
+	// view is the history as the model sees it (modelItems), converted
+	// once per item; prefix keeps its encoded form between requests.
+	// Both start over when the history is replaced.
+	view   []protocol.Item
+	prefix *model.PrefixCache
+	// compactedSinceReply: compacted, and no model reply since.
+	compactedSinceReply bool
+	// compactFailures counts automatic compactions failed in a row;
+	// compactSkip is how many more steps skip one (back off across steps).
+	compactFailures, compactSkip int
+}
+
+// items returns a copy of the history.
+func (b *contextBudget) items() []protocol.Item {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append([]protocol.Item(nil), b.history...)
+}
+
+// len is the number of items in the history.
+func (b *contextBudget) len() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return len(b.history)
+}
+
+// append adds items to the history.
+func (b *contextBudget) append(items ...protocol.Item) {
+	b.mu.Lock()
+	b.history = append(b.history, items...)
+	b.mu.Unlock()
+}
+
+// set replaces the history and restarts the size bookkeeping.
+func (b *contextBudget) set(items []protocol.Item) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.setLocked(items)
+}
+
+func (b *contextBudget) setLocked(items []protocol.Item) {
+	b.history = items
+	b.view, b.prefix = nil, nil
+	b.estItems, b.estTokens = 0, 0
+	b.usageInput, b.usageAt = 0, 0
+}
+
+// replace swaps the history for what build makes of it (build runs under
+// the lock and must not call out) and re-arms compaction after failures.
+func (b *contextBudget) replace(build func(history []protocol.Item) []protocol.Item) []protocol.Item {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	items := build(b.history)
+	b.setLocked(items)
+	b.compactFailures, b.compactSkip = 0, 0
+	return items
 }
 
 // estimateLocked brings the running estimate up to the whole history.
-func (t *Thread) estimateLocked() {
-	if t.estItems > len(t.history) {
-		t.estItems, t.estTokens = 0, 0
+func (b *contextBudget) estimateLocked() {
+	if b.estItems > len(b.history) {
+		b.estItems, b.estTokens = 0, 0
 	}
-	for _, it := range t.history[t.estItems:] {
-		t.estTokens += itemTokens(it)
+	for _, it := range b.history[b.estItems:] {
+		b.estTokens += itemTokens(it)
 	}
-	t.estItems = len(t.history)
+	b.estItems = len(b.history)
+}
+
+// tokens is the context size: the last request's usage plus the estimate
+// of what joined since, else the estimate of the history and of what
+// opens every request (fixed).
+func (b *contextBudget) tokens(fixed int64) int64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.estimateLocked()
+	if b.usageInput > 0 && b.usageAt <= len(b.history) {
+		var since int64
+		for _, it := range b.history[b.usageAt:] {
+			since += itemTokens(it)
+		}
+		return b.usageInput + since
+	}
+	return b.estTokens + fixed
+}
+
+// noteUsage records what the provider counted for a request that carried
+// the first sent items of the history. A reply also re-arms automatic
+// compaction.
+func (b *contextBudget) noteUsage(sent int, u protocol.TokenUsage) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.compactedSinceReply = false
+	if u.InputTokens > 0 && sent <= len(b.history) {
+		b.usageInput, b.usageAt = u.InputTokens, sent
+	}
+}
+
+// markCompacting notes a compaction attempt: failed or not, no automatic
+// one again before a reply.
+func (b *contextBudget) markCompacting() {
+	b.mu.Lock()
+	b.compactedSinceReply = true
+	b.mu.Unlock()
+}
+
+// mayAutoCompact reports whether this step may check the size: not again
+// before a reply counted a compacted history, and not while backing off
+// after failures (which spends one step of the back-off).
+func (b *contextBudget) mayAutoCompact() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.compactedSinceReply {
+		return false
+	}
+	if b.compactSkip > 0 {
+		b.compactSkip--
+		return false
+	}
+	return true
+}
+
+// compactFailed counts a failed automatic compaction: the next 1, 2, 4 …
+// 32 steps skip one. It reports whether this is the first failure in a row.
+func (b *contextBudget) compactFailed() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.compactFailures++
+	b.compactSkip = 1 << min(b.compactFailures-1, 5)
+	return b.compactFailures == 1
+}
+
+// fresh returns the history items not yet in the request view (lead, the
+// AGENTS.md block, opens an empty view) and the encoded-prefix cache.
+func (b *contextBudget) fresh(lead []protocol.Item) ([]protocol.Item, *model.PrefixCache) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if len(b.view) == 0 {
+		b.view = append(b.view, lead...)
+	}
+	if b.prefix == nil {
+		b.prefix = model.NewPrefixCache()
+	}
+	return b.history[len(b.view)-len(lead) : len(b.history) : len(b.history)], b.prefix
+}
+
+// extendView appends converted items to the request view and returns it
+// (capped: a caller's append never writes into it).
+func (b *contextBudget) extendView(converted []protocol.Item) []protocol.Item {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.view = append(b.view, converted...)
+	return b.view[:len(b.view):len(b.view)]
 }
 
 // historyTokens is the thread's current context size in tokens.
 func (t *Thread) historyTokens() int64 {
 	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.estimateLocked()
-	if t.usageInput > 0 && t.usageAt <= len(t.history) {
-		var since int64
-		for _, it := range t.history[t.usageAt:] {
-			since += itemTokens(it)
-		}
-		return t.usageInput + since
-	}
-	return t.estTokens + approxTokens(t.instructions) + agentsTokens(t.agentsCtx)
-}
-
-// noteRequestUsage records what the provider counted for a request that
-// carried the first sent items of the history.
-// A reply also re-arms automatic compaction.
-func (t *Thread) noteRequestUsage(sent int, u protocol.TokenUsage) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.compactedSinceReply = false
-	if u.InputTokens > 0 && sent <= len(t.history) {
-		t.usageInput, t.usageAt = u.InputTokens, sent
-	}
+	fixed := approxTokens(t.instructions) + agentsTokens(t.agentsCtx)
+	t.mu.Unlock()
+	return t.budget.tokens(fixed)
 }
 
 // autoCompactLimit is the token count at which a thread on modelName
@@ -144,17 +275,10 @@ func providerContextWindow(ctx context.Context, c model.Client, name string) int
 // Once compacted, it does not fire again before a model reply counted the
 // new history: a summary still over the limit must not loop.
 func (t *Thread) needsCompaction(ctx context.Context) bool {
-	t.mu.Lock()
-	name, again := t.modelName, t.compactedSinceReply
-	backingOff := t.compactSkip > 0
-	if backingOff && !again {
-		t.compactSkip-- // one step of the back-off spent
-	}
-	t.mu.Unlock()
-	if again || backingOff {
+	if !t.budget.mayAutoCompact() {
 		return false
 	}
-	limit := t.e.autoCompactLimit(ctx, name)
+	limit := t.e.autoCompactLimit(ctx, t.model())
 	return limit > 0 && t.historyTokens() >= limit
 }
 

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"context"
 	"fmt"
 	"time"
 
@@ -61,22 +60,24 @@ func (e *Engine) newThread(spec threadSpec) (*Thread, error) {
 	if spec.status.Kind == "" {
 		spec.status = protocol.PendingInit()
 	}
-	t := &Thread{
-		e: e, id: spec.id, source: spec.source,
+	id := threadIdentity{
+		id: spec.id, source: spec.source,
 		agentType: spec.agentType, agentName: spec.agentName, description: spec.description,
 		spawnCallID: spec.spawnCallID, createdAt: spec.createdAt,
-		allow: spec.allow, deny: spec.deny, surface: spec.surface, run: spec.run,
-		modelName: spec.model, effort: spec.effort, cwd: spec.cwd, sandbox: spec.sandbox,
-		note:    spec.note,
-		history: spec.history,
-		host:    spec.host,
-		usage:   spec.usage,
-		status:  spec.status, statusAt: e.now(), changed: make(chan struct{}),
-		wake: make(chan struct{}, 1), done: make(chan struct{}),
+		allow: spec.allow, deny: spec.deny, surface: spec.surface, host: spec.host,
 	}
 	if spec.parent != nil {
-		t.parentID = spec.parent.id
-		t.depth = spec.parent.depth + 1
+		id.parentID = spec.parent.id
+		id.depth = spec.parent.depth + 1
+	}
+	t := &Thread{
+		e: e, threadIdentity: id, run: spec.run,
+		modelName: spec.model, effort: spec.effort, cwd: spec.cwd, sandbox: spec.sandbox,
+		note:   spec.note,
+		budget: contextBudget{history: spec.history},
+		turn:   turnState{usage: spec.usage},
+		status: newThreadStatus(spec.status, e.now()),
+		life:   newThreadLife(),
 	}
 	t.firstPrompt = spec.firstPrompt
 	if t.firstPrompt == "" {
@@ -96,12 +97,12 @@ func (e *Engine) newThread(spec threadSpec) (*Thread, error) {
 	if err != nil {
 		return nil, fmt.Errorf("rollout for thread %s: %w", t.id, err)
 	}
-	t.rec = rec
-	t.rolloutPath = spec.rolloutPath
+	t.life.rec = rec
+	t.life.rolloutPath = spec.rolloutPath
 	if rec != nil {
-		t.rolloutPath = rec.Path()
+		t.life.rolloutPath = rec.Path()
 	}
-	t.closed = spec.closed
+	t.life.closed = spec.closed
 	if err := e.register(t, spec); err != nil {
 		return nil, err
 	}
@@ -112,7 +113,7 @@ func (e *Engine) newThread(spec threadSpec) (*Thread, error) {
 		return t, nil
 	}
 	t.record(ev)
-	st := t.status
+	st, _ := t.Status()
 	t.publish(protocol.NewEvent(t.id, "", protocol.StatusChangedMsg{Status: st}))
 	t.flush()
 	e.updateIndex(t)
@@ -163,8 +164,8 @@ func (e *Engine) register(t *Thread, spec threadSpec) error {
 	e.mu.Lock()
 	if _, dup := e.threads[t.id]; dup {
 		e.mu.Unlock()
-		if t.rec != nil {
-			_ = t.rec.Close()
+		if t.life.rec != nil {
+			_ = t.life.rec.Close()
 		}
 		return fmt.Errorf("thread %s already exists", t.id)
 	}
@@ -199,8 +200,7 @@ func (e *Engine) rootOf(t *Thread) *Thread {
 // startLoop runs the thread's turn loop until it is closed.
 func (e *Engine) startLoop(t *Thread) {
 	t.mu.Lock()
-	t.ctx, t.cancel = context.WithCancel(e.ctx)
-	t.done = make(chan struct{})
+	t.life.start(e.ctx)
 	t.mu.Unlock()
 	e.wg.Add(1)
 	go func() {

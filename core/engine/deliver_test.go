@@ -71,12 +71,12 @@ func waitIdle(t *testing.T, th *Thread) protocol.AgentStatus {
 	t.Helper()
 	deadline := time.After(30 * time.Second)
 	for {
-		th.statusMu.Lock()
+		th.status.mu.Lock()
 		th.mu.Lock()
-		idle := !th.running && len(th.pending) == 0 && th.status.Kind != protocol.StatusRunning
-		st, ch := th.status, th.changed
+		idle := !th.turn.running && len(th.turn.pending) == 0 && th.status.cur.Kind != protocol.StatusRunning
+		st, ch := th.status.cur, th.status.changed
 		th.mu.Unlock()
-		th.statusMu.Unlock()
+		th.status.mu.Unlock()
 		if idle {
 			return st
 		}
@@ -103,9 +103,7 @@ func TestInterruptJustBeforeInputIsTakenIsAnswered(t *testing.T) {
 	root := env.e.thread(env.root)
 	var once sync.Once
 	testHookBeforeTakeInput = func(th *Thread) {
-		th.mu.Lock()
-		second := len(th.history) > 0 // not the turn's first step
-		th.mu.Unlock()
+		second := th.budget.len() > 0 // not the turn's first step
 		if th == root && second {
 			once.Do(func() { th.deliver(true, protocol.UserMessage("interrupting")) })
 		}

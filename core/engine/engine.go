@@ -265,9 +265,7 @@ func (e *Engine) History(id protocol.ThreadID) []protocol.Item {
 	if t == nil {
 		return nil
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return append([]protocol.Item(nil), t.history...)
+	return t.budget.items()
 }
 
 // ThreadStats is what an overview shows about a thread beyond ThreadInfo.
@@ -284,7 +282,7 @@ func (e *Engine) Stats(id protocol.ThreadID) ThreadStats {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return ThreadStats{Usage: t.usage, LastTool: t.lastTool}
+	return ThreadStats{Usage: t.turn.usage, LastTool: t.turn.lastTool}
 }
 
 func (e *Engine) thread(id protocol.ThreadID) *Thread {
@@ -507,7 +505,7 @@ func (e *Engine) updateIndex(t *Thread) {
 		UpdatedAt: e.now(), FirstPrompt: t.firstPrompt, Model: t.modelName, Provider: e.opts.Provider,
 		AgentType: t.agentType, Status: string(st.Kind),
 	}
-	entry.RolloutPath = t.rolloutPath
+	entry.RolloutPath = t.life.rolloutPath
 	t.mu.Unlock()
 	if entry.RolloutPath == "" {
 		return

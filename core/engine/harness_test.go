@@ -22,7 +22,7 @@ import (
 )
 
 // collabSurface offers seed 000's tools, which most engine tests drive.
-func collabSurface(e *Engine) (Surface, error) { return collab.New(e), nil }
+func collabSurface(e Ops) (Surface, error) { return collab.New(e), nil }
 
 func TestMain(m *testing.M) {
 	sandbox.MaybeRunHelper()

@@ -2,11 +2,9 @@ package engine
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 
 	"github.com/grovecli/grove/core/hooks"
-	"github.com/grovecli/grove/core/model"
 	"github.com/grovecli/grove/core/tools"
 	"github.com/grovecli/grove/protocol"
 )
@@ -23,7 +21,7 @@ const maxStopContinuations = 8
 func (t *Thread) hookContext(turnID string) hooks.Context {
 	t.mu.Lock()
 	c := hooks.Context{
-		SessionID: string(t.id), TurnID: turnID, TranscriptPath: t.rolloutPath,
+		SessionID: string(t.id), TurnID: turnID, TranscriptPath: t.life.rolloutPath,
 		Cwd: t.cwd, Model: t.modelName,
 		PermissionMode: hooks.PermissionMode(string(t.e.ApprovalPolicy()), string(t.sandbox.Mode)),
 	}
@@ -49,41 +47,52 @@ func (t *Thread) hookNotes(turnID string, o hooks.Outcome) {
 	}
 }
 
-// preToolUse runs PreToolUse for c. blocked: the call must not run and
-// res is what the model reads; otherwise c's arguments may have been
-// rewritten by an allowing hook.
-func (t *Thread) preToolUse(ctx context.Context, turnID string, c *model.ToolCallRequest) (res tools.Result, blocked bool) {
-	r := t.e.opts.Hooks
-	if r == nil {
-		return res, false
+// toolHooks are the hooks the orchestrator runs around t's tool calls
+// (tools.Hooks); nil without hooks.
+func (t *Thread) toolHooks() *tools.Hooks {
+	if t.e.opts.Hooks == nil {
+		return nil
 	}
-	tool := hooks.ToolFor(c.Name, c.CallID, json.RawMessage(c.Arguments))
+	return &tools.Hooks{
+		Before: t.preToolUse,
+		After:  t.postToolUse,
+		Permission: func(ctx context.Context, _ *tools.Env, req protocol.ApprovalRequest) (protocol.ReviewDecision, bool) {
+			return t.permissionRequest(ctx, req)
+		},
+	}
+}
+
+// preToolUse runs PreToolUse for c. A non-nil result blocks the call (the
+// model reads why); otherwise c's arguments may have been rewritten by an
+// allowing hook.
+func (t *Thread) preToolUse(ctx context.Context, env *tools.Env, c *tools.Call) *tools.Result {
+	r := t.e.opts.Hooks
+	turnID := env.TurnID
+	tool := hooks.ToolFor(c.Name, c.ID, c.Args)
 	o := r.PreToolUse(ctx, t.hookContext(turnID), tool)
 	t.hookNotes(turnID, o)
 	if o.Block {
-		return tools.Result{Output: hooks.BlockedOutput(tool, o.Reason), IsError: true}, true
+		return &tools.Result{Output: hooks.BlockedOutput(tool, o.Reason), IsError: true}
 	}
 	if o.UpdatedInput != nil {
-		if args, ok := hooks.UpdatedArgs(c.Name, json.RawMessage(c.Arguments), o.UpdatedInput); ok {
-			c.Arguments = string(args)
+		if args, ok := hooks.UpdatedArgs(c.Name, c.Args, o.UpdatedInput); ok {
+			c.Args = args
 		} else {
 			t.hookNotes(turnID, hooks.Outcome{Notes: []string{"PreToolUse hook returned an updatedInput grove cannot apply to " + c.Name + "; the call runs as the model wrote it"}})
 		}
 	}
 	// Context for a call goes with its output (see postToolUse).
-	t.pendingToolContext(c.CallID, o.Contexts)
-	return res, false
+	t.pendingToolContext(c.ID, o.Contexts)
+	return nil
 }
 
 // postToolUse runs PostToolUse once for a call that ran. A blocking
 // hook's reason and any additionalContext reach the model with the output.
-func (t *Thread) postToolUse(ctx context.Context, turnID string, c model.ToolCallRequest, res *tools.Result) {
+func (t *Thread) postToolUse(ctx context.Context, env *tools.Env, c tools.Call, res *tools.Result) {
 	r := t.e.opts.Hooks
-	if r == nil {
-		return
-	}
-	extra := t.takeToolContext(c.CallID)
-	tool := hooks.ToolFor(c.Name, c.CallID, json.RawMessage(c.Arguments))
+	turnID := env.TurnID
+	extra := t.takeToolContext(c.ID)
+	tool := hooks.ToolFor(c.Name, c.ID, c.Args)
 	o := r.PostToolUse(ctx, t.hookContext(turnID), tool, res.Output)
 	t.hookNotes(turnID, o)
 	if o.Block {
@@ -171,7 +180,7 @@ func (t *Thread) parentHookContext(turnID string) hooks.Context {
 		return c
 	}
 	p.mu.Lock()
-	pturn := p.turnID
+	pturn := p.turn.id
 	p.mu.Unlock()
 	return p.hookContext(pturn)
 }
@@ -221,7 +230,7 @@ func (t *Thread) permissionRequest(ctx context.Context, req protocol.ApprovalReq
 		tool = hooks.Tool{Name: string(req.Kind), Input: map[string]any{"command": req.Command}}
 	}
 	t.mu.Lock()
-	turnID := t.turnID
+	turnID := t.turn.id
 	t.mu.Unlock()
 	o := r.PermissionRequest(ctx, t.hookContext(turnID), tool)
 	t.hookNotes(turnID, o)
@@ -262,7 +271,7 @@ func (c compactHooks) fire(ctx context.Context, ci CompactInfo, post bool) {
 		trigger = "manual"
 	}
 	t.mu.Lock()
-	turnID := t.turnID
+	turnID := t.turn.id
 	t.mu.Unlock()
 	hc := t.hookContext(turnID)
 	var o hooks.Outcome

@@ -95,17 +95,11 @@ func (t *Thread) restoreQueued(input []queuedInput) {
 	if len(input) == 0 {
 		return
 	}
-	t.statusMu.Lock()
-	t.mu.Lock()
-	t.pending = append(t.pending, input...)
-	t.halted = false
-	busy := t.running
-	t.mu.Unlock()
-	changed := !busy && t.setStatusLocked(protocol.Running())
-	t.statusMu.Unlock()
-	if changed {
-		t.e.updateIndex(t)
-	}
+	t.transition(func(protocol.AgentStatus) (protocol.AgentStatus, bool) {
+		t.turn.pending = append(t.turn.pending, input...)
+		t.turn.halted = false
+		return protocol.Running(), !t.turn.running
+	})
 	t.e.bus.Publish(protocol.NewEvent(t.id, "", protocol.WarningMsg{
 		Text: fmt.Sprintf("%d queued message(s) had not reached the agent when grove exited; delivering them now", len(input))}))
 	t.signal()

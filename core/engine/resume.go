@@ -15,7 +15,7 @@ func (e *Engine) resumeThread(id protocol.ThreadID) (protocol.AgentStatus, error
 		return protocol.AgentStatus{}, fmt.Errorf("no agent %s in this session", id)
 	}
 	t.mu.Lock()
-	closed, closing, path := t.closed, t.closing, t.rolloutPath
+	closed, closing, path := t.life.closed, t.life.closing, t.life.rolloutPath
 	t.mu.Unlock()
 	if closing {
 		return protocol.AgentStatus{}, &AgentClosingError{ID: id}
@@ -50,10 +50,9 @@ func (e *Engine) resumeThread(id protocol.ThreadID) (protocol.AgentStatus, error
 	}
 	last := lastAssistantMessage(sess.Items)
 	t.mu.Lock()
-	t.setHistoryLocked(sess.Items)
-	t.rec = rec
-	t.closed = false
-	t.lastMessage = last
+	t.budget.set(sess.Items)
+	t.life.reopen(rec)
+	t.turn.lastMessage = last
 	t.mu.Unlock()
 	// A reopened agent is idle, waiting for input.
 	st := protocol.Completed(last, last != "")

@@ -114,7 +114,7 @@ func (t *Thread) recordEvenClosed(write func(*rollout.Recorder) error) error {
 		return rec.Flush()
 	}
 	t.mu.Lock()
-	path := t.rolloutPath
+	path := t.life.rolloutPath
 	t.mu.Unlock()
 	if path == "" {
 		return nil // an ephemeral session records nothing
@@ -186,12 +186,12 @@ func (e *Engine) tellReverted(owner *Thread, rev protocol.PatchRevert) {
 // tool call and its output).
 func (t *Thread) notify(it protocol.Item) {
 	t.mu.Lock()
-	if t.running {
-		t.notices = append(t.notices, it)
+	if t.turn.running {
+		t.turn.notices = append(t.turn.notices, it)
 		t.mu.Unlock()
 		return
 	}
-	t.history = append(t.history, it)
+	t.budget.append(it)
 	t.mu.Unlock()
 	if err := t.recordEvenClosed(func(r *rollout.Recorder) error { return r.AppendItem(it) }); err != nil {
 		t.e.warnOnce(t.id, "rollout", err)
@@ -202,7 +202,7 @@ func (t *Thread) notify(it protocol.Item) {
 func (t *Thread) takeNotices() []protocol.Item {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	n := t.notices
-	t.notices = nil
+	n := t.turn.notices
+	t.turn.notices = nil
 	return n
 }

@@ -11,14 +11,14 @@ import (
 func (e *Engine) setNote(t *Thread, note string) (string, error) {
 	n := NormalizeNote(note)
 	t.mu.Lock()
-	if t.closed {
+	if t.life.closed {
 		t.mu.Unlock()
 		// ClosedError names no tool: collab says resume_agent, a client
 		// (thread/note/set) resumes its own way.
 		return "", ClosedError{ID: t.id}
 	}
 	t.note = n
-	rec := t.rec
+	rec := t.life.rec
 	t.mu.Unlock()
 	nn := n
 	ev := e.bus.Publish(protocol.NewEvent(t.id, "", protocol.NoteUpdatedMsg{Note: nn}))

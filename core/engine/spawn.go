@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -39,136 +40,25 @@ func (e *Engine) spawn(ctx context.Context, r spawnRequest) (*Thread, error) {
 	if caller.depth+1 > e.opts.MaxDepth {
 		return nil, fmt.Errorf("max_depth reached: an agent at depth %d cannot spawn children (agents.max_depth = %d); do this part yourself or return it to your parent", caller.depth, e.opts.MaxDepth)
 	}
-	// Role template.
-	var tpl *templates.Template
-	agentType := r.agentType
-	if agentType == "default" {
-		agentType = ""
+	role, err := e.spawnRole(caller, r)
+	if err != nil {
+		return nil, err
 	}
-	if agentType == "" && r.agentName != "" {
-		return nil, errors.New(templates.ErrNameRequiresType)
+	set, err := e.spawnSettings(ctx, &r, role)
+	if err != nil {
+		return nil, err
 	}
-	rolePrompt, description := "", ""
-	var persona *templates.Persona
-	var err error
-	if agentType != "" && r.child == nil {
-		var norm string
-		if norm, err = templates.ValidateAgentType(agentType); err != nil {
-			return nil, err
-		}
-		agentType = norm
-		if tpl, err = e.opts.Templates.Lookup(agentType); err != nil {
-			return nil, err
-		}
-		e.warnTemplate(caller, tpl)
-		if rolePrompt, persona, err = tpl.Select(r.agentName); err != nil {
-			return nil, err
-		}
-		description = tpl.Description
-	}
-	// Model and effort: spawn override > persona > template > inherited.
-	caller.mu.Lock()
-	model, effort, sandbox, callerCwd := caller.modelName, caller.effort, caller.sandbox, caller.cwd
-	caller.mu.Unlock()
-	if tpl != nil {
-		if tpl.Model != "" {
-			model = tpl.Model
-		}
-		if tpl.ReasoningEffort != "" {
-			effort = tpl.ReasoningEffort
-		}
-		if persona != nil && persona.Model != "" {
-			model = persona.Model
-		}
-		if persona != nil && persona.ReasoningEffort != "" {
-			effort = persona.ReasoningEffort
-		}
-		if tpl.ReadOnly {
-			sandbox = protocol.SandboxPolicy{Mode: protocol.SandboxReadOnly}
-		}
-	}
-	if r.model != "" {
-		m, err := e.modelAlias(r.model)
-		if err != nil {
-			return nil, err
-		}
-		if m != "" {
-			model = m
-		}
-		r.model = m
-	}
-	if r.effort != "" {
-		effort = r.effort
-	}
-	// A surface's own spawn (SpawnChild) resolved the model by its seed's
-	// rules (Task: §3.10, which takes any name and maps the aliases without
-	// consulting a model list); only spawn_agent's are checked.
-	if (r.model != "" || r.effort != "") && r.child == nil {
-		if err := e.models.validate(ctx, model, r.effort, r.model != ""); err != nil {
-			return nil, err
-		}
-	}
-	// Working directory: resolved once; the child gets the caller's own
-	// directory when it is the same one, else the resolved path, approved
-	// and re-checked, never a name through a symlink that could be
-	// repointed later.
-	cwd := callerCwd
-	if r.workdir != "" {
-		wd, err := pinDir(callerCwd, r.workdir)
-		if err != nil {
-			return nil, err
-		}
-		if !sameDir(wd.path, callerCwd) {
-			if err := e.approveWorkdir(ctx, caller, wd.path, agentType, r.agentName); err != nil {
-				return nil, err
-			}
-			if err := wd.recheck(); err != nil {
-				return nil, err
-			}
-			cwd = wd.path
-		}
+	if set.cwd, err = e.spawnCwd(ctx, caller, r.workdir, set.cwd, role.agentType, r.agentName); err != nil {
+		return nil, err
 	}
 	// Slot reservation, atomic with respect to other spawns.
 	if err := e.reserveSlot(); err != nil {
 		return nil, err
 	}
-
-	var allow, deny []string
-	if tpl != nil {
-		allow, deny = tpl.Policy()
-	}
-	spec := threadSpec{
-		parent: caller, source: protocol.SourceSpawned,
-		agentType: agentType, agentName: r.agentName, description: description,
-		spawnCallID: r.callID, model: model, effort: effort, cwd: cwd, sandbox: sandbox,
-		allow: allow, deny: deny, rolePrompt: rolePrompt, reserved: true,
-		host: caller.host,
-	}
-	if tpl != nil && tpl.Host != "" {
-		// A host that is not configured is refused, never run locally.
-		if _, _, err := e.hostBackend(tpl.Host); err != nil {
-			e.releaseSlot()
-			return nil, fmt.Errorf("agent_type %s runs on host %q (its template says host: %s): %w", agentType, tpl.Host, tpl.Host, err)
-		}
-		if err := e.approveTemplateHost(ctx, caller, tpl); err != nil {
-			e.releaseSlot()
-			return nil, err
-		}
-		spec.host = tpl.Host
-	}
-	if r.child != nil {
-		applyChildSpec(&spec, r.child)
-		spec.run.own = r.ownTools
-	} else {
-		spec.history = r.history
-		q := SurfaceQuery{Model: model, Parent: caller.surface}
-		if tpl != nil {
-			q.Template = tpl.Surface
-		}
-		if spec.surface, err = e.selectSurface(q); err != nil {
-			e.releaseSlot()
-			return nil, err
-		}
+	spec, err := e.spawnSpec(ctx, r, role, set)
+	if err != nil {
+		e.releaseSlot()
+		return nil, err
 	}
 	child, err := e.newThread(spec)
 	if err != nil {
@@ -176,7 +66,163 @@ func (e *Engine) spawn(ctx context.Context, r spawnRequest) (*Thread, error) {
 		e.releaseSlot()
 		return nil, err
 	}
-	note := defaultNote(agentType, r.agentName, description)
+	e.startSpawned(caller, child, r, role)
+	return child, nil
+}
+
+// spawnedRole is the role template a spawn asked for, resolved.
+type spawnedRole struct {
+	tpl         *templates.Template // nil: no template (or a surface's own spawn)
+	persona     *templates.Persona
+	agentType   string // "" for the default agent
+	rolePrompt  string
+	description string
+}
+
+// spawnRole looks up and validates the role template of a spawn_agent
+// call (a surface's own spawn brings its instructions itself).
+func (e *Engine) spawnRole(caller *Thread, r spawnRequest) (spawnedRole, error) {
+	role := spawnedRole{agentType: r.agentType}
+	if role.agentType == "default" {
+		role.agentType = ""
+	}
+	if role.agentType == "" && r.agentName != "" {
+		return role, errors.New(templates.ErrNameRequiresType)
+	}
+	if role.agentType == "" || r.child != nil {
+		return role, nil
+	}
+	norm, err := templates.ValidateAgentType(role.agentType)
+	if err != nil {
+		return role, err
+	}
+	role.agentType = norm
+	if role.tpl, err = e.opts.Templates.Lookup(norm); err != nil {
+		return role, err
+	}
+	e.warnTemplate(caller, role.tpl)
+	if role.rolePrompt, role.persona, err = role.tpl.Select(r.agentName); err != nil {
+		return role, err
+	}
+	role.description = role.tpl.Description
+	return role, nil
+}
+
+// spawnedSettings is the child's model, effort, sandbox and directory.
+type spawnedSettings struct {
+	model, effort string
+	sandbox       protocol.SandboxPolicy
+	cwd           string
+}
+
+// spawnSettings resolves the child's model and effort (spawn override >
+// persona > template > inherited) and its sandbox (a read-only template
+// narrows the caller's); r.model becomes the alias's target.
+func (e *Engine) spawnSettings(ctx context.Context, r *spawnRequest, role spawnedRole) (spawnedSettings, error) {
+	caller := r.caller
+	caller.mu.Lock()
+	set := spawnedSettings{model: caller.modelName, effort: caller.effort, sandbox: caller.sandbox, cwd: caller.cwd}
+	caller.mu.Unlock()
+	if tpl := role.tpl; tpl != nil {
+		set.model, set.effort = cmp.Or(tpl.Model, set.model), cmp.Or(tpl.ReasoningEffort, set.effort)
+		if p := role.persona; p != nil {
+			set.model, set.effort = cmp.Or(p.Model, set.model), cmp.Or(p.ReasoningEffort, set.effort)
+		}
+		if tpl.ReadOnly {
+			set.sandbox = protocol.SandboxPolicy{Mode: protocol.SandboxReadOnly}
+		}
+	}
+	if r.model != "" {
+		m, err := e.modelAlias(r.model)
+		if err != nil {
+			return set, err
+		}
+		if m != "" {
+			set.model = m
+		}
+		r.model = m
+	}
+	if r.effort != "" {
+		set.effort = r.effort
+	}
+	// A surface's own spawn (SpawnChild) resolved the model by its seed's
+	// rules (Task: §3.10, which takes any name and maps the aliases without
+	// consulting a model list); only spawn_agent's are checked.
+	if (r.model != "" || r.effort != "") && r.child == nil {
+		if err := e.models.validate(ctx, set.model, r.effort, r.model != ""); err != nil {
+			return set, err
+		}
+	}
+	return set, nil
+}
+
+// spawnCwd resolves the child's working directory once: the caller's own
+// directory when it is the same one, else the resolved path, approved and
+// re-checked, never a name through a symlink that could be repointed later.
+func (e *Engine) spawnCwd(ctx context.Context, caller *Thread, workdir, callerCwd, agentType, agentName string) (string, error) {
+	if workdir == "" {
+		return callerCwd, nil
+	}
+	wd, err := pinDir(callerCwd, workdir)
+	if err != nil {
+		return "", err
+	}
+	if sameDir(wd.path, callerCwd) {
+		return callerCwd, nil
+	}
+	if err := e.approveWorkdir(ctx, caller, wd.path, agentType, agentName); err != nil {
+		return "", err
+	}
+	if err := wd.recheck(); err != nil {
+		return "", err
+	}
+	return wd.path, nil
+}
+
+// spawnSpec is the child's thread spec: its template's policy and host
+// (approved), and its surface, or what a surface's own spawn fixed.
+func (e *Engine) spawnSpec(ctx context.Context, r spawnRequest, role spawnedRole, set spawnedSettings) (threadSpec, error) {
+	caller, tpl := r.caller, role.tpl
+	var allow, deny []string
+	if tpl != nil {
+		allow, deny = tpl.Policy()
+	}
+	spec := threadSpec{
+		parent: caller, source: protocol.SourceSpawned,
+		agentType: role.agentType, agentName: r.agentName, description: role.description,
+		spawnCallID: r.callID, model: set.model, effort: set.effort, cwd: set.cwd, sandbox: set.sandbox,
+		allow: allow, deny: deny, rolePrompt: role.rolePrompt, reserved: true,
+		host: caller.host,
+	}
+	if tpl != nil && tpl.Host != "" {
+		// A host that is not configured is refused, never run locally.
+		if _, _, err := e.hostBackend(tpl.Host); err != nil {
+			return spec, fmt.Errorf("agent_type %s runs on host %q (its template says host: %s): %w", role.agentType, tpl.Host, tpl.Host, err)
+		}
+		if err := e.approveTemplateHost(ctx, caller, tpl); err != nil {
+			return spec, err
+		}
+		spec.host = tpl.Host
+	}
+	if r.child != nil {
+		applyChildSpec(&spec, r.child)
+		spec.run.own = r.ownTools
+		return spec, nil
+	}
+	spec.history = r.history
+	q := SurfaceQuery{Model: set.model, Parent: caller.surface}
+	if tpl != nil {
+		q.Template = tpl.Surface
+	}
+	var err error
+	spec.surface, err = e.selectSurface(q)
+	return spec, err
+}
+
+// startSpawned names the registered child, lets its parent observe it and
+// starts its loop on the spawn's input.
+func (e *Engine) startSpawned(caller, child *Thread, r spawnRequest, role spawnedRole) {
+	note := defaultNote(role.agentType, r.agentName, role.description)
 	if r.note != nil {
 		note = *r.note
 	}
@@ -194,7 +240,6 @@ func (e *Engine) spawn(ctx context.Context, r spawnRequest) (*Thread, error) {
 	}
 	child.enqueue(r.items...)
 	e.startLoop(child)
-	return child, nil
 }
 
 // reserveSlot enforces agents.max_threads over running or pending

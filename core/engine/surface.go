@@ -29,8 +29,8 @@ type SurfaceQuery struct {
 }
 
 // SurfaceFactory builds a surface once the engine exists (its tools call
-// back into the engine).
-type SurfaceFactory func(*Engine) (Surface, error)
+// back into the engine through Ops, never the front ends' API).
+type SurfaceFactory func(Ops) (Surface, error)
 
 // surfaceSet is the engine's registered surfaces.
 type surfaceSet struct {

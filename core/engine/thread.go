@@ -1,10 +1,7 @@
 package engine
 
 import (
-	"context"
-	"encoding/json"
 	"sync"
-	"time"
 
 	"github.com/google/uuid"
 
@@ -13,28 +10,21 @@ import (
 	"github.com/grovecli/grove/rollout"
 )
 
-// Thread is one agent conversation with its own turn loop.
+// Thread is one agent conversation with its own turn loop. Its state has
+// four owners besides the settings kept here: threadIdentity (fixed at
+// creation, read without a lock), contextBudget (the conversation and its
+// size, a leaf lock of its own), turnState and threadLife (the running turn,
+// the loop and the rollout, under mu) and threadStatus (its own lock, taken
+// before mu). docs/architecture.md's "engine" section has the lock order.
 type Thread struct {
 	e *Engine
+	threadIdentity
 
-	// Fixed at creation.
-	id          protocol.ThreadID
-	parentID    protocol.ThreadID
-	depth       int
-	source      protocol.ThreadSource
-	agentType   string
-	agentName   string
-	description string
-	spawnCallID string
-	createdAt   time.Time
-	host        string // [hosts.<name>] of its tools ("" = this machine)
-	allow, deny []string
-	// surface names the delegation tools this thread sees (see Surface).
-	surface string
-	// run holds what a surface added at spawn (SpawnChild): a tool filter,
-	// thread-own tools, limits; zero for an ordinary thread.
+	// run holds what a surface added at spawn (SpawnChild, Rebind): a tool
+	// filter, thread-own tools, limits; zero for an ordinary thread.
 	run childRun
 
+	// mu guards the settings below, turn and life.
 	mu           sync.Mutex
 	emitMu       sync.Mutex // publish + record of one event (publish)
 	instructions string
@@ -49,154 +39,32 @@ type Thread struct {
 	// nextSchema constrains the next turn's reply and turnSchema the
 	// running turn's (turn/start's outputSchema).
 	summary     string
-	nextSchema  json.RawMessage
-	turnSchema  json.RawMessage
 	note        string
 	name        string
 	firstPrompt string
-	history     []protocol.Item
-	// Context size bookkeeping (context_budget.go): estTokens estimates
-	// history[:estItems]; usageInput is the provider's input_tokens for
-	// the last request, which carried history[:usageAt].
-	estItems   int
-	estTokens  int64
-	usageInput int64
-	usageAt    int
-	// view is the history as the model sees it (modelItems), converted
-	// once per item; prefix keeps its encoded form between requests.
-	// Both start over when the history is replaced.
-	view   []protocol.Item
-	prefix *model.PrefixCache
-	// compactedSinceReply: compacted, and no model reply since.
-	compactedSinceReply bool
-	// compactFailures counts automatic compactions failed in a row;
-	// compactSkip is how many more steps skip one (back off across steps).
-	compactFailures, compactSkip int
-	// compactPending asks the loop for a manual compaction (OpCompact),
-	// with compactNote's extra instructions.
-	compactPending bool
-	compactNote    string
+	// budget is the conversation and its size (context_budget.go).
+	budget contextBudget
+	// turn is the queued input and the running turn (turn_state.go).
+	turn turnState
 	// prewarmed: the thread's tools were prepared (prewarmTools).
 	prewarmed bool
-	pending   []queuedInput
-	// notices wait for the running turn's next request (notify).
-	notices     []protocol.Item
-	usage       protocol.TokenUsage
-	lastTool    string
-	steps       int    // model calls in the current/last turn
-	toolCalls   int    // tool calls in every turn
-	limitHit    string // LimitMaxSteps/LimitTimeout reached in the last turn
-	lastMessage string
-	children    []protocol.ThreadID
-	turnCancel  context.CancelFunc
-	turnID      string
-	running     bool // a turn is in progress
-	// halted: interrupted (user, abort, an ancestor's interrupt); queued
-	// input waits for the next delivery instead of starting a turn.
-	halted  bool
-	closing bool
-	closed  bool
+	children  []protocol.ThreadID
 	// hooksStarted: SessionStart/SubagentStart ran; hookToolCtx holds
 	// PreToolUse context until its call's output (hooks.go).
 	hooksStarted bool
 	hookToolCtx  map[string][]string
-	rec          *rollout.Recorder
-	rolloutPath  string
 	specs        []model.ToolSpec
-	ctx          context.Context
-	cancel       context.CancelFunc
-	wake         chan struct{}
-	done         chan struct{}
+	// life is the loop, the rollout and closing (thread_life.go).
+	life threadLife
 
-	// statusMu serialises status transitions so their events and rollout
-	// lines appear in the order they happened.
-	statusMu sync.Mutex
-	status   protocol.AgentStatus
-	statusAt time.Time
-	changed  chan struct{} // closed and replaced on every status change
-	feeds    []*statusFeed
-}
-
-// Status returns the current status and when it began.
-func (t *Thread) Status() (protocol.AgentStatus, time.Time) {
-	t.statusMu.Lock()
-	defer t.statusMu.Unlock()
-	return t.status, t.statusAt
-}
-
-// statusAndWatch returns the status and a channel closed on the next change.
-func (t *Thread) statusAndWatch() (protocol.AgentStatus, <-chan struct{}) {
-	t.statusMu.Lock()
-	defer t.statusMu.Unlock()
-	return t.status, t.changed
-}
-
-// setStatus records a transition: event, rollout line (flushed), waiters
-// and observers, and the session index.
-func (t *Thread) setStatus(s protocol.AgentStatus) {
-	t.statusMu.Lock()
-	changed := t.setStatusLocked(s)
-	t.statusMu.Unlock()
-	// Outside statusMu: the index walks the tree under e.mu.
-	if changed {
-		t.e.updateIndex(t)
-	}
-}
-
-// setStatusLocked is setStatus for a caller holding statusMu, minus the
-// session index (the caller updates it after unlocking when this reports a
-// change).
-func (t *Thread) setStatusLocked(s protocol.AgentStatus) bool {
-	if t.status.Kind == s.Kind && t.status.Message == s.Message && t.status.HasMessage == s.HasMessage {
-		return false
-	}
-	t.status = s
-	t.statusAt = t.e.now()
-	st := s
-	ev := protocol.NewEvent(t.id, "", protocol.StatusChangedMsg{Status: st})
-	ev.Timestamp = t.statusAt
-	// The rollout is durable before anyone hears of the change: whoever
-	// sees a status (a waiter, the UI, a resume) can rely on the file.
-	t.emitMu.Lock() // recorded and published as one step (see publish)
-	defer t.emitMu.Unlock()
-	t.record(ev)
-	t.flush()
-	close(t.changed)
-	t.changed = make(chan struct{})
-	for _, f := range t.feeds {
-		f.push(s)
-	}
-	t.e.bus.Publish(ev)
-	return true
-}
-
-// subscribeStatus returns a feed of every future status change.
-func (t *Thread) subscribeStatus() *statusFeed {
-	f := newStatusFeed()
-	t.statusMu.Lock()
-	if t.closedLocked() {
-		f.close()
-	} else {
-		t.feeds = append(t.feeds, f)
-	}
-	t.statusMu.Unlock()
-	return f
+	// status is the agent's status and who watches it (thread_status.go).
+	status threadStatus
 }
 
 func (t *Thread) closedLocked() bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.closed
-}
-
-// closeFeeds ends every observer's stream (the thread was closed).
-func (t *Thread) closeFeeds() {
-	t.statusMu.Lock()
-	for _, f := range t.feeds {
-		f.close()
-	}
-	t.feeds = nil
-	t.statusMu.Unlock()
+	return t.life.closed
 }
 
 // info snapshots the thread for display.
@@ -212,27 +80,15 @@ func (t *Thread) info() protocol.ThreadInfo {
 		Note: t.note, Name: t.name, SpawnCallID: t.spawnCallID,
 		StartedAt: t.createdAt, Status: st, Surface: t.surface, Host: t.host,
 	}
-	ti.RolloutPath = t.rolloutPath
+	ti.RolloutPath = t.life.rolloutPath
 	return ti
-}
-
-func (t *Thread) label() string {
-	return protocol.ThreadInfo{ID: t.id, ParentID: t.parentID, AgentType: t.agentType, AgentName: t.agentName}.Label()
-}
-
-// role is the agent_type for messages ("default" when none).
-func (t *Thread) role() string {
-	if t.agentType == "" {
-		return "default"
-	}
-	return t.agentType
 }
 
 // recorder is the thread's rollout writer, nil while it has none (closed).
 func (t *Thread) recorder() *rollout.Recorder {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.rec
+	return t.life.rec
 }
 
 // publish hands ev to the bus and appends it to t's rollout as one step
@@ -284,9 +140,7 @@ func (t *Thread) sync() {
 
 // appendHistory adds items to the history and the rollout.
 func (t *Thread) appendHistory(items ...protocol.Item) {
-	t.mu.Lock()
-	t.history = append(t.history, items...)
-	t.mu.Unlock()
+	t.budget.append(items...)
 	for _, it := range items {
 		t.recordItem(it)
 	}
@@ -308,7 +162,7 @@ func (t *Thread) queueLocked(clientID string, items []protocol.Item) []queuedInp
 	for i, it := range items {
 		queued[i] = queuedInput{id: uuid.NewString(), clientID: clientID, item: it}
 	}
-	t.pending = append(t.pending, queued...)
+	t.turn.pending = append(t.turn.pending, queued...)
 	if t.firstPrompt == "" {
 		// A notice queued before the first message (hook context) is no title.
 		t.firstPrompt = rollout.FirstPrompt(items)
@@ -319,7 +173,7 @@ func (t *Thread) queueLocked(clientID string, items []protocol.Item) []queuedInp
 // signal wakes the loop.
 func (t *Thread) signal() {
 	select {
-	case t.wake <- struct{}{}:
+	case t.life.wake <- struct{}{}:
 	default:
 	}
 }
@@ -340,18 +194,18 @@ func (t *Thread) deliver(interrupt bool, items ...protocol.Item) bool {
 // deliverAs is deliver for input a front end named (Op.ClientID): the turn
 // that takes it echoes clientID in turn_started.
 func (t *Thread) deliverAs(clientID string, interrupt bool, items ...protocol.Item) bool {
-	t.statusMu.Lock()
+	t.status.mu.Lock()
 	t.mu.Lock()
-	if t.closed || t.closing {
+	if t.life.gone() {
 		t.mu.Unlock()
-		t.statusMu.Unlock()
+		t.status.mu.Unlock()
 		return false
 	}
 	queued := t.queueLocked(clientID, items)
-	t.halted = false // new input resumes work, with everything queued
-	busy := t.running
-	if interrupt && busy && t.turnCancel != nil {
-		t.turnCancel()
+	t.turn.halted = false // new input resumes work, with everything queued
+	busy := t.turn.running
+	if interrupt {
+		t.turn.stop()
 	}
 	t.mu.Unlock()
 	t.recordQueued(queued)
@@ -359,7 +213,7 @@ func (t *Thread) deliverAs(clientID string, interrupt bool, items ...protocol.It
 	if !busy {
 		changed = t.setStatusLocked(protocol.Running())
 	}
-	t.statusMu.Unlock()
+	t.status.mu.Unlock()
 	if changed {
 		t.e.updateIndex(t)
 	}
@@ -373,23 +227,16 @@ func (t *Thread) deliverAs(clientID string, interrupt bool, items ...protocol.It
 // an interrupted agent really stops. A thread that was only about to work
 // becomes interrupted at once.
 func (t *Thread) interrupt() {
-	t.statusMu.Lock()
-	t.mu.Lock()
-	t.halted = true
-	if t.running && t.turnCancel != nil {
-		t.turnCancel()
-	}
-	queuedOnly := !t.running && len(t.pending) > 0
-	t.mu.Unlock()
-	changed := queuedOnly && t.status.IsActive() && t.setStatusLocked(protocol.Interrupted())
-	t.statusMu.Unlock()
-	if changed {
-		t.e.updateIndex(t)
-	}
+	t.transition(func(cur protocol.AgentStatus) (protocol.AgentStatus, bool) {
+		t.turn.halted = true
+		t.turn.stop()
+		queuedOnly := !t.turn.running && len(t.turn.pending) > 0
+		return protocol.Interrupted(), queuedOnly && cur.IsActive()
+	})
 }
 
 func (t *Thread) isClosed() bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.closed || t.closing
+	return t.life.gone()
 }

@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"path"
 	"path/filepath"
@@ -22,18 +21,18 @@ import (
 
 // loop waits for input and runs turns until the thread is closed.
 func (t *Thread) loop() {
-	defer close(t.done)
+	defer close(t.life.done)
 	for {
 		t.mu.Lock()
-		compactNow := t.compactPending
-		has := len(t.pending) > 0 && !t.halted || compactNow
-		ctx := t.ctx
+		compactNow := t.turn.compactPending
+		has := t.turn.hasInput() || compactNow
+		ctx := t.life.ctx
 		t.mu.Unlock()
 		if !has {
 			select {
 			case <-ctx.Done():
 				return
-			case <-t.wake:
+			case <-t.life.wake:
 				continue
 			}
 		}
@@ -69,24 +68,18 @@ func (t *Thread) runTurn(parent context.Context) {
 	defer cancel()
 	turnID := uuid.NewString()
 	t.mu.Lock()
-	if t.halted {
+	if t.turn.halted {
 		// Interrupted between the loop's check and here: no turn.
 		t.mu.Unlock()
 		return
 	}
-	t.turnCancel = cancel
-	t.turnID = turnID
-	t.running = true
-	t.steps, t.limitHit = 0, ""
 	// The turn owns the input that starts it from the moment it can be
-	// interrupted (same critical section as turnCancel): an interrupt right
+	// interrupted (same critical section as its cancel): an interrupt right
 	// after turn_started ends this turn with its input, instead of an empty
 	// turn whose input then runs in another one.
-	input := t.pending
-	t.pending = nil
-	t.turnSchema, t.nextSchema = t.nextSchema, nil
+	input := t.turn.begin(turnID, cancel)
 	tc := rollout.TurnContext{TurnID: turnID, Model: t.modelName, ReasoningEffort: t.effort, Cwd: t.cwd, Sandbox: t.sandbox, ApprovalPolicy: e.ApprovalPolicy()}
-	rec := t.rec
+	rec := t.life.rec
 	t.mu.Unlock()
 	if rec != nil {
 		_ = rec.AppendTurnContext(tc)
@@ -125,167 +118,18 @@ func (t *Thread) runTurn(parent context.Context) {
 	// One critical section with deliver: input that arrived during the turn
 	// (an interrupting send_input) starts the next turn at once, so this
 	// turn's end is no final status for a waiter to stop on.
-	t.statusMu.Lock()
-	t.mu.Lock()
-	t.running = false
-	t.turnCancel = nil
-	// closeThreads sets shutdown; a turn that outlived the close deadline
-	// must not overwrite it when it finally ends.
-	closing := t.closing || t.closed
-	more := len(t.pending) > 0 && !t.halted
-	if outcome == outcomeCompleted {
-		t.lastMessage = lastText
-	}
-	t.mu.Unlock()
-	changed := !closing && !more && t.setStatusLocked(final)
-	t.statusMu.Unlock()
-	if changed {
-		e.updateIndex(t)
-	}
+	t.transition(func(protocol.AgentStatus) (protocol.AgentStatus, bool) {
+		more := t.turn.end()
+		if outcome == outcomeCompleted {
+			t.turn.lastMessage = lastText
+		}
+		// closeThreads sets shutdown; a turn that outlived the close
+		// deadline must not overwrite it when it finally ends.
+		closing := t.life.gone()
+		return final, !closing && !more
+	})
 	// Lines were written as they happened; the turn's end makes them durable.
 	t.sync()
-}
-
-func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, string, string) {
-	e := t.e
-	// said is what the agent has told so far this turn, for a waiter that
-	// stops on its interruption.
-	var said []string
-	var partial strings.Builder // the reply being streamed
-	soFar := func() string {
-		if partial.Len() > 0 {
-			return strings.Join(append(said, partial.String()), "\n\n")
-		}
-		return strings.Join(said, "\n\n")
-	}
-	// A surface's limits (SpawnChild): limitCtx ends at MaxTime, and after
-	// it the grace step's own deadline; ctx alone is the interrupt path.
-	t.mu.Lock()
-	lim, endTurn := t.run.limits, t.run.endTurn
-	t.mu.Unlock()
-	limitCtx := ctx
-	if lim.MaxTime > 0 {
-		var cancelLimit context.CancelFunc
-		limitCtx, cancelLimit = context.WithTimeout(ctx, lim.MaxTime)
-		defer cancelLimit()
-	}
-	var graceOnly map[string]bool // set during the grace step
-	steps, stopContinued := 0, 0
-	compactedForRetry := false
-	started := time.Now()
-	defer func() {
-		if graceOnly != nil {
-			t.mu.Lock()
-			reason := t.limitHit
-			t.mu.Unlock()
-			e.activity(t, protocol.ActivityGracePeriodEnd, map[string]any{"reason": reason})
-		}
-	}()
-	for {
-		if !t.takePending(ctx, turnID) {
-			return outcomeInterrupted, soFar(), ""
-		}
-		if graceOnly == nil {
-			if reason := limitReached(lim, steps, limitCtx); reason != "" {
-				var cancelGrace context.CancelFunc
-				limitCtx, cancelGrace = t.enterGrace(ctx, turnID, lim, reason)
-				defer cancelGrace()
-				graceOnly = graceSet(lim)
-			}
-		}
-		// A record that cannot be kept stops the turn before the model is
-		// asked again: work the rollout lost would be forgotten on resume.
-		if err := t.recordFailed(); err != nil {
-			return outcomeErrored, "", unrecordedMessage(err)
-		}
-		if t.needsCompaction(ctx) {
-			// A failed compaction was announced; the request may still fit.
-			_ = t.compact(ctx, turnID, protocol.CompactAuto, "")
-			if ctx.Err() != nil {
-				return outcomeInterrupted, soFar(), ""
-			}
-			// A `compacted` line the disk refused: the history the model
-			// would see next is one a resume could not rebuild.
-			if err := t.recordFailed(); err != nil {
-				return outcomeErrored, "", unrecordedMessage(err)
-			}
-		}
-		req := t.stepRequest(ctx, turnID, graceOnly)
-		sent := len(req.Items) - len(t.agentsCtx)
-		steps++
-		t.mu.Lock()
-		t.steps = steps
-		t.mu.Unlock()
-		partial.Reset()
-		e.activity(t, protocol.ActivityTurnStart, progress(steps-1, lim, started))
-		resp, err := t.streamReply(limitCtx, turnID, req, &partial)
-		if err != nil {
-			if ctx.Err() != nil {
-				t.keepInterruptedReply(turnID, partial.String())
-				return outcomeInterrupted, soFar(), ""
-			}
-			if limitCtx.Err() != nil {
-				if graceOnly != nil {
-					return outcomeCompleted, soFar(), "" // the grace step ran out too
-				}
-				continue // time is up: the grace step comes next
-			}
-			// Too long for the model: compact once and retry, rather than
-			// leave a session that can never answer again.
-			if errors.Is(err, model.ErrContextWindowExceeded) && !compactedForRetry {
-				compactedForRetry = true
-				t.publish(protocol.NewEvent(t.id, turnID, protocol.WarningMsg{Text: "the model refused the conversation as too long for its context window; compacting and retrying"}))
-				cerr := t.compact(ctx, turnID, protocol.CompactContextExceeded, "")
-				if ctx.Err() != nil {
-					return outcomeInterrupted, soFar(), ""
-				}
-				if cerr == nil {
-					continue
-				}
-			}
-			msg := err.Error()
-			t.publish(protocol.NewEvent(t.id, turnID, protocol.ErrorMsg{Text: msg}))
-			return outcomeErrored, "", msg
-		}
-		t.noteRequestUsage(sent, resp.Usage)
-		e.activity(t, protocol.ActivityTurnComplete, progress(steps, lim, started))
-		partial.Reset()
-		if t.recordReply(turnID, resp) {
-			said = append(said, resp.Text)
-		}
-		if len(resp.ToolCalls) == 0 {
-			if graceOnly == nil && lim.GraceOnEnd && len(endTurn) > 0 {
-				// Ended without complete_task: the grace step asks for it.
-				var cancelGrace context.CancelFunc
-				limitCtx, cancelGrace = t.enterGrace(ctx, turnID, lim, LimitNoCompletion)
-				defer cancelGrace()
-				graceOnly = graceSet(lim)
-				continue
-			}
-			// A Stop hook may send the turn on with its reason as input.
-			if more := t.afterTurn(ctx, turnID, outcomeCompleted, resp.Text, stopContinued); more != "" {
-				stopContinued++
-				t.appendHistory(protocol.GroveNotice(more))
-				continue
-			}
-			return outcomeCompleted, resp.Text, ""
-		}
-		abort, ended, final := t.runCalls(limitCtx, turnID, resp.ToolCalls, graceOnly, endTurn)
-		switch {
-		case abort || ctx.Err() != nil:
-			return outcomeInterrupted, soFar(), ""
-		case ended && final != "":
-			return outcomeCompleted, final, ""
-		case ended || graceOnly != nil:
-			return outcomeCompleted, soFar(), ""
-		}
-		t.mu.Lock()
-		closing := t.closing
-		t.mu.Unlock()
-		if closing {
-			return outcomeInterrupted, soFar(), ""
-		}
-	}
 }
 
 // takePending moves the input that arrived since the last request into
@@ -305,8 +149,7 @@ func (t *Thread) takePending(ctx context.Context, turnID string) bool {
 		t.mu.Unlock()
 		return false
 	}
-	pending := t.pending
-	t.pending = nil
+	pending := t.turn.takeInput()
 	t.mu.Unlock()
 	t.takeInput(turnID, pending)
 	return ctx.Err() == nil
@@ -410,7 +253,7 @@ func (t *Thread) runCalls(ctx context.Context, turnID string, reqCalls []model.T
 	}
 	t.appendHistory(calls...)
 	t.mu.Lock()
-	t.toolCalls += len(calls)
+	t.turn.toolCalls += len(calls)
 	t.mu.Unlock()
 	results := t.runTools(ctx, turnID, reqCalls, graceOnly)
 	for i, r := range results {
@@ -450,8 +293,8 @@ func (t *Thread) keepInterruptedReply(turnID, text string) {
 
 func (t *Thread) accountUsage(turnID string, u protocol.TokenUsage) {
 	t.mu.Lock()
-	t.usage.Add(u)
-	total := t.usage
+	t.turn.usage.Add(u)
+	total := t.turn.usage
 	t.mu.Unlock()
 	call := u
 	t.publish(protocol.NewEvent(t.id, turnID, protocol.TokenUsageMsg{Usage: call, Total: total}))
@@ -462,38 +305,29 @@ func (t *Thread) accountUsage(turnID string, u protocol.TokenUsage) {
 // the client, encoded); the rest is shared.
 func (t *Thread) buildRequest() model.Request {
 	t.mu.Lock()
-	if len(t.view) == 0 {
-		// The AGENTS.md block leads the conversation, outside the history
-		// (not recorded as the user's words, rebuilt after compaction).
-		t.view = append(t.view, t.agentsCtx...)
-	}
-	fresh := t.history[len(t.view)-len(t.agentsCtx):]
-	if t.prefix == nil {
-		t.prefix = model.NewPrefixCache()
-	}
+	// The AGENTS.md block leads the conversation, outside the history
+	// (not recorded as the user's words, rebuilt after compaction).
+	fresh, prefix := t.budget.fresh(t.agentsCtx)
 	req := model.Request{
 		Model: t.modelName, Instructions: t.instructions, Tools: t.specs,
-		ReasoningEffort: t.effort, ParallelToolCalls: true, Prefix: t.prefix,
+		ReasoningEffort: t.effort, ParallelToolCalls: true, Prefix: prefix,
 		CacheKey: string(t.id), Temperature: t.run.temperature, TopP: t.run.topP,
 	}
 	if t.parentID == "" {
 		req.OutputSchema = t.e.opts.OutputSchema
 	}
-	if len(t.turnSchema) > 0 {
-		req.OutputSchema = t.turnSchema
+	if len(t.turn.turnSchema) > 0 {
+		req.OutputSchema = t.turn.turnSchema
 	}
 	req.ReasoningSummary = t.summary
 	if len(t.e.opts.TurnMetadata) > 0 && t.parentID == "" {
-		req.Headers = map[string]string{"x-codex-turn-metadata": turnMetadata(t.e.opts.TurnMetadata, t.turnID)}
+		req.Headers = map[string]string{"x-codex-turn-metadata": turnMetadata(t.e.opts.TurnMetadata, t.turn.id)}
 	}
 	t.mu.Unlock()
 	// Converted outside mu (it looks up other threads); the loop is the
 	// only writer of view.
 	converted := t.e.modelItems(t, fresh)
-	t.mu.Lock()
-	t.view = append(t.view, converted...)
-	req.Items = t.view[:len(t.view):len(t.view)]
-	t.mu.Unlock()
+	req.Items = t.budget.extendView(converted)
 	return req
 }
 
@@ -579,6 +413,9 @@ func (t *Thread) runTools(ctx context.Context, turnID string, calls []model.Tool
 	return results
 }
 
+// runTool builds the call's environment and route; everything else —
+// events, hooks, approval, the handler — is the one tool path
+// (tools.Registry.Dispatch).
 func (t *Thread) runTool(ctx context.Context, turnID string, c model.ToolCallRequest) tools.Result {
 	e := t.e
 	if c.Custom {
@@ -587,69 +424,54 @@ func (t *Thread) runTool(ctx context.Context, turnID string, c model.ToolCallReq
 		c.Arguments = protocol.WrapCustomInput(c.Arguments)
 	}
 	t.mu.Lock()
-	t.lastTool = c.Name
+	t.turn.lastTool = c.Name
 	env := &tools.Env{
 		ThreadID: t.id, TurnID: turnID, CallID: c.CallID, Cwd: t.cwd,
 		Sandbox: t.sandbox, ApprovalPolicy: e.ApprovalPolicy(), Sessions: e.sessions,
 		Family: tools.ToolSetFor(t.modelName, e.opts.ToolConfig).Family,
 	}
+	own := t.run.own
 	t.mu.Unlock()
 	env.AskUser = t.askUser(turnID, c.CallID)
-	var hostErr error
+	route := tools.Route{Own: own, Refused: t.refusedBySurface, Allow: t.toolAllowed}
 	if t.host != "" {
 		var ws string
-		if env.Exec, ws, hostErr = e.hostBackend(t.host); hostErr == nil {
+		var err error
+		if env.Exec, ws, err = e.hostBackend(t.host); err == nil {
 			env.Cwd = hostPath(e.opts.Cwd, ws, env.Cwd)
+		} else {
+			route.EnvErr = fmt.Errorf("this agent's tools run on host %s: %w", t.host, err)
 		}
 	}
 	env.Approve = func(ctx context.Context, req protocol.ApprovalRequest) (protocol.ReviewDecision, error) {
 		req.CallID = c.CallID
-		return e.askApproval(ctx, t, t, req)
+		return e.askApprovalUnhooked(ctx, t, t, req)
 	}
-	env.Emit = func(ev protocol.Event) {
+	env.Emit = t.toolEmit(turnID)
+	env.Hooks = t.toolHooks()
+	return e.tools.Dispatch(ctx, env, tools.Call{ID: c.CallID, Name: c.Name, Args: json.RawMessage(c.Arguments)}, route)
+}
+
+// toolEmit publishes a tool call's events for t: recorded, except the
+// live output deltas (tool_call_end records the output), with the call's
+// start and end on the activity stream.
+func (t *Thread) toolEmit(turnID string) func(protocol.Event) {
+	e := t.e
+	return func(ev protocol.Event) {
 		ev.ThreadID = t.id
 		ev.TurnID = turnID
-		if ev.Type == protocol.EventExecOutputDelta { // live only: tool_call_end records the output
+		if ev.Type == protocol.EventExecOutputDelta {
 			e.bus.Publish(ev)
 			return
 		}
+		switch c := ev.Tool; {
+		case c != nil && ev.Type == protocol.EventToolCallBegin:
+			e.activity(t, protocol.ActivityToolCallStart, map[string]any{"tool_name": c.Name, "arguments": argumentsValue(c.Arguments)})
+		case c != nil && ev.Type == protocol.EventToolCallEnd:
+			e.activity(t, protocol.ActivityToolCallEnd, map[string]any{"tool_name": c.Name, "success": !c.IsError, "duration_ms": c.DurationMS})
+		}
 		t.publish(ev)
 	}
-	e.activity(t, protocol.ActivityToolCallStart, map[string]any{"tool_name": c.Name, "arguments": argumentsValue(c.Arguments)})
-	begin := protocol.ToolCall{CallID: c.CallID, Name: c.Name, Arguments: c.Arguments}
-	t.publish(protocol.NewEvent(t.id, turnID, protocol.ToolCallBeginMsg{Call: begin}))
-	start := time.Now()
-	var res tools.Result
-	blocked := false
-	if hostErr != nil {
-		res = tools.Errorf("%s: this agent's tools run on host %s: %v", c.Name, t.host, hostErr)
-	} else if res, blocked = t.preToolUse(ctx, turnID, &c); blocked {
-		// The model reads why; the call never ran.
-	} else if own, ok := t.ownTool(c.Name); ok {
-		res = own.Run(ctx, env, c.Name, json.RawMessage(c.Arguments))
-	} else if msg, refused := t.refusedBySurface(c.Name); refused {
-		res = tools.Result{Output: msg, IsError: true}
-	} else {
-		res = e.tools.RunAllowed(ctx, env, c.Name, json.RawMessage(c.Arguments), t.toolAllowed)
-	}
-	if !blocked {
-		t.postToolUse(ctx, turnID, c, &res)
-	}
-	if ctx.Err() != nil && !res.IsError && res.Output == "" {
-		res = tools.Result{Output: "aborted: the turn was interrupted", IsError: true}
-	}
-	if res.Duration == 0 {
-		res.Duration = time.Since(start)
-	}
-	end := protocol.ToolCall{
-		CallID: c.CallID, Name: c.Name, Arguments: c.Arguments, Output: res.Output,
-		IsError: res.IsError, ExitCode: res.ExitCode, DurationMS: res.Duration.Milliseconds(), CommandOutput: res.CommandOutput,
-		Summary: res.Summary, AgentIDs: res.AgentIDs,
-	}
-	e.activity(t, protocol.ActivityToolCallEnd, map[string]any{"tool_name": c.Name, "success": !res.IsError, "duration_ms": res.Duration.Milliseconds()})
-	// update_plan publishes its plan itself through env.Emit.
-	t.publish(protocol.NewEvent(t.id, turnID, protocol.ToolCallEndMsg{Call: end}))
-	return res
 }
 
 // hostBackend returns the backend and workspace of a host by name.
@@ -695,7 +517,7 @@ func (t *Thread) turnEndActivity(outcome turnOutcome, errMsg string, started tim
 	switch outcome {
 	case outcomeCompleted:
 		t.mu.Lock()
-		steps := t.steps
+		steps := t.turn.steps
 		t.mu.Unlock()
 		t.e.activity(t, protocol.ActivityCompleted, map[string]any{"duration_seconds": time.Since(started).Seconds(), "turns_used": steps})
 	case outcomeErrored:

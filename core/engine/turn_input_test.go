@@ -41,7 +41,7 @@ func TestInterruptRightAfterTurnStartedKeepsTheInputInThatTurn(t *testing.T) {
 		t.Fatalf("history after the interrupted turn: %+v", h)
 	}
 	root.mu.Lock()
-	left := len(root.pending)
+	left := len(root.turn.pending)
 	root.mu.Unlock()
 	if left != 0 {
 		t.Fatalf("%d input items still queued for another turn", left)

@@ -30,7 +30,7 @@ func (e *Engine) applyOverrides(t *Thread, o *protocol.TurnOverrides) error {
 		}
 	}
 	t.mu.Lock()
-	if t.running {
+	if t.turn.running {
 		t.mu.Unlock()
 		return fmt.Errorf("thread %s is running a turn: its settings change with the next turn", t.id)
 	}
@@ -53,7 +53,7 @@ func (e *Engine) applyOverrides(t *Thread, o *protocol.TurnOverrides) error {
 		t.summary = o.ReasoningSummary
 	}
 	if len(o.OutputSchema) > 0 {
-		t.nextSchema = append(json.RawMessage(nil), o.OutputSchema...)
+		t.turn.nextSchema = append(json.RawMessage(nil), o.OutputSchema...)
 	}
 	notice := ""
 	if changed || o.ApprovalPolicy != "" {

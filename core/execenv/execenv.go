@@ -77,6 +77,20 @@ type Process interface {
 	Wait() (int, error)
 }
 
+// DenialReporter is a Process whose backend can tell, once it ended,
+// whether it failed on a refusal of its sandbox (Local's and Remote's).
+type DenialReporter interface {
+	SandboxDenied() bool
+}
+
+// SandboxDenied reports whether the ended process p failed on a refusal
+// of its sandbox: the backend's typed answer the orchestrator offers a
+// run outside the sandbox on. False for a backend that cannot tell.
+func SandboxDenied(p Process) bool {
+	d, ok := p.(DenialReporter)
+	return ok && d.SandboxDenied()
+}
+
 // FileSystem is what read_file, list_dir, grep_files and apply_patch need.
 // Paths are absolute on the backend's machine. Errors wrap fs.ErrNotExist
 // and friends, whichever side they happened on.

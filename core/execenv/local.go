@@ -49,11 +49,19 @@ type localProcess struct {
 	done chan struct{}
 	code int
 	err  error
+	// denials watched the output for the sandbox's refusals.
+	denials *sandbox.DenialWatch
 }
 
 func (p *localProcess) Wait() (int, error) {
 	<-p.done
 	return p.code, p.err
+}
+
+// SandboxDenied implements DenialReporter.
+func (p *localProcess) SandboxDenied() bool {
+	<-p.done
+	return p.err == nil && p.denials.Denied(p.code)
 }
 
 // WriteInput types p on the command's terminal. A Ctrl+C in it (with the
@@ -128,15 +136,12 @@ func (Local) Start(ctx context.Context, req ExecRequest) (Process, error) {
 		_ = pr.Close()
 		return nil, err
 	}
-	return follow(ctx, proc, pr, nil, req.Output), nil
+	return follow(ctx, proc, pr, nil, sandbox.WatchDenials(req.Policy, req.Output)), nil
 }
 
 // follow owns a started command: it copies its output from r to out and
 // ends when the command does, killing the tree first when ctx ends.
-func follow(ctx context.Context, proc *sandbox.Process, r, tty *os.File, out io.Writer) *localProcess {
-	if out == nil {
-		out = io.Discard
-	}
+func follow(ctx context.Context, proc *sandbox.Process, r, tty *os.File, out *sandbox.DenialWatch) *localProcess {
 	copied := make(chan struct{})
 	go func() {
 		defer close(copied)
@@ -146,7 +151,7 @@ func follow(ctx context.Context, proc *sandbox.Process, r, tty *os.File, out io.
 		_, _ = io.CopyBuffer(out, struct{ io.Reader }{r}, make([]byte, copyBuffer))
 	}()
 	exited := make(chan struct{})
-	p := &localProcess{proc: proc, tty: tty, done: make(chan struct{})}
+	p := &localProcess{proc: proc, tty: tty, done: make(chan struct{}), denials: out}
 	go func() {
 		defer close(exited)
 		p.code, p.err = proc.Wait()

@@ -38,7 +38,7 @@ func startTTY(ctx context.Context, req ExecRequest) (Process, error) {
 		_ = master.Close()
 		return nil, err
 	}
-	return follow(ctx, proc, master, master, req.Output), nil
+	return follow(ctx, proc, master, master, sandbox.WatchDenials(req.Policy, req.Output)), nil
 }
 
 // signalKeysOn reports whether the terminal turns Ctrl+C into SIGINT

@@ -211,7 +211,7 @@ func (s *session) route(m message) {
 				if p.Error != "" {
 					err = errors.New(p.Error)
 				}
-				pr.finish(p.Code, err)
+				pr.finish(p.Code, err, p.Denied)
 			}
 		}
 	}
@@ -280,7 +280,7 @@ func (s *session) fail(cause error) {
 		s.onLost(l)
 	}
 	for _, p := range procs {
-		p.finish(-1, &fateError{cause: s.err})
+		p.finish(-1, &fateError{cause: s.err}, false)
 	}
 	// Last: closing may wait (at most 5 s) for ssh to exit, and the
 	// callers above need not.
@@ -349,11 +349,13 @@ type remoteProcess struct {
 	done chan struct{}
 	code int
 	err  error
+	// denied: the host's backend saw a refusal of its sandbox.
+	denied bool
 }
 
-func (p *remoteProcess) finish(code int, err error) {
+func (p *remoteProcess) finish(code int, err error, denied bool) {
 	p.once.Do(func() {
-		p.code, p.err = code, err
+		p.code, p.err, p.denied = code, err, denied
 		close(p.done)
 	})
 }
@@ -361,6 +363,12 @@ func (p *remoteProcess) finish(code int, err error) {
 func (p *remoteProcess) Wait() (int, error) {
 	<-p.done
 	return p.code, p.err
+}
+
+// SandboxDenied implements DenialReporter: the host's answer.
+func (p *remoteProcess) SandboxDenied() bool {
+	<-p.done
+	return p.denied
 }
 
 // Start starts the command on the host; when ctx ends the host kills its

@@ -227,7 +227,7 @@ func (s *server) start(ctx context.Context, raw json.RawMessage) (any, error) {
 		s.mu.Unlock()
 		s.reg.remove(p.PID)
 		cancel()
-		ex := exitParams{PID: p.PID, Code: code}
+		ex := exitParams{PID: p.PID, Code: code, Denied: SandboxDenied(proc)}
 		if err != nil {
 			ex.Error = err.Error()
 		}

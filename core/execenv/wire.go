@@ -133,6 +133,9 @@ type exitParams struct {
 	PID   uint64 `json:"pid"`
 	Code  int    `json:"code"`
 	Error string `json:"error,omitempty"`
+	// Denied: the host's backend saw the command fail on a refusal of its
+	// sandbox (an older exec-server never says so).
+	Denied bool `json:"sandbox_denied,omitempty"`
 }
 
 type pathParams struct {

@@ -53,6 +53,9 @@ func newMCPTool(s *server, t *sdk.Tool) *mcpTool {
 
 func (t *mcpTool) Spec() model.ToolSpec { return t.spec }
 
+// Kind implements tools.Kinded.
+func (t *mcpTool) Kind() protocol.ToolKind { return protocol.ToolKindMCP }
+
 // AvailableIn hides tools that may change things from read-only agents.
 func (t *mcpTool) AvailableIn(mode protocol.SandboxMode) bool {
 	return mode != protocol.SandboxReadOnly || t.readOnly

@@ -19,7 +19,7 @@ const (
 )
 
 // CollabFactory is the engine.SurfaceFactory of seed 000's collab surface.
-func CollabFactory(e *engine.Engine) (engine.Surface, error) { return collab.New(e), nil }
+func CollabFactory(e engine.Ops) (engine.Surface, error) { return collab.New(e), nil }
 
 // ForModel is auto's choice: Claude models are trained on Task, the
 // others on spawn_agent/wait.

@@ -167,7 +167,7 @@ func (b *claudeBash) run(ctx context.Context, env *Env, command, dir string, tim
 		text += fmt.Sprintf("\n\n... [%d lines truncated] ...", cut)
 	}
 	c := code
-	res := Result{Output: text, ExitCode: &c, Duration: dur, Summary: fmt.Sprintf("`%s` → exit %d (%.1fs)", clipCmd(command), code, dur.Seconds())}
+	res := Result{Output: text, ExitCode: &c, Duration: dur, SandboxDenied: execenv.SandboxDenied(proc), Summary: fmt.Sprintf("`%s` → exit %d (%.1fs)", clipCmd(command), code, dur.Seconds())}
 	switch killed := stopped(ctx, code, err); {
 	case killed && errors.Is(ctx.Err(), context.DeadlineExceeded):
 		res.Output, res.IsError = strings.TrimSpace("Command timed out after "+claudeDuration(timeout)+" "+text), true

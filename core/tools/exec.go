@@ -206,7 +206,7 @@ func readSession(ctx context.Context, env *Env, s *Session, start time.Time, yie
 		// ended by itself meanwhile keeps its exit code.
 		s.Close()
 		rest := s.Read(context.Background(), time.Now(), live)
-		c.Output, c.Exited, c.ExitCode, c.Err = append(c.Output, rest.Output...), rest.Exited, rest.ExitCode, rest.Err
+		c.Output, c.Exited, c.ExitCode, c.Err, c.SandboxDenied = append(c.Output, rest.Output...), rest.Exited, rest.ExitCode, rest.Err, rest.SandboxDenied
 	}
 	// A code below 128 is an exit of its own (no signal: the backends'
 	// shell convention), even when the turn ended as it finished.
@@ -221,6 +221,7 @@ func readSession(ctx context.Context, env *Env, s *Session, start time.Time, yie
 		code := c.ExitCode
 		r.exitCode = &code
 		out.ExitCode = &code
+		out.SandboxDenied = c.SandboxDenied
 		out.Summary = fmt.Sprintf("`%s` → exit %d (%.1fs)", clipCmd(command), code, wall.Seconds())
 		if c.Err != nil {
 			out.IsError = true

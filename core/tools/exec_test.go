@@ -102,7 +102,7 @@ func TestExecSandboxed(t *testing.T) {
 	env.Sandbox = protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite}
 	outside := t.TempDir()
 	res := run(t, r, env, "exec_command", map[string]any{"cmd": "echo hi > in.txt && echo hi > " + filepath.Join(outside, "out.txt")})
-	if read(t, env.Cwd, "in.txt") != "hi\n" || read(t, outside, "out.txt") != "<missing>" || !looksLikeSandboxDenial(res) {
+	if read(t, env.Cwd, "in.txt") != "hi\n" || read(t, outside, "out.txt") != "<missing>" || !res.SandboxDenied {
 		t.Fatalf("sandbox: %q", res.Output)
 	}
 }

@@ -58,19 +58,11 @@ type Gate struct {
 	Name, Server, RawName string
 }
 
-// Hooks observe every call at the one place where it is about to run and
-// where it finished (after approval, with the final result).
-type Hooks struct {
-	// Before may refuse the call: a non-nil result is returned as is.
-	Before func(ctx context.Context, env *Env, name string, args json.RawMessage) *Result
-	After  func(ctx context.Context, env *Env, name string, args json.RawMessage, res *Result)
-}
-
 // orchestrate runs a resolved, allowed, validated call.
-func orchestrate(ctx context.Context, env *Env, name string, t Tool, args json.RawMessage) Result {
+func orchestrate(ctx context.Context, env *Env, t Tool, args json.RawMessage) Result {
 	g, gated := t.(Gated)
 	if !gated {
-		return runHooked(ctx, env, name, t, args)
+		return t.Run(ctx, env, args)
 	}
 	gate, refused := g.Gate(ctx, env, args)
 	if refused != nil {
@@ -95,8 +87,8 @@ func orchestrate(ctx context.Context, env *Env, name string, t Tool, args json.R
 	if err := ctx.Err(); err != nil && gate.Kind == GatePatch {
 		return Result{Output: "apply_patch: interrupted; no files were changed", IsError: true, Abort: true}
 	}
-	res := runHooked(ctx, &runEnv, name, t, args)
-	if gate.Kind != GateExec || !retryable(env.ApprovalPolicy) || runEnv.Sandbox.Mode == protocol.SandboxDangerFullAccess || res.IsError || !looksLikeSandboxDenial(res) {
+	res := t.Run(ctx, &runEnv, args)
+	if gate.Kind != GateExec || !retryable(env.ApprovalPolicy) || runEnv.Sandbox.Mode == protocol.SandboxDangerFullAccess || res.IsError || !res.SandboxDenied {
 		return res
 	}
 	// A sandbox denial under on-failure or untrusted: offer to run the
@@ -110,21 +102,7 @@ func orchestrate(ctx context.Context, env *Env, name string, t Tool, args json.R
 	}
 	runEnv.Sandbox = protocol.SandboxPolicy{Mode: protocol.SandboxDangerFullAccess}
 	runEnv.Approved = true
-	return runHooked(ctx, &runEnv, name, t, args)
-}
-
-// runHooked runs the handler between the hooks.
-func runHooked(ctx context.Context, env *Env, name string, t Tool, args json.RawMessage) Result {
-	if h := env.Hooks; h != nil && h.Before != nil {
-		if r := h.Before(ctx, env, name, args); r != nil {
-			return *r
-		}
-	}
-	res := t.Run(ctx, env, args)
-	if h := env.Hooks; h != nil && h.After != nil {
-		h.After(ctx, env, name, args, &res)
-	}
-	return res
+	return t.Run(ctx, &runEnv, args)
 }
 
 // plan is the approval decision for one call.
@@ -262,18 +240,6 @@ func gateMessages(g Gate, policy protocol.ApprovalPolicy, why string) messages {
 		denied:      "command rejected by user",
 		interrupted: failed, failed: failed,
 	}
-}
-
-func looksLikeSandboxDenial(r Result) bool {
-	if r.ExitCode == nil || *r.ExitCode == 0 {
-		return false
-	}
-	for _, s := range []string{"Permission denied", "Operation not permitted", "Read-only file system"} {
-		if strings.Contains(r.Output, s) {
-			return true
-		}
-	}
-	return false
 }
 
 // AsksApproval reports whether the orchestrator would ask before running

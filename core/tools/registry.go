@@ -279,7 +279,7 @@ func (r *Registry) RunAllowed(ctx context.Context, env *Env, name string, args j
 		env = &Env{}
 	}
 	start := time.Now()
-	res := orchestrate(ctx, env, name, e.tool, args)
+	res := orchestrate(ctx, env, e.tool, args)
 	if res.Duration == 0 {
 		res.Duration = time.Since(start)
 	}

@@ -36,6 +36,7 @@ type Session struct {
 	exited   bool
 	timedOut bool
 	code     int
+	denied   bool // the backend saw a refusal of the sandbox (execenv.SandboxDenied)
 	err      error
 	done     chan struct{} // closed once the process ended and all its output is in
 }
@@ -80,9 +81,10 @@ func (s *Session) Write(p []byte) (int, error) {
 // process's end (cancel kills it).
 func (s *Session) follow(ctx context.Context, proc execenv.Process) {
 	code, err := proc.Wait()
+	denied := execenv.SandboxDenied(proc)
 	timedOut := errors.Is(ctx.Err(), context.DeadlineExceeded)
 	s.mu.Lock()
-	s.exited, s.code, s.err = true, code, err
+	s.exited, s.code, s.err, s.denied = true, code, err, denied
 	if errors.Is(err, execenv.ErrFateUnknown) {
 		// The host stopped answering: neither "killed" nor an exit code
 		// would be true (main's exec_command said so; kept for sessions).
@@ -115,6 +117,9 @@ type Chunk struct {
 	Err      error
 	// TimedOut says the session's Timeout killed it (ExitCode 124).
 	TimedOut bool
+	// SandboxDenied: the backend saw the command fail on a refusal of its
+	// sandbox (execenv.SandboxDenied).
+	SandboxDenied bool
 }
 
 // Read collects output until the deadline, or less when the process ends
@@ -152,7 +157,7 @@ func (s *Session) Read(ctx context.Context, deadline time.Time, live io.Writer) 
 			<-s.done
 			collect()
 			s.mu.Lock()
-			c.Exited, c.ExitCode, c.Err, c.TimedOut = true, s.code, s.err, s.timedOut
+			c.Exited, c.ExitCode, c.Err, c.TimedOut, c.SandboxDenied = true, s.code, s.err, s.timedOut, s.denied
 			s.mu.Unlock()
 			if s.mgr != nil {
 				s.mgr.remove(s)

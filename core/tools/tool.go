@@ -56,7 +56,7 @@ type Env struct {
 	// Workdir is exec_command's working directory pinned when the call
 	// was checked (and shown for approval): the run starts there.
 	Workdir *sandbox.DirPin
-	// Hooks observe the call where it is about to run and where it ended.
+	// Hooks are the user's hooks around the call (Dispatch runs them).
 	Hooks *Hooks
 	// Family is the tool family of the calling model: tools answer in its
 	// harness's format (Codex's "Exit code: …" for apply_patch).
@@ -110,6 +110,10 @@ type Result struct {
 	// Final, from a tool that ends the agent's turn (complete_task), is what
 	// the agent hands back: its final message, not whatever it said before.
 	Final string
+	// SandboxDenied: the command failed on a refusal of its sandbox, as
+	// its backend reports it (execenv.SandboxDenied); the orchestrator
+	// then offers a run outside the sandbox.
+	SandboxDenied bool
 	// Images are data: URLs of images the tool returned (an MCP result),
 	// given to the model as image inputs with the output.
 	Images []string

@@ -63,7 +63,7 @@ func (s *session) replayCall(it protocol.Item, outputs map[string]string, ends m
 	case tc.Name == "spawn_agent":
 		status = s.childOutcome(tc.AgentIDs)
 	}
-	opts := []sdk.ToolCallStartOpt{sdk.WithStartKind(toolKind(tc.Name)), sdk.WithStartStatus(status), sdk.WithStartRawInput(rawArgs(tc.Arguments))}
+	opts := []sdk.ToolCallStartOpt{sdk.WithStartKind(toolKind(tc)), sdk.WithStartStatus(status), sdk.WithStartRawInput(rawArgs(tc.Arguments))}
 	if ended || answered {
 		opts = append(opts, sdk.WithStartContent(toolContent(tc, cwd)), sdk.WithStartRawOutput(rawOutput(tc)))
 	}

@@ -187,7 +187,7 @@ func (s *session) toolBegin(tc protocol.ToolCall) {
 		s.mu.Unlock()
 	}
 	opts := []sdk.ToolCallStartOpt{
-		sdk.WithStartKind(toolKind(tc.Name)), sdk.WithStartStatus(sdk.ToolCallStatusInProgress),
+		sdk.WithStartKind(toolKind(tc)), sdk.WithStartStatus(sdk.ToolCallStatusInProgress),
 		sdk.WithStartRawInput(rawArgs(tc.Arguments)),
 	}
 	if locs := toolLocations(tc, s.cwd()); len(locs) > 0 {

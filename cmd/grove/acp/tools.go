@@ -12,18 +12,18 @@ import (
 	"github.com/grovecli/grove/protocol"
 )
 
-// toolKind maps grove's tools to ACP's kinds (icons in the client).
-func toolKind(name string) sdk.ToolKind {
-	switch name {
-	case "exec_command":
+// toolKind maps a call's kind to ACP's kinds (icons in the client).
+func toolKind(tc protocol.ToolCall) sdk.ToolKind {
+	switch tc.ToolKind() {
+	case protocol.ToolKindExec:
 		return sdk.ToolKindExecute
-	case "apply_patch":
+	case protocol.ToolKindPatch:
 		return sdk.ToolKindEdit
-	case "read_file":
+	case protocol.ToolKindRead:
 		return sdk.ToolKindRead
-	case "list_dir", "grep_files":
+	case protocol.ToolKindList, protocol.ToolKindSearch:
 		return sdk.ToolKindSearch
-	case "update_plan":
+	case protocol.ToolKindPlan:
 		return sdk.ToolKindThink
 	}
 	return sdk.ToolKindOther
@@ -31,23 +31,25 @@ func toolKind(name string) sdk.ToolKind {
 
 // toolTitle is a one-line, human title for a call.
 func toolTitle(tc protocol.ToolCall) string {
-	switch tc.Name {
-	case "exec_command":
-		return "Run `" + clip(argString(tc.Arguments, "cmd"), 200) + "`"
-	case "apply_patch":
+	switch tc.ToolKind() {
+	case protocol.ToolKindExec:
+		return "Run `" + clip(argString(tc.Arguments, "cmd", "command"), 200) + "`"
+	case protocol.ToolKindPatch:
 		var paths []string
-		for _, c := range patchFiles(argString(tc.Arguments, "input")) {
+		for _, c := range patchFiles(tc.Patch()) {
 			paths = append(paths, c.path)
 		}
 		return "Edit " + strings.Join(paths, ", ")
-	case "read_file":
-		return "Read " + argString(tc.Arguments, "path")
-	case "list_dir":
-		return "List " + argString(tc.Arguments, "path")
-	case "grep_files":
+	case protocol.ToolKindRead:
+		return "Read " + argString(tc.Arguments, "path", "file_path")
+	case protocol.ToolKindList:
+		return "List " + argString(tc.Arguments, "path", "dir_path")
+	case protocol.ToolKindSearch:
 		return "Search " + argString(tc.Arguments, "pattern")
-	case "spawn_agent":
-		return "spawn_agent: " + clip(argString(tc.Arguments, "message"), 120)
+	case protocol.ToolKindCollab:
+		if tc.Name == "spawn_agent" {
+			return "spawn_agent: " + clip(argString(tc.Arguments, "message"), 120)
+		}
 	}
 	return tc.Name
 }
@@ -55,13 +57,13 @@ func toolTitle(tc protocol.ToolCall) string {
 // toolLocations names the files a call touches (for "follow along").
 func toolLocations(tc protocol.ToolCall, cwd string) []sdk.ToolCallLocation {
 	var out []sdk.ToolCallLocation
-	switch tc.Name {
-	case "apply_patch":
-		for _, c := range patchFiles(argString(tc.Arguments, "input")) {
+	switch tc.ToolKind() {
+	case protocol.ToolKindPatch:
+		for _, c := range patchFiles(tc.Patch()) {
 			out = append(out, sdk.ToolCallLocation{Path: absPath(cwd, c.path)})
 		}
-	case "read_file":
-		if p := argString(tc.Arguments, "path"); p != "" {
+	case protocol.ToolKindRead:
+		if p := argString(tc.Arguments, "path", "file_path"); p != "" {
 			out = append(out, sdk.ToolCallLocation{Path: absPath(cwd, p)})
 		}
 	}
@@ -71,15 +73,15 @@ func toolLocations(tc protocol.ToolCall, cwd string) []sdk.ToolCallLocation {
 // toolContent is what a finished call shows: a command's output as a
 // fenced block, a patch as diffs of the files it wrote, other output as text.
 func toolContent(tc protocol.ToolCall, cwd string) []sdk.ToolCallContent {
-	switch tc.Name {
-	case "exec_command":
+	switch tc.ToolKind() {
+	case protocol.ToolKindExec:
 		return []sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock("```\n" + strings.TrimRight(tc.Output, "\n") + "\n```"))}
-	case "apply_patch":
+	case protocol.ToolKindPatch:
 		if tc.IsError {
 			break
 		}
 		var out []sdk.ToolCallContent
-		for _, c := range patchFiles(argString(tc.Arguments, "input")) {
+		for _, c := range patchFiles(tc.Patch()) {
 			path := absPath(cwd, c.path)
 			if c.moveTo != "" {
 				path = absPath(cwd, c.moveTo)
@@ -147,15 +149,19 @@ func absPath(cwd, p string) string {
 	return filepath.Join(cwd, p)
 }
 
-// argString reads one string argument of a call ("" when absent or bad:
+// argString reads a string argument of a call, the first of keys present ("" when absent or bad:
 // arguments are the model's, possibly malformed).
-func argString(args, key string) string {
+func argString(args string, keys ...string) string {
 	var m map[string]any
 	if json.Unmarshal([]byte(args), &m) != nil {
 		return ""
 	}
-	s, _ := m[key].(string)
-	return s
+	for _, k := range keys {
+		if s, _ := m[k].(string); s != "" {
+			return s
+		}
+	}
+	return ""
 }
 
 // rawArgs is a call's arguments as JSON, or the raw text when malformed.

@@ -167,19 +167,24 @@ func toolItem(tc protocol.ToolCall, sender protocol.ThreadID, cwd string) any {
 	var args map[string]any
 	_ = json.Unmarshal([]byte(tc.Arguments), &args)
 	str := func(k string) string { v, _ := args[k].(string); return v }
+	kind := tc.ToolKind()
 	switch {
-	case tc.Name == "exec_command":
+	case kind == protocol.ToolKindExec:
 		dir := cwd
 		if w := str("workdir"); w != "" {
 			dir = w
 		}
-		return protocol.AppCommandExecutionItem{
-			Type: "commandExecution", ID: tc.CallID, Command: str("cmd"), Cwd: dir,
-			CommandActions: []any{map[string]any{"type": "unknown", "command": str("cmd")}}, Status: "inProgress",
+		cmd := str("cmd")
+		if cmd == "" {
+			cmd = str("command") // Claude's Bash
 		}
-	case tc.Name == "apply_patch":
-		return protocol.AppFileChangeItem{Type: "fileChange", ID: tc.CallID, Changes: patchChanges(str("input"), cwd), Status: "inProgress"}
-	case collabTools[tc.Name] != "":
+		return protocol.AppCommandExecutionItem{
+			Type: "commandExecution", ID: tc.CallID, Command: cmd, Cwd: dir,
+			CommandActions: []any{map[string]any{"type": "unknown", "command": cmd}}, Status: "inProgress",
+		}
+	case kind == protocol.ToolKindPatch:
+		return protocol.AppFileChangeItem{Type: "fileChange", ID: tc.CallID, Changes: patchChanges(tc.Patch(), cwd), Status: "inProgress"}
+	case kind == protocol.ToolKindCollab && collabTools[tc.Name] != "":
 		var receivers []string
 		for _, k := range []string{"id", "target"} {
 			if v := str(k); v != "" {
@@ -209,7 +214,7 @@ func toolItem(tc protocol.ToolCall, sender protocol.ThreadID, cwd string) any {
 		b, _ := json.Marshal(tc.Arguments)
 		raw = b
 	}
-	if server, tool, ok := mcp.SplitName(tc.Name); ok {
+	if server, tool, ok := mcp.SplitName(tc.Name); ok && kind == protocol.ToolKindMCP {
 		return protocol.AppMcpToolCallItem{Type: "mcpToolCall", ID: tc.CallID, Server: server, Tool: tool, Arguments: raw, Status: "inProgress"}
 	}
 	return protocol.AppDynamicToolCallItem{Type: "dynamicToolCall", ID: tc.CallID, Tool: tc.Name, Arguments: raw, Status: "inProgress"}

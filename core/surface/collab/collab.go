@@ -119,6 +119,9 @@ type tool struct {
 
 func (t *tool) Spec() model.ToolSpec { return t.spec }
 
+// Kind implements tools.Kinded.
+func (t *tool) Kind() protocol.ToolKind { return protocol.ToolKindCollab }
+
 // IgnoredArgs implements tools.HabitArgs.
 func (t *tool) IgnoredArgs() []string { return t.ignored }
 

@@ -35,12 +35,12 @@ const (
 
 // Surface is the inbox surface of one engine.
 type Surface struct {
-	e     *engine.Engine
+	e     engine.Ops
 	tools []tools.Tool
 }
 
 // New is the engine.SurfaceFactory of the inbox surface.
-func New(e *engine.Engine) (engine.Surface, error) {
+func New(e engine.Ops) (engine.Surface, error) {
 	s := &Surface{e: e}
 	s.tools = []tools.Tool{
 		s.opTool(ToolCreate, "Start a sub-agent on a task in the background and return its subagent_id at once; it never blocks. The sub-agent reports progress, questions and its result to your inbox.", createArgs{}),
@@ -111,6 +111,9 @@ type tool struct {
 }
 
 func (t *tool) Spec() model.ToolSpec { return t.spec }
+
+// Kind implements tools.Kinded.
+func (t *tool) Kind() protocol.ToolKind { return protocol.ToolKindCollab }
 func (t *tool) Run(ctx context.Context, env *tools.Env, raw json.RawMessage) tools.Result {
 	return t.run(ctx, env, raw)
 }

@@ -45,7 +45,7 @@ type Options struct {
 
 // Surface is the sessions surface of one engine.
 type Surface struct {
-	e        *engine.Engine
+	e        engine.Ops
 	profiles map[string]Profile
 	tools    []tools.Tool
 
@@ -55,11 +55,11 @@ type Surface struct {
 
 // Factory returns the engine.SurfaceFactory of the sessions surface.
 func Factory(opts Options) engine.SurfaceFactory {
-	return func(e *engine.Engine) (engine.Surface, error) { return New(e, opts) }
+	return func(e engine.Ops) (engine.Surface, error) { return New(e, opts) }
 }
 
 // New builds the surface over e.
-func New(e *engine.Engine, opts Options) (*Surface, error) {
+func New(e engine.Ops, opts Options) (*Surface, error) {
 	s := &Surface{e: e, profiles: merged(opts.Profiles), cancelled: map[protocol.ThreadID]bool{}}
 	s.tools = []tools.Tool{
 		&tool{spec: model.ToolSpec{Name: ToolCreate, Description: s.createDescription(), Parameters: s.createSchema()}, run: s.create},
@@ -135,6 +135,9 @@ type tool struct {
 }
 
 func (t *tool) Spec() model.ToolSpec { return t.spec }
+
+// Kind implements tools.Kinded.
+func (t *tool) Kind() protocol.ToolKind { return protocol.ToolKindCollab }
 func (t *tool) Run(ctx context.Context, env *tools.Env, raw json.RawMessage) tools.Result {
 	return t.run(ctx, env, raw)
 }

@@ -52,6 +52,9 @@ func newCompleteTask(a *Agent, store *results) (*completeTask, error) {
 
 func (c *completeTask) Spec() model.ToolSpec { return c.spec }
 
+// Kind implements tools.Kinded.
+func (c *completeTask) Kind() protocol.ToolKind { return protocol.ToolKindCollab }
+
 // ArgError words an output that breaks the definition's schema as seed
 // 004 §3.0's OutputValidationError.
 func (c *completeTask) ArgError(err error) string {

@@ -29,6 +29,9 @@ const outputForever = 100 * 365 * 24 * time.Hour
 
 type taskOutputTool struct{ s *Surface }
 
+// Kind implements tools.Kinded.
+func (t *taskOutputTool) Kind() protocol.ToolKind { return protocol.ToolKindCollab }
+
 func (t *taskOutputTool) Spec() model.ToolSpec {
 	return model.ToolSpec{Name: ToolTaskOutput, Description: "Retrieves results from a background subagent task.", Parameters: schema.MustObject(taskOutputArgs{})}
 }

@@ -45,7 +45,7 @@ type Options struct {
 
 // Surface is the Task surface of one engine.
 type Surface struct {
-	e       *engine.Engine
+	e       engine.Ops
 	opts    Options
 	agents  *Registry
 	results *results
@@ -54,13 +54,13 @@ type Surface struct {
 
 // Factory returns the engine.SurfaceFactory of the Task surface.
 func Factory(opts Options) engine.SurfaceFactory {
-	return func(e *engine.Engine) (engine.Surface, error) { return New(e, opts) }
+	return func(e engine.Ops) (engine.Surface, error) { return New(e, opts) }
 }
 
 // New builds the surface over e.
-func New(e *engine.Engine, opts Options) (*Surface, error) {
+func New(e engine.Ops, opts Options) (*Surface, error) {
 	if opts.Catalog == nil {
-		opts.Catalog = e.Options().Templates
+		opts.Catalog = e.Templates()
 	}
 	if opts.Getenv == nil {
 		opts.Getenv = os.Getenv

@@ -41,6 +41,9 @@ func newTaskTool(s *Surface) *taskTool {
 
 func (t *taskTool) Spec() model.ToolSpec { return t.spec }
 
+// Kind implements tools.Kinded.
+func (t *taskTool) Kind() protocol.ToolKind { return protocol.ToolKindCollab }
+
 // seedTaskDescription is seed 004 §3.7's TASK_TOOL description.
 const seedTaskDescription = `Spawns a specialized subagent for focused, autonomous tasks.
 
