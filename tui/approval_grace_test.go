@@ -15,8 +15,10 @@ import (
 // the grace ends, and then it names its keys (the cue the tmux tests wait
 // for instead of sleeping through the grace).
 func TestGraceEndIsShown(t *testing.T) {
-	const grace = 30 * time.Millisecond
-	m := NewModel(Options{Backend: newFake(rootInfo()), ApprovalGrace: grace}) // the wall clock
+	const grace = 10 * time.Millisecond
+	c := &clock{t: t0.Add(30 * time.Second)}
+	m := NewModel(Options{Backend: newFake(rootInfo()), Now: c.now, ApprovalGrace: grace})
+	m.realClock = true // arm real ticks; the test moves its clock past the grace itself
 	mm, _ := m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	mm, _ = mm.(Model).Update(eventsMsg{events: []protocol.Event{execApproval("ap1", 0, "make")}})
 	m = mm.(Model)
@@ -34,6 +36,7 @@ func TestGraceEndIsShown(t *testing.T) {
 	if _, ok := msg.(graceEndMsg); !ok {
 		t.Fatalf("the tick delivered %T", msg)
 	}
+	c.t = c.t.Add(grace)
 	mm, _ = m.Update(msg)
 	if s := screen(mm.(Model)); !strings.Contains(s, "typing goes to the composer · tab to answer") {
 		t.Fatalf("after the grace:\n%s", s)
