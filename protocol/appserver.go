@@ -1,41 +1,36 @@
 package protocol
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/grovecli/grove/core/rpc"
+)
 
 // Wire types of `grove app-server`: Codex app-server v2 (Codex 0.169 shapes),
 // JSON-RPC 2.0 messages without the "jsonrpc" header, one per line.
 // grove-only additions (thread/note/set, thread/note/updated) are marked.
 
 // RPCMessage is any JSON-RPC message: a request (ID and Method), a
-// notification (Method only) or a response (ID with Result or Error).
-type RPCMessage struct {
-	ID     json.RawMessage `json:"id,omitempty"`
-	Method string          `json:"method,omitempty"`
-	Params json.RawMessage `json:"params,omitempty"`
-	Result json.RawMessage `json:"result,omitempty"`
-	Error  *RPCError       `json:"error,omitempty"`
-}
+// notification (Method only) or a response (ID with Result or Error);
+// core/rpc reads and writes them.
+type RPCMessage = rpc.Message
 
 // RPCError is a JSON-RPC error object.
-type RPCError struct {
-	Code    int    `json:"code"`
-	Message string `json:"message"`
-	Data    any    `json:"data,omitempty"`
-}
+type RPCError = rpc.Error
 
 // JSON-RPC error codes used by the servers.
 const (
-	RPCParseError     = -32700
-	RPCInvalidRequest = -32600
-	RPCMethodNotFound = -32601
-	RPCInvalidParams  = -32602
-	RPCInternalError  = -32603
+	RPCParseError     = rpc.CodeParseError
+	RPCInvalidRequest = rpc.CodeInvalidRequest
+	RPCMethodNotFound = rpc.CodeMethodNotFound
+	RPCInvalidParams  = rpc.CodeInvalidParams
+	RPCInternalError  = rpc.CodeInternalError
 	// RPCOverloaded is Codex's backpressure answer: the request queue is full.
-	RPCOverloaded = -32001
+	RPCOverloaded = rpc.CodeOverloaded
 )
 
 // RPCOverloadedMessage is Codex's wording for RPCOverloaded.
-const RPCOverloadedMessage = "Server overloaded; retry later."
+const RPCOverloadedMessage = rpc.OverloadedMessage
 
 // AppInitializeParams is the initialize request.
 type AppInitializeParams struct {

@@ -66,6 +66,9 @@ type SessionMeta struct {
 	// otherwise.
 	Host      string    `json:"host,omitempty"`
 	Timestamp time.Time `json:"timestamp"`
+	// Git is the checkout a root session started in (Codex's
+	// SessionMeta.git); nil outside a git repository.
+	Git *GitInfo `json:"git,omitempty"`
 }
 
 // TurnContext records the settings a turn ran with.
@@ -127,4 +130,12 @@ func parseOwnLayout(b []byte) (Line, bool) {
 		return Line{}, false
 	}
 	return l, true
+}
+
+// GitInfo is where in git a session started: Codex's GitInfo, with its
+// field names.
+type GitInfo struct {
+	CommitHash    string `json:"commit_hash,omitempty"`
+	Branch        string `json:"branch,omitempty"`
+	RepositoryURL string `json:"repository_url,omitempty"`
 }

@@ -9,12 +9,14 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 
@@ -23,46 +25,87 @@ import (
 	"github.com/grovecli/grove/core/model/modeltest"
 )
 
-// codexExec is one Codex exec test's world: CODEX_HOME (GROVE_HOME), a
-// cwd and the Responses server (Codex's test_codex_exec + start_mock_server).
+// codexExec is one Codex exec test's world: CODEX_HOME (grove's
+// GROVE_HOME too), a cwd, the Responses server and the environment the
+// real binary runs with (Codex's test_codex_exec + start_mock_server).
+// Every case runs the binary TestMain built, so cases run in parallel and
+// see the exit status, stdout and stderr a script sees.
 type codexExec struct {
 	t         *testing.T
 	home, cwd string
 	srv       *modeltest.Server
+	env       map[string]string
 }
 
 func newCodexExec(t *testing.T) *codexExec {
-	noProviderEnv(t)
+	needBinary(t)
 	x := &codexExec{t: t, home: t.TempDir(), cwd: t.TempDir(), srv: modeltest.NewServer(t)}
 	x.srv.Handle(func(modeltest.CapturedRequest) modeltest.Reply { return modeltest.Reply{Text: "fixture hello"} })
-	t.Setenv("OPENAI_BASE_URL", x.srv.URL())
-	t.Setenv("OPENAI_API_KEY", "dummy")
+	x.env = map[string]string{
+		"GROVE_HOME": x.home, "CODEX_HOME": x.home, "OPENAI_BASE_URL": x.srv.URL(), "OPENAI_API_KEY": "dummy",
+		"TMPDIR": t.TempDir(), "CODEX_API_KEY": "", "CODEX_INTERNAL_ORIGINATOR_OVERRIDE": "",
+		// grove snapshots the login shell's environment (bash -l): a
+		// home of its own keeps the machine's profile scripts (and their
+		// seconds) out of every run. PATH loses version-manager shims,
+		// which need the real home.
+		"HOME": t.TempDir(), "PATH": pathWithoutShims(),
+	}
 	return x
 }
 
-// run is `codex exec ARGS` in-process: stdout, stderr and the exit code.
+func pathWithoutShims() string {
+	var keep []string
+	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
+		if !strings.Contains(dir, "/shims") {
+			keep = append(keep, dir)
+		}
+	}
+	return strings.Join(keep, string(filepath.ListSeparator))
+}
+
+// environ is the binary's environment: the test process's, with x.env
+// laid over it (an empty value unsets the variable).
+func (x *codexExec) environ() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		name, _, _ := strings.Cut(kv, "=")
+		if _, ok := x.env[name]; !ok {
+			env = append(env, kv)
+		}
+	}
+	for k, v := range x.env {
+		if v != "" {
+			env = append(env, k+"="+v)
+		}
+	}
+	return env
+}
+
+// command is `grove exec ARGS` as a script starts it, in x.cwd.
+func (x *codexExec) command(args ...string) *exec.Cmd {
+	cmd := exec.Command(groveBin, append([]string{"exec"}, args...)...)
+	cmd.Dir, cmd.Env = x.cwd, x.environ()
+	return cmd
+}
+
+// run is `codex exec ARGS` with stdin piped: stdout, stderr and the exit
+// code.
 func (x *codexExec) run(stdin string, args ...string) (string, string, int) {
 	x.t.Helper()
-	out, errOut, err := runCLI(x.t, x.home, stdin, append([]string{"exec"}, args...)...)
-	return out, errOut + errText(err), exitCode(err)
-}
-
-func errText(err error) string {
-	if err == nil {
-		return ""
-	}
-	return "grove: " + err.Error() + "\n"
-}
-
-func exitCode(err error) int {
-	var ee exitError
+	cmd := x.command(args...)
+	cmd.Stdin = strings.NewReader(stdin)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	var ee *exec.ExitError
 	switch {
 	case err == nil:
-		return 0
-	case errors.As(err, &ee):
-		return ee.code
+		return out.String(), errb.String(), 0
+	case errors.As(err, &ee) && ee.ExitCode() >= 0:
+		return out.String(), errb.String(), ee.ExitCode()
 	}
-	return 1
+	x.t.Fatalf("run grove exec %v: %v\n%s", args, err, errb.String())
+	return "", "", -1
 }
 
 // mustRun is run that expects exit 0.
@@ -139,6 +182,7 @@ func (x *codexExec) sameFile(first, second, what string) {
 // resume.rs exec_resume_last_appends_to_existing_file:
 // `exec PROMPT resume --last`.
 func TestCodexExecResumeLastAppendsToExistingFile(t *testing.T) {
+	t.Parallel()
 	x := newCodexExec(t)
 	m1, m2 := marker("resume-last"), marker("resume-last-2")
 	x.mustRun("--skip-git-repo-check", "-C", x.cwd, "echo "+m1)
@@ -148,6 +192,7 @@ func TestCodexExecResumeLastAppendsToExistingFile(t *testing.T) {
 
 // resume.rs exec_resume_last_accepts_prompt_after_flag_in_json_mode.
 func TestCodexExecResumeLastAcceptsPromptAfterFlagInJSONMode(t *testing.T) {
+	t.Parallel()
 	x := newCodexExec(t)
 	m1, m2 := marker("resume-last-json"), marker("resume-last-json-2")
 	x.mustRun("--skip-git-repo-check", "-C", x.cwd, "echo "+m1)
@@ -158,6 +203,7 @@ func TestCodexExecResumeLastAcceptsPromptAfterFlagInJSONMode(t *testing.T) {
 // resume.rs exec_resume_last_respects_cwd_filter_and_all_flag (the
 // updated_at ordering is the index's; no sleeps are needed).
 func TestCodexExecResumeLastRespectsCwdFilterAndAllFlag(t *testing.T) {
+	t.Parallel()
 	x := newCodexExec(t)
 	dirA, dirB := t.TempDir(), t.TempDir()
 	mA, mB := marker("resume-cwd-a"), marker("resume-cwd-b")
@@ -183,6 +229,7 @@ func TestCodexExecResumeLastRespectsCwdFilterAndAllFlag(t *testing.T) {
 // Issue 34: the resumed turn runs in the current directory (-C), not in
 // the session's old one, and the model is told.
 func TestCodexExecResumedTurnRunsInCurrentCwd(t *testing.T) {
+	t.Parallel()
 	x := newCodexExec(t)
 	dirA, dirB := t.TempDir(), t.TempDir()
 	m := marker("cwd-move")
@@ -222,6 +269,7 @@ func lastRole(r modeltest.CapturedRequest) string {
 
 // resume.rs exec_resume_accepts_global_flags_after_subcommand.
 func TestCodexExecResumeAcceptsGlobalFlagsAfterSubcommand(t *testing.T) {
+	t.Parallel()
 	x := newCodexExec(t)
 	x.mustRun("--skip-git-repo-check", "-C", x.cwd, "echo seed-resume-session")
 	x.mustRun("resume", "--last", "--config", `openai_base_url="`+x.srv.URL()+`"`, "--json", "--model", "gpt-5.2-codex",
@@ -231,6 +279,7 @@ func TestCodexExecResumeAcceptsGlobalFlagsAfterSubcommand(t *testing.T) {
 
 // resume.rs exec_resume_includes_output_schema_in_request.
 func TestCodexExecResumeIncludesOutputSchemaInRequest(t *testing.T) {
+	t.Parallel()
 	x := newCodexExec(t)
 	schema := map[string]any{"type": "object", "properties": map[string]any{"answer": map[string]any{"type": "string"}}, "required": []any{"answer"}, "additionalProperties": false}
 	path := filepath.Join(x.cwd, "schema.json")
@@ -259,6 +308,7 @@ func checkSchemaFormat(t *testing.T, r modeltest.CapturedRequest, schema map[str
 
 // resume.rs exec_resume_by_id_appends_to_existing_file: `exec PROMPT resume ID`.
 func TestCodexExecResumeByIDAppendsToExistingFile(t *testing.T) {
+	t.Parallel()
 	x := newCodexExec(t)
 	m1, m2 := marker("resume-by-id"), marker("resume-by-id-2")
 	x.mustRun("--skip-git-repo-check", "-C", x.cwd, "echo "+m1)
@@ -270,6 +320,7 @@ func TestCodexExecResumeByIDAppendsToExistingFile(t *testing.T) {
 // resume.rs exec_resume_preserves_cli_configuration_overrides: the
 // stderr header names the resumed run's model and sandbox.
 func TestCodexExecResumePreservesCLIConfigurationOverrides(t *testing.T) {
+	t.Parallel()
 	x := newCodexExec(t)
 	m1, m2 := marker("resume-config"), marker("resume-config-2")
 	x.mustRun("--skip-git-repo-check", "--sandbox", "workspace-write", "--model", "gpt-5.1", "-C", x.cwd, "echo "+m1)
@@ -285,6 +336,7 @@ func TestCodexExecResumePreservesCLIConfigurationOverrides(t *testing.T) {
 
 // resume.rs exec_resume_last_with_prompt_as_positional_after_flag.
 func TestCodexExecResumeLastWithPromptAsPositionalAfterFlag(t *testing.T) {
+	t.Parallel()
 	x := newCodexExec(t)
 	m1, m2 := marker("resume-last-positional"), marker("resume-last-positional-2")
 	x.mustRun("--skip-git-repo-check", "-C", x.cwd, "echo "+m1)
@@ -297,6 +349,7 @@ func TestCodexExecResumeLastWithPromptAsPositionalAfterFlag(t *testing.T) {
 // exec_resume_last_conflicts_with_session_id: `resume X --last` is
 // refused with clap's "cannot be used with".
 func TestCodexExecResumeLastRejectsPositionalBeforeFlag(t *testing.T) {
+	t.Parallel()
 	x := newCodexExec(t)
 	for _, positional := range []string{uuid.NewString(), "echo test"} {
 		_, errOut, code := x.run("", "--skip-git-repo-check", "-C", x.cwd, "resume", positional, "--last")
@@ -312,6 +365,7 @@ func TestCodexExecResumeLastRejectsPositionalBeforeFlag(t *testing.T) {
 // resume.rs exec_resume_rejects_invalid_session_id and
 // exec_resume_rejects_nonexistent_valid_uuid.
 func TestCodexExecResumeRejectsUnknownSessionID(t *testing.T) {
+	t.Parallel()
 	x := newCodexExec(t)
 	for _, id := range []string{"sdfsdfgfds2546456", uuid.NewString()} {
 		_, errOut, code := x.run("", "--skip-git-repo-check", "-C", x.cwd, "resume", id, "2+2")
@@ -323,6 +377,7 @@ func TestCodexExecResumeRejectsUnknownSessionID(t *testing.T) {
 
 // resume.rs exec_resume_accepts_images_after_subcommand.
 func TestCodexExecResumeAcceptsImagesAfterSubcommand(t *testing.T) {
+	t.Parallel()
 	x := newCodexExec(t)
 	x.mustRun("--skip-git-repo-check", "-C", x.cwd, "echo "+marker("resume-image"))
 	png := []byte{0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1F, 0x15, 0xC4, 0x89, 0x00, 0x00, 0x00, 0x0A, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9C, 0x63, 0x00, 0x01, 0x00, 0x00, 0x05, 0x00, 0x01, 0x0D, 0x0A, 0x2D, 0xB4, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82}
@@ -341,6 +396,7 @@ func TestCodexExecResumeAcceptsImagesAfterSubcommand(t *testing.T) {
 
 // prompt_stdin.rs exec_appends_piped_stdin_to_prompt_argument.
 func TestCodexExecAppendsPipedStdinToPromptArgument(t *testing.T) {
+	t.Parallel()
 	x := newCodexExec(t)
 	if _, errOut, code := x.run("my output\n", "--skip-git-repo-check", "-C", x.cwd, "-m", "gpt-5.1", "Summarize this concisely"); code != 0 {
 		t.Fatal(errOut)
@@ -352,6 +408,7 @@ func TestCodexExecAppendsPipedStdinToPromptArgument(t *testing.T) {
 
 // prompt_stdin.rs exec_ignores_empty_piped_stdin_when_prompt_argument_is_present.
 func TestCodexExecIgnoresEmptyPipedStdinWithPromptArgument(t *testing.T) {
+	t.Parallel()
 	x := newCodexExec(t)
 	if _, errOut, code := x.run("", "--skip-git-repo-check", "-C", x.cwd, "-m", "gpt-5.1", "Summarize this concisely"); code != 0 {
 		t.Fatal(errOut)
@@ -365,6 +422,7 @@ func TestCodexExecIgnoresEmptyPipedStdinWithPromptArgument(t *testing.T) {
 // exec_without_prompt_argument_reads_piped_stdin_as_the_prompt: the
 // trailing newline is kept.
 func TestCodexExecStdinPromptKeepsTrailingNewline(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{{"-"}, nil} {
 		x := newCodexExec(t)
 		if _, errOut, code := x.run("prompt from stdin\n", append([]string{"--skip-git-repo-check", "-C", x.cwd, "-m", "gpt-5.1"}, args...)...); code != 0 {
@@ -380,6 +438,7 @@ func TestCodexExecStdinPromptKeepsTrailingNewline(t *testing.T) {
 // and exec_dash_prompt_rejects_empty_piped_stdin: exit 1, Codex's
 // message, no rollout.
 func TestCodexExecRejectsEmptyPipedStdin(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{nil, {"-"}} {
 		x := newCodexExec(t)
 		_, errOut, code := x.run("", append([]string{"--skip-git-repo-check", "-C", x.cwd}, args...)...)
@@ -394,8 +453,8 @@ func TestCodexExecRejectsEmptyPipedStdin(t *testing.T) {
 
 // originator.rs send_codex_exec_originator.
 func TestCodexExecSendsOriginator(t *testing.T) {
+	t.Parallel()
 	x := newCodexExec(t)
-	t.Setenv("CODEX_INTERNAL_ORIGINATOR_OVERRIDE", "")
 	x.mustRun("--skip-git-repo-check", "-C", x.cwd, "tell me something")
 	if got := x.srv.Requests()[0].Header.Get("Originator"); got != "codex_exec" {
 		t.Fatalf("Originator %q", got)
@@ -404,8 +463,9 @@ func TestCodexExecSendsOriginator(t *testing.T) {
 
 // originator.rs supports_originator_override.
 func TestCodexExecSupportsOriginatorOverride(t *testing.T) {
+	t.Parallel()
 	x := newCodexExec(t)
-	t.Setenv("CODEX_INTERNAL_ORIGINATOR_OVERRIDE", "codex_exec_override")
+	x.env["CODEX_INTERNAL_ORIGINATOR_OVERRIDE"] = "codex_exec_override"
 	x.mustRun("--skip-git-repo-check", "-C", x.cwd, "tell me something")
 	if got := x.srv.Requests()[0].Header.Get("Originator"); got != "codex_exec_override" {
 		t.Fatalf("Originator %q", got)
@@ -414,6 +474,7 @@ func TestCodexExecSupportsOriginatorOverride(t *testing.T) {
 
 // client_metadata.rs exec_passes_responsesapi_client_metadata_to_turn_header.
 func TestCodexExecPassesClientMetadataToTurnHeader(t *testing.T) {
+	t.Parallel()
 	x := newCodexExec(t)
 	x.mustRun("--skip-git-repo-check", "-C", x.cwd, "--responsesapi-client-metadata", "usage_source=chronicle",
 		"--responsesapi-client-metadata", "feature=memory_summary", "tell me something")
@@ -430,13 +491,12 @@ func TestCodexExecPassesClientMetadataToTurnHeader(t *testing.T) {
 // broken_pipe.rs json_streaming_exits_cleanly_when_stdout_closes: the
 // real binary, its stdout closed after the first line, exits 0.
 func TestCodexExecJSONExitsCleanlyWhenStdoutCloses(t *testing.T) {
-	needBinary(t)
+	t.Parallel()
 	x := newCodexExec(t)
 	x.srv.Handle(func(modeltest.CapturedRequest) modeltest.Reply {
 		return modeltest.Reply{Text: strings.Repeat("a long answer ", 2000), ChunkSize: 64}
 	})
-	cmd := exec.Command(groveBin, "exec", "--skip-git-repo-check", "-C", x.cwd, "--json", "echo broken pipe handling")
-	cmd.Env = append(providerEnv(x.home, x.srv.URL()), "OPENAI_API_KEY=dummy", "CODEX_HOME="+filepath.Join(x.home, "no-codex"))
+	cmd := x.command("--skip-git-repo-check", "-C", x.cwd, "--json", "echo broken pipe handling")
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -465,6 +525,7 @@ func TestCodexExecJSONExitsCleanlyWhenStdoutCloses(t *testing.T) {
 // output_schema.rs exec_includes_output_schema_in_request and
 // exec_includes_output_schema_for_codex_family.
 func TestCodexExecIncludesOutputSchemaInRequest(t *testing.T) {
+	t.Parallel()
 	for _, model := range []string{"gpt-5", "gpt-5-codex"} {
 		x := newCodexExec(t)
 		schema := map[string]any{"type": "object", "properties": map[string]any{"answer": map[string]any{"type": "string"}}, "required": []any{"answer"}, "additionalProperties": false}
@@ -485,11 +546,12 @@ func TestCodexExecIncludesOutputSchemaInRequest(t *testing.T) {
 // server_error_exit.rs exits_non_zero_when_server_reports_error:
 // response.failed → exit 1.
 func TestCodexExecExitsNonZeroWhenServerReportsError(t *testing.T) {
+	t.Parallel()
 	x := newCodexExec(t)
 	x.srv.Handle(func(modeltest.CapturedRequest) modeltest.Reply {
 		return modeltest.Reply{Recorded: []string{`{"type":"response.failed","response":{"id":"resp_err_1","error":{"code":"rate_limit_exceeded","message":"synthetic server error"}}}`}}
 	})
-	t.Setenv("GROVE_TEST_NO_RETRY_DELAY", "1")
+	x.env["GROVE_TEST_NO_RETRY_DELAY"] = "1"
 	if _, errOut, code := x.run("", "--skip-git-repo-check", "-C", x.cwd, "-c", "model_providers.openai.request_max_retries=0", "-c", "model_providers.openai.stream_max_retries=0", "tell me something", "--experimental-json"); code != 1 {
 		t.Fatalf("exit %d, want 1\n%s", code, errOut)
 	}
@@ -498,9 +560,9 @@ func TestCodexExecExitsNonZeroWhenServerReportsError(t *testing.T) {
 // auth_env.rs exec_uses_codex_api_key_env_var: CODEX_API_KEY is the
 // bearer token.
 func TestCodexExecUsesCodexAPIKeyEnvVar(t *testing.T) {
+	t.Parallel()
 	x := newCodexExec(t)
-	t.Setenv("OPENAI_API_KEY", "")
-	t.Setenv("CODEX_API_KEY", "dummy")
+	x.env["OPENAI_API_KEY"], x.env["CODEX_API_KEY"] = "", "dummy"
 	x.mustRun("--skip-git-repo-check", "-C", x.cwd, "echo testing codex api key")
 	if got := x.srv.Requests()[0].Header.Get("Authorization"); got != "Bearer dummy" {
 		t.Fatalf("Authorization %q", got)
@@ -509,6 +571,7 @@ func TestCodexExecUsesCodexAPIKeyEnvVar(t *testing.T) {
 
 // add_dir.rs accepts_add_dir_flag and accepts_multiple_add_dir_flags.
 func TestCodexExecAcceptsAddDirFlags(t *testing.T) {
+	t.Parallel()
 	for _, n := range []int{2, 3} {
 		x := newCodexExec(t)
 		args := []string{"--skip-git-repo-check", "-C", x.cwd, "--sandbox", "workspace-write"}
@@ -523,6 +586,7 @@ func TestCodexExecAcceptsAddDirFlags(t *testing.T) {
 // Codex's current JSONL (thread.started carries the session id; the
 // rollout exists). The legacy session_configured line is not emitted.
 func TestCodexExecJSONModeNamesTheSession(t *testing.T) {
+	t.Parallel()
 	x := newCodexExec(t)
 	out, _ := x.mustRun("--json", "--skip-git-repo-check", "-C", x.cwd, "hello from json test")
 	var first struct {
@@ -541,9 +605,10 @@ func TestCodexExecJSONModeNamesTheSession(t *testing.T) {
 // (codex-rs/core/tests/suite/client.rs drives the Responses mock through
 // the built-in provider's base URL).
 func TestCodexExecOpenAIBaseURLKeepsResponsesWire(t *testing.T) {
+	t.Parallel()
 	x := newCodexExec(t)
 	x.mustRun("--skip-git-repo-check", "-C", x.cwd, "hi")
-	t.Setenv("OPENAI_BASE_URL", "")
+	x.env["OPENAI_BASE_URL"] = ""
 	x.mustRun("--skip-git-repo-check", "-C", x.cwd, "-c", `openai_base_url="`+x.srv.URL()+`"`, "hi")
 	for i, r := range x.srv.Requests() {
 		if r.Path != "/v1/responses" {
@@ -555,6 +620,7 @@ func TestCodexExecOpenAIBaseURLKeepsResponsesWire(t *testing.T) {
 // Issue 34: command_execution's aggregated_output is the command's own
 // output (codex-rs/exec/src/exec_events.rs CommandExecutionItem).
 func TestCodexExecAggregatedOutputIsTheCommandsOwn(t *testing.T) {
+	t.Parallel()
 	x := newCodexExec(t)
 	x.srv.Handle(func(r modeltest.CapturedRequest) modeltest.Reply {
 		if lastRole(r) == "tool" {
@@ -587,13 +653,14 @@ func TestCodexExecAggregatedOutputIsTheCommandsOwn(t *testing.T) {
 // the run (Codex: codex-rs/core/tests/suite/rmcp_client.rs required
 // servers; exec exits non-zero).
 func TestCodexExecRequiredMCPServerFailureExitsNonZero(t *testing.T) {
+	t.Parallel()
 	x := newCodexExec(t)
 	cfg := "[mcp_servers.broken]\ncommand = \"" + filepath.Join(x.cwd, "no-such-server") + "\"\nrequired = true\nstartup_timeout_sec = 5\n"
 	if err := os.WriteFile(filepath.Join(x.home, "config.toml"), []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	_, errOut, code := x.run("", "--skip-git-repo-check", "-C", x.cwd, "hi")
-	if code == 0 || !strings.Contains(errOut, "`broken` is required but failed to start") {
+	if code != 1 || !strings.Contains(errOut, "required MCP servers failed to initialize: broken") || !strings.Contains(errOut, "`broken` is required but failed to start") {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
 	if len(x.srv.Requests()) != 0 {
@@ -611,11 +678,11 @@ func TestCodexExecRequiredMCPServerFailureExitsNonZero(t *testing.T) {
 // not request_max_retries (codex-rs/core/tests/suite/stream_no_completed.rs
 // retries_on_early_close).
 func TestCodexExecStreamMaxRetriesBoundsBrokenStreams(t *testing.T) {
+	t.Parallel()
 	x := newCodexExec(t)
-	n := 0
+	var calls atomic.Int32 // handlers run on the server's goroutines
 	x.srv.Handle(func(modeltest.CapturedRequest) modeltest.Reply {
-		n++
-		if n == 1 {
+		if calls.Add(1) == 1 {
 			return modeltest.Reply{Text: "partial", TruncateAfterChunks: 1}
 		}
 		return modeltest.Reply{Text: "fixture hello"}
@@ -627,7 +694,7 @@ func TestCodexExecStreamMaxRetriesBoundsBrokenStreams(t *testing.T) {
 		t.Fatalf("stdout %q, %d requests\n%s", out, len(x.srv.Requests()), errOut)
 	}
 	// stream_max_retries = 0: the broken stream fails the run.
-	n = 0
+	calls.Store(0)
 	if _, _, code := x.run("", "--skip-git-repo-check", "-C", x.cwd, "-c", "model_providers.openai.stream_max_retries=0", "hi"); code == 0 {
 		t.Fatal("a broken stream with stream_max_retries = 0 succeeded")
 	}
@@ -636,6 +703,7 @@ func TestCodexExecStreamMaxRetriesBoundsBrokenStreams(t *testing.T) {
 // Issue 34: Codex's stderr header (codex-rs/exec/src/event_processor_with_human_output.rs;
 // approval_policy.rs checks "approval: …" in it).
 func TestCodexExecStderrHeader(t *testing.T) {
+	t.Parallel()
 	x := newCodexExec(t)
 	_, errOut := x.mustRun("--skip-git-repo-check", "-C", x.cwd, "-m", "gpt-5.1", "--dangerously-bypass-approvals-and-sandbox", "check approval mode")
 	for _, want := range []string{"workdir: " + x.cwd, "model: gpt-5.1", "provider: openai", "approval: never", "sandbox: danger-full-access", "session id: "} {
@@ -652,6 +720,7 @@ func TestCodexExecStderrHeader(t *testing.T) {
 // approval_policy.rs exec_preserves_on_request_for_auto_review_config
 // (the approval line of the header; approvals_reviewer is Codex's own).
 func TestCodexExecHeaderShowsConfiguredApproval(t *testing.T) {
+	t.Parallel()
 	x := newCodexExec(t)
 	if err := os.WriteFile(filepath.Join(x.home, "config.toml"), []byte("approval_policy = \"on-request\"\n"), 0o600); err != nil {
 		t.Fatal(err)

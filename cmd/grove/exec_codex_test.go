@@ -65,7 +65,7 @@ func TestExecCodexFlags(t *testing.T) {
 	// --full-auto and --dangerously-bypass-approvals-and-sandbox set the
 	// sandbox and the approval policy the agents are told about.
 	for flag, want := range map[string][]string{
-		"--full-auto": {"sandbox: workspace-write", "approval policy: on-request"},
+		"--full-auto": {"sandbox: workspace-write", "approval policy: never"},
 		"--dangerously-bypass-approvals-and-sandbox": {"sandbox: danger-full-access", "approval policy: never"},
 	} {
 		if _, errOut, err := runCLI(t, home, "", "exec", flag, "--cd", work, "-m", "m", "hi"); err != nil {

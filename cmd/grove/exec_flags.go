@@ -56,11 +56,11 @@ func (f *execFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.experimentalJSON, "experimental-json", false, "same as --json (the name Codex's TypeScript SDK uses)")
 	fs.BoolVar(&f.events, "events", false, "print grove's own events (every event as one JSON object per line); same as --json=grove")
 	fs.StringVar(&f.resume, "resume", "", "continue the session with this id (or unique prefix); see also `exec resume`")
-	fs.BoolVar(&f.fork, "fork", false, "with --resume or exec resume: continue a copy of the session as a new one (the original is left as it is)")
+	fs.BoolVar(&f.fork, "fork", false, "with --resume or exec resume (or as `--fork ID PROMPT`): continue a copy of the session as a new one (the original is left as it is)")
 	fs.BoolVar(&f.approveWorkdirs, "approve-workdirs", false, "approve sub-agents' working_directory changes")
 	fs.BoolVar(&f.skipGitRepoCheck, "skip-git-repo-check", false, "accepted for Codex scripts: grove never requires a git repository")
 	fs.StringVarP(&f.outputLastMsg, "output-last-message", "o", "", "write the agent's last message to FILE")
-	fs.BoolVar(&f.fullAuto, "full-auto", false, "sandbox workspace-write with approval on-request")
+	fs.BoolVar(&f.fullAuto, "full-auto", false, "sandbox workspace-write; nobody is asked (approval never), as in codex exec")
 	fs.BoolVar(&f.bypassHookTrust, "dangerously-bypass-hook-trust", false, "run hooks that were never reviewed or changed since (this run only; a project's hooks still need a trusted project)")
 	fs.BoolVar(&f.yolo, "dangerously-bypass-approvals-and-sandbox", false, "no sandbox and no approvals (danger-full-access, never): only in a disposable environment")
 	fs.StringSliceVarP(&f.images, "image", "i", nil, "attach image FILE(s) to the prompt (repeatable, comma-separated)")
@@ -107,11 +107,19 @@ func (f *execFlags) apply(g *globalFlags) error {
 	}
 	switch {
 	case f.fullAuto:
-		g.sandbox, g.approval = "workspace-write", "on-request"
+		// codex exec: headless, so approval never (codex-rs/exec/src/lib.rs
+		// "Default to never ask for approvals in headless mode"; Codex's
+		// approval_policy.rs exec_full_auto_preserves_never_…).
+		g.sandbox, g.approval = "workspace-write", "never"
 	case f.yolo:
 		g.sandbox, g.approval = "danger-full-access", "never"
 	}
 	g.ignoreUserConfig = f.ignoreUserConfig
+	if f.ephemeral && os.Getenv("CODEX_MATERIALIZE_EPHEMERAL_ROLLOUTS") == "1" {
+		// Codex's debugging switch: an --ephemeral run still writes its
+		// rollout (exec/tests/suite/ephemeral.rs).
+		f.ephemeral = false
+	}
 	if f.localProvider != "" && !f.oss {
 		return errors.New("--local-provider goes with --oss")
 	}

@@ -144,7 +144,7 @@ func TestExecSessionsSurfaceEndToEnd(t *testing.T) {
 	t.Setenv("OPENAI_BASE_URL", s.URL())
 	t.Setenv("OPENAI_API_KEY", "sk-test")
 	out, errOut, err := runCLI(t, t.TempDir(), "", "exec", "--json=grove", "-c", "agents.surface=sessions",
-		"-c", `agents.profiles.reviewer.developer_instructions="You review prose."`, "--cd", t.TempDir(), "-m", "test-model", "review")
+		"-c", `agents.profiles.reviewer.developer_instructions="You review prose."`, "--cd", t.TempDir(), "-m", "test-model", "review the README")
 	if err != nil {
 		t.Fatalf("exec: %v\n%s", err, errOut)
 	}

@@ -15,6 +15,7 @@ import (
 func main() {
 	// The sandbox helper re-execs this binary; it must run before anything else.
 	sandbox.MaybeRunHelper()
+	maybeRunApplyPatch()
 	// Commands (escalated ones too) must not read grove's /proc files:
 	// its environment holds the provider key.
 	if err := sandbox.HardenProcess(); err != nil {

@@ -91,14 +91,18 @@ func (c *Config) relativeToConfig(path string) string {
 // loadInstructionFiles reads model_instructions_file (relative to the
 // config file) and, for a Codex config, Codex's global AGENTS.md.
 func (c *Config) loadInstructionFiles(codexHome string) error {
-	if f := strings.TrimSpace(c.ModelInstructionsFile); f != "" {
+	key, f := "model_instructions_file", strings.TrimSpace(c.ModelInstructionsFile)
+	if f == "" {
+		key, f = "experimental_instructions_file", strings.TrimSpace(c.ExperimentalInstructionsFile)
+	}
+	if f != "" {
 		path := c.relativeToConfig(f)
 		data, err := os.ReadFile(path)
 		if err != nil {
-			return fmt.Errorf("model_instructions_file %s: %w", path, err)
+			return fmt.Errorf("%s %s: %w", key, path, err)
 		}
 		if strings.TrimSpace(string(data)) == "" {
-			return fmt.Errorf("model_instructions_file %s: the file is empty", path)
+			return fmt.Errorf("%s %s: the file is empty", key, path)
 		}
 		c.ModelInstructions = string(data)
 	}

@@ -44,7 +44,10 @@ type Config struct {
 	// the file's text (ModelInstructions, read at load).
 	DeveloperInstructions string `toml:"developer_instructions"`
 	ModelInstructionsFile string `toml:"model_instructions_file"`
-	ModelInstructions     string `toml:"-"`
+	// ExperimentalInstructionsFile is the key's older Codex name, still
+	// read when model_instructions_file is not set.
+	ExperimentalInstructionsFile string `toml:"experimental_instructions_file"`
+	ModelInstructions            string `toml:"-"`
 	// Notify is Codex's `notify`: a program run after each root turn with
 	// the agent-turn-complete JSON as its last argument.
 	Notify []string `toml:"notify"`

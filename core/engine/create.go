@@ -142,6 +142,9 @@ func (e *Engine) threadRollout(t *Thread, spec threadSpec) (*rollout.Recorder, e
 			AllowList: t.allow, DenyList: t.deny, Timestamp: t.createdAt,
 			Host: t.host,
 		}
+		if t.parentID == "" && t.host == "" {
+			meta.Git = collectGitInfo(t.cwd)
+		}
 		if len(e.surfaces.names) > 0 {
 			surface := t.surface
 			meta.Surface = &surface

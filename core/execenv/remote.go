@@ -1,9 +1,7 @@
 package execenv
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -14,6 +12,8 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+
+	"github.com/grovecli/grove/core/rpc"
 )
 
 // Transport is a byte stream to an exec-server: its stdin and stdout.
@@ -104,10 +104,7 @@ func (r *Remote) session(ctx context.Context) (*session, error) {
 	if err != nil {
 		return nil, fmt.Errorf("host %s: %w", r.host, err)
 	}
-	s := &session{host: r.host, t: t, token: uuid.NewString(), pending: map[uint64]chan message{}, procs: map[uint64]*remoteProcess{}, done: make(chan struct{}), writes: make(chan []byte)}
-	s.onLost = r.addLost
-	go s.readLoop()
-	go s.writeLoop()
+	s := newSession(r.host, t, r.addLost)
 	var res initializeResult
 	if err := s.call(ctx, mInitialize, initializeParams{Version: ProtocolVersion, Session: s.token}, &res); err != nil {
 		s.fail(err)
@@ -141,80 +138,65 @@ func (r *Remote) takeNotice() string {
 	return n
 }
 
-// session is one connection: the calls waiting for an answer and the
-// commands running. readLoop owns it; fail ends it.
+// session is one connection: the calls waiting for an answer (its
+// rpc.Conn's) and the commands running. fail ends it.
 type session struct {
-	host  string
-	t     Transport
-	token string // names this connection on the host (exec/reap)
-	info  initializeResult
-	next  atomic.Uint64
-	// writes feeds writeLoop: a write that blocks on a stalled link holds
-	// that goroutine only, never a caller past its deadline.
-	writes chan []byte
+	host   string
+	t      Transport
+	token  string // names this connection on the host (exec/reap)
+	info   initializeResult
+	conn   *rpc.Conn
+	next   atomic.Uint64 // command ids (chosen by the client)
 	onLost func(lostSession)
 
-	mu      sync.Mutex
-	pending map[uint64]chan message
-	procs   map[uint64]*remoteProcess
-	err     error // set once the session is dead
-	done    chan struct{}
+	mu    sync.Mutex
+	procs map[uint64]*remoteProcess
+	err   error // set once the session is dead
+	done  chan struct{}
+}
+
+// newSession starts reading t: answers go to the calls, a command's output
+// and exit to the command, on the reading goroutine and in order. Lines
+// are written by one goroutine, so a write that blocks on a stalled link
+// holds that goroutine only, never a caller past its deadline.
+func newSession(host string, t Transport, onLost func(lostSession)) *session {
+	s := &session{host: host, t: t, token: uuid.NewString(), onLost: onLost, procs: map[uint64]*remoteProcess{}, done: make(chan struct{})}
+	out := rpc.NewWriter(t, rpc.WriterOptions{Queued: true, OnError: s.fail})
+	m := rpc.NewMethods()
+	rpc.HandleNotification(m, nOutput, func(_ context.Context, p outputParams) {
+		if pr := s.proc(p.PID, false); pr != nil && pr.out != nil {
+			_, _ = pr.out.Write(p.Data)
+		}
+	})
+	rpc.HandleNotification(m, nExit, func(_ context.Context, p exitParams) {
+		if pr := s.proc(p.PID, true); pr != nil {
+			var err error
+			if p.Error != "" {
+				err = errors.New(p.Error)
+			}
+			pr.finish(p.Code, err, p.Denied)
+		}
+	})
+	s.conn = rpc.NewConn(t, out, m, rpc.Options{MaxLine: maxLine})
+	go func() {
+		err := s.conn.Serve(context.Background())
+		var tl *rpc.TooLongError
+		var pe *rpc.ParseError
+		switch {
+		case err == nil:
+			err = io.EOF
+		case errors.As(err, &tl), errors.As(err, &pe):
+			err = fmt.Errorf("bad message from the exec-server: %w", err)
+		}
+		s.fail(err)
+	}()
+	return s
 }
 
 func (s *session) alive() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.err == nil
-}
-
-// readLoop routes answers to callers and notifications to commands until
-// the stream ends.
-func (s *session) readLoop() {
-	br := bufio.NewReaderSize(s.t, 64<<10)
-	for {
-		line, err := br.ReadBytes('\n')
-		if err != nil {
-			s.fail(err)
-			return
-		}
-		var m message
-		if err := json.Unmarshal(line, &m); err != nil {
-			s.fail(fmt.Errorf("bad message from the exec-server: %w", err))
-			return
-		}
-		s.route(m)
-	}
-}
-
-func (s *session) route(m message) {
-	switch m.Method {
-	case "":
-		s.mu.Lock()
-		ch := s.pending[m.ID]
-		delete(s.pending, m.ID)
-		s.mu.Unlock()
-		if ch != nil {
-			ch <- m
-		}
-	case nOutput:
-		var p outputParams
-		if json.Unmarshal(m.Params, &p) == nil {
-			if pr := s.proc(p.PID, false); pr != nil && pr.out != nil {
-				_, _ = pr.out.Write(p.Data)
-			}
-		}
-	case nExit:
-		var p exitParams
-		if json.Unmarshal(m.Params, &p) == nil {
-			if pr := s.proc(p.PID, true); pr != nil {
-				var err error
-				if p.Error != "" {
-					err = errors.New(p.Error)
-				}
-				pr.finish(p.Code, err, p.Denied)
-			}
-		}
-	}
 }
 
 func (s *session) proc(pid uint64, remove bool) *remoteProcess {
@@ -225,21 +207,6 @@ func (s *session) proc(pid uint64, remove bool) *remoteProcess {
 		delete(s.procs, pid)
 	}
 	return p
-}
-
-// writeLoop writes the session's lines in order until it ends.
-func (s *session) writeLoop() {
-	for {
-		select {
-		case b := <-s.writes:
-			if _, err := s.t.Write(b); err != nil {
-				s.fail(err)
-				return
-			}
-		case <-s.done:
-			return
-		}
-	}
 }
 
 // fail ends the session: every waiting call and running command gets an
@@ -265,13 +232,11 @@ func (s *session) fail(cause error) {
 		}
 		s.err = fmt.Errorf("connection to host %s lost (%s)", s.host, msg)
 	}
-	pending, procs := s.pending, s.procs
-	s.pending, s.procs = map[uint64]chan message{}, map[uint64]*remoteProcess{}
+	procs := s.procs
+	s.procs = map[uint64]*remoteProcess{}
 	close(s.done)
 	s.mu.Unlock()
-	for _, ch := range pending {
-		close(ch)
-	}
+	s.conn.Close(s.err) // every call waiting for an answer returns s.err
 	if len(procs) > 0 && s.onLost != nil {
 		l := lostSession{token: s.token}
 		for _, p := range procs {
@@ -287,56 +252,15 @@ func (s *session) fail(cause error) {
 	_ = s.t.Close()
 }
 
-// call sends a request and decodes its answer into res.
+// call sends a request and decodes its answer into res; the server's
+// error keeps its kind (errors.Is(err, fs.ErrNotExist)).
 func (s *session) call(ctx context.Context, method string, params, res any) error {
-	raw, err := json.Marshal(params)
-	if err != nil {
-		return err
+	err := s.conn.Call(ctx, method, params, res)
+	var re *rpc.Error
+	if errors.As(err, &re) {
+		return &remoteError{*re}
 	}
-	id := s.next.Add(1)
-	ch := make(chan message, 1)
-	s.mu.Lock()
-	if s.err != nil {
-		s.mu.Unlock()
-		return s.err
-	}
-	s.pending[id] = ch
-	s.mu.Unlock()
-	b, _ := json.Marshal(message{ID: id, Method: method, Params: raw})
-	select {
-	case s.writes <- append(b, '\n'):
-	case <-s.done:
-		return s.deadErr()
-	case <-ctx.Done():
-		s.mu.Lock()
-		delete(s.pending, id)
-		s.mu.Unlock()
-		return ctx.Err()
-	}
-	select {
-	case m, ok := <-ch:
-		if !ok {
-			return s.deadErr()
-		}
-		if m.Error != nil {
-			return &remoteError{*m.Error}
-		}
-		if res != nil {
-			return json.Unmarshal(m.Result, res)
-		}
-		return nil
-	case <-ctx.Done():
-		s.mu.Lock()
-		delete(s.pending, id)
-		s.mu.Unlock()
-		return ctx.Err()
-	}
-}
-
-func (s *session) deadErr() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.err
+	return err
 }
 
 // remoteProcess is a command running on the host.

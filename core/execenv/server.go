@@ -1,13 +1,14 @@
 package execenv
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
+
+	"github.com/grovecli/grove/core/rpc"
 )
 
 // Serve speaks the exec-server protocol on in and out with backend (the
@@ -28,37 +29,53 @@ type ServeOptions struct {
 // ServeWith is Serve with options.
 func ServeWith(ctx context.Context, backend Backend, in io.Reader, out io.Writer, o ServeOptions) error {
 	ctx, cancel := context.WithCancel(ctx)
-	s := &server{b: backend, opts: o, out: bufio.NewWriter(out), procs: map[uint64]context.CancelFunc{}, live: map[uint64]Process{}, files: map[uint64]io.ReadCloser{}}
-	defer s.closeAll(cancel)
-	sc := bufio.NewScanner(in)
-	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
-	for sc.Scan() {
-		var m message
-		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
-			return fmt.Errorf("exec-server: bad line: %w", err)
-		}
-		if m.Method == mInitialize {
-			s.initialize(m)
-			continue
-		}
-		if m.Method == mPing {
-			// Answered on the reading goroutine: a keep-alive measures the
-			// link and this loop, not a queue of handlers.
-			s.reply(m.ID, struct{}{}, nil)
-			continue
-		}
-		if !s.ready {
-			s.reply(m.ID, nil, fmt.Errorf("exec-server: initialize first (protocol version %d)", ProtocolVersion))
-			continue
-		}
-		s.wg.Add(1)
-		go func() {
-			defer s.wg.Done()
-			res, err := s.handle(ctx, m)
-			s.reply(m.ID, res, err)
-		}()
+	// Lines are written as they come: the client's own keep-alive finds a
+	// link that stopped carrying them.
+	s := &server{b: backend, opts: o, out: rpc.NewWriter(out, rpc.WriterOptions{}), procs: map[uint64]context.CancelFunc{}, live: map[uint64]Process{}, files: map[uint64]io.ReadCloser{}}
+	conn := rpc.NewConn(in, s.out, s.methods(), rpc.Options{MaxLine: maxLine, Guard: s.guard, WireError: toWire})
+	err := conn.Serve(ctx)
+	cancel() // every process's context: the backend kills their trees
+	conn.Wait()
+	s.closeAll()
+	var tl *rpc.TooLongError
+	var pe *rpc.ParseError
+	if errors.As(err, &tl) || errors.As(err, &pe) {
+		return fmt.Errorf("exec-server: bad line: %w", err)
 	}
-	return sc.Err()
+	return err
+}
+
+// methods is the protocol's method table. initialize and ping run on the
+// reading goroutine: the handshake decides how every later line is taken,
+// and a keep-alive measures the link and this loop, not a queue of
+// handlers. Every other request runs on its own goroutine.
+func (s *server) methods() *rpc.Methods {
+	m := rpc.NewMethods()
+	rpc.Handle(m, mInitialize, s.initialize)
+	rpc.Handle(m, mPing, func(context.Context, struct{}) (struct{}, error) { return struct{}{}, nil })
+	m.Inline(mInitialize, mPing)
+	rpc.Handle(m, mExecStart, s.start)
+	rpc.Handle(m, mExecKill, s.kill)
+	rpc.Handle(m, mExecWrite, func(_ context.Context, p writeParams) (struct{}, error) { return s.input(p, false) })
+	rpc.Handle(m, mExecInterrupt, func(_ context.Context, p writeParams) (struct{}, error) { return s.input(p, true) })
+	rpc.Handle(m, mStat, func(ctx context.Context, p pathParams) (FileInfo, error) { return s.b.Stat(ctx, p.Path) })
+	rpc.Handle(m, mReadDir, func(ctx context.Context, p pathParams) ([]DirEntry, error) { return s.b.ReadDir(ctx, p.Path) })
+	rpc.Handle(m, mWalk, func(ctx context.Context, p walkParams) (WalkResult, error) { return s.b.Walk(ctx, p.Root, p.Max) })
+	rpc.Handle(m, mPatch, func(ctx context.Context, p PatchRequest) (PatchResult, error) { return s.b.ApplyPatch(ctx, p) })
+	rpc.Handle(m, mOpen, s.open)
+	rpc.Handle(m, mRead, s.read)
+	rpc.Handle(m, mClose, s.closeFile)
+	rpc.Handle(m, mReap, func(_ context.Context, p reapParams) (reapResult, error) { return reap(s.opts.StateDir, p.Session) })
+	return m
+}
+
+// guard refuses every request but the handshake and the keep-alive until
+// a handshake succeeded.
+func (s *server) guard(_ context.Context, method string) error {
+	if method == mInitialize || method == mPing || s.ready.Load() {
+		return nil
+	}
+	return fmt.Errorf("exec-server: initialize first (protocol version %d)", ProtocolVersion)
 }
 
 // server is one session: the processes it started and the files it has
@@ -67,10 +84,9 @@ type server struct {
 	b     Backend
 	opts  ServeOptions
 	reg   *registry // nil without a state dir or a session token
-	ready bool
-	wmu   sync.Mutex
-	out   *bufio.Writer
-	wg    sync.WaitGroup // handlers and process waiters
+	ready atomic.Bool
+	out   *rpc.Writer
+	wg    sync.WaitGroup // process waiters
 
 	mu     sync.Mutex
 	procs  map[uint64]context.CancelFunc
@@ -79,8 +95,9 @@ type server struct {
 	nextFH uint64
 }
 
-func (s *server) closeAll(cancel context.CancelFunc) {
-	cancel() // every process's context: the backend kills their trees
+// closeAll runs once every process's context has ended and every request
+// has been answered.
+func (s *server) closeAll() {
 	s.wg.Wait()
 	s.mu.Lock()
 	for h, f := range s.files {
@@ -91,117 +108,36 @@ func (s *server) closeAll(cancel context.CancelFunc) {
 	s.reg.close()
 }
 
-func (s *server) initialize(m message) {
-	var p initializeParams
-	if err := decodeParams(m.Params, &p); err != nil {
-		s.reply(m.ID, nil, err)
-		return
-	}
+func (s *server) initialize(_ context.Context, p initializeParams) (initializeResult, error) {
 	if p.Version != ProtocolVersion {
-		s.reply(m.ID, nil, fmt.Errorf("exec-server: protocol version %d is not supported (this grove speaks %d); install the same grove version on both machines", p.Version, ProtocolVersion))
-		return
+		return initializeResult{}, fmt.Errorf("exec-server: protocol version %d is not supported (this grove speaks %d); install the same grove version on both machines", p.Version, ProtocolVersion)
 	}
 	if p.Session != "" && s.opts.StateDir != "" {
 		reg, err := openRegistry(s.opts.StateDir, p.Session)
 		if err != nil {
-			s.reply(m.ID, nil, fmt.Errorf("exec-server: session record: %w", err))
-			return
+			return initializeResult{}, fmt.Errorf("exec-server: session record: %w", err)
 		}
 		s.reg = reg
 	}
-	s.ready = true
-	s.reply(m.ID, initializeResult{Version: ProtocolVersion, Sandbox: s.b.Info().Sandbox, TempDir: tempDir(), Sessions: true}, nil)
+	s.ready.Store(true)
+	return initializeResult{Version: ProtocolVersion, Sandbox: s.b.Info().Sandbox, TempDir: tempDir(), Sessions: true}, nil
 }
 
-func (s *server) send(m message) {
-	b, err := json.Marshal(m)
-	if err != nil {
-		b, _ = json.Marshal(message{ID: m.ID, Error: toWire(err)})
-	}
-	s.wmu.Lock()
-	defer s.wmu.Unlock()
-	_, _ = s.out.Write(append(b, '\n'))
-	_ = s.out.Flush()
-}
+func (s *server) notify(method string, params any) { _ = s.out.Notify(method, params) }
 
-func (s *server) reply(id uint64, res any, err error) {
-	if err != nil {
-		s.send(message{ID: id, Error: toWire(err)})
-		return
+// kill kills a command's tree (its exit is reported as usual).
+func (s *server) kill(_ context.Context, p pidParams) (struct{}, error) {
+	s.mu.Lock()
+	cancel := s.procs[p.PID]
+	s.mu.Unlock()
+	if cancel != nil {
+		cancel()
 	}
-	raw, merr := json.Marshal(res)
-	if merr != nil {
-		s.send(message{ID: id, Error: toWire(merr)})
-		return
-	}
-	s.send(message{ID: id, Result: raw})
-}
-
-func (s *server) notify(method string, params any) {
-	raw, _ := json.Marshal(params)
-	s.send(message{Method: method, Params: raw})
-}
-
-func (s *server) handle(ctx context.Context, m message) (any, error) {
-	switch m.Method {
-	case mExecStart:
-		return s.start(ctx, m.Params)
-	case mExecKill:
-		var p pidParams
-		if err := decodeParams(m.Params, &p); err != nil {
-			return nil, err
-		}
-		s.mu.Lock()
-		cancel := s.procs[p.PID]
-		s.mu.Unlock()
-		if cancel != nil {
-			cancel()
-		}
-		return struct{}{}, nil
-	case mExecWrite, mExecInterrupt:
-		return s.input(m)
-	case mStat:
-		var p pathParams
-		if err := decodeParams(m.Params, &p); err != nil {
-			return nil, err
-		}
-		return s.b.Stat(ctx, p.Path)
-	case mReadDir:
-		var p pathParams
-		if err := decodeParams(m.Params, &p); err != nil {
-			return nil, err
-		}
-		return s.b.ReadDir(ctx, p.Path)
-	case mWalk:
-		var p walkParams
-		if err := decodeParams(m.Params, &p); err != nil {
-			return nil, err
-		}
-		return s.b.Walk(ctx, p.Root, p.Max)
-	case mPatch:
-		var p PatchRequest
-		if err := decodeParams(m.Params, &p); err != nil {
-			return nil, err
-		}
-		return s.b.ApplyPatch(ctx, p)
-	case mOpen, mRead, mClose:
-		return s.file(ctx, m)
-	case mReap:
-		var p reapParams
-		if err := decodeParams(m.Params, &p); err != nil {
-			return nil, err
-		}
-		return reap(s.opts.StateDir, p.Session)
-	}
-	return nil, fmt.Errorf("exec-server: unknown method %q", m.Method)
+	return struct{}{}, nil
 }
 
 // start starts a command; its output and exit arrive as notifications.
-func (s *server) start(ctx context.Context, raw json.RawMessage) (any, error) {
-	var p execStartParams
-	if err := decodeParams(raw, &p); err != nil {
-		return nil, err
-	}
+func (s *server) start(ctx context.Context, p execStartParams) (struct{}, error) {
 	pctx, cancel := context.WithCancel(ctx)
 	p.Output = writerFunc(func(b []byte) (int, error) {
 		s.notify(nOutput, outputParams{PID: p.PID, Data: b})
@@ -210,7 +146,7 @@ func (s *server) start(ctx context.Context, raw json.RawMessage) (any, error) {
 	proc, err := s.b.Start(pctx, p.ExecRequest)
 	if err != nil {
 		cancel()
-		return nil, err
+		return struct{}{}, err
 	}
 	s.mu.Lock()
 	s.procs[p.PID] = cancel
@@ -238,55 +174,58 @@ func (s *server) start(ctx context.Context, raw json.RawMessage) (any, error) {
 
 // input serves exec/write and exec/interrupt on a running command of
 // this session.
-func (s *server) input(m message) (any, error) {
-	var p writeParams
-	if err := decodeParams(m.Params, &p); err != nil {
-		return nil, err
-	}
+func (s *server) input(p writeParams, interrupt bool) (struct{}, error) {
 	s.mu.Lock()
 	proc, _ := s.live[p.PID].(Interactive)
 	s.mu.Unlock()
 	if proc == nil {
-		return nil, errors.New("exec-server: no running command with this id")
+		return struct{}{}, errors.New("exec-server: no running command with this id")
 	}
-	if m.Method == mExecInterrupt {
+	if interrupt {
 		return struct{}{}, proc.Interrupt()
 	}
 	return struct{}{}, proc.WriteInput(p.Data)
 }
 
-// file serves fs/open, fs/read and fs/close on handles of this session.
-func (s *server) file(ctx context.Context, m message) (any, error) {
-	if m.Method == mOpen {
-		var p pathParams
-		if err := decodeParams(m.Params, &p); err != nil {
-			return nil, err
-		}
-		f, err := s.b.Open(ctx, p.Path)
-		if err != nil {
-			return nil, err
-		}
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		s.nextFH++
-		s.files[s.nextFH] = f
-		return handleParams{Handle: s.nextFH}, nil
-	}
-	var p handleParams
-	if err := decodeParams(m.Params, &p); err != nil {
-		return nil, err
+// open, read and closeFile serve fs/open, fs/read and fs/close on handles
+// of this session.
+func (s *server) open(ctx context.Context, p pathParams) (handleParams, error) {
+	f, err := s.b.Open(ctx, p.Path)
+	if err != nil {
+		return handleParams{}, err
 	}
 	s.mu.Lock()
-	f := s.files[p.Handle]
-	if m.Method == mClose {
-		delete(s.files, p.Handle)
+	defer s.mu.Unlock()
+	s.nextFH++
+	s.files[s.nextFH] = f
+	return handleParams{Handle: s.nextFH}, nil
+}
+
+func (s *server) handle(h uint64, remove bool) (io.ReadCloser, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f := s.files[h]
+	if remove {
+		delete(s.files, h)
 	}
-	s.mu.Unlock()
 	if f == nil {
 		return nil, errors.New("exec-server: unknown file handle")
 	}
-	if m.Method == mClose {
-		return struct{}{}, f.Close()
+	return f, nil
+}
+
+func (s *server) closeFile(_ context.Context, p handleParams) (struct{}, error) {
+	f, err := s.handle(p.Handle, true)
+	if err != nil {
+		return struct{}{}, err
+	}
+	return struct{}{}, f.Close()
+}
+
+func (s *server) read(_ context.Context, p handleParams) (readResult, error) {
+	f, err := s.handle(p.Handle, false)
+	if err != nil {
+		return readResult{}, err
 	}
 	buf := make([]byte, readChunk)
 	n, err := io.ReadFull(f, buf)
@@ -294,7 +233,7 @@ func (s *server) file(ctx context.Context, m message) (any, error) {
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
 		return readResult{Data: buf[:n], EOF: true}, nil
 	case err != nil:
-		return nil, err
+		return readResult{}, err
 	}
 	return readResult{Data: buf[:n]}, nil
 }

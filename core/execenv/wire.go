@@ -1,11 +1,11 @@
 package execenv
 
 import (
-	"encoding/json"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
+
+	"github.com/grovecli/grove/core/rpc"
 )
 
 // The exec-server protocol: one JSON object per line each way, over the
@@ -40,23 +40,20 @@ const (
 	nExit          = "exec/exit"
 )
 
-// message is every line of the protocol.
-type message struct {
-	ID     uint64          `json:"id,omitempty"`
-	Method string          `json:"method,omitempty"`
-	Params json.RawMessage `json:"params,omitempty"`
-	Result json.RawMessage `json:"result,omitempty"`
-	Error  *wireError      `json:"error,omitempty"`
-}
+// message is every line of the protocol (core/rpc frames and routes them).
+type message = rpc.Message
 
-// wireError carries an error and its kind, so that errors.Is(err,
-// fs.ErrNotExist) holds on the client as it did on the server.
-type wireError struct {
-	Kind    string `json:"kind,omitempty"` // not_exist | exist | permission | invalid
-	Message string `json:"message"`
-}
+// wireError carries an error and its kind (not_exist | exist | permission
+// | invalid), so that errors.Is(err, fs.ErrNotExist) holds on the client
+// as it did on the server. The protocol's own errors (an unknown method,
+// params that do not fit) carry their JSON-RPC code instead.
+type wireError = rpc.Error
 
 func toWire(err error) *wireError {
+	var re *rpc.Error
+	if errors.As(err, &re) {
+		return re
+	}
 	w := &wireError{Message: err.Error()}
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -161,13 +158,6 @@ const maxLine = 64 << 20
 
 // readChunk is how much one fs/read returns.
 const readChunk = 1 << 20
-
-func decodeParams(raw json.RawMessage, v any) error {
-	if err := json.Unmarshal(raw, v); err != nil {
-		return fmt.Errorf("bad params: %w", err)
-	}
-	return nil
-}
 
 // tempDir is reported in the handshake.
 func tempDir() string { return os.TempDir() }

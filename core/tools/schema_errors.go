@@ -2,15 +2,17 @@ package tools
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"regexp"
+	"math/big"
+	"net/url"
 	"sort"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
-	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
 )
 
 // violation is one failed constraint at an instance location. A type
@@ -22,204 +24,217 @@ type violation struct {
 	line     string // the full message for other kinds
 }
 
-// explain describes why v (at loc) fails s, which the caller knows it
-// does: first the type, then every property or item that fails its own
-// subschema, then allOf/anyOf/oneOf members; only when no part is to blame
-// does it name the keyword of s that failed.
-func (a *argSchema) explain(s *jsonschema.Schema, v any, loc []string) []violation {
-	if s.Ref != "" {
-		if t := a.localRef(s.Ref); t != nil {
-			if err, ok := a.check(t, v); ok && err != nil {
-				return a.explain(t, v, loc)
+// explainer turns the validator's error tree into violations: one per
+// failed keyword that names a field, what was expected and what came.
+// Groups, $refs and allOf only collect their causes; anyOf/oneOf report
+// the alternatives that accepted the value's type and failed deeper, or
+// else the types that would have been accepted.
+type explainer struct {
+	doc any // the schema document (nil: no detail from it)
+}
+
+var printer = message.NewPrinter(language.English)
+
+func (x *explainer) explain(e *jsonschema.ValidationError) []violation {
+	loc := e.InstanceLocation
+	switch k := e.ErrorKind.(type) {
+	case *kind.Schema, *kind.Group, *kind.Reference, *kind.AllOf:
+		var out []violation
+		for _, c := range e.Causes {
+			out = append(out, x.explain(c)...)
+		}
+		return out
+	case *kind.AnyOf:
+		return x.alternatives(e)
+	case *kind.OneOf:
+		if len(k.Subschemas) > 0 {
+			return []violation{{loc: loc, line: fieldPrefix(loc) + "matches more than one of the allowed forms"}}
+		}
+		return x.alternatives(e)
+	case *kind.Type:
+		got := k.Got
+		if got == "integer" {
+			got = "number" // JSON itself has only numbers
+		}
+		return []violation{{loc: loc, wantType: k.Want, got: got}}
+	case *kind.Required:
+		out := make([]violation, 0, len(k.Missing))
+		for _, name := range k.Missing {
+			out = append(out, violation{loc: loc, line: x.requiredLine(e.SchemaURL, childLoc(loc, name))})
+		}
+		return out
+	case *kind.AdditionalProperties:
+		props := append([]string(nil), k.Properties...)
+		sort.Strings(props)
+		allowed := x.propertyNames(e.SchemaURL)
+		out := make([]violation, 0, len(props))
+		for _, p := range props {
+			line := fmt.Sprintf("unknown field %q", jsonPointer(childLoc(loc, p)))
+			if len(allowed) > 0 {
+				line += " (allowed fields: " + strings.Join(allowed, ", ") + ")"
 			}
+			out = append(out, violation{loc: loc, line: line})
 		}
-	}
-	if types := schemaTypes(s); len(types) > 0 && !typeMatches(types, v) {
-		return []violation{{loc: loc, wantType: types, got: gotType(v)}}
-	}
-	var out []violation
-	switch x := v.(type) {
-	case map[string]any:
-		out = a.explainObject(s, x, loc)
-	case []any:
-		if s.Items != nil {
-			for i, item := range x {
-				if err, ok := a.check(s.Items, item); ok && err != nil {
-					out = append(out, a.explain(s.Items, item, childLoc(loc, strconv.Itoa(i)))...)
-				}
-			}
-		}
-	}
-	for _, m := range s.AllOf {
-		if err, ok := a.check(m, v); ok && err != nil {
-			out = append(out, a.explain(m, v, loc)...)
-		}
-	}
-	if len(s.AnyOf) > 0 {
-		out = append(out, a.alternatives(s.AnyOf, v, loc, false)...)
-	}
-	if len(s.OneOf) > 0 {
-		out = append(out, a.alternatives(s.OneOf, v, loc, true)...)
-	}
-	if len(out) > 0 {
 		return out
 	}
-	if err, ok := a.check(s, v); ok && err != nil {
-		return []violation{{loc: loc, line: fieldPrefix(loc) + keywordText(s, v, innermost(err))}}
-	}
-	return nil
+	return []violation{{loc: loc, line: fieldPrefix(loc) + keywordText(e.ErrorKind)}}
 }
 
-// explainObject names missing required fields, unknown fields, and fields
-// that fail their own subschema.
-func (a *argSchema) explainObject(s *jsonschema.Schema, obj map[string]any, loc []string) []violation {
-	var out []violation
-	for _, r := range s.Required {
-		if _, ok := obj[r]; !ok {
-			out = append(out, violation{loc: loc, line: requiredLine(s, childLoc(loc, r))})
-		}
-	}
-	closed := s.AdditionalProperties != nil && isFalse(s.AdditionalProperties)
-	var unknown []string
-	for k, val := range obj {
-		sub := s.Properties[k]
-		if sub == nil {
-			for pat, ps := range s.PatternProperties {
-				if re, err := regexp.Compile(pat); err == nil && re.MatchString(k) {
-					sub = ps
-					break
-				}
-			}
-		}
-		if sub == nil {
-			if closed && len(s.PatternProperties) == 0 {
-				unknown = append(unknown, k)
-				continue
-			}
-			sub = s.AdditionalProperties
-		}
-		if sub == nil {
-			continue
-		}
-		if err, ok := a.check(sub, val); ok && err != nil {
-			out = append(out, a.explain(sub, val, childLoc(loc, k))...)
-		}
-	}
-	sort.Strings(unknown)
-	for _, k := range unknown {
-		line := fmt.Sprintf("unknown field %q", jsonPointer(childLoc(loc, k)))
-		if names := propertyNames(s); len(names) > 0 {
-			line += " (allowed fields: " + strings.Join(names, ", ") + ")"
-		}
-		out = append(out, violation{loc: loc, line: line})
-	}
-	return out
-}
-
-// isFalse reports whether s is the schema false (which decodes as
-// {"not":{}}).
-func isFalse(s *jsonschema.Schema) bool {
-	b, err := json.Marshal(s)
-	return err == nil && string(b) == "false"
-}
-
-// alternatives explains anyOf (or oneOf, when one is set). Alternatives
-// that failed only on the value's type say little: report the ones that
-// accepted the type but failed deeper, or else the types that would have
-// been accepted.
-func (a *argSchema) alternatives(alts []*jsonschema.Schema, v any, loc []string, one bool) []violation {
+// alternatives explains a failed anyOf or oneOf from its causes, one per
+// alternative that failed.
+func (x *explainer) alternatives(e *jsonschema.ValidationError) []violation {
 	var deeper []violation
 	var wants []string
-	matched := 0
-	for _, alt := range alts {
-		err, ok := a.check(alt, v)
-		if !ok {
-			return nil
-		}
-		if err == nil {
-			matched++
+	got := ""
+	for _, alt := range e.Causes {
+		vs := x.explain(alt)
+		if len(vs) == 1 && vs[0].wantType != nil && len(vs[0].loc) == len(e.InstanceLocation) {
+			wants, got = append(wants, vs[0].wantType...), vs[0].got
 			continue
 		}
-		errs := a.explain(alt, v, loc)
-		if len(errs) == 1 && errs[0].wantType != nil && len(errs[0].loc) == len(loc) {
-			wants = append(wants, errs[0].wantType...)
-			continue
-		}
-		deeper = append(deeper, errs...)
+		deeper = append(deeper, vs...)
 	}
-	switch {
-	case matched == 1 || matched > 1 && !one:
-		return nil
-	case matched > 1:
-		return []violation{{loc: loc, line: fieldPrefix(loc) + "matches more than one of the allowed forms"}}
-	case len(deeper) == 0 && len(wants) > 0:
-		return []violation{{loc: loc, wantType: wants, got: gotType(v)}}
+	if len(deeper) == 0 && len(wants) > 0 {
+		return []violation{{loc: e.InstanceLocation, wantType: wants, got: got}}
 	}
 	return deeper
 }
 
-// innermost is the message of the keyword that failed, without the chain
-// of schemas the library wraps it in.
-func innermost(err error) string {
-	for {
-		next := errors.Unwrap(err)
-		if next == nil {
-			return err.Error()
+// keywordText says what a failed keyword expected, in words the model can
+// act on; a keyword not listed keeps the library's wording.
+func keywordText(k jsonschema.ErrorKind) string {
+	switch k := k.(type) {
+	case *kind.Enum:
+		vals := make([]string, len(k.Want))
+		for i, w := range k.Want {
+			vals[i] = jsonText(w)
 		}
-		err = next
-	}
-}
-
-// keywordText says what a failed keyword of s expected of v, in words the
-// model can act on; a keyword not listed keeps the library's wording.
-func keywordText(s *jsonschema.Schema, v any, libMsg string) string {
-	keyword, _, _ := strings.Cut(libMsg, ":")
-	str, _ := v.(string)
-	arr, _ := v.([]any)
-	switch keyword {
-	case "enum":
-		vals := make([]string, len(s.Enum))
-		for i, e := range s.Enum {
-			vals[i] = jsonText(e)
-		}
-		return fmt.Sprintf("expected one of %s, got %s", strings.Join(vals, ", "), jsonText(v))
-	case "const":
-		if s.Const != nil {
-			return fmt.Sprintf("expected %s, got %s", jsonText(*s.Const), jsonText(v))
-		}
-	case "minimum":
-		return fmt.Sprintf("expected a number >= %s, got %s", numText(s.Minimum), jsonText(v))
-	case "maximum":
-		return fmt.Sprintf("expected a number <= %s, got %s", numText(s.Maximum), jsonText(v))
-	case "exclusiveMinimum":
-		return fmt.Sprintf("expected a number > %s, got %s", numText(s.ExclusiveMinimum), jsonText(v))
-	case "exclusiveMaximum":
-		return fmt.Sprintf("expected a number < %s, got %s", numText(s.ExclusiveMaximum), jsonText(v))
-	case "multipleOf":
-		return fmt.Sprintf("expected a multiple of %s, got %s", numText(s.MultipleOf), jsonText(v))
-	case "minLength":
-		return fmt.Sprintf("expected at least %d characters, got %d", deref(s.MinLength), utf8.RuneCountInString(str))
-	case "maxLength":
-		return fmt.Sprintf("expected at most %d characters, got %d", deref(s.MaxLength), utf8.RuneCountInString(str))
-	case "pattern":
-		return "expected a string matching " + s.Pattern
-	case "minItems":
-		return fmt.Sprintf("expected at least %d items, got %d", deref(s.MinItems), len(arr))
-	case "maxItems":
-		return fmt.Sprintf("expected at most %d items, got %d", deref(s.MaxItems), len(arr))
-	case "uniqueItems":
-		return "expected items that are all different"
-	case "not":
+		return fmt.Sprintf("expected one of %s, got %s", strings.Join(vals, ", "), jsonText(k.Got))
+	case *kind.Const:
+		return fmt.Sprintf("expected %s, got %s", jsonText(k.Want), jsonText(k.Got))
+	case *kind.Minimum:
+		return fmt.Sprintf("expected a number >= %s, got %s", ratText(k.Want), ratText(k.Got))
+	case *kind.Maximum:
+		return fmt.Sprintf("expected a number <= %s, got %s", ratText(k.Want), ratText(k.Got))
+	case *kind.ExclusiveMinimum:
+		return fmt.Sprintf("expected a number > %s, got %s", ratText(k.Want), ratText(k.Got))
+	case *kind.ExclusiveMaximum:
+		return fmt.Sprintf("expected a number < %s, got %s", ratText(k.Want), ratText(k.Got))
+	case *kind.MultipleOf:
+		return fmt.Sprintf("expected a multiple of %s, got %s", ratText(k.Want), ratText(k.Got))
+	case *kind.MinLength:
+		return fmt.Sprintf("expected at least %d characters, got %d", k.Want, k.Got)
+	case *kind.MaxLength:
+		return fmt.Sprintf("expected at most %d characters, got %d", k.Want, k.Got)
+	case *kind.Pattern:
+		return "expected a string matching " + k.Want
+	case *kind.MinItems:
+		return fmt.Sprintf("expected at least %d items, got %d", k.Want, k.Got)
+	case *kind.MaxItems:
+		return fmt.Sprintf("expected at most %d items, got %d", k.Want, k.Got)
+	case *kind.MinProperties:
+		return fmt.Sprintf("expected at least %d fields, got %d", k.Want, k.Got)
+	case *kind.MaxProperties:
+		return fmt.Sprintf("expected at most %d fields, got %d", k.Want, k.Got)
+	case *kind.UniqueItems:
+		return fmt.Sprintf("expected items that are all different (items %d and %d are equal)", k.Duplicates[0], k.Duplicates[1])
+	case *kind.Not:
 		return "matches a form that is not allowed"
+	case *kind.FalseSchema:
+		return "no value is allowed here"
 	}
-	return libMsg
+	return k.LocalizedString(printer)
 }
 
-func deref(p *int) int {
-	if p == nil {
-		return 0
+// requiredLine reports a missing field and what it should hold.
+func (x *explainer) requiredLine(objURL string, loc []string) string {
+	msg := fmt.Sprintf("field %q is required", jsonPointer(loc))
+	props, _ := x.subschema(objURL)["properties"].(map[string]any)
+	prop, _ := props[loc[len(loc)-1]].(map[string]any)
+	if want := expected(prop); want != "" {
+		msg += " (expected " + want + ")"
 	}
-	return *p
+	return msg
+}
+
+// expected describes what a schema accepts ("string", "one of …"), or ""
+// when it does not say.
+func expected(s map[string]any) string {
+	if enum, ok := s["enum"].([]any); ok {
+		vals := make([]string, len(enum))
+		for i, v := range enum {
+			vals[i] = jsonText(v)
+		}
+		return "one of " + strings.Join(vals, ", ")
+	}
+	types := schemaTypes(s)
+	if len(types) == 0 {
+		for _, kw := range []string{"anyOf", "oneOf"} {
+			alts, _ := s[kw].([]any)
+			for _, alt := range alts {
+				m, _ := alt.(map[string]any)
+				types = append(types, schemaTypes(m)...)
+			}
+		}
+	}
+	return strings.Join(types, " or ")
+}
+
+func schemaTypes(s map[string]any) []string {
+	switch t := s["type"].(type) {
+	case string:
+		return []string{t}
+	case []any:
+		out := make([]string, 0, len(t))
+		for _, x := range t {
+			if n, ok := x.(string); ok {
+				out = append(out, n)
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// propertyNames are the fields the object schema at url names.
+func (x *explainer) propertyNames(url string) []string {
+	props, _ := x.subschema(url)["properties"].(map[string]any)
+	out := make([]string, 0, len(props))
+	for n := range props {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// subschema is the schema at a location the validator reports
+// ("…#/$defs/step/properties/next"), or nil.
+func (x *explainer) subschema(loc string) map[string]any {
+	_, frag, _ := strings.Cut(loc, "#")
+	cur := x.doc
+	for _, tok := range strings.Split(strings.TrimPrefix(frag, "/"), "/") {
+		if tok == "" {
+			continue
+		}
+		if t, err := url.PathUnescape(tok); err == nil {
+			tok = t
+		}
+		tok = pointerUnescaper.Replace(tok)
+		switch c := cur.(type) {
+		case map[string]any:
+			cur = c[tok]
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(c) {
+				return nil
+			}
+			cur = c[i]
+		default:
+			return nil
+		}
+	}
+	m, _ := cur.(map[string]any)
+	return m
 }
 
 // describeViolations turns validation failures into one sorted line per
@@ -249,37 +264,6 @@ func (v violation) text() string {
 		return fmt.Sprintf("arguments must be a JSON %s, got %s", want, v.got)
 	}
 	return fieldPrefix(v.loc) + fmt.Sprintf("expected %s, got %s", want, v.got)
-}
-
-// requiredLine reports a missing field and what it should hold.
-func requiredLine(parent *jsonschema.Schema, loc []string) string {
-	msg := fmt.Sprintf("field %q is required", jsonPointer(loc))
-	if want := expected(parent.Properties[loc[len(loc)-1]]); want != "" {
-		msg += " (expected " + want + ")"
-	}
-	return msg
-}
-
-// expected describes what a schema accepts ("string", "one of …"), or ""
-// when it does not say.
-func expected(s *jsonschema.Schema) string {
-	if s == nil {
-		return ""
-	}
-	if s.Enum != nil {
-		vals := make([]string, len(s.Enum))
-		for i, v := range s.Enum {
-			vals[i] = jsonText(v)
-		}
-		return "one of " + strings.Join(vals, ", ")
-	}
-	types := schemaTypes(s)
-	if len(types) == 0 {
-		for _, alt := range append(append([]*jsonschema.Schema(nil), s.AnyOf...), s.OneOf...) {
-			types = append(types, schemaTypes(alt)...)
-		}
-	}
-	return strings.Join(types, " or ")
 }
 
 func fieldPrefix(loc []string) string {
@@ -319,9 +303,14 @@ func jsonText(v any) string {
 	return string(b)
 }
 
-func numText(f *float64) string {
-	if f == nil {
+// ratText writes an exact number: its digits when it is a short integer,
+// else twelve significant digits.
+func ratText(r *big.Rat) string {
+	if r == nil {
 		return "?"
 	}
-	return strconv.FormatFloat(*f, 'g', -1, 64)
+	if s := r.Num().String(); r.IsInt() && len(s) <= 20 {
+		return s
+	}
+	return new(big.Float).SetRat(r).Text('g', 12)
 }

@@ -1,8 +1,6 @@
 package appserver
 
 import (
-	"encoding/json"
-
 	"github.com/grovecli/grove/protocol"
 )
 
@@ -15,11 +13,7 @@ type threadCompactParams struct {
 // accepts thread/compact): the thread's history is summarised and replaced,
 // now if it is idle, after its running turn otherwise. The response is
 // empty, as Codex's; thread/compacted announces the result.
-func (s *Server) threadCompact(raw json.RawMessage) (any, *protocol.RPCError) {
-	var p threadCompactParams
-	if rerr := decodeParams(raw, &p); rerr != nil {
-		return nil, rerr
-	}
+func (s *Server) threadCompact(p threadCompactParams) (any, *protocol.RPCError) {
 	t, rerr := s.loadedThread(p.ThreadID)
 	if rerr != nil {
 		return nil, rerr

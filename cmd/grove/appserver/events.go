@@ -33,7 +33,7 @@ func (s *Server) onEvent(sess *session, ev protocol.Event) {
 		case m.replyTo != nil:
 			_ = s.out.respond(m.replyTo, m.params)
 		case m.reqID > 0:
-			_ = s.out.send(outRequest{ID: m.reqID, Method: m.method, Params: m.params})
+			_ = s.out.request(m.reqID, m.method, m.params)
 		default:
 			_ = s.out.notify(m.method, m.params)
 		}

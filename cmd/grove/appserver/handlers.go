@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/grovecli/grove/core/app"
 	"github.com/grovecli/grove/protocol"
 	"github.com/grovecli/grove/rollout"
 )
@@ -30,11 +31,7 @@ func (s *Server) startResponse(sess *session, root *thread) protocol.AppThreadSt
 	}
 }
 
-func (s *Server) threadStart(raw json.RawMessage) (any, *protocol.RPCError) {
-	var p protocol.AppThreadStartParams
-	if rerr := decodeParams(raw, &p); rerr != nil {
-		return nil, rerr
-	}
+func (s *Server) threadStart(p protocol.AppThreadStartParams) (any, *protocol.RPCError) {
 	cfg, rerr := engineConfig(p.Cwd, p.Model, p.ApprovalPolicy, p.Sandbox)
 	if rerr != nil {
 		return nil, rerr
@@ -52,11 +49,7 @@ func (s *Server) threadStart(raw json.RawMessage) (any, *protocol.RPCError) {
 	return afterResponse{result: resp, after: func() { s.startPump(sess) }}, nil
 }
 
-func (s *Server) threadResume(raw json.RawMessage) (any, *protocol.RPCError) {
-	var p protocol.AppThreadResumeParams
-	if rerr := decodeParams(raw, &p); rerr != nil {
-		return nil, rerr
-	}
+func (s *Server) threadResume(p protocol.AppThreadResumeParams) (any, *protocol.RPCError) {
 	if p.ThreadID == "" {
 		return nil, missing("threadId")
 	}
@@ -106,11 +99,7 @@ func (s *Server) openStoredThread(p protocol.AppThreadResumeParams, fork bool) (
 	return afterResponse{result: resp, after: func() { s.startPump(sess) }}, nil
 }
 
-func (s *Server) threadList(raw json.RawMessage) (any, *protocol.RPCError) {
-	var p protocol.AppThreadListParams
-	if rerr := decodeParams(raw, &p); rerr != nil {
-		return nil, rerr
-	}
+func (s *Server) threadList(p protocol.AppThreadListParams) (any, *protocol.RPCError) {
 	offset, limit := 0, 50
 	if p.Cursor != nil && *p.Cursor != "" {
 		n, err := strconv.Atoi(*p.Cursor)
@@ -150,11 +139,7 @@ func (s *Server) threadList(raw json.RawMessage) (any, *protocol.RPCError) {
 	return resp, nil
 }
 
-func (s *Server) threadRead(raw json.RawMessage) (any, *protocol.RPCError) {
-	var p protocol.AppThreadReadParams
-	if rerr := decodeParams(raw, &p); rerr != nil {
-		return nil, rerr
-	}
+func (s *Server) threadRead(p protocol.AppThreadReadParams) (any, *protocol.RPCError) {
 	if p.ThreadID == "" {
 		return nil, missing("threadId")
 	}
@@ -208,11 +193,7 @@ func inputItems(in []protocol.AppUserInput) ([]protocol.InputItem, *protocol.RPC
 	return out, nil
 }
 
-func (s *Server) turnStart(id json.RawMessage, raw json.RawMessage) (any, *protocol.RPCError) {
-	var p protocol.AppTurnStartParams
-	if rerr := decodeParams(raw, &p); rerr != nil {
-		return nil, rerr
-	}
+func (s *Server) turnStart(id json.RawMessage, p protocol.AppTurnStartParams) (any, *protocol.RPCError) {
 	if p.ThreadID == "" {
 		return nil, missing("threadId")
 	}
@@ -247,7 +228,7 @@ func (s *Server) turnStart(id json.RawMessage, raw json.RawMessage) (any, *proto
 	}
 	t.clientInput[cid] = p.Input
 	s.mu.Unlock()
-	if err := t.sess.eng.Submit(protocol.Op{Type: protocol.OpUserTurn, ThreadID: t.info.ID, Items: items, ClientID: cid, Overrides: overrides}); err != nil {
+	if err := t.sess.core.Turn(app.Turn{Thread: t.info.ID, Items: items, ClientID: cid, Settings: overrides}); err != nil {
 		s.mu.Lock()
 		t.busy = false
 		delete(t.startWaiting, cid)
@@ -261,11 +242,7 @@ func (s *Server) turnStart(id json.RawMessage, raw json.RawMessage) (any, *proto
 	return deferred, nil
 }
 
-func (s *Server) turnInterrupt(raw json.RawMessage) (any, *protocol.RPCError) {
-	var p protocol.AppTurnInterruptParams
-	if rerr := decodeParams(raw, &p); rerr != nil {
-		return nil, rerr
-	}
+func (s *Server) turnInterrupt(p protocol.AppTurnInterruptParams) (any, *protocol.RPCError) {
 	if p.ThreadID == "" {
 		return nil, missing("threadId")
 	}
@@ -291,11 +268,7 @@ func (s *Server) turnInterrupt(raw json.RawMessage) (any, *protocol.RPCError) {
 	return struct{}{}, nil
 }
 
-func (s *Server) noteSet(raw json.RawMessage) (any, *protocol.RPCError) {
-	var p protocol.AppThreadNoteSetParams
-	if rerr := decodeParams(raw, &p); rerr != nil {
-		return nil, rerr
-	}
+func (s *Server) noteSet(p protocol.AppThreadNoteSetParams) (any, *protocol.RPCError) {
 	t, rerr := s.loadedThread(p.ThreadID)
 	if rerr != nil {
 		return nil, rerr

@@ -14,6 +14,7 @@ import (
 
 	"github.com/grovecli/grove/core/engine"
 	"github.com/grovecli/grove/core/logging"
+	"github.com/grovecli/grove/core/rpc"
 	"github.com/grovecli/grove/core/skills"
 	"github.com/grovecli/grove/protocol"
 )
@@ -41,8 +42,11 @@ type EngineFactory func(ctx context.Context, cfg ThreadConfig) (*engine.Engine, 
 // Options configure a server.
 type Options struct {
 	// Home is $GROVE_HOME (the rollout store and session index).
-	Home      string
-	NewEngine EngineFactory
+	Home string
+	// OpenSession opens each thread/start, resume and fork as a session
+	// of the core (core/app); nil: NewEngine's engines, adopted.
+	OpenSession SessionFactory
+	NewEngine   EngineFactory
 	// Version is reported as the cliVersion of threads and in the user agent.
 	Version string
 	// QueueSize bounds requests waiting to be handled; beyond it a request
@@ -99,8 +103,8 @@ type pendingApproval struct {
 // then every session is shut down and every goroutine it started has
 // returned.
 func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error {
-	if opts.NewEngine == nil {
-		return errors.New("app-server: no engine factory")
+	if opts.NewEngine == nil && opts.OpenSession == nil {
+		return errors.New("app-server: no session factory")
 	}
 	if opts.QueueSize <= 0 {
 		opts.QueueSize = 64
@@ -126,28 +130,15 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	s.out.start()
 	// The reader only parses and queues; one worker handles requests in
 	// order, so a slow request never stops approval answers from arriving.
-	queue := make(chan protocol.RPCMessage, opts.QueueSize)
+	conn := rpc.NewConn(in, s.out.lines(), s.methods(), rpc.Options{
+		MaxLine: maxLineBytes, AnswerBadLines: true, Workers: 1, Queue: opts.QueueSize,
+		Guard: s.guard, OnResponse: s.answer,
+		OtherNotification: func(m rpc.Message) {
+			logging.L().Debug("app-server: ignored notification", "method", m.Method)
+		},
+	})
 	readErr := make(chan error, 1)
-	go func() {
-		defer close(queue)
-		readErr <- s.read(ctx, in, queue)
-	}()
-	var workers sync.WaitGroup
-	workers.Add(1)
-	go func() {
-		defer workers.Done()
-		for {
-			select {
-			case msg, ok := <-queue:
-				if !ok {
-					return
-				}
-				s.handle(msg)
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
+	go func() { readErr <- conn.Serve(ctx) }()
 
 	var err error
 	select {
@@ -161,143 +152,62 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	// sender (the worker, the event pumps) returns.
 	giveUp := time.AfterFunc(opts.ShutdownGrace, s.out.abandon)
 	defer giveUp.Stop()
-	workers.Wait() // requests read before EOF are handled
+	conn.Wait() // requests read before EOF are handled
 	cancel()
 	s.shutdown()
 	s.answerUnstarted()
 	s.out.finish(opts.ShutdownGrace)
-	if errors.Is(err, io.EOF) {
-		err = nil
-	}
 	return err
 }
 
-// read parses lines and queues requests until EOF or a read error.
-func (s *Server) read(ctx context.Context, in io.Reader, queue chan<- protocol.RPCMessage) error {
-	lr := newLineReader(in, maxLineBytes)
-	for {
-		line, err := lr.next()
-		if errors.Is(err, errLineTooLong) {
-			_ = s.out.fail(nil, rpcError(protocol.RPCParseError, "parse error: %v", err))
-			continue
-		}
-		if err != nil {
-			return err
-		}
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		var msg protocol.RPCMessage
-		if err := json.Unmarshal(line, &msg); err != nil {
-			_ = s.out.fail(nil, rpcError(protocol.RPCParseError, "parse error: %v", err))
-			continue
-		}
-		switch {
-		case msg.Method == "" && len(msg.ID) > 0:
-			s.answer(msg) // a response to one of our requests
-		case msg.Method == "":
-			_ = s.out.fail(msg.ID, rpcError(protocol.RPCInvalidRequest, "invalid request: no method"))
-		case len(msg.ID) == 0:
-			s.notification(msg)
-		default:
-			select {
-			case queue <- msg:
-			default:
-				_ = s.out.fail(msg.ID, rpcError(protocol.RPCOverloaded, protocol.RPCOverloadedMessage))
-			}
-		}
+// methods is the protocol's method table.
+func (s *Server) methods() *rpc.Methods {
+	m := rpc.NewMethods()
+	handle(m, "initialize", s.initialize)
+	rpc.HandleNotification(m, "initialized", func(context.Context, struct{}) {})
+	handle(m, "thread/start", s.threadStart)
+	handle(m, "thread/resume", s.threadResume)
+	handle(m, "thread/list", s.threadList)
+	handle(m, "thread/read", s.threadRead)
+	handleID(m, "turn/start", s.turnStart)
+	handle(m, "turn/interrupt", s.turnInterrupt)
+	handle(m, "thread/note/set", s.noteSet)
+	handle(m, "skills/list", s.skillsList)
+	handle(m, "thread/fork", s.threadFork)
+	handle(m, "turn/steer", s.turnSteer)
+	handle(m, "thread/unsubscribe", s.threadUnsubscribe)
+	handle(m, "thread/archive", func(p threadIDParams) (any, *protocol.RPCError) { return s.threadArchive(p, true) })
+	handle(m, "thread/unarchive", func(p threadIDParams) (any, *protocol.RPCError) { return s.threadArchive(p, false) })
+	handle(m, "thread/compact/start", s.threadCompact)
+	handle(m, "thread/compact", s.threadCompact)
+	handle(m, "account/read", s.accountRead)
+	handle(m, "config/read", s.configRead)
+	handle(m, "model/list", s.modelList)
+	handle(m, "mcpServerStatus/list", s.mcpServerStatusList)
+	for method := range inboxMethods {
+		handleID(m, method, func(id json.RawMessage, p AppSubagentOpParams) (any, *protocol.RPCError) {
+			return s.inboxOp(id, method, p)
+		})
 	}
+	return m
 }
 
-// notification handles a client notification (only `initialized` exists).
-func (s *Server) notification(msg protocol.RPCMessage) {
-	if msg.Method != "initialized" {
-		logging.L().Debug("app-server: ignored notification", "method", msg.Method)
-	}
-}
-
-// handle answers one request.
-func (s *Server) handle(msg protocol.RPCMessage) {
-	result, rerr := s.call(msg)
-	if rerr != nil {
-		_ = s.out.fail(msg.ID, rerr)
-		return
-	}
-	switch r := result.(type) {
-	case afterResponse:
-		_ = s.out.respond(msg.ID, r.result)
-		r.after()
-		return
-	}
-	if result == deferred {
-		return
-	}
-	_ = s.out.respond(msg.ID, result)
-}
-
-// deferred marks a request answered later (turn/start answers when its turn
-// has started, so the response carries the engine's turn id).
-var deferred = &struct{ deferred bool }{true}
-
-func (s *Server) call(msg protocol.RPCMessage) (any, *protocol.RPCError) {
-	if msg.Method == "initialize" {
-		return s.initialize(msg.Params)
+// guard answers every request but initialize "Not initialized" until the
+// client has initialized.
+func (s *Server) guard(_ context.Context, method string) error {
+	if method == "initialize" {
+		return nil
 	}
 	s.mu.Lock()
 	ok := s.initialized
 	s.mu.Unlock()
 	if !ok {
-		return nil, rpcError(protocol.RPCInvalidRequest, "Not initialized")
+		return rpcError(protocol.RPCInvalidRequest, "Not initialized")
 	}
-	switch msg.Method {
-	case "thread/start":
-		return s.threadStart(msg.Params)
-	case "thread/resume":
-		return s.threadResume(msg.Params)
-	case "thread/list":
-		return s.threadList(msg.Params)
-	case "thread/read":
-		return s.threadRead(msg.Params)
-	case "turn/start":
-		return s.turnStart(msg.ID, msg.Params)
-	case "turn/interrupt":
-		return s.turnInterrupt(msg.Params)
-	case "thread/note/set":
-		return s.noteSet(msg.Params)
-	case "skills/list":
-		return s.skillsList(msg.Params)
-	case "thread/fork":
-		return s.threadFork(msg.Params)
-	case "turn/steer":
-		return s.turnSteer(msg.Params)
-	case "thread/unsubscribe":
-		return s.threadUnsubscribe(msg.Params)
-	case "thread/archive":
-		return s.threadArchive(msg.Params, true)
-	case "thread/unarchive":
-		return s.threadArchive(msg.Params, false)
-	case "thread/compact/start", "thread/compact":
-		return s.threadCompact(msg.Params)
-	case "account/read":
-		return s.accountRead(msg.Params)
-	case "config/read":
-		return s.configRead(msg.Params)
-	case "model/list":
-		return s.modelList(msg.Params)
-	case "mcpServerStatus/list":
-		return s.mcpServerStatusList(msg.Params)
-	}
-	if _, ok := inboxMethods[msg.Method]; ok {
-		return s.inboxOp(msg.ID, msg.Method, msg.Params)
-	}
-	return nil, rpcError(protocol.RPCMethodNotFound, "method not found: %s", msg.Method)
+	return nil
 }
 
-func (s *Server) initialize(raw json.RawMessage) (any, *protocol.RPCError) {
-	var p protocol.AppInitializeParams
-	if rerr := decodeParams(raw, &p); rerr != nil {
-		return nil, rerr
-	}
+func (s *Server) initialize(p protocol.AppInitializeParams) (any, *protocol.RPCError) {
 	if p.ClientInfo == nil {
 		return nil, missing("clientInfo")
 	}
@@ -341,10 +251,9 @@ func (s *Server) shutdown() {
 			defer wg.Done()
 			ctx, cancel := context.WithTimeout(context.Background(), s.opts.ShutdownGrace)
 			defer cancel()
-			if err := sess.eng.Shutdown(ctx); err != nil {
-				logging.L().Warn("app-server: engine shutdown", "err", err)
+			if err := sess.core.Close(ctx); err != nil {
+				logging.L().Warn("app-server: session close", "err", err)
 			}
-			sess.stopEvents()
 		}()
 	}
 	wg.Wait()

@@ -241,7 +241,7 @@ func TestAppServerSession(t *testing.T) {
 	shutdown(t, eng)
 }
 
-func shutdown(t *testing.T, eng *engine.Engine) {
+func shutdown(t *testing.T, eng engine.SessionControl) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	if err := eng.Shutdown(ctx); err != nil {
@@ -384,14 +384,14 @@ func TestInterruptedTurnCompletesInterrupted(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() {
-		sess.stopEvents()
+		sess.core.StopEvents()
 		shutdown(t, sess.eng)
 	}()
 	id := root.info.ID
 	// The engine's side, replayed: turn A starts, the client interrupts it,
 	// it ends.
 	s.onEvent(sess, protocol.Event{Type: protocol.EventTurnStarted, ThreadID: id, TurnID: "turn-a"})
-	if _, rerr := s.turnInterrupt(json.RawMessage(`{"threadId":"` + string(id) + `","turnId":"turn-a"}`)); rerr != nil {
+	if _, rerr := s.turnInterrupt(protocol.AppTurnInterruptParams{ThreadID: string(id), TurnID: "turn-a"}); rerr != nil {
 		t.Fatal(rerr)
 	}
 	s.onEvent(sess, protocol.Event{Type: protocol.EventTurnCompleted, ThreadID: id, TurnID: "turn-a"})
@@ -470,11 +470,11 @@ func TestTurnStartAnsweredWithItsOwnTurn(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() {
-		sess.stopEvents()
+		sess.core.StopEvents()
 		shutdown(t, sess.eng)
 	}()
 	id := root.info.ID
-	if _, rerr := s.turnStart(json.RawMessage(`41`), json.RawMessage(`{"threadId":"`+string(id)+`","input":[{"type":"text","text":"write a"}]}`)); rerr != nil {
+	if _, rerr := s.turnStart(json.RawMessage(`41`), protocol.AppTurnStartParams{ThreadID: string(id), Input: []protocol.AppUserInput{{Type: "text", Text: "write a"}}}); rerr != nil {
 		t.Fatal(rerr)
 	}
 	// A turn the request did not start (another input, replayed) is not its answer.
@@ -509,7 +509,7 @@ func TestCommandOutputStreamsAsOutputDelta(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() {
-		sess.stopEvents()
+		sess.core.StopEvents()
 		shutdown(t, sess.eng)
 	}()
 	id := root.info.ID

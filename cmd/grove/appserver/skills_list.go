@@ -1,7 +1,6 @@
 package appserver
 
 import (
-	"encoding/json"
 	"os"
 
 	"github.com/grovecli/grove/core/skills"
@@ -45,13 +44,7 @@ type skillsListResponse struct {
 
 // skillsList answers skills/list; no cwds means the server's own.
 // Discovery reads the disk each time, so forceReload changes nothing.
-func (s *Server) skillsList(raw json.RawMessage) (any, *protocol.RPCError) {
-	var p skillsListParams
-	if len(raw) > 0 && string(raw) != "null" {
-		if rerr := decodeParams(raw, &p); rerr != nil {
-			return nil, rerr
-		}
-	}
+func (s *Server) skillsList(p skillsListParams) (any, *protocol.RPCError) {
 	find := s.opts.Skills
 	if find == nil { // only the repository's own skills
 		find = func(cwd string) skills.Catalog { return skills.Discover(skills.Locations{Cwd: cwd}) }

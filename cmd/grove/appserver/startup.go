@@ -1,7 +1,6 @@
 package appserver
 
 import (
-	"encoding/json"
 	"strconv"
 
 	"github.com/grovecli/grove/protocol"
@@ -48,13 +47,11 @@ func (s *Server) host() (*Host, *protocol.RPCError) {
 	return s.opts.Host, nil
 }
 
-func (s *Server) accountRead(raw json.RawMessage) (any, *protocol.RPCError) {
-	var p struct {
-		RefreshToken bool `json:"refreshToken"`
-	}
-	if rerr := decodeParams(raw, &p); rerr != nil {
-		return nil, rerr
-	}
+type accountReadParams struct {
+	RefreshToken bool `json:"refreshToken"`
+}
+
+func (s *Server) accountRead(p accountReadParams) (any, *protocol.RPCError) {
 	h, rerr := s.host()
 	if rerr != nil {
 		return nil, rerr
@@ -62,14 +59,12 @@ func (s *Server) accountRead(raw json.RawMessage) (any, *protocol.RPCError) {
 	return h.account(), nil
 }
 
-func (s *Server) configRead(raw json.RawMessage) (any, *protocol.RPCError) {
-	var p struct {
-		IncludeLayers bool    `json:"includeLayers"`
-		Cwd           *string `json:"cwd"`
-	}
-	if rerr := decodeParams(raw, &p); rerr != nil {
-		return nil, rerr
-	}
+type configReadParams struct {
+	IncludeLayers bool    `json:"includeLayers"`
+	Cwd           *string `json:"cwd"`
+}
+
+func (s *Server) configRead(p configReadParams) (any, *protocol.RPCError) {
 	h, rerr := s.host()
 	if rerr != nil {
 		return nil, rerr
@@ -81,14 +76,12 @@ func (s *Server) configRead(raw json.RawMessage) (any, *protocol.RPCError) {
 	return resp, nil
 }
 
-func (s *Server) modelList(raw json.RawMessage) (any, *protocol.RPCError) {
-	var p struct {
-		pageParams
-		IncludeHidden *bool `json:"includeHidden"`
-	}
-	if rerr := decodeParams(raw, &p); rerr != nil {
-		return nil, rerr
-	}
+type modelListParams struct {
+	pageParams
+	IncludeHidden *bool `json:"includeHidden"`
+}
+
+func (s *Server) modelList(p modelListParams) (any, *protocol.RPCError) {
 	h, rerr := s.host()
 	if rerr != nil {
 		return nil, rerr
@@ -101,11 +94,7 @@ func (s *Server) modelList(raw json.RawMessage) (any, *protocol.RPCError) {
 	return map[string]any{"data": all[from:to], "nextCursor": next}, nil
 }
 
-func (s *Server) mcpServerStatusList(raw json.RawMessage) (any, *protocol.RPCError) {
-	var p pageParams
-	if rerr := decodeParams(raw, &p); rerr != nil {
-		return nil, rerr
-	}
+func (s *Server) mcpServerStatusList(p pageParams) (any, *protocol.RPCError) {
 	h, rerr := s.host()
 	if rerr != nil {
 		return nil, rerr

@@ -1,25 +1,21 @@
 package appserver
 
 import (
-	"encoding/json"
-
 	"github.com/grovecli/grove/protocol"
 )
+
+type turnSteerParams struct {
+	ThreadID       string                  `json:"threadId"`
+	Input          []protocol.AppUserInput `json:"input"`
+	ExpectedTurnID string                  `json:"expectedTurnId"`
+}
 
 // turnSteer is Codex's turn/steer {threadId, input, expectedTurnId} →
 // {turnId}: more input for the running turn, which the engine hands the
 // model with its next request (the same path as a message typed while a
 // TUI turn runs). With no turn running, or another one than expected, it
 // is refused: the client's view of the thread is stale.
-func (s *Server) turnSteer(raw json.RawMessage) (any, *protocol.RPCError) {
-	var p struct {
-		ThreadID       string                  `json:"threadId"`
-		Input          []protocol.AppUserInput `json:"input"`
-		ExpectedTurnID string                  `json:"expectedTurnId"`
-	}
-	if rerr := decodeParams(raw, &p); rerr != nil {
-		return nil, rerr
-	}
+func (s *Server) turnSteer(p turnSteerParams) (any, *protocol.RPCError) {
 	t, rerr := s.loadedThread(p.ThreadID)
 	if rerr != nil {
 		return nil, rerr
@@ -48,11 +44,7 @@ func (s *Server) turnSteer(raw json.RawMessage) (any, *protocol.RPCError) {
 // thread's conversation (the engine's ForkSession, as `grove resume
 // --fork`); the source is not touched. Answered like thread/start, with
 // the copied turns.
-func (s *Server) threadFork(raw json.RawMessage) (any, *protocol.RPCError) {
-	var p protocol.AppThreadResumeParams
-	if rerr := decodeParams(raw, &p); rerr != nil {
-		return nil, rerr
-	}
+func (s *Server) threadFork(p protocol.AppThreadResumeParams) (any, *protocol.RPCError) {
 	if p.ThreadID == "" {
 		return nil, missing("threadId")
 	}

@@ -36,11 +36,7 @@ type AppSubagentOpParams struct {
 
 // inboxOp runs one of seed 001's ops on a loaded thread. The op's client
 // id is the request's id, so the event it publishes names the request.
-func (s *Server) inboxOp(reqID json.RawMessage, method string, raw json.RawMessage) (any, *protocol.RPCError) {
-	var p AppSubagentOpParams
-	if rerr := decodeParams(raw, &p); rerr != nil {
-		return nil, rerr
-	}
+func (s *Server) inboxOp(reqID json.RawMessage, method string, p AppSubagentOpParams) (any, *protocol.RPCError) {
 	t, rerr := s.loadedThread(p.ThreadID)
 	if rerr != nil {
 		return nil, rerr

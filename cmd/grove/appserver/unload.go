@@ -2,7 +2,6 @@ package appserver
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -76,19 +75,18 @@ func (s *Server) sessionBusyLocked(sess *session) bool {
 func (s *Server) unload(sess *session) {
 	ctx, cancel := context.WithTimeout(context.Background(), s.opts.ShutdownGrace)
 	defer cancel()
-	if err := sess.eng.Shutdown(ctx); err != nil {
+	// Close releases the subscription only once the pump has forwarded
+	// the last events (status notLoaded, thread/closed), or those events
+	// would be lost.
+	if err := sess.core.Close(ctx); err != nil {
 		logging.L().Warn("app-server: unload", "thread", string(sess.root), "err", err)
 	}
-	// The engine ends its event stream at shutdown: the pump forwards the
-	// last events (status notLoaded, thread/closed) and returns. Only then
-	// is the subscription released, or those events would be lost.
 	if sess.pumpDone != nil {
 		select {
 		case <-sess.pumpDone:
 		case <-ctx.Done():
 		}
 	}
-	sess.stopEvents()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for id, t := range s.threads {
@@ -104,16 +102,14 @@ func (s *Server) unload(sess *session) {
 	}
 }
 
+type threadIDParams struct {
+	ThreadID string `json:"threadId"`
+}
+
 // threadUnsubscribe is Codex's thread/unsubscribe: this connection is the
 // thread's only subscriber, so the thread's session is unloaded (a running
 // turn is interrupted and recorded). Answers {status}.
-func (s *Server) threadUnsubscribe(raw json.RawMessage) (any, *protocol.RPCError) {
-	var p struct {
-		ThreadID string `json:"threadId"`
-	}
-	if rerr := decodeParams(raw, &p); rerr != nil {
-		return nil, rerr
-	}
+func (s *Server) threadUnsubscribe(p threadIDParams) (any, *protocol.RPCError) {
 	if p.ThreadID == "" {
 		return nil, missing("threadId")
 	}
@@ -131,13 +127,7 @@ func (s *Server) threadUnsubscribe(raw json.RawMessage) (any, *protocol.RPCError
 // threadArchive is thread/archive (archived threads leave thread/list
 // unless it asks for archived ones) and thread/unarchive. An archived
 // thread that is loaded is unloaded first.
-func (s *Server) threadArchive(raw json.RawMessage, archive bool) (any, *protocol.RPCError) {
-	var p struct {
-		ThreadID string `json:"threadId"`
-	}
-	if rerr := decodeParams(raw, &p); rerr != nil {
-		return nil, rerr
-	}
+func (s *Server) threadArchive(p threadIDParams, archive bool) (any, *protocol.RPCError) {
 	if p.ThreadID == "" {
 		return nil, missing("threadId")
 	}
