@@ -169,16 +169,16 @@ const (
 // key applies a key to the focused modal.
 func (a *approvals) key(k string, now time.Time) (approvalAction, protocol.ReviewDecision) {
 	if a.confirming() {
-		switch k {
-		case "enter", "y":
-			if k == "y" && a.confirmWith != protocol.DecisionApprovedForSession {
+		switch {
+		case is(k, approvalKeys.ConfirmSession):
+			if !is(k, approvalKeys.Confirm) && a.confirmWith != protocol.DecisionApprovedForSession {
 				return approvalHandled, "" // outside the sandbox: only enter confirms
 			}
 			if now.Sub(a.confirmAt) < a.grace {
 				return approvalHandled, "" // typed straight through: not a confirmation
 			}
 			return approvalDecided, a.confirmWith
-		case "esc", "n", "backspace", "left":
+		case is(k, approvalKeys.Cancel):
 			a.confirmAt, a.confirmWith = time.Time{}, ""
 			return approvalHandled, ""
 		}
@@ -188,23 +188,24 @@ func (a *approvals) key(k string, now time.Time) (approvalAction, protocol.Revie
 		a.focused, a.typed = false, true
 		return approvalPass, ""
 	}
-	switch k {
-	case "up", "k", "shift+tab":
+	k2 := approvalKeys
+	switch {
+	case is(k, k2.Up):
 		a.choice = (a.choice + len(approvalChoices) - 1) % len(approvalChoices)
 		return approvalHandled, ""
-	case "down", "j":
+	case is(k, k2.Down):
 		a.choice = (a.choice + 1) % len(approvalChoices)
 		return approvalHandled, ""
-	case "tab":
+	case is(k, k2.Back):
 		a.focused = false // back to the composer
 		return approvalHandled, ""
-	case "pgup":
+	case is(k, k2.PageUp):
 		a.scroll = max(0, a.scroll-max(1, a.page-1))
 		return approvalHandled, ""
-	case "pgdown", " ", "space":
+	case is(k, k2.PageDown):
 		a.scroll += max(1, a.page-1) // a page, one row kept; the view clamps it
 		return approvalHandled, ""
-	case "enter":
+	case is(k, k2.Choose):
 		if !a.accepting(now) {
 			return approvalHandled, "" // on its way before the modal showed
 		}

@@ -52,7 +52,10 @@ type entry struct {
 	// The finished blocks of a streaming message, rendered as Markdown.
 	stableLen, stableW int
 	stableLines        []string
-	stream             streamText
+	// The finished lines of the block being written, as Markdown too.
+	doneLen, doneW int
+	doneLines      []string
+	stream         streamText
 }
 
 func (e *entry) touch() { e.dirty = true }
