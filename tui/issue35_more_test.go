@@ -120,6 +120,7 @@ func TestPatchOutsideRootsNeedsTwoKeys(t *testing.T) {
 		fb := newFake(rootInfo())
 		m, c := newTestModel(t, size[0], size[1], fb)
 		m = feed(m, status(rootID, protocol.Running(), time.Second), outside(5*time.Second))
+		c.t = c.t.Add(approvalGrace) // the golden is the modal once answers open
 		s := screen(m)
 		for _, want := range []string{"outside the sandbox", "Allow these file changes?", "writes outside the writable roots"} {
 			if !strings.Contains(s, want) {
