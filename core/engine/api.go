@@ -44,6 +44,9 @@ type SessionControl interface {
 	StartRoot() (protocol.ThreadID, error)
 	ResumeSession(id string) (protocol.ThreadID, error)
 	ForkSession(id string) (protocol.ThreadID, error)
+	// RewindSession forks id cut before its userTurns-th last user
+	// message and returns that message's text (the TUI's Esc-Esc).
+	RewindSession(id string, userTurns int) (protocol.ThreadID, string, error)
 	ViewSession(id string) (protocol.ThreadID, error)
 	// Settled reports that no agent works and nothing waits to be said.
 	Settled() bool

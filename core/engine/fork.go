@@ -12,13 +12,39 @@ import (
 // a session another grove is still writing can be continued side by side.
 // Sub-agents are not copied: they belong to the source session.
 func (e *Engine) ForkSession(id string) (protocol.ThreadID, error) {
+	root, _, err := e.forkRoot(id, 0)
+	return root, err
+}
+
+// RewindSession is ForkSession cut before the root's userTurns-th last
+// user message (1: the last one), the TUI's Esc-Esc backtrack as Codex's
+// app_backtrack.rs does it: the source stays as it was, the fork's history
+// ends where that message was, and the message's text is returned for the
+// user to edit and send again. Sub-agents spawned after the cut are not
+// part of the fork (no sub-agent is copied).
+func (e *Engine) RewindSession(id string, userTurns int) (protocol.ThreadID, string, error) {
+	if userTurns < 1 {
+		return "", "", fmt.Errorf("rewind %s: %d user messages back: want 1 or more", id, userTurns)
+	}
+	return e.forkRoot(id, userTurns)
+}
+
+// forkRoot copies the past root id into a new session; userTurns > 0 cuts
+// the copy before that user message from the end and returns its text.
+func (e *Engine) forkRoot(id string, userTurns int) (protocol.ThreadID, string, error) {
 	p, err := e.readPastRoot("fork", id)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	sess := p.sess
-	history := sess.Items
-	if r := planCrashRepair(sess); r != nil {
+	history, cut := sess.Items, ""
+	if userTurns > 0 {
+		at := userMessageFromEnd(history, userTurns)
+		if at < 0 {
+			return "", "", fmt.Errorf("rewind %s: it has fewer than %d user messages", id, userTurns)
+		}
+		history, cut = answeredOnly(history[:at]), history[at].Content
+	} else if r := planCrashRepair(sess); r != nil {
 		history = append(append([]protocol.Item(nil), history...), r.items()...)
 	}
 	m := sess.Meta
@@ -29,7 +55,7 @@ func (e *Engine) ForkSession(id string) (protocol.ThreadID, error) {
 		forkedFrom: m.ID, status: protocol.Completed(last, last != ""),
 	})
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	// The copy is the fork's own record: a resume of the fork rebuilds it.
 	for _, it := range history {
@@ -38,5 +64,40 @@ func (e *Engine) ForkSession(id string) (protocol.ThreadID, error) {
 	root.sync()
 	e.updateIndex(root)
 	e.startLoop(root)
-	return root.id, nil
+	return root.id, cut, nil
+}
+
+// userMessageFromEnd is the index of the n-th last message the user sent
+// (the ones the TUI shows as the user's: grove's notices are not), -1 when
+// there are fewer.
+func userMessageFromEnd(items []protocol.Item, n int) int {
+	seen := 0
+	for i := len(items) - 1; i >= 0; i-- {
+		if it := items[i]; it.Type == protocol.ItemMessage && it.Role == protocol.RoleUser && !it.IsGroveNotice() {
+			if seen++; seen == n {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// answeredOnly drops the tool calls a cut left without their output (a
+// message steered into a running turn cuts it mid-way): every request
+// needs each call answered.
+func answeredOnly(items []protocol.Item) []protocol.Item {
+	answered := map[string]bool{}
+	for _, it := range items {
+		if it.Type == protocol.ItemFunctionCallOutput {
+			answered[it.CallID] = true
+		}
+	}
+	out := make([]protocol.Item, 0, len(items))
+	for _, it := range items {
+		if it.Type == protocol.ItemFunctionCall && !answered[it.CallID] {
+			continue
+		}
+		out = append(out, it)
+	}
+	return out
 }
