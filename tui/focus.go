@@ -61,7 +61,8 @@ const flashInterrupting = "interrupting"
 // escape is esc on the main screen: it backs out of what is highlighted,
 // else interrupts the focused agent's running turn (as in Codex and
 // Claude Code), else, pressed twice on an idle agent with an empty
-// composer, brings back the last message sent to it for editing.
+// composer, rewinds the root to a message the user sent (rewind.go) or
+// brings back the last message sent to a sub-agent for editing.
 func (m Model) escape() (tea.Model, tea.Cmd) {
 	if m.clearToolFocus() {
 		return m, nil
@@ -81,12 +82,15 @@ func (m Model) escape() (tea.Model, tea.Cmd) {
 	now := m.now()
 	if !m.escAt.IsZero() && now.Sub(m.escAt) < 1500*time.Millisecond {
 		m.escAt = time.Time{}
-		m.editPrevious(t)
+		m.startRewind(t)
 		return m, nil
 	}
 	if lastUserText(t) != "" {
 		m.escAt = now
 		m.flash = "esc again to edit your previous message"
+		if m.opts.Rewind != nil && t.info.ID == m.sess.root {
+			m.flash = "esc again to rewind to your previous message"
+		}
 	}
 	return m, nil
 }

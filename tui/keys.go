@@ -110,6 +110,12 @@ func keyLabel(ks []string) string {
 
 // handleKey routes a key press to the top layer (layers.go).
 func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	if m.rewind > 0 {
+		m.flash = ""
+		if cmd, done := m.rewindKey(msg.String(), key.Matches(msg, keys.Interrupt)); done {
+			return m, cmd
+		}
+	}
 	if key.Matches(msg, keys.Interrupt) {
 		return m.ctrlC()
 	}

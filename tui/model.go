@@ -25,6 +25,9 @@ type Options struct {
 	OpenSession func(id string) (Backend, error)
 	// NewSession starts a fresh session (/new).
 	NewSession func() (Backend, error)
+	// Rewind opens a fork of session id cut before its userTurns-th last
+	// user message (Esc-Esc) and returns that message's text.
+	Rewind func(id string, userTurns int) (Backend, string, error)
 	// Models lists model names for /model completion (may be nil).
 	Models func() []string
 	// MCPServers describes the MCP servers, one line each, for /mcp (may be nil).
@@ -104,6 +107,9 @@ type Model struct {
 	// escAt is when esc was pressed on an idle agent: a second esc soon
 	// after edits the previous message (focus.go).
 	escAt time.Time
+	// rewind is the user message esc-esc selected, counted from the last
+	// (1); 0 when none is (rewind.go).
+	rewind int
 	// limits are the context limits of each model seen (context_gauge.go).
 	limits map[string]contextLimits
 
@@ -136,6 +142,8 @@ type tickMsg time.Time
 type backendMsg struct {
 	o   opened
 	err error
+	// draft is a rewound message to put in the composer.
+	draft string
 }
 
 type flashMsg string
@@ -500,6 +508,9 @@ func (m Model) updateFromGrove(msg tea.Msg) (Model, tea.Cmd, bool) {
 		}
 		before, first := m.histPath, m.opening != nil
 		m.attachOpened(msg.o)
+		if msg.draft != "" {
+			m.putDraft(msg.draft)
+		}
 		m.opening = nil
 		m.picker = nil
 		cmds := []tea.Cmd{waitEvents(m.events), m.ensureTick(), m.scanResumed()}

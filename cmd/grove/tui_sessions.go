@@ -38,8 +38,27 @@ func (ts *tuiSessions) open(resumeID string) (tui.Backend, error) {
 	fork := ts.fork
 	ts.fork = false
 	ts.mu.Unlock()
-	s, err := openSession(ts.ctx, ts.g, sessionOpts{demoDelay: demoChunkDelay,
-		start: app.Start{Resume: resumeID, Fork: fork, ViewIfLocked: !fork}})
+	s, err := ts.start(app.Start{Resume: resumeID, Fork: fork, ViewIfLocked: !fork})
+	if err != nil {
+		return nil, err
+	}
+	return backend{s}, nil
+}
+
+// rewind opens a fork of session id cut before its userTurns-th last user
+// message (the TUI's Esc-Esc), makes it current and returns that message.
+func (ts *tuiSessions) rewind(id string, userTurns int) (tui.Backend, string, error) {
+	s, err := ts.start(app.Start{Resume: id, Fork: true, Rewind: userTurns})
+	if err != nil {
+		return nil, "", err
+	}
+	return backend{s}, s.Rewound(), nil
+}
+
+// start opens a session as st says and makes it current; the previous
+// one closes in the background.
+func (ts *tuiSessions) start(st app.Start) (*app.Session, error) {
+	s, err := openSession(ts.ctx, ts.g, sessionOpts{demoDelay: demoChunkDelay, start: st})
 	if err != nil {
 		return nil, err
 	}
@@ -61,7 +80,7 @@ func (ts *tuiSessions) open(resumeID string) (tui.Backend, error) {
 			_ = old.Close(context.Background())
 		}()
 	}
-	return backend{s}, nil
+	return s, nil
 }
 
 // closeLast closes the session open when the TUI ended and waits for the
@@ -80,6 +99,7 @@ func (ts *tuiSessions) options() tui.Options {
 	return tui.Options{
 		OpenSession: func(id string) (tui.Backend, error) { return ts.open(id) },
 		NewSession:  func() (tui.Backend, error) { return ts.open("") },
+		Rewind:      ts.rewind,
 		Cost: func(model string, u protocol.TokenUsage) (float64, bool) {
 			ts.mu.Lock()
 			defer ts.mu.Unlock()

@@ -60,6 +60,9 @@ type Start struct {
 	Resume string
 	// Fork continues a copy of Resume as a new session.
 	Fork bool
+	// Rewind, with Fork, cuts the copy before Resume's Rewind-th last
+	// user message (the TUI's Esc-Esc); Rewound returns that message.
+	Rewind int
 	// ViewIfLocked opens Resume read-only when another grove writes it
 	// (the TUI), with a warning saying so and how to continue a copy.
 	ViewIfLocked bool
@@ -243,6 +246,8 @@ func (s *Session) start(st Start) error {
 	switch {
 	case st.Fork && st.Resume == "":
 		return errors.New("--fork needs a session to fork (an id, or --last)")
+	case st.Fork && st.Rewind > 0:
+		s.root, s.rewound, err = s.eng.RewindSession(st.Resume, st.Rewind)
 	case st.Fork:
 		s.root, err = s.eng.ForkSession(st.Resume)
 	case st.Resume != "":

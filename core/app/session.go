@@ -35,6 +35,8 @@ type Session struct {
 	// readOnly says why the session is open read-only (another grove
 	// writes it); "" when it is writable.
 	readOnly string
+	// rewound is the user message a rewind fork was cut before.
+	rewound string
 	// events is the front end's subscription, taken before the root
 	// started (Start.Subscribe) and relayed by one goroutine; closing
 	// eventsQuit ends the relay, eventsDone closes when it has ended.
@@ -95,6 +97,10 @@ func (s *Session) Root() protocol.ThreadID { return s.root }
 
 // ReadOnly says why the session is a read-only view ("" when writable).
 func (s *Session) ReadOnly() string { return s.readOnly }
+
+// Rewound is the user message a Start.Rewind fork was cut before, for the
+// front end to put back in the composer ("" otherwise).
+func (s *Session) Rewound() string { return s.rewound }
 
 // MCP is the session's MCP manager (nil for a session over a bare engine).
 func (s *Session) MCP() *mcp.Manager { return s.mcp }
