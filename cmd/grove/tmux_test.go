@@ -494,6 +494,7 @@ func nicknamesOn(screen string) []string {
 	return out
 }
 
+// tokensField is the status line's "root N · all M" token field.
 func tokensField(screen string) string {
 	lines := strings.Split(strings.TrimRight(screen, "\n"), "\n")
 	last := lines[len(lines)-1]
