@@ -30,8 +30,8 @@ func (r *Registry) RestoreThread(thread protocol.ThreadID, cwd string, events []
 	}
 }
 
-// restore marks as seen every file a successful Read, Write, Edit or
-// MultiEdit of the thread touched, as of the moment the call ended: the
+// restore marks as seen every file a successful Read, Write, Edit,
+// MultiEdit or NotebookEdit of the thread touched, as of the moment the call ended: the
 // file's size then is not recorded, so a file is stale when it was
 // modified after that moment (Claude Code's own test on a resumed read).
 func (t claudeRead) restore(thread protocol.ThreadID, cwd string, events []protocol.Event) {
@@ -40,15 +40,19 @@ func (t claudeRead) restore(thread protocol.ThreadID, cwd string, events []proto
 			continue
 		}
 		switch ev.Tool.Name {
-		case ClaudeRead, ClaudeWrite, ClaudeEdit, ClaudeMultiEdit:
+		case ClaudeRead, ClaudeWrite, ClaudeEdit, ClaudeMultiEdit, ClaudeNotebookEdit:
 		default:
 			continue
 		}
 		var a struct {
-			FilePath string `json:"file_path"`
+			FilePath     string `json:"file_path"`
+			NotebookPath string `json:"notebook_path"`
 		}
-		if json.Unmarshal([]byte(ev.Tool.Arguments), &a) != nil || a.FilePath == "" {
+		if json.Unmarshal([]byte(ev.Tool.Arguments), &a) != nil || a.FilePath+a.NotebookPath == "" {
 			continue
+		}
+		if a.FilePath == "" {
+			a.FilePath = a.NotebookPath
 		}
 		t.reads.saw(thread, resolvePath(cwd, a.FilePath), readStamp{modTime: ev.Timestamp, size: sizeUnknown})
 	}
