@@ -185,7 +185,6 @@ func mustRaw(v any) json.RawMessage {
 	return b
 }
 
-
 func (t claudeNotebookEdit) Gate(ctx context.Context, env *Env, raw json.RawMessage) (Gate, *Result) {
 	c, r := t.plan(ctx, env, raw)
 	if r != nil {
