@@ -170,6 +170,8 @@ type AppThread struct {
 	Source         any            `json:"source"`
 	Status         AppThreadState `json:"status"`
 	Turns          []AppTurn      `json:"turns"`
+	// ForkedFromID is the thread a thread/fork copied.
+	ForkedFromID *string `json:"forkedFromId"`
 	// ThreadSource echoes thread/start's threadSource.
 	ThreadSource *string `json:"threadSource,omitempty"`
 	// Note is grove's thread note (seed 000); Codex clients ignore it.
@@ -251,6 +253,9 @@ type AppThreadStartResponse struct {
 	ApprovalPolicy    string           `json:"approvalPolicy"`
 	ApprovalsReviewer string           `json:"approvalsReviewer"`
 	Sandbox           AppSandboxPolicy `json:"sandbox"`
+	// InstructionSources are the instruction files the thread's model
+	// sees: the user's global AGENTS.md, then the project's.
+	InstructionSources []string `json:"instructionSources"`
 }
 
 // AppThreadListResponse answers thread/list.
@@ -305,6 +310,9 @@ type AppCommandExecutionItem struct {
 	AggregatedOutput *string `json:"aggregatedOutput"`
 	ExitCode         *int    `json:"exitCode"`
 	DurationMs       *int64  `json:"durationMs"`
+	// ProcessID is the unified exec session the command ran in (null
+	// until it is known, at completion).
+	ProcessID *string `json:"processId"`
 }
 
 // AppFileChangeItem is a fileChange item (apply_patch).

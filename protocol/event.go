@@ -125,8 +125,10 @@ type Event struct {
 
 // ThreadInfo describes a thread when it starts (or is resumed).
 type ThreadInfo struct {
-	ID              ThreadID       `json:"id"`
-	ParentID        ThreadID       `json:"parent_id,omitempty"`
+	ID       ThreadID `json:"id"`
+	ParentID ThreadID `json:"parent_id,omitempty"`
+	// ForkedFromID is the session a fork copied.
+	ForkedFromID    ThreadID       `json:"forked_from_id,omitempty"`
 	Depth           int            `json:"depth"`
 	Source          ThreadSource   `json:"source"`
 	AgentType       string         `json:"agent_type,omitempty"`
@@ -176,6 +178,8 @@ type ToolCall struct {
 	// CommandOutput is a command's own output (Output is what the model
 	// reads, with exit code and wall time); absent for other tools.
 	CommandOutput *string `json:"command_output,omitempty"`
+	// ProcessID is the unified exec session a command ran in.
+	ProcessID string `json:"process_id,omitempty"`
 	// Summary is a one-line description for compact displays.
 	Summary string `json:"summary,omitempty"`
 	// AgentIDs lists the threads a collab call (spawn/wait/close/resume/send) targets.

@@ -26,16 +26,18 @@ const IndexFile = "session_index.jsonl"
 // moment. Later lines for the same id supersede earlier ones, so every line
 // carries the whole summary.
 type IndexEntry struct {
-	ID          protocol.ThreadID `json:"id"`
-	ParentID    protocol.ThreadID `json:"parent_id,omitempty"`
-	ThreadName  string            `json:"thread_name,omitempty"`
-	Note        string            `json:"note,omitempty"`
-	Cwd         string            `json:"cwd"`
-	UpdatedAt   time.Time         `json:"updated_at"`
-	FirstPrompt string            `json:"first_prompt,omitempty"`
-	ChildCount  int               `json:"child_count"`
-	RolloutPath string            `json:"rollout_path"`
-	Model       string            `json:"model,omitempty"`
+	ID         protocol.ThreadID `json:"id"`
+	ParentID   protocol.ThreadID `json:"parent_id,omitempty"`
+	ThreadName string            `json:"thread_name,omitempty"`
+	// ForkedFromID is the session a fork copied.
+	ForkedFromID protocol.ThreadID `json:"forked_from_id,omitempty"`
+	Note         string            `json:"note,omitempty"`
+	Cwd          string            `json:"cwd"`
+	UpdatedAt    time.Time         `json:"updated_at"`
+	FirstPrompt  string            `json:"first_prompt,omitempty"`
+	ChildCount   int               `json:"child_count"`
+	RolloutPath  string            `json:"rollout_path"`
+	Model        string            `json:"model,omitempty"`
 	// Provider is the model provider's name (thread/list's modelProvider).
 	Provider string `json:"model_provider,omitempty"`
 	// Archived threads are listed only when asked for (thread/archive).
@@ -308,6 +310,12 @@ func FindSession(home, idOrPrefix string) (IndexEntry, error) {
 		}
 	}
 	return e, err
+}
+
+// IsNoSession reports whether err is FindSession's "no such session".
+func IsNoSession(err error) bool {
+	var nf *noSessionError
+	return errors.As(err, &nf)
 }
 
 // noSessionError says no index entry matched.

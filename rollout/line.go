@@ -36,8 +36,10 @@ type Line struct {
 
 // SessionMeta is the first line of every rollout.
 type SessionMeta struct {
-	ID              protocol.ThreadID       `json:"id"`
-	ParentID        protocol.ThreadID       `json:"parent_id,omitempty"`
+	ID       protocol.ThreadID `json:"id"`
+	ParentID protocol.ThreadID `json:"parent_id,omitempty"`
+	// ForkedFromID is the session a fork copied (Codex's forked_from_id).
+	ForkedFromID    protocol.ThreadID       `json:"forked_from_id,omitempty"`
 	Depth           int                     `json:"depth"`
 	Source          protocol.ThreadSource   `json:"source"`
 	AgentType       string                  `json:"agent_type,omitempty"`

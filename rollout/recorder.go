@@ -36,22 +36,41 @@ type Recorder struct {
 // (after a huge tool output) is released.
 const maxIdleBuffer = 1 << 20
 
-// Create starts a new rollout for meta at
-// $home/sessions/YYYY/MM/DD/rollout-<YYYY-MM-DDThh-mm-ss>-<id>.jsonl (UTC,
-// from meta.Timestamp or now), and writes and flushes its session_meta line.
-func Create(home string, meta SessionMeta) (*Recorder, error) {
+// CreatePending is Create for a thread that may never get a message: the
+// session_meta line and any events are kept in memory, and the file is
+// created when Materialize is called or the first item (a message) is
+// appended. Closed before then, it leaves nothing on disk, as Codex's
+// thread/start writes no rollout before the first user message.
+func CreatePending(home string, meta SessionMeta) (*Recorder, error) {
+	path, err := newRolloutPath(home, &meta)
+	if err != nil {
+		return nil, err
+	}
+	r := &Recorder{path: path, now: time.Now}
+	if err := r.append(TypeSessionMeta, meta); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// newRolloutPath names meta's rollout (stamping meta.Timestamp if unset).
+func newRolloutPath(home string, meta *SessionMeta) (string, error) {
 	if err := checkID(meta.ID); err != nil {
-		return nil, fmt.Errorf("create rollout: %w", err)
+		return "", fmt.Errorf("create rollout: %w", err)
 	}
 	if meta.Timestamp.IsZero() {
 		meta.Timestamp = time.Now()
 	}
 	ts := meta.Timestamp.UTC()
 	dir := filepath.Join(home, "sessions", ts.Format("2006"), ts.Format("01"), ts.Format("02"))
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	return filepath.Join(dir, fmt.Sprintf("rollout-%s-%s.jsonl", ts.Format("2006-01-02T15-04-05"), meta.ID)), nil
+}
+
+// openNew creates and locks a new rollout file at path.
+func openNew(path string) (*os.File, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("create rollout dir: %w", err)
 	}
-	path := filepath.Join(dir, fmt.Sprintf("rollout-%s-%s.jsonl", ts.Format("2006-01-02T15-04-05"), meta.ID))
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("create rollout: %w", err)
@@ -59,6 +78,56 @@ func Create(home string, meta SessionMeta) (*Recorder, error) {
 	if err := lockWriter(f, path); err != nil {
 		_ = f.Close()
 		return nil, fmt.Errorf("create rollout: %w", err)
+	}
+	return f, nil
+}
+
+// Materialize creates a pending rollout's file and writes the lines kept
+// so far; it does nothing for a rollout already on disk.
+func (r *Recorder) Materialize() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.materializeLocked()
+}
+
+func (r *Recorder) materializeLocked() error {
+	if r.f != nil || r.closed {
+		return nil
+	}
+	f, err := openNew(r.path)
+	if err != nil {
+		return err
+	}
+	r.f = f
+	if err := r.flushLocked(); err != nil {
+		// A rollout without its session_meta could never be read back.
+		_ = f.Close()
+		_ = os.Remove(r.path)
+		r.f = nil
+		return err
+	}
+	return nil
+}
+
+// Materialized reports whether the rollout is on disk (false for a
+// CreatePending rollout before its first message).
+func (r *Recorder) Materialized() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.f != nil
+}
+
+// Create starts a new rollout for meta at
+// $home/sessions/YYYY/MM/DD/rollout-<YYYY-MM-DDThh-mm-ss>-<id>.jsonl (UTC,
+// from meta.Timestamp or now), and writes and flushes its session_meta line.
+func Create(home string, meta SessionMeta) (*Recorder, error) {
+	path, err := newRolloutPath(home, &meta)
+	if err != nil {
+		return nil, err
+	}
+	f, err := openNew(path)
+	if err != nil {
+		return nil, err
 	}
 	r := &Recorder{path: path, f: f, now: time.Now}
 	err = r.append(TypeSessionMeta, meta)
@@ -173,6 +242,10 @@ func (r *Recorder) append(typ string, payload any) error {
 	r.buf = append(r.buf, p...)
 	r.buf = append(r.buf, "}\n"...)
 	r.pending++
+	if r.f == nil && (typ == TypeResponseItem || typ == TypeCompacted) {
+		// A pending rollout's first message puts it on disk.
+		return r.materializeLocked()
+	}
 	// Written now, not at the turn's end: a crash must not take the lines
 	// of the running turn with it. A failed write keeps the bytes for the
 	// next append or Flush.
@@ -188,7 +261,8 @@ func (r *Recorder) Flush() error {
 }
 
 func (r *Recorder) flushLocked() error {
-	if len(r.buf) == 0 {
+	if len(r.buf) == 0 || r.f == nil {
+		// Nothing to write, or a pending rollout keeps its lines.
 		return nil
 	}
 	n, err := r.f.Write(r.buf)
@@ -225,7 +299,7 @@ func (r *Recorder) Sync() error {
 	if r.closed {
 		return fmt.Errorf("rollout %s: sync after close", r.path)
 	}
-	if err := r.flushLocked(); err != nil {
+	if err := r.flushLocked(); err != nil || r.f == nil {
 		return err
 	}
 	if err := r.f.Sync(); err != nil {
@@ -250,6 +324,11 @@ func (r *Recorder) Close() error {
 		return nil
 	}
 	r.closed = true
+	if r.f == nil {
+		// A pending rollout closed before its first message: no file.
+		r.buf = nil
+		return nil
+	}
 	err := r.flushLocked()
 	r.buf = nil
 	if err == nil {

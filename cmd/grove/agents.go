@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/grovecli/grove/core/app"
 	"github.com/grovecli/grove/core/surface"
 	"github.com/grovecli/grove/core/surface/task"
 	"github.com/grovecli/grove/core/visible"
@@ -31,7 +32,7 @@ func newAgentsCmd(g *globalFlags) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			cat := templates.Load(templates.Dirs{Cwd: cwd, GroveHome: cfg.Home, UserHome: userHome(), AgentsDir: cfg.SubagentAgentsDir()}, templates.Options{ModelAliases: cfg.Agents.ModelAliases})
+			cat := templates.Load(templates.Dirs{Cwd: cwd, GroveHome: cfg.Home, UserHome: app.UserHome(), AgentsDir: cfg.SubagentAgentsDir()}, templates.Options{ModelAliases: cfg.Agents.ModelAliases})
 			return printAgents(cmd.OutOrStdout(), cmd.ErrOrStderr(), cat, cfg.Agents.Surface, asJSON, expanded)
 		},
 	}

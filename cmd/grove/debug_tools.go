@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/grovecli/grove/core/app"
 	"github.com/grovecli/grove/core/config"
 	"github.com/grovecli/grove/core/engine"
 	"github.com/grovecli/grove/core/model"
@@ -53,7 +54,7 @@ tools only). MCP servers' tools are not listed (they start with a session).`,
 			if wire != "responses" && wire != "chat" {
 				return fmt.Errorf("--wire %q: expected responses or chat", wire)
 			}
-			toolCfg, err := toolConfig(cfg)
+			toolCfg, err := app.ToolConfig(cfg)
 			if err != nil {
 				return err
 			}
@@ -100,7 +101,7 @@ func offeredTools(ctx context.Context, cfg *config.Config, modelName string, too
 	eng, err := engine.New(ctx, engine.Options{
 		Home: home, Cwd: home, Client: model.NewScripted("debug", never), Model: modelName,
 		Sandbox: protocol.SandboxPolicy{Mode: protocol.SandboxReadOnly}, ApprovalPolicy: protocol.ApprovalNever, Headless: true,
-		Tools: reg, Surfaces: surfaceFactories(cfg), SelectSurface: surface.Selector(cfg.Agents.Surface), ToolConfig: toolCfg,
+		Tools: reg, Surfaces: app.SurfaceFactories(cfg), SelectSurface: surface.Selector(cfg.Agents.Surface), ToolConfig: toolCfg,
 	})
 	if err != nil {
 		return "", nil, err

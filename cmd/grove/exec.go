@@ -11,10 +11,10 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/grovecli/grove/core/app"
 	"github.com/grovecli/grove/core/logging"
 	"github.com/grovecli/grove/core/visible"
 	"github.com/grovecli/grove/protocol"
@@ -82,7 +82,6 @@ func runExec(ctx context.Context, g *globalFlags, f *execFlags, prompt, resumeID
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	term := terminatorFrom(ctx)
 	mode, err := f.mode()
 	if err != nil {
 		return err
@@ -94,34 +93,16 @@ func runExec(ctx context.Context, g *globalFlags, f *execFlags, prompt, resumeID
 	if mode == "" {
 		stdout = visible.NewWriter(stdout)
 	}
-	schema, err := f.schema()
+	s, err := openExecSession(ctx, g, f, resumeID)
 	if err != nil {
 		return err
 	}
-	meta, err := f.turnMetadata()
-	if err != nil {
-		return err
-	}
-	s, err := newSession(ctx, g, sessionOpts{
-		headless: true, approveWorkdirs: f.approveWorkdirs, refuseDemo: true, ephemeral: f.ephemeral, outputSchema: schema,
-		resume: f.resume, bypassHookTrust: f.bypassHookTrust, originator: execOriginator(), turnMetadata: meta,
-	})
-	if err != nil {
-		return err
-	}
-	reportHooks(stderr, s.hookSet, f.bypassHookTrust)
-	events, cancel := s.eng.Subscribe()
-	defer cancel()
-	rootID, err := s.startOrFork(resumeID, f.fork)
-	if err != nil {
-		_ = s.shutdown(context.Background(), "start failed")
-		return err
-	}
-	if s.provider.Demo && mode == "" {
-		fmt.Fprintf(stderr, "grove: --demo: running the offline demo model in %s\n", s.cwd)
+	reportHooks(stderr, s.HookSet(), f.bypassHookTrust)
+	if s.Provider().Demo && mode == "" {
+		fmt.Fprintf(stderr, "grove: --demo: running the offline demo model in %s\n", s.Cwd())
 	}
 	if mode == "" {
-		printExecHeader(stderr, s, rootID)
+		printExecHeader(stderr, s, s.Root())
 	}
 	// A reader that goes away (`grove exec --json | head -n1`) makes
 	// writes fail with EPIPE instead of killing grove with SIGPIPE; exec
@@ -130,159 +111,70 @@ func runExec(ctx context.Context, g *globalFlags, f *execFlags, prompt, resumeID
 	pipeSig := make(chan os.Signal, 1)
 	signal.Notify(pipeSig, syscall.SIGPIPE)
 	defer signal.Stop(pipeSig)
-	write, finish := execOutput(mode, rootID, stdout, stderr)
+	r := &execRun{s: s, mode: mode, term: terminatorFrom(ctx), stderr: stderr}
+	r.write, r.finish = execOutput(mode, s.Root(), stdout, stderr)
 	// Ctrl+C interrupts the root; a second one stops. SIGTERM and SIGHUP
 	// arrive as the end of ctx (see terminator).
-	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, os.Interrupt)
-	defer signal.Stop(sigs)
+	r.sigs = make(chan os.Signal, 2)
+	signal.Notify(r.sigs, os.Interrupt)
+	defer signal.Stop(r.sigs)
 
-	if err := s.startRequiredMCP(ctx); err != nil {
-		_ = s.shutdown(context.Background(), "required MCP server failed")
+	if err := startRequiredMCP(ctx, s); err != nil {
+		s.StopEvents() // nothing reads them from here on
+		closeExec(s, context.Background(), "required MCP server failed")
 		return err
 	}
-	turn := userTurn(rootID, prompt, f.images)
+	turn := app.Turn{Text: prompt}
+	if len(f.images) > 0 {
+		turn.Text, turn.Items = "", userTurn(s.Root(), prompt, f.images).Items
+	}
 	if resumeID != "" {
 		// Codex runs a resumed session's turn in the current directory
 		// (-C or the shell's), and the session is then that directory's.
-		turn.Overrides = &protocol.TurnOverrides{Cwd: s.cwd}
+		turn.Settings = &protocol.TurnOverrides{Cwd: s.Cwd()}
 	}
-	if err := s.eng.Submit(turn); err != nil {
-		_ = s.shutdown(context.Background(), "submit failed")
+	if err := s.Turn(turn); err != nil {
+		s.StopEvents()
+		closeExec(s, context.Background(), "submit failed")
 		return err
 	}
-	interrupted := false
-	stopping := false // a signal asked to stop now: no waiting for a final status
-	var final protocol.AgentStatus
-	var lastMessage string
-	// awaiting: the root's turn ended while inbox work was pending (a
-	// sub-agent working, a notification the root was not yet woken for);
-	// exec ends once the root is idle again and nothing is pending.
-	awaiting := false
-loop:
-	for {
-		select {
-		case <-sigs:
-			if interrupted {
-				term.BeginShutdown(130)
-				stopping = true
-				break loop
-			}
-			interrupted = true
-			logging.L().Info("exec: interrupt requested", "thread", string(rootID))
-			fmt.Fprintln(stderr, "grove: interrupting (press ctrl+c again to stop now)")
-			_ = s.eng.Submit(protocol.Op{Type: protocol.OpInterrupt, ThreadID: rootID})
-		case <-ctx.Done():
-			// Terminated (SIGTERM/SIGHUP): interrupt everything and close.
-			interrupted, stopping = true, true
-			_ = s.eng.Submit(protocol.Op{Type: protocol.OpInterrupt, ThreadID: rootID})
-			break loop
-		case ev, ok := <-events:
-			if !ok {
-				break loop
-			}
-			if err := write(ev); err != nil {
-				if errors.Is(err, syscall.EPIPE) {
-					return s.stopForGoneReader(rootID, events)
-				}
-				return fmt.Errorf("write event: %w", err)
-			}
-			if m, err := ev.Msg(); err == nil && ev.ThreadID == rootID {
-				switch m := m.(type) {
-				case protocol.AgentMessageMsg:
-					lastMessage = m.Text
-				case protocol.StatusChangedMsg:
-					final = m.Status
-				case protocol.TurnCompletedMsg:
-					if s.eng.Settled() {
-						break loop
-					}
-					awaiting = true
-				}
-			}
-			if awaiting {
-				if rep, _ := s.eng.Report(rootID); !rep.Status.IsActive() && (s.eng.Settled() || rep.Status.Kind != protocol.StatusCompleted) {
-					final = rep.Status
-					break loop
-				}
-			}
+	if err := r.follow(ctx); err != nil {
+		if errors.Is(err, syscall.EPIPE) {
+			return stopForGoneReader(s)
 		}
+		r.close()
+		return err
 	}
-	// Wait for the final status event that follows turn_completed.
-	deadline := time.After(2 * time.Second)
-	for !stopping && (final.Kind == "" || final.Kind == protocol.StatusRunning || final.Kind == protocol.StatusPendingInit) {
-		select {
-		case ev, ok := <-events:
-			if !ok {
-				goto done
-			}
-			_ = write(ev)
-			if m, err := ev.Msg(); err == nil && ev.ThreadID == rootID {
-				if sc, ok := m.(protocol.StatusChangedMsg); ok {
-					final = sc.Status
-				}
-			}
-		case <-deadline:
-			goto done
-		}
-	}
-done:
-	// Events keep flowing while the tree closes: they are drained (and
-	// printed with --json) so that no shutdown step waits on this reader.
-	drained := make(chan struct{})
-	go func() {
-		defer close(drained)
-		for ev := range events {
-			if mode != "" {
-				_ = write(ev)
-			}
-		}
-	}()
-	grace := 10 * time.Second
-	if stopping {
-		grace = 5 * time.Second
-	}
-	shutdownCtx, stop := context.WithTimeout(context.Background(), grace)
-	defer stop()
-	reason := "finished"
-	if stopping {
-		reason = "signal"
-	}
-	_ = s.shutdown(shutdownCtx, reason)
-	cancel() // ends the subscription if the bus did not close in time
-	<-drained
-	if err := finish(final); err != nil && !errors.Is(err, syscall.EPIPE) {
+	r.awaitFinalStatus()
+	r.close()
+	if err := r.finish(r.final); err != nil && !errors.Is(err, syscall.EPIPE) {
 		return fmt.Errorf("write event: %w", err)
 	}
-	if final.Kind == protocol.StatusCompleted && final.Message != "" {
-		lastMessage = final.Message
+	return r.result(f, stdout)
+}
+
+// openExecSession opens exec's session: headless, subscribed before its
+// root starts (new, resumed or forked).
+func openExecSession(ctx context.Context, g *globalFlags, f *execFlags, resumeID string) (*app.Session, error) {
+	schema, err := f.schema()
+	if err != nil {
+		return nil, err
 	}
-	if err := f.writeLastMessage(lastMessage, stderr); err != nil {
-		return err
+	meta, err := f.turnMetadata()
+	if err != nil {
+		return nil, err
 	}
-	if err := term.Err(); err != nil {
-		return err
-	}
-	if lost := s.eng.Unrecorded(); len(lost) > 0 && final.Kind == protocol.StatusCompleted {
-		// A session whose record is incomplete is no success: a resume
-		// would not know what it did.
-		return exitError{code: 1, msg: "the session's record is incomplete: " + strings.Join(lost, "; ")}
-	}
-	switch final.Kind {
-	case protocol.StatusCompleted:
-		if mode == "" {
-			fmt.Fprintln(stdout, lastMessage)
-		}
-		return nil
-	case protocol.StatusErrored:
-		return exitError{code: 1, msg: final.Message}
-	case protocol.StatusInterrupted:
-		return exitError{code: 130, msg: "interrupted"}
-	}
-	if interrupted {
-		return exitError{code: 130, msg: "interrupted"}
-	}
-	return exitError{code: 1, msg: fmt.Sprintf("session ended without a final answer (status %s)", final.Kind)}
+	return openSession(ctx, g, sessionOpts{
+		headless: true, approveWorkdirs: f.approveWorkdirs, refuseDemo: true, ephemeral: f.ephemeral, outputSchema: schema,
+		bypassHookTrust: f.bypassHookTrust, originator: execOriginator(), turnMetadata: meta,
+		start: app.Start{Resume: resumeID, Fork: f.fork, Subscribe: true},
+	})
+}
+
+// closeExec closes exec's session, logging why.
+func closeExec(s *app.Session, ctx context.Context, reason string) {
+	logging.L().Info("exec: closing the session", "reason", reason)
+	_ = s.Close(ctx)
 }
 
 // execOutput picks what exec prints for each event: Codex's JSONL,

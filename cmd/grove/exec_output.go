@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/grovecli/grove/core/app"
 	"github.com/grovecli/grove/core/config"
 	"github.com/grovecli/grove/core/mcp"
 	"github.com/grovecli/grove/core/tools"
@@ -18,15 +19,15 @@ import (
 // printExecHeader writes Codex's exec summary to stderr (human mode):
 // where the session runs and under which settings, so a CI log says what
 // the run was allowed to do.
-func printExecHeader(w io.Writer, s *session, root protocol.ThreadID) {
-	cfg := s.cfg
+func printExecHeader(w io.Writer, s *app.Session, root protocol.ThreadID) {
+	cfg := s.Config()
 	effort := cfg.ReasoningEffort
 	if effort == "" {
 		effort = "none"
 	}
 	fmt.Fprintf(w, "grove v%s (Codex-compatible exec)\n--------\n", groveVersion)
 	fmt.Fprintf(w, "workdir: %s\nmodel: %s\nprovider: %s\napproval: %s\nsandbox: %s\nreasoning effort: %s\nsession id: %s\n--------\n",
-		printable(s.cwd), printable(s.provider.Model), s.provider.Name, cfg.ApprovalPolicy, sandboxLabel(cfg), effort, root)
+		printable(s.Cwd()), printable(s.Provider().Model), s.Provider().Name, cfg.ApprovalPolicy, sandboxLabel(cfg), effort, root)
 }
 
 func sandboxLabel(cfg *config.Config) string {
@@ -40,17 +41,17 @@ func sandboxLabel(cfg *config.Config) string {
 // stopForGoneReader ends a session whose stdout reader went away: the turn
 // is interrupted (recorded, resumable), the tree shuts down, and exec
 // exits 0 as Codex does when its JSONL consumer stops reading.
-func (s *session) stopForGoneReader(root protocol.ThreadID, events <-chan protocol.Event) error {
-	_ = s.eng.Submit(protocol.Op{Type: protocol.OpInterrupt, ThreadID: root})
+func stopForGoneReader(s *app.Session) error {
+	_ = s.Engine().Submit(protocol.Op{Type: protocol.OpInterrupt, ThreadID: s.Root()})
 	drained := make(chan struct{})
 	go func() {
 		defer close(drained)
-		for range events {
+		for range s.Events() {
 		}
 	}()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	_ = s.shutdown(ctx, "stdout closed")
+	closeExec(s, ctx, "stdout closed")
 	<-drained
 	return nil
 }
@@ -69,20 +70,21 @@ func printable(v string) string {
 // startRequiredMCP starts the MCP servers marked required = true before
 // the first turn and fails exec (exit 1) naming each one that did not
 // start, as Codex does: a CI job must not pass without its tools.
-func (s *session) startRequiredMCP(ctx context.Context) error {
+func startRequiredMCP(ctx context.Context, s *app.Session) error {
 	var required []string
-	for name, c := range s.cfg.MCPServers {
+	cfg, mgr := s.Config(), s.MCP()
+	for name, c := range cfg.MCPServers {
 		if c.Required && c.IsEnabled() {
 			required = append(required, name)
 		}
 	}
-	if len(required) == 0 || s.mcp == nil {
+	if len(required) == 0 || mgr == nil {
 		return nil
 	}
 	sort.Strings(required)
-	s.mcp.Tools(ctx, &tools.Env{Cwd: s.cwd, Sandbox: s.cfg.SandboxPolicy(), ApprovalPolicy: s.cfg.ApprovalPolicy})
+	mgr.Tools(ctx, &tools.Env{Cwd: s.Cwd(), Sandbox: cfg.SandboxPolicy(), ApprovalPolicy: cfg.ApprovalPolicy})
 	states := map[string]mcp.ServerStatus{}
-	for _, st := range s.mcp.Status() {
+	for _, st := range mgr.Status() {
 		states[st.Name] = st
 	}
 	var names, why []string

@@ -4,64 +4,16 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/grovecli/grove/core/app"
 	"github.com/grovecli/grove/core/config"
-	"github.com/grovecli/grove/core/engine"
 	"github.com/grovecli/grove/core/hooks"
-	"github.com/grovecli/grove/core/tools"
 	"github.com/grovecli/grove/core/visible"
-	"github.com/grovecli/grove/protocol"
 )
-
-// codexHome is $CODEX_HOME or ~/.codex.
-func codexHome() string {
-	if h := os.Getenv("CODEX_HOME"); h != "" {
-		return h
-	}
-	if h := userHome(); h != "" {
-		return filepath.Join(h, ".codex")
-	}
-	return ""
-}
-
-// systemHooksDir is where managed hooks live (Codex's /etc/codex);
-// GROVE_SYSTEM_CONFIG_DIR moves it (tests, packagers).
-func systemHooksDir() string {
-	if d := os.Getenv("GROVE_SYSTEM_CONFIG_DIR"); d != "" {
-		return d
-	}
-	return "/etc/codex"
-}
-
-// discoverHooks finds every hook for a session in cwd and its trust:
-// reviews and trusted projects come from grove's config.toml, then
-// Codex's (so what was reviewed in Codex counts here).
-func discoverHooks(cfg *config.Config, cwd string) (hooks.Set, error) {
-	ch := codexHome()
-	st, err := hooks.LoadState(filepath.Join(cfg.Home, "config.toml"), filepath.Join(ch, "config.toml"))
-	if err != nil {
-		return hooks.Set{}, err
-	}
-	return hooks.Discover(hooks.Locations{
-		Cwd: cwd, GroveHome: cfg.Home, CodexHome: ch, UserHome: userHome(), SystemDir: systemHooksDir(),
-	}, st), nil
-}
-
-// newHookRunner runs set's active hooks with the scrubbed environment,
-// in the session's sandbox (policy) unless a hook's [hooks.state] table
-// says `grove_sandbox = "none"`.
-func newHookRunner(set hooks.Set, bypass bool, policy protocol.SandboxPolicy) *hooks.Runner {
-	active := set.Active(bypass)
-	if len(active) == 0 {
-		return nil
-	}
-	return hooks.NewRunner(active, hooks.Options{Env: tools.HookEnv, ProjectDir: set.ProjectRoot, Sandbox: policy})
-}
 
 // reportHooks says, for a headless run, which hooks were skipped and why
 // (naming each file) and what could not be read. Never silent.
@@ -123,7 +75,7 @@ func loadHookSet(g *globalFlags) (hooks.Set, *config.Config, error) {
 	if err != nil {
 		return hooks.Set{}, nil, err
 	}
-	set, err := discoverHooks(cfg, cwd)
+	set, err := app.DiscoverHooks(cfg, cwd)
 	return set, cfg, err
 }
 
@@ -253,19 +205,4 @@ func hookSummary(hs []hooks.Hook) string {
 		fmt.Fprintf(&b, "  %s (%s) in %s:\n    %s\n", h.Event, h.Trust, h.File, h.Command)
 	}
 	return b.String()
-}
-
-// closeHooksWithEngine stops the session's async hooks when its engine
-// shuts down, also when a front end (app-server, ACP) shuts the engine
-// down directly: the event stream closes then.
-func closeHooksWithEngine(eng *engine.Engine, r *hooks.Runner) {
-	if r == nil {
-		return
-	}
-	events, _ := eng.Subscribe()
-	go func() {
-		for range events {
-		}
-		r.Close()
-	}()
 }

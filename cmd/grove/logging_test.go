@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/grovecli/grove/core/app"
 	"github.com/grovecli/grove/core/logging"
 	"github.com/grovecli/grove/core/model/modeltest"
 	"github.com/grovecli/grove/core/testkit"
@@ -97,11 +98,11 @@ func TestWarningsStayOffStderrUnderTheTUI(t *testing.T) {
 	root.SetErr(&errb)
 	g := &globalFlags{}
 	startLogging(root, g) // the TUI command
-	s, err := newSession(t.Context(), g, sessionOpts{})
+	s, err := openSession(t.Context(), g, sessionOpts{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.shutdown(t.Context(), "test"); err != nil {
+	if err := s.Close(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	logging.Install(nil)
@@ -155,17 +156,14 @@ func TestResumeWarningsReachTheSession(t *testing.T) {
 	t.Setenv("GROVE_HOME", home)
 	g := &globalFlags{}
 	startLogging(newRootCmd(), g)
-	s, err := newSession(t.Context(), g, sessionOpts{})
+	s, err := openSession(t.Context(), g, sessionOpts{start: app.Start{Resume: entry.ID}})
 	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.start(entry.ID); err != nil {
 		t.Fatal(err)
 	}
 	testkit.Eventually(t, "the warning that grove exited early", func() bool {
 		return strings.Contains(strings.Join(s.Warnings(), "\n"), "grove exited before it finished")
 	}, func() string { return strings.Join(s.Warnings(), "\n") })
-	if err := s.shutdown(t.Context(), "test"); err != nil {
+	if err := s.Close(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	logging.Install(nil)

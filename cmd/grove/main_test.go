@@ -18,6 +18,10 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	if os.Getenv(leakMCPEnv) != "" { // the leak test's MCP server
+		serveLeakMCP()
+		os.Exit(0)
+	}
 	sandbox.MaybeRunHelper()
 	dir, err := os.MkdirTemp("", "grove-bin-")
 	if err != nil {

@@ -14,9 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/grovecli/grove/core/config"
-	"github.com/grovecli/grove/core/engine"
 	"github.com/grovecli/grove/core/mcp"
-	"github.com/grovecli/grove/core/tools"
 	"github.com/grovecli/grove/core/visible"
 )
 
@@ -28,35 +26,12 @@ var liveMCP struct {
 	mgrs []*mcp.Manager
 }
 
-// newToolRegistry is the core tools plus the configured MCP servers (which
-// start lazily, when an agent first needs tools). The manager stops when
-// the engine shuts down. sampler is nil when there is no model to lend.
-func newToolRegistry(cfg *config.Config, cwd string, sampler *mcp.Sampler) (*tools.Registry, *mcp.Manager, error) {
-	reg := tools.NewRegistry()
-	// Every family's tools; each agent is offered its model family's
-	// (tools.ToolSetFor: Claude Code's for Claude models).
-	if err := tools.RegisterAll(reg); err != nil {
-		return nil, nil, fmt.Errorf("register tools: %w", err)
-	}
-	// Servers that ask get the session's workspace roots and, with the
-	// user's approval per request, its model (sampling).
-	roots := append([]string{cwd}, cfg.WorkspaceWrite.WritableRoots...)
-	m := mcp.New(mcp.Options{Servers: cfg.MCPServers, Cwd: cwd, Home: cfg.Home, Roots: roots, Sampler: sampler})
-	reg.AddSource(m)
+// trackMCP keeps a session's MCP manager for liveMCPStatus and
+// closeAllMCP (the session itself stops it when it closes).
+func trackMCP(m *mcp.Manager) {
 	liveMCP.mu.Lock()
 	liveMCP.mgrs = append(liveMCP.mgrs, m)
 	liveMCP.mu.Unlock()
-	return reg, m, nil
-}
-
-// closeMCPWithEngine stops m once eng has shut down (its event stream ends).
-func closeMCPWithEngine(eng *engine.Engine, m *mcp.Manager) {
-	events, _ := eng.Subscribe()
-	go func() {
-		for range events {
-		}
-		_ = m.Close()
-	}()
 }
 
 // liveMCPStatus lists the MCP servers of every session this process runs,

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/grovecli/grove/core/app"
 	"github.com/grovecli/grove/protocol"
 )
 
@@ -17,7 +18,7 @@ func TestProgressAndLogSkipMalformedEvents(t *testing.T) {
 	for _, typ := range []protocol.EventType{protocol.EventToolCallBegin, protocol.EventToolCallEnd, protocol.EventThreadStarted, protocol.EventApprovalResolved, protocol.EventBackground, protocol.EventStatusChanged, protocol.EventApprovalRequested} {
 		ev := protocol.Event{Type: typ, ThreadID: "t"}
 		printProgress(&out, "root", ev)
-		logEvent(l, ev)
+		app.LogEvent(l, ev)
 	}
 	if out.Len() != 0 {
 		t.Errorf("progress printed malformed events: %q", out.String())

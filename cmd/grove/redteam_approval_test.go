@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/grovecli/grove/core/app"
 	"github.com/grovecli/grove/core/logging"
 	"github.com/grovecli/grove/protocol"
 )
@@ -36,11 +37,11 @@ func (e *rtEnv) interactive(t *testing.T, scripts map[string][]rtStep, approval 
 	g := &globalFlags{cd: e.ws, model: "test-model", approval: approval}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	s, err := newSession(ctx, g, sessionOpts{})
+	s, err := openSession(ctx, g, sessionOpts{start: app.Start{Subscribe: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	sub, unsubscribe := s.eng.Subscribe()
+	sub := s.Events()
 	defer func() {
 		sctx, stop := context.WithTimeout(context.Background(), 10*time.Second)
 		defer stop()
@@ -48,14 +49,10 @@ func (e *rtEnv) interactive(t *testing.T, scripts map[string][]rtStep, approval 
 			for range sub {
 			}
 		}()
-		_ = s.shutdown(sctx, "test")
-		unsubscribe()
+		_ = s.Close(sctx)
 	}()
-	root, err := s.start("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.eng.SubmitText(root, "script:root"); err != nil {
+	root := s.Root()
+	if err := s.Engine().SubmitText(root, "script:root"); err != nil {
 		t.Fatal(err)
 	}
 	for {
@@ -69,7 +66,7 @@ func (e *rtEnv) interactive(t *testing.T, scripts map[string][]rtStep, approval 
 				req := *ev.Approval
 				d := approver(len(reqs), req, events)
 				reqs = append(reqs, req)
-				if err := s.eng.Submit(protocol.Op{Type: protocol.OpApproval, ApprovalID: req.ID, Decision: d}); err != nil {
+				if err := s.Engine().Submit(protocol.Op{Type: protocol.OpApproval, ApprovalID: req.ID, Decision: d}); err != nil {
 					t.Fatal(err)
 				}
 			case ev.ThreadID == root && (ev.Type == protocol.EventTurnCompleted || (ev.Type == protocol.EventStatusChanged && ev.Status != nil && ev.Status.Kind == protocol.StatusInterrupted)):

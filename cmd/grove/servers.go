@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/grovecli/grove/core/app"
 	"github.com/grovecli/grove/core/config"
 	"github.com/grovecli/grove/core/mcp"
 
@@ -13,7 +14,6 @@ import (
 
 	"github.com/grovecli/grove/cmd/grove/acp"
 	"github.com/grovecli/grove/cmd/grove/appserver"
-	"github.com/grovecli/grove/core/engine"
 )
 
 // groveVersion is reported to protocol clients.
@@ -27,15 +27,11 @@ func checkListen(listen string) error {
 	return nil
 }
 
-// serverEngines builds one engine per session for a protocol server, with
-// the client's per-session choices layered over the command line's.
-func serverEngines(g *globalFlags) appserver.EngineFactory {
-	return sessionEngines(g, nil)
-}
-
-// sessionEngines is serverEngines with a client's own MCP servers.
-func sessionEngines(g *globalFlags, mcpServers map[string]config.MCPServer) appserver.EngineFactory {
-	return func(ctx context.Context, c appserver.ThreadConfig) (*engine.Engine, error) {
+// serverSessions opens one core session per thread for a protocol
+// server, with the client's per-session choices layered over the command
+// line's and the client's own MCP servers (ACP).
+func serverSessions(g *globalFlags) func(ctx context.Context, c appserver.ThreadConfig, mcpServers map[string]config.MCPServer, start app.Start) (*app.Session, error) {
+	return func(ctx context.Context, c appserver.ThreadConfig, mcpServers map[string]config.MCPServer, start app.Start) (*app.Session, error) {
 		gg := *g
 		gg.overrides = append([]string(nil), g.overrides...)
 		if c.Cwd != "" {
@@ -51,11 +47,7 @@ func sessionEngines(g *globalFlags, mcpServers map[string]config.MCPServer) apps
 			gg.sandbox = string(c.Sandbox)
 		}
 		// Not headless: the client answers approvals.
-		s, err := newSession(ctx, &gg, sessionOpts{mcpServers: mcpServers, ephemeral: c.Ephemeral, originator: c.Originator})
-		if err != nil {
-			return nil, err
-		}
-		return s.eng, nil
+		return openSession(ctx, &gg, sessionOpts{mcpServers: mcpServers, ephemeral: c.Ephemeral, originator: c.Originator, start: start})
 	}
 }
 
@@ -85,8 +77,12 @@ its own. See docs/app-server.md.`,
 			if err != nil {
 				return err
 			}
+			open := serverSessions(g)
 			return appserver.Serve(cmd.Context(), cmd.InOrStdin(), cmd.OutOrStdout(), appserver.Options{
-				Home: cfg.Home, NewEngine: serverEngines(g), Version: groveVersion, Host: host,
+				Home: cfg.Home, Version: groveVersion, Host: host,
+				OpenSession: func(ctx context.Context, c appserver.ThreadConfig, start app.Start) (*app.Session, error) {
+					return open(ctx, c, nil, start)
+				},
 				Skills: discoverSkills, Cwd: cwd,
 			})
 		},
@@ -119,8 +115,8 @@ See docs/acp.md.`,
 			}
 			return acp.Serve(cmd.Context(), cmd.InOrStdin(), cmd.OutOrStdout(), acp.Options{
 				Version: groveVersion, Home: cfg.Home, ListModels: host.ModelIDs,
-				NewEngine: func(ctx context.Context, cwd string, mcpServers map[string]config.MCPServer) (*engine.Engine, error) {
-					return sessionEngines(g, mcpServers)(ctx, appserver.ThreadConfig{Cwd: cwd})
+				OpenSession: func(ctx context.Context, cwd string, mcpServers map[string]config.MCPServer, start app.Start) (*app.Session, error) {
+					return serverSessions(g)(ctx, appserver.ThreadConfig{Cwd: cwd}, mcpServers, start)
 				},
 			})
 		},

@@ -7,23 +7,13 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/grovecli/grove/core/config"
+	"github.com/grovecli/grove/core/app"
 	"github.com/grovecli/grove/core/skills"
 	"github.com/grovecli/grove/core/visible"
 )
 
 // discoverSkills finds the skills for a session in cwd.
-func discoverSkills(cwd string) skills.Catalog {
-	return skills.Discover(skills.Locations{Cwd: cwd, UserHome: userHome(), CodexHome: codexHome(), SystemDir: systemHooksDir()})
-}
-
-// skillsBudget is the skills list's budget: 2% of model_context_window.
-func skillsBudget(cfg *config.Config) int {
-	if cfg.ModelContextWindow > 0 {
-		return skills.BudgetChars(int(cfg.ModelContextWindow))
-	}
-	return 0 // the engine's default
-}
+var discoverSkills = app.DiscoverSkills
 
 func newSkillsCmd(g *globalFlags) *cobra.Command {
 	var asJSON bool

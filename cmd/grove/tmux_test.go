@@ -366,7 +366,8 @@ func TestTmuxResumedDemoKeepsHowChildrenEnded(t *testing.T) {
 	p.wait("grove to quit", func(s string) bool { return strings.Contains(s, "grove resume ") })
 
 	p.run("respawn-pane", "-k", "-t", p.name, env+" TERM=xterm-256color "+p.bin+" resume --last")
-	s = p.wait("the resumed session", func(s string) bool { return strings.Contains(s, "Demo complete") })
+	// The status line can draw a frame after the transcript: wait for both.
+	s = p.wait("the resumed session and its status line", func(s string) bool { return strings.Contains(s, "Demo complete") && tokensField(s) != "" })
 	// Issue 35 item 3: the resumed totals are the ones grove quit with.
 	if after := tokensField(s); before == "" || after != before {
 		t.Errorf("token totals before quitting %q, after resuming %q", before, after)

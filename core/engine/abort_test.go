@@ -84,6 +84,11 @@ func TestInterruptBeforeInputIsTakenStopsTheAgent(t *testing.T) {
 	if st := env.rootFinal(1); st.Kind != protocol.StatusInterrupted {
 		t.Fatalf("interrupted before taking its input, the root went on: %v", st)
 	}
+	// Stopped before a step began: seed 004's loop-top cancellation
+	// (`Subagent execution was cancelled`, clause 004-31), not mid-step.
+	if rep, _ := env.e.Report(env.root); rep.InStep {
+		t.Errorf("an interrupt before the first step reported as mid-step: %+v", rep)
+	}
 	env.send("second")
 	if st := env.rootFinal(2); st.Message != "ack first+second" {
 		t.Fatalf("after new input: %v", st)

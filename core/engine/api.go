@@ -34,6 +34,9 @@ type FrontEnd interface {
 	SurfaceOp(op protocol.Op) (protocol.EventMsg, error)
 	// KillSession ends a background terminal session by its id.
 	KillSession(id int) error
+	// SetThreadName names a thread (the app-server's thread/name/set) and
+	// returns the stored name.
+	SetThreadName(id protocol.ThreadID, name string) (string, error)
 }
 
 // SessionControl is a front end's control of the session's life.
@@ -64,6 +67,8 @@ type Snapshots interface {
 	ContextLimits(ctx context.Context, modelName string) (window, compactAt int64)
 	OfferedTools(modelName string) (tools.Family, []model.ToolSpec, error)
 	SurfaceNames() []string
+	// ProjectDocPaths are the instruction files a thread was given.
+	ProjectDocPaths(id protocol.ThreadID) []string
 }
 
 // Ops is what a surface asks of the engine. Every call that names a caller

@@ -81,8 +81,9 @@ type ChildSpec struct {
 // MaxTime, the child gets one grace step: GracePrompt(reason) is added as
 // a user message and only GraceTools are offered, within Grace.
 type Limits struct {
-	MaxSteps    int
-	MaxTime     time.Duration
+	MaxSteps int
+	MaxTime  time.Duration
+	// Grace is the grace step's time: 0 is 60 s, NoGrace none at all.
 	Grace       time.Duration
 	GracePrompt func(reason string) string
 	GraceTools  []string
@@ -91,6 +92,10 @@ type Limits struct {
 	// LimitNoCompletion) instead of ending the turn.
 	GraceOnEnd bool
 }
+
+// NoGrace as Limits.Grace gives the grace step no time (a definition's
+// `gracePeriodSeconds: 0`).
+const NoGrace time.Duration = -1
 
 // Limit reasons (RunReport.LimitHit).
 const (
@@ -126,7 +131,13 @@ type RunReport struct {
 	Usage     protocol.TokenUsage
 	// LimitHit is LimitMaxSteps or LimitTimeout when the last turn reached
 	// one ("" otherwise).
-	LimitHit    string
+	LimitHit string
+	// InStep: the time limit (LimitHit LimitTimeout) or the interrupt that
+	// stopped the turn came while a step ran rather than between two
+	// steps: seed 004 §3.4.2's `Turn timed out` and `Subagent cancelled
+	// during turn` against its loop-top `Subagent timed out after N
+	// seconds` and `Subagent execution was cancelled`.
+	InStep      bool
 	LastMessage string
 	AgentType   string
 	StartedAt   time.Time
@@ -273,7 +284,7 @@ func (e *Engine) Report(id protocol.ThreadID) (RunReport, bool) {
 	defer t.mu.Unlock()
 	return RunReport{
 		Status: st, StatusAt: at, Steps: t.turn.steps, ToolCalls: t.turn.toolCalls, Usage: t.turn.usage,
-		LimitHit: t.turn.limitHit, LastMessage: t.turn.lastMessage, AgentType: t.agentType, StartedAt: t.createdAt,
+		LimitHit: t.turn.limitHit, InStep: t.turn.inStep, LastMessage: t.turn.lastMessage, AgentType: t.agentType, StartedAt: t.createdAt,
 	}, true
 }
 
@@ -377,8 +388,13 @@ func (t *Thread) enterGrace(ctx context.Context, turnID string, lim Limits, reas
 	t.appendHistory(it)
 	t.publish(inputEvent(t.id, turnID, it, "", nil))
 	grace := lim.Grace
-	if grace <= 0 {
+	switch {
+	case grace == 0:
 		grace = 60 * time.Second
+	case grace < 0:
+		// NoGrace: the step is asked for and its time is already up, as
+		// seed 004's zero `tokio::time::timeout` leaves it.
+		grace = 0
 	}
 	t.e.activity(t, protocol.ActivityGracePeriodStart, map[string]any{"reason": reason, "grace_seconds": int(grace.Seconds())})
 	return context.WithTimeout(ctx, grace)

@@ -26,7 +26,12 @@ type threadSpec struct {
 	// exactInstructions: rolePrompt is the whole system prompt.
 	exactInstructions bool
 	note              string
-	history           []protocol.Item
+	// name is the thread's user-facing title (Codex's thread name), kept
+	// in the session index.
+	name string
+	// forkedFrom is the session a fork copies.
+	forkedFrom protocol.ThreadID
+	history    []protocol.Item
 	// firstPrompt is the title a resumed session keeps (its index entry's):
 	// a compacted history may no longer hold the first message.
 	firstPrompt string
@@ -65,6 +70,7 @@ func (e *Engine) newThread(spec threadSpec) (*Thread, error) {
 		agentType: spec.agentType, agentName: spec.agentName, description: spec.description,
 		spawnCallID: spec.spawnCallID, createdAt: spec.createdAt,
 		allow: spec.allow, deny: spec.deny, surface: spec.surface, host: spec.host,
+		forkedFrom: spec.forkedFrom,
 	}
 	if spec.parent != nil {
 		id.parentID = spec.parent.id
@@ -74,6 +80,7 @@ func (e *Engine) newThread(spec threadSpec) (*Thread, error) {
 		e: e, threadIdentity: id, run: spec.run,
 		modelName: spec.model, effort: spec.effort, cwd: spec.cwd, sandbox: spec.sandbox,
 		note:   spec.note,
+		name:   spec.name,
 		budget: contextBudget{history: spec.history},
 		turn:   turnState{usage: spec.usage},
 		status: newThreadStatus(spec.status, e.now()),
@@ -134,7 +141,7 @@ func (e *Engine) threadRollout(t *Thread, spec threadSpec) (*rollout.Recorder, e
 		return rollout.OpenAppend(spec.rolloutPath)
 	default:
 		meta := rollout.SessionMeta{
-			ID: t.id, ParentID: t.parentID, Depth: t.depth, Source: t.source,
+			ID: t.id, ParentID: t.parentID, ForkedFromID: t.forkedFrom, Depth: t.depth, Source: t.source,
 			AgentType: t.agentType, AgentName: t.agentName, Model: t.modelName,
 			Provider: e.opts.Provider, ReasoningEffort: t.effort, Cwd: t.cwd,
 			Sandbox: t.sandbox, ApprovalPolicy: e.ApprovalPolicy(),
@@ -156,6 +163,12 @@ func (e *Engine) threadRollout(t *Thread, spec threadSpec) (*rollout.Recorder, e
 			if len(meta.AllowList) == 0 {
 				meta.DenyList = []string{"*"}
 			}
+		}
+		if spec.parent == nil {
+			// A root's file waits for its first message (Codex writes no
+			// rollout for a thread that never got one); a sub-agent has
+			// its task from the start.
+			return rollout.CreatePending(e.opts.Home, meta)
 		}
 		return rollout.Create(e.opts.Home, meta)
 	}

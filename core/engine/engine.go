@@ -501,13 +501,15 @@ func (e *Engine) updateIndex(t *Thread) {
 	st, _ := t.Status()
 	t.mu.Lock()
 	entry := rollout.IndexEntry{
-		ID: t.id, ParentID: t.parentID, ThreadName: t.name, Note: t.note, Cwd: t.cwd,
+		ID: t.id, ParentID: t.parentID, ForkedFromID: t.forkedFrom, ThreadName: t.name, Note: t.note, Cwd: t.cwd,
 		UpdatedAt: e.now(), FirstPrompt: t.firstPrompt, Model: t.modelName, Provider: e.opts.Provider,
 		AgentType: t.agentType, Status: string(st.Kind),
 	}
 	entry.RolloutPath = t.life.rolloutPath
+	pending := t.life.rec != nil && !t.life.rec.Materialized()
 	t.mu.Unlock()
-	if entry.RolloutPath == "" {
+	if entry.RolloutPath == "" || pending {
+		// Nothing on disk yet: a listed session must be readable.
 		return
 	}
 	entry.ChildCount = len(e.subtree(t)) - 1

@@ -26,7 +26,7 @@ func (e *Engine) ForkSession(id string) (protocol.ThreadID, error) {
 	root, err := e.newThread(threadSpec{
 		surface: p.surface, source: protocol.SourceRoot, model: e.opts.Model, effort: e.opts.ReasoningEffort,
 		cwd: p.cwd, sandbox: e.opts.Sandbox, host: e.opts.HostName, note: fmt.Sprintf("fork of %s", m.ID), history: history, firstPrompt: p.firstPrompt,
-		status: protocol.Completed(last, last != ""),
+		forkedFrom: m.ID, status: protocol.Completed(last, last != ""),
 	})
 	if err != nil {
 		return "", err

@@ -152,3 +152,20 @@ func (e *Engine) warnTextOnce(id protocol.ThreadID, key, text string) {
 		e.bus.Publish(protocol.NewEvent(id, "", protocol.WarningMsg{Text: text}))
 	}
 }
+
+// ProjectDocPaths names the project instruction files thread id's model
+// sees (AGENTS.override.md or AGENTS.md from the repository root down to
+// its cwd, the empty ones left out): Codex's instructionSources after the
+// user's global file, which the engine knows only as text.
+func (e *Engine) ProjectDocPaths(id protocol.ThreadID) []string {
+	t := e.thread(id)
+	if t == nil {
+		return nil
+	}
+	docs, _ := projectDocs(t.cwd, t.readPolicy(0), maxProjectDocBytes)
+	paths := make([]string, 0, len(docs))
+	for _, d := range docs {
+		paths = append(paths, d.path)
+	}
+	return paths
+}

@@ -35,6 +35,22 @@ func (t *Thread) recordQueued(queued []queuedInput) {
 	t.flush()
 }
 
+// materialize puts a new root's rollout on disk before its first message
+// is queued, and lists it in the session index then: before the loop can
+// take the input, so the session is findable whatever the turn meets (a
+// disk that fills during it).
+func (t *Thread) materialize() {
+	rec := t.recorder()
+	if rec == nil || rec.Materialized() {
+		return
+	}
+	if err := rec.Materialize(); err != nil {
+		t.e.warnOnce(t.id, "rollout", err)
+		return
+	}
+	t.e.updateIndex(t)
+}
+
 // takeInput moves queued input into the turn: history, rollout and the
 // event that tells front ends (with the input's id).
 func (t *Thread) takeInput(turnID string, input []queuedInput) {

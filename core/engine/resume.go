@@ -100,8 +100,9 @@ func (e *Engine) ResumeSession(id string) (protocol.ThreadID, error) {
 	m := sess.Meta
 	root, err := e.newThread(threadSpec{
 		surface: p.surface, id: m.ID, source: protocol.SourceResumed, model: e.opts.Model, effort: e.opts.ReasoningEffort,
-		cwd: p.cwd, sandbox: e.opts.Sandbox, note: p.note, history: sess.Items, host: e.opts.HostName,
+		cwd: p.cwd, sandbox: e.opts.Sandbox, note: p.note, name: p.name, history: sess.Items, host: e.opts.HostName,
 		createdAt: m.Timestamp, rolloutPath: p.path, status: status, firstPrompt: p.firstPrompt, usage: sess.TotalUsage(),
+		forkedFrom: m.ForkedFromID,
 	})
 	if err != nil {
 		return "", err
@@ -187,6 +188,7 @@ type pastRoot struct {
 	path    string // its rollout
 	sess    *rollout.Session
 	note    string
+	name    string // the index entry's thread name
 	cwd     string
 	surface string
 	// firstPrompt is the session's title in the index.
@@ -204,7 +206,7 @@ func (e *Engine) readPastRoot(verb, id string) (*pastRoot, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: %w", verb, id, err)
 	}
-	p := &pastRoot{path: entry.RolloutPath, sess: sess, note: sess.Note, cwd: sess.Meta.Cwd, firstPrompt: entry.FirstPrompt}
+	p := &pastRoot{path: entry.RolloutPath, sess: sess, note: sess.Note, name: entry.ThreadName, cwd: sess.Meta.Cwd, firstPrompt: entry.FirstPrompt}
 	if !sess.NoteSet {
 		p.note = sess.Meta.Note
 	}

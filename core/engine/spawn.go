@@ -219,12 +219,19 @@ func (e *Engine) spawnSpec(ctx context.Context, r spawnRequest, role spawnedRole
 	return spec, err
 }
 
+// testHookBeforeSpawnNote, when set by a test, runs just before a spawned
+// child's note is set (to make that write fail: seed 000's note clause).
+var testHookBeforeSpawnNote func(*Thread)
+
 // startSpawned names the registered child, lets its parent observe it and
 // starts its loop on the spawn's input.
 func (e *Engine) startSpawned(caller, child *Thread, r spawnRequest, role spawnedRole) {
 	note := defaultNote(role.agentType, r.agentName, role.description)
 	if r.note != nil {
 		note = *r.note
+	}
+	if testHookBeforeSpawnNote != nil {
+		testHookBeforeSpawnNote(child)
 	}
 	if _, err := e.setNote(child, note); err != nil {
 		// The spawn stands; the parent's UI hears about the note.

@@ -73,7 +73,7 @@ func (t *Thread) info() protocol.ThreadInfo {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	ti := protocol.ThreadInfo{
-		ID: t.id, ParentID: t.parentID, Depth: t.depth, Source: t.source,
+		ID: t.id, ParentID: t.parentID, ForkedFromID: t.forkedFrom, Depth: t.depth, Source: t.source,
 		AgentType: t.agentType, AgentName: t.agentName,
 		Model: t.modelName, Provider: t.e.opts.Provider, ReasoningEffort: t.effort,
 		Cwd: t.cwd, Sandbox: t.sandbox, ApprovalPolicy: t.e.ApprovalPolicy(),
@@ -148,6 +148,7 @@ func (t *Thread) appendHistory(items ...protocol.Item) {
 
 // enqueue adds input for a thread whose loop has not started yet (spawn).
 func (t *Thread) enqueue(items ...protocol.Item) {
+	t.materialize()
 	t.mu.Lock()
 	queued := t.queueLocked("", items)
 	t.mu.Unlock()
@@ -194,6 +195,9 @@ func (t *Thread) deliver(interrupt bool, items ...protocol.Item) bool {
 // deliverAs is deliver for input a front end named (Op.ClientID): the turn
 // that takes it echoes clientID in turn_started.
 func (t *Thread) deliverAs(clientID string, interrupt bool, items ...protocol.Item) bool {
+	if len(items) > 0 {
+		t.materialize()
+	}
 	t.status.mu.Lock()
 	t.mu.Lock()
 	if t.life.gone() {

@@ -22,6 +22,8 @@ type threadIdentity struct {
 	allow, deny []string
 	// surface names the delegation tools this thread sees (see Surface).
 	surface string
+	// forkedFrom is the session a fork copied.
+	forkedFrom protocol.ThreadID
 }
 
 func (id *threadIdentity) label() string {

@@ -30,12 +30,16 @@ type turnState struct {
 	running    bool // a turn is in progress
 	// halted: interrupted (user, abort, an ancestor's interrupt); queued
 	// input waits for the next delivery instead of starting a turn.
-	halted      bool
-	usage       protocol.TokenUsage
-	lastTool    string
-	steps       int    // model calls in the current/last turn
-	toolCalls   int    // tool calls in every turn
-	limitHit    string // LimitMaxSteps/LimitTimeout reached in the last turn
+	halted    bool
+	usage     protocol.TokenUsage
+	lastTool  string
+	steps     int    // model calls in the current/last turn
+	toolCalls int    // tool calls in every turn
+	limitHit  string // LimitMaxSteps/LimitTimeout reached in the last turn
+	// inStep: the time limit or the interrupt that stopped the last turn
+	// came while a step (a model call and its tool calls) ran, not between
+	// two steps (RunReport.InStep).
+	inStep      bool
 	lastMessage string
 }
 
@@ -54,7 +58,7 @@ func (s *turnState) takeInput() []queuedInput {
 // hands the turn its input and the output schema asked for it.
 func (s *turnState) begin(id string, cancel context.CancelFunc) []queuedInput {
 	s.cancel, s.id, s.running = cancel, id, true
-	s.steps, s.limitHit = 0, ""
+	s.steps, s.limitHit, s.inStep = 0, "", false
 	s.turnSchema, s.nextSchema = s.nextSchema, nil
 	return s.takeInput()
 }

@@ -41,6 +41,9 @@ type turnRun struct {
 	stopContinued     int
 	compactedForRetry bool
 	started           time.Time
+	// stepEnded is when the last step (its model call and tool calls)
+	// ended: a time limit whose deadline it passed struck mid-step.
+	stepEnded time.Time
 }
 
 func (t *Thread) turnSteps(ctx context.Context, turnID string) (turnOutcome, string, string) {
@@ -87,7 +90,12 @@ func (r *turnRun) soFar() string {
 	return strings.Join(r.said, "\n\n")
 }
 
-func (r *turnRun) interrupted() (turnEnd, bool) {
+// interrupted ends the turn on an interrupt; inStep: it came while a step
+// ran (not at a step's start).
+func (r *turnRun) interrupted(inStep bool) (turnEnd, bool) {
+	r.t.mu.Lock()
+	r.t.turn.inStep = inStep
+	r.t.mu.Unlock()
 	return turnEnd{outcome: outcomeInterrupted, last: r.soFar()}, true
 }
 
@@ -107,12 +115,18 @@ func (r *turnRun) enterGrace(reason string) {
 func (r *turnRun) step() (turnEnd, bool) {
 	t := r.t
 	if !t.takePending(r.ctx, r.turnID) {
-		return r.interrupted()
+		return r.interrupted(false)
 	}
 	if r.graceOnly == nil {
 		if reason := limitReached(r.lim, r.steps, r.limitCtx); reason != "" {
+			r.noteLimitInStep(reason)
 			r.enterGrace(reason)
 		}
+	}
+	if r.graceOnly != nil && r.limitCtx.Err() != nil {
+		// The grace step's time is up before its request (NoGrace): the
+		// model is not asked.
+		return turnEnd{outcome: outcomeCompleted, last: r.soFar()}, true
 	}
 	if end, done := r.fitContext(); done {
 		return end, true
@@ -127,6 +141,7 @@ func (r *turnRun) step() (turnEnd, bool) {
 	t.e.activity(t, protocol.ActivityTurnStart, progress(r.steps-1, r.lim, r.started))
 	resp, err := t.streamReply(r.limitCtx, r.turnID, req, &r.partial)
 	if err != nil {
+		r.stepEnded = time.Now()
 		return r.replyFailed(err)
 	}
 	t.budget.noteUsage(sent, resp.Usage)
@@ -138,7 +153,23 @@ func (r *turnRun) step() (turnEnd, bool) {
 	if len(resp.ToolCalls) == 0 {
 		return r.answered(resp.Text)
 	}
-	return r.afterCalls(t.runCalls(r.limitCtx, r.turnID, resp.ToolCalls, r.graceOnly, r.endTurn))
+	abort, ended, final := t.runCalls(r.limitCtx, r.turnID, resp.ToolCalls, r.graceOnly, r.endTurn)
+	r.stepEnded = time.Now()
+	return r.afterCalls(abort, ended, final)
+}
+
+// noteLimitInStep records whether the time limit struck while a step ran:
+// its deadline passed before the last step ended (its model call or tool
+// calls cut, or finishing late), not in the instant between two steps.
+func (r *turnRun) noteLimitInStep(reason string) {
+	if reason != LimitTimeout {
+		return
+	}
+	dl, ok := r.limitCtx.Deadline()
+	in := ok && r.steps > 0 && !r.stepEnded.Before(dl)
+	r.t.mu.Lock()
+	r.t.turn.inStep = in
+	r.t.mu.Unlock()
 }
 
 // fitContext stops the turn when the rollout cannot keep a record (work it
@@ -154,7 +185,7 @@ func (r *turnRun) fitContext() (turnEnd, bool) {
 	// A failed compaction was announced; the request may still fit.
 	_ = t.compact(r.ctx, r.turnID, protocol.CompactAuto, "")
 	if r.ctx.Err() != nil {
-		return r.interrupted()
+		return r.interrupted(true)
 	}
 	// A `compacted` line the disk refused: the history the model would see
 	// next is one a resume could not rebuild.
@@ -171,7 +202,7 @@ func (r *turnRun) replyFailed(err error) (turnEnd, bool) {
 	t := r.t
 	if r.ctx.Err() != nil {
 		t.keepInterruptedReply(r.turnID, r.partial.String())
-		return r.interrupted()
+		return r.interrupted(true)
 	}
 	if r.limitCtx.Err() != nil {
 		if r.graceOnly != nil {
@@ -186,7 +217,7 @@ func (r *turnRun) replyFailed(err error) (turnEnd, bool) {
 		t.publish(protocol.NewEvent(t.id, r.turnID, protocol.WarningMsg{Text: "the model refused the conversation as too long for its context window; compacting and retrying"}))
 		cerr := t.compact(r.ctx, r.turnID, protocol.CompactContextExceeded, "")
 		if r.ctx.Err() != nil {
-			return r.interrupted()
+			return r.interrupted(true)
 		}
 		if cerr == nil {
 			return turnEnd{}, false
@@ -220,7 +251,7 @@ func (r *turnRun) answered(text string) (turnEnd, bool) {
 func (r *turnRun) afterCalls(abort, ended bool, final string) (turnEnd, bool) {
 	switch {
 	case abort || r.ctx.Err() != nil:
-		return r.interrupted()
+		return r.interrupted(true)
 	case ended && final != "":
 		return turnEnd{outcome: outcomeCompleted, last: final}, true
 	case ended || r.graceOnly != nil:
@@ -230,7 +261,7 @@ func (r *turnRun) afterCalls(abort, ended bool, final string) (turnEnd, bool) {
 	closing := r.t.life.closing
 	r.t.mu.Unlock()
 	if closing {
-		return r.interrupted()
+		return r.interrupted(true)
 	}
 	return turnEnd{}, false
 }

@@ -207,3 +207,45 @@ func CheckSSH() error {
 	}
 	return nil
 }
+
+// ReleaseSSH asks the host's shared connections (its masters: the one
+// at %C and those a stalled link moved to, %C1…) to accept no new
+// sessions, so that each exits once its last session ends instead of
+// lingering ControlPersist seconds: what a closing grove session does
+// with the masters it used. Sessions of other groves on them go on;
+// their next dial starts a new master. No master running is no error.
+func ReleaseSSH(h SSHHost) error {
+	dir, err := controlDir()
+	if err != nil {
+		return err
+	}
+	// ssh -G expands %C: the socket names to look for.
+	g := exec.Command("ssh", h.sshArgs(dir, "-G")...)
+	g.Env = sshEnv(os.Environ())
+	out, err := g.Output()
+	if err != nil {
+		return fmt.Errorf("ssh -G %s: %w", h.Dest, err)
+	}
+	base := ""
+	for _, line := range strings.Split(string(out), "\n") {
+		if v, ok := strings.CutPrefix(line, "controlpath "); ok {
+			base = filepath.Base(strings.TrimSpace(v))
+		}
+	}
+	ents, err := os.ReadDir(dir)
+	if base == "" || err != nil {
+		return err
+	}
+	var errs []error
+	for _, e := range ents {
+		if rest, ok := strings.CutPrefix(e.Name(), base); !ok || len(rest) > 3 {
+			continue
+		}
+		stop := exec.Command("ssh", h.sshArgsOn(dir, e.Name(), "-O", "stop")...)
+		stop.Env = sshEnv(os.Environ())
+		if out, err := stop.CombinedOutput(); err != nil && !strings.Contains(string(out), "No such file") && !strings.Contains(string(out), "Connection refused") {
+			errs = append(errs, fmt.Errorf("ssh -O stop %s: %v: %s", h.Dest, err, strings.TrimSpace(string(out))))
+		}
+	}
+	return errors.Join(errs...)
+}

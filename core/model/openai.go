@@ -214,6 +214,10 @@ func validHeaderName(k string) bool {
 // Name implements Client.
 func (c *openAIClient) Name() string { return c.cfg.Name }
 
+// CloseIdleConnections closes the kept-alive connections to the provider
+// (a session that closes leaves no socket or reader goroutine behind).
+func (c *openAIClient) CloseIdleConnections() { c.http.CloseIdleConnections() }
+
 // newRequest builds an authenticated request to the provider.
 func (c *openAIClient) newRequest(ctx context.Context, method, url string, body reqBody) (*http.Request, error) {
 	var rd io.Reader

@@ -109,7 +109,7 @@ func (r *Registry) Dispatch(ctx context.Context, env *Env, c Call, route Route) 
 	emit(env, protocol.ToolCallEndMsg{Call: protocol.ToolCall{
 		CallID: c.ID, Name: c.Name, Kind: kind, Arguments: string(c.Args), Output: res.Output,
 		IsError: res.IsError, ExitCode: res.ExitCode, DurationMS: res.Duration.Milliseconds(), CommandOutput: res.CommandOutput,
-		Summary: res.Summary, AgentIDs: res.AgentIDs, SandboxDenied: res.SandboxDenied,
+		ProcessID: res.ProcessID, Summary: res.Summary, AgentIDs: res.AgentIDs, SandboxDenied: res.SandboxDenied,
 	}})
 	return res
 }

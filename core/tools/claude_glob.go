@@ -47,13 +47,19 @@ type datedPath struct {
 }
 
 func (claudeGlob) Run(ctx context.Context, env *Env, raw json.RawMessage) Result {
+	return runGlob(ctx, env, ClaudeGlob, raw)
+}
+
+// runGlob is Glob's work under the name it was called by (Glob, or seed
+// 004's glob_files), which its errors name.
+func runGlob(ctx context.Context, env *Env, name string, raw json.RawMessage) Result {
 	var a claudeGlobArgs
-	if err := decode(ClaudeGlob, raw, &a); err != nil {
+	if err := decode(name, raw, &a); err != nil {
 		return Errorf("%v", err)
 	}
 	pattern := strings.TrimPrefix(strings.TrimSpace(a.Pattern), "./")
 	if pattern == "" {
-		return Errorf(`invalid arguments for Glob: field "pattern" must not be empty`)
+		return Errorf(`invalid arguments for %s: field "pattern" must not be empty`, name)
 	}
 	root := resolvePath(env.Cwd, a.Path)
 	if filepath.IsAbs(pattern) {
@@ -62,7 +68,7 @@ func (claudeGlob) Run(ctx context.Context, env *Env, raw json.RawMessage) Result
 		root, pattern = filepath.FromSlash(base), rest
 	}
 	if !doublestar.ValidatePattern(pattern) {
-		return Errorf("Glob: %q is not a valid glob pattern", a.Pattern)
+		return Errorf("%s: %q is not a valid glob pattern", name, a.Pattern)
 	}
 	fsys := env.Backend()
 	st, err := fsys.Stat(ctx, root)
@@ -70,13 +76,13 @@ func (claudeGlob) Run(ctx context.Context, env *Env, raw json.RawMessage) Result
 	case errors.Is(err, fs.ErrNotExist):
 		return Errorf("Directory does not exist: %s", root)
 	case err != nil:
-		return Errorf("Glob: %v", err)
+		return Errorf("%s: %v", name, err)
 	case !st.IsDir():
 		return Errorf("Path is not a directory: %s", root)
 	}
 	found, truncated, err := globFiles(ctx, fsys, root, pattern)
 	if err != nil {
-		return Errorf("Glob: %v", err)
+		return Errorf("%s: %v", name, err)
 	}
 	if len(found) == 0 {
 		return Result{Output: "No files found", Summary: "no files match " + a.Pattern}

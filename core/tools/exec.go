@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -235,6 +236,7 @@ func readSession(ctx context.Context, env *Env, s *Session, start time.Time, yie
 	// (Codex's): no chunk header, no truncation marker.
 	own := strings.ToValidUTF8(string(c.Output), "\uFFFD")
 	out.CommandOutput = &own
+	out.ProcessID = strconv.Itoa(s.ID())
 	return out
 }
 

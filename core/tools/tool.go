@@ -98,7 +98,10 @@ type Result struct {
 	// model reads (exit code, wall time): what Codex's front ends show as
 	// aggregated_output. nil for tools that run no command.
 	CommandOutput *string
-	Duration      time.Duration
+	// ProcessID names the unified exec session the command ran in (write_stdin's
+	// session_id): Codex's processId on commandExecution items.
+	ProcessID string
+	Duration  time.Duration
 	// Summary is a one-line description for the UI ("ran `go test` → exit 0").
 	Summary string
 	// Plan is set by update_plan.

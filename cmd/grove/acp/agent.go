@@ -16,6 +16,7 @@ import (
 
 	sdk "github.com/coder/acp-go-sdk"
 
+	"github.com/grovecli/grove/core/app"
 	"github.com/grovecli/grove/core/config"
 	"github.com/grovecli/grove/core/engine"
 	"github.com/grovecli/grove/core/logging"
@@ -28,10 +29,17 @@ import (
 // session/new or session/load), started next to the configured ones.
 type EngineFactory func(ctx context.Context, cwd string, mcpServers map[string]config.MCPServer) (*engine.Engine, error)
 
+// SessionFactory opens a session of the core (core/app) for an ACP
+// session in cwd: new, or loaded as start says.
+type SessionFactory func(ctx context.Context, cwd string, mcpServers map[string]config.MCPServer, start app.Start) (*app.Session, error)
+
 // Options configure the agent.
 type Options struct {
-	NewEngine EngineFactory
-	Version   string
+	// OpenSession opens each session/new and session/load; nil: the
+	// engines of NewEngine, adopted.
+	OpenSession SessionFactory
+	NewEngine   EngineFactory
+	Version     string
 	// ShutdownGrace bounds the engines' shutdown when the client goes away.
 	ShutdownGrace time.Duration
 	// Home is $GROVE_HOME, whose session index session/list reads.
@@ -63,8 +71,8 @@ var (
 // Serve runs the protocol on in/out until the client disconnects (EOF) or
 // ctx ends; then every session is shut down and its goroutines have ended.
 func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error {
-	if opts.NewEngine == nil {
-		return errors.New("acp: no engine factory")
+	if opts.NewEngine == nil && opts.OpenSession == nil {
+		return errors.New("acp: no session factory")
 	}
 	if opts.ShutdownGrace <= 0 {
 		opts.ShutdownGrace = 10 * time.Second
@@ -101,10 +109,9 @@ func (a *agent) shutdown() {
 			defer wg.Done()
 			ctx, cancel := context.WithTimeout(context.Background(), a.opts.ShutdownGrace)
 			defer cancel()
-			if err := s.eng.Shutdown(ctx); err != nil {
-				logging.L().Warn("acp: engine shutdown", "err", err)
+			if err := s.close(ctx); err != nil {
+				logging.L().Warn("acp: session close", "err", err)
 			}
-			s.stopEvents()
 		}()
 	}
 	wg.Wait()
@@ -175,26 +182,26 @@ func (a *agent) LoadSession(ctx context.Context, p sdk.LoadSessionRequest) (sdk.
 	return sdk.LoadSessionResponse{Modes: s.modeState(), Models: s.modelState(ctx)}, nil
 }
 
-// open builds a session's engine and starts (or resumes) its root.
+// open opens a session of the core (subscribed before its root starts)
+// and registers it.
 func (a *agent) open(cwd, resumeID string, mcpServers []sdk.McpServer) (*session, error) {
 	servers, skipped := clientMCPServers(mcpServers)
-	eng, err := a.opts.NewEngine(a.ctx, cwd, servers)
-	if err != nil {
-		return nil, err
-	}
-	events, stop := eng.Subscribe()
-	var root protocol.ThreadID
-	if resumeID != "" {
-		root, err = eng.ResumeSession(resumeID)
+	start := app.Start{Resume: resumeID, Subscribe: true}
+	var core *app.Session
+	var err error
+	if a.opts.OpenSession != nil {
+		core, err = a.opts.OpenSession(a.ctx, cwd, servers, start)
 	} else {
-		root, err = eng.StartRoot()
+		var eng *engine.Engine
+		if eng, err = a.opts.NewEngine(a.ctx, cwd, servers); err == nil {
+			core, err = app.Adopt(eng, start)
+		}
 	}
 	if err != nil {
-		stop()
-		_ = eng.Shutdown(a.ctx)
 		return nil, err
 	}
-	s := newSession(a, eng, root, events, stop)
+	s := newSession(a, core.Engine(), core.Root(), core.Events(), func() {})
+	s.core = core
 	for _, why := range skipped {
 		logging.L().Warn("acp: client MCP server skipped", "session", string(s.id), "reason", why)
 	}
@@ -202,6 +209,17 @@ func (a *agent) open(cwd, resumeID string, mcpServers []sdk.McpServer) (*session
 	a.sessions[s.id] = s
 	a.mu.Unlock()
 	return s, nil
+}
+
+// close ends the session: its core's Close (the engine, then what it
+// owns), or for a bare engine its shutdown and the subscription.
+func (s *session) close(ctx context.Context) error {
+	if s.core != nil {
+		return s.core.Close(ctx)
+	}
+	err := s.eng.Shutdown(ctx)
+	s.stopEvents()
+	return err
 }
 
 func (a *agent) startPump(s *session) {

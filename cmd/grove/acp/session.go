@@ -9,6 +9,7 @@ import (
 
 	sdk "github.com/coder/acp-go-sdk"
 
+	"github.com/grovecli/grove/core/app"
 	"github.com/grovecli/grove/core/engine"
 	"github.com/grovecli/grove/core/logging"
 	"github.com/grovecli/grove/protocol"
@@ -19,8 +20,12 @@ const maxProgressLines = 20
 
 // session is one ACP session: a grove root thread and its sub-agents.
 type session struct {
-	a          *agent
-	eng        *engine.Engine
+	a *agent
+	// core is the session of the core (core/app) that owns the engine
+	// and what runs with it; Close releases it (nil in unit tests that
+	// drive a bare engine).
+	core       *app.Session
+	eng        engine.FrontEnd
 	id         sdk.SessionId
 	root       protocol.ThreadID
 	events     <-chan protocol.Event
@@ -53,7 +58,7 @@ type session struct {
 	spawnDone map[string]bool                  // anchor → the spawn_agent call itself ended
 }
 
-func newSession(a *agent, eng *engine.Engine, root protocol.ThreadID, events <-chan protocol.Event, stop func()) *session {
+func newSession(a *agent, eng engine.FrontEnd, root protocol.ThreadID, events <-chan protocol.Event, stop func()) *session {
 	return &session{
 		a: a, eng: eng, id: sdk.SessionId(root), root: root, events: events, stopEvents: stop,
 		streamed: map[protocol.ThreadID]bool{}, liveOutput: map[string]string{}, anchors: map[protocol.ThreadID]string{},

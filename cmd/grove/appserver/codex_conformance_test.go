@@ -178,8 +178,8 @@ func TestCodexThreadResumeExcludeTurnsAndItemsView(t *testing.T) {
 	}
 }
 
-// turn_interrupt.rs (a pending approval is resolved when its turn is
-// interrupted): serverRequest/resolved closes the client's dialog.
+// turn_interrupt.rs turn_interrupt_resolves_pending_command_approval_request:
+// serverRequest/resolved closes the client's dialog.
 func TestCodexTurnInterruptResolvesPendingApproval(t *testing.T) {
 	f := newFixture(t, treeScript)
 	c := f.start(t)

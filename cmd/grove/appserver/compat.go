@@ -18,7 +18,7 @@ var Compat = []CompatRow{
 	{"config/read", "differs", "the user layer is grove's config.toml and the sessionFlags layer its -c overrides; header and env values are redacted", "TestIDEStartupSequence"},
 	{"model/list", "works", "the configured model (default), agents.model_aliases, then the provider's GET /models; includeHidden ignored (nothing is hidden)", "TestIDEStartupSequence"},
 	{"mcpServerStatus/list", "differs", "tools of the servers the sessions started (grove starts MCP servers on first use); resources are not listed", "TestIDEStartupSequence"},
-	{"thread/start", "works", "ephemeral (no files, never listed) and threadSource honoured; instructionSources not reported", "TestCodexThreadStartEphemeral"},
+	{"thread/start", "works", "ephemeral (no files, never listed) and threadSource honoured; instructionSources (read once per loaded thread); no rollout until the first user message (archive, fork, resume and thread/read with turns answer Codex's errors before it)", "TestCodexThreadStartCreatesThreadAndEmitsStarted"},
 	{"thread/resume", "works", "excludeTurns honoured", "TestCodexThreadResumeExcludeTurnsAndItemsView"},
 	{"thread/list", "works", "cwd (one or many), modelProviders and archived filters; no sortKey/searchTerm/sourceKinds", "TestCodexThreadListFiltersByCwdAndProvider"},
 	{"thread/read", "works", "", "TestAppServerSession"},
@@ -28,8 +28,8 @@ var Compat = []CompatRow{
 	{"turn/start", "works", "text, image and localImage input; the per-turn overrides cwd, approvalPolicy (names; the granular form is refused), sandboxPolicy (externalSandbox refused), model, effort, summary and outputSchema", "TestCodexTurnStartOverridesTightenPolicy"},
 	{"thread/fork", "works", "a new thread continuing a copy of the stored one's conversation (the original is untouched); answered like thread/start, with the copied turns", "TestCodexThreadFork"},
 	{"turn/steer", "works", "the input reaches the running turn with its next model request; refused when no turn runs or expectedTurnId is not the running one", "TestCodexTurnSteer"},
-	{"review/start", "not yet", "", ""},
-	{"thread/name/set", "not yet", "grove names threads through thread/note/set", ""},
+	{"review/start", "differs", "inline delivery only (detached refused): a review turn on the thread, answered with {turn, reviewThreadId}; enteredReviewMode and exitedReviewMode items, the review text being the model's final message (no Codex review model or JSON findings); empty branch, sha or instructions refused with Codex's errors", "TestCodexReviewStartRunsReviewTurn"},
+	{"thread/name/set", "works", "the name is trimmed (blank refused) and kept in the session index; thread/name/updated follows; a stored thread that is not loaded is renamed too", "TestCodexThreadNameSetReflectedInReadListAndResume"},
 	{"turn/interrupt", "works", "", "TestInterruptedTurnCompletesInterrupted"},
 	{"thread/note/set", "differs", "grove's own method (docs/app-server.md)", "TestAppServerSession"},
 	{"createSubagent", "differs", "grove's own method: seed 001's CreateSubagent op on an inbox-surface thread, answered with subagent_created; codex/event/<type> notifications carry every seed-001 event (docs/app-server.md)", "TestAppServerInboxOpsAndEvents"},
@@ -40,4 +40,24 @@ var Compat = []CompatRow{
 	{"skills/list", "differs", "no interface/dependencies metadata; discovery reads the disk each call, so forceReload changes nothing (docs/skills.md)", "TestSkillsList"},
 	{"thread/compact/start", "works", "also answered as thread/compact; thread/compacted follows the compaction", "TestThreadCompactStart"},
 	{"item: mcpToolCall", "works", "server, tool, arguments, result text or error", "TestIDEStartupSequence"},
+}
+
+// CodexCaseDeviations are the cases of Codex's
+// codex-rs/app-server/tests/suite/v2 read for the conformance suite that
+// grove does not pass, with the reason (the ported, passing cases cite
+// their Codex test in cmd/grove/appserver/codex_*_test.go).
+var CodexCaseDeviations = []CompatRow{
+	{"thread_fork.rs thread_fork_ephemeral_remains_pathless_and_omits_listing", "not yet", "thread/fork takes no ephemeral: a fork is always a stored copy", ""},
+	{"thread_archive.rs thread_archive_archives_spawned_descendants", "differs", "archiving marks the root's index entry (its sub-agents go with it in thread/list); rollout files stay in sessions/, not moved to archived_sessions/", ""},
+	{"thread_archive.rs thread_archive_requires_materialized_rollout (file move)", "differs", "the case passes except that the archived rollout is not moved to archived_sessions/ (see above)", "TestCodexThreadArchiveRequiresMaterializedRollout"},
+	{"thread_list.rs thread_list_empty_source_kinds_defaults_to_interactive_only, thread_list_filters_by_source_kind_subagent_thread_spawn, thread_list_filters_by_subagent_variant", "not yet", "no sourceKinds filter; grove's sessions have no exec/review/compact source kinds", ""},
+	{"thread_read.rs thread_turns_list_* (4 cases)", "not yet", "thread/turns/list (paged turns, itemsView summary) is not implemented; thread/read includeTurns returns every turn in full", ""},
+	{"thread_start.rs thread_start_accepts_absolute_runtime_workspace_roots, thread_start_excludes_profile_workspace_roots_from_runtime_workspace_roots", "not yet", "no runtimeWorkspaceRoots (grove's writable roots come from sandbox_workspace_write)", ""},
+	{"thread_unarchive.rs thread_unarchive_moves_rollout_back_into_sessions_directory", "differs", "unarchive clears the index's archived mark; no file moves (see thread_archive.rs)", "TestCodexThreadArchiveUnarchive"},
+	{"thread_unsubscribe.rs thread_unsubscribe_keeps_thread_loaded_until_idle_timeout, thread_unsubscribe_reports_not_subscribed_before_idle_unload (newer than 0.169)", "differs", "the last subscriber's unsubscribe unloads the thread at once (thread/closed; a second unsubscribe is notLoaded): there is no idle timeout nor thread/loaded/list", "TestCodexThreadUnsubscribeUnloads"},
+	{"config_rpc.rs config_read_includes_system_layer_and_overrides", "not yet", "no managed (system) config layer: grove reads its config.toml and -c overrides only", ""},
+	{"config_rpc.rs config_value_write_replaces_value, config_value_write_rejects_version_conflict, config_batch_write_applies_multiple_edits", "not yet", "config/value/write and config/batchWrite are not implemented (grove's config is edited as a file)", ""},
+	{"model_list.rs list_models_returns_all_models_with_large_limit", "differs", "the list is the configured model, agents.model_aliases and the provider's GET /models with generic effort descriptions, not Codex's bundled presets and their texts", "TestCodexModelListPaginationWorks"},
+	{"thread_read.rs thread_read_can_include_turns (text_elements)", "differs", "the case passes except that a stored turn's userMessage has no text_elements: they are echoed live (turn/start's item) but not kept in the rollout", "TestCodexThreadReadCanIncludeTurns"},
+	{"review.rs (delivery detached)", "not yet", "review/start runs inline only; the review text is the model's final message, not Codex's JSON findings rendered", "TestCodexReviewStartRunsReviewTurn"},
 }

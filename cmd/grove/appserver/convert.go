@@ -48,6 +48,9 @@ func (s *Server) appThread(ti protocol.ThreadInfo, rootID protocol.ThreadID, sta
 	if th.ModelProvider == "" {
 		th.ModelProvider = "openai"
 	}
+	if ti.ForkedFromID != "" {
+		th.ForkedFromID = strPtr(string(ti.ForkedFromID))
+	}
 	if ti.ParentID != "" {
 		th.ParentThreadID = strPtr(string(ti.ParentID))
 		var src protocol.AppSubAgentSource
@@ -245,6 +248,7 @@ func finishToolItem(item any, tc protocol.ToolCall, wasDeclined bool) any {
 			out = *tc.CommandOutput // the command's own output, as Codex's
 		}
 		it.AggregatedOutput, it.ExitCode, it.DurationMs = &out, tc.ExitCode, dur
+		it.ProcessID = strPtr(tc.ProcessID)
 		return it
 	case protocol.AppFileChangeItem:
 		it.Status = "completed"
@@ -370,7 +374,7 @@ func (s *Server) storedThread(id string, withTurns bool) (protocol.AppThread, er
 func (s *Server) indexThread(e rollout.IndexEntry) protocol.AppThread {
 	ti := protocol.ThreadInfo{
 		ID: e.ID, ParentID: e.ParentID, Cwd: e.Cwd, Model: e.Model, AgentType: e.AgentType,
-		Note: e.Note, Name: e.ThreadName, RolloutPath: e.RolloutPath, Provider: e.Provider,
+		Note: e.Note, Name: e.ThreadName, RolloutPath: e.RolloutPath, Provider: e.Provider, ForkedFromID: e.ForkedFromID,
 		StartedAt: createdAt(e.ID, e.UpdatedAt),
 	}
 	root := e.ID

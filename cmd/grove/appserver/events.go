@@ -90,7 +90,12 @@ func (s *Server) translate(sess *session, ev protocol.Event) []outMsg {
 			t = newThread(sess, m.Thread)
 			s.threads[ev.ThreadID] = t
 		}
-		return []outMsg{{method: "thread/started", params: map[string]any{"thread": s.appThread(m.Thread, sess.root, threadState(m.Thread.Status, false), "")}}}
+		th := s.appThread(m.Thread, sess.root, threadState(m.Thread.Status, false), "")
+		if m.Thread.ID == sess.root {
+			// The root is the thread thread/start answered with.
+			th.Ephemeral, th.ThreadSource = sess.cfg.Ephemeral, sess.threadSource
+		}
+		return []outMsg{{method: "thread/started", params: map[string]any{"thread": th}}}
 	}
 	if t == nil {
 		return nil
@@ -159,18 +164,33 @@ func (tr *translation) turn(msg any) {
 		t.busy, t.turnID, t.turnStart, t.turnItems, t.turnError = true, ev.TurnID, time.Now(), nil, ""
 		started := t.turnStart.Unix()
 		turn := protocol.AppTurn{ID: ev.TurnID, Items: []any{}, Status: "inProgress", StartedAt: &started, ItemsView: "notLoaded"}
+		review := ""
 		for _, cid := range m.ClientIDs {
+			if label, ok := t.reviewWaiting[cid]; ok {
+				review = label
+				delete(t.reviewWaiting, cid)
+			}
 			if req, ok := t.startWaiting[cid]; ok {
-				tr.out = append(tr.out, outMsg{replyTo: req, params: protocol.AppTurnStartResponse{Turn: turn}})
+				var answer any = protocol.AppTurnStartResponse{Turn: turn}
+				if review != "" {
+					answer = map[string]any{"turn": turn, "reviewThreadId": tr.tid}
+				}
+				tr.out = append(tr.out, outMsg{replyTo: req, params: answer})
 				delete(t.startWaiting, cid)
 			}
 		}
 		tr.emit("turn/started", map[string]any{"threadId": tr.tid, "turn": turn})
+		if review != "" {
+			tr.enterReview(review)
+		}
 	case protocol.TurnCompletedMsg:
 		tr.out = append(tr.out, tr.s.closeReasoning(t, tr.turnID)...)
 		tr.out = append(tr.out, tr.s.closeMessage(t, tr.turnID, "")...)
 		done := time.Now()
 		completed, dur := done.Unix(), done.Sub(t.turnStart).Milliseconds()
+		if t.reviewTurn == ev.TurnID {
+			tr.exitReview()
+		}
 		items := t.turnItems
 		if items == nil {
 			items = []any{}

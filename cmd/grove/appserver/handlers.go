@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/grovecli/grove/core/app"
 	"github.com/grovecli/grove/protocol"
 	"github.com/grovecli/grove/rollout"
 )
@@ -26,8 +27,28 @@ func (s *Server) startResponse(sess *session, root *thread) protocol.AppThreadSt
 	return protocol.AppThreadStartResponse{
 		Thread: th, Model: ti.Model, ModelProvider: th.ModelProvider, ReasoningEffort: strPtr(ti.ReasoningEffort),
 		Cwd: ti.Cwd, ApprovalPolicy: codexApproval(ti.ApprovalPolicy), ApprovalsReviewer: "user",
-		Sandbox: codexSandbox(ti.Sandbox),
+		Sandbox: codexSandbox(ti.Sandbox), InstructionSources: s.instructionSources(sess, root),
 	}
+}
+
+// instructionSources lists the instruction files thread t's model sees:
+// the user's global AGENTS.md (when it has text), then the project's.
+// They are read once, when the thread is loaded: a loaded thread's model
+// keeps the instructions it started with (Codex caches them too).
+func (s *Server) instructionSources(sess *session, t *thread) []string {
+	if t.instructionSources != nil {
+		return t.instructionSources
+	}
+	out := []string{}
+	if h := s.opts.Host; h != nil && h.Config != nil && strings.TrimSpace(h.Config.UserAgentsMD) != "" && h.Config.UserAgentsMDPath != "" {
+		p := h.Config.UserAgentsMDPath
+		if real, err := filepath.EvalSymlinks(p); err == nil {
+			p = real
+		}
+		out = append(out, p)
+	}
+	t.instructionSources = append(out, sess.eng.ProjectDocPaths(t.info.ID)...)
+	return t.instructionSources
 }
 
 func (s *Server) threadStart(p protocol.AppThreadStartParams) (any, *protocol.RPCError) {
@@ -53,6 +74,9 @@ func (s *Server) threadResume(p protocol.AppThreadResumeParams) (any, *protocol.
 		return nil, missing("threadId")
 	}
 	if t := s.loaded(p.ThreadID); t != nil {
+		if s.unmaterialized(t) {
+			return nil, rpcError(protocol.RPCInvalidRequest, "no rollout found for thread id %s", p.ThreadID)
+		}
 		// Already loaded here: its live state is the answer.
 		s.mu.Lock()
 		defer s.mu.Unlock()
@@ -78,9 +102,9 @@ func (s *Server) openStoredThread(p protocol.AppThreadResumeParams, fork bool) (
 		return nil, rerr
 	}
 	cfg.Originator = s.clientOriginator()
-	entry, err := rollout.FindSession(s.opts.Home, p.ThreadID)
-	if err != nil {
-		return nil, rpcError(protocol.RPCInvalidParams, "invalid params: threadId: %v", err)
+	entry, rerr := s.findStored(p.ThreadID)
+	if rerr != nil {
+		return nil, rerr
 	}
 	if entry.ParentID != "" {
 		return nil, rpcError(protocol.RPCInvalidParams, "invalid params: threadId: %s is a sub-agent of %s; %s", entry.ID, entry.ParentID, hint)
@@ -153,6 +177,9 @@ func (s *Server) threadRead(p protocol.AppThreadReadParams) (any, *protocol.RPCE
 			}
 		}
 		th := s.appThread(info, root, state, firstPrompt(hist))
+		if p.IncludeTurns && s.unmaterialized(t) {
+			return nil, rpcError(protocol.RPCInvalidRequest, "thread %s: includeTurns is unavailable before first user message", info.ID)
+		}
 		if p.IncludeTurns {
 			th.Turns = turnsFromHistory(info.ID, hist, info.Cwd)
 		}
@@ -208,11 +235,22 @@ func (s *Server) turnStart(id json.RawMessage, p protocol.AppTurnStartParams) (a
 	if t == nil {
 		return nil, notLoaded(p.ThreadID)
 	}
+	if rerr := s.submitTurn(t, id, p.Input, items, overrides, ""); rerr != nil {
+		return nil, rerr
+	}
+	return deferred, nil
+}
+
+// submitTurn starts a turn on t with the client's input; request id is
+// answered when the turn starts. review, when set, makes it a review turn
+// (review/start): the answer names the review thread and the turn carries
+// enteredReviewMode and exitedReviewMode items.
+func (s *Server) submitTurn(t *thread, id json.RawMessage, input []protocol.AppUserInput, items []protocol.InputItem, overrides *protocol.TurnOverrides, review string) *protocol.RPCError {
 	s.mu.Lock()
 	t.sess.lastUsed = time.Now()
 	if t.busy {
 		s.mu.Unlock()
-		return nil, rpcError(protocol.RPCInvalidRequest, "a turn is already running on thread %s; turn/interrupt it or wait for turn/completed", p.ThreadID)
+		return rpcError(protocol.RPCInvalidRequest, "a turn is already running on thread %s; turn/interrupt it or wait for turn/completed", t.info.ID)
 	}
 	// Registered before submitting: the pump may see turn_started at once.
 	// The engine names the turn that takes this input by its client id.
@@ -225,20 +263,27 @@ func (s *Server) turnStart(id json.RawMessage, p protocol.AppTurnStartParams) (a
 	if t.clientInput == nil {
 		t.clientInput = map[string][]protocol.AppUserInput{}
 	}
-	t.clientInput[cid] = p.Input
+	t.clientInput[cid] = input
+	if review != "" {
+		if t.reviewWaiting == nil {
+			t.reviewWaiting = map[string]string{}
+		}
+		t.reviewWaiting[cid] = review
+	}
 	s.mu.Unlock()
-	if err := t.sess.eng.Submit(protocol.Op{Type: protocol.OpUserTurn, ThreadID: t.info.ID, Items: items, ClientID: cid, Overrides: overrides}); err != nil {
+	if err := t.sess.core.Turn(app.Turn{Thread: t.info.ID, Items: items, ClientID: cid, Settings: overrides}); err != nil {
 		s.mu.Lock()
 		t.busy = false
 		delete(t.startWaiting, cid)
 		delete(t.clientInput, cid)
+		delete(t.reviewWaiting, cid)
 		s.mu.Unlock()
-		return nil, rpcError(protocol.RPCInvalidRequest, "turn/start: %v", err)
+		return rpcError(protocol.RPCInvalidRequest, "turn/start: %v", err)
 	}
 	if overrides != nil {
 		s.refreshInfo(t)
 	}
-	return deferred, nil
+	return nil
 }
 
 func (s *Server) turnInterrupt(p protocol.AppTurnInterruptParams) (any, *protocol.RPCError) {

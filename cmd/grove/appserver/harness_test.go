@@ -198,6 +198,13 @@ var unvendoredShapes = map[string]func(map[string]any) bool{
 		return len(r) == 1 && (st == "unsubscribed" || st == "notSubscribed" || st == "notLoaded")
 	},
 	"thread/archive": func(r map[string]any) bool { return len(r) == 0 },
+	// ReviewStartResponse {turn, reviewThreadId}; the turn is checked as
+	// TurnStartResponse's by the test.
+	"review/start": func(r map[string]any) bool {
+		_, ok := r["reviewThreadId"].(string)
+		_, turn := r["turn"].(map[string]any)
+		return len(r) == 2 && ok && turn
+	},
 	// TurnSteerResponse {turnId}.
 	"turn/steer": func(r map[string]any) bool { _, ok := r["turnId"].(string); return len(r) == 1 && ok },
 }
@@ -206,7 +213,8 @@ var unvendoredShapes = map[string]func(map[string]any) bool{
 // whose schema the 0.169 bundle in testdata lacks: thread/compact/start
 // (ThreadCompactStartResponse {} in
 // codex-rs/app-server-protocol/src/protocol/v2.rs).
-var emptyResponses = map[string]bool{"thread/compact/start": true}
+// thread/name/set too (ThreadSetNameResponse {}).
+var emptyResponses = map[string]bool{"thread/compact/start": true, "thread/name/set": true}
 
 // groveOnly are the documented grove additions, absent from Codex's bundle;
 // testdata/grove-extensions.json gives their shapes.
@@ -234,6 +242,8 @@ type fixture struct {
 	script    model.ScriptFunc
 	// build, when set, replaces factory as the server's engine factory.
 	build EngineFactory
+	// tune, when set, adjusts factory's engine options.
+	tune func(*engine.Options)
 }
 
 func (f *fixture) factory(ctx context.Context, cfg ThreadConfig) (*engine.Engine, error) {
@@ -254,12 +264,16 @@ func (f *fixture) factoryAt(ctx context.Context, cfg ThreadConfig, home string) 
 	if m == "" {
 		m = "scripted-model"
 	}
-	return engine.New(ctx, engine.Options{
+	opts := engine.Options{
 		Home: home, Client: model.NewScripted("scripted", f.script), Provider: "scripted",
 		Model: m, Cwd: cwd, Sandbox: protocol.SandboxPolicy{Mode: mode}, ApprovalPolicy: cfg.ApprovalPolicy,
 		// The collab tools are a surface of their own (seed 000).
 		Surfaces: []engine.SurfaceFactory{surface.CollabFactory},
-	})
+	}
+	if f.tune != nil {
+		f.tune(&opts)
+	}
+	return engine.New(ctx, opts)
 }
 
 func newFixture(t *testing.T, script model.ScriptFunc) *fixture {

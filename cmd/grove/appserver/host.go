@@ -110,16 +110,16 @@ func (h *Host) readConfig(includeLayers bool) (ConfigRead, error) {
 			layers = append(layers, ConfigLayer{ConfigLayerMeta: meta, Config: tree})
 		}
 	}
-	if len(h.Overrides) > 0 {
-		tree := map[string]any{}
-		for _, o := range h.Overrides {
-			k, v, _ := strings.Cut(o, "=")
-			setDotted(tree, strings.TrimSpace(k), strings.TrimSpace(v))
-		}
-		redact(tree)
-		meta := ConfigLayerMeta{Name: ConfigLayerSource{Type: "sessionFlags"}, Version: fingerprint([]byte(strings.Join(h.Overrides, "\n")))}
-		layers = append(layers, ConfigLayer{ConfigLayerMeta: meta, Config: tree})
+	// The session-flags layer is always there, empty without -c (Codex:
+	// config_rpc.rs config_read_returns_effective_and_layers).
+	tree := map[string]any{}
+	for _, o := range h.Overrides {
+		k, v, _ := strings.Cut(o, "=")
+		setDotted(tree, strings.TrimSpace(k), strings.TrimSpace(v))
 	}
+	redact(tree)
+	meta := ConfigLayerMeta{Name: ConfigLayerSource{Type: "sessionFlags"}, Version: fingerprint([]byte(strings.Join(h.Overrides, "\n")))}
+	layers = append(layers, ConfigLayer{ConfigLayerMeta: meta, Config: tree})
 	for _, l := range layers { // later layers win
 		merge(resp.Config, l.Config)
 		for _, k := range leafKeys("", l.Config) {

@@ -42,8 +42,11 @@ type EngineFactory func(ctx context.Context, cfg ThreadConfig) (*engine.Engine, 
 // Options configure a server.
 type Options struct {
 	// Home is $GROVE_HOME (the rollout store and session index).
-	Home      string
-	NewEngine EngineFactory
+	Home string
+	// OpenSession opens each thread/start, resume and fork as a session
+	// of the core (core/app); nil: NewEngine's engines, adopted.
+	OpenSession SessionFactory
+	NewEngine   EngineFactory
 	// Version is reported as the cliVersion of threads and in the user agent.
 	Version string
 	// QueueSize bounds requests waiting to be handled; beyond it a request
@@ -100,8 +103,8 @@ type pendingApproval struct {
 // then every session is shut down and every goroutine it started has
 // returned.
 func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error {
-	if opts.NewEngine == nil {
-		return errors.New("app-server: no engine factory")
+	if opts.NewEngine == nil && opts.OpenSession == nil {
+		return errors.New("app-server: no session factory")
 	}
 	if opts.QueueSize <= 0 {
 		opts.QueueSize = 64
@@ -169,6 +172,8 @@ func (s *Server) methods() *rpc.Methods {
 	handleID(m, "turn/start", s.turnStart)
 	handle(m, "turn/interrupt", s.turnInterrupt)
 	handle(m, "thread/note/set", s.noteSet)
+	handle(m, "thread/name/set", s.threadNameSet)
+	handleID(m, "review/start", s.reviewStart)
 	handle(m, "skills/list", s.skillsList)
 	handle(m, "thread/fork", s.threadFork)
 	handle(m, "turn/steer", s.turnSteer)
@@ -248,10 +253,9 @@ func (s *Server) shutdown() {
 			defer wg.Done()
 			ctx, cancel := context.WithTimeout(context.Background(), s.opts.ShutdownGrace)
 			defer cancel()
-			if err := sess.eng.Shutdown(ctx); err != nil {
-				logging.L().Warn("app-server: engine shutdown", "err", err)
+			if err := sess.core.Close(ctx); err != nil {
+				logging.L().Warn("app-server: session close", "err", err)
 			}
-			sess.stopEvents()
 		}()
 	}
 	wg.Wait()

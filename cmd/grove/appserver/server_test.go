@@ -241,7 +241,7 @@ func TestAppServerSession(t *testing.T) {
 	shutdown(t, eng)
 }
 
-func shutdown(t *testing.T, eng *engine.Engine) {
+func shutdown(t *testing.T, eng engine.SessionControl) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	if err := eng.Shutdown(ctx); err != nil {
@@ -384,7 +384,7 @@ func TestInterruptedTurnCompletesInterrupted(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() {
-		sess.stopEvents()
+		sess.core.StopEvents()
 		shutdown(t, sess.eng)
 	}()
 	id := root.info.ID
@@ -470,7 +470,7 @@ func TestTurnStartAnsweredWithItsOwnTurn(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() {
-		sess.stopEvents()
+		sess.core.StopEvents()
 		shutdown(t, sess.eng)
 	}()
 	id := root.info.ID
@@ -509,7 +509,7 @@ func TestCommandOutputStreamsAsOutputDelta(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() {
-		sess.stopEvents()
+		sess.core.StopEvents()
 		shutdown(t, sess.eng)
 	}()
 	id := root.info.ID

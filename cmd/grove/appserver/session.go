@@ -1,18 +1,26 @@
 package appserver
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
 
+	"github.com/grovecli/grove/core/app"
 	"github.com/grovecli/grove/core/engine"
 	"github.com/grovecli/grove/protocol"
 )
 
-// session is one engine: a root thread and its sub-agents.
+// SessionFactory opens a session of the core for one thread/start,
+// thread/resume or thread/fork: its engine holds one root thread and its
+// sub-agents, with the MCP servers, hooks and hosts the session owns.
+type SessionFactory func(ctx context.Context, cfg ThreadConfig, start app.Start) (*app.Session, error)
+
+// session is one core session: a root thread and its sub-agents.
 type session struct {
-	eng  *engine.Engine
+	core *app.Session
+	eng  engine.FrontEnd
 	root protocol.ThreadID
 	cfg  ThreadConfig
 	// threadSource is thread/start's threadSource, echoed on the root.
@@ -20,9 +28,8 @@ type session struct {
 	// lastUsed orders sessions for unloading (guarded by Server.mu).
 	lastUsed time.Time
 	// pumpDone is closed when the session's event pump has returned.
-	pumpDone   chan struct{}
-	events     <-chan protocol.Event
-	stopEvents func()
+	pumpDone chan struct{}
+	events   <-chan protocol.Event
 }
 
 // thread is the server's view of one loaded thread, kept up to date by the
@@ -44,6 +51,14 @@ type thread struct {
 	turnStart   time.Time
 	turnItems   []any
 	turnError   string
+	// reviewWaiting maps the client id of a review/start's input to the
+	// review's label (enteredReviewMode's text); reviewTurn is the running
+	// review turn.
+	reviewWaiting map[string]string
+	reviewTurn    string
+	// instructionSources are the instruction files read when the thread
+	// was loaded (nil until then).
+	instructionSources []string
 	// held is a finished turn whose outcome the next status event decides.
 	held *protocol.AppTurn
 	// interruptAsked is the turn the client interrupted.
@@ -80,26 +95,12 @@ func (s *Server) openSessionAs(cfg ThreadConfig, resumeID string, fork bool) (*s
 	if err := s.makeRoom(); err != nil {
 		return nil, nil, err
 	}
-	eng, err := s.opts.NewEngine(s.ctx, cfg)
+	core, err := s.openCore(cfg, app.Start{Resume: resumeID, Fork: fork, Subscribe: true})
 	if err != nil {
 		return nil, nil, err
 	}
-	events, stop := eng.Subscribe()
-	var root protocol.ThreadID
-	switch {
-	case fork:
-		root, err = eng.ForkSession(resumeID)
-	case resumeID != "":
-		root, err = eng.ResumeSession(resumeID)
-	default:
-		root, err = eng.StartRoot()
-	}
-	if err != nil {
-		stop()
-		_ = eng.Shutdown(s.ctx)
-		return nil, nil, err
-	}
-	sess := &session{eng: eng, root: root, cfg: cfg, events: events, stopEvents: stop, lastUsed: time.Now(), pumpDone: make(chan struct{})}
+	eng, root := core.Engine(), core.Root()
+	sess := &session{core: core, eng: eng, root: root, cfg: cfg, events: core.Events(), lastUsed: time.Now(), pumpDone: make(chan struct{})}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.sessions = append(s.sessions, sess)
@@ -115,6 +116,19 @@ func (s *Server) openSessionAs(cfg ThreadConfig, resumeID string, fork bool) (*s
 		return nil, nil, fmt.Errorf("session %s: root thread missing", root)
 	}
 	return sess, rootThread, nil
+}
+
+// openCore opens the core session of a thread: through OpenSession, or
+// over an engine of NewEngine (tests' scripted engines).
+func (s *Server) openCore(cfg ThreadConfig, start app.Start) (*app.Session, error) {
+	if s.opts.OpenSession != nil {
+		return s.opts.OpenSession(s.ctx, cfg, start)
+	}
+	eng, err := s.opts.NewEngine(s.ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return app.Adopt(eng, start)
 }
 
 // startPump forwards a session's events to the client until the engine

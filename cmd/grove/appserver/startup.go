@@ -22,7 +22,8 @@ func (p pageParams) page(n int) (from, to int, next *string, rerr *protocol.RPCE
 	if p.Cursor != nil && *p.Cursor != "" {
 		off, err := strconv.Atoi(*p.Cursor)
 		if err != nil || off < 0 {
-			return 0, 0, nil, rpcError(protocol.RPCInvalidParams, "invalid params: cursor: %q is not a cursor this server returned", *p.Cursor)
+			// Codex's words (model_list.rs list_models_rejects_invalid_cursor).
+			return 0, 0, nil, rpcError(protocol.RPCInvalidRequest, "invalid cursor: %s", *p.Cursor)
 		}
 		from = min(off, n)
 	}

@@ -6,19 +6,18 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/grovecli/grove/core/app"
 	"github.com/grovecli/grove/protocol"
 )
 
-// turnOverrides reads turn/start's overrides. Every field is checked
-// before the turn starts: an override grove cannot honour is the client's
+// turnOverrides reads turn/start's overrides (the wire forms here, the
+// values by app.CheckTurnSettings). Every field is checked before the
+// turn starts: an override grove cannot honour is the client's
 // error, never a turn that runs under looser settings than it asked for.
 func turnOverrides(p protocol.AppTurnStartParams) (*protocol.TurnOverrides, *protocol.RPCError) {
 	o := &protocol.TurnOverrides{}
 	set := false
 	if p.Cwd != nil && *p.Cwd != "" {
-		if !filepath.IsAbs(*p.Cwd) {
-			return nil, rpcError(protocol.RPCInvalidParams, "invalid params: cwd: %q is not an absolute path", *p.Cwd)
-		}
 		o.Cwd, set = *p.Cwd, true
 	}
 	if present(p.ApprovalPolicy) {
@@ -39,28 +38,20 @@ func turnOverrides(p protocol.AppTurnStartParams) (*protocol.TurnOverrides, *pro
 		o.Model, set = strings.TrimSpace(*p.Model), true
 	}
 	if p.Effort != nil && *p.Effort != "" {
-		switch *p.Effort {
-		case "none", "minimal", "low", "medium", "high", "xhigh":
-		default:
-			return nil, rpcError(protocol.RPCInvalidParams, "invalid params: effort: unknown value %q (none, minimal, low, medium, high, xhigh)", *p.Effort)
-		}
 		o.ReasoningEffort, set = *p.Effort, true
 	}
 	if p.Summary != nil && *p.Summary != "" {
-		if !protocol.ReasoningSummaries[*p.Summary] {
-			return nil, rpcError(protocol.RPCInvalidParams, "invalid params: summary: unknown value %q (auto, concise, detailed, none)", *p.Summary)
-		}
 		o.ReasoningSummary, set = *p.Summary, true
 	}
 	if present(p.OutputSchema) {
-		var obj map[string]any
-		if err := json.Unmarshal(p.OutputSchema, &obj); err != nil {
-			return nil, rpcError(protocol.RPCInvalidParams, "invalid params: outputSchema: not a JSON Schema object")
-		}
 		o.OutputSchema, set = p.OutputSchema, true
 	}
 	if !set {
 		return nil, nil
+	}
+	// The values are the session core's to judge, as for every front end.
+	if err := app.CheckTurnSettings(o); err != nil {
+		return nil, rpcError(protocol.RPCInvalidParams, "invalid params: %v", err)
 	}
 	return o, nil
 }

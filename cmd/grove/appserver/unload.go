@@ -75,19 +75,18 @@ func (s *Server) sessionBusyLocked(sess *session) bool {
 func (s *Server) unload(sess *session) {
 	ctx, cancel := context.WithTimeout(context.Background(), s.opts.ShutdownGrace)
 	defer cancel()
-	if err := sess.eng.Shutdown(ctx); err != nil {
+	// Close releases the subscription only once the pump has forwarded
+	// the last events (status notLoaded, thread/closed), or those events
+	// would be lost.
+	if err := sess.core.Close(ctx); err != nil {
 		logging.L().Warn("app-server: unload", "thread", string(sess.root), "err", err)
 	}
-	// The engine ends its event stream at shutdown: the pump forwards the
-	// last events (status notLoaded, thread/closed) and returns. Only then
-	// is the subscription released, or those events would be lost.
 	if sess.pumpDone != nil {
 		select {
 		case <-sess.pumpDone:
 		case <-ctx.Done():
 		}
 	}
-	sess.stopEvents()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for id, t := range s.threads {
@@ -132,10 +131,11 @@ func (s *Server) threadArchive(p threadIDParams, archive bool) (any, *protocol.R
 	if p.ThreadID == "" {
 		return nil, missing("threadId")
 	}
-	entry, err := rollout.FindSession(s.opts.Home, p.ThreadID)
-	if err != nil {
-		return nil, rpcError(protocol.RPCInvalidParams, "invalid params: threadId: %v", err)
+	entry, rerr := s.findStored(p.ThreadID)
+	if rerr != nil {
+		return nil, rerr
 	}
+	var err error
 	if entry.ParentID != "" {
 		return nil, rpcError(protocol.RPCInvalidParams, "invalid params: threadId: %s is a sub-agent of %s; archive its root thread", entry.ID, entry.ParentID)
 	}

@@ -123,7 +123,8 @@ type createArgs struct {
 }
 type waitArgs struct {
 	SessionID string `json:"session_id" required:"true" jsonschema:"The session_id create_session returned."`
-	TimeoutMS int    `json:"timeout_ms" jsonschema:"Total time to wait in milliseconds; <= 0 checks without waiting."`
+	// TimeoutMS is seed 003's `timeout_ms: i32`: required, 32 bits.
+	TimeoutMS *int32 `json:"timeout_ms" required:"true" jsonschema:"Total time to wait in milliseconds; <= 0 checks without waiting."`
 }
 type cancelArgs struct {
 	SessionID string `json:"session_id" required:"true" jsonschema:"The session to cancel."`
@@ -216,18 +217,23 @@ func (s *Surface) wait(ctx context.Context, env *tools.Env, raw json.RawMessage)
 	if err := decode(ToolWait, raw, &a); err != nil {
 		return tools.Errorf("%v", err)
 	}
+	if a.TimeoutMS == nil {
+		// Seed 003: `timeout_ms: i32` is no Option; serde's word for it.
+		return tools.Errorf("%s: invalid arguments: missing field `timeout_ms`", ToolWait)
+	}
+	timeoutMS := *a.TimeoutMS
 	id, err := s.owned(env, a.SessionID)
 	if err != nil {
 		return tools.Errorf("wait_session: %v", err)
 	}
-	if a.TimeoutMS > 0 {
-		timeout := time.Duration(a.TimeoutMS) * time.Millisecond
+	if timeoutMS > 0 {
+		timeout := time.Duration(timeoutMS) * time.Millisecond
 		_, timedOut, err := s.e.WaitFinal(ctx, id, timeout)
 		if err != nil {
 			return tools.Errorf("wait_session interrupted: %v", err)
 		}
 		if timedOut {
-			return tools.Errorf("session %s did not complete within %dms", id, a.TimeoutMS)
+			return tools.Errorf("session %s did not complete within %dms", id, timeoutMS)
 		}
 	}
 	rep, _ := s.e.Report(id)

@@ -115,6 +115,26 @@ func TestSeed000(t *testing.T) {
 			exact(t, "spawn_agent", env.Output("root", "s"), "spawn_agent: provide either message or items, not both")
 			threads(t, env, 1)
 		}},
+		{clause: "000-33 send_input takes message or items", cfg: surfacetest.Config{Turns: surfacetest.Turns{
+			"root": {
+				call("s", "spawn_agent", `{"message":"AS:w1 x"}`),
+				callWith("w", "wait", idArgs("s", "agent_id", `{"ids":[$ID]}`)),
+				callWith("b", "send_input", idArgs("s", "agent_id", `{"id":$ID,"message":"m","items":[{"type":"text","text":"y"}]}`)),
+				callWith("i", "send_input", idArgs("s", "agent_id", `{"id":$ID,"items":[{"type":"text","text":"sent as items"}]}`)),
+				callWith("w2", "wait", idArgs("s", "agent_id", `{"ids":[$ID]}`)),
+				say("ok"),
+			},
+		}}, check: func(t *testing.T, env *surfacetest.Env) {
+			exact(t, "send_input with both", env.Output("root", "b"), "send_input: provide either message or items, not both")
+			if env.JSON("root", "i")["submission_id"] == nil {
+				t.Errorf("send_input of items: %s", env.Output("root", "i"))
+			}
+			reqs := env.Requests("w1")
+			body, _ := json.Marshal(reqs[len(reqs)-1].Body["messages"])
+			if len(reqs) < 2 || !strings.Contains(string(body), "sent as items") {
+				t.Errorf("the child's requests (%d) never carried the items: %s", len(reqs), body)
+			}
+		}},
 		{clause: "000-19 sandbox inherited from the parent", cfg: surfacetest.Config{Turns: surfacetest.Turns{
 			"root": {call("s", "spawn_agent", `{"message":"AS:w1 x"}`), say("ok")},
 		}}, check: func(t *testing.T, env *surfacetest.Env) {

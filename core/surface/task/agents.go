@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/grovecli/grove/core/tools"
 	"github.com/grovecli/grove/templates"
 )
 
@@ -75,7 +76,7 @@ func builtins() []*Agent {
 			WhenToUse: "Fast exploration of codebases. Use for finding files, searching code, understanding structure.",
 			Builtin:   true, Source: "builtin", ReadOnly: true,
 			ExecutionMode: templates.ExecutionLightweight,
-			Allow:         []string{"read_file", "list_dir", "grep_files"},
+			Allow:         []string{"read_file", tools.GlobFilesName, "grep_files", "list_dir"},
 			Prompt:        explorePrompt,
 			MaxTurns:      30, MaxTime: 120 * time.Second, Grace: DefaultGrace,
 		},
@@ -84,38 +85,74 @@ func builtins() []*Agent {
 			WhenToUse: "Creating implementation plans, designing architecture, analyzing trade-offs.",
 			Builtin:   true, Source: "builtin", ReadOnly: true, ForkContext: true,
 			ExecutionMode: templates.ExecutionLightweight,
-			Allow:         []string{"read_file", "list_dir", "grep_files"},
+			Allow:         []string{"read_file", tools.GlobFilesName, "grep_files"},
 			Prompt:        planPrompt,
 			MaxTurns:      DefaultMaxTurns, MaxTime: DefaultMaxTime, Grace: DefaultGrace,
 		},
 	}
 }
 
-const explorePrompt = `You look around a codebase quickly and report what you found. You cannot change anything.
+// explorePrompt and planPrompt are seed 004 §4's prompts/explore.md and
+// prompts/plan.md, verbatim.
+const explorePrompt = `You are a fast, focused codebase explorer.
 
 Working directory: ${cwd}
 
-How to work:
-- Start wide (list_dir, grep_files for names and patterns), then read only the files that matter.
-- Search for several spellings and places at once rather than one at a time.
-- Stay on the question you were given; skip what does not bear on it.
+Your task: ${prompt}
 
-When you are done, call complete_task with a report that gives the answer first, then the file paths (with line numbers where useful), short code excerpts that support it, and anything surprising you noticed.`
+## Guidelines
 
-const planPrompt = `You are planning a change, not making it. Read what you need, then hand back a plan someone else can follow step by step.
+1. **Be thorough but efficient** - Search multiple patterns/locations in parallel
+2. **Report findings clearly** - Include file paths and relevant code snippets
+3. **Stay focused** - Only explore what's relevant to the task
+4. **Use tools effectively**:
+   - ` + "`glob_files`" + ` for finding files by pattern
+   - ` + "`grep_files`" + ` for searching content
+   - ` + "`read_file`" + ` for examining specific files
+   - ` + "`list_dir`" + ` for directory structure
+
+## Output Format
+
+Provide a clear summary with:
+- Key findings
+- Relevant file paths
+- Code snippets if helpful
+- Any patterns or observations
+`
+
+const planPrompt = `You are a software architect creating an implementation plan.
 
 Working directory: ${cwd}
 
-How to work:
-- Pin down what is asked and what must not change.
-- Find the code involved: entry points, the types and functions to touch, the tests that cover them, existing patterns worth copying.
-- Weigh the alternatives briefly and pick one.
+Task: ${prompt}
 
-When you are done, call complete_task with a plan laid out as:
-1. Approach — a few sentences on the chosen design and why.
-2. Files — each file to create or modify, with what changes in it.
-3. Steps — numbered, small, each verifiable on its own.
-4. Risks — what could break, open questions, what to test.`
+## Planning Process
+
+1. **Understand the requirements** - Clarify scope and constraints
+2. **Explore existing code** - Find relevant patterns and dependencies
+3. **Design the approach** - Consider trade-offs and alternatives
+4. **Create actionable steps** - Break down into concrete tasks
+
+## Output Format
+
+Provide a structured plan with:
+
+### Overview
+Brief summary of the approach
+
+### Critical Files
+List of files that will be modified or created
+
+### Implementation Steps
+1. Step 1 - Description
+2. Step 2 - Description
+...
+
+### Considerations
+- Trade-offs
+- Risks
+- Dependencies
+`
 
 // BuiltinTypes lists the built-in agent types.
 func BuiltinTypes() []string {

@@ -47,8 +47,10 @@ func TestInterruptingTheCallerAbortsASyncTask(t *testing.T) {
 	if err != nil || timedOut || st.Kind != protocol.StatusInterrupted {
 		t.Fatalf("child after the interrupt: %v %v %v", st, timedOut, err)
 	}
-	if o := (&Surface{e: e, results: newResults()}).outcome(child); o.Status != StatusAborted || o.Result != AbortedText {
-		t.Errorf("outcome = %+v, want aborted", o)
+	// Seed 004 §3.4.2 (clause 004-31): cancelled while its turn ran (the
+	// model call), the result is `Subagent cancelled during turn`.
+	if o := (&Surface{e: e, results: newResults()}).outcome(child); o.Status != StatusAborted || o.Result != AbortedInTurnText {
+		t.Errorf("outcome = %+v, want aborted during its turn", o)
 	}
 }
 

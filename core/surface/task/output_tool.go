@@ -69,6 +69,6 @@ func (t *taskOutputTool) Run(ctx context.Context, env *tools.Env, raw json.RawMe
 		return jsonResult(map[string]any{"status": "Running", "message": "Task still running or timed out waiting"}, true, "still running "+id.Short())
 	}
 	o := s.outcome(id)
-	out := map[string]any{"status": o.Status, "result": o.Result, "turns_used": o.Turns, "duration_seconds": o.Duration.Seconds()}
+	out := map[string]any{"status": o.Status, "result": o.Result, "turns_used": o.Turns, "duration_seconds": durationSeconds(o.Duration)}
 	return jsonResult(out, o.Status != StatusGoal, fmt.Sprintf("%s → %s", id.Short(), o.Status), id)
 }

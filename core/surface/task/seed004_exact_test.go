@@ -1,11 +1,13 @@
 package task
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/grovecli/grove/core/model"
 )
@@ -94,6 +96,22 @@ func TestSeed004BaseDirAndResume(t *testing.T) {
 			if ti.Cwd != want {
 				t.Errorf("agent %s runs in %s, want baseDir %s", ti.ID, ti.Cwd, want)
 			}
+		}
+	}
+}
+
+// TestDurationSecondsIsF32: seed 004 §3.6.1/§3.6.2 (clauses 004-25, 004-45)
+// serialise `duration.as_secs_f32()`: serde_json prints an f32's shortest
+// digits, so a 1.234567891 s run is 1.2345679, not Go's float64 digits.
+func TestDurationSecondsIsF32(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		1234567891 * time.Nanosecond: `{"duration_seconds":1.2345679}`,
+		1500 * time.Millisecond:      `{"duration_seconds":1.5}`,
+		0:                            `{"duration_seconds":0}`,
+	} {
+		b, err := json.Marshal(map[string]any{"duration_seconds": durationSeconds(d)})
+		if err != nil || string(b) != want {
+			t.Errorf("%v: %s (%v), want %s", d, b, err, want)
 		}
 	}
 }

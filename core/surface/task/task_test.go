@@ -204,10 +204,11 @@ func TestBackgroundTaskAndTaskOutput(t *testing.T) {
 	if got["status"] != "goal" || got["result"] != "{\n  \"result\": \"main is in cmd/\"\n}" || got["turns_used"] != float64(1) {
 		t.Errorf("blocking TaskOutput = %v", got)
 	}
-	// Background agents get only the async-safe tools, and Explore only its read-only ones.
+	// Background agents get only the async-safe tools, and Explore only its
+	// read-only ones (seed 004 §4: glob_files included, clause 004-20).
 	names := toolNames(c.Requests("Explore")[0])
 	slices.Sort(names)
-	if want := []string{"complete_task", "grep_files", "list_dir", "read_file"}; !slices.Equal(names, want) {
+	if want := []string{"complete_task", "glob_files", "grep_files", "list_dir", "read_file"}; !slices.Equal(names, want) {
 		t.Errorf("background Explore tools = %v, want %v", names, want)
 	}
 }
@@ -284,6 +285,23 @@ func TestMaxTurnsGraceStepReachesGoal(t *testing.T) {
 	grace := reqs[len(reqs)-1]
 	if names := toolNames(grace); !slices.Equal(names, []string{"complete_task"}) {
 		t.Errorf("grace step tools = %v, want only complete_task", names)
+	}
+}
+
+// TestZeroGracePeriodAsksNoGraceStep: seed 004 §3.1.2/§3.6 (clause 004-12):
+// `gracePeriodSeconds: 0` runs the grace step under a zero timeout, so the
+// agent that would answer in it is never asked; the run keeps max_turns.
+func TestZeroGracePeriodAsksNoGraceStep(t *testing.T) {
+	c := limitScript(false)
+	def := limitedYAML + "  gracePeriodSeconds: 0\n"
+	e, root := start(t, c, setup{cwd: project(t, map[string]string{"counter.yaml": def})})
+	runRoot(t, e, root, "go")
+	out := toolOutput(t, c, "t1")
+	if out["status"] != "max_turns" || out["result"] != "Subagent reached max turns limit (2)" || out["turns_used"] != float64(2) {
+		t.Errorf("result = %v, want max_turns without a grace step", out)
+	}
+	if n := len(c.Requests("counter")); n != 2 {
+		t.Errorf("the counter was asked %d times, want its 2 turns and no grace request", n)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -145,11 +146,12 @@ func (t *taskTool) Run(ctx context.Context, env *tools.Env, raw json.RawMessage)
 	}
 	o := s.outcome(id)
 	if err != nil || st.Kind == protocol.StatusInterrupted {
-		o.Status, o.Result = StatusAborted, AbortedText
+		rep, _ := s.e.Report(id)
+		o.Status, o.Result = StatusAborted, abortedText(rep)
 		o.Duration = time.Since(start)
 	}
 	out := map[string]any{
-		"status": o.Status, "result": o.Result, "turns_used": o.Turns, "duration_seconds": o.Duration.Seconds(),
+		"status": o.Status, "result": o.Result, "turns_used": o.Turns, "duration_seconds": durationSeconds(o.Duration),
 		"agent_id": id, "total_tool_use_count": o.ToolCalls, "total_tokens": o.Tokens,
 	}
 	return jsonResult(out, o.Status != StatusGoal, fmt.Sprintf("%s: %s → %s (%d turns, %d tokens)", agent.Type, a.Description, o.Status, o.Turns, o.Tokens), id)
@@ -203,10 +205,10 @@ func (s *Surface) childSpec(env *tools.Env, a *Agent, args taskArgs) (engine.Chi
 		Allow:            toolFilter(a, args.RunInBackground, s.opts.TrustCustomAgents),
 		Blocked:          blockedMessage,
 		NewID:            newAgentID,
-		Tools:            []tools.Tool{complete},
+		Tools:            ownTools(a, complete, args.RunInBackground, s.opts.TrustCustomAgents),
 		EndTurnTools:     []string{ToolCompleteTask},
 		Limits: engine.Limits{
-			MaxSteps: a.MaxTurns, MaxTime: a.MaxTime, Grace: a.Grace,
+			MaxSteps: a.MaxTurns, MaxTime: a.MaxTime, Grace: engineGrace(a.Grace),
 			GracePrompt: gracePrompt, GraceTools: []string{ToolCompleteTask}, GraceOnEnd: true,
 		},
 		ReadOnly: a.ReadOnly, Temperature: a.Temperature, TopP: a.TopP,
@@ -231,8 +233,25 @@ func blockedMessage(name string) string {
 	return fmt.Sprintf("Tool '%s' is not available in this context", name)
 }
 
-// AbortedText is seed 004's result of a cancelled run (§3.0 Cancelled).
-const AbortedText = "Subagent execution was cancelled"
+// Seed 004 §3.4.2's results of a cancelled run: cancelled at the loop's
+// top (between two turns, or before the first) or during a turn.
+const (
+	AbortedText       = "Subagent execution was cancelled"
+	AbortedInTurnText = "Subagent cancelled during turn"
+	// TurnTimedOutText is the result of a run whose time limit struck
+	// during a turn; one that struck between two turns says `Subagent
+	// timed out after N seconds`.
+	TurnTimedOutText = "Turn timed out"
+)
+
+// abortedText is the result of an aborted run, by where the cancellation
+// found it.
+func abortedText(rep engine.RunReport) string {
+	if rep.InStep {
+		return AbortedInTurnText
+	}
+	return AbortedText
+}
 
 // Result statuses (seed 004 §3.4.2).
 const (
@@ -292,9 +311,11 @@ func (s *Surface) outcome(id protocol.ThreadID) outcome {
 	case rep.Status.Kind == protocol.StatusErrored:
 		o.Status, o.Result = StatusError, "Subagent error: Model error: "+rep.Status.Message
 	case rep.Status.Kind == protocol.StatusInterrupted || rep.Status.Kind == protocol.StatusShutdown:
-		o.Status, o.Result = StatusAborted, AbortedText
+		o.Status, o.Result = StatusAborted, abortedText(rep)
 	case rep.LimitHit == engine.LimitMaxSteps:
 		o.Status, o.Result = StatusMaxTurns, fmt.Sprintf("Subagent reached max turns limit (%d)", maxTurns)
+	case rep.LimitHit == engine.LimitTimeout && rep.InStep:
+		o.Status, o.Result = StatusTimeout, TurnTimedOutText
 	case rep.LimitHit == engine.LimitTimeout:
 		o.Status, o.Result = StatusTimeout, fmt.Sprintf("Subagent timed out after %d seconds", int64(maxTime.Seconds()))
 	case rep.LimitHit == engine.LimitNoCompletion:
@@ -313,4 +334,32 @@ func jsonResult(v any, isError bool, summary string, ids ...protocol.ThreadID) t
 		return tools.Errorf("encode result: %v", err)
 	}
 	return tools.Result{Output: string(b), IsError: isError, Summary: summary, AgentIDs: ids}
+}
+
+// ownTools are the tools a Task agent gets beyond the engine's: complete_task,
+// and seed 004's glob_files when its tool list names it (Explore's and
+// Plan's do, §4). glob_files is in neither core tool set, so the engine's
+// filter never sees it; the agent's own filter still applies (a
+// disallowedTools entry removes it).
+func ownTools(a *Agent, complete tools.Tool, background, trustCustom bool) []tools.Tool {
+	own := []tools.Tool{complete}
+	if slices.Contains(a.Allow, tools.GlobFilesName) && toolFilter(a, background, trustCustom)(tools.GlobFilesName) {
+		own = append(own, tools.GlobFiles())
+	}
+	return own
+}
+
+// durationSeconds is seed 004's `duration_seconds`: `duration.as_secs_f32()`,
+// a 32-bit float, so its JSON carries float32's shortest digits (1.2345679,
+// not 1.234567891).
+func durationSeconds(d time.Duration) float32 { return float32(d.Seconds()) }
+
+// engineGrace is the engine's grace time for an agent's: a definition's
+// `gracePeriodSeconds: 0` is no time at all (seed 004 §3.6 runs the step
+// under a zero timeout), where the engine's 0 means its default.
+func engineGrace(g time.Duration) time.Duration {
+	if g <= 0 {
+		return engine.NoGrace
+	}
+	return g
 }

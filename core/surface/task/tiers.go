@@ -18,7 +18,7 @@ var (
 	nonBuiltinBlocked = []string{"exec_command", "apply_patch", "Bash", "BashOutput", "TaskStop", "KillShell", "Write", "Edit", "MultiEdit", "NotebookEdit"}
 	// asyncSafe: what a background agent may use (Claude Code's Read,
 	// Edit, Grep, Glob, Bash in grove's names).
-	asyncSafe = []string{"read_file", "apply_patch", "grep_files", "list_dir", "exec_command", "Read", "Edit", "MultiEdit", "Write", "Grep", "Glob", "LS", "Bash", "BashOutput", "TaskStop"}
+	asyncSafe = []string{"read_file", "apply_patch", "grep_files", "glob_files", "list_dir", "exec_command", "Read", "Edit", "MultiEdit", "Write", "Grep", "Glob", "LS", "Bash", "BashOutput", "TaskStop"}
 )
 
 // toolFilter is the engine tool filter of one Task agent run.

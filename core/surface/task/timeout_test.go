@@ -83,7 +83,13 @@ func TestGraceStepTimesOutToo(t *testing.T) {
 	e, root := start(t, b, setup{})
 	id := spawnLimited(t, e, root)
 	rep, _ := e.Report(id)
-	if rep.LimitHit != engine.LimitTimeout || rep.Steps != 2 || rep.Status.Kind != protocol.StatusCompleted {
+	if rep.LimitHit != engine.LimitTimeout || rep.Steps != 2 || rep.Status.Kind != protocol.StatusCompleted || !rep.InStep {
 		t.Errorf("report = %+v", rep)
+	}
+	// Seed 004 §3.4.2 (clause 004-31): the limit cut the model call, so the
+	// run timed out during its turn, and the failed grace step keeps that
+	// status and text (§3.6).
+	if o := (&Surface{e: e, results: newResults()}).outcome(id); o.Status != StatusTimeout || o.Result != TurnTimedOutText {
+		t.Errorf("outcome = %+v, want timeout %q", o, TurnTimedOutText)
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"fmt"
@@ -7,9 +7,9 @@ import (
 	"github.com/grovecli/grove/core/tools"
 )
 
-// toolConfig reads the config keys that decide the tools each model is
+// ToolConfig reads the config keys that decide the tools each model is
 // offered: tool_family, web_search and [tools.web_search].
-func toolConfig(cfg *config.Config) (tools.ToolConfig, error) {
+func ToolConfig(cfg *config.Config) (tools.ToolConfig, error) {
 	fam, err := tools.ParseFamily(cfg.ToolFamily)
 	if err != nil {
 		return tools.ToolConfig{}, fmt.Errorf("%s: %w", configName(cfg), err)

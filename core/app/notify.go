@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"context"
@@ -107,6 +107,6 @@ func runNotify(ctx context.Context, argv []string, cwd string, n turnNotificatio
 	cmd.Dir = cwd
 	cmd.Env = tools.PolicyEnviron()
 	if out, err := cmd.CombinedOutput(); err != nil {
-		logging.L().Warn("notify program failed", "program", argv[0], "err", err, "output", clip(string(out), 200))
+		logging.L().Warn("notify program failed", "program", argv[0], "err", err, "output", clipLine(string(out), 200))
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"errors"
@@ -21,7 +21,7 @@ func logEvents(eng *engine.Engine, onWarning func(string)) (stop func(), wait fu
 	go func() {
 		defer close(done)
 		for ev := range events {
-			logEvent(logging.L(), ev)
+			LogEvent(logging.L(), ev)
 			if ev.Type == protocol.EventWarning && onWarning != nil {
 				onWarning(ev.Message)
 			}
@@ -30,7 +30,7 @@ func logEvents(eng *engine.Engine, onWarning func(string)) (stop func(), wait fu
 	return cancel, func() { <-done }
 }
 
-func logEvent(l *slog.Logger, ev protocol.Event) {
+func LogEvent(l *slog.Logger, ev protocol.Event) {
 	th := slog.String("thread", string(ev.ThreadID))
 	m, err := ev.Msg()
 	if err != nil {

@@ -1,0 +1,434 @@
+package appserver
+
+// Thread-lifecycle cases ported from openai/codex
+// codex-rs/app-server/tests/suite/v2/{thread_read,thread_start,
+// thread_list,thread_resume,thread_archive,thread_fork}.rs (file and test
+// named per case). Every message is validated against Codex 0.169's
+// schema by the client harness.
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/grovecli/grove/core/config"
+	"github.com/grovecli/grove/rollout"
+)
+
+// storedThread runs one turn on a new thread and closes the server, so
+// the thread is stored and not loaded (Codex's create_fake_rollout).
+func storedThread(t *testing.T, f *fixture, prompt string) string {
+	t.Helper()
+	c := f.start(t)
+	c.initialize()
+	id := str(c.result("thread/start", map[string]any{"cwd": f.cwd}), "thread", "id")
+	turnID := str(c.result("turn/start", turnInput(id, prompt)), "turn", "id")
+	c.notification("turn/completed", func(p map[string]any) bool { return str(p, "turn", "id") == turnID })
+	c.close()
+	return id
+}
+
+// thread_read.rs thread_name_set_is_reflected_in_read_list_and_resume.
+func TestCodexThreadNameSetReflectedInReadListAndResume(t *testing.T) {
+	f := newFixture(t, treeScript)
+	id := storedThread(t, f, "Saved user message")
+	c := f.start(t)
+	defer c.close()
+	c.initialize()
+	const name = "My renamed thread"
+	c.result("thread/name/set", map[string]any{"threadId": id, "name": name})
+	n := c.notification("thread/name/updated", nil)
+	if n["threadId"] != id || n["threadName"] != name {
+		t.Fatalf("thread/name/updated: %v", n)
+	}
+	read := c.result("thread/read", map[string]any{"threadId": id})
+	if str(read, "thread", "name") != name || read["thread"].(map[string]any)["ephemeral"] != false {
+		t.Fatalf("thread/read: %v", read["thread"])
+	}
+	data, _ := c.result("thread/list", map[string]any{"limit": 50, "modelProviders": []string{"scripted"}})["data"].([]any)
+	if len(data) != 1 || str(data[0].(map[string]any), "name") != name {
+		t.Fatalf("thread/list: %v", data)
+	}
+	resumed := c.result("thread/resume", map[string]any{"threadId": id})
+	if str(resumed, "thread", "name") != name || resumed["thread"].(map[string]any)["ephemeral"] != false {
+		t.Fatalf("thread/resume: %v", resumed["thread"])
+	}
+}
+
+// thread_read.rs (thread/name/set on a loaded thread; Codex trims the
+// name and refuses a blank one): the loaded thread reports it at once.
+func TestCodexThreadNameSetOnLoadedThread(t *testing.T) {
+	f := newFixture(t, treeScript)
+	c := f.start(t)
+	defer c.close()
+	c.initialize()
+	id := str(c.result("thread/start", map[string]any{"cwd": f.cwd}), "thread", "id")
+	if m := c.call("thread/name/set", map[string]any{"threadId": id, "name": "  \t"}); m["error"] == nil {
+		t.Fatalf("a blank name was accepted: %v", m)
+	}
+	c.result("thread/name/set", map[string]any{"threadId": id, "name": "  Build fix  "})
+	if n := c.notification("thread/name/updated", nil); n["threadName"] != "Build fix" {
+		t.Fatalf("thread/name/updated: %v", n)
+	}
+	if r := c.result("thread/read", map[string]any{"threadId": id}); str(r, "thread", "name") != "Build fix" {
+		t.Fatalf("thread/read: %v", r)
+	}
+}
+
+// threadStartedFirst waits for thread/started of id and fails on a
+// thread/status/changed of id before it (Codex introduces a thread
+// without a preceding status change).
+func threadStartedFirst(t *testing.T, c *client, id string) map[string]any {
+	t.Helper()
+	started := c.notification("thread/started", func(p map[string]any) bool { return str(p, "thread", "id") == id })
+	for _, m := range c.backlog {
+		if m["method"] == "thread/status/changed" && str(m["params"].(map[string]any), "threadId") == id {
+			t.Fatalf("thread/status/changed before thread/started: %v", m)
+		}
+	}
+	return started
+}
+
+// thread_start.rs thread_start_creates_thread_and_emits_started.
+func TestCodexThreadStartCreatesThreadAndEmitsStarted(t *testing.T) {
+	f := newFixture(t, treeScript)
+	c := f.start(t)
+	defer c.close()
+	c.initialize()
+	r := c.call("thread/start", map[string]any{"model": "gpt-5.2", "threadSource": "user"})
+	res := r["result"].(map[string]any)
+	th := res["thread"].(map[string]any)
+	path := str(th, "path")
+	if str(th, "sessionId") == "" || str(th, "id") == "" || th["preview"] != "" || res["modelProvider"] != "scripted" ||
+		th["createdAt"].(float64) <= 0 || th["ephemeral"] != false || str(th, "status", "type") != "idle" || th["threadSource"] != "user" {
+		t.Fatalf("thread/start: %v", res)
+	}
+	if !filepath.IsAbs(path) || fileExists(path) {
+		t.Fatalf("path %q: absolute, and no rollout before the first user message", path)
+	}
+	if v, ok := th["name"]; !ok || v != nil {
+		t.Fatalf("name must be serialized as null: %v", th)
+	}
+	if _, ok := res["sessionId"]; ok {
+		t.Fatalf("a top-level sessionId: %v", res)
+	}
+	started := threadStartedFirst(t, c, str(th, "id"))
+	if mustJSON(started["thread"]) != mustJSON(th) {
+		t.Fatalf("thread/started %s, want the answered thread %s", mustJSON(started["thread"]), mustJSON(th))
+	}
+}
+
+// thread_start.rs thread_start_response_includes_loaded_instruction_sources
+// (the global file is the Host's configured AGENTS.md).
+func TestCodexThreadStartIncludesInstructionSources(t *testing.T) {
+	f := newFixture(t, treeScript)
+	global := filepath.Join(t.TempDir(), "AGENTS.md")
+	project := filepath.Join(f.cwd, "AGENTS.md")
+	for p, text := range map[string]string{global: "global instructions", project: "project instructions"} {
+		if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg := &config.Config{UserAgentsMD: "global instructions", UserAgentsMDPath: global}
+	c := f.startWith(t, Options{Host: &Host{Config: cfg, Provider: config.Resolved{Name: "scripted", Model: "scripted-model"}}})
+	defer c.close()
+	c.initialize()
+	r := c.result("thread/start", map[string]any{"cwd": f.cwd})
+	if got := mustJSON(r["instructionSources"]); got != mustJSON([]string{global, project}) {
+		t.Fatalf("instructionSources %s", got)
+	}
+}
+
+// thread_start.rs thread_start_response_excludes_empty_project_instruction_source.
+func TestCodexThreadStartExcludesEmptyProjectInstructionSource(t *testing.T) {
+	f := newFixture(t, treeScript)
+	if err := os.WriteFile(filepath.Join(f.cwd, "AGENTS.md"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c := f.start(t)
+	defer c.close()
+	c.initialize()
+	r := c.result("thread/start", map[string]any{"cwd": f.cwd})
+	if got := mustJSON(r["instructionSources"]); got != "[]" {
+		t.Fatalf("instructionSources %s, want none", got)
+	}
+}
+
+// thread_fork.rs thread_fork_creates_new_thread_and_emits_started.
+func TestCodexThreadForkCreatesNewThreadAndEmitsStarted(t *testing.T) {
+	f := newFixture(t, treeScript)
+	src := storedThread(t, f, "Saved user message")
+	entry, err := rollout.FindSession(f.home, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(entry.RolloutPath)
+	c := f.start(t)
+	defer c.close()
+	c.initialize()
+	th := c.result("thread/fork", map[string]any{"threadId": src})["thread"].(map[string]any)
+	if v, ok := th["name"]; !ok || v != nil {
+		t.Fatalf("a fork inherits no name: %v", th)
+	}
+	if after, _ := os.ReadFile(entry.RolloutPath); string(after) != string(before) {
+		t.Fatal("the fork changed the original rollout")
+	}
+	turns, _ := th["turns"].([]any)
+	if str(th, "id") == src || th["forkedFromId"] != src || th["preview"] != "Saved user message" || th["modelProvider"] != "scripted" ||
+		str(th, "status", "type") != "idle" || str(th, "path") == entry.RolloutPath || !filepath.IsAbs(str(th, "path")) || len(turns) != 1 {
+		t.Fatalf("thread/fork: %v", th)
+	}
+	items, _ := turns[0].(map[string]any)["items"].([]any)
+	if len(items) == 0 || str(items[0].(map[string]any), "type") != "userMessage" || !strings.Contains(mustJSON(items[0]), "Saved user message") {
+		t.Fatalf("forked turn: %v", turns[0])
+	}
+	started := threadStartedFirst(t, c, str(th, "id"))
+	if v, ok := started["thread"].(map[string]any)["name"]; !ok || v != nil {
+		t.Fatalf("thread/started: %v", started)
+	}
+}
+
+// thread_fork.rs thread_fork_rejects_unmaterialized_thread.
+func TestCodexThreadForkRejectsUnmaterializedThread(t *testing.T) {
+	f := newFixture(t, treeScript)
+	c := f.start(t)
+	defer c.close()
+	c.initialize()
+	id := str(c.result("thread/start", map[string]any{"model": "mock-model"}), "thread", "id")
+	m := c.call("thread/fork", map[string]any{"threadId": id})
+	if e, _ := m["error"].(map[string]any); e == nil || !strings.Contains(str(e, "message"), "no rollout found for thread id") {
+		t.Fatalf("thread/fork before the first message: %v", m)
+	}
+}
+
+// thread_archive.rs thread_archive_requires_materialized_rollout.
+func TestCodexThreadArchiveRequiresMaterializedRollout(t *testing.T) {
+	f := newFixture(t, treeScript)
+	c := f.start(t)
+	defer c.close()
+	c.initialize()
+	th := c.result("thread/start", map[string]any{"model": "mock-model"})["thread"].(map[string]any)
+	id, path := str(th, "id"), str(th, "path")
+	if fileExists(path) {
+		t.Fatalf("rollout %s exists before the first message", path)
+	}
+	if _, err := rollout.FindSession(f.home, id); err == nil {
+		t.Fatal("the thread is discoverable before its rollout exists")
+	}
+	m := c.call("thread/archive", map[string]any{"threadId": id})
+	if e, _ := m["error"].(map[string]any); e == nil || !strings.Contains(str(e, "message"), "no rollout found for thread id") {
+		t.Fatalf("thread/archive before the first message: %v", m)
+	}
+	turnID := str(c.result("turn/start", turnInput(id, "materialize")), "turn", "id")
+	c.notification("turn/completed", func(p map[string]any) bool { return str(p, "turn", "id") == turnID })
+	if !fileExists(path) {
+		t.Fatalf("rollout %s missing after the first message", path)
+	}
+	if e, err := rollout.FindSession(f.home, id); err != nil || e.RolloutPath != path {
+		t.Fatalf("index entry %v %v", e, err)
+	}
+	c.result("thread/archive", map[string]any{"threadId": id})
+	if n := c.notification("thread/archived", nil); n["threadId"] != id {
+		t.Fatalf("thread/archived %v", n)
+	}
+}
+
+// thread_read.rs thread_read_returns_summary_without_turns.
+func TestCodexThreadReadReturnsSummaryWithoutTurns(t *testing.T) {
+	f := newFixture(t, treeScript)
+	id := storedThread(t, f, "Saved user message")
+	c := f.start(t)
+	defer c.close()
+	c.initialize()
+	th := c.result("thread/read", map[string]any{"threadId": id, "includeTurns": false})["thread"].(map[string]any)
+	if th["id"] != id || th["preview"] != "Saved user message" || th["modelProvider"] != "scripted" || th["ephemeral"] != false ||
+		!filepath.IsAbs(str(th, "path")) || th["cwd"] != f.cwd || len(th["turns"].([]any)) != 0 || str(th, "status", "type") != "notLoaded" {
+		t.Fatalf("thread/read: %v", th)
+	}
+}
+
+// thread_read.rs thread_read_can_include_turns.
+func TestCodexThreadReadCanIncludeTurns(t *testing.T) {
+	f := newFixture(t, treeScript)
+	id := storedThread(t, f, "Saved user message")
+	c := f.start(t)
+	defer c.close()
+	c.initialize()
+	th := c.result("thread/read", map[string]any{"threadId": id, "includeTurns": true})["thread"].(map[string]any)
+	turns, _ := th["turns"].([]any)
+	if len(turns) != 1 || str(th, "status", "type") != "notLoaded" {
+		t.Fatalf("thread/read: %v", th)
+	}
+	turn := turns[0].(map[string]any)
+	items, _ := turn["items"].([]any)
+	if turn["status"] != "completed" || turn["itemsView"] != "full" || len(items) == 0 {
+		t.Fatalf("turn: %v", turn)
+	}
+	first := items[0].(map[string]any)
+	content, _ := first["content"].([]any)
+	if first["type"] != "userMessage" || len(content) != 1 || str(content[0].(map[string]any), "text") != "Saved user message" {
+		t.Fatalf("first item: %v", first)
+	}
+}
+
+// thread_read.rs thread_read_returns_forked_from_id_for_forked_threads.
+func TestCodexThreadReadReturnsForkedFromID(t *testing.T) {
+	f := newFixture(t, treeScript)
+	src := storedThread(t, f, "Saved user message")
+	c := f.start(t)
+	defer c.close()
+	c.initialize()
+	forkID := str(c.result("thread/fork", map[string]any{"threadId": src}), "thread", "id")
+	if th := c.result("thread/read", map[string]any{"threadId": forkID})["thread"].(map[string]any); th["forkedFromId"] != src {
+		t.Fatalf("thread/read of the fork: %v", th)
+	}
+}
+
+// thread_read.rs thread_read_loaded_thread_returns_precomputed_path_before_materialization.
+func TestCodexThreadReadLoadedThreadPathBeforeMaterialization(t *testing.T) {
+	f := newFixture(t, treeScript)
+	c := f.start(t)
+	defer c.close()
+	c.initialize()
+	th := c.result("thread/start", map[string]any{"model": "mock-model"})["thread"].(map[string]any)
+	path := str(th, "path")
+	if fileExists(path) {
+		t.Fatal("rollout written before the first message")
+	}
+	read := c.result("thread/read", map[string]any{"threadId": str(th, "id")})["thread"].(map[string]any)
+	if read["id"] != th["id"] || str(read, "path") != path || read["preview"] != "" || len(read["turns"].([]any)) != 0 || str(read, "status", "type") != "idle" {
+		t.Fatalf("thread/read: %v", read)
+	}
+}
+
+// thread_read.rs thread_read_include_turns_rejects_unmaterialized_loaded_thread.
+func TestCodexThreadReadIncludeTurnsRejectsUnmaterialized(t *testing.T) {
+	f := newFixture(t, treeScript)
+	c := f.start(t)
+	defer c.close()
+	c.initialize()
+	id := str(c.result("thread/start", map[string]any{"model": "mock-model"}), "thread", "id")
+	m := c.call("thread/read", map[string]any{"threadId": id, "includeTurns": true})
+	if e, _ := m["error"].(map[string]any); e == nil || !strings.Contains(str(e, "message"), "includeTurns is unavailable before first user message") {
+		t.Fatalf("thread/read includeTurns before the first message: %v", m)
+	}
+}
+
+// turn_interrupt.rs turn_interrupt_aborts_running_turn.
+func TestCodexTurnInterruptAbortsRunningTurn(t *testing.T) {
+	blocked := make(chan struct{}, 1)
+	f := newFixture(t, blockingScript(blocked))
+	c := f.start(t)
+	defer c.close()
+	c.initialize()
+	id := str(c.result("thread/start", map[string]any{"model": "mock-model"}), "thread", "id")
+	turnID := str(c.result("turn/start", withOverrides(turnInput(id, "block"), "cwd", f.cwd)), "turn", "id")
+	<-blocked
+	c.result("turn/interrupt", map[string]any{"threadId": id, "turnId": turnID})
+	tc := c.notification("turn/completed", nil)
+	if tc["threadId"] != id || str(tc, "turn", "status") != "interrupted" {
+		t.Fatalf("turn/completed: %v", tc)
+	}
+}
+
+// turn_interrupt.rs turn_interrupt_rejects_completed_turn.
+func TestCodexTurnInterruptRejectsCompletedTurn(t *testing.T) {
+	f := newFixture(t, treeScript)
+	c := f.start(t)
+	defer c.close()
+	c.initialize()
+	id := str(c.result("thread/start", map[string]any{"model": "mock-model"}), "thread", "id")
+	turnID := str(c.result("turn/start", turnInput(id, "say done")), "turn", "id")
+	tc := c.notification("turn/completed", nil)
+	if tc["threadId"] != id || str(tc, "turn", "id") != turnID || str(tc, "turn", "status") != "completed" {
+		t.Fatalf("turn/completed: %v", tc)
+	}
+	m := c.call("turn/interrupt", map[string]any{"threadId": id, "turnId": turnID})
+	if e, _ := m["error"].(map[string]any); e == nil || e["code"] != float64(-32600) {
+		t.Fatalf("interrupt of a completed turn: %v", m)
+	}
+}
+
+// thread_resume.rs thread_resume_rejects_unmaterialized_thread.
+func TestCodexThreadResumeRejectsUnmaterializedThread(t *testing.T) {
+	f := newFixture(t, treeScript)
+	c := f.start(t)
+	defer c.close()
+	c.initialize()
+	id := str(c.result("thread/start", map[string]any{"model": "gpt-5.4"}), "thread", "id")
+	m := c.call("thread/resume", map[string]any{"threadId": id})
+	if e, _ := m["error"].(map[string]any); e == nil || !strings.Contains(str(e, "message"), "no rollout found for thread id") {
+		t.Fatalf("thread/resume before the first message: %v", m)
+	}
+}
+
+// thread_resume.rs thread_resume_running_thread_uses_cached_instruction_sources.
+func TestCodexThreadResumeRunningThreadUsesCachedInstructionSources(t *testing.T) {
+	f := newFixture(t, treeScript)
+	project := filepath.Join(f.cwd, "AGENTS.md")
+	if err := os.WriteFile(project, []byte("project instructions"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c := f.start(t)
+	defer c.close()
+	c.initialize()
+	r := c.result("thread/start", map[string]any{"cwd": f.cwd})
+	if got := mustJSON(r["instructionSources"]); got != mustJSON([]string{project}) {
+		t.Fatalf("thread/start instructionSources %s", got)
+	}
+	id := str(r, "thread", "id")
+	turnID := str(c.result("turn/start", turnInput(id, "materialize rollout")), "turn", "id")
+	c.notification("turn/completed", func(p map[string]any) bool { return str(p, "turn", "id") == turnID })
+	if err := os.Remove(project); err != nil {
+		t.Fatal(err)
+	}
+	if got := mustJSON(c.result("thread/resume", map[string]any{"threadId": id})["instructionSources"]); got != mustJSON([]string{project}) {
+		t.Fatalf("thread/resume instructionSources %s", got)
+	}
+}
+
+// thread_list.rs thread_list_basic_empty.
+func TestCodexThreadListBasicEmpty(t *testing.T) {
+	f := newFixture(t, treeScript)
+	c := f.start(t)
+	defer c.close()
+	c.initialize()
+	r := c.result("thread/list", map[string]any{"limit": 10, "modelProviders": []string{"mock_provider"}})
+	if data, _ := r["data"].([]any); len(data) != 0 || r["nextCursor"] != nil {
+		t.Fatalf("thread/list: %v", r)
+	}
+}
+
+// thread_list.rs thread_list_pagination_next_cursor_none_on_last_page (an
+// unloaded thread is notLoaded, as thread_read.rs reads it; the stored
+// thread_list.rs predates that status and says idle).
+func TestCodexThreadListPaginationNextCursorNoneOnLastPage(t *testing.T) {
+	f := newFixture(t, treeScript)
+	for i := 0; i < 3; i++ {
+		storedThread(t, f, "Hello")
+	}
+	c := f.start(t)
+	defer c.close()
+	c.initialize()
+	page := func(cursor any) ([]any, any) {
+		r := c.result("thread/list", map[string]any{"limit": 2, "cursor": cursor, "modelProviders": []string{"scripted"}})
+		data, _ := r["data"].([]any)
+		for _, d := range data {
+			th := d.(map[string]any)
+			if th["preview"] != "Hello" || th["modelProvider"] != "scripted" || th["createdAt"].(float64) <= 0 || th["cwd"] != f.cwd ||
+				str(th, "status", "type") != "notLoaded" {
+				t.Fatalf("listed thread: %v", th)
+			}
+		}
+		return data, r["nextCursor"]
+	}
+	data, cursor := page(nil)
+	if len(data) != 2 || cursor == nil {
+		t.Fatalf("first page: %d threads, cursor %v", len(data), cursor)
+	}
+	data, cursor = page(cursor)
+	if len(data) != 1 || cursor != nil {
+		t.Fatalf("last page: %d threads, cursor %v", len(data), cursor)
+	}
+}
