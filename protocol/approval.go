@@ -34,6 +34,10 @@ type ApprovalRequest struct {
 	// Sandbox is the sandbox an approved command runs in (exec);
 	// danger-full-access under a sandboxed thread is an escalation.
 	Sandbox SandboxMode `json:"sandbox,omitempty"`
+	// Outside (patch) lists what the change would write outside the
+	// writable roots, each with why: approving it writes past the
+	// sandbox, as an escalated command runs past it.
+	Outside []string `json:"outside,omitempty"`
 }
 
 // ReviewDecision answers an ApprovalRequest.

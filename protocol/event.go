@@ -128,11 +128,14 @@ type ThreadInfo struct {
 	ID       ThreadID `json:"id"`
 	ParentID ThreadID `json:"parent_id,omitempty"`
 	// ForkedFromID is the session a fork copied.
-	ForkedFromID    ThreadID       `json:"forked_from_id,omitempty"`
-	Depth           int            `json:"depth"`
-	Source          ThreadSource   `json:"source"`
-	AgentType       string         `json:"agent_type,omitempty"`
-	AgentName       string         `json:"agent_name,omitempty"`
+	ForkedFromID ThreadID     `json:"forked_from_id,omitempty"`
+	Depth        int          `json:"depth"`
+	Source       ThreadSource `json:"source"`
+	AgentType    string       `json:"agent_type,omitempty"`
+	AgentName    string       `json:"agent_name,omitempty"`
+	// Nickname is a sub-agent's short name, unique in the session, given
+	// at spawn and kept on resume ("" for the root).
+	Nickname        string         `json:"agent_nickname,omitempty"`
 	Model           string         `json:"model"`
 	Provider        string         `json:"provider,omitempty"`
 	ReasoningEffort string         `json:"reasoning_effort,omitempty"`
@@ -151,6 +154,9 @@ type ThreadInfo struct {
 	// Host is the [hosts.<name>] machine the thread's tools run on ("" =
 	// this machine).
 	Host string `json:"host,omitempty"`
+	// HostCwd is where the thread's commands run on Host (its workspace
+	// for Cwd); "" on this machine.
+	HostCwd string `json:"host_cwd,omitempty"`
 }
 
 // ThreadSource says how a thread came to be.

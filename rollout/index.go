@@ -43,7 +43,9 @@ type IndexEntry struct {
 	// Archived threads are listed only when asked for (thread/archive).
 	Archived  bool   `json:"archived,omitempty"`
 	AgentType string `json:"agent_type,omitempty"`
-	Status    string `json:"status,omitempty"`
+	// AgentNickname is a sub-agent's nickname (SessionMeta's).
+	AgentNickname string `json:"agent_nickname,omitempty"`
+	Status        string `json:"status,omitempty"`
 }
 
 // maxFirstPrompt bounds the prompt kept in the index (in runes), which

@@ -39,11 +39,14 @@ type SessionMeta struct {
 	ID       protocol.ThreadID `json:"id"`
 	ParentID protocol.ThreadID `json:"parent_id,omitempty"`
 	// ForkedFromID is the session a fork copied (Codex's forked_from_id).
-	ForkedFromID    protocol.ThreadID       `json:"forked_from_id,omitempty"`
-	Depth           int                     `json:"depth"`
-	Source          protocol.ThreadSource   `json:"source"`
-	AgentType       string                  `json:"agent_type,omitempty"`
-	AgentName       string                  `json:"agent_name,omitempty"`
+	ForkedFromID protocol.ThreadID     `json:"forked_from_id,omitempty"`
+	Depth        int                   `json:"depth"`
+	Source       protocol.ThreadSource `json:"source"`
+	AgentType    string                `json:"agent_type,omitempty"`
+	AgentName    string                `json:"agent_name,omitempty"`
+	// AgentNickname is a sub-agent's short unique name (Codex's
+	// agent_nickname); absent in rollouts written before nicknames.
+	AgentNickname   string                  `json:"agent_nickname,omitempty"`
 	Model           string                  `json:"model"`
 	Provider        string                  `json:"provider,omitempty"`
 	ReasoningEffort string                  `json:"reasoning_effort,omitempty"`

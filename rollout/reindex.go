@@ -271,7 +271,7 @@ func summarize(home, path string) (IndexEntry, error) {
 	m := s.Meta
 	e := IndexEntry{
 		ID: m.ID, ParentID: m.ParentID, ForkedFromID: m.ForkedFromID, ThreadName: m.ThreadName, Note: m.Note, Cwd: m.Cwd,
-		Model: m.Model, AgentType: m.AgentType, RolloutPath: path, UpdatedAt: m.Timestamp,
+		Model: m.Model, AgentType: m.AgentType, AgentNickname: m.AgentNickname, RolloutPath: path, UpdatedAt: m.Timestamp,
 	}
 	if s.NoteSet {
 		e.Note = s.Note

@@ -169,16 +169,16 @@ const (
 // key applies a key to the focused modal.
 func (a *approvals) key(k string, now time.Time) (approvalAction, protocol.ReviewDecision) {
 	if a.confirming() {
-		switch k {
-		case "enter", "y":
-			if k == "y" && a.confirmWith != protocol.DecisionApprovedForSession {
+		switch {
+		case is(k, approvalKeys.ConfirmSession):
+			if !is(k, approvalKeys.Confirm) && a.confirmWith != protocol.DecisionApprovedForSession {
 				return approvalHandled, "" // outside the sandbox: only enter confirms
 			}
 			if now.Sub(a.confirmAt) < a.grace {
 				return approvalHandled, "" // typed straight through: not a confirmation
 			}
 			return approvalDecided, a.confirmWith
-		case "esc", "n", "backspace", "left":
+		case is(k, approvalKeys.Cancel):
 			a.confirmAt, a.confirmWith = time.Time{}, ""
 			return approvalHandled, ""
 		}
@@ -188,23 +188,24 @@ func (a *approvals) key(k string, now time.Time) (approvalAction, protocol.Revie
 		a.focused, a.typed = false, true
 		return approvalPass, ""
 	}
-	switch k {
-	case "up", "k", "shift+tab":
+	k2 := approvalKeys
+	switch {
+	case is(k, k2.Up):
 		a.choice = (a.choice + len(approvalChoices) - 1) % len(approvalChoices)
 		return approvalHandled, ""
-	case "down", "j":
+	case is(k, k2.Down):
 		a.choice = (a.choice + 1) % len(approvalChoices)
 		return approvalHandled, ""
-	case "tab":
+	case is(k, k2.Back):
 		a.focused = false // back to the composer
 		return approvalHandled, ""
-	case "pgup":
+	case is(k, k2.PageUp):
 		a.scroll = max(0, a.scroll-max(1, a.page-1))
 		return approvalHandled, ""
-	case "pgdown", " ", "space":
+	case is(k, k2.PageDown):
 		a.scroll += max(1, a.page-1) // a page, one row kept; the view clamps it
 		return approvalHandled, ""
-	case "enter":
+	case is(k, k2.Choose):
 		if !a.accepting(now) {
 			return approvalHandled, "" // on its way before the modal showed
 		}
@@ -238,11 +239,12 @@ func (a *approvals) pick(i int, now time.Time) (approvalAction, protocol.ReviewD
 	return approvalDecided, d
 }
 
-// outsideSandbox reports a request whose command would run with no
-// sandbox at all (an escalation, or a thread that has none): it gets the
-// red badge and a second key to approve.
+// outsideSandbox reports a request that would act past the sandbox: a
+// command with none at all (an escalation, or a thread that has none), or
+// a patch writing outside the writable roots (issue 35 item 17). It gets
+// the red badge and a second key to approve.
 func outsideSandbox(r *protocol.ApprovalRequest) bool {
-	return r != nil && r.Sandbox == protocol.SandboxDangerFullAccess
+	return r != nil && (r.Sandbox == protocol.SandboxDangerFullAccess || r.Kind == protocol.ApprovalPatch && len(r.Outside) > 0)
 }
 
 func approvalSummary(r protocol.ApprovalRequest) string {

@@ -209,9 +209,10 @@ func TestDeliberateApprovalAnswers(t *testing.T) {
 // stays on screen above the modal.
 func TestApprovalKeepsAskerTranscript(t *testing.T) {
 	for _, size := range [][2]int{{80, 24}, {200, 60}} {
-		m, _ := newTestModel(t, size[0], size[1], newFake(rootInfo()))
+		m, c := newTestModel(t, size[0], size[1], newFake(rootInfo()))
 		m = feed(m, treeScenario()...)
 		m = feed(m, execApproval("ap1", 30*time.Second, "go test ./pkg/when/... -run Leap"))
+		c.t = c.t.Add(pause) // read after its input grace
 		s := screen(m)
 		checkSize(t, s, size[0], size[1])
 		golden(t, sizeName(size), s)

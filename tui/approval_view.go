@@ -222,6 +222,9 @@ func (r *renderer) sandboxLine(req *protocol.ApprovalRequest, s *session, inner 
 			mode = at.info.Sandbox.Mode
 		}
 	}
+	if req.Kind == protocol.ApprovalPatch && outsideSandbox(req) {
+		return r.th.dim.Render("sandbox: ") + r.th.errStyle.Render(clip("writes outside the writable roots", inner-9))
+	}
 	if outsideSandbox(req) {
 		return r.th.dim.Render("sandbox: ") + r.th.errStyle.Render(clip("none (danger-full-access)", inner-9))
 	}
@@ -275,20 +278,29 @@ func (r *renderer) approvalOptions(a *approvals, inner int) []string {
 
 // confirmLines ask for the second key.
 func (r *renderer) confirmLines(a *approvals, inner int) []string {
+	// Until its own grace ends, enter would not confirm: say so.
+	wait := !a.listening(r.now())
 	if a.confirmWith == protocol.DecisionApprovedForSession && !outsideSandbox(a.current()) {
-		return []string{
-			r.th.warn.Render(clip("Approve this for the rest of the session?", inner)),
-			clip(r.th.key.Render("enter")+" yes, for the session  "+r.th.key.Render("esc")+" back", inner),
+		keys := r.th.key.Render("enter") + " yes, for the session  " + r.th.key.Render("esc") + " back"
+		if wait {
+			keys = "enter confirms in a moment  " + r.th.key.Render("esc") + " back"
 		}
+		return []string{r.th.warn.Render(clip("Approve this for the rest of the session?", inner)), clipANSI(keys, inner)}
 	}
 	q := "Run this OUTSIDE the sandbox?"
-	if a.confirmWith == protocol.DecisionApprovedForSession {
+	switch {
+	case a.current().Kind == protocol.ApprovalPatch && a.confirmWith == protocol.DecisionApprovedForSession:
+		q = "Write outside the writable roots for the rest of the session?"
+	case a.current().Kind == protocol.ApprovalPatch:
+		q = "Write these files OUTSIDE the writable roots?"
+	case a.confirmWith == protocol.DecisionApprovedForSession:
 		q = "Run commands like this OUTSIDE the sandbox for the rest of the session?"
 	}
-	return []string{
-		r.th.errStyle.Render(clipANSI(q, inner)),
-		clipANSI(r.th.key.Render("enter")+" yes, outside the sandbox  "+r.th.key.Render("esc")+" back · any other key: back to typing", inner),
+	keys := r.th.key.Render("enter") + " yes, outside the sandbox  " + r.th.key.Render("esc") + " back · any other key: back to typing"
+	if wait {
+		keys = "enter confirms in a moment  " + r.th.key.Render("esc") + " back · any other key: back to typing"
 	}
+	return []string{r.th.errStyle.Render(clipANSI(q, inner)), clipANSI(keys, inner)}
 }
 
 // approvalShort is the options on one line (short windows).
@@ -308,7 +320,11 @@ func (r *renderer) approvalShort(a *approvals, inner int) string {
 		}
 		parts = append(parts, part)
 	}
-	return clipANSI(strings.Join(parts, " · ")+r.th.dim.Render(" · ↑↓ enter"), inner)
+	keysHint := " · ↑↓ enter"
+	if !a.listening(r.now()) {
+		keysHint = " · in a moment"
+	}
+	return clipANSI(strings.Join(parts, " · ")+r.th.dim.Render(keysHint), inner)
 }
 
 // focusLine says where keys go now.
@@ -316,8 +332,14 @@ func (r *renderer) focusLine(a *approvals, inner int) string {
 	if a.focused && a.unread && a.unseen() > 0 {
 		return r.th.warn.Render(clip("read the whole command first: pgdn shows the "+plural(a.unseen(), "row")+" not seen yet", inner))
 	}
-	if a.focused {
+	listening := a.listening(r.now())
+	switch {
+	case a.focused && !listening:
+		return r.th.dim.Render(clip("↑↓ choose · answers open in a moment · tab back to typing", inner))
+	case a.focused:
 		return r.th.dim.Render(clip("↑↓ choose · enter answer · pgup/pgdn page · tab back to typing", inner))
+	case !listening:
+		return r.th.warn.Render(clip("typing goes to the composer · answers open in a moment", inner))
 	}
 	return r.th.warn.Render(clip("typing goes to the composer · tab to answer", inner))
 }

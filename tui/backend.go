@@ -38,4 +38,7 @@ type SessionInfo struct {
 	// ReadOnly says why the session is open read-only (another grove
 	// writes it) and how to continue a copy; "" when it is writable.
 	ReadOnly string
+	// Warnings are the problems found while opening the session (a broken
+	// SKILL.md, an unknown config key): notices in the transcript at start.
+	Warnings []string
 }

@@ -120,8 +120,13 @@ func (r *renderer) cardLines(s *session, e *entry, w int) []string {
 		title += r.th.warn.Render(" timed out")
 	case e.cardCall == "wait" && len(e.result.statuses) > 0:
 		title += " " + r.th.dim.Render(clip("→ woke: "+wokeBy(s, e), max(4, inner-lipglossWidth(title)-1)))
+	case refusedSpawn(e):
+		title += r.th.toolErr.Render(" ✗ not started")
 	}
 	body = append(body, title)
+	if refusedSpawn(e) {
+		body = append(body, r.refusedAgent(tc, inner))
+	}
 	if len(e.cardIDs) == 0 && !e.running {
 		if tc.IsError {
 			for _, l := range wrap(tc.Output, inner) {
@@ -181,8 +186,9 @@ func (r *renderer) cardAgent(s *session, e *entry, id protocol.ThreadID, inner i
 		return append(out, r.outcomeLines(o, inner)...)
 	}
 	if st.Kind == protocol.StatusCompleted || st.Kind == protocol.StatusErrored {
-		if msg := firstLine(st.Message); msg != "" {
-			out = append(out, "  "+clip(msg, inner-2))
+		// One plain line: a reply's Markdown marks (**, `) are not shown raw.
+		if msg := plainSummary(st.Message, inner-2); msg != "" {
+			out = append(out, "  "+msg)
 		}
 	}
 	return out
@@ -226,4 +232,32 @@ func wokeBy(s *session, e *entry) string {
 		parts = append(parts, label+" "+statusWord(st))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// refusedSpawn: a spawn that started no agent (the agent limit, a bad
+// role): its card says so with ✗ and names what was asked (issue 35 item
+// 15), as a failed command says ✗.
+func refusedSpawn(e *entry) bool {
+	return (e.cardCall == "spawn_agent" || e.cardCall == "Task") && !e.running && e.tool.IsError && len(e.cardIDs) == 0
+}
+
+// refusedAgent is the line naming the agent a refused spawn asked for:
+// "✗ worker (careful) · fix the parser".
+func (r *renderer) refusedAgent(tc *protocol.ToolCall, inner int) string {
+	label, text := taskCallArgs(tc.Arguments)
+	var a struct {
+		AgentName string `json:"agent_name"`
+	}
+	_ = json.Unmarshal([]byte(tc.Arguments), &a)
+	if label == "" {
+		label = "default"
+	}
+	if a.AgentName != "" {
+		label += " (" + a.AgentName + ")"
+	}
+	line := r.th.toolErr.Render("✗ ") + r.th.cardTitle.Render(label)
+	if text = firstLine(text); text != "" {
+		line += r.th.dim.Render(" · " + clip(text, max(4, inner-lipglossWidth(label)-5)))
+	}
+	return line
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
 )
 
@@ -14,7 +13,7 @@ const (
 	pasteChipLines = 10
 	// pasteChipBytes: so does a paste this long on fewer lines.
 	pasteChipBytes = 2000
-	// composerContentRows bounds what the textarea holds (in wrapped
+	// composerContentRows bounds what the composer holds (in wrapped
 	// rows); large pastes become chips, so only typing could reach it.
 	composerContentRows = 5000
 )
@@ -22,28 +21,13 @@ const (
 // newComposer is the input box: it grows with its content (wrapped rows
 // count) up to a maximum set from the window height, then scrolls with the
 // cursor; it never drops a newline.
-func newComposer() textarea.Model {
-	ta := textarea.New()
-	ta.Placeholder = "Ask grove anything · / for commands · ? for help"
-	ta.ShowLineNumbers = false
-	ta.SetPromptFunc(2, func(p textarea.PromptInfo) string {
-		if p.LineNumber == 0 {
-			return "› "
-		}
-		return "  "
-	})
-	ta.KeyMap.InsertNewline = keys.NewLine
-	ta.DynamicHeight = true
-	ta.MinHeight = 1
-	ta.MaxHeight = composerMaxRows(24)
-	ta.MaxContentHeight = composerContentRows
-	ta.CharLimit = 0
-	// A steady cursor: blinking would wake the program twice a second for nothing.
-	st := ta.Styles()
-	st.Cursor.Blink = false
-	ta.SetStyles(st)
-	ta.Focus()
-	return ta
+func newComposer() editor {
+	ed := newEditor()
+	ed.Placeholder = "Ask grove anything · / for commands · ? for help"
+	ed.MaxHeight = composerMaxRows(24)
+	ed.MaxRows = composerContentRows
+	ed.Focus()
+	return ed
 }
 
 // composerMaxRows is how tall the composer may grow in a window h rows high.

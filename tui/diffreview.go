@@ -119,10 +119,10 @@ func (m Model) reviewKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	hs, _, _ := m.reviewLayout()
 	k := msg.String()
 	if rv.confirm != nil {
-		switch k {
-		case "y", "enter":
+		switch {
+		case is(k, reviewKeys.ConfirmYes):
 			return m, m.startRevert()
-		case "n", "esc", "q":
+		case is(k, reviewKeys.ConfirmNo):
 			rv.confirm, rv.msg = nil, "revert cancelled"
 			rv.msgErr = false
 		}
@@ -133,40 +133,41 @@ func (m Model) reviewKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if ok {
 		cur = hs[rv.sel]
 	}
-	switch k {
-	case "esc", "q", "ctrl+d":
+	rk := reviewKeys
+	switch {
+	case is(k, rk.Close):
 		m.review = nil
-	case "up", "k":
+	case is(k, rk.Up):
 		rv.sel, rv.scroll = max(0, rv.sel-1), -1
-	case "down", "j":
+	case is(k, rk.Down):
 		rv.sel, rv.scroll = min(max(0, len(hs)-1), rv.sel+1), -1
-	case "right", "l", "tab":
+	case is(k, rk.NextFile):
 		rv.sel, rv.scroll = nextFile(hs, rv.sel, 1), -1
-	case "left", "h", "shift+tab":
+	case is(k, rk.PrevFile):
 		rv.sel, rv.scroll = nextFile(hs, rv.sel, -1), -1
-	case "pgup", "pgdown":
+	case is(k, rk.PageUp, rk.PageDown):
 		step := max(1, m.bodyHeight()-4)
-		if k == "pgup" {
+		if is(k, rk.PageUp) {
 			step = -step
 		}
 		if rv.scroll < 0 {
 			rv.scroll = m.reviewAnchor(m.bodyHeight())
 		}
 		rv.scroll = max(0, rv.scroll+step)
-	case "enter", "space", " ":
+	case is(k, rk.Fold):
 		if ok {
 			rv.collapsed[cur.key()] = !rv.collapsed[cur.key()]
 			rv.folds++ // the layout changed
 		}
-	case "t":
+	case is(k, rk.Whole):
 		rv.whole, rv.sel, rv.scroll = !rv.whole, 0, -1
-	case "a", "A":
+	case is(k, rk.Accept, rk.AcceptFile):
 		if ok {
-			m.accept(hs, cur, k == "A")
+			m.accept(hs, cur, is(k, rk.AcceptFile))
 		}
-	case "r", "R":
+	case is(k, rk.Revert, rk.RevertFile):
 		if ok {
-			m.askRevert(hs, cur, k == "R")
+			m.askRevert(hs, cur, is(k, rk.RevertFile))
 		}
 	}
 	return m, nil

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"hash/fnv"
+	"strings"
 	"sync"
 	"time"
 
@@ -57,7 +59,20 @@ func rootInfo() protocol.ThreadInfo {
 }
 
 func child(id protocol.ThreadID, typ, name, note string, depth int, parent protocol.ThreadID) protocol.ThreadInfo {
-	return protocol.ThreadInfo{ID: id, ParentID: parent, Depth: depth, Source: protocol.SourceSpawned, AgentType: typ, AgentName: name, Model: "gpt-test", Note: note, Cwd: "/work/project", StartedAt: t0.Add(2 * time.Second), Status: protocol.PendingInit()}
+	return protocol.ThreadInfo{ID: id, ParentID: parent, Depth: depth, Source: protocol.SourceSpawned, AgentType: typ, AgentName: name, Nickname: testNickname(id, name), Model: "gpt-test", Note: note, Cwd: "/work/project", StartedAt: t0.Add(2 * time.Second), Status: protocol.PendingInit()}
+}
+
+// testNickname stands in for the engine's nickname (core/engine/nickname.go):
+// the persona when given, else a name the id picks (a test that needs
+// many distinct names sets them).
+func testNickname(id protocol.ThreadID, persona string) string {
+	if persona != "" {
+		return persona
+	}
+	names := strings.Fields("Ada Boole Curie Dirac Euler Fermat Gauss Hopper Ising Joule Kepler Lovelace Maxwell Noether Ohm Pascal")
+	h := fnv.New32a()
+	h.Write([]byte(id))
+	return names[h.Sum32()%uint32(len(names))]
 }
 
 func ev(typ protocol.EventType, id protocol.ThreadID, at time.Duration) protocol.Event {
@@ -130,5 +145,5 @@ func treeScenario() []protocol.Event {
 	}
 }
 
-// nick is the nickname the TUI gave thread id (nick.go).
+// nick is the name the TUI shows for thread id (nick.go).
 func nick(m Model, id protocol.ThreadID) string { return m.sess.threads[id].name() }

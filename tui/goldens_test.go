@@ -36,9 +36,10 @@ func TestGoldenWelcome(t *testing.T) {
 
 func TestGoldenEscalationModal(t *testing.T) {
 	for _, size := range goldenSizes {
-		m, _ := newTestModel(t, size[0], size[1], newFake(rootInfo()))
+		m, c := newTestModel(t, size[0], size[1], newFake(rootInfo()))
 		m = feed(m, treeScenario()...)
 		m = feed(m, escalationApproval("ap1", 30*time.Second, "go mod download && go test ./pkg/when/... -run Leap -count=1"))
+		c.t = c.t.Add(pause) // read after its input grace
 		s := screen(m)
 		checkSize(t, s, size[0], size[1])
 		golden(t, "escalation_"+sizeName(size), s)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
 	"charm.land/lipgloss/v2"
 )
 
@@ -27,9 +28,19 @@ func (m Model) helpLines() []string {
 	for _, c := range slashCommands {
 		kw = max(kw, lipglossWidth(c.name))
 	}
+	for _, sec := range helpSections() {
+		for _, b := range sec.keys {
+			kw = max(kw, lipglossWidth(b.Help().Key))
+		}
+	}
 	h := m.helpView(m.th.key.Width(kw + 1))
 	lines := []string{m.th.paneTitle.Render("Keys"), ""}
 	lines = append(lines, strings.Split(h.FullHelpView(keys.FullHelp()), "\n")...)
+	// Each layer's keys, from the bindings it matches (layer_keys.go).
+	for _, sec := range helpSections() {
+		lines = append(lines, "", m.th.paneTitle.Render(sec.title))
+		lines = append(lines, strings.Split(h.FullHelpView([][]key.Binding{sec.keys}), "\n")...)
+	}
 	lines = append(lines, "", m.th.paneTitle.Render("Commands"))
 	for _, c := range slashCommands {
 		lines = append(lines, k(c.name)+strings.Repeat(" ", kw-lipglossWidth(c.name)+2)+c.help)

@@ -154,8 +154,8 @@ func (m *Model) findHistory(query string, from int) int {
 // searchKey handles a key during ctrl+r search.
 func (m *Model) searchKey(msg tea.KeyPressMsg) {
 	s := m.search
-	switch k := msg.String(); k {
-	case "ctrl+r":
+	switch k := msg.String(); {
+	case is(k, historyKeys.Again):
 		from := len(m.history)
 		if s.match >= 0 {
 			from = s.match
@@ -163,14 +163,14 @@ func (m *Model) searchKey(msg tea.KeyPressMsg) {
 		if i := m.findHistory(s.query, from); i >= 0 {
 			s.match = i
 		}
-	case "enter", "tab", "right", "end":
+	case is(k, historyKeys.Keep):
 		m.search = nil // keep the match in the composer, to edit or send
 		return
-	case "esc", "ctrl+g":
+	case is(k, historyKeys.Cancel):
 		m.composer.SetValue(s.saved)
 		m.search = nil
 		return
-	case "backspace":
+	case is(k, historyKeys.Back):
 		_, n := utf8.DecodeLastRuneInString(s.query)
 		s.query = s.query[:len(s.query)-n]
 		s.match = m.findHistory(s.query, len(m.history))

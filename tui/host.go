@@ -19,5 +19,8 @@ func (m Model) location() string {
 	if t == nil || t.info.Host == "" {
 		return shortenHome(m.cwd())
 	}
+	if t.info.HostCwd != "" {
+		return t.info.Host + ":" + shortenPath(t.info.HostCwd) // where its pwd is
+	}
 	return t.info.Host + ":" + shortenPath(m.cwd())
 }

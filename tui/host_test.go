@@ -10,7 +10,10 @@ import (
 func TestHostAgentIsMarked(t *testing.T) {
 	m, _ := newTestModel(t, 120, 30, newFake(rootInfo()))
 	remote := child(workerID, "worker", "builder", "", 1, rootID)
-	remote.Host, remote.Cwd = "box", "/srv/work"
+	// Its local directory is this machine's; its commands run in the
+	// host's workspace (issue 35 item 13: the status line showed the
+	// local one after "box:").
+	remote.Host, remote.Cwd, remote.HostCwd = "box", "/work/project", "/srv/work"
 	m = feed(m, started(rootInfo(), 0), started(remote, 0))
 	s := screen(m)
 	if !strings.Contains(s, "@box") {
@@ -25,7 +28,7 @@ func TestHostAgentIsMarked(t *testing.T) {
 	if m.focused != workerID {
 		t.Fatalf("focused %s", m.focused)
 	}
-	if s = screen(m); !strings.Contains(s, "box:/srv/work") {
+	if s = screen(m); !strings.Contains(s, "box:/srv/work") || strings.Contains(s, "box:/work/project") {
 		t.Fatalf("the status line does not name the host:\n%s", s)
 	}
 }

@@ -215,7 +215,7 @@ func TestContextGauge(t *testing.T) {
 	}
 }
 
-// Item 7: sixteen agents of one role get sixteen names, used in the tree,
+// Item 7: sixteen agents of one role show their sixteen names in the tree,
 // the composer and the modal's "asked by".
 func TestSixteenWorkersHaveUniqueNames(t *testing.T) {
 	m, _ := newTestModel(t, 120, 40, newFake(rootInfo()))
@@ -224,7 +224,9 @@ func TestSixteenWorkersHaveUniqueNames(t *testing.T) {
 	for i := 1; i <= 16; i++ {
 		id := protocol.ThreadID(fmt.Sprintf("00000000-0000-7000-8000-%012d", 100+i))
 		ids = append(ids, id)
-		m = feed(m, started(child(id, "worker", "", "", 1, rootID), time.Second))
+		info := child(id, "worker", "", "", 1, rootID)
+		info.Nickname = fmt.Sprintf("Worker%02d", i) // the engine's (nickname_test.go checks they differ)
+		m = feed(m, started(info, time.Second))
 		n := nick(m, id)
 		if seen[n] || n == "" {
 			t.Fatalf("name %q given twice", n)

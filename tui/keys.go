@@ -96,12 +96,14 @@ func hint(b key.Binding, desc string) key.Binding {
 // keyLabel is how help spells a list of keys.
 func keyLabel(ks []string) string {
 	short := map[string]string{"up": "↑", "down": "↓", "pgdown": "pgdn"}
-	out := make([]string, len(ks))
-	for i, x := range ks {
+	out := make([]string, 0, len(ks))
+	for _, x := range ks {
 		if s, ok := short[x]; ok {
 			x = s
 		}
-		out[i] = x
+		if x != " " { // "space" says it
+			out = append(out, x)
+		}
 	}
 	return strings.Join(out, " ")
 }
@@ -159,14 +161,14 @@ func (m Model) pickerKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 // helpKey scrolls the help when it does not fit; any other key closes it.
 func (m *Model) helpKey(k string) {
 	last := max(0, len(m.helpLines())-m.bodyHeight())
-	switch k {
-	case "up", "k":
+	switch {
+	case is(k, helpKeys.Up):
 		m.helpTop = max(0, m.helpTop-1)
-	case "down", "j":
+	case is(k, helpKeys.Down):
 		m.helpTop = min(last, m.helpTop+1)
-	case "pgup":
+	case is(k, helpKeys.PageUp):
 		m.helpTop = max(0, m.helpTop-m.bodyHeight()+1)
-	case "pgdown", "space", " ":
+	case is(k, helpKeys.PageDown):
 		m.helpTop = min(last, m.helpTop+m.bodyHeight()-1)
 	default:
 		m.help, m.helpTop = false, 0
@@ -193,7 +195,7 @@ func (m Model) mainKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		if done, cmd := m.approvalKey(k, m.now()); done {
 			return m, cmd
 		}
-	} else if k == "tab" && m.appr.current() != nil && !m.modalShown() && !strings.HasPrefix(m.composer.Value(), "/") {
+	} else if key.Matches(msg, keys.ApprovalFocus) && m.appr.current() != nil && !m.modalShown() && !strings.HasPrefix(m.composer.Value(), "/") {
 		m.goToApproval()
 		return m, nil
 	}
@@ -215,11 +217,8 @@ func (m Model) mainKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 // isScrollKey: keys that scroll the pane behind an approval modal the user
 // has not focused; they are not typing, so they never move its focus.
 func isScrollKey(k string, modalFocused bool) bool {
-	switch k {
-	case "pgup", "pgdown":
-		return !modalFocused // a focused modal scrolls its command
-	}
-	return false
+	// A focused modal scrolls its command.
+	return is(k, scrollKeys.PageUp, scrollKeys.PageDown) && !modalFocused
 }
 
 // globalKey handles the main screen's keys that act the same in the tree
@@ -256,7 +255,7 @@ func (m Model) globalKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd, bool) {
 	case key.Matches(msg, keys.ModeSwitch):
 		return m, m.cycleApprovalMode(), true
 	case key.Matches(msg, keys.Scroll):
-		if (k == "home" || k == "end") && m.area == focusComposer && m.composer.Value() != "" {
+		if is(k, scrollKeys.Top, scrollKeys.Bottom) && m.area == focusComposer && m.composer.Value() != "" {
 			return m, nil, false // in a draft they move the cursor to the line's start or end
 		}
 		m.scrollKey(k)
@@ -278,14 +277,14 @@ func (m *Model) scrollKey(k string) {
 	if t == nil {
 		return
 	}
-	switch k {
-	case "pgup":
+	switch {
+	case is(k, scrollKeys.PageUp):
 		m.scroll(t, -(m.bodyHeight() - 2))
-	case "pgdown":
+	case is(k, scrollKeys.PageDown):
 		m.scroll(t, m.bodyHeight()-2)
-	case "home":
+	case is(k, scrollKeys.Top):
 		t.follow, t.top = false, 0
-	case "end":
+	case is(k, scrollKeys.Bottom):
 		t.follow = true
 	}
 }
@@ -388,13 +387,13 @@ func (m *Model) recallHistory(k string) {
 func (m *Model) approvalKey(k string, now time.Time) (done bool, cmd tea.Cmd) {
 	if !m.appr.focused {
 		switch {
-		case k == "tab" && !(m.area == focusComposer && strings.HasPrefix(m.composer.Value(), "/")):
+		case is(k, keys.ApprovalFocus) && !(m.area == focusComposer && strings.HasPrefix(m.composer.Value(), "/")):
 			// Focusing decides nothing; answers still wait out the grace.
 			m.appr.focused = true
 			return true, nil
 		case m.area == focusComposer && m.appr.takesFocus(k, now, m.composer.Value() != ""):
 			m.appr.focused = true // the key below decides whether it stays
-			if k == "enter" {
+			if is(k, approvalKeys.Choose) {
 				// Enter answers the highlighted option only once the
 				// highlight has been seen: the first one just shows it.
 				return true, nil

@@ -52,9 +52,21 @@ func reportMedian(b *testing.B, ds []time.Duration) {
 }
 
 // BenchmarkKeystrokeLongDraft: typing at the end of a 3,000-character draft.
-func BenchmarkKeystrokeLongDraft(b *testing.B) {
+func BenchmarkKeystrokeLongDraft(b *testing.B) { benchDraft(b, 3000) }
+
+// BenchmarkKeystrokeDraftSizes: the same at 300 and 30,000 characters; a
+// key costs the same whatever the draft's length (the composer re-wraps
+// only the rows an edit touches and renders only the rows shown).
+func BenchmarkKeystrokeDraftSizes(b *testing.B) {
+	for _, n := range []int{300, 30000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) { benchDraft(b, n) })
+	}
+}
+
+func benchDraft(b *testing.B, n int) {
 	m, _ := keystrokeModel(0)
-	m.composer.SetValue(strings.Repeat("a long draft line with words ", 120)[:3000])
+	draft := strings.Repeat("a long draft line with words ", n/29+1)[:n]
+	m.composer.SetValue(draft)
 	_ = m.View()
 	ds := make([]time.Duration, 0, b.N)
 	b.ResetTimer()
@@ -64,7 +76,7 @@ func BenchmarkKeystrokeLongDraft(b *testing.B) {
 		ds = append(ds, time.Since(start))
 		if i%200 == 199 {
 			b.StopTimer()
-			m.composer.SetValue(m.composer.Value()[:3000]) // stay at 3,000
+			m.composer.SetValue(draft) // stay at n characters
 			b.StartTimer()
 		}
 	}

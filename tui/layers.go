@@ -6,6 +6,12 @@ package tui
 // view.go both ask topLayer). The approval modal is not a layer of its
 // own: it belongs to the agent that asks and shows in that agent's pane
 // (the main layer) while that agent is focused.
+//
+// Each layer's keys are key.Bindings in its own keymap (layer_keys.go:
+// helpKeys, reviewKeys, agentsKeys, searchKeys, historyKeys, menuKeys,
+// approvalKeys, questionKeys; the main screen's keys, the composer's
+// editorKeys): its handler matches them and the ? screen lists them, a
+// section a layer, so help is generated from what the handlers match.
 
 // layer is one screen state that covers the body.
 type layer int

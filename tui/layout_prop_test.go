@@ -114,6 +114,47 @@ func screenStates() []screenState {
 		{"long draft", func(t *testing.T) Model {
 			return typeText(base(t), strings.Repeat("a long draft with 漢字 and emoji 🌳 ", 30))
 		}},
+		// Issue 35's remaining items: a refused spawn, a patch outside the
+		// writable roots, a scrolled tree with its markers, a skill mark
+		// under an opening warning, a filtered picker.
+		{"refused spawn", func(t *testing.T) Model {
+			args := `{"agent_type":"worker","agent_name":"careful","message":"` + longCommand() + `"}`
+			end := toolEnd(rootID, "sp9", "spawn_agent", args, "agent thread limit reached (max 12): "+longCommand())
+			end.Tool.IsError = true
+			return feed(base(t), toolBegin(rootID, "sp9", "spawn_agent", args), end)
+		}},
+		{"patch outside the roots", func(t *testing.T) Model {
+			e := patchApproval("ap1", 30*time.Second)
+			e.Approval.Outside = []string{longCommand()}
+			return feed(base(t), e)
+		}},
+		{"tree scrolled", func(t *testing.T) Model {
+			m, _ := newTestModel(t, 80, 24, newFake(rootInfo()))
+			m = feed(m, twelveAgents()...)
+			m, _ = press(m, "tab")
+			for range 6 {
+				m, _ = press(m, "down")
+			}
+			return m
+		}},
+		{"skill mark and opening warning", func(t *testing.T) Model {
+			fb := newFake(rootInfo())
+			fb.info.Warnings = []string{"skills: " + longCommand()}
+			m, _ := newTestModel(t, 80, 24, fb)
+			m.attach(skillFake{fb, []SkillItem{{Name: "gh-review"}}})
+			return feed(m, userMsg(rootID, "use $gh-review "+longCommand()))
+		}},
+		{"picker filtered", func(t *testing.T) Model {
+			m := base(t)
+			m.picker = newPicker("/tmp/none", m.now)
+			var es []rollout.IndexEntry
+			for i := range 30 {
+				es = append(es, rollout.IndexEntry{ID: protocol.ThreadID(fmt.Sprintf("00000000-0000-7000-8000-%012d", i)), Cwd: "/work/project",
+					UpdatedAt: t0.Add(time.Duration(i) * time.Minute), FirstPrompt: strings.Repeat("fix the parser ", i%5+1)})
+			}
+			m.picker.update(pickerLoadedMsg{entries: es})
+			return typeText(m, "fix pa")
+		}},
 		{"picker", func(t *testing.T) Model {
 			m := base(t)
 			m.picker = newPicker("/tmp/none", m.now)

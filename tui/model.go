@@ -5,7 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/grovecli/grove/protocol"
@@ -76,7 +75,7 @@ type Model struct {
 	area     focusArea
 	showTree bool
 
-	composer textarea.Model
+	composer editor
 	pastes   pastes   // text behind the composer's paste chips
 	history  []string // inputs of this project, oldest first
 	histIdx  int
@@ -114,6 +113,12 @@ type Model struct {
 	// ticking: the 10 Hz animation tick is scheduled (only while an agent
 	// runs: spinners and elapsed times move).
 	ticking bool
+	// graceEnd is the end of the input grace a redraw is armed for
+	// (approval_grace.go).
+	graceEnd time.Time
+	// realClock: now is the wall clock (not a test's), so ticks in real
+	// time match it.
+	realClock bool
 	// mouse: the program captures the mouse (wheel, clicks); off lets the
 	// terminal select text.
 	mouse bool
@@ -143,7 +148,8 @@ func NewModel(opts Options) Model { return newModel(opts, false) }
 // Init's command instead, so the first frame (an "opening" screen) does
 // not wait for a long session's replay.
 func newModel(opts Options, openLater bool) Model {
-	if opts.Now == nil {
+	realClock := opts.Now == nil
+	if realClock {
 		opts.Now = time.Now
 	}
 	th := newTheme()
@@ -156,7 +162,7 @@ func newModel(opts Options, openLater bool) Model {
 		showTree: true,
 		notifier: newNotifier(opts.Notify),
 		w:        80, h: 24,
-		mouse: true,
+		mouse: true, realClock: realClock,
 	}
 	m.appr.grace = approvalGrace
 	m.quest.grace = approvalGrace
@@ -199,6 +205,11 @@ func (m *Model) attachOpened(o opened) {
 	m.sess = o.sess
 	if o.warn != "" {
 		m.flash = o.warn
+	}
+	if root := m.sess.threads[b.RootID()]; root != nil {
+		for _, w := range m.info.Warnings {
+			root.add(&entry{kind: entryWarning, text: w})
+		}
 	}
 	for _, r := range o.pending {
 		m.appr.push(r, m.now())
@@ -335,8 +346,20 @@ func (m *Model) submit(op protocol.Op) tea.Cmd {
 	}
 }
 
-// Update routes messages.
+// Update routes messages; when a modal's input grace runs, it arms the
+// redraw that shows the grace has ended.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	next, cmd := m.update(msg)
+	if mm, ok := next.(Model); ok {
+		if tick := mm.graceTick(); tick != nil {
+			return mm, tea.Batch(cmd, tick)
+		}
+	}
+	return next, cmd
+}
+
+// update routes messages.
+func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if next, cmd, ok := m.updateFromGrove(msg); ok {
 		return next, cmd
 	}
@@ -345,6 +368,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.w, m.h = msg.Width, msg.Height
 		m.composer.MaxHeight = composerMaxRows(m.h)
 		m.composer.SetWidth(max(10, m.w-2))
+		m.composer.scrollToCursor()
 		return m, nil
 	case tea.FocusMsg:
 		m.notifier.focused = true

@@ -30,6 +30,12 @@ type opened struct {
 // replay already covered are skipped when they are read (replayed).
 func prepare(b Backend) opened {
 	o := opened{b: b, sess: newSession()}
+	if src, ok := b.(SkillSource); ok {
+		o.sess.skills = map[string]bool{}
+		for _, s := range src.Skills() {
+			o.sess.skills[s.Name] = true
+		}
+	}
 	o.events, o.unsub = b.Subscribe()
 	// Every thread first: a parent's history reports on its children.
 	threads := visibleCopy(b.Threads())
@@ -41,6 +47,7 @@ func prepare(b Backend) opened {
 			o.warn = warn
 		}
 	}
+	o.sess.sortAllChildren()
 	o.pending = visibleCopy(b.PendingApprovals())
 	return o
 }

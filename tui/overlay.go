@@ -32,10 +32,10 @@ func (o *agentsOverlay) key(m *Model, msg tea.KeyPressMsg) (protocol.ThreadID, b
 	defer func() { o.cursor = min(o.cursor, max(0, len(o.rows(m))-1)) }()
 	k := msg.String()
 	if o.filtering {
-		switch k {
-		case "enter", "esc":
+		switch {
+		case is(k, agentsKeys.FilterDone):
 			o.filtering = false
-		case "backspace":
+		case is(k, agentsKeys.FilterBack):
 			o.filter = dropLastRune(o.filter)
 		default:
 			if t := msg.Text; t != "" {
@@ -45,18 +45,19 @@ func (o *agentsOverlay) key(m *Model, msg tea.KeyPressMsg) (protocol.ThreadID, b
 		o.cursor = 0
 		return "", false
 	}
-	switch k {
-	case "esc", "q", "ctrl+t":
+	ak := agentsKeys
+	switch {
+	case is(k, ak.Close):
 		return "", true
-	case "up", "k":
+	case is(k, ak.Up):
 		o.cursor = max(0, o.cursor-1)
-	case "down", "j":
+	case is(k, ak.Down):
 		o.cursor++
-	case "s":
+	case is(k, ak.Sort):
 		o.sortBy = (o.sortBy+2)%(len(overlayColumns)+1) - 1
-	case "/":
+	case is(k, ak.Filter):
 		o.filtering = true
-	case "enter":
+	case is(k, ak.Jump):
 		if o.cursor < len(rows) {
 			return rows[o.cursor].id, true
 		}

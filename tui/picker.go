@@ -193,6 +193,33 @@ func (p *picker) key(msg tea.KeyPressMsg) (string, tea.Cmd) {
 	return "", tea.Batch(cmds...)
 }
 
+// footer is the picker's own key line (issue 35 item 26: it showed the
+// main screen's keys, which do nothing here).
+func (p *picker) footer(r *renderer, w int) string {
+	keys := [][2]string{{"type", "filter"}, {"↑↓", "move"}, {"pgup pgdn", "page"}, {"enter", "resume"}}
+	if p.filter != "" {
+		keys = append(keys, [2]string{"esc", "clear filter"})
+	} else {
+		keys = append(keys, [2]string{"esc", "close"})
+	}
+	var parts []string
+	for _, k := range keys {
+		parts = append(parts, r.th.key.Render(k[0])+r.th.dim.Render(" "+k[1]))
+	}
+	line := " "
+	for i, part := range parts {
+		sep := ""
+		if i > 0 {
+			sep = r.th.dim.Render(" · ")
+		}
+		if lipglossWidth(line+sep+part) > w {
+			break // the first keys matter most
+		}
+		line += sep + part
+	}
+	return padRight(line, w)
+}
+
 // Ago renders how long ago something happened ("3m ago").
 func Ago(d time.Duration) string {
 	switch {
@@ -212,7 +239,13 @@ func (p *picker) view(r *renderer, w, h int) []string {
 	if p.more {
 		head += r.th.dim.Render("+")
 	}
-	head += r.th.dim.Render("  · type to filter · ↑↓ move · enter resume · esc close")
+	if p.filter != "" {
+		n := fmt.Sprintf("%d matches", len(list))
+		if len(list) == 1 {
+			n = "1 match"
+		}
+		head += r.th.dim.Render("  · " + n)
+	}
 	lines := []string{head, r.th.key.Render("› ") + p.filter + "▏", ""}
 	if p.err != nil {
 		return append(lines, r.th.errStyle.Render(p.err.Error()))

@@ -72,8 +72,8 @@ func (p *picker) visible() []rollout.IndexEntry {
 func findFrom(pattern string, src []string, from, to int) []pickerMatch {
 	var out []pickerMatch
 	for i := from; i < to; i++ {
-		if sc, ok := matchScore(pattern, src[i]); ok {
-			out = append(out, pickerMatch{index: i, score: sc})
+		if sc, whole, ok := matchScore(pattern, src[i]); ok {
+			out = append(out, pickerMatch{index: i, score: sc, contiguous: whole})
 		}
 	}
 	return out
@@ -84,22 +84,27 @@ func findFrom(pattern string, src []string, from, to int) []pickerMatch {
 func refine(pattern string, src []string, prev []pickerMatch) []pickerMatch {
 	out := prev[:0]
 	for _, m := range prev {
-		if sc, ok := matchScore(pattern, src[m.index]); ok {
-			out = append(out, pickerMatch{index: m.index, score: sc})
+		if sc, whole, ok := matchScore(pattern, src[m.index]); ok {
+			out = append(out, pickerMatch{index: m.index, score: sc, contiguous: whole})
 		}
 	}
 	return out
 }
 
-// rank appends matches to out in order: recency bucket, then score, then
-// newest first.
+// rank appends matches to out in order: the pattern whole before in
+// pieces (issue 35 item 26), then recency bucket, then score, then newest
+// first.
 // Each match becomes one integer that sorts in that order (bucket, then
 // the score inverted, then the index), so ranking 100,000 matches on a
 // key is a sort of plain integers, not of structs through a comparator.
 func (p *picker) rank(out []rollout.IndexEntry, matches []pickerMatch, bucket []int8) []rollout.IndexEntry {
 	keys := make([]uint64, len(matches))
 	for i, m := range matches {
-		keys[i] = rankKey(int(bucket[m.index]), m.score, m.index)
+		b := int(bucket[m.index])
+		if !m.contiguous {
+			b += recencyBuckets // every whole match first, then the pieces
+		}
+		keys[i] = rankKey(b, m.score, m.index)
 	}
 	slices.Sort(keys)
 	out = slices.Grow(out, len(keys))
@@ -116,7 +121,10 @@ const (
 	scoreMax  = 1<<scoreBits - 1
 )
 
-// rankKey packs bucket (0–3, lower first), score (higher first) and index
+// recencyBuckets is how many recencyBucket has (today … older).
+const recencyBuckets = 4
+
+// rankKey packs bucket (0–7, lower first), score (higher first) and index
 // (lower first) into one sortable integer.
 func rankKey(bucket, score, index int) uint64 {
 	score = min(max(score, 0), scoreMax)

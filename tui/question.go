@@ -112,14 +112,14 @@ func (c *questionCards) key(k, draft string, now time.Time) (act questionAct, us
 		return c.answer([]string{strings.TrimSpace(draft)}), true
 	}
 	c.draftBefore = false // the composer is empty: what comes next is new
-	switch k {
-	case "tab":
+	switch {
+	case is(k, questionKeys.Focus):
 		c.focused = true
 		return questionHandled, false
-	case "up":
+	case is(k, questionKeys.Up):
 		c.focused, c.choice = true, max(0, c.choice-1)
 		return questionHandled, false
-	case "down":
+	case is(k, questionKeys.Down):
 		c.focused, c.choice = true, min(len(q.Options)-1, c.choice+1)
 		return questionHandled, false
 	}

@@ -88,10 +88,10 @@ func (m *Model) searchTranscriptKey(msg tea.KeyPressMsg) {
 		return
 	}
 	if s.editing {
-		switch k {
-		case "enter":
+		switch {
+		case is(k, searchKeys.Done):
 			s.editing = false
-		case "backspace":
+		case is(k, searchKeys.Back):
 			s.query = dropLastRune(s.query)
 			m.runSearch()
 		default:
@@ -102,16 +102,16 @@ func (m *Model) searchTranscriptKey(msg tea.KeyPressMsg) {
 		}
 		return
 	}
-	switch k {
-	case "enter", "n", "up":
+	switch {
+	case is(k, searchKeys.Prev):
 		if s.cur > 0 {
 			s.cur--
 		}
-	case "N", "shift+n", "down":
+	case is(k, searchKeys.Next):
 		if s.cur < len(s.matches)-1 {
 			s.cur++
 		}
-	case "/":
+	case is(k, searchKeys.Edit):
 		s.editing = true
 	}
 	m.showMatch()

@@ -71,12 +71,12 @@ func (m Model) skillMenuKey(k string) (Model, bool) {
 		return m, false
 	}
 	sel := min(m.skillSel, len(menu)-1)
-	switch k {
-	case "up":
+	switch {
+	case is(k, menuKeys.Up):
 		m.skillSel = (sel + len(menu) - 1) % len(menu)
-	case "down":
+	case is(k, menuKeys.Down):
 		m.skillSel = (sel + 1) % len(menu)
-	case "tab", "enter":
+	case is(k, menuKeys.Complete, menuKeys.Run):
 		_, start, _ := m.skillToken()
 		m.composer.SetValue(m.composer.Value()[:start] + "$" + menu[sel].Name + " ")
 		m.composer.CursorEnd()

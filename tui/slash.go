@@ -61,15 +61,15 @@ func (m Model) slashMenuKey(k string) (Model, tea.Cmd, bool) {
 	}
 	sel := min(m.slashSel, len(menu)-1)
 	c := slashCommands[menu[sel]]
-	switch k {
-	case "up":
+	switch {
+	case is(k, menuKeys.Up):
 		m.slashSel = (sel + len(menu) - 1) % len(menu)
-	case "down":
+	case is(k, menuKeys.Down):
 		m.slashSel = (sel + 1) % len(menu)
-	case "tab":
+	case is(k, menuKeys.Complete):
 		m.composer.SetValue(c.name + " ")
 		m.composer.CursorEnd()
-	case "enter":
+	case is(k, menuKeys.Run):
 		if c.args && m.composer.Value() != c.name {
 			m.composer.SetValue(c.name + " ")
 			m.composer.CursorEnd()

@@ -52,7 +52,10 @@ type entry struct {
 	// The finished blocks of a streaming message, rendered as Markdown.
 	stableLen, stableW int
 	stableLines        []string
-	stream             streamText
+	// The finished lines of the block being written, as Markdown too.
+	doneLen, doneW int
+	doneLines      []string
+	stream         streamText
 }
 
 func (e *entry) touch() { e.dirty = true }
@@ -91,8 +94,6 @@ type threadView struct {
 	top    int
 	// toolSel is the entry index of the highlighted tool call (-1: none).
 	toolSel int
-	// nick is the agent's short unique name (nick.go).
-	nick string
 	// replayedTo is the time of the last event replayed from the rollout
 	// (zero: none); live events up to it were applied already.
 	replayedTo time.Time
@@ -215,8 +216,12 @@ type session struct {
 	activity map[protocol.ThreadID]*subagentActivity
 	// review is what the diff review screen lists (diffreview_log.go).
 	review reviewLog
-	// nicks are the nicknames taken, lower-cased (nick.go).
-	nicks map[string]bool
+	// callSeq numbers delegation calls as seen, for spawn order
+	// (spawn_order.go).
+	callSeq map[string]int
+	// skills are the session's skill names, to mark $mentions
+	// (skill_mark.go).
+	skills map[string]bool
 }
 
 func newSession() *session {
@@ -233,12 +238,11 @@ func (s *session) ensure(info protocol.ThreadInfo) *threadView {
 	t := newThreadView(info)
 	s.threads[info.ID] = t
 	s.order = append(s.order, info.ID)
-	s.assignNick(t)
 	if info.ParentID == "" && s.root == "" {
 		s.root = info.ID
 	}
 	if p, ok := s.threads[info.ParentID]; ok {
-		p.children = append(p.children, info.ID)
+		s.addChild(p, info.ID)
 	}
 	s.linkTaskChild(info)
 	return t
@@ -285,6 +289,7 @@ func (s *session) applyMsg(t *threadView, msg protocol.EventMsg, ev protocol.Eve
 		s.review.noteTurn(t, at)
 		t.unqueue(m.Text)
 		t.add(&entry{kind: entryUser, text: m.Text, collapsed: true})
+		s.noteSkills(t, m.Text)
 	case protocol.AgentInputMsg:
 		// Another agent's message: shown as from that agent, never as the user's.
 		from := "agent " + m.From.Short()
@@ -384,6 +389,7 @@ func (s *session) toolBegin(t *threadView, call protocol.ToolCall) {
 	e := &entry{kind: entryTool, tool: &call, running: true, collapsed: true}
 	if collabTools[call.Name] {
 		e.kind, e.cardCall = entryCard, call.Name
+		s.noteCall(call.CallID)
 		s.showOnCard(e, cardTargets(&call))
 	}
 	t.toolIdx[call.CallID] = t.add(e)
@@ -525,7 +531,9 @@ func (s *session) loadHistory(t *threadView, items []protocol.Item) {
 	for _, it := range items {
 		switch it.Type {
 		case protocol.ItemMessage:
-			if it.IsGroveNotice() {
+			if name := skillNotice(it.Content); it.IsGroveNotice() && name != "" {
+				t.add(&entry{kind: entryInfo, text: skillLine(name)})
+			} else if it.IsGroveNotice() {
 				// grove's own words to the model (crash recovery), not the user's.
 				t.add(&entry{kind: entryInfo, text: "grove: " + it.Content})
 			} else if it.Role == protocol.RoleAssistant {
@@ -546,6 +554,7 @@ func (s *session) loadHistory(t *threadView, items []protocol.Item) {
 			e := &entry{kind: entryTool, tool: &protocol.ToolCall{CallID: it.CallID, Name: it.Name, Arguments: it.Arguments}, collapsed: true}
 			if collabTools[it.Name] {
 				e.kind, e.cardCall = entryCard, it.Name
+				s.noteCall(it.CallID)
 				s.showOnCard(e, cardTargets(e.tool))
 			}
 			calls[it.CallID] = t.add(e)

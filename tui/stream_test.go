@@ -59,3 +59,26 @@ func TestStableCut(t *testing.T) {
 		}
 	}
 }
+
+// TestStreamingFinishedLinesAreMarkdown: in the block being written, a
+// line that has ended already shows as Markdown (issue 35 item 25: the
+// spawn summary's `**explorer**` showed raw until the paragraph ended);
+// only the line being written is plain.
+func TestStreamingFinishedLinesAreMarkdown(t *testing.T) {
+	m, _ := newTestModel(t, 100, 40, newFake(rootInfo()))
+	m = feed(m, delta(rootID, "Started **explorer** and `worker`:\n- **one** reads the parser\n- two"))
+	s := screen(m)
+	for _, raw := range []string{"**explorer**", "`worker`", "- **one**", "**one**"} {
+		if strings.Contains(s, raw) {
+			t.Fatalf("raw Markdown %q in a finished line while streaming:\n%s", raw, s)
+		}
+	}
+	if !strings.Contains(s, "Started explorer and worker:") || !strings.Contains(s, "one reads the parser") || !strings.Contains(s, "- two") {
+		t.Fatalf("streaming lines missing:\n%s", s)
+	}
+	// The line being written becomes Markdown once it ends.
+	m = feed(m, delta(rootID, " **fixes** it\nnext"))
+	if s := screen(m); strings.Contains(s, "**fixes**") || !strings.Contains(s, "two fixes it") {
+		t.Fatalf("a line that ended stayed raw:\n%s", s)
+	}
+}

@@ -363,7 +363,10 @@ func (r *renderer) transcriptLines(s *session, t *threadView, w, h int) []string
 // streamingLines renders a message still streaming in the style of its
 // final render: the finished blocks (up to the last blank line outside a
 // code fence) go through Markdown, cached until another block finishes;
-// only the block being written shows as plain text, at the same margin.
+// so do the finished lines of the block being written (issue 35 item 25:
+// `**explorer**` showed raw until the block ended), cached until another
+// line ends; only the line being written shows as plain text, at the
+// same margin.
 func (r *renderer) streamingLines(e *entry, w int) []string {
 	cut := e.stream.stableCut(e.text)
 	var out []string
@@ -374,15 +377,38 @@ func (r *renderer) streamingLines(e *entry, w int) []string {
 		}
 		out = append(out, e.stableLines...)
 	}
-	if tail := strings.TrimLeft(e.text[cut:], "\n"); tail != "" {
-		if n := len(out); n > 0 && strings.TrimSpace(ansiStrip(out[n-1])) != "" {
-			out = append(out, "") // blocks are apart, as in the final render
+	tail := strings.TrimLeft(e.text[cut:], "\n")
+	if tail == "" {
+		return out
+	}
+	if n := len(out); n > 0 && strings.TrimSpace(ansiStrip(out[n-1])) != "" {
+		out = append(out, "") // blocks are apart, as in the final render
+	}
+	// In an open code fence the lines are shown as they are (the code
+	// is verbatim anyway; rendering a long block again per line would
+	// cost a frame's time).
+	if done := strings.LastIndexByte(tail, '\n') + 1; done > 0 && !e.stream.scanFenced {
+		if end := len(e.text) - len(tail) + done; e.doneLen != end || e.doneW != w {
+			e.doneLines = trimBlankEnd(r.proseLines(tail[:done], w))
+			e.doneLen, e.doneW = end, w
 		}
+		out = append(out, e.doneLines...)
+		tail = tail[done:]
+	}
+	if tail != "" {
 		for _, l := range e.stream.tailRows(e.text, len(e.text)-len(tail), max(1, w-streamMargin)) {
 			out = append(out, strings.Repeat(" ", streamMargin)+l)
 		}
 	}
 	return out
+}
+
+// trimBlankEnd drops the blank rows a render ends with.
+func trimBlankEnd(lines []string) []string {
+	for len(lines) > 0 && strings.TrimSpace(ansiStrip(lines[len(lines)-1])) == "" {
+		lines = lines[:len(lines)-1]
+	}
+	return lines
 }
 
 // proseLines renders Markdown at width w with the prose margin, the same

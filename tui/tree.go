@@ -13,11 +13,12 @@ func (m Model) treeLines(w, h int) []string {
 }
 
 // treeRows renders the tree and reports which thread each row shows
-// ("" for title and detail rows), for mouse clicks.
+// ("" for the title; an agent's note rows are its own), for mouse clicks.
 func (m Model) treeRows(w, h int) ([]string, []protocol.ThreadID) {
 	order := m.sess.treeOrder()
-	lines := []string{m.th.paneTitle.Render("agents") + m.th.dim.Render(fmt.Sprintf(" %d", len(order)))}
+	lines := []string{""} // the title, once what is cut is known
 	ids := []protocol.ThreadID{""}
+	last := -1 // the last agent whose row is drawn
 	now := m.now()
 	start := treeStart(order, m.selected, h-1, func(id protocol.ThreadID) int {
 		return len(m.treeDetail(m.sess.threads[id])) + 1
@@ -43,6 +44,7 @@ func (m Model) treeRows(w, h int) ([]string, []protocol.ThreadID) {
 			lines = append(lines, m.cachedTreeRow(t, indent, glyph, label, elapsed, w))
 		}
 		ids = append(ids, id)
+		last = i
 		for _, detail := range m.treeDetail(t) {
 			sub := squeezeIndent(m.treeContinuation(t)+"  ", max(4, w/4))
 			c := &t.rowCache
@@ -51,10 +53,31 @@ func (m Model) treeRows(w, h int) ([]string, []protocol.ThreadID) {
 				c.detailLine = m.th.treeDim.Render(padRight(sub+clip(detail, max(4, w-lipglossWidth(sub))), w))
 			}
 			lines = append(lines, c.detailLine)
-			ids = append(ids, "")
+			ids = append(ids, id) // a click on the note focuses its agent
 		}
 	}
+	lines[0] = m.treeTitle(len(order), start, len(order)-1-last, w)
 	return lines, ids
+}
+
+// treeTitle is "agents N", with how many agents are scrolled off above
+// and below when the tree is longer than its pane (issue 35 item 27).
+func (m Model) treeTitle(n, above, below, w int) string {
+	title := m.th.paneTitle.Render("agents") + m.th.dim.Render(fmt.Sprintf(" %d", n))
+	var more string
+	if above > 0 {
+		more += fmt.Sprintf(" ↑%d", above)
+	}
+	if below > 0 {
+		more += fmt.Sprintf(" ↓%d", below)
+	}
+	if more == "" {
+		return title
+	}
+	if long := " ·" + more + " more"; lipglossWidth(title)+lipglossWidth(long) <= w {
+		more = long
+	}
+	return title + " " + m.th.dim.Render(clip(more, max(0, w-lipglossWidth(title)-1)))
 }
 
 // treeRow is an agent's row: guides, glyph, label, and the elapsed time

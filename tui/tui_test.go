@@ -194,13 +194,13 @@ func TestGoldenApprovalModal(t *testing.T) {
 	fb := newFake(rootInfo())
 	m, c := newTestModel(t, 80, 24, fb)
 	m = feed(m, approvalEvent())
+	c.t = c.t.Add(pause) // read after its input grace
 	s := screen(m)
 	golden(t, "approval_80x24", s)
 	if !strings.Contains(s, "root → orchestrator → worker (new)") || !strings.Contains(s, "/work/project/service") {
 		t.Fatalf("modal:\n%s", s)
 	}
 	// After the grace period, on an idle keyboard, y answers.
-	c.t = c.t.Add(pause)
 	m, cmd := press(m, "y")
 	runCmd(cmd)
 	ops := fb.Ops()

@@ -70,7 +70,7 @@ func (m Model) render() string {
 	case layerPicker:
 		ph := m.h - 2 // everything between the header and the status line
 		out = append(out, fit(m.picker.view(m.r, m.w, ph), m.w, ph)...)
-		out = append(out, m.statusLine())
+		out = append(out, m.picker.footer(m.r, m.w))
 		return strings.Join(out, "\n")
 	case layerHelp:
 		out = append(out, fit(m.helpWindow(bh), m.w, bh)...)

@@ -54,5 +54,13 @@ func (m Model) cwd() string {
 
 // showsWelcome reports a transcript with nothing in it yet.
 func showsWelcome(t *threadView, root bool) bool {
-	return root && len(t.entries) == 0 && len(t.queued) == 0 && t.streaming == nil
+	if !root || len(t.queued) > 0 || t.streaming != nil {
+		return false
+	}
+	for _, e := range t.entries {
+		if e.kind != entryWarning {
+			return false // the opening's warnings sit under the card
+		}
+	}
+	return true
 }

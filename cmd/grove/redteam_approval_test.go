@@ -12,6 +12,7 @@ import (
 
 	"github.com/grovecli/grove/core/app"
 	"github.com/grovecli/grove/core/logging"
+	"github.com/grovecli/grove/core/testkit"
 	"github.com/grovecli/grove/protocol"
 )
 
@@ -179,10 +180,7 @@ func TestRedteamApprovalAbortStopsSubtree(t *testing.T) {
 		// The session is still up: the child's command either was
 		// stopped or runs to its end (3 s). Wait until no process of it
 		// is left, then look.
-		deadline := time.Now().Add(10 * time.Second)
-		for countMarked(after) > 0 && time.Now().Before(deadline) {
-			time.Sleep(20 * time.Millisecond)
-		}
+		testkit.Eventually(t, "no process of the child's command left", func() bool { return countMarked(after) == 0 }, e.diag)
 		mustNotExist(t, e, after)
 	})
 	select {

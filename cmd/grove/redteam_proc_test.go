@@ -17,6 +17,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/grovecli/grove/core/model/modeltest"
+	"github.com/grovecli/grove/core/testkit"
 )
 
 // secrets are values grove's environment holds that no command may see.
@@ -337,13 +338,8 @@ func TestRedteamOrphans(t *testing.T) {
 			if !strings.Contains(e.h.out("later"), "ALIVE 0") {
 				t.Errorf("ESCAPE: the background process outlived its command: %s", e.h.out("later"))
 			}
-			deadline := time.Now().Add(3 * time.Second)
-			for countMarked(marker) > 0 && time.Now().Before(deadline) {
-				time.Sleep(50 * time.Millisecond)
-			}
-			if n := countMarked(marker); n > 0 {
-				t.Errorf("ESCAPE: %d processes of the command still run after grove exited\n%s", n, e.diag())
-			}
+			testkit.Eventually(t, "no process of the command left after grove exited (ESCAPE otherwise)",
+				func() bool { return countMarked(marker) == 0 }, e.diag)
 		})
 	}
 }

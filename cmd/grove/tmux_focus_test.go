@@ -5,7 +5,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/grovecli/grove/core/model/modeltest"
 )
@@ -52,7 +51,6 @@ func TestTmuxModalFocusAndEsc(t *testing.T) {
 		t.Fatalf("the modal and the composer do not name the same agent:\n%s", s)
 	}
 	asker := m[1]
-	time.Sleep(600 * time.Millisecond) // the modal's input grace (approvalGrace)
 	p.typeText("y")
 	p.wait("the approved command running, the other request still waiting", func(s string) bool {
 		return strings.Contains(s, "✔ You approved: sleep 120") && strings.Contains(s, "waits for your approval · tab to answer: sleep 120") && !strings.Contains(s, "Allow this command?")

@@ -3,7 +3,6 @@ package main
 import (
 	"strings"
 	"testing"
-	"time"
 )
 
 // TestTmuxIdleRendererWakes: Bubble Tea's renderer (the pinned fork in
@@ -14,8 +13,9 @@ func TestTmuxIdleRendererWakes(t *testing.T) {
 	home, tmp := t.TempDir(), t.TempDir()
 	env := "env -u OPENAI_API_KEY -u OPENAI_BASE_URL GROVE_HOME=" + home + " TMPDIR=" + tmp
 	p := startTmux(t, 100, 30, env)
-	p.wait("the approval modal", func(s string) bool { return strings.Contains(s, "another directory") })
-	time.Sleep(1200 * time.Millisecond) // past the modal's input grace, as a reader
+	p.wait("the approval modal, listening", func(s string) bool {
+		return strings.Contains(s, "another directory") && strings.Contains(s, "tab to answer")
+	})
 	p.typeText("y")
 	p.wait("the finished demo", func(s string) bool { return strings.Contains(s, "Demo complete") && strings.Contains(s, "in charge.") })
 

@@ -5,6 +5,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -68,7 +70,8 @@ func TestTmuxSmoke(t *testing.T) {
 	waitScreen("the approval modal", func(s string) bool {
 		return strings.Contains(s, "another directory") && strings.Contains(s, "asked by: root") && strings.Contains(s, "wants to start a worker")
 	})
-	time.Sleep(700 * time.Millisecond)
+	// The modal names its keys once its input grace is over.
+	waitScreen("the modal listening", func(s string) bool { return strings.Contains(s, "tab to answer") })
 	tmux("send-keys", "-t", session, "y")
 	s = waitScreen("the finished demo", func(s string) bool { return strings.Contains(s, "Demo complete") })
 	for _, want := range []string{"explorer", "worker"} {
@@ -171,13 +174,17 @@ func TestTmuxTypingNeverApproves(t *testing.T) {
 	srv := modeltest.NewServer(t)
 	var mu sync.Mutex
 	requests := 0
+	midSentence := make(chan struct{}) // closed once the user is typing
 	srv.Handle(func(r modeltest.CapturedRequest) modeltest.Reply {
 		mu.Lock()
 		requests++
 		first := requests == 1
 		mu.Unlock()
 		if first {
-			time.Sleep(1500 * time.Millisecond) // the approvals arrive mid-sentence
+			select { // the approvals arrive mid-sentence
+			case <-midSentence:
+			case <-t.Context().Done():
+			}
 			return modeltest.Reply{ToolCalls: []modeltest.ToolCall{
 				{ID: "c1", Name: "exec_command", Arguments: `{"cmd":"touch approved-1"}`},
 				{ID: "c2", Name: "exec_command", Arguments: `{"cmd":"touch approved-2"}`},
@@ -196,9 +203,15 @@ func TestTmuxTypingNeverApproves(t *testing.T) {
 		if i > 400 {
 			t.Fatalf("the two approvals never showed while typing:\n%s", p.screen())
 		}
-		p.typeText(words[i%len(words)] + " ")
-		time.Sleep(120 * time.Millisecond)
-		if seenAt < 0 && strings.Contains(p.screen(), "(1 of 2)") {
+		// A word at a time, each on screen before the next, as a person
+		// types; a few words in, the model's answer is let through.
+		w := words[i%len(words)]
+		p.typeText(w + " ")
+		s := p.wait("the word "+w, func(s string) bool { return strings.Contains(s, w) })
+		if i == 4 {
+			close(midSentence)
+		}
+		if seenAt < 0 && strings.Contains(s, "(1 of 2)") {
 			seenAt = i
 		}
 	}
@@ -221,16 +234,15 @@ func TestTmuxTypingNeverApproves(t *testing.T) {
 	mu.Unlock()
 
 	// Deliberately: tab, then y approves the first; the second asks anew.
+	// "enter answer" shows once the modal listens (its input grace over).
 	p.key("Tab")
 	p.wait("the focused modal", func(s string) bool { return strings.Contains(s, "enter answer") })
-	time.Sleep(600 * time.Millisecond) // reads it
 	p.typeText("y")
 	p.wait("the second approval alone", func(s string) bool {
 		return strings.Contains(s, "Allow this command?") && !strings.Contains(s, "(1 of 2)")
 	})
 	p.key("Tab")
 	p.wait("the focused modal", func(s string) bool { return strings.Contains(s, "enter answer") })
-	time.Sleep(600 * time.Millisecond)
 	p.typeText("n")
 	p.wait("the model's answer", func(s string) bool { return strings.Contains(s, "Both commands are answered.") })
 	_, err1 := os.Stat(filepath.Join(work, "approved-1"))
@@ -288,6 +300,16 @@ func TestTmuxComposer(t *testing.T) {
 	if !strings.Contains(sent, "line1\nline2pasted 1\npasted 2\n") || !strings.Contains(sent, "pasted 30") {
 		t.Fatalf("the model got %q", sent)
 	}
+
+	// 3,000 characters typed without bracketed paste (a terminal that
+	// does not bracket, or keys sent by a tool) arrive as one key press a
+	// character; they all land and show (issue 35 item 19: 11.5 s before).
+	burst := strings.Repeat("fmt.Println(x) ", 199) + "END-OF-BURST"
+	start := time.Now()
+	p.typeText(burst)
+	p.wait("the end of a 3,000-character burst", func(s string) bool { return strings.Contains(s, "END-OF-BURST") })
+	t.Logf("3,000 characters typed unbracketed: on screen after %v", time.Since(start))
+	p.key("C-c") // clears the draft
 
 	p.typeText("/model te")
 	p.key("Tab")
@@ -354,12 +376,14 @@ func TestTmuxResumedDemoKeepsHowChildrenEnded(t *testing.T) {
 	home, tmp := t.TempDir(), t.TempDir()
 	env := "env -u OPENAI_API_KEY -u OPENAI_BASE_URL GROVE_HOME=" + home + " TMPDIR=" + tmp
 	p := startTmux(t, 100, 30, env)
-	p.wait("the approval modal", func(s string) bool { return strings.Contains(s, "another directory") })
-	time.Sleep(1200 * time.Millisecond)
+	p.wait("the approval modal, listening", func(s string) bool {
+		return strings.Contains(s, "another directory") && strings.Contains(s, "tab to answer")
+	})
 	p.typeText("y")
 	// The whole final message (it streams; ctrl+c mid-stream would cut it).
 	s := p.wait("the finished demo", func(s string) bool { return strings.Contains(s, "Demo complete") && strings.Contains(s, "in charge.") })
 	before := tokensField(s)
+	nicks := nicknamesOn(s)
 	p.run("set-option", "-t", p.name, "remain-on-exit", "on")
 	p.key("C-c")
 	p.key("C-c")
@@ -379,6 +403,10 @@ func TestTmuxResumedDemoKeepsHowChildrenEnded(t *testing.T) {
 	}
 	if !strings.Contains(s, "(explorer)") || !strings.Contains(s, "(worker)") {
 		t.Errorf("children lost how they ended:\n%s", s)
+	}
+	// The engine's nicknames, recorded in the rollouts: the same names.
+	if after := nicknamesOn(s); len(nicks) != 2 || !slices.Equal(after, nicks) {
+		t.Errorf("nicknames before quitting %v, after resuming %v:\n%s", nicks, after, s)
 	}
 	p.typeText("/resume")
 	p.key("Enter")
@@ -420,12 +448,14 @@ func TestTmuxEscalationYolo(t *testing.T) {
 	p.wait("the escalation", func(s string) bool {
 		return strings.Contains(s, "outside the sandbox") && strings.Contains(s, "touch escalated")
 	})
-	time.Sleep(2 * time.Second) // the user looks away: a pause must not change where keys go
+	// The user looks away past the input grace (the modal then names its
+	// keys): a pause must not change where keys go.
+	p.wait("the escalation listening", func(s string) bool { return strings.Contains(s, "tab to answer") })
 	p.typeText("yolo")
 	p.key("Enter")
-	p.wait("yolo's remainder sent as a message", func(s string) bool { return strings.Contains(s, "olo") })
-	time.Sleep(time.Second)
-	s := p.screen()
+	// Keys are handled in order: once the sent remainder shows, the y
+	// before it was handled too, and the modal must still wait.
+	s := p.wait("yolo's remainder sent as a message", func(s string) bool { return strings.Contains(s, "olo") })
 	if _, err := os.Stat(filepath.Join(work, "escalated")); err == nil {
 		t.Fatalf("typing approved a command outside the sandbox:\n%s", s)
 	}
@@ -434,13 +464,13 @@ func TestTmuxEscalationYolo(t *testing.T) {
 	}
 	p.key("Tab")
 	p.wait("the focused modal", func(s string) bool { return strings.Contains(s, "enter answer") })
-	time.Sleep(600 * time.Millisecond) // reads it
 	p.typeText("y")
 	p.wait("the red confirmation", func(s string) bool { return strings.Contains(s, "OUTSIDE the sandbox?") })
 	if _, err := os.Stat(filepath.Join(work, "escalated")); err == nil {
 		t.Fatal("y alone approved an escalation")
 	}
-	time.Sleep(600 * time.Millisecond)
+	// enter confirms once the confirmation's own grace is over.
+	p.wait("the confirmation listening", func(s string) bool { return strings.Contains(s, "yes, outside the sandbox") })
 	p.key("Enter")
 	// Answered: the modal is gone. Whether the command then finishes is
 	// the engine's and the login shell's part (a stale pyenv rehash lock
@@ -453,6 +483,15 @@ func TestTmuxEscalationYolo(t *testing.T) {
 }
 
 // tokensField is the status line's "root N · all M" token field.
+// nicknamesOn lists the tree's "Name (role)" labels, in order.
+func nicknamesOn(screen string) []string {
+	var out []string
+	for _, m := range regexp.MustCompile(`[├└] \S+ ([A-Z][a-z]+(?: \d+)?) \((explorer|worker)`).FindAllStringSubmatch(screen, -1) {
+		out = append(out, m[1]+"/"+m[2])
+	}
+	return out
+}
+
 func tokensField(screen string) string {
 	lines := strings.Split(strings.TrimRight(screen, "\n"), "\n")
 	last := lines[len(lines)-1]

@@ -43,7 +43,7 @@ func (b backend) Info() tui.SessionInfo {
 	return tui.SessionInfo{
 		Model: o.Model, Provider: o.Provider, Demo: o.Demo, Cwd: cwd,
 		ApprovalPolicy: o.ApprovalPolicy, SandboxMode: o.Sandbox.Mode, Home: b.Config().Home,
-		ReadOnly: b.ReadOnly(),
+		ReadOnly: b.ReadOnly(), Warnings: b.OpeningWarnings(),
 	}
 }
 

@@ -193,6 +193,9 @@ func (s *Session) build(ctx context.Context, o Options) error {
 		s.eng = nil
 		return err
 	}
+	s.warnMu.Lock()
+	s.opening = len(s.warnings)
+	s.warnMu.Unlock()
 	s.hookWarnings(o.BypassHookTrust)
 	s.stopLog, s.waitLog = logEvents(s.eng, s.addWarning)
 	s.finishNotify = startNotify(s.eng, cfg.Notify, cwd)

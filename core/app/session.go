@@ -58,6 +58,9 @@ type Session struct {
 
 	warnMu   sync.Mutex
 	warnings []string
+	// opening counts the warnings found while opening (config, login
+	// environment, skills): the TUI shows those as notices at start.
+	opening int
 
 	closeOnce sync.Once
 	closeErr  error
@@ -159,6 +162,14 @@ func (s *Session) awaitEventsRead(ctx context.Context) {
 	case <-ctx.Done():
 		s.dropEvents()
 	}
+}
+
+// OpeningWarnings are the problems found while opening the session (a
+// broken SKILL.md, a config key grove ignores).
+func (s *Session) OpeningWarnings() []string {
+	s.warnMu.Lock()
+	defer s.warnMu.Unlock()
+	return append([]string(nil), s.warnings[:s.opening]...)
 }
 
 // Warnings returns the problems found while opening the session and the

@@ -227,13 +227,11 @@ func (e *Engine) ListActive(callerID protocol.ThreadID, r protocol.ListActiveReq
 	case "descendants":
 		candidates = e.subtree(caller)[1:]
 	case "all":
-		e.mu.Lock()
-		for _, id := range e.order {
-			if t := e.threads[id]; t.parentID != "" {
+		for _, t := range e.tree.all() {
+			if t.parentID != "" {
 				candidates = append(candidates, t)
 			}
 		}
-		e.mu.Unlock()
 	default:
 		return nil, fmt.Errorf("scope %q: expected children, descendants or all", r.Scope)
 	}

@@ -86,7 +86,7 @@ func (e *Engine) finalizeClose(t *Thread) {
 	t.mu.Lock()
 	rec := t.life.finishClose()
 	t.mu.Unlock()
-	t.closeFeeds()
+	t.status.closeFeeds()
 	ev := e.bus.Publish(protocol.NewEvent(t.id, "", protocol.ThreadClosedMsg{}))
 	if rec != nil {
 		_ = rec.AppendEvent(ev)

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/grovecli/grove/core/model"
+	"github.com/grovecli/grove/core/testkit"
 	"github.com/grovecli/grove/protocol"
 	"github.com/grovecli/grove/rollout"
 )
@@ -118,6 +119,14 @@ func TestResumeAfterKillMidTurn(t *testing.T) {
 		})
 	}
 	child := spawnedID(t, env.toolOutput("sp").Output)
+	// The bus hears of b's end just before its line reaches the file; the
+	// kill comes after the write (the calls' beginnings, announced in call
+	// order, no longer give it that time).
+	rootPath := env.e.thread(env.root).info().RolloutPath
+	testkit.Eventually(t, "b's output in the root's rollout", func() bool {
+		b, _ := os.ReadFile(rootPath)
+		return strings.Contains(string(b), `\nfinished-early`) // the output, not the command
+	})
 	// kill -9: the disk as it is now; whatever the shutdown writes is lost.
 	env.killKeepingDisk()
 

@@ -51,6 +51,9 @@ type threadSpec struct {
 	run     childRun
 	// host is the [hosts.<name>] the thread's tools run on ("" = here).
 	host string
+	// nickname is the one a resumed sub-agent's rollout records ("" = give
+	// one: nickname.go).
+	nickname string
 }
 
 // newThread builds, registers and records a thread; the loop is started by
@@ -71,10 +74,12 @@ func (e *Engine) newThread(spec threadSpec) (*Thread, error) {
 		spawnCallID: spec.spawnCallID, createdAt: spec.createdAt,
 		allow: spec.allow, deny: spec.deny, surface: spec.surface, host: spec.host,
 		forkedFrom: spec.forkedFrom,
+		hostWS:     e.hostWorkspace(spec.host),
 	}
 	if spec.parent != nil {
 		id.parentID = spec.parent.id
 		id.depth = spec.parent.depth + 1
+		id.nickname = e.nicknames.take(spec.nickname, spec.agentName, spec.id)
 	}
 	t := &Thread{
 		e: e, threadIdentity: id, run: spec.run,
@@ -142,7 +147,7 @@ func (e *Engine) threadRollout(t *Thread, spec threadSpec) (*rollout.Recorder, e
 	default:
 		meta := rollout.SessionMeta{
 			ID: t.id, ParentID: t.parentID, ForkedFromID: t.forkedFrom, Depth: t.depth, Source: t.source,
-			AgentType: t.agentType, AgentName: t.agentName, Model: t.modelName,
+			AgentType: t.agentType, AgentName: t.agentName, AgentNickname: t.nickname, Model: t.modelName,
 			Provider: e.opts.Provider, ReasoningEffort: t.effort, Cwd: t.cwd,
 			Sandbox: t.sandbox, ApprovalPolicy: e.ApprovalPolicy(),
 			SpawnCallID: t.spawnCallID, Note: t.note, Instructions: spec.rolePrompt, ExactInstructions: spec.exactInstructions,
@@ -177,23 +182,12 @@ func (e *Engine) threadRollout(t *Thread, spec threadSpec) (*rollout.Recorder, e
 // register adds the thread to the engine and to its parent's children; a duplicate id is
 // refused and its rollout closed.
 func (e *Engine) register(t *Thread, spec threadSpec) error {
-	e.mu.Lock()
-	if _, dup := e.threads[t.id]; dup {
-		e.mu.Unlock()
+	if err := e.tree.add(t, spec.reserved); err != nil {
 		if t.life.rec != nil {
 			_ = t.life.rec.Close()
 		}
-		return fmt.Errorf("thread %s already exists", t.id)
+		return err
 	}
-	e.threads[t.id] = t
-	e.order = append(e.order, t.id)
-	if spec.reserved {
-		e.reserved--
-	}
-	if spec.parent == nil && e.root == nil {
-		e.root = t
-	}
-	e.mu.Unlock()
 	if spec.parent != nil {
 		spec.parent.mu.Lock()
 		spec.parent.children = append(spec.parent.children, t.id)

@@ -123,12 +123,8 @@ type Engine struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup // thread loops and observers
 
-	mu      sync.Mutex
-	threads map[protocol.ThreadID]*Thread
-	order   []protocol.ThreadID
-	root    *Thread
-	// reserved counts spawns between the limit check and creation.
-	reserved int
+	// tree is every thread of the session (tree.go).
+	tree threadTree
 
 	approvals approvalBroker
 	// userInputs are request_user_input calls waiting for the user.
@@ -137,12 +133,9 @@ type Engine struct {
 	windows    contextWindows
 	surfaces   surfaceSet
 	inboxes    inboxSet
+	nicknames  nicknameBook
 
-	warnMu sync.Mutex
-	warned map[string]bool
-	// unrecorded names each thread whose rollout lost lines (a full disk).
-	unrecorded     []string
-	unrecordedSeen map[protocol.ThreadID]bool
+	warnings warnings
 
 	// policy is the approval policy a front end set ("" = Options').
 	policyMu sync.Mutex
@@ -212,8 +205,7 @@ func New(ctx context.Context, opts Options) (*Engine, error) {
 	}
 	e := &Engine{
 		opts: opts, tools: reg, now: opts.Now, sessions: tools.NewSessionManager(0),
-		threads: map[protocol.ThreadID]*Thread{},
-		warned:  map[string]bool{}, unrecordedSeen: map[protocol.ThreadID]bool{},
+		tree:    newThreadTree(),
 		waitMin: WaitMinTimeout, waitMax: WaitMaxTimeout, waitDefault: WaitDefaultTimeout,
 		closeGrace: 5 * time.Second,
 	}
@@ -233,12 +225,11 @@ func (e *Engine) Subscribe() (<-chan protocol.Event, func()) { return e.bus.Subs
 
 // RootID is the root thread's id ("" before StartRoot/ResumeSession).
 func (e *Engine) RootID() protocol.ThreadID {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.root == nil {
+	root := e.tree.rootThread()
+	if root == nil {
 		return ""
 	}
-	return e.root.id
+	return root.id
 }
 
 // Options returns the options the engine runs with.
@@ -246,12 +237,7 @@ func (e *Engine) Options() Options { return e.opts }
 
 // Threads snapshots every thread, root first then in creation order.
 func (e *Engine) Threads() []protocol.ThreadInfo {
-	e.mu.Lock()
-	ts := make([]*Thread, 0, len(e.order))
-	for _, id := range e.order {
-		ts = append(ts, e.threads[id])
-	}
-	e.mu.Unlock()
+	ts := e.tree.all()
 	out := make([]protocol.ThreadInfo, 0, len(ts))
 	for _, t := range ts {
 		out = append(out, t.info())
@@ -286,9 +272,7 @@ func (e *Engine) Stats(id protocol.ThreadID) ThreadStats {
 }
 
 func (e *Engine) thread(id protocol.ThreadID) *Thread {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.threads[id]
+	return e.tree.get(id)
 }
 
 // Submit applies an op. It never blocks on a running turn.
@@ -335,7 +319,7 @@ func (e *Engine) Submit(op protocol.Op) error {
 		_, err := e.setNote(t, op.Note)
 		return err
 	case protocol.OpClose:
-		if t == e.root {
+		if t == e.tree.rootThread() {
 			return errors.New("the root thread cannot be closed; quit or start a new session instead")
 		}
 		return e.closeSubtree(t, nil)
@@ -432,15 +416,7 @@ func (e *Engine) chain(t *Thread) []string {
 // Shutdown closes every thread (cascading), flushes rollouts and ends the
 // event stream. Safe to call more than once.
 func (e *Engine) Shutdown(ctx context.Context) error {
-	e.mu.Lock()
-	root := e.root
-	var roots []*Thread
-	for _, id := range e.order {
-		if t := e.threads[id]; t.parentID == "" || e.threads[t.parentID] == nil {
-			roots = append(roots, t)
-		}
-	}
-	e.mu.Unlock()
+	root, roots := e.tree.rootThread(), e.tree.tops()
 	log := logging.L()
 	begin := time.Now()
 	// Every tree at once, under one deadline: a stuck thread must not make
@@ -478,18 +454,11 @@ func (e *Engine) warnOnce(id protocol.ThreadID, topic string, err error) {
 	// The debug log gets every occurrence; the UI only the first.
 	logging.L().Warn("engine: "+topic+" error", "thread", string(id), "err", err)
 	key := string(id) + "/" + topic
-	e.warnMu.Lock()
-	seen := e.warned[key]
-	e.warned[key] = true
+	first := e.warnings.first(key)
 	// Only a failed write loses lines; an event published after a thread
 	// closed (its recorder gone) is not part of the record anyway.
-	var werr *rollout.WriteError
-	if errors.As(err, &werr) && !e.unrecordedSeen[id] {
-		e.unrecordedSeen[id] = true
-		e.unrecorded = append(e.unrecorded, fmt.Sprintf("agent %s: %v", id, err))
-	}
-	e.warnMu.Unlock()
-	if !seen {
+	e.warnings.noteFailure(id, err)
+	if first {
 		e.bus.Publish(protocol.NewEvent(id, "", protocol.WarningMsg{Text: fmt.Sprintf("%s: %v", topic, err)}))
 	}
 }
@@ -503,7 +472,7 @@ func (e *Engine) updateIndex(t *Thread) {
 	entry := rollout.IndexEntry{
 		ID: t.id, ParentID: t.parentID, ForkedFromID: t.forkedFrom, ThreadName: t.name, Note: t.note, Cwd: t.cwd,
 		UpdatedAt: e.now(), FirstPrompt: t.firstPrompt, Model: t.modelName, Provider: e.opts.Provider,
-		AgentType: t.agentType, Status: string(st.Kind),
+		AgentType: t.agentType, AgentNickname: t.nickname, Status: string(st.Kind),
 	}
 	entry.RolloutPath = t.life.rolloutPath
 	pending := t.life.rec != nil && !t.life.rec.Materialized()

@@ -171,9 +171,7 @@ func (t *Thread) beforePrompt(ctx context.Context, turnID string, input []queued
 // parentHookContext is the parent's context for sub-agent events, which
 // fire in the parent's name; a parent gone already leaves the child's.
 func (t *Thread) parentHookContext(turnID string) hooks.Context {
-	t.e.mu.Lock()
-	p := t.e.threads[t.parentID]
-	t.e.mu.Unlock()
+	p := t.e.thread(t.parentID)
 	if p == nil {
 		c := t.hookContext(turnID)
 		c.AgentID, c.AgentType = "", ""
@@ -260,9 +258,7 @@ type compactHooks struct {
 }
 
 func (c compactHooks) fire(ctx context.Context, ci CompactInfo, post bool) {
-	c.e.mu.Lock()
-	t := c.e.threads[ci.ThreadID]
-	c.e.mu.Unlock()
+	t := c.e.thread(ci.ThreadID)
 	if t == nil {
 		return
 	}

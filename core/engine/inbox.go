@@ -3,7 +3,6 @@ package engine
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"sync"
 
@@ -22,19 +21,6 @@ import (
 type inboxSet struct {
 	mu sync.Mutex
 	by map[protocol.ThreadID]*inbox
-}
-
-// inbox is one parent's view of the sub-agents it tracks.
-type inbox struct {
-	owner    *Thread
-	subs     map[protocol.ThreadID]*protocol.InboxSubagent
-	order    []protocol.ThreadID
-	notes    []*protocol.InboxNotification
-	watching bool // a watcher wakes the owner when it goes idle
-	// watched are sub-agents whose status a watcher follows.
-	watched map[protocol.ThreadID]bool
-	// ended are sub-agents the parent ended: their shutdown posts nothing.
-	ended map[protocol.ThreadID]bool
 }
 
 // SubagentInfo is a tracked sub-agent with its unread notification count.
@@ -68,21 +54,10 @@ func (e *Engine) inboxOf(owner *Thread) *inbox {
 	}
 	in := e.inboxes.by[owner.id]
 	if in == nil {
-		in = &inbox{owner: owner, subs: map[protocol.ThreadID]*protocol.InboxSubagent{}, watched: map[protocol.ThreadID]bool{}, ended: map[protocol.ThreadID]bool{}}
+		in = newInbox(owner)
 		e.inboxes.by[owner.id] = in
 	}
 	return in
-}
-
-// persist publishes an inbox change and records it in the owner's rollout.
-func (in *inbox) persist(e *Engine, ch protocol.InboxChange) {
-	in.owner.publish(protocol.NewEvent(in.owner.id, "", protocol.InboxMsg{Change: ch}))
-	in.owner.flush()
-}
-
-func (in *inbox) saveSub(e *Engine, s *protocol.InboxSubagent) {
-	cp := *s
-	in.persist(e, protocol.InboxChange{Subagent: &cp})
 }
 
 // TrackSubagent puts a direct child of parentID in its inbox (the inbox
@@ -102,14 +77,9 @@ func (e *Engine) TrackSubagent(parentID, childID protocol.ThreadID, task string)
 // trackLocked registers child in in (once) and starts the watchers
 // (set.mu held).
 func (e *Engine) trackLocked(in *inbox, child *Thread, task string) {
-	if _, dup := in.subs[child.id]; dup {
+	if !in.track(child.id, task, e.now()) {
 		return
 	}
-	now := e.now()
-	s := &protocol.InboxSubagent{ID: child.id, Task: task, State: protocol.SubagentActive, CreatedAt: now, LastActivity: now}
-	in.subs[child.id] = s
-	in.order = append(in.order, child.id)
-	in.saveSub(e, s)
 	e.watchOwnerLocked(in)
 	e.watchSubLocked(in, child)
 }
@@ -144,14 +114,7 @@ func (e *Engine) PostToParent(childID protocol.ThreadID, kind, text string) (pro
 
 // postLocked appends a notification (set.mu held).
 func (e *Engine) postLocked(in *inbox, from protocol.ThreadID, kind, text string) protocol.InboxNotification {
-	n := &protocol.InboxNotification{Seq: len(in.notes) + 1, From: from, Timestamp: e.now(), Kind: kind, Text: text}
-	in.notes = append(in.notes, n)
-	if s := in.subs[from]; s != nil {
-		s.LastActivity = n.Timestamp
-	}
-	cp := *n
-	in.persist(e, protocol.InboxChange{Notification: &cp})
-	return cp
+	return in.post(from, kind, text, e.now())
 }
 
 // wakeIfIdleLocked gives an idle owner (its last turn completed) one turn
@@ -164,22 +127,14 @@ func (e *Engine) wakeIfIdleLocked(in *inbox) {
 	if st, _ := in.owner.Status(); st.Kind != protocol.StatusCompleted || in.owner.isClosed() {
 		return
 	}
-	var seqs []int
-	for _, n := range in.notes {
-		if !n.Read && !n.Announced {
-			seqs = append(seqs, n.Seq)
-		}
-	}
+	seqs := in.unannounced()
 	if len(seqs) == 0 {
 		return
 	}
 	if !in.owner.deliver(false, protocol.UserMessage(e.wakeNote(in.owner, len(seqs)))) {
 		return
 	}
-	for _, s := range seqs {
-		in.notes[s-1].Announced = true
-	}
-	in.persist(e, protocol.InboxChange{Announced: seqs})
+	in.announced(seqs)
 }
 
 // ReadInbox returns parentID's notifications, most recent first (only
@@ -198,24 +153,7 @@ func (e *Engine) ReadInbox(parentID, from protocol.ThreadID, markRead bool) ([]p
 	if in == nil {
 		return nil, nil
 	}
-	var out []protocol.InboxNotification
-	var read []int
-	for i := len(in.notes) - 1; i >= 0; i-- {
-		n := in.notes[i]
-		if from != "" && n.From != from {
-			continue
-		}
-		out = append(out, *n)
-		if markRead && !n.Read {
-			n.Read = true
-			read = append(read, n.Seq)
-		}
-	}
-	if len(read) > 0 {
-		slices.Sort(read)
-		in.persist(e, protocol.InboxChange{Read: read})
-	}
-	return out, nil
+	return in.read(from, markRead), nil
 }
 
 // Subagents lists the sub-agents parentID tracks, in creation order.
@@ -226,17 +164,7 @@ func (e *Engine) Subagents(parentID protocol.ThreadID) []SubagentInfo {
 	if in == nil {
 		return nil
 	}
-	unread := map[protocol.ThreadID]int{}
-	for _, n := range in.notes {
-		if !n.Read {
-			unread[n.From]++
-		}
-	}
-	out := make([]SubagentInfo, 0, len(in.order))
-	for _, id := range in.order {
-		out = append(out, SubagentInfo{InboxSubagent: *in.subs[id], Unread: unread[id]})
-	}
-	return out
+	return in.subagents()
 }
 
 // UnreadCount is the number of unread notifications in id's inbox (the
@@ -244,15 +172,10 @@ func (e *Engine) Subagents(parentID protocol.ThreadID) []SubagentInfo {
 func (e *Engine) UnreadCount(id protocol.ThreadID) int {
 	e.inboxes.mu.Lock()
 	defer e.inboxes.mu.Unlock()
-	n := 0
 	if in := e.inboxes.by[id]; in != nil {
-		for _, x := range in.notes {
-			if !x.Read {
-				n++
-			}
-		}
+		return in.unread()
 	}
-	return n
+	return 0
 }
 
 // ReplyToSubagent sends the parent's message to a tracked sub-agent: a
@@ -289,9 +212,7 @@ func (e *Engine) ReplyToSubagent(parentID, childID protocol.ThreadID, message st
 		return fmt.Errorf("sub-agent %s is closing", childID)
 	}
 	defer e.inboxes.mu.Unlock()
-	s := in.subs[childID]
-	s.State, s.ErrorMessage, s.LastActivity = protocol.SubagentActive, "", e.now()
-	in.saveSub(e, s)
+	in.setState(childID, protocol.SubagentActive, "", e.now())
 	e.watchOwnerLocked(in)
 	e.watchSubLocked(in, child)
 	return nil
@@ -311,14 +232,8 @@ func (e *Engine) EndSubagent(parentID, childID protocol.ThreadID) (protocol.Inbo
 		e.inboxes.mu.Unlock()
 		return protocol.InboxSubagent{}, fmt.Errorf("no sub-agent %s of this agent", childID)
 	}
-	s := in.subs[childID]
-	in.ended[childID] = true
-	if st, _ := child.Status(); s.State == protocol.SubagentActive || st.IsActive() {
-		s.State, s.ErrorMessage = protocol.SubagentError, "ended by its parent before it finished"
-	}
-	s.LastActivity = e.now()
-	in.saveSub(e, s)
-	final := *s
+	st, _ := child.Status()
+	final := in.end(childID, st.IsActive(), e.now())
 	e.inboxes.mu.Unlock()
 	// Outside the lock: the closing subtree may be posting to inboxes.
 	if err := e.closeSubtree(child, parent); err != nil {
@@ -339,10 +254,8 @@ func (e *Engine) Settled() bool {
 		if in.owner.isClosed() {
 			continue // no one is left to read it
 		}
-		for _, n := range in.notes {
-			if !n.Read && !n.Announced {
-				return false
-			}
+		if len(in.unannounced()) > 0 {
+			return false
 		}
 		if st, _ := in.owner.Status(); st.IsActive() {
 			return false
@@ -368,7 +281,7 @@ func (e *Engine) watchOwnerLocked(in *inbox) {
 		return
 	}
 	in.watching = true
-	feed := in.owner.subscribeStatus()
+	feed := in.owner.status.subscribe(in.owner.finalised)
 	e.wg.Add(1)
 	go func() {
 		defer e.wg.Done()
@@ -399,7 +312,7 @@ func (e *Engine) watchSubLocked(in *inbox, child *Thread) {
 		return
 	}
 	in.watched[child.id] = true
-	feed := child.subscribeStatus()
+	feed := child.status.subscribe(child.finalised)
 	e.finishSubLocked(in, child) // it may have finished already
 	e.wg.Add(1)
 	go func() {
@@ -429,44 +342,15 @@ func (e *Engine) watchSubLocked(in *inbox, child *Thread) {
 // read again here, so a stale feed entry (the agent was given more work
 // since) posts nothing.
 func (e *Engine) finishSubLocked(in *inbox, child *Thread) {
-	s := in.subs[child.id]
-	if s == nil || s.State != protocol.SubagentActive || in.ended[child.id] {
+	if s := in.subs[child.id]; s == nil || s.State != protocol.SubagentActive || in.ended[child.id] {
 		return
 	}
 	st, _ := child.Status()
 	if st.IsActive() {
 		return
 	}
-	switch st.Kind {
-	case protocol.StatusCompleted:
-		s.State, s.ErrorMessage = protocol.SubagentCompleted, ""
-		summary := st.Message
-		if summary == "" {
-			summary = "(the sub-agent finished without a final message)"
-		}
-		e.postLocked(in, child.id, protocol.NotifyCompleted, summary)
-	default:
-		msg := st.Message
-		switch {
-		case st.Kind == protocol.StatusInterrupted:
-			msg = "interrupted" + suffix(": it had said: ", st.Message)
-		case st.Kind == protocol.StatusShutdown:
-			msg = "shut down before it finished"
-		case msg == "":
-			msg = string(st.Kind)
-		}
-		s.State, s.ErrorMessage = protocol.SubagentError, msg
-		e.postLocked(in, child.id, protocol.NotifyError, msg)
-	}
-	in.saveSub(e, s)
+	in.finish(child.id, st, e.now())
 	e.wakeIfIdleLocked(in)
-}
-
-func suffix(sep, s string) string {
-	if s == "" {
-		return ""
-	}
-	return sep + s
 }
 
 // restoreInbox rebuilds t's inbox from its rollout's inbox events (resume)
@@ -483,40 +367,10 @@ func (e *Engine) restoreInbox(t *Thread, events []protocol.Event) {
 		if in == nil {
 			in = e.inboxOf(t)
 		}
-		ch := ev.Inbox
-		switch {
-		case ch.Subagent != nil:
-			s := *ch.Subagent
-			if in.subs[s.ID] == nil {
-				in.order = append(in.order, s.ID)
-			}
-			in.subs[s.ID] = &s
-		case ch.Notification != nil:
-			n := *ch.Notification
-			// Seq is the position; a gap (a lost line) is closed up.
-			n.Seq = len(in.notes) + 1
-			in.notes = append(in.notes, &n)
-		}
-		for _, s := range ch.Read {
-			if s >= 1 && s <= len(in.notes) {
-				in.notes[s-1].Read = true
-			}
-		}
-		for _, s := range ch.Announced {
-			if s >= 1 && s <= len(in.notes) {
-				in.notes[s-1].Announced = true
-			}
-		}
+		in.replay(*ev.Inbox)
 	}
-	if in == nil {
-		return
-	}
-	// Agents that were working when the session ended are not any more.
-	for _, id := range in.order {
-		if s := in.subs[id]; s.State == protocol.SubagentActive {
-			s.State, s.ErrorMessage = protocol.SubagentError, "the session ended before it finished"
-			in.saveSub(e, s)
-		}
+	if in != nil {
+		in.endActive()
 	}
 }
 

@@ -91,7 +91,7 @@ func longSession(tb testing.TB, srv *httptest.Server, turns int, cached bool) (w
 	ask := strings.Repeat("please look at the parser again ", 9)
 	wall, cpu = make([]time.Duration, turns), make([]time.Duration, turns)
 	for i := range turns {
-		_, changed := t.statusAndWatch()
+		_, changed := t.status.watch()
 		start, startCPU := time.Now(), processCPU()
 		if err := e.SubmitText(root, fmt.Sprintf("turn %d: %s", i, ask)); err != nil {
 			tb.Fatal(err)
@@ -99,7 +99,7 @@ func longSession(tb testing.TB, srv *httptest.Server, turns int, cached bool) (w
 		for {
 			<-changed
 			var st protocol.AgentStatus
-			st, changed = t.statusAndWatch()
+			st, changed = t.status.watch()
 			if st.Kind == protocol.StatusCompleted {
 				break
 			}

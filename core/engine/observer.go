@@ -12,7 +12,7 @@ import (
 // after a final status (a child can be given more input) and ends only when
 // the child's status stream closes.
 func (e *Engine) startObserver(parent, child *Thread, callID string) {
-	feed := child.subscribeStatus()
+	feed := child.status.subscribe(child.finalised)
 	start := e.now()
 	publish := func(st protocol.AgentStatus) {
 		bg := protocol.BackgroundEvent{ChildID: child.id, Status: st, IsFinal: st.IsFinal(), Message: backgroundMessage(child, callID, st, e.now().Sub(start))}

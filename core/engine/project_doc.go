@@ -144,11 +144,7 @@ func (e *Engine) agentsContext(t *Thread) []protocol.Item {
 // warnTextOnce publishes text as a warning the first time key is seen in
 // this engine.
 func (e *Engine) warnTextOnce(id protocol.ThreadID, key, text string) {
-	e.warnMu.Lock()
-	seen := e.warned[key]
-	e.warned[key] = true
-	e.warnMu.Unlock()
-	if !seen {
+	if e.warnings.first(key) {
 		e.bus.Publish(protocol.NewEvent(id, "", protocol.WarningMsg{Text: text}))
 	}
 }

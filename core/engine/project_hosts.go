@@ -103,9 +103,7 @@ func (e *Engine) approveTemplateHost(ctx context.Context, caller *Thread, tpl *t
 		return nil
 	}
 	route := caller
-	e.mu.Lock()
-	root := e.root
-	e.mu.Unlock()
+	root := e.tree.rootThread()
 	if root != nil && !root.isClosed() {
 		route = root
 	}

@@ -162,7 +162,7 @@ func (e *Engine) registerClosedChildren(parent *Thread) error {
 			}
 		}
 		child, err := e.newThread(threadSpec{
-			surface: surface, id: m.ID, parent: parent, source: m.Source, agentType: m.AgentType, agentName: m.AgentName,
+			surface: surface, id: m.ID, parent: parent, source: m.Source, agentType: m.AgentType, agentName: m.AgentName, nickname: m.AgentNickname,
 			spawnCallID: m.SpawnCallID, model: m.Model, effort: m.ReasoningEffort, cwd: m.Cwd,
 			sandbox: m.Sandbox, allow: m.AllowList, deny: m.DenyList, rolePrompt: m.Instructions, exactInstructions: m.ExactInstructions,
 			note: note, history: sess.Items, createdAt: m.Timestamp,

@@ -171,9 +171,7 @@ func (e *Engine) tellReverted(owner *Thread, rev protocol.PatchRevert) {
 	n := len(rev.Hunks)
 	own := fmt.Sprintf("[grove] The user reverted %d hunk(s) of your apply_patch call %s, in %s: those changes are no longer on disk. Re-read these files before you edit them again, and do not redo the reverted changes unless the user asks.", n, rev.CallID, files)
 	owner.notify(protocol.GroveNotice(own))
-	e.mu.Lock()
-	root := e.root
-	e.mu.Unlock()
+	root := e.tree.rootThread()
 	if root != nil && root != owner {
 		msg := fmt.Sprintf("[grove] The user reverted %d hunk(s) that %s (%s) wrote with apply_patch, in %s: those changes are no longer on disk. Re-read these files before relying on them.", n, owner.label(), strings.Join(e.chain(owner), " > "), files)
 		root.notify(protocol.GroveNotice(msg))
@@ -202,7 +200,5 @@ func (t *Thread) notify(it protocol.Item) {
 func (t *Thread) takeNotices() []protocol.Item {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	n := t.turn.notices
-	t.turn.notices = nil
-	return n
+	return t.turn.takeNotices()
 }

@@ -251,38 +251,15 @@ func (e *Engine) startSpawned(caller, child *Thread, r spawnRequest, role spawne
 
 // reserveSlot enforces agents.max_threads over running or pending
 // sub-agents; an idle finished child holds no slot.
-func (e *Engine) reserveSlot() error {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	active := e.reserved
-	for _, t := range e.threads {
-		if t.parentID == "" {
-			continue
-		}
-		if st, _ := t.Status(); st.IsActive() {
-			active++
-		}
-	}
-	if active >= e.opts.MaxThreads {
-		return &MaxThreadsError{Active: active, Max: e.opts.MaxThreads}
-	}
-	e.reserved++
-	return nil
-}
+func (e *Engine) reserveSlot() error { return e.tree.reserve(e.opts.MaxThreads) }
 
-func (e *Engine) releaseSlot() {
-	e.mu.Lock()
-	e.reserved--
-	e.mu.Unlock()
-}
+func (e *Engine) releaseSlot() { e.tree.release() }
 
 // approveWorkdir asks the root session's user (falling back to the caller's
 // own session) to let a child start in another directory.
 func (e *Engine) approveWorkdir(ctx context.Context, caller *Thread, dir, agentType, agentName string) error {
 	route := caller
-	e.mu.Lock()
-	root := e.root
-	e.mu.Unlock()
+	root := e.tree.rootThread()
 	if root != nil && !root.isClosed() {
 		route = root
 	}
@@ -380,12 +357,7 @@ func sameDir(a, b string) bool {
 // thread, so the user learns why a role behaves as it does.
 func (e *Engine) warnTemplate(caller *Thread, tpl *templates.Template) {
 	for _, w := range tpl.Warnings {
-		e.warnMu.Lock()
-		key := "template\x00" + w
-		seen := e.warned[key]
-		e.warned[key] = true
-		e.warnMu.Unlock()
-		if !seen {
+		if e.warnings.first("template\x00" + w) {
 			e.bus.Publish(protocol.NewEvent(caller.id, "", protocol.WarningMsg{Text: "agent template " + w}))
 		}
 	}

@@ -3,8 +3,6 @@ package engine
 import (
 	"sync"
 
-	"github.com/google/uuid"
-
 	"github.com/grovecli/grove/core/model"
 	"github.com/grovecli/grove/protocol"
 	"github.com/grovecli/grove/rollout"
@@ -29,15 +27,13 @@ type Thread struct {
 	emitMu       sync.Mutex // publish + record of one event (publish)
 	instructions string
 	// agentsCtx is the user-role AGENTS.md block that opens every request
-	// (agentsContext); view starts with it.
+	// (agentsContext); the budget's request view starts with it.
 	agentsCtx []protocol.Item
 	modelName string
 	effort    string
 	cwd       string
 	sandbox   protocol.SandboxPolicy
-	// summary is the reasoning summary asked of the model ("" = auto);
-	// nextSchema constrains the next turn's reply and turnSchema the
-	// running turn's (turn/start's outputSchema).
+	// summary is the reasoning summary asked of the model ("" = auto).
 	summary     string
 	note        string
 	name        string
@@ -61,7 +57,9 @@ type Thread struct {
 	status threadStatus
 }
 
-func (t *Thread) closedLocked() bool {
+// finalised reports the thread closed, not only closing (finishClose ran:
+// its status feeds are closed, a new observer gets a closed feed).
+func (t *Thread) finalised() bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.life.closed
@@ -74,11 +72,11 @@ func (t *Thread) info() protocol.ThreadInfo {
 	defer t.mu.Unlock()
 	ti := protocol.ThreadInfo{
 		ID: t.id, ParentID: t.parentID, ForkedFromID: t.forkedFrom, Depth: t.depth, Source: t.source,
-		AgentType: t.agentType, AgentName: t.agentName,
+		AgentType: t.agentType, AgentName: t.agentName, Nickname: t.nickname,
 		Model: t.modelName, Provider: t.e.opts.Provider, ReasoningEffort: t.effort,
 		Cwd: t.cwd, Sandbox: t.sandbox, ApprovalPolicy: t.e.ApprovalPolicy(),
 		Note: t.note, Name: t.name, SpawnCallID: t.spawnCallID,
-		StartedAt: t.createdAt, Status: st, Surface: t.surface, Host: t.host,
+		StartedAt: t.createdAt, Status: st, Surface: t.surface, Host: t.host, HostCwd: t.hostCwd(),
 	}
 	ti.RolloutPath = t.life.rolloutPath
 	return ti
@@ -159,11 +157,7 @@ func (t *Thread) enqueue(items ...protocol.Item) {
 // queueLocked appends input to pending (t.mu held) and returns it with its
 // ids, for recordQueued once mu is released.
 func (t *Thread) queueLocked(clientID string, items []protocol.Item) []queuedInput {
-	queued := make([]queuedInput, len(items))
-	for i, it := range items {
-		queued[i] = queuedInput{id: uuid.NewString(), clientID: clientID, item: it}
-	}
-	t.turn.pending = append(t.turn.pending, queued...)
+	queued := t.turn.queue(clientID, items)
 	if t.firstPrompt == "" {
 		// A notice queued before the first message (hook context) is no title.
 		t.firstPrompt = rollout.FirstPrompt(items)

@@ -15,10 +15,12 @@ type threadIdentity struct {
 	source      protocol.ThreadSource
 	agentType   string
 	agentName   string
+	nickname    string // the sub-agent's short unique name (nickname.go)
 	description string
 	spawnCallID string
 	createdAt   time.Time
 	host        string // [hosts.<name>] of its tools ("" = this machine)
+	hostWS      string // that host's workspace (host_cwd.go)
 	allow, deny []string
 	// surface names the delegation tools this thread sees (see Surface).
 	surface string

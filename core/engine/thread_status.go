@@ -84,18 +84,13 @@ func (s *threadStatus) closeFeeds() {
 // Status returns the current status and when it began.
 func (t *Thread) Status() (protocol.AgentStatus, time.Time) { return t.status.get() }
 
-// statusAndWatch returns the status and a channel closed on the next change.
-func (t *Thread) statusAndWatch() (protocol.AgentStatus, <-chan struct{}) {
-	return t.status.watch()
-}
-
 // setStatus records a transition: event, rollout line (flushed), waiters
 // and observers, and the session index.
 func (t *Thread) setStatus(s protocol.AgentStatus) {
 	t.status.mu.Lock()
 	changed := t.setStatusLocked(s)
 	t.status.mu.Unlock()
-	// Outside status.mu: the index walks the tree under e.mu.
+	// Outside status.mu: the index walks the tree under e.tree.mu, which is taken before status.mu.
 	if changed {
 		t.e.updateIndex(t)
 	}
@@ -135,11 +130,3 @@ func (t *Thread) transition(decide func(cur protocol.AgentStatus) (protocol.Agen
 		t.e.updateIndex(t)
 	}
 }
-
-// subscribeStatus returns a feed of every future status change.
-func (t *Thread) subscribeStatus() *statusFeed {
-	return t.status.subscribe(t.closedLocked)
-}
-
-// closeFeeds ends every observer's stream (the thread was closed).
-func (t *Thread) closeFeeds() { t.status.closeFeeds() }

@@ -293,8 +293,7 @@ func (t *Thread) keepInterruptedReply(turnID, text string) {
 
 func (t *Thread) accountUsage(turnID string, u protocol.TokenUsage) {
 	t.mu.Lock()
-	t.turn.usage.Add(u)
-	total := t.turn.usage
+	total := t.turn.addUsage(u)
 	t.mu.Unlock()
 	call := u
 	t.publish(protocol.NewEvent(t.id, turnID, protocol.TokenUsageMsg{Usage: call, Total: total}))
@@ -372,7 +371,11 @@ func (t *Thread) toolAllowed(name string) bool {
 	if !t.e.surfaceAllows(t.surface, name) {
 		return false
 	}
-	if t.run.allow != nil && !t.run.allow(name) {
+	// Rebind replaces t.run under mu while a turn may be asking.
+	t.mu.Lock()
+	allow := t.run.allow
+	t.mu.Unlock()
+	if allow != nil && !allow(name) {
 		return false
 	}
 	return tools.Policy{Allow: t.allow, Deny: t.deny}.Allowed(name)
@@ -397,16 +400,30 @@ func (t *Thread) refusedBySurface(name string) (string, bool) {
 // results in call order.
 func (t *Thread) runTools(ctx context.Context, turnID string, calls []model.ToolCallRequest, only map[string]bool) []tools.Result {
 	results := make([]tools.Result, len(calls))
+	// Each call begins (its tool_call_begin) after the one before it, then
+	// all run at once: a front end lists five spawns, and their agents, in
+	// the order the model asked for them, not as their goroutines happened
+	// to start (issue 35 item 14).
+	begun := make([]chan struct{}, len(calls))
+	for i := range begun {
+		begun[i] = make(chan struct{})
+	}
 	var wg sync.WaitGroup
 	for i, c := range calls {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var once sync.Once
+			announced := func() { once.Do(func() { close(begun[i]) }) }
+			defer announced() // a call that never began does not hold up the next
+			if i > 0 {
+				<-begun[i-1]
+			}
 			if only != nil && !only[c.Name] {
 				results[i] = tools.Errorf("tool %q is not available in the final step: call only %s", c.Name, strings.Join(sortedKeys(only), ", "))
 				return
 			}
-			results[i] = t.runTool(ctx, turnID, c)
+			results[i] = t.runTool(ctx, turnID, c, announced)
 		}()
 	}
 	wg.Wait()
@@ -415,8 +432,9 @@ func (t *Thread) runTools(ctx context.Context, turnID string, calls []model.Tool
 
 // runTool builds the call's environment and route; everything else —
 // events, hooks, approval, the handler — is the one tool path
-// (tools.Registry.Dispatch).
-func (t *Thread) runTool(ctx context.Context, turnID string, c model.ToolCallRequest) tools.Result {
+// (tools.Registry.Dispatch). announced is called once the call's
+// beginning is published.
+func (t *Thread) runTool(ctx context.Context, turnID string, c model.ToolCallRequest, announced func()) tools.Result {
 	e := t.e
 	if c.Custom {
 		// A freeform call's text reaches the tool, hooks and events in
@@ -447,7 +465,13 @@ func (t *Thread) runTool(ctx context.Context, turnID string, c model.ToolCallReq
 		req.CallID = c.CallID
 		return e.askApprovalUnhooked(ctx, t, t, req)
 	}
-	env.Emit = t.toolEmit(turnID)
+	emit := t.toolEmit(turnID)
+	env.Emit = func(ev protocol.Event) {
+		emit(ev)
+		if ev.Type == protocol.EventToolCallBegin {
+			announced()
+		}
+	}
 	env.Hooks = t.toolHooks()
 	return e.tools.Dispatch(ctx, env, tools.Call{ID: c.CallID, Name: c.Name, Args: json.RawMessage(c.Arguments)}, route)
 }

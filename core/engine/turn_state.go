@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/google/uuid"
+
 	"github.com/grovecli/grove/protocol"
 )
 
@@ -41,6 +43,30 @@ type turnState struct {
 	// two steps (RunReport.InStep).
 	inStep      bool
 	lastMessage string
+}
+
+// queue appends input with fresh ids (clientID: the front end's name for
+// it, echoed by the turn that takes it) and returns it.
+func (s *turnState) queue(clientID string, items []protocol.Item) []queuedInput {
+	queued := make([]queuedInput, len(items))
+	for i, it := range items {
+		queued[i] = queuedInput{id: uuid.NewString(), clientID: clientID, item: it}
+	}
+	s.pending = append(s.pending, queued...)
+	return queued
+}
+
+// takeNotices returns and clears the notices waiting for the next request.
+func (s *turnState) takeNotices() []protocol.Item {
+	n := s.notices
+	s.notices = nil
+	return n
+}
+
+// addUsage adds a reply's token usage and returns the thread's total.
+func (s *turnState) addUsage(u protocol.TokenUsage) protocol.TokenUsage {
+	s.usage.Add(u)
+	return s.usage
 }
 
 // hasInput reports whether queued input should start a turn (not while

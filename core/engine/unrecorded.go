@@ -21,7 +21,5 @@ func unrecordedMessage(err error) string {
 // per agent: what a session that ends now could not keep. A front end that
 // reports success must check it (grove exec exits non-zero).
 func (e *Engine) Unrecorded() []string {
-	e.warnMu.Lock()
-	defer e.warnMu.Unlock()
-	return append([]string(nil), e.unrecorded...)
+	return e.warnings.unrecorded()
 }

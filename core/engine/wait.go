@@ -38,7 +38,7 @@ func (e *Engine) waitAny(ctx context.Context, ids []protocol.ThreadID, timeout t
 				final[id] = protocol.NotFound()
 				continue
 			}
-			st, ch := t.statusAndWatch()
+			st, ch := t.status.watch()
 			if st.IsFinal() || st.Kind == protocol.StatusInterrupted {
 				final[id] = st
 				continue

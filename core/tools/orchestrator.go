@@ -156,7 +156,7 @@ func decide(policy protocol.ApprovalPolicy, sb protocol.SandboxPolicy, g Gate) p
 		if policy == protocol.ApprovalNever {
 			return plan{refuse: fmt.Sprintf("%s: refused: %s (approval_policy is never, so no one is asked); no files were changed", patchToolName(g), why)}
 		}
-		req.Reason = why
+		req.Reason, req.Outside = why, g.Outside
 		return plan{ask: true, request: req}
 	case GateExternal:
 		switch policy {

@@ -129,5 +129,8 @@ func TestDecideOnce(t *testing.T) {
 		if tc.g.Escalate && p.ask && (!p.escalate || p.request.Sandbox != protocol.SandboxDangerFullAccess) {
 			t.Errorf("%s: an approved escalation must run outside the sandbox: %+v", tc.name, p)
 		}
+		if tc.g.Kind == GatePatch && p.ask && len(p.request.Outside) != len(tc.g.Outside) {
+			t.Errorf("%s: the request must say what lies outside the writable roots (the TUI's red badge): %+v", tc.name, p.request)
+		}
 	}
 }

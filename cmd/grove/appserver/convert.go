@@ -39,7 +39,7 @@ func (s *Server) appThread(ti protocol.ThreadInfo, rootID protocol.ThreadID, sta
 		Cwd: ti.Cwd, Model: strPtr(ti.Model), ModelProvider: ti.Provider,
 		ReasoningEff: strPtr(ti.ReasoningEffort), Name: strPtr(ti.Name), Path: strPtr(ti.RolloutPath),
 		Preview: preview, Source: "appServer", Status: state, Turns: []protocol.AppTurn{},
-		AgentRole: strPtr(ti.AgentType), AgentNickname: strPtr(ti.AgentName), Note: strPtr(ti.Note),
+		AgentRole: strPtr(ti.AgentType), AgentNickname: strPtr(ti.Nickname), Note: strPtr(ti.Note),
 	}
 	if th.ModelProvider == "" && s.opts.Host != nil {
 		// A session recorded before the index kept its provider.
@@ -56,7 +56,7 @@ func (s *Server) appThread(ti protocol.ThreadInfo, rootID protocol.ThreadID, sta
 		var src protocol.AppSubAgentSource
 		src.SubAgent.ThreadSpawn = protocol.AppThreadSpawn{
 			ParentThreadID: string(ti.ParentID), Depth: ti.Depth,
-			AgentRole: strPtr(ti.AgentType), AgentNickname: strPtr(ti.AgentName),
+			AgentRole: strPtr(ti.AgentType), AgentNickname: strPtr(ti.Nickname),
 		}
 		th.Source = src
 	}
@@ -373,7 +373,7 @@ func (s *Server) storedThread(id string, withTurns bool) (protocol.AppThread, er
 // indexThread converts a session-index entry (a thread not loaded here).
 func (s *Server) indexThread(e rollout.IndexEntry) protocol.AppThread {
 	ti := protocol.ThreadInfo{
-		ID: e.ID, ParentID: e.ParentID, Cwd: e.Cwd, Model: e.Model, AgentType: e.AgentType,
+		ID: e.ID, ParentID: e.ParentID, Cwd: e.Cwd, Model: e.Model, AgentType: e.AgentType, Nickname: e.AgentNickname,
 		Note: e.Note, Name: e.ThreadName, RolloutPath: e.RolloutPath, Provider: e.Provider, ForkedFromID: e.ForkedFromID,
 		StartedAt: createdAt(e.ID, e.UpdatedAt),
 	}

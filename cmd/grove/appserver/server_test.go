@@ -12,6 +12,7 @@ import (
 	"github.com/grovecli/grove/core/engine"
 	"github.com/grovecli/grove/core/model"
 	"github.com/grovecli/grove/protocol"
+	"github.com/grovecli/grove/rollout"
 )
 
 // treeScript is the scripted model of the tests: "write NAME" runs a
@@ -168,6 +169,13 @@ func TestAppServerSession(t *testing.T) {
 	childID := str(child, "thread", "id")
 	if str(child, "thread", "source", "subAgent", "thread_spawn", "parent_thread_id") != root {
 		t.Fatalf("child thread source: %v", child)
+	}
+	// Its nickname is the engine's, the one the TUI shows and the rollout
+	// keeps (Codex's Thread.agentNickname and ThreadSpawn.agent_nickname).
+	nick := str(child, "thread", "agentNickname")
+	if meta, err := rollout.Read(str(child, "thread", "path")); err != nil || nick == "" || meta.Meta.AgentNickname != nick ||
+		nick != str(child, "thread", "source", "subAgent", "thread_spawn", "agent_nickname") {
+		t.Fatalf("child nickname %q (rollout: %v): %v", nick, err, child)
 	}
 	c.notification("turn/completed", func(p map[string]any) bool { return p["threadId"] == childID })
 	spawn := c.notification("item/completed", func(p map[string]any) bool {

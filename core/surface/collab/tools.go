@@ -127,6 +127,12 @@ func (s *Surface) spawn(ctx context.Context, env *tools.Env, raw json.RawMessage
 	if info.AgentName != "" {
 		out["agent_name"] = info.AgentName
 	}
+	if info.Nickname != "" {
+		// As Codex's spawn_agent answers (codex-rs/core/src/tools/handlers/
+		// multi_agents/spawn.rs, SpawnAgentResult.nickname): the name the
+		// user sees this agent by.
+		out["nickname"] = info.Nickname
+	}
 	if info.ReasoningEffort != "" {
 		out["reasoning_effort"] = info.ReasoningEffort
 	}

@@ -158,3 +158,57 @@ func TestRendererCapsFrameRate(t *testing.T) {
 		}
 	})
 }
+
+// countingModel is textModel that counts the views taken.
+type countingModel struct {
+	text  string
+	views *int
+}
+
+func (m countingModel) Init() Cmd { return nil }
+
+func (m countingModel) Update(msg Msg) (Model, Cmd) {
+	if t, ok := msg.(textMsg); ok {
+		m.text = string(t)
+	}
+	return m, nil
+}
+
+func (m countingModel) View() View {
+	*m.views++
+	return NewView(m.text)
+}
+
+// A burst of messages waiting in the queue (an unbracketed paste is one
+// key press a character) is viewed once when it ends, not once a message:
+// views nobody sees cost the whole screen each.
+func TestBurstIsViewedOnce(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		views := 0
+		out := &recordingWriter{}
+		p := NewProgram(countingModel{text: "start", views: &views}, WithInput(nil), WithOutput(out),
+			WithWindowSize(80, 24), WithoutSignals(), WithoutSignalHandler())
+		const burst = 200
+		for i := range burst {
+			p.Send(textMsg(strings.Repeat("x", i%7) + "key " + string(rune('a'+i%26))))
+		}
+		p.Send(textMsg("burst done"))
+		done := make(chan error, 1)
+		go func() {
+			_, err := p.Run()
+			done <- err
+		}()
+		time.Sleep(time.Second)
+		synctest.Wait()
+		if text, _ := out.snapshot(); !strings.Contains(text, "burst done") {
+			t.Fatalf("the burst's last view not drawn: %q", text)
+		}
+		p.Quit()
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+		if views > 5 {
+			t.Fatalf("%d views for a burst of %d messages", views, burst+1)
+		}
+	})
+}

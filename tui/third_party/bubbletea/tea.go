@@ -560,6 +560,10 @@ type Program struct {
 	// draw (grove fork: the ticker only runs while frames keep coming).
 	frameWake chan struct{}
 
+	// lastView is when the event loop last took a view (grove fork: a
+	// burst of messages is drawn once, see eventLoop).
+	lastView time.Time
+
 	// frameTicks counts the renderer's ticks, for the idle tests.
 	frameTicks atomic.Int64
 
@@ -624,7 +628,7 @@ func Interrupt() Msg {
 func NewProgram(model Model, opts ...ProgramOption) *Program {
 	p := &Program{
 		initialModel: model,
-		msgs:         make(chan Msg),
+		msgs:         make(chan Msg, msgQueue),
 		errs:         make(chan error, 1),
 		rendererDone: make(chan struct{}),
 		frameWake:    make(chan struct{}, 1),
@@ -916,10 +920,22 @@ func (p *Program) eventLoop(model Model, cmds chan Cmd) (Model, error) {
 			case cmds <- cmd: // process command (if any)
 			}
 
-			p.render(model) // render view
+			// grove fork: while more messages wait (a burst: an unbracketed
+			// paste arrives as one key press a character), the view is
+			// taken once a frame and when the burst ends, not after each
+			// message; the renderer draws only the last view of a frame.
+			if len(p.msgs) == 0 || time.Since(p.lastView) >= time.Second/time.Duration(p.fps) {
+				p.lastView = time.Now()
+				p.render(model) // render view
+			}
 		}
 	}
 }
+
+// msgQueue is how many messages wait for the event loop before senders
+// block (grove fork: upstream's channel is unbuffered, so the loop could
+// not see that a burst was under way).
+const msgQueue = 256
 
 // render renders the given view to the renderer.
 func (p *Program) render(model Model) {
