@@ -99,6 +99,27 @@ type AppThreadReadParams struct {
 	IncludeTurns bool   `json:"includeTurns"`
 }
 
+// AppThreadTurnsListParams is thread/turns/list: one page of a thread's
+// turns. Cursor is a turn id this server returned (the page starts at that
+// turn); SortDirection is asc or desc (default desc, newest first);
+// ItemsView is full, summary (default) or notLoaded.
+type AppThreadTurnsListParams struct {
+	ThreadID      string  `json:"threadId"`
+	Cursor        *string `json:"cursor"`
+	Limit         *int    `json:"limit"`
+	SortDirection *string `json:"sortDirection"`
+	ItemsView     *string `json:"itemsView"`
+}
+
+// AppThreadTurnsListResponse is Codex's ThreadTurnsListResponse:
+// NextCursor continues in the same direction, BackwardsCursor starts at
+// the page's first turn for paging the other way.
+type AppThreadTurnsListResponse struct {
+	Data            []AppTurn `json:"data"`
+	NextCursor      *string   `json:"nextCursor"`
+	BackwardsCursor *string   `json:"backwardsCursor"`
+}
+
 // AppTurnStartParams is turn/start.
 type AppTurnStartParams struct {
 	ThreadID string         `json:"threadId"`
