@@ -91,6 +91,9 @@ type AppThreadListParams struct {
 	ModelProviders []string        `json:"modelProviders"`
 	// Archived lists the archived threads instead of the others.
 	Archived *bool `json:"archived"`
+	// SourceKinds keeps the threads of these ThreadSourceKinds (empty:
+	// the interactive ones, i.e. not sub-agents).
+	SourceKinds []string `json:"sourceKinds"`
 }
 
 // AppThreadReadParams is thread/read.
