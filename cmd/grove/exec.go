@@ -57,8 +57,7 @@ Exit status: 0 when the root agent completed, 1 on error, 130 when interrupted.`
 		},
 	}
 	f.register(cmd.PersistentFlags())
-	f.registerResume(cmd, g)
-	cmd.AddCommand(newExecResumeCmd(g, f))
+	f.registerResume(cmd, g) // adds `exec resume` with its flags
 	cmd.AddCommand(newExecReviewCmd(g, f))
 	return cmd
 }

@@ -320,8 +320,11 @@ func (e *Engine) IsChildOf(callerID, id protocol.ThreadID) bool {
 // its policy allows, then its own tools.
 func (t *Thread) toolSpecs() []model.ToolSpec {
 	specs := t.e.tools.Specs(t.toolAllowed)
-	if t.run.own != nil {
-		specs = append(specs, t.run.own.Specs(nil)...)
+	t.mu.Lock()
+	own := t.run.own
+	t.mu.Unlock()
+	if own != nil {
+		specs = append(specs, own.Specs(nil)...)
 	}
 	return specs
 }

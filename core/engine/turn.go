@@ -371,7 +371,11 @@ func (t *Thread) toolAllowed(name string) bool {
 	if !t.e.surfaceAllows(t.surface, name) {
 		return false
 	}
-	if t.run.allow != nil && !t.run.allow(name) {
+	// Rebind replaces t.run under mu while a turn may be asking.
+	t.mu.Lock()
+	allow := t.run.allow
+	t.mu.Unlock()
+	if allow != nil && !allow(name) {
 		return false
 	}
 	return tools.Policy{Allow: t.allow, Deny: t.deny}.Allowed(name)
