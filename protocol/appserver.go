@@ -91,12 +91,36 @@ type AppThreadListParams struct {
 	ModelProviders []string        `json:"modelProviders"`
 	// Archived lists the archived threads instead of the others.
 	Archived *bool `json:"archived"`
+	// SourceKinds keeps the threads of these ThreadSourceKinds (empty:
+	// the interactive ones, i.e. not sub-agents).
+	SourceKinds []string `json:"sourceKinds"`
 }
 
 // AppThreadReadParams is thread/read.
 type AppThreadReadParams struct {
 	ThreadID     string `json:"threadId"`
 	IncludeTurns bool   `json:"includeTurns"`
+}
+
+// AppThreadTurnsListParams is thread/turns/list: one page of a thread's
+// turns. Cursor is a turn id this server returned (the page starts at that
+// turn); SortDirection is asc or desc (default desc, newest first);
+// ItemsView is full, summary (default) or notLoaded.
+type AppThreadTurnsListParams struct {
+	ThreadID      string  `json:"threadId"`
+	Cursor        *string `json:"cursor"`
+	Limit         *int    `json:"limit"`
+	SortDirection *string `json:"sortDirection"`
+	ItemsView     *string `json:"itemsView"`
+}
+
+// AppThreadTurnsListResponse is Codex's ThreadTurnsListResponse:
+// NextCursor continues in the same direction, BackwardsCursor starts at
+// the page's first turn for paging the other way.
+type AppThreadTurnsListResponse struct {
+	Data            []AppTurn `json:"data"`
+	NextCursor      *string   `json:"nextCursor"`
+	BackwardsCursor *string   `json:"backwardsCursor"`
 }
 
 // AppTurnStartParams is turn/start.

@@ -32,7 +32,7 @@ const (
 var toolKinds = map[string]ToolKind{
 	"exec_command": ToolKindExec, "Bash": ToolKindExec,
 	"write_stdin": ToolKindSession, "BashOutput": ToolKindSession, "TaskStop": ToolKindSession, "KillShell": ToolKindSession,
-	"apply_patch": ToolKindPatch, "Write": ToolKindPatch, "Edit": ToolKindPatch, "MultiEdit": ToolKindPatch,
+	"apply_patch": ToolKindPatch, "Write": ToolKindPatch, "Edit": ToolKindPatch, "MultiEdit": ToolKindPatch, "NotebookEdit": ToolKindPatch,
 	"read_file": ToolKindRead, "Read": ToolKindRead,
 	"list_dir": ToolKindList, "LS": ToolKindList,
 	"grep_files": ToolKindSearch, "Grep": ToolKindSearch, "Glob": ToolKindSearch,

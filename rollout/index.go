@@ -181,7 +181,7 @@ func ListSessions(home string, offset, limit int) (entries []IndexEntry, more bo
 	if limit <= 0 {
 		limit = 50
 	}
-	return listSessions(nil, home, offset, limit, nil)
+	return listSessions(nil, home, offset, limit, false, nil)
 }
 
 // ListSessionsWhere is ListSessions over the root sessions keep accepts
@@ -191,7 +191,16 @@ func ListSessionsWhere(home string, offset, limit int, keep func(IndexEntry) boo
 	if limit <= 0 {
 		limit = 50
 	}
-	return listSessions(nil, home, offset, limit, keep)
+	return listSessions(nil, home, offset, limit, false, keep)
+}
+
+// ListThreadsWhere is ListSessionsWhere over sub-agents' threads too (keep
+// tells them by ParentID): thread/list's sourceKinds filter asks for them.
+func ListThreadsWhere(home string, offset, limit int, keep func(IndexEntry) bool) (entries []IndexEntry, more bool, err error) {
+	if limit <= 0 {
+		limit = 50
+	}
+	return listSessions(nil, home, offset, limit, true, keep)
 }
 
 // ListAllSessions is ListSessions without a limit: every root session
@@ -205,12 +214,13 @@ func ListAllSessions(home string, offset int) ([]IndexEntry, error) {
 // holds the first sessions already gets the whole list without another
 // copy of it (100,000 entries are 19 MB).
 func AppendAllSessions(dst []IndexEntry, home string, offset int) ([]IndexEntry, error) {
-	entries, _, err := listSessions(dst, home, offset, -1, nil)
+	entries, _, err := listSessions(dst, home, offset, -1, false, nil)
 	return entries, err
 }
 
-// listSessions appends the page to dst; limit < 0 means no limit.
-func listSessions(dst []IndexEntry, home string, offset, limit int, keep func(IndexEntry) bool) (entries []IndexEntry, more bool, err error) {
+// listSessions appends the page to dst; limit < 0 means no limit;
+// children lists sub-agents' threads as well as root sessions.
+func listSessions(dst []IndexEntry, home string, offset, limit int, children bool, keep func(IndexEntry) bool) (entries []IndexEntry, more bool, err error) {
 	offset = max(offset, 0)
 	ensureIndex(home)
 	seen := make(map[string]bool, seenHint(home, limit))
@@ -220,7 +230,7 @@ func listSessions(dst []IndexEntry, home string, offset, limit int, keep func(In
 	// is not remembered: all its lines are a sub-agent's (a thread's parent
 	// never changes), and half the ids of a home are sub-agents'.
 	skip := func(id []byte, child bool) bool {
-		return child || seen[string(id)]
+		return (child && !children) || seen[string(id)]
 	}
 	var found entryChunks
 	err = scanIndexBackwardsSkipping(home, skip, func(e IndexEntry) bool {
@@ -228,7 +238,7 @@ func listSessions(dst []IndexEntry, home string, offset, limit int, keep func(In
 			return true // an older line of an id already placed
 		}
 		seen[string(e.ID)] = true
-		if e.ParentID != "" || (keep != nil && !keep(e)) {
+		if (e.ParentID != "" && !children) || (keep != nil && !keep(e)) {
 			return true
 		}
 		if skipped < offset {

@@ -557,6 +557,31 @@ func TestCodexExecExitsNonZeroWhenServerReportsError(t *testing.T) {
 	}
 }
 
+// exec/src/event_processor_with_jsonl_output_tests.rs
+// failed_turn_does_not_overwrite_output_last_message_file: a turn that
+// fails after a partial answer leaves -o's file as it was.
+func TestCodexExecFailedTurnDoesNotOverwriteOutputLastMessageFile(t *testing.T) {
+	t.Parallel()
+	x := newCodexExec(t)
+	x.srv.Handle(func(modeltest.CapturedRequest) modeltest.Reply {
+		return modeltest.Reply{Recorded: []string{
+			`{"type":"response.output_item.done","item":{"type":"message","role":"assistant","id":"msg-1","content":[{"type":"output_text","text":"partial answer"}]}}`,
+			`{"type":"response.failed","response":{"id":"resp_err_1","error":{"code":"server_error","message":"turn failed"}}}`,
+		}}
+	})
+	x.env["GROVE_TEST_NO_RETRY_DELAY"] = "1"
+	out := filepath.Join(t.TempDir(), "last-message.txt")
+	if err := os.WriteFile(out, []byte("keep existing contents"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, errOut, code := x.run("", "--skip-git-repo-check", "-C", x.cwd, "-c", "model_providers.openai.request_max_retries=0", "-c", "model_providers.openai.stream_max_retries=0", "-o", out, "--json", "hi"); code != 1 {
+		t.Fatalf("exit %d, want 1\n%s", code, errOut)
+	}
+	if b, _ := os.ReadFile(out); string(b) != "keep existing contents" {
+		t.Fatalf("-o after a failed turn holds %q", b)
+	}
+}
+
 // auth_env.rs exec_uses_codex_api_key_env_var: CODEX_API_KEY is the
 // bearer token.
 func TestCodexExecUsesCodexAPIKeyEnvVar(t *testing.T) {

@@ -93,11 +93,22 @@ type (
 		AgentsStates      map[string]codexAgentState `json:"agents_states"`
 		Status            string                     `json:"status"`
 	}
-	// codexWebSearchItem is a hosted web search (exec_events.rs WebSearchItem).
+	// codexWebSearchItem is a hosted web search (exec_events.rs
+	// WebSearchItem). Codex also flattens the search's own id into the
+	// item, printing "id" twice; grove prints the item's id once.
 	codexWebSearchItem struct {
-		ID    string `json:"id"`
-		Type  string `json:"type"`
-		Query string `json:"query"`
+		ID     string               `json:"id"`
+		Type   string               `json:"type"`
+		Query  string               `json:"query"`
+		Action codexWebSearchAction `json:"action"`
+	}
+	// codexWebSearchAction is codex_protocol models.rs WebSearchAction:
+	// tagged by type, its absent fields left out.
+	codexWebSearchAction struct {
+		Type    string `json:"type"`
+		Query   string `json:"query,omitempty"`
+		URL     string `json:"url,omitempty"`
+		Pattern string `json:"pattern,omitempty"`
 	}
 	codexErrorItem struct {
 		ID      string `json:"id"`
@@ -196,7 +207,7 @@ func (c *codexJSONL) event(ev protocol.Event) error {
 		}
 		c.endTurn(fail)
 	case protocol.WebSearchMsg:
-		c.emit(codexEvent{Type: "item.completed", Item: codexWebSearchItem{ID: c.itemID(), Type: "web_search", Query: webSearchQuery(m.Call)}})
+		c.emit(codexEvent{Type: "item.completed", Item: codexWebSearchItem{ID: c.itemID(), Type: "web_search", Query: webSearchQuery(m.Call), Action: webSearchAction(m.Call)}})
 	}
 	return c.err
 }
@@ -253,6 +264,18 @@ func (c *codexJSONL) finish(final protocol.AgentStatus) error {
 		c.endTurn(&codexError{Message: msg})
 	}
 	return c.err
+}
+
+// webSearchAction is the search's action as Codex prints it: search,
+// open_page, find_in_page, or other for an action grove does not know.
+func webSearchAction(ws protocol.WebSearchCall) codexWebSearchAction {
+	switch {
+	case ws.Action == "search" || (ws.Action == "" && ws.Query != ""):
+		return codexWebSearchAction{Type: "search", Query: ws.Query}
+	case ws.Action == "open_page" || ws.Action == "find_in_page":
+		return codexWebSearchAction{Type: ws.Action, URL: ws.URL, Pattern: ws.Pattern}
+	}
+	return codexWebSearchAction{Type: "other"}
 }
 
 // webSearchQuery is what a web search looked for: its query, or the page

@@ -69,8 +69,13 @@ func (c *codexJSONL) toolEnd(call protocol.ToolCall) {
 		if call.IsError {
 			it.Status, it.Error = "failed", &codexError{Message: call.Output}
 		} else {
-			text, _ := json.Marshal(map[string]string{"type": "text", "text": call.Output})
-			it.Status, it.Result = "completed", &codexMCPResult{Content: []json.RawMessage{text}, StructuredContent: json.RawMessage("null")}
+			// No text is no content block, as Codex prints an empty result.
+			content := []json.RawMessage{}
+			if call.Output != "" {
+				text, _ := json.Marshal(map[string]string{"type": "text", "text": call.Output})
+				content = append(content, text)
+			}
+			it.Status, it.Result = "completed", &codexMCPResult{Content: content, StructuredContent: json.RawMessage("null")}
 		}
 		c.emit(codexEvent{Type: "item.completed", Item: *it})
 	case *codexCollabItem:

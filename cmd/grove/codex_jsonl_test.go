@@ -35,7 +35,7 @@ var codexShapes = map[string][]string{
 	"item:collab_tool_call":  {"agents_states", "id", "prompt", "receiver_thread_ids", "sender_thread_id", "status", "tool", "type"},
 	"item:todo_list":         {"id", "items", "type"},
 	"item:error":             {"id", "message", "type"},
-	"item:web_search":        {"id", "query", "type"},
+	"item:web_search":        {"action", "id", "query", "type"},
 }
 
 // codexStatuses are the enums of exec_events.rs.

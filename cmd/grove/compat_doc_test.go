@@ -43,6 +43,7 @@ under it.
 	writeTable(&b, "Flag", codexExecFlags)
 	b.WriteString("\n## `--json` events\n\n`grove exec --json` prints Codex's JSONL, one event per line, so `jq` recipes and the TypeScript SDK written for `codex exec` read it. Items are the root agent's; a sub-agent's work appears as its collab_tool_call. `--json=grove` (or `--events`) prints grove's own, richer events instead (docs/events.md).\n\n")
 	writeTable(&b, "Event", codexEventRows)
+	b.WriteString("\nCodex's unit tests of this mapping, codex-rs/exec/tests/event_processor_with_json_output.rs (20 cases), are ported in cmd/grove/codex_jsonl_ported_test.go, each named by its Codex test; all pass, with the differences above. grove ends only a turn it saw start (its engine always starts one), so the ported cases that end a turn begin with turn.started. From codex-rs/exec/src/event_processor_with_jsonl_output_tests.rs, `-o` after a failed turn is ported (TestCodexExecFailedTurnDoesNotOverwriteOutputLastMessageFile: the file is left as it was; a completed turn without a message writes it empty with Codex's warning); not ported: an MCP result's `_meta` (grove keeps only an MCP result's text).\n")
 	b.WriteString("\n## App-server methods\n\nCodex's app-server methods and what `grove app-server` answers (docs/app-server.md).\n\n")
 	if len(appServerMethodRows) == 0 {
 		b.WriteString("Every app-server method, ACP method and MCP client feature, with works / differs / not yet, is in [codex-compat-servers.md](codex-compat-servers.md), generated from the tables the server tests check.\n")

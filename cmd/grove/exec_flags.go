@@ -237,6 +237,9 @@ func (f *execFlags) writeLastMessage(msg string, stderr io.Writer) error {
 	err := writeNoFollow(f.outputLastMsg, msg)
 	switch {
 	case err == nil:
+		if msg == "" {
+			fmt.Fprintf(stderr, "Warning: no last agent message; wrote empty content to %s\n", f.outputLastMsg)
+		}
 		return nil
 	case errors.Is(err, syscall.ELOOP), errors.Is(err, errNotRegular), errors.Is(err, syscall.ENXIO):
 		fmt.Fprintf(stderr, "Failed to write last message file %q: %v\n", f.outputLastMsg, err)

@@ -138,8 +138,12 @@ func (r *execRun) result(f *execFlags, stdout io.Writer) error {
 	if final.Kind == protocol.StatusCompleted && final.Message != "" {
 		lastMessage = final.Message
 	}
-	if err := f.writeLastMessage(lastMessage, r.stderr); err != nil {
-		return err
+	// Codex writes -o only for a completed turn: a failed or interrupted
+	// run leaves the file as it was (a partial answer is no final one).
+	if final.Kind == protocol.StatusCompleted {
+		if err := f.writeLastMessage(lastMessage, r.stderr); err != nil {
+			return err
+		}
 	}
 	if err := r.term.Err(); err != nil {
 		return err

@@ -58,6 +58,7 @@ func (e *Engine) resumeThread(id protocol.ThreadID) (protocol.AgentStatus, error
 	st := protocol.Completed(last, last != "")
 	t.setStatus(st)
 	e.noteGoneSessions(t, sess.Items)
+	e.tools.RestoreThread(t.id, t.cwd, sess.Events)
 	if p := e.thread(t.parentID); p != nil && !p.isClosed() {
 		e.startObserver(p, t, t.spawnCallID)
 	}
@@ -110,6 +111,8 @@ func (e *Engine) ResumeSession(id string) (protocol.ThreadID, error) {
 		e.bus.Publish(protocol.NewEvent(root.id, "", protocol.WarningMsg{Text: w}))
 	}
 	e.noteGoneSessions(root, sess.Items)
+	// The tools get back what the earlier runs did (the files Read).
+	e.tools.RestoreThread(root.id, root.cwd, sess.Events)
 	e.restoreInbox(root, sess.Events)
 	e.tellUnfinishedReverts(root, sess.Events)
 	if err := e.registerClosedChildren(root); err != nil {

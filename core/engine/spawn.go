@@ -51,8 +51,9 @@ func (e *Engine) spawn(ctx context.Context, r spawnRequest) (*Thread, error) {
 	if set.cwd, err = e.spawnCwd(ctx, caller, r.workdir, set.cwd, role.agentType, r.agentName); err != nil {
 		return nil, err
 	}
-	// Slot reservation, atomic with respect to other spawns.
-	if err := e.reserveSlot(); err != nil {
+	// Slot reservation, atomic with respect to other spawns; a tool
+	// call's was taken in call order (spawn_slots.go).
+	if err := e.takeSlot(ctx, r); err != nil {
 		return nil, err
 	}
 	spec, err := e.spawnSpec(ctx, r, role, set)

@@ -408,11 +408,19 @@ func (t *Thread) runTools(ctx context.Context, turnID string, calls []model.Tool
 	for i := range begun {
 		begun[i] = make(chan struct{})
 	}
+	// The spawns' max_threads slots are taken in call order too, before
+	// any runs: the first spawns asked for are the ones that start.
+	tickets := t.reserveSpawnSlots(calls, only)
 	var wg sync.WaitGroup
 	for i, c := range calls {
+		var tk *slotTicket
+		if tickets != nil {
+			tk = tickets[i]
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			defer tk.done(&t.e.tree)
 			var once sync.Once
 			announced := func() { once.Do(func() { close(begun[i]) }) }
 			defer announced() // a call that never began does not hold up the next
@@ -423,7 +431,7 @@ func (t *Thread) runTools(ctx context.Context, turnID string, calls []model.Tool
 				results[i] = tools.Errorf("tool %q is not available in the final step: call only %s", c.Name, strings.Join(sortedKeys(only), ", "))
 				return
 			}
-			results[i] = t.runTool(ctx, turnID, c, announced)
+			results[i] = t.runTool(tk.with(ctx), turnID, c, announced)
 		}()
 	}
 	wg.Wait()

@@ -70,6 +70,29 @@ func (r *Registry) Kind(name string, route Route) protocol.ToolKind {
 	return protocol.ToolKindOf(name)
 }
 
+// Spawns reports whether the call would reach a handler along route
+// (as resolveAndRun finds it) that starts a sub-agent (Spawner).
+func (r *Registry) Spawns(name string, args json.RawMessage, route Route) bool {
+	var t Tool
+	var ok bool
+	if route.Own != nil {
+		t, ok = route.Own.Get(name)
+	}
+	if !ok {
+		if route.Refused != nil {
+			if _, refused := route.Refused(name); refused {
+				return false
+			}
+		}
+		if route.Allow != nil && !route.Allow(name) {
+			return false
+		}
+		t, ok = r.Get(name)
+	}
+	s, isSpawner := t.(Spawner)
+	return ok && isSpawner && s.SpawnsAgent(args)
+}
+
 // Dispatch is the one path of a tool call (see above); it returns what
 // the model reads.
 func (r *Registry) Dispatch(ctx context.Context, env *Env, c Call, route Route) Result {

@@ -50,7 +50,7 @@ Usage:
 - Output modes: "content" shows matching lines, "files_with_matches" shows only file paths (default), "count" shows match counts
 - Pattern syntax: literal braces need escaping (use ` + "`interface\\{\\}`" + ` to find ` + "`interface{}`" + ` in Go code)
 - Multiline matching: By default patterns match within single lines only. For cross-line patterns, use ` + "`multiline: true`" + `
-- Like ripgrep, hidden files and directories and binary files are skipped`
+- Like ripgrep, hidden files and directories, binary files, and files ignored by .gitignore, .ignore or .rgignore are skipped (a file named in path is always searched)`
 
 func (claudeGrep) Spec() model.ToolSpec {
 	return model.ToolSpec{Name: ClaudeGrep, Description: claudeGrepDesc, Parameters: schema.MustObject(claudeGrepArgs{})}
@@ -160,18 +160,20 @@ type grepSearch struct {
 	fs   execenv.FileSystem
 }
 
-// tree searches the files beneath root.
+// tree searches the files beneath root that ripgrep would: not hidden,
+// not ignored.
 func (s *grepSearch) tree(ctx context.Context, root string, filter func(string) bool) ([]grepFile, error) {
 	list, err := s.fs.Walk(ctx, root, grepMaxFiles)
 	if err != nil {
 		return nil, err
 	}
+	ignore := newIgnoreFilter(ctx, s.fs, root, list.Files)
 	var out []grepFile
 	for _, f := range list.Files {
 		if ctx.Err() != nil {
 			return nil, errors.New("interrupted")
 		}
-		if f.Size > grepMaxFileSize || hiddenPath(f.Rel) || !filter(f.Rel) {
+		if f.Size > grepMaxFileSize || hiddenPath(f.Rel) || !filter(f.Rel) || ignore.ignored(f.Rel) {
 			continue
 		}
 		if g, ok := s.file(ctx, filepath.Join(root, filepath.FromSlash(f.Rel)), true); ok {

@@ -20,8 +20,12 @@ type readState struct {
 // saw it.
 type readStamp struct {
 	modTime time.Time
-	size    int64
+	size    int64 // sizeUnknown for a read restored from a resumed rollout
 }
+
+// sizeUnknown is the size of a readStamp restored from a rollout, whose
+// modTime is when the read ended rather than the file's own.
+const sizeUnknown = -1
 
 func newReadState() *readState {
 	return &readState{files: map[protocol.ThreadID]map[string]readStamp{}}
@@ -60,7 +64,7 @@ func (r *readState) checkFresh(thread protocol.ThreadID, path string, now readSt
 	switch {
 	case !ok:
 		return claudeNotRead
-	case now.modTime.After(seen.modTime) || now.size != seen.size:
+	case now.modTime.After(seen.modTime) || (seen.size != sizeUnknown && now.size != seen.size):
 		return claudeModified
 	}
 	return ""

@@ -20,7 +20,7 @@ func TestClaudeToolsRegisterWithValidSchemas(t *testing.T) {
 	for _, s := range r.Specs(nil) {
 		offered = append(offered, s.Name)
 	}
-	want := []string{"Bash", "BashOutput", "TaskStop", "Read", "Write", "Edit", "MultiEdit", "Glob", "Grep", "TodoWrite", "AskUserQuestion"}
+	want := []string{"Bash", "BashOutput", "TaskStop", "Read", "Write", "Edit", "MultiEdit", "NotebookEdit", "Glob", "Grep", "TodoWrite", "AskUserQuestion"}
 	if got, _ := json.Marshal(offered); string(got) != mustJSON(want) {
 		t.Fatalf("offered %s, want %s", got, mustJSON(want))
 	}

@@ -21,7 +21,7 @@ const (
 var codexCore = []string{"exec_command", "apply_patch", "read_file", "list_dir", "grep_files", "update_plan"}
 
 // claudeCore are the core tools of Claude's set, in the order offered.
-var claudeCore = []string{ClaudeBash, ClaudeBashOutput, ClaudeTaskStop, ClaudeRead, ClaudeWrite, ClaudeEdit, ClaudeMultiEdit, ClaudeGlob, ClaudeGrep, ClaudeTodoWrite, ClaudeAskUserQuestion, claudeKillShell, claudeLSName}
+var claudeCore = []string{ClaudeBash, ClaudeBashOutput, ClaudeTaskStop, ClaudeRead, ClaudeWrite, ClaudeEdit, ClaudeMultiEdit, ClaudeNotebookEdit, ClaudeGlob, ClaudeGrep, ClaudeTodoWrite, ClaudeAskUserQuestion, claudeKillShell, claudeLSName}
 
 // equivalents maps each core tool to the other set's tools that do its
 // work: a template's allow_list or deny_list written with either set's
@@ -30,7 +30,7 @@ var claudeCore = []string{ClaudeBash, ClaudeBashOutput, ClaudeTaskStop, ClaudeRe
 var equivalents = map[string][]string{
 	"exec_command":       {ClaudeBash, ClaudeBashOutput, ClaudeTaskStop},
 	"write_stdin":        {ClaudeBashOutput},
-	"apply_patch":        {ClaudeWrite, ClaudeEdit, ClaudeMultiEdit},
+	"apply_patch":        {ClaudeWrite, ClaudeEdit, ClaudeMultiEdit, ClaudeNotebookEdit},
 	"write_file":         {ClaudeWrite},
 	"read_file":          {ClaudeRead},
 	"view_image":         {ClaudeRead},
@@ -45,6 +45,7 @@ var equivalents = map[string][]string{
 	ClaudeWrite:          {"apply_patch", "write_file"},
 	ClaudeEdit:           {"apply_patch"},
 	ClaudeMultiEdit:      {"apply_patch"},
+	ClaudeNotebookEdit:   {"apply_patch"},
 	ClaudeGlob:           {"list_dir", "glob_files"},
 	ClaudeGrep:           {"grep_files"},
 	ClaudeTodoWrite:      {"update_plan"},
@@ -60,7 +61,8 @@ func Equivalents(name string) []string { return equivalents[name] }
 
 // RegisterClaude registers Claude Code's core tools (one shared record of
 // what each thread has Read): Bash with its background shells' BashOutput
-// and TaskStop, Read, Write, Edit, MultiEdit, Glob, Grep, TodoWrite; and,
+// and TaskStop, Read, Write, Edit, MultiEdit, NotebookEdit, Glob, Grep,
+// TodoWrite; and,
 // unlisted, the earlier names KillShell and LS.
 func RegisterClaude(r *Registry) error {
 	reads := newReadState()
@@ -73,6 +75,7 @@ func RegisterClaude(r *Registry) error {
 		claudeWrite{reads: reads},
 		claudeEdit{reads: reads},
 		claudeMultiEdit{reads: reads},
+		claudeNotebookEdit{reads: reads},
 		claudeGlob{},
 		claudeGrep{},
 		claudeTodoWrite{},

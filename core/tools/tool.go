@@ -29,6 +29,14 @@ type Prewarmer interface {
 	Prewarm(env *Env)
 }
 
+// Spawner is a tool whose call starts a sub-agent (when SpawnsAgent says
+// so for these arguments), taking one of agents.max_threads' slots: the
+// engine reserves those slots for one reply's calls in call order before
+// they run at once, so the first ones asked for are the ones that run.
+type Spawner interface {
+	SpawnsAgent(args json.RawMessage) bool
+}
+
 // Env is what a handler knows of the calling thread.
 type Env struct {
 	ThreadID       protocol.ThreadID

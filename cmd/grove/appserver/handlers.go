@@ -137,11 +137,20 @@ func (s *Server) threadList(p protocol.AppThreadListParams) (any, *protocol.RPCE
 		}
 		limit = *p.Limit
 	}
-	keep, rerr := s.listFilter(p)
+	kinds, rerr := parseSourceKinds(p.SourceKinds)
 	if rerr != nil {
 		return nil, rerr
 	}
-	entries, more, err := rollout.ListSessionsWhere(s.opts.Home, offset, limit, keep)
+	filter, rerr := s.listFilter(p)
+	if rerr != nil {
+		return nil, rerr
+	}
+	keep := func(e rollout.IndexEntry) bool { return kinds.keep(e) && filter(e) }
+	list := rollout.ListSessionsWhere
+	if kinds.subAgents {
+		list = rollout.ListThreadsWhere
+	}
+	entries, more, err := list(s.opts.Home, offset, limit, keep)
 	if err != nil {
 		return nil, rpcError(protocol.RPCInternalError, "thread/list: %v", err)
 	}

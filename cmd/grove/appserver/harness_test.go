@@ -107,6 +107,16 @@ func (s *schemas) load() {
 		}
 		s.byMethod[key] = sch
 	}
+	// thread/turns/list's response schema is not in the 0.169 bundle; its
+	// turns are 0.169's Turn (ThreadTurnsListResponse {data: Turn[],
+	// nextCursor, backwardsCursor} in codex-rs/app-server-protocol).
+	readAbs, _ := filepath.Abs(filepath.Join(schemaDir, "v2/ThreadReadResponse.json"))
+	turnSch, err := c.Compile(readAbs + "#/definitions/Turn")
+	if err != nil {
+		s.err = fmt.Errorf("compile Turn: %w", err)
+		return
+	}
+	s.byID["Turn"] = turnSch
 	abs, _ := filepath.Abs(filepath.Join(schemaDir, "JSONRPCError.json"))
 	sch, err := c.Compile(abs + "#/definitions/JSONRPCErrorError")
 	if err != nil {
@@ -353,6 +363,10 @@ func (c *client) validate(line []byte, m map[string]any) {
 			}
 			return
 		}
+		if req == "thread/turns/list" {
+			c.validateTurnsPage(line, m)
+			return
+		}
 		if emptyResponses[req] {
 			if r, ok := m["result"].(map[string]any); !ok || len(r) != 0 {
 				t.Errorf("%s answers an empty object in Codex: %s", req, line)
@@ -381,6 +395,36 @@ func (c *client) validate(line []byte, m map[string]any) {
 	}
 	if err := sch.Validate(inst); err != nil {
 		t.Errorf("message does not match Codex 0.169 %s:\n%s\n%v", key, line, err)
+	}
+}
+
+// validateTurnsPage checks a thread/turns/list result: exactly data,
+// nextCursor and backwardsCursor (string or null), each turn a 0.169 Turn.
+func (c *client) validateTurnsPage(line []byte, m map[string]any) {
+	t := c.t
+	r, _ := m["result"].(map[string]any)
+	data, ok := r["data"].([]any)
+	if len(r) != 3 || !ok {
+		t.Errorf("thread/turns/list answered with Codex's shape: %s", line)
+		return
+	}
+	for _, k := range []string{"nextCursor", "backwardsCursor"} {
+		if v, present := r[k]; !present {
+			t.Errorf("thread/turns/list lacks %s: %s", k, line)
+		} else if _, isStr := v.(string); v != nil && !isStr {
+			t.Errorf("thread/turns/list %s is not a string or null: %s", k, line)
+		}
+	}
+	sch := codexSchemas.get(t, "Turn")
+	for _, turn := range data {
+		b, _ := json.Marshal(turn)
+		inst, err := jsonschema.UnmarshalJSON(strings.NewReader(string(b)))
+		if err == nil {
+			err = sch.Validate(inst)
+		}
+		if err != nil {
+			t.Errorf("thread/turns/list turn does not match Codex 0.169 Turn:\n%s\n%v", b, err)
+		}
 	}
 }
 

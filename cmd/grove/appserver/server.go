@@ -169,6 +169,7 @@ func (s *Server) methods() *rpc.Methods {
 	handle(m, "thread/resume", s.threadResume)
 	handle(m, "thread/list", s.threadList)
 	handle(m, "thread/read", s.threadRead)
+	handle(m, "thread/turns/list", s.threadTurnsList)
 	handleID(m, "turn/start", s.turnStart)
 	handle(m, "turn/interrupt", s.turnInterrupt)
 	handle(m, "thread/note/set", s.noteSet)

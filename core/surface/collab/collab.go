@@ -91,7 +91,7 @@ func New(a Agents) *Surface {
 	}
 	for _, d := range defs {
 		spec := model.ToolSpec{Name: d.name, Description: d.desc, Parameters: schema.MustObject(d.params)}
-		s.tools = append(s.tools, &tool{spec: spec, run: d.run, ignored: d.ignored})
+		s.tools = append(s.tools, &tool{spec: spec, run: d.run, ignored: d.ignored, spawns: d.name == "spawn_agent"})
 	}
 	return s
 }
@@ -115,12 +115,17 @@ type tool struct {
 	spec    model.ToolSpec
 	run     func(ctx context.Context, env *tools.Env, args json.RawMessage) tools.Result
 	ignored []string
+	spawns  bool // spawn_agent: each call starts a sub-agent
 }
 
 func (t *tool) Spec() model.ToolSpec { return t.spec }
 
 // Kind implements tools.Kinded.
 func (t *tool) Kind() protocol.ToolKind { return protocol.ToolKindCollab }
+
+// SpawnsAgent implements tools.Spawner: spawn_agent's slots are reserved
+// in call order.
+func (t *tool) SpawnsAgent(json.RawMessage) bool { return t.spawns }
 
 // IgnoredArgs implements tools.HabitArgs.
 func (t *tool) IgnoredArgs() []string { return t.ignored }

@@ -96,6 +96,13 @@ func oneLine(s string) string {
 	return s
 }
 
+// SpawnsAgent implements tools.Spawner: a Task call starts a sub-agent
+// unless it resumes one (arguments that do not decode start nothing).
+func (t *taskTool) SpawnsAgent(raw json.RawMessage) bool {
+	var a taskArgs
+	return json.Unmarshal(raw, &a) == nil && strings.TrimSpace(a.Resume) == ""
+}
+
 func (t *taskTool) Run(ctx context.Context, env *tools.Env, raw json.RawMessage) tools.Result {
 	s := t.s
 	var a taskArgs

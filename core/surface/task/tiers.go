@@ -15,7 +15,7 @@ var (
 	alwaysBlocked = []string{ToolTask, ToolTaskOutput, "update_plan", "TodoWrite"}
 	// nonBuiltinBlocked: user and project agents run no commands and write
 	// no files unless agents.trust_custom_agents is set.
-	nonBuiltinBlocked = []string{"exec_command", "apply_patch", "Bash", "BashOutput", "TaskStop", "KillShell", "Write", "Edit", "MultiEdit"}
+	nonBuiltinBlocked = []string{"exec_command", "apply_patch", "Bash", "BashOutput", "TaskStop", "KillShell", "Write", "Edit", "MultiEdit", "NotebookEdit"}
 	// asyncSafe: what a background agent may use (Claude Code's Read,
 	// Edit, Grep, Glob, Bash in grove's names).
 	asyncSafe = []string{"read_file", "apply_patch", "grep_files", "glob_files", "list_dir", "exec_command", "Read", "Edit", "MultiEdit", "Write", "Grep", "Glob", "LS", "Bash", "BashOutput", "TaskStop"}
