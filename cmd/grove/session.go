@@ -36,9 +36,6 @@ type sessionOpts struct {
 	mcpServers map[string]config.MCPServer
 	// bypassHookTrust runs unreviewed hooks (--dangerously-bypass-hook-trust).
 	bypassHookTrust bool
-	// resume is the session about to be resumed: without --host it runs
-	// on the host it was recorded with.
-	resume string
 	// originator is sent as the `originator` header of every model
 	// request, as Codex does (codex_exec; an app-server client's name).
 	originator string

@@ -77,10 +77,10 @@ func editNotebook(old string, a claudeNotebookEditArgs) (string, string, error) 
 	var nb map[string]json.RawMessage
 	var cells []map[string]json.RawMessage
 	if err := json.Unmarshal([]byte(old), &nb); err != nil {
-		return "", "", fmt.Errorf("Notebook is not valid JSON: %v", err)
+		return "", "", claudeToolError("Notebook is not valid JSON: %v", err)
 	}
 	if err := json.Unmarshal(nb["cells"], &cells); err != nil {
-		return "", "", fmt.Errorf("Notebook has no valid cells: %v", err)
+		return "", "", claudeToolError("Notebook has no valid cells: %v", err)
 	}
 	mode := a.EditMode
 	if mode == "" {
@@ -90,14 +90,14 @@ func editNotebook(old string, a claudeNotebookEditArgs) (string, string, error) 
 	if a.CellID != "" {
 		i, ok := notebookCellIndex(cells, a.CellID)
 		if !ok {
-			return "", "", fmt.Errorf("Cell with ID %q not found in notebook.", a.CellID)
+			return "", "", claudeToolError("Cell with ID %q not found in notebook.", a.CellID)
 		}
 		at = i
 		if mode == "insert" {
 			at++
 		}
 	} else if mode != "insert" {
-		return "", "", fmt.Errorf("Cell ID must be specified when not inserting a new cell.")
+		return "", "", claudeToolError("Cell ID must be specified when not inserting a new cell.")
 	}
 	if mode == "replace" && at == len(cells) {
 		mode = "insert" // replacing one past the end adds a cell, as in Claude Code
@@ -110,7 +110,7 @@ func editNotebook(old string, a claudeNotebookEditArgs) (string, string, error) 
 		answer = "Deleted cell " + a.CellID
 	case "insert":
 		if a.CellType == "" {
-			return "", "", fmt.Errorf("Cell type is required when using edit_mode=insert.")
+			return "", "", claudeToolError("Cell type is required when using edit_mode=insert.")
 		}
 		cell := map[string]json.RawMessage{"cell_type": mustRaw(a.CellType), "metadata": json.RawMessage("{}"), "source": src}
 		id := ""
@@ -138,7 +138,7 @@ func editNotebook(old string, a claudeNotebookEditArgs) (string, string, error) 
 		}
 		answer = fmt.Sprintf("Updated cell %s with %s", a.CellID, a.NewSource)
 	default:
-		return "", "", fmt.Errorf("Edit mode must be replace, insert, or delete.")
+		return "", "", claudeToolError("Edit mode must be replace, insert, or delete.")
 	}
 	nb["cells"] = mustRaw(cells)
 	var b bytes.Buffer
@@ -200,3 +200,15 @@ func (t claudeNotebookEdit) Run(ctx context.Context, env *Env, raw json.RawMessa
 	}
 	return c.apply(ctx, env, t.reads)
 }
+
+// claudeToolError is an error whose text is Claude Code's own, capital and
+// full stop included, as models trained on it read it (ST1005 is for Go
+// errors that get wrapped; these go to the model as they are).
+func claudeToolError(format string, a ...any) error {
+	return claudeError(fmt.Sprintf(format, a...))
+}
+
+// claudeError is a message in Claude Code's words.
+type claudeError string
+
+func (e claudeError) Error() string { return string(e) }
