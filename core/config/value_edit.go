@@ -250,6 +250,9 @@ func setLeaf(lines []string, segs []string, v any) ([]string, error) {
 	full := strings.Join(segs, ".")
 	for _, en := range entries {
 		if en.path == full {
+			if en.to == en.from+1 {
+				line = key + " = " + val + trailingComment(lines[en.from]) + "\n"
+			}
 			return splice(lines, en.from, en.to, line), nil
 		}
 	}
@@ -288,6 +291,23 @@ func setLeaf(lines []string, segs []string, v any) ([]string, error) {
 		}
 	}
 	return append(lines, "["+table+"]\n", line), nil
+}
+
+// trailingComment is a one-line entry's ` # comment` (found where the
+// text before a '#' decodes, so a '#' inside a string is not one).
+func trailingComment(line string) string {
+	l := strings.TrimRight(line, "\r\n")
+	for i := strings.IndexByte(l, '#'); i >= 0; {
+		if decodes([]string{l[:i] + "\n"}) {
+			return " " + strings.TrimSpace(l[i:])
+		}
+		j := strings.IndexByte(l[i+1:], '#')
+		if j < 0 {
+			break
+		}
+		i += j + 1
+	}
+	return ""
 }
 
 func splice(lines []string, from, to int, repl string) []string {

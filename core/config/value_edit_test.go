@@ -84,3 +84,19 @@ func TestEditValuesRefuses(t *testing.T) {
 		}
 	}
 }
+
+// A replaced one-line entry keeps its trailing comment; a '#' inside the
+// old string is not taken for one.
+func TestEditValuesKeepsTrailingComment(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "config.toml")
+	if err := os.WriteFile(path, []byte("model = \"a#b\" # pinned\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, err := EditValues(path, []ValueEdit{{KeyPath: "model", Value: "z"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "model = \"z\" # pinned\n"; string(out) != want {
+		t.Fatalf("got %q, want %q", out, want)
+	}
+}

@@ -44,7 +44,7 @@ func userLayer(t *testing.T, c *client) map[string]any {
 // server's threads keep the model they started with, so the effective
 // config.model differs from Codex's until a restart).
 func TestCodexConfigValueWriteReplacesValue(t *testing.T) {
-	c, file := startWithConfigFile(t, "# my model\nmodel = \"gpt-old\"\nsandbox_mode = \"read-only\" # keep\n")
+	c, file := startWithConfigFile(t, "# my model\nmodel = \"gpt-old\" # was: \"#x\"\nsandbox_mode = \"read-only\" # keep\n")
 	defer c.close()
 	read := c.result("config/read", map[string]any{})
 	version := str(read["origins"].(map[string]any), "model", "version")
@@ -56,7 +56,7 @@ func TestCodexConfigValueWriteReplacesValue(t *testing.T) {
 		t.Fatalf("user layer model = %v", got)
 	}
 	b, _ := os.ReadFile(file)
-	if want := "# my model\nmodel = \"gpt-new\"\nsandbox_mode = \"read-only\" # keep\n"; string(b) != want {
+	if want := "# my model\nmodel = \"gpt-new\" # was: \"#x\"\nsandbox_mode = \"read-only\" # keep\n"; string(b) != want {
 		t.Fatalf("file:\n%s\nwant:\n%s", b, want)
 	}
 	if fingerprint(b) != w["version"] {
@@ -124,5 +124,25 @@ func TestConfigWriteRefusesUnknownKeyAndOtherFile(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(file); string(b) != "model = \"gpt-old\"\n" {
 		t.Fatalf("file changed: %q", b)
+	}
+}
+
+// A key a -c override sets is written to the file and answered
+// okOverridden with the sessionFlags layer (Codex's WriteStatus).
+func TestConfigWriteOverriddenBySessionFlags(t *testing.T) {
+	f := newFixture(t, treeScript)
+	file := filepath.Join(t.TempDir(), "config.toml")
+	if err := os.WriteFile(file, []byte("model = \"gpt-old\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c := f.startWith(t, Options{Host: &Host{Config: &config.Config{}, ConfigFile: file, Overrides: []string{"model=gpt-flag"}, Provider: config.Resolved{Name: "openai", Model: "gpt-flag"}}})
+	defer c.close()
+	c.initialize()
+	w := c.result("config/value/write", map[string]any{"keyPath": "model", "value": "gpt-new", "mergeStrategy": "replace"})
+	if w["status"] != "okOverridden" || str(w, "overriddenMetadata", "overridingLayer", "name", "type") != "sessionFlags" || str(w, "overriddenMetadata", "effectiveValue") != "gpt-flag" {
+		t.Fatalf("config/value/write: %v", w)
+	}
+	if b, _ := os.ReadFile(file); string(b) != "model = \"gpt-new\"\n" {
+		t.Fatalf("file: %q", b)
 	}
 }

@@ -170,9 +170,17 @@ func (h *Host) overridden(edits []config.ValueEdit) *OverriddenMetadata {
 			k = strings.TrimSpace(k)
 			if k == e.KeyPath || strings.HasPrefix(k, e.KeyPath+".") {
 				layer := ConfigLayerMeta{Name: ConfigLayerSource{Type: "sessionFlags"}, Version: fingerprint([]byte(strings.Join(h.Overrides, "\n")))}
-				return &OverriddenMetadata{Message: "Overridden by session flags (-c " + k + ")", OverridingLayer: layer, EffectiveValue: strings.TrimSpace(v)}
+				return &OverriddenMetadata{Message: "Overridden by session flags (-c " + k + ")", OverridingLayer: layer, EffectiveValue: overrideValue(strings.TrimSpace(v))}
 			}
 		}
 	}
 	return nil
+}
+
+// overrideValue is a -c value as config/read shows it: TOML when it parses
+// as TOML, else the bare string.
+func overrideValue(raw string) any {
+	tree := map[string]any{}
+	setDotted(tree, "v", raw)
+	return tree["v"]
 }
