@@ -60,7 +60,7 @@ func (s *schemas) load() {
 		"JSONRPCError.json", "v1/InitializeResponse.json", "v2/ThreadStartResponse.json", "v2/ThreadResumeResponse.json",
 		"v2/ThreadListResponse.json", "v2/ThreadReadResponse.json", "v2/TurnStartResponse.json",
 		"v2/TurnInterruptResponse.json", "v2/GetAccountResponse.json", "v2/ConfigReadResponse.json",
-		"v2/ModelListResponse.json", "v2/ListMcpServerStatusResponse.json",
+		"v2/ModelListResponse.json", "v2/ListMcpServerStatusResponse.json", "v2/ConfigWriteResponse.json",
 	} {
 		abs, err := filepath.Abs(filepath.Join(schemaDir, f))
 		if err != nil {
@@ -192,6 +192,8 @@ var responseSchemas = map[string]string{
 	// The IDE startup methods.
 	"account/read":         "v2/GetAccountResponse.json",
 	"config/read":          "v2/ConfigReadResponse.json",
+	"config/value/write":   "v2/ConfigWriteResponse.json",
+	"config/batchWrite":    "v2/ConfigWriteResponse.json",
 	"model/list":           "v2/ModelListResponse.json",
 	"mcpServerStatus/list": "v2/ListMcpServerStatusResponse.json",
 	// thread/unarchive answers {thread}, ThreadReadResponse's shape.

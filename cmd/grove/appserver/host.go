@@ -9,6 +9,7 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/BurntSushi/toml"
 
@@ -36,6 +37,10 @@ type Host struct {
 	Models ModelLister
 	// MCPStatus lists the MCP servers of the sessions this process runs.
 	MCPStatus func() []mcp.ServerStatus
+
+	// writeMu serialises config/value/write and config/batchWrite, so a
+	// version check and its write are one step.
+	writeMu sync.Mutex
 }
 
 // ModelLister is the part of a model client model/list uses.

@@ -185,6 +185,8 @@ func (s *Server) methods() *rpc.Methods {
 	handle(m, "thread/compact", s.threadCompact)
 	handle(m, "account/read", s.accountRead)
 	handle(m, "config/read", s.configRead)
+	handle(m, "config/value/write", s.configValueWrite)
+	handle(m, "config/batchWrite", s.configBatchWrite)
 	handle(m, "model/list", s.modelList)
 	handle(m, "mcpServerStatus/list", s.mcpServerStatusList)
 	for method := range inboxMethods {
