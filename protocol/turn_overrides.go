@@ -20,3 +20,7 @@ type TurnOverrides struct {
 
 // ReasoningSummaries are the values of Codex's ReasoningSummary.
 var ReasoningSummaries = map[string]bool{"auto": true, "concise": true, "detailed": true, "none": true}
+
+// ReasoningEfforts are the values Codex's ReasoningEffort accepts (a
+// turn's effort, a model's supported efforts).
+var ReasoningEfforts = map[string]bool{"none": true, "minimal": true, "low": true, "medium": true, "high": true, "xhigh": true}

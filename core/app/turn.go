@@ -24,10 +24,6 @@ type Turn struct {
 	Settings *protocol.TurnOverrides
 }
 
-// efforts are the reasoning efforts a turn may ask for (Codex's
-// ReasoningEffort).
-var efforts = map[string]bool{"none": true, "minimal": true, "low": true, "medium": true, "high": true, "xhigh": true}
-
 // CheckTurnSettings refuses settings grove cannot honour, naming the
 // field: a turn must never run under looser settings than it asked for.
 func CheckTurnSettings(o *protocol.TurnOverrides) error {
@@ -50,7 +46,7 @@ func CheckTurnSettings(o *protocol.TurnOverrides) error {
 			}
 		}
 	}
-	if o.ReasoningEffort != "" && !efforts[o.ReasoningEffort] {
+	if o.ReasoningEffort != "" && !protocol.ReasoningEfforts[o.ReasoningEffort] {
 		return fmt.Errorf("effort: unknown value %q (none, minimal, low, medium, high, xhigh)", o.ReasoningEffort)
 	}
 	if o.ReasoningSummary != "" && !protocol.ReasoningSummaries[o.ReasoningSummary] {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/grovecli/grove/core/logging"
 	"github.com/grovecli/grove/core/model"
+	"github.com/grovecli/grove/protocol"
 )
 
 // ModelEntry is Codex's Model (model/list).
@@ -38,9 +39,6 @@ type EffortOption struct {
 // a model supports (its /models has no such field, or no list).
 var standardEfforts = []string{"low", "medium", "high"}
 
-// codexEfforts are the values Codex's ReasoningEffort accepts.
-var codexEfforts = map[string]bool{"none": true, "minimal": true, "low": true, "medium": true, "high": true, "xhigh": true}
-
 // modelsTimeout bounds the provider's GET /models during model/list: an
 // IDE's startup waits for it.
 const modelsTimeout = 10 * time.Second
@@ -51,7 +49,7 @@ const modelsTimeout = 10 * time.Second
 // configured ones (logged, not an error: the IDE still starts).
 func (h *Host) listModels(ctx context.Context) []ModelEntry {
 	effort := "medium"
-	if h.Config != nil && codexEfforts[h.Config.ReasoningEffort] {
+	if h.Config != nil && protocol.ReasoningEfforts[h.Config.ReasoningEffort] {
 		effort = h.Config.ReasoningEffort
 	}
 	var out []ModelEntry
@@ -63,7 +61,7 @@ func (h *Host) listModels(ctx context.Context) []ModelEntry {
 		seen[id] = true
 		opts := []EffortOption{}
 		for _, e := range efforts {
-			if codexEfforts[e] {
+			if protocol.ReasoningEfforts[e] {
 				opts = append(opts, EffortOption{ReasoningEffort: e, Description: e + " reasoning effort"})
 			}
 		}
