@@ -162,7 +162,7 @@ func TestRendererCapsFrameRate(t *testing.T) {
 // countingModel is textModel that counts the views taken.
 type countingModel struct {
 	text  string
-	views *int
+	views *[]string
 }
 
 func (m countingModel) Init() Cmd { return nil }
@@ -175,7 +175,7 @@ func (m countingModel) Update(msg Msg) (Model, Cmd) {
 }
 
 func (m countingModel) View() View {
-	*m.views++
+	*m.views = append(*m.views, m.text)
 	return NewView(m.text)
 }
 
@@ -184,7 +184,7 @@ func (m countingModel) View() View {
 // views nobody sees cost the whole screen each.
 func TestBurstIsViewedOnce(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		views := 0
+		var views []string
 		out := &recordingWriter{}
 		p := NewProgram(countingModel{text: "start", views: &views}, WithInput(nil), WithOutput(out),
 			WithWindowSize(80, 24), WithoutSignals(), WithoutSignalHandler())
@@ -207,8 +207,18 @@ func TestBurstIsViewedOnce(t *testing.T) {
 		if err := <-done; err != nil {
 			t.Fatal(err)
 		}
-		if views > 5 {
-			t.Fatalf("%d views for a burst of %d messages", views, burst+1)
+		// Views of the model before and after the burst (the first frame,
+		// messages the program sends itself at start, Quit) depend on when
+		// those messages arrive; what must not happen is a view in the middle
+		// of the burst.
+		mid := 0
+		for _, text := range views {
+			if strings.Contains(text, "key ") {
+				mid++
+			}
+		}
+		if mid > 1 {
+			t.Fatalf("%d views during a burst of %d messages: %q", mid, burst+1, views)
 		}
 	})
 }
