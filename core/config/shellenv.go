@@ -94,3 +94,11 @@ func (c *Config) ProviderEnvKeys() []string {
 	slices.Sort(keys)
 	return slices.Compact(keys)
 }
+
+// AllowLoginShell is Codex's allow_login_shell (default true): whether
+// commands may run in the login environment. False refuses exec_command's
+// `login: true` with Codex's error, runs every command with `bash -c` in
+// grove's own (scrubbed) environment, and never runs the user's profiles.
+func (c *Config) AllowLoginShell() bool {
+	return c.AllowLoginShellSetting == nil || *c.AllowLoginShellSetting
+}
