@@ -408,8 +408,8 @@ func (t *Thread) runTools(ctx context.Context, turnID string, calls []model.Tool
 	for i := range begun {
 		begun[i] = make(chan struct{})
 	}
-	// The spawns' max_threads slots are taken in call order too, before
-	// any runs: the first spawns asked for are the ones that start.
+	// The spawns' max_threads slots are settled in call order too: the
+	// first spawns asked for are the ones that start (spawn_slots.go).
 	tickets := t.reserveSpawnSlots(calls, only)
 	var wg sync.WaitGroup
 	for i, c := range calls {
@@ -420,7 +420,7 @@ func (t *Thread) runTools(ctx context.Context, turnID string, calls []model.Tool
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			defer tk.done(&t.e.tree)
+			defer tk.done()
 			var once sync.Once
 			announced := func() { once.Do(func() { close(begun[i]) }) }
 			defer announced() // a call that never began does not hold up the next
