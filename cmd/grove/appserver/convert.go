@@ -378,7 +378,10 @@ func (s *Server) indexThread(e rollout.IndexEntry) protocol.AppThread {
 		StartedAt: createdAt(e.ID, e.UpdatedAt),
 	}
 	root := e.ID
-	if e.ParentID != "" {
+	switch {
+	case e.Root != "":
+		root = e.Root
+	case e.ParentID != "":
 		root = e.ParentID
 	}
 	th := s.appThread(ti, root, protocol.AppThreadState{Type: "notLoaded"}, e.FirstPrompt)
