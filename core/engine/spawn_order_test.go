@@ -221,3 +221,36 @@ func (c childTool) Run(ctx context.Context, env *tools.Env, raw json.RawMessage)
 	}
 	return tools.Result{Output: fmt.Sprintf(`{"agent_id":%q}`, id), AgentIDs: []protocol.ThreadID{id}}
 }
+
+// An interrupt while a call waits in line for a slot ends the wait: the
+// turn ends, and no slot is left reserved (the waiting call and the one
+// holding the slot, stopped at its working-directory approval, both give
+// theirs up).
+func TestSpawnSlotWaitEndsWithTheTurn(t *testing.T) {
+	env := newEnv(t, script{
+		"root": func(_ context.Context, tn turn) (model.Response, error) {
+			if tn.rounds == 0 {
+				return calls(
+					toolCall("s0", "spawn_agent", map[string]any{"agent_type": "worker", "message": "work", "working_directory": "sub"}),
+					workerSpawn("s1"),
+				), nil
+			}
+			return text("done"), nil
+		},
+		"worker": block,
+	}, func(o *Options) { o.MaxThreads = 1 })
+	env.send("go")
+	env.waitFor("workdir approval", func(ev protocol.Event) bool { return ev.Type == protocol.EventApprovalRequested })
+	if err := env.e.Submit(protocol.Op{Type: protocol.OpInterrupt, ThreadID: env.root}); err != nil {
+		t.Fatal(err)
+	}
+	if st := env.rootFinal(1); st.Kind != protocol.StatusInterrupted {
+		t.Fatalf("root ended %v, want interrupted", st)
+	}
+	tr := &env.e.tree
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	if tr.reserved != 0 {
+		t.Errorf("%d slots left reserved after the turn ended", tr.reserved)
+	}
+}
