@@ -114,7 +114,7 @@ var CodexKeys = []CodexKey{
 	{Key: "shell_environment_policy.experimental_use_profile", Status: KeyNotYet},
 	{Key: "agents.max_threads", Status: KeyWorks},
 	{Key: "agents.max_depth", Status: KeyWorks},
-	{Key: "agents.interrupt_message", Status: KeyWorks, Note: "true (the default): an interrupted turn of any agent leaves a <turn_aborted> notice for the model's next request; false: none"},
+	{Key: "agents.interrupt_message", Status: KeyWorks, Note: "true (the default): an interrupted turn of any agent leaves a notice for the model's next request (Codex's turn_aborted marker, in grove's words); false: none"},
 	{Key: "agents.job_max_runtime_seconds", Status: KeyDiffers, Note: "checked (at least 1) but limits nothing: it is the time limit of Codex's agent-job workers (spawn_agents_on_csv), a feature grove does not have"},
 	{Key: "agents.*", Status: KeyNotYet, Note: "Codex agent roles; grove's roles are template files (docs/templates.md)", Section: true},
 	{Key: "allow_login_shell", Status: KeyNotYet},
