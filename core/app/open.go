@@ -176,7 +176,7 @@ func (s *Session) build(ctx context.Context, o Options) error {
 	}
 	s.eng, err = engine.New(ctx, engine.Options{
 		Home: home, Client: o.Client, Provider: o.Provider.Name,
-		Model: o.Provider.Model, ReasoningEffort: cfg.ReasoningEffort,
+		Model: o.Provider.Model, ReasoningEffort: cfg.ReasoningEffort, ReasoningSummary: cfg.ReasoningSummary,
 		Cwd: cwd, Sandbox: cfg.SandboxPolicy(), ApprovalPolicy: cfg.ApprovalPolicy,
 		MaxThreads: cfg.Agents.MaxThreads, MaxDepth: cfg.Agents.MaxDepth,
 		Instructions: cfg.Instructions, UserAgentsMD: cfg.UserAgentsMD, Templates: catalog,

@@ -165,7 +165,7 @@ var CodexKeys = []CodexKey{
 	{Key: "model_auto_compact_token_limit_scope", Status: KeyNotYet},
 	{Key: "model_catalog_json", Status: KeyNotYet},
 	{Key: "model_context_window", Status: KeyWorks},
-	{Key: "model_reasoning_summary", Status: KeyNotYet},
+	{Key: "model_reasoning_summary", Status: KeyWorks},
 	{Key: "model_supports_reasoning_summaries", Status: KeyNotYet},
 	{Key: "model_verbosity", Status: KeyNotYet},
 	{Key: "notice", Status: KeyNotYet, Section: true},

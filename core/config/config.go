@@ -21,10 +21,13 @@ import (
 
 // Config is the whole user configuration.
 type Config struct {
-	Model           string                    `toml:"model"`
-	ModelProvider   string                    `toml:"model_provider"`
-	ReasoningEffort string                    `toml:"model_reasoning_effort"`
-	ModelProviders  map[string]ProviderConfig `toml:"model_providers"`
+	Model           string `toml:"model"`
+	ModelProvider   string `toml:"model_provider"`
+	ReasoningEffort string `toml:"model_reasoning_effort"`
+	// ReasoningSummary is asked with every turn's reasoning ("" = auto,
+	// "none" asks for none), as Codex's model_reasoning_summary.
+	ReasoningSummary string                    `toml:"model_reasoning_summary"`
+	ModelProviders   map[string]ProviderConfig `toml:"model_providers"`
 	// ModelContextWindow overrides the model's context window (tokens);
 	// ModelAutoCompactTokenLimit is the history size that triggers an
 	// automatic compaction (default 90% of the window). Codex's keys.
@@ -425,6 +428,9 @@ func (c *Config) fillDefaults() error {
 		return err
 	}
 	if _, _, err := c.WebSearch(); err != nil {
+		return err
+	}
+	if err := c.checkReasoning(); err != nil {
 		return err
 	}
 	policy, err := c.Approval.Policy()

@@ -31,11 +31,14 @@ type Options struct {
 	// Model and ReasoningEffort are the root's (inherited by children).
 	Model           string
 	ReasoningEffort string
-	Cwd             string
-	Sandbox         protocol.SandboxPolicy
-	ApprovalPolicy  protocol.ApprovalPolicy
-	MaxThreads      int // running or pending sub-agents; default 12
-	MaxDepth        int // default 3
+	// ReasoningSummary is every thread's reasoning summary unless a turn
+	// sets its own ("" = auto).
+	ReasoningSummary string
+	Cwd              string
+	Sandbox          protocol.SandboxPolicy
+	ApprovalPolicy   protocol.ApprovalPolicy
+	MaxThreads       int // running or pending sub-agents; default 12
+	MaxDepth         int // default 3
 	// Instructions are extra user instructions appended to the base prompt.
 	Instructions string
 	// UserAgentsMD is the user's global AGENTS.md ($CODEX_HOME's): it opens

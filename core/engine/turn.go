@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -321,7 +322,7 @@ func (t *Thread) buildRequest() model.Request {
 	if len(t.turn.turnSchema) > 0 {
 		req.OutputSchema = t.turn.turnSchema
 	}
-	req.ReasoningSummary = t.summary
+	req.ReasoningSummary = cmp.Or(t.summary, t.e.opts.ReasoningSummary)
 	if len(t.e.opts.TurnMetadata) > 0 && t.parentID == "" {
 		req.Headers = map[string]string{"x-codex-turn-metadata": turnMetadata(t.e.opts.TurnMetadata, t.turn.id)}
 	}

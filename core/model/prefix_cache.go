@@ -104,7 +104,11 @@ func (c *openAIClient) encodeCached(req Request, omit map[string]bool) (reqBody,
 		field = "input"
 		elems = responsesInput(rest, replay, omit)
 		settled, settledElems = len(rest), len(elems)
-		body, err := responsesBody(Request{Model: req.Model, Instructions: req.Instructions, Tools: req.Tools, ReasoningEffort: req.ReasoningEffort, ParallelToolCalls: req.ParallelToolCalls, CacheKey: req.CacheKey, OutputSchema: req.OutputSchema, Temperature: req.Temperature, TopP: req.TopP}, omit)
+		// Every setting of the request, without its items (encoded
+		// above); a field list here once lost reasoning.summary.
+		settings := req
+		settings.Items, settings.Prefix = nil, nil
+		body, err := responsesBody(settings, omit)
 		if err != nil {
 			return nil, fmt.Errorf("model provider %s: build request: %w", c.cfg.Name, err)
 		}
@@ -121,7 +125,10 @@ func (c *openAIClient) encodeCached(req Request, omit map[string]bool) (reqBody,
 			elems = append(elems, m)
 		}
 		settled, settledElems = clean, cleanMsgs
-		body, err := chatBody(Request{Model: req.Model, Tools: req.Tools, ReasoningEffort: req.ReasoningEffort, ParallelToolCalls: req.ParallelToolCalls, OutputSchema: req.OutputSchema, Temperature: req.Temperature, TopP: req.TopP}, omit)
+		// The instructions are the first of the messages encoded above.
+		settings := req
+		settings.Items, settings.Prefix, settings.Instructions, settings.CacheKey = nil, nil, "", ""
+		body, err := chatBody(settings, omit)
 		if err != nil {
 			return nil, fmt.Errorf("model provider %s: build request: %w", c.cfg.Name, err)
 		}
