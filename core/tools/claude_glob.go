@@ -80,7 +80,7 @@ func runGlob(ctx context.Context, env *Env, name string, raw json.RawMessage) Re
 	case !st.IsDir():
 		return Errorf("Path is not a directory: %s", root)
 	}
-	found, truncated, err := globFiles(ctx, fsys, root, pattern)
+	found, truncated, err := globFiles(ctx, fsys, root, pattern, globFilterFromEnv())
 	if err != nil {
 		return Errorf("%s: %v", name, err)
 	}
@@ -100,15 +100,23 @@ func runGlob(ctx context.Context, env *Env, name string, raw json.RawMessage) Re
 }
 
 // globFiles lists the files beneath root matching pattern (relative to
-// root), newest first; truncated when the tree was too large to list.
-func globFiles(ctx context.Context, fsys execenv.FileSystem, root, pattern string) ([]datedPath, bool, error) {
+// root) that filter keeps, newest first; truncated when the tree was too
+// large to list.
+func globFiles(ctx context.Context, fsys execenv.FileSystem, root, pattern string, filter globFilter) ([]datedPath, bool, error) {
 	list, err := fsys.Walk(ctx, root, grepMaxFiles)
 	if err != nil {
 		return nil, false, err
 	}
+	var ignore *ignoreFilter
+	if filter.respectIgnore {
+		ignore = newIgnoreFilter(ctx, fsys, root, list.Files)
+	}
 	var found []datedPath
 	for _, f := range list.Files {
 		if ok, _ := doublestar.Match(pattern, f.Rel); !ok {
+			continue
+		}
+		if (filter.skipHidden && hiddenPath(f.Rel)) || ignore.ignored(f.Rel) {
 			continue
 		}
 		p := filepath.Join(root, filepath.FromSlash(f.Rel))
