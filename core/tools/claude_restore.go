@@ -31,12 +31,13 @@ func (r *Registry) RestoreThread(thread protocol.ThreadID, cwd string, events []
 }
 
 // restore marks as seen every file a successful Read, Write, Edit,
-// MultiEdit or NotebookEdit of the thread touched, as of the moment the call ended: the
+// MultiEdit or NotebookEdit of the thread touched (its own calls, and
+// those a fork inherited from its source), as of the moment the call ended: the
 // file's size then is not recorded, so a file is stale when it was
 // modified after that moment (Claude Code's own test on a resumed read).
 func (t claudeRead) restore(thread protocol.ThreadID, cwd string, events []protocol.Event) {
 	for _, ev := range events {
-		if ev.Type != protocol.EventToolCallEnd || ev.Tool == nil || ev.Tool.IsError {
+		if (ev.Type != protocol.EventToolCallEnd && ev.Type != protocol.EventInheritedToolCall) || ev.Tool == nil || ev.Tool.IsError {
 			continue
 		}
 		switch ev.Tool.Name {
