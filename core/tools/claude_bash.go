@@ -34,9 +34,14 @@ const (
 type claudeBash struct {
 	mu   sync.Mutex
 	dirs map[protocol.ThreadID]string // each thread's shell directory
+	// reads is the Claude tools' read state: a file viewed with cat,
+	// head, tail, sed -n, grep counts as read (claude_bash_view.go).
+	reads *readState
 }
 
-func newClaudeBash() *claudeBash { return &claudeBash{dirs: map[protocol.ThreadID]string{}} }
+func newClaudeBash(reads *readState) *claudeBash {
+	return &claudeBash{dirs: map[protocol.ThreadID]string{}, reads: reads}
+}
 
 // claudeBashArgs are Bash's arguments (Claude Code's names).
 type claudeBashArgs struct {
@@ -123,7 +128,11 @@ func (b *claudeBash) Run(ctx context.Context, env *Env, raw json.RawMessage) Res
 	if a.Timeout != nil && *a.Timeout > 0 {
 		timeout = time.Duration(min(*a.Timeout, claudeBashMax.Milliseconds())) * time.Millisecond
 	}
-	return b.run(ctx, env, a.Command, dir, timeout)
+	out := b.run(ctx, env, a.Command, dir, timeout)
+	if !out.IsError {
+		b.noteViewed(ctx, env, a.Command, dir)
+	}
+	return out
 }
 
 // run runs command in dir and answers as Claude Code does: the output;

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"encoding/json"
+	"path/filepath"
 
 	"github.com/grovecli/grove/protocol"
 )
@@ -40,16 +41,27 @@ func (t claudeRead) restore(thread protocol.ThreadID, cwd string, events []proto
 		if (ev.Type != protocol.EventToolCallEnd && ev.Type != protocol.EventInheritedToolCall) || ev.Tool == nil || ev.Tool.IsError {
 			continue
 		}
-		switch ev.Tool.Name {
-		case ClaudeRead, ClaudeWrite, ClaudeEdit, ClaudeMultiEdit, ClaudeNotebookEdit:
-		default:
-			continue
-		}
 		var a struct {
 			FilePath     string `json:"file_path"`
 			NotebookPath string `json:"notebook_path"`
+			Command      string `json:"command"`
 		}
-		if json.Unmarshal([]byte(ev.Tool.Arguments), &a) != nil || a.FilePath+a.NotebookPath == "" {
+		if json.Unmarshal([]byte(ev.Tool.Arguments), &a) != nil {
+			continue
+		}
+		switch ev.Tool.Name {
+		case ClaudeRead, ClaudeWrite, ClaudeEdit, ClaudeMultiEdit, ClaudeNotebookEdit:
+		case ClaudeBash:
+			// A view of a file with Bash; the directory the command ran in
+			// is not recorded, so only an absolute path counts.
+			a.FilePath, a.NotebookPath = "", ""
+			if f, ok := viewedFile(a.Command); ok && filepath.IsAbs(f) {
+				a.FilePath = f
+			}
+		default:
+			continue
+		}
+		if a.FilePath+a.NotebookPath == "" {
 			continue
 		}
 		if a.FilePath == "" {

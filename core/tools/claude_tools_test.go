@@ -147,7 +147,7 @@ func TestClaudeWritesStayInTheSandbox(t *testing.T) {
 // fake directory marker cannot move the next command outside the
 // writable roots (the marker is random, and the directory is checked).
 func TestClaudeBashForgedDirectoryStaysInTheSandbox(t *testing.T) {
-	b := newClaudeBash()
+	b := newClaudeBash(nil)
 	env := &Env{ThreadID: "t", Cwd: t.TempDir(), Sandbox: protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite}}
 	b.dirs["t"] = "/etc"
 	if got := b.dir(env); got != env.Cwd {
