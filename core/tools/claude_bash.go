@@ -166,9 +166,14 @@ func (b *claudeBash) run(ctx context.Context, env *Env, command, dir string, tim
 	code, err := proc.Wait()
 	dur := time.Since(start)
 	text, newDir, cut := out.result(marker)
+	reset := newDir != "" && backend.Info().Host == "" && !shellDirKept(env, newDir)
 	if newDir != "" {
 		b.mu.Lock()
-		b.dirs[env.ThreadID] = newDir
+		if reset {
+			delete(b.dirs, env.ThreadID)
+		} else {
+			b.dirs[env.ThreadID] = newDir
+		}
 		b.mu.Unlock()
 	}
 	text = strings.TrimRight(text, "\n")
@@ -189,6 +194,9 @@ func (b *claudeBash) run(ctx context.Context, env *Env, command, dir string, tim
 		if res.Output == "" {
 			res.Output = "Error"
 		}
+	}
+	if reset {
+		res.Output = strings.TrimPrefix(res.Output+"\n"+shellCwdReset+env.Cwd, "\n")
 	}
 	return res
 }
