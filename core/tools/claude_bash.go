@@ -21,7 +21,8 @@ import (
 )
 
 // Claude Code's Bash limits: 2 minutes by default, 10 at most, output cut
-// after 30 000 characters.
+// after 30 000 characters (unless its variables say otherwise:
+// claude_bash_limits.go).
 const (
 	claudeBashDefault   = 2 * time.Minute
 	claudeBashMax       = 10 * time.Minute
@@ -69,7 +70,8 @@ Usage notes:
   - When issuing multiple commands, use ';' or '&&' to separate them, not newlines.`
 
 func (*claudeBash) Spec() model.ToolSpec {
-	return model.ToolSpec{Name: ClaudeBash, Description: claudeBashDesc, Parameters: schema.MustObject(claudeBashArgs{})}
+	l := claudeBashLimits()
+	return model.ToolSpec{Name: ClaudeBash, Description: l.describe(claudeBashDesc), Parameters: json.RawMessage(l.describe(string(schema.MustObject(claudeBashArgs{}))))}
 }
 
 // args decodes the call and the directory it runs in.
@@ -124,11 +126,8 @@ func (b *claudeBash) Run(ctx context.Context, env *Env, raw json.RawMessage) Res
 	if a.RunInBackground {
 		return startBackground(env, a.Command, dir)
 	}
-	timeout := claudeBashDefault
-	if a.Timeout != nil && *a.Timeout > 0 {
-		timeout = time.Duration(min(*a.Timeout, claudeBashMax.Milliseconds())) * time.Millisecond
-	}
-	out := b.run(ctx, env, a.Command, dir, timeout)
+	l := claudeBashLimits()
+	out := b.run(ctx, env, a.Command, dir, l.timeout(a.Timeout), l.maxOutput)
 	if !out.IsError {
 		b.noteViewed(ctx, env, a.Command, dir)
 	}
@@ -137,7 +136,7 @@ func (b *claudeBash) Run(ctx context.Context, env *Env, raw json.RawMessage) Res
 
 // run runs command in dir and answers as Claude Code does: the output;
 // "Error" for a failure without output; a timeout named first.
-func (b *claudeBash) run(ctx context.Context, env *Env, command, dir string, timeout time.Duration) Result {
+func (b *claudeBash) run(ctx context.Context, env *Env, command, dir string, timeout time.Duration, maxOutput int) Result {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	marker := cwdMarker()
@@ -148,7 +147,7 @@ func (b *claudeBash) run(ctx context.Context, env *Env, command, dir string, tim
 		extra = append(extra, "TMPDIR="+os.TempDir())
 	}
 	argv, environ := shellCommand(script, extra...)
-	out := &headBuffer{max: claudeBashMaxOutput}
+	out := &headBuffer{max: maxOutput}
 	var sink io.Writer = out
 	if env.Emit != nil {
 		live := newOutputStreamer(env.Emit, env.CallID, streamInterval)
