@@ -32,7 +32,7 @@ type claudeGlobArgs struct {
 
 const claudeGlobDesc = `- Fast file pattern matching tool that works with any codebase size
 - Supports glob patterns like "**/*.js" or "src/**/*.ts"
-- Returns matching file paths sorted by modification time (most recently modified first)
+- Returns matching file paths sorted by modification time
 - Use this tool when you need to find files by name patterns
 - At most 100 paths are returned; narrow the pattern or path for more`
 
@@ -87,6 +87,9 @@ func runGlob(ctx context.Context, env *Env, name string, raw json.RawMessage) Re
 	if len(found) == 0 {
 		return Result{Output: "No files found", Summary: "no files match " + a.Pattern}
 	}
+	if name == ClaudeGlob {
+		sortOldestFirst(found)
+	}
 	shown := found[:min(len(found), claudeGlobLimit)]
 	lines := make([]string, len(shown))
 	for i, f := range shown {
@@ -131,6 +134,19 @@ func globFiles(ctx context.Context, fsys execenv.FileSystem, root, pattern strin
 	}
 	sortNewestFirst(found)
 	return found, list.Truncated, nil
+}
+
+// sortOldestFirst orders paths by modification time, oldest first, then
+// by name: Claude Code's Glob lists with `rg --files --sort=modified`
+// (its src/utils/glob.ts), and ripgrep's --sort sorts "in ascending order
+// where as for --sortr, results are sorted in descending order" (ripgrep
+// commit 40e310a, "add --sort and --sortr flags"); with more than 100
+// matches the 100 oldest are the ones shown. glob_files keeps its own
+// newest-first promise.
+func sortOldestFirst(ps []datedPath) {
+	slices.SortStableFunc(ps, func(a, b datedPath) int {
+		return cmp.Or(a.mod.Compare(b.mod), strings.Compare(a.path, b.path))
+	})
 }
 
 // sortNewestFirst orders paths by modification time, newest first, then

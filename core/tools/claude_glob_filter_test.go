@@ -2,11 +2,13 @@ package tools
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // globFound is Glob's answer as a sorted list of paths relative to root.
@@ -160,5 +162,49 @@ func TestEnvTruthy(t *testing.T) {
 		if got := envTruthy(v, true); got != want {
 			t.Errorf("envTruthy(%q) = %v, want %v", v, got, want)
 		}
+	}
+}
+
+// TestClaudeGlobOldestFirst: Claude Code's Glob runs `rg --files
+// --sort=modified`, and ripgrep's --sort is ascending ("For --sort,
+// results are sorted in ascending order where as for --sortr, results are
+// sorted in descending order", ripgrep's "add --sort and --sortr flags"):
+// the oldest file first, ties by name, and past 100 matches the 100
+// oldest with the truncation note. glob_files keeps newest first.
+func TestClaudeGlobOldestFirst(t *testing.T) {
+	t.Setenv("CLAUDE_CODE_GLOB_NO_IGNORE", "")
+	r, env := claudeRegistry(t), testEnv(t)
+	root := env.Cwd
+	base := time.Now().Add(-time.Hour)
+	touch := func(name string, age int) {
+		write(t, root, name, "x\n")
+		at := base.Add(time.Duration(age) * time.Second)
+		if err := os.Chtimes(filepath.Join(root, name), at, at); err != nil {
+			t.Fatal(err)
+		}
+	}
+	touch("new.go", 30)
+	touch("old.go", 10)
+	touch("mid-b.go", 20)
+	touch("mid-a.go", 20)
+	p := func(n string) string { return filepath.Join(root, n) }
+	if got, want := run(t, r, env, ClaudeGlob, map[string]any{"pattern": "*.go"}).Output, strings.Join([]string{p("old.go"), p("mid-a.go"), p("mid-b.go"), p("new.go")}, "\n"); got != want {
+		t.Errorf("Glob order:\n%s\nwant:\n%s", got, want)
+	}
+	gf := NewRegistry()
+	if err := gf.Register(GlobFiles()); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := run(t, gf, env, GlobFilesName, map[string]any{"pattern": "*.go"}).Output, strings.Join([]string{p("new.go"), p("mid-a.go"), p("mid-b.go"), p("old.go")}, "\n"); got != want {
+		t.Errorf("glob_files order:\n%s\nwant:\n%s", got, want)
+	}
+	for i := range 100 {
+		touch(fmt.Sprintf("many/f%03d.txt", i), 100+i)
+	}
+	touch("many/newest.txt", 1000)
+	out := run(t, r, env, ClaudeGlob, map[string]any{"pattern": "many/*"}).Output
+	lines := strings.Split(out, "\n")
+	if len(lines) != 101 || lines[0] != p("many/f000.txt") || lines[99] != p("many/f099.txt") || lines[100] != "(Results are truncated. Consider using a more specific path or pattern.)" {
+		t.Errorf("101 matches: %d lines, first %q, last two %q", len(lines), lines[0], lines[max(0, len(lines)-2):])
 	}
 }
