@@ -49,6 +49,14 @@ const EventExecOutputDelta EventType = "exec_command_output_delta"
 // queued input no turn took.
 const EventInputQueued EventType = "input_queued"
 
+// EventInheritedToolCall is a rollout-only line (never published): a
+// finished tool call of the session a fork was made from, copied into the
+// fork's rollout (Tool: call id, name, arguments, is_error; the output
+// dropped) with the source's timestamp, so that a resume of the fork gives
+// its tools back what the source did before the fork (Claude's Read
+// state), as a resume of the source would.
+const EventInheritedToolCall EventType = "inherited_tool_call"
+
 // EventContextCompacted says a thread's history was replaced by a summary
 // (Compaction: why, and its estimated tokens before and after).
 const EventContextCompacted EventType = "context_compacted"

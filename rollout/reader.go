@@ -102,7 +102,7 @@ func (s *Session) add(b []byte) error {
 		if err := json.Unmarshal(l.Payload, &ev); err != nil {
 			return fmt.Errorf("%s: %v", l.Type, err)
 		}
-		if ev.Type == protocol.EventInputQueued { // rollout-only, not an event kind
+		if ev.Type == protocol.EventInputQueued || ev.Type == protocol.EventInheritedToolCall { // rollout-only, not event kinds
 			s.Events = append(s.Events, ev)
 			break
 		}

@@ -61,6 +61,15 @@ func (e *Engine) forkRoot(id string, userTurns int) (protocol.ThreadID, string, 
 	for _, it := range history {
 		root.recordItem(it)
 	}
+	// The tools get back what the source did before the fork (the files
+	// it Read), as a resume of the source gives them; recorded, so a
+	// resume of the fork gives them again.
+	inherited := inheritedCalls(sess.Events, history, userTurns > 0)
+	for _, ev := range inherited {
+		ev.ThreadID = root.id
+		root.record(ev)
+	}
+	e.tools.RestoreThread(root.id, root.cwd, inherited)
 	root.sync()
 	e.updateIndex(root)
 	e.startLoop(root)
@@ -98,6 +107,40 @@ func answeredOnly(items []protocol.Item) []protocol.Item {
 			continue
 		}
 		out = append(out, it)
+	}
+	return out
+}
+
+// inheritedCalls are the source's finished tool calls a fork keeps, as
+// rollout-only inherited_tool_call lines (outputs dropped, timestamps
+// kept): all of them for a fork of the whole conversation, the same a
+// resume restores; for a rewind only those whose call is in the history
+// kept before the cut, so nothing read after the cut counts (a call a
+// compaction folded away counts as not made: a file is read again rather
+// than edited unseen).
+func inheritedCalls(events []protocol.Event, history []protocol.Item, cut bool) []protocol.Event {
+	var kept map[string]bool
+	if cut {
+		kept = map[string]bool{}
+		for _, it := range history {
+			if it.Type == protocol.ItemFunctionCall {
+				kept[it.CallID] = true
+			}
+		}
+	}
+	var out []protocol.Event
+	for _, ev := range events {
+		if (ev.Type != protocol.EventToolCallEnd && ev.Type != protocol.EventInheritedToolCall) || ev.Tool == nil {
+			continue
+		}
+		if kept != nil && !kept[ev.Tool.CallID] {
+			continue
+		}
+		c := ev.Tool
+		out = append(out, protocol.Event{
+			Type: protocol.EventInheritedToolCall, Timestamp: ev.Timestamp,
+			Tool: &protocol.ToolCall{CallID: c.CallID, Name: c.Name, Kind: c.Kind, Arguments: c.Arguments, IsError: c.IsError},
+		})
 	}
 	return out
 }

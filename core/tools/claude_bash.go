@@ -20,7 +20,8 @@ import (
 )
 
 // Claude Code's Bash limits: 2 minutes by default, 10 at most, output cut
-// after 30 000 characters.
+// after 30 000 characters (unless its variables say otherwise:
+// claude_bash_limits.go).
 const (
 	claudeBashDefault   = 2 * time.Minute
 	claudeBashMax       = 10 * time.Minute
@@ -33,9 +34,14 @@ const (
 type claudeBash struct {
 	mu   sync.Mutex
 	dirs map[protocol.ThreadID]string // each thread's shell directory
+	// reads is the Claude tools' read state: a file viewed with cat,
+	// head, tail, sed -n, grep counts as read (claude_bash_view.go).
+	reads *readState
 }
 
-func newClaudeBash() *claudeBash { return &claudeBash{dirs: map[protocol.ThreadID]string{}} }
+func newClaudeBash(reads *readState) *claudeBash {
+	return &claudeBash{dirs: map[protocol.ThreadID]string{}, reads: reads}
+}
 
 // claudeBashArgs are Bash's arguments (Claude Code's names).
 type claudeBashArgs struct {
@@ -63,7 +69,8 @@ Usage notes:
   - When issuing multiple commands, use ';' or '&&' to separate them, not newlines.`
 
 func (*claudeBash) Spec() model.ToolSpec {
-	return model.ToolSpec{Name: ClaudeBash, Description: claudeBashDesc, Parameters: schema.MustObject(claudeBashArgs{})}
+	l := claudeBashLimits()
+	return model.ToolSpec{Name: ClaudeBash, Description: l.describe(claudeBashDesc), Parameters: json.RawMessage(l.describe(string(schema.MustObject(claudeBashArgs{}))))}
 }
 
 // args decodes the call and the directory it runs in.
@@ -118,16 +125,17 @@ func (b *claudeBash) Run(ctx context.Context, env *Env, raw json.RawMessage) Res
 	if a.RunInBackground {
 		return startBackground(env, a.Command, dir)
 	}
-	timeout := claudeBashDefault
-	if a.Timeout != nil && *a.Timeout > 0 {
-		timeout = time.Duration(min(*a.Timeout, claudeBashMax.Milliseconds())) * time.Millisecond
+	l := claudeBashLimits()
+	out := b.run(ctx, env, a.Command, dir, l.timeout(a.Timeout), l.maxOutput)
+	if !out.IsError {
+		b.noteViewed(ctx, env, a.Command, dir)
 	}
-	return b.run(ctx, env, a.Command, dir, timeout)
+	return out
 }
 
 // run runs command in dir and answers as Claude Code does: the output;
 // "Error" for a failure without output; a timeout named first.
-func (b *claudeBash) run(ctx context.Context, env *Env, command, dir string, timeout time.Duration) Result {
+func (b *claudeBash) run(ctx context.Context, env *Env, command, dir string, timeout time.Duration, maxOutput int) Result {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	marker := cwdMarker()
@@ -138,7 +146,7 @@ func (b *claudeBash) run(ctx context.Context, env *Env, command, dir string, tim
 		extra = append(extra, "TMPDIR="+tmp)
 	}
 	argv, environ := shellArgv("", !env.NoLoginShell, script, extra)
-	out := &headBuffer{max: claudeBashMaxOutput}
+	out := &headBuffer{max: maxOutput}
 	var sink io.Writer = out
 	if env.Emit != nil {
 		live := newOutputStreamer(env.Emit, env.CallID, streamInterval)
@@ -156,9 +164,14 @@ func (b *claudeBash) run(ctx context.Context, env *Env, command, dir string, tim
 	code, err := proc.Wait()
 	dur := time.Since(start)
 	text, newDir, cut := out.result(marker)
+	reset := newDir != "" && backend.Info().Host == "" && !shellDirKept(env, newDir)
 	if newDir != "" {
 		b.mu.Lock()
-		b.dirs[env.ThreadID] = newDir
+		if reset {
+			delete(b.dirs, env.ThreadID)
+		} else {
+			b.dirs[env.ThreadID] = newDir
+		}
 		b.mu.Unlock()
 	}
 	text = strings.TrimRight(text, "\n")
@@ -179,6 +192,9 @@ func (b *claudeBash) run(ctx context.Context, env *Env, command, dir string, tim
 		if res.Output == "" {
 			res.Output = "Error"
 		}
+	}
+	if reset {
+		res.Output = strings.TrimPrefix(res.Output+"\n"+shellCwdReset+env.Cwd, "\n")
 	}
 	return res
 }

@@ -32,7 +32,7 @@ type claudeGlobArgs struct {
 
 const claudeGlobDesc = `- Fast file pattern matching tool that works with any codebase size
 - Supports glob patterns like "**/*.js" or "src/**/*.ts"
-- Returns matching file paths sorted by modification time (most recently modified first)
+- Returns matching file paths sorted by modification time
 - Use this tool when you need to find files by name patterns
 - At most 100 paths are returned; narrow the pattern or path for more`
 
@@ -80,12 +80,15 @@ func runGlob(ctx context.Context, env *Env, name string, raw json.RawMessage) Re
 	case !st.IsDir():
 		return Errorf("Path is not a directory: %s", root)
 	}
-	found, truncated, err := globFiles(ctx, fsys, root, pattern)
+	found, truncated, err := globFiles(ctx, fsys, root, pattern, globFilterFromEnv())
 	if err != nil {
 		return Errorf("%s: %v", name, err)
 	}
 	if len(found) == 0 {
 		return Result{Output: "No files found", Summary: "no files match " + a.Pattern}
+	}
+	if name == ClaudeGlob {
+		sortOldestFirst(found)
 	}
 	shown := found[:min(len(found), claudeGlobLimit)]
 	lines := make([]string, len(shown))
@@ -100,15 +103,23 @@ func runGlob(ctx context.Context, env *Env, name string, raw json.RawMessage) Re
 }
 
 // globFiles lists the files beneath root matching pattern (relative to
-// root), newest first; truncated when the tree was too large to list.
-func globFiles(ctx context.Context, fsys execenv.FileSystem, root, pattern string) ([]datedPath, bool, error) {
+// root) that filter keeps, newest first; truncated when the tree was too
+// large to list.
+func globFiles(ctx context.Context, fsys execenv.FileSystem, root, pattern string, filter globFilter) ([]datedPath, bool, error) {
 	list, err := fsys.Walk(ctx, root, grepMaxFiles)
 	if err != nil {
 		return nil, false, err
 	}
+	var ignore *ignoreFilter
+	if filter.respectIgnore {
+		ignore = newIgnoreFilter(ctx, fsys, root, list.Files)
+	}
 	var found []datedPath
 	for _, f := range list.Files {
 		if ok, _ := doublestar.Match(pattern, f.Rel); !ok {
+			continue
+		}
+		if (filter.skipHidden && hiddenPath(f.Rel)) || ignore.ignored(f.Rel) {
 			continue
 		}
 		p := filepath.Join(root, filepath.FromSlash(f.Rel))
@@ -123,6 +134,19 @@ func globFiles(ctx context.Context, fsys execenv.FileSystem, root, pattern strin
 	}
 	sortNewestFirst(found)
 	return found, list.Truncated, nil
+}
+
+// sortOldestFirst orders paths by modification time, oldest first, then
+// by name: Claude Code's Glob lists with `rg --files --sort=modified`
+// (its src/utils/glob.ts), and ripgrep's --sort sorts "in ascending order
+// where as for --sortr, results are sorted in descending order" (ripgrep
+// commit 40e310a, "add --sort and --sortr flags"); with more than 100
+// matches the 100 oldest are the ones shown. glob_files keeps its own
+// newest-first promise.
+func sortOldestFirst(ps []datedPath) {
+	slices.SortStableFunc(ps, func(a, b datedPath) int {
+		return cmp.Or(a.mod.Compare(b.mod), strings.Compare(a.path, b.path))
+	})
 }
 
 // sortNewestFirst orders paths by modification time, newest first, then

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -36,7 +38,7 @@ type claudeGrepArgs struct {
 	N          *bool  `json:"-n" jsonschema:"Show line numbers in output (rg -n). Requires output_mode: \"content\", ignored otherwise. Defaults to true."`
 	I          bool   `json:"-i" jsonschema:"Case insensitive search (rg -i)"`
 	Type       string `json:"type" jsonschema:"File type to search (rg --type). Common types: js, py, rust, go, java, etc. More efficient than include for standard file types."`
-	HeadLimit  *int   `json:"head_limit" minimum:"0" jsonschema:"Limit output to first N lines/entries, equivalent to \"| head -N\". Works across all output modes. Defaults to 0 (no limit)."`
+	HeadLimit  *int   `json:"head_limit" minimum:"0" jsonschema:"Limit output to first N lines/entries, equivalent to \"| head -N\". Works across all output modes: content (limits output lines), files_with_matches (limits file paths), count (limits count entries). Defaults to 250 when unspecified. Pass 0 for unlimited (use sparingly — large result sets waste context)."`
 	Offset     *int   `json:"offset" minimum:"0" jsonschema:"Skip first N lines/entries before applying head_limit, equivalent to \"| tail -n +N | head -N\". Works across all output modes. Defaults to 0."`
 	Multiline  bool   `json:"multiline" jsonschema:"Enable multiline mode where . matches newlines and patterns can span lines (rg -U --multiline-dotall). Default: false."`
 }
@@ -281,37 +283,69 @@ func (s *grepSearch) answer(files []grepFile) Result {
 			return Result{Output: "No files found", Summary: "no files match " + s.args.Pattern}
 		}
 	}
-	shown, page := pageEntries(entries, s.args.Offset, s.args.HeadLimit)
+	shown, limitInfo := pageEntries(entries, s.args.Offset, s.args.HeadLimit)
 	var out string
 	switch s.args.mode() {
 	case "content":
-		out = strings.Join(shown, "\n")
+		out = cmp.Or(strings.Join(shown, "\n"), "No matches found")
+		if limitInfo != "" {
+			out += "\n\n[Showing results with pagination = " + limitInfo + "]"
+		}
 	case "count":
-		out = strings.Join(shown, "\n") + fmt.Sprintf("\n\nFound %d total %s across %d %s.", total, plural(total, "occurrence"), len(files), plural(len(files), "file"))
+		// The totals are those of the entries shown, as Claude Code sums
+		// the "path:N" lines it returns.
+		matches := 0
+		for _, e := range shown {
+			if i := strings.LastIndexByte(e, ':'); i > 0 {
+				n, _ := strconv.Atoi(e[i+1:])
+				matches += n
+			}
+		}
+		out = cmp.Or(strings.Join(shown, "\n"), "No matches found") + fmt.Sprintf("\n\nFound %d total %s across %d %s.", matches, plural(matches, "occurrence"), len(shown), plural(len(shown), "file"))
+		if limitInfo != "" {
+			out += " with pagination = " + limitInfo
+		}
 	default:
-		out = fmt.Sprintf("Found %d %s\n%s", len(shown), plural(len(shown), "file"), strings.Join(shown, "\n"))
+		if len(shown) == 0 {
+			out = "No files found"
+			break
+		}
+		out = fmt.Sprintf("Found %d %s", len(shown), plural(len(shown), "file"))
+		if limitInfo != "" {
+			out += " " + limitInfo
+		}
+		out += "\n" + strings.Join(shown, "\n")
 	}
-	out = clipOutput(out+page, claudeGrepMaxOutput)
+	out = clipOutput(out, claudeGrepMaxOutput)
 	return Result{Output: out, Summary: fmt.Sprintf("%d files match %s", len(files), s.args.Pattern)}
 }
 
-// pageEntries applies offset and head_limit, saying so when they cut.
+// claudeGrepHeadLimit is head_limit when the call gives none: Claude
+// Code's DEFAULT_HEAD_LIMIT (its schema: "Defaults to 250 when
+// unspecified. Pass 0 for unlimited").
+const claudeGrepHeadLimit = 250
+
+// pageEntries applies offset and head_limit as Claude Code's
+// applyHeadLimit does, with its formatLimitInfo: "limit: N" only when the
+// limit cut entries off, "offset: N" only when one was given.
 func pageEntries(entries []string, offset, limit *int) ([]string, string) {
-	off, lim := 0, 0
+	off, lim := 0, claudeGrepHeadLimit
 	if offset != nil {
 		off = *offset
 	}
 	if limit != nil {
 		lim = *limit
 	}
-	if off == 0 && (lim == 0 || lim >= len(entries)) {
-		return entries, ""
-	}
 	shown := entries[min(off, len(entries)):]
-	if lim > 0 && lim < len(shown) {
+	var info []string
+	if lim > 0 && len(shown) > lim {
 		shown = shown[:lim]
+		info = append(info, fmt.Sprintf("limit: %d", lim))
 	}
-	return shown, fmt.Sprintf("\n\n[Showing results with pagination = limit: %d, offset: %d]", lim, off)
+	if off > 0 {
+		info = append(info, fmt.Sprintf("offset: %d", off))
+	}
+	return shown, strings.Join(info, ", ")
 }
 
 func plural(n int, word string) string {

@@ -98,6 +98,11 @@ func (t claudeRead) Run(ctx context.Context, env *Env, raw json.RawMessage) Resu
 	if bytes.IndexByte(data[:min(len(data), binarySniffLen)], 0) >= 0 {
 		return Errorf("This tool cannot read binary files. The file appears to be a binary %s file. Please use appropriate tools for binary file analysis.", strings.TrimPrefix(filepath.Ext(abs), "."))
 	}
+	if a.Offset > 0 || a.Limit > 0 {
+		if msg := readTokensOver(string(data), a.Offset, a.Limit); msg != "" {
+			return Errorf("%s", msg)
+		}
+	}
 	t.reads.saw(env.ThreadID, abs, readStamp{modTime: st.ModTime, size: st.Size})
 	return claudeNumbered(abs, string(data), a.Offset, a.Limit)
 }

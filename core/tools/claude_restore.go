@@ -2,6 +2,7 @@ package tools
 
 import (
 	"encoding/json"
+	"path/filepath"
 
 	"github.com/grovecli/grove/protocol"
 )
@@ -31,24 +32,36 @@ func (r *Registry) RestoreThread(thread protocol.ThreadID, cwd string, events []
 }
 
 // restore marks as seen every file a successful Read, Write, Edit,
-// MultiEdit or NotebookEdit of the thread touched, as of the moment the call ended: the
+// MultiEdit or NotebookEdit of the thread touched (its own calls, and
+// those a fork inherited from its source), as of the moment the call ended: the
 // file's size then is not recorded, so a file is stale when it was
 // modified after that moment (Claude Code's own test on a resumed read).
 func (t claudeRead) restore(thread protocol.ThreadID, cwd string, events []protocol.Event) {
 	for _, ev := range events {
-		if ev.Type != protocol.EventToolCallEnd || ev.Tool == nil || ev.Tool.IsError {
-			continue
-		}
-		switch ev.Tool.Name {
-		case ClaudeRead, ClaudeWrite, ClaudeEdit, ClaudeMultiEdit, ClaudeNotebookEdit:
-		default:
+		if (ev.Type != protocol.EventToolCallEnd && ev.Type != protocol.EventInheritedToolCall) || ev.Tool == nil || ev.Tool.IsError {
 			continue
 		}
 		var a struct {
 			FilePath     string `json:"file_path"`
 			NotebookPath string `json:"notebook_path"`
+			Command      string `json:"command"`
 		}
-		if json.Unmarshal([]byte(ev.Tool.Arguments), &a) != nil || a.FilePath+a.NotebookPath == "" {
+		if json.Unmarshal([]byte(ev.Tool.Arguments), &a) != nil {
+			continue
+		}
+		switch ev.Tool.Name {
+		case ClaudeRead, ClaudeWrite, ClaudeEdit, ClaudeMultiEdit, ClaudeNotebookEdit:
+		case ClaudeBash:
+			// A view of a file with Bash; the directory the command ran in
+			// is not recorded, so only an absolute path counts.
+			a.FilePath, a.NotebookPath = "", ""
+			if f, ok := viewedFile(a.Command); ok && filepath.IsAbs(f) {
+				a.FilePath = f
+			}
+		default:
+			continue
+		}
+		if a.FilePath+a.NotebookPath == "" {
 			continue
 		}
 		if a.FilePath == "" {

@@ -17,7 +17,7 @@ import (
 func TestClaudeReadStateRestoredOnResume(t *testing.T) {
 	r, env := claudeRegistry(t), testEnv(t)
 	env.ThreadID = "t"
-	for _, n := range []string{"read.txt", "written.txt", "changed.txt", "never.txt", "failed.txt"} {
+	for _, n := range []string{"read.txt", "written.txt", "changed.txt", "never.txt", "failed.txt", "viewed.txt", "relview.txt"} {
 		write(t, env.Cwd, n, "old\n")
 	}
 	p := func(n string) string { return filepath.Join(env.Cwd, n) }
@@ -27,12 +27,20 @@ func TestClaudeReadStateRestoredOnResume(t *testing.T) {
 		return protocol.Event{Type: protocol.EventToolCallEnd, ThreadID: "t", Timestamp: ended,
 			Tool: &protocol.ToolCall{Name: name, Arguments: string(args), IsError: isErr}}
 	}
+	// A Bash view of a file counts as reading it (claude_bash_view.go).
+	bash := func(cmd string) protocol.Event {
+		args, _ := json.Marshal(map[string]string{"command": cmd})
+		return protocol.Event{Type: protocol.EventToolCallEnd, ThreadID: "t", Timestamp: ended,
+			Tool: &protocol.ToolCall{Name: ClaudeBash, Arguments: string(args)}}
+	}
 	events := []protocol.Event{
 		call(ClaudeRead, p("read.txt"), false),
 		call(ClaudeWrite, "written.txt", false), // relative: resolved against the thread's directory
 		call(ClaudeRead, p("changed.txt"), false),
 		call(ClaudeRead, p("failed.txt"), true),
 		call("Bash", p("never.txt"), false),
+		bash("cat " + p("viewed.txt")),
+		bash("cat relview.txt"), // the directory it ran in is not recorded
 	}
 	r.RestoreThread("t", env.Cwd, events)
 	later := ended.Add(2 * time.Second)
@@ -45,6 +53,8 @@ func TestClaudeReadStateRestoredOnResume(t *testing.T) {
 		{"changed.txt", claudeModified},
 		{"never.txt", claudeNotRead},
 		{"failed.txt", claudeNotRead},
+		{"viewed.txt", "The file " + p("viewed.txt") + " has been updated."},
+		{"relview.txt", claudeNotRead},
 	} {
 		got := run(t, r, env, ClaudeEdit, map[string]any{"file_path": p(c.file), "old_string": "old", "new_string": "new"}).Output
 		if len(got) < len(c.want) || got[:len(c.want)] != c.want {

@@ -68,7 +68,7 @@ func RegisterClaude(r *Registry) error {
 	reads := newReadState()
 	ends := &shellEnds{}
 	for _, t := range []Tool{
-		newClaudeBash(),
+		newClaudeBash(reads),
 		claudeBashOutput{ends: ends},
 		claudeTaskStop{name: ClaudeTaskStop, ends: ends},
 		claudeRead{reads: reads},

@@ -139,7 +139,7 @@ func shellReport(status, output string, omitted int, filter *regexp.Regexp) stri
 		output = fmt.Sprintf("[… %d bytes of output were dropped: more arrived than is kept between reads …]\n%s", omitted, output)
 	}
 	if output != "" {
-		b.WriteString("\n\n<stdout>\n" + clipOutput(output, claudeBashMaxOutput) + "\n</stdout>")
+		b.WriteString("\n\n<stdout>\n" + clipOutput(output, claudeBashLimits().maxOutput) + "\n</stdout>")
 	}
 	b.WriteString("\n\n" + claudeTimestamp())
 	return b.String()

@@ -147,7 +147,7 @@ func TestClaudeWritesStayInTheSandbox(t *testing.T) {
 // fake directory marker cannot move the next command outside the
 // writable roots (the marker is random, and the directory is checked).
 func TestClaudeBashForgedDirectoryStaysInTheSandbox(t *testing.T) {
-	b := newClaudeBash()
+	b := newClaudeBash(nil)
 	env := &Env{ThreadID: "t", Cwd: t.TempDir(), Sandbox: protocol.SandboxPolicy{ExcludeSlashTmp: true, Mode: protocol.SandboxWorkspaceWrite}}
 	b.dirs["t"] = "/etc"
 	if got := b.dir(env); got != env.Cwd {
@@ -180,7 +180,7 @@ func TestClaudeGrepModes(t *testing.T) {
 		t.Errorf("count: %q", got)
 	}
 	got = run(t, r, env, "Grep", map[string]any{"pattern": "o", "path": a, "output_mode": "content", "head_limit": 2}).Output
-	if got != "1:one\n2:two\n\n[Showing results with pagination = limit: 2, offset: 0]" {
+	if got != "1:one\n2:two\n\n[Showing results with pagination = limit: 2]" {
 		t.Errorf("head_limit: %q", got)
 	}
 	if got := run(t, r, env, "Grep", map[string]any{"pattern": "two", "type": "cobol"}); !got.IsError {
