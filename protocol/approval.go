@@ -38,6 +38,31 @@ type ApprovalRequest struct {
 	// writable roots, each with why: approving it writes past the
 	// sandbox, as an escalated command runs past it.
 	Outside []string `json:"outside,omitempty"`
+	// MCP marks a call of an MCP server's tool (Kind exec, Command the
+	// tool's name as the model sees it): "approve for session" covers
+	// that server's tool, whatever its arguments, unless NoRemember.
+	MCP *MCPToolApproval `json:"mcp,omitempty"`
+}
+
+// MCPToolApproval is what an MCP tool call's approval is about. Server and
+// Tool (the server's own name for it) are what an approve-for-session
+// decision remembers, as Codex's McpToolApprovalKey (server, tool_name):
+// the arguments are not part of it, so approving write_note for the
+// session approves every later write_note of that server.
+type MCPToolApproval struct {
+	Server string `json:"server"`
+	Tool   string `json:"tool"`
+	// NoRemember: the tool's approval_mode (prompt, writes) asks before
+	// every call, so approve-for-session approves this call only (Codex's
+	// normalize_approval_decision_for_mode) and front ends do not offer it.
+	NoRemember bool `json:"no_remember,omitempty"`
+}
+
+// OffersSession reports whether approve-for-session means more than
+// approve for this request: false for an MCP tool whose approval mode asks
+// before every call.
+func (r *ApprovalRequest) OffersSession() bool {
+	return r.MCP == nil || !r.MCP.NoRemember
 }
 
 // ReviewDecision answers an ApprovalRequest.

@@ -36,6 +36,22 @@ var approvalChoices = []approvalChoice{
 	{protocol.DecisionAbort, "esc", "No, and stop the turn", "stop"},
 }
 
+// choicesFor is the option list for req: without "for the session" when
+// the engine would not remember it (an MCP tool whose approval_mode asks
+// before every call), as Codex offers no "Allow for this session" then.
+func choicesFor(req *protocol.ApprovalRequest) []approvalChoice {
+	if req == nil || req.OffersSession() {
+		return approvalChoices
+	}
+	out := make([]approvalChoice, 0, len(approvalChoices)-1)
+	for _, c := range approvalChoices {
+		if c.decision != protocol.DecisionApprovedForSession {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 // approvals is the queue of pending requests; the first is shown.
 type approvals struct {
 	queue   []protocol.ApprovalRequest
@@ -189,12 +205,13 @@ func (a *approvals) key(k string, now time.Time) (approvalAction, protocol.Revie
 		return approvalPass, ""
 	}
 	k2 := approvalKeys
+	choices := choicesFor(a.current())
 	switch {
 	case is(k, k2.Up):
-		a.choice = (a.choice + len(approvalChoices) - 1) % len(approvalChoices)
+		a.choice = (a.choice + len(choices) - 1) % len(choices)
 		return approvalHandled, ""
 	case is(k, k2.Down):
-		a.choice = (a.choice + 1) % len(approvalChoices)
+		a.choice = (a.choice + 1) % len(choices)
 		return approvalHandled, ""
 	case is(k, k2.Back):
 		a.focused = false // back to the composer
@@ -211,7 +228,7 @@ func (a *approvals) key(k string, now time.Time) (approvalAction, protocol.Revie
 		}
 		return a.pick(a.choice, now)
 	}
-	for i, c := range approvalChoices {
+	for i, c := range choices {
 		if c.shortcut == k {
 			if !a.accepting(now) {
 				return approvalHandled, ""
@@ -227,7 +244,7 @@ func (a *approvals) key(k string, now time.Time) (approvalAction, protocol.Revie
 // pick answers with option i. Approving for the session, or anything
 // outside the sandbox, first asks for a confirmation.
 func (a *approvals) pick(i int, now time.Time) (approvalAction, protocol.ReviewDecision) {
-	d := approvalChoices[i].decision
+	d := choicesFor(a.current())[i].decision
 	if d.Approved() && outsideSandbox(a.current()) && a.unseen() > 0 {
 		a.unread = true // the whole command first
 		return approvalHandled, ""
@@ -294,6 +311,14 @@ func (a *approvals) waits(s *session, id protocol.ThreadID) bool {
 func (a *approvals) sameAs(req protocol.ApprovalRequest) []protocol.ApprovalRequest {
 	var out []protocol.ApprovalRequest
 	for _, q := range a.queue {
+		if req.MCP != nil {
+			// The engine remembers an MCP tool by server and tool, not
+			// arguments: every queued call of that tool is covered.
+			if q.ID != req.ID && req.OffersSession() && q.MCP != nil && q.MCP.Server == req.MCP.Server && q.MCP.Tool == req.MCP.Tool {
+				out = append(out, q)
+			}
+			continue
+		}
 		if q.ID != req.ID && q.Kind == req.Kind && q.Command == req.Command && q.Cwd == req.Cwd &&
 			q.Sandbox == req.Sandbox && q.Dir == req.Dir && strings.Join(q.Files, "\x00") == strings.Join(req.Files, "\x00") && q.Patch == req.Patch {
 			out = append(out, q)

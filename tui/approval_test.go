@@ -342,3 +342,59 @@ func TestLongCommandScrolls(t *testing.T) {
 		t.Fatalf("no position shown:\n%s", s)
 	}
 }
+
+// TestMCPPromptModeOffersNoSessionApproval: an MCP tool whose approval
+// mode asks before every call (prompt, writes) shows no "for the session"
+// option, and its key types instead of answering (Codex offers "Allow for
+// this session" only with a session approval key:
+// mcp_tool_approval_prompt_options in codex-rs/core/src/mcp_tool_call.rs).
+// Under auto it is offered, and answers the queued calls of the same tool.
+func TestMCPPromptModeOffersNoSessionApproval(t *testing.T) {
+	mcpApproval := func(id string, at time.Duration, text string, noRemember bool) protocol.Event {
+		e := execApproval(id, at, "mcp__w__write_note")
+		e.Approval.Reason = "arguments: " + text
+		e.Approval.MCP = &protocol.MCPToolApproval{Server: "w", Tool: "write.note", NoRemember: noRemember}
+		return e
+	}
+	t.Run("prompt", func(t *testing.T) {
+		fb := newFake(rootInfo())
+		m, c := newTestModel(t, 80, 24, fb)
+		m = feed(m, mcpApproval("ap1", 5*time.Second, "a", true))
+		c.t = c.t.Add(pause)
+		if s := screen(m); strings.Contains(s, "don't ask again") || !strings.Contains(s, "Yes, this once") {
+			t.Fatalf("options shown:\n%s", s)
+		}
+		m = typeAt(m, c, pause, "a")
+		if len(approvalOps(fb)) != 0 || m.appr.confirming() || m.composer.Value() != "a" {
+			t.Fatalf("a answered: ops %+v composer %q", approvalOps(fb), m.composer.Value())
+		}
+		m, _ = press(m, "tab")
+		m, _ = press(m, "down") // once → no: "for session" is not in the list
+		m, cmd := press(m, "enter")
+		runCmd(cmd)
+		if ops := approvalOps(fb); len(ops) != 1 || ops[0].Decision != protocol.DecisionDenied {
+			t.Fatalf("ops %+v, want one denied", ops)
+		}
+	})
+	t.Run("auto", func(t *testing.T) {
+		fb := newFake(rootInfo())
+		m, c := newTestModel(t, 80, 24, fb)
+		m = feed(m, mcpApproval("ap1", 5*time.Second, "a", false))
+		m = feed(m, mcpApproval("ap2", 5*time.Second, "b", false))
+		c.t = c.t.Add(pause)
+		if s := screen(m); !strings.Contains(s, "don't ask again") {
+			t.Fatalf("no session option:\n%s", s)
+		}
+		m = typeAt(m, c, pause, "a")
+		c.t = c.t.Add(approvalGrace)
+		m, cmd := press(m, "enter")
+		runCmd(cmd)
+		ops := approvalOps(fb)
+		if len(ops) != 2 || ops[0].Decision != protocol.DecisionApprovedForSession || ops[1].ApprovalID != "ap2" || ops[1].Decision != protocol.DecisionApprovedForSession {
+			t.Fatalf("ops %+v, want both calls approved for the session", ops)
+		}
+		if m.appr.current() != nil {
+			t.Fatal("the second call is still asked")
+		}
+	})
+}

@@ -262,7 +262,7 @@ func (r *renderer) approvalOptions(a *approvals, inner int) []string {
 		return r.confirmLines(a, inner)
 	}
 	var out []string
-	for i, c := range approvalChoices {
+	for i, c := range choicesFor(a.current()) {
 		label := fmt.Sprintf("%-4s", c.shortcut) + clip(c.label, inner-6)
 		switch {
 		case a.focused && i == a.choice:
@@ -313,7 +313,7 @@ func (r *renderer) approvalShort(a *approvals, inner int) string {
 		return r.focusLine(a, inner)
 	}
 	var parts []string
-	for i, c := range approvalChoices {
+	for i, c := range choicesFor(a.current()) {
 		part := c.shortcut + " " + c.word
 		if i == a.choice {
 			part = r.th.tableSel.Render("›" + part)

@@ -38,6 +38,12 @@ func (b *approvalBroker) init() {
 // approves neither `make` unsandboxed nor `make` elsewhere), a patch's
 // files relative to one directory, a working directory.
 func sessionKey(req protocol.ApprovalRequest) string {
+	if req.MCP != nil {
+		// An MCP server runs outside grove's sandbox: neither the sandbox
+		// nor the directory is what was approved, the server's tool is
+		// (Codex's McpToolApprovalKey: server and tool, not arguments).
+		return "mcp\x00" + req.MCP.Server + "\x00" + req.MCP.Tool
+	}
 	switch req.Kind {
 	case protocol.ApprovalExec:
 		return "exec\x00" + string(req.Sandbox) + "\x00" + req.Cwd + "\x00" + req.Command
@@ -52,8 +58,12 @@ func sessionKey(req protocol.ApprovalRequest) string {
 // rememberable reports whether an approve-for-session decision on req may
 // be remembered and reused. Running a command outside the sandbox of a
 // sandboxed thread (an escalation), or in a sandbox the request does not
-// name, is asked every time.
+// name, is asked every time. An MCP tool call is remembered unless its
+// approval mode asks before every call (protocol.MCPToolApproval).
 func rememberable(t *Thread, req protocol.ApprovalRequest) bool {
+	if req.MCP != nil {
+		return req.OffersSession()
+	}
 	if req.Kind != protocol.ApprovalExec {
 		return true
 	}
@@ -191,6 +201,11 @@ func (b *approvalBroker) resolve(e *Engine, id string, d protocol.ReviewDecision
 	p := b.remove(id)
 	if p == nil {
 		return fmt.Errorf("no pending approval %s (already answered or cancelled)", id)
+	}
+	if d == protocol.DecisionApprovedForSession && !p.req.OffersSession() {
+		// Approves this call only, and says so (Codex turns
+		// AcceptForSession into Accept in prompt and writes modes).
+		d = protocol.DecisionApproved
 	}
 	if d == protocol.DecisionApprovedForSession && rememberable(p.thread, p.req) {
 		b.mu.Lock()

@@ -112,7 +112,9 @@ func (t *mcpTool) Run(ctx context.Context, env *tools.Env, raw json.RawMessage) 
 // never and on-failure run MCP tools without asking (on-failure asks only
 // after a sandbox denial, and MCP servers run outside grove's sandbox);
 // untrusted and on-request ask. prompt and writes ask under every policy
-// (tools.decide). The request's command is the tool name.
+// (tools.decide). The request's command is the tool name; its MCP marker
+// is what an approve-for-session remembers (server and tool), under auto
+// only.
 func (t *mcpTool) Gate(_ context.Context, env *tools.Env, raw json.RawMessage) (tools.Gate, *tools.Result) {
 	mode := t.srv.cfg.ToolApprovalMode(t.raw)
 	switch {
@@ -128,9 +130,13 @@ func (t *mcpTool) Gate(_ context.Context, env *tools.Env, raw json.RawMessage) (
 	why := fmt.Sprintf("MCP tool %s › %s %s (not annotated read-only); arguments: %s", t.srv.name, t.raw, what, clip(string(raw), 400))
 	g := tools.Gate{
 		Kind: tools.GateExternal, Name: t.name, Server: t.srv.name, RawName: t.raw,
-		Request: protocol.ApprovalRequest{Kind: protocol.ApprovalExec, Command: t.name, Cwd: env.Cwd, Reason: why},
+		Request: protocol.ApprovalRequest{Kind: protocol.ApprovalExec, Command: t.name, Cwd: env.Cwd, Reason: why,
+			MCP: &protocol.MCPToolApproval{Server: t.srv.name, Tool: t.raw}},
 	}
 	if mode != config.MCPApprovalAuto {
+		// prompt and writes ask before every call: Codex keeps no session
+		// approval for them (session_mcp_tool_approval_key is Auto only).
+		g.Request.MCP.NoRemember = true
 		g.ApprovalMode = string(mode)
 		g.Request.Reason = fmt.Sprintf("MCP tool %s › %s (approval_mode = %s); arguments: %s", t.srv.name, t.raw, mode, clip(string(raw), 400))
 	}

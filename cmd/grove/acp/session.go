@@ -368,11 +368,7 @@ func (s *session) askPermission(ap protocol.ApprovalRequest) {
 			Status:   sdk.Ptr(sdk.ToolCallStatusPending),
 			RawInput: map[string]any{"kind": string(ap.Kind), "command": ap.Command, "cwd": ap.Cwd, "files": ap.Files, "dir": ap.Dir, "chain": ap.Chain, "reason": ap.Reason},
 		},
-		Options: []sdk.PermissionOption{
-			{Kind: sdk.PermissionOptionKindAllowOnce, Name: "Allow", OptionId: sdk.PermissionOptionId(protocol.DecisionApproved)},
-			{Kind: sdk.PermissionOptionKindAllowAlways, Name: "Allow for this session", OptionId: sdk.PermissionOptionId(protocol.DecisionApprovedForSession)},
-			{Kind: sdk.PermissionOptionKindRejectOnce, Name: "Reject", OptionId: sdk.PermissionOptionId(protocol.DecisionDenied)},
-		},
+		Options: permissionOptions(&ap),
 	}
 	s.a.wg.Add(1)
 	go func() {
@@ -405,4 +401,15 @@ func (s *session) cwd() string {
 		}
 	}
 	return ""
+}
+
+// permissionOptions are the answers offered for ap: "Allow for this
+// session" only when the engine will remember it (not for an MCP tool
+// whose approval_mode asks before every call, as in Codex).
+func permissionOptions(ap *protocol.ApprovalRequest) []sdk.PermissionOption {
+	opts := []sdk.PermissionOption{{Kind: sdk.PermissionOptionKindAllowOnce, Name: "Allow", OptionId: sdk.PermissionOptionId(protocol.DecisionApproved)}}
+	if ap.OffersSession() {
+		opts = append(opts, sdk.PermissionOption{Kind: sdk.PermissionOptionKindAllowAlways, Name: "Allow for this session", OptionId: sdk.PermissionOptionId(protocol.DecisionApprovedForSession)})
+	}
+	return append(opts, sdk.PermissionOption{Kind: sdk.PermissionOptionKindRejectOnce, Name: "Reject", OptionId: sdk.PermissionOptionId(protocol.DecisionDenied)})
 }

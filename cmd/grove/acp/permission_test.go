@@ -1,0 +1,49 @@
+package acp
+
+import (
+	"testing"
+
+	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/grovecli/grove/protocol"
+)
+
+// TestPermissionOptionsOfferSessionOnlyWhenRemembered: a call of an MCP
+// tool whose approval_mode asks before every call (prompt, writes) gets no
+// allow_always option, since the engine would approve that call only
+// (Codex: mcp_tool_approval_prompt_options offers "Allow for this
+// session" only with a session key, which prompt mode never has).
+func TestPermissionOptionsOfferSessionOnlyWhenRemembered(t *testing.T) {
+	kinds := func(ap protocol.ApprovalRequest) []sdk.PermissionOptionKind {
+		var out []sdk.PermissionOptionKind
+		for _, o := range permissionOptions(&ap) {
+			out = append(out, o.Kind)
+		}
+		return out
+	}
+	mcp := func(noRemember bool) protocol.ApprovalRequest {
+		return protocol.ApprovalRequest{Kind: protocol.ApprovalExec, Command: "mcp__w__write_note",
+			MCP: &protocol.MCPToolApproval{Server: "w", Tool: "write.note", NoRemember: noRemember}}
+	}
+	all := []sdk.PermissionOptionKind{sdk.PermissionOptionKindAllowOnce, sdk.PermissionOptionKindAllowAlways, sdk.PermissionOptionKindRejectOnce}
+	for name, tc := range map[string]struct {
+		ap   protocol.ApprovalRequest
+		want []sdk.PermissionOptionKind
+	}{
+		"exec":       {protocol.ApprovalRequest{Kind: protocol.ApprovalExec, Command: "make"}, all},
+		"mcp auto":   {mcp(false), all},
+		"mcp prompt": {mcp(true), []sdk.PermissionOptionKind{sdk.PermissionOptionKindAllowOnce, sdk.PermissionOptionKindRejectOnce}},
+	} {
+		got := kinds(tc.ap)
+		if len(got) != len(tc.want) {
+			t.Errorf("%s: options %v, want %v", name, got, tc.want)
+			continue
+		}
+		for i := range got {
+			if got[i] != tc.want[i] {
+				t.Errorf("%s: options %v, want %v", name, got, tc.want)
+				break
+			}
+		}
+	}
+}
