@@ -36,7 +36,8 @@ type entry struct {
 	// stopped: its turn ended before the call did (an interrupt).
 	decision protocol.ReviewDecision
 	stopped  bool
-	// selected: the call has the tool-call highlight (alt+↑/↓).
+	// selected: the call has the tool-call highlight (alt+↑/↓), or the
+	// user's message is the one esc-esc would rewind to (rewind.go).
 	selected bool
 	plan     *protocol.Plan
 	cardIDs  []protocol.ThreadID
