@@ -22,9 +22,14 @@ func TestTmuxRewindForksWithTheMessage(t *testing.T) {
 		return modeltest.Reply{Text: "answer to the first"}
 	})
 	work, home := t.TempDir(), t.TempDir()
-	env := "env OPENAI_API_KEY=sk-test OPENAI_BASE_URL=" + srv.URL() + " GROVE_HOME=" + home + " TMPDIR=" + t.TempDir()
+	env := "env -u ZELLIJ OPENAI_API_KEY=sk-test OPENAI_BASE_URL=" + srv.URL() + " GROVE_HOME=" + home + " TMPDIR=" + t.TempDir()
 	p := startTmux(t, 100, 30, env, "-C", work, "-m", "test-model", "first question")
 	p.wait("the first answer", func(s string) bool { return strings.Contains(s, "answer to the first") })
+	// By default (tui.alternate_screen auto, not in Zellij) the TUI is on
+	// the alternate screen.
+	if on := strings.TrimSpace(p.run("display-message", "-p", "-t", p.name, "#{alternate_on}")); on != "1" {
+		t.Fatalf("alternate_on %q by default", on)
+	}
 	p.typeText("second question")
 	p.key("Enter")
 	p.wait("the second answer", func(s string) bool { return strings.Contains(s, "answer to the second") })

@@ -83,6 +83,7 @@ func TestLoadErrorsNameTheKey(t *testing.T) {
 		"[tui]\nnotifications = \"bogus\"":          "tui.notifications",
 		"[tui]\nnotifications = [1]":                "tui.notifications",
 		"[tui]\nnotification_method = \"fax\"":      "tui.notification_method",
+		"[tui]\nalternate_screen = \"sometimes\"":   "tui.alternate_screen",
 		"model = [":                                 "config.toml",
 		"[model_providers.x]\nwire_api = \"grpc\"":  "wire_api",
 		"model_context_window = -5":                 "model_context_window",
