@@ -19,7 +19,9 @@ func TestTmuxAlternateScreenNever(t *testing.T) {
 	}
 	env := "env -u OPENAI_API_KEY -u OPENAI_BASE_URL -u ZELLIJ GROVE_HOME=" + home + " TMPDIR=" + t.TempDir()
 	p := startTmux(t, 100, 30, env)
-	p.wait("the demo", func(s string) bool { return strings.Contains(strings.ToLower(s), "demo") && strings.Contains(s, "to root") })
+	p.wait("the demo", func(s string) bool {
+		return strings.Contains(strings.ToLower(s), "demo") && strings.Contains(s, "to root")
+	})
 	if on := strings.TrimSpace(p.run("display-message", "-p", "-t", p.name, "#{alternate_on}")); on != "0" {
 		t.Fatalf("alternate_on %q with alternate_screen = never", on)
 	}
