@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"strings"
 
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/grovecli/grove/protocol"
 )
 
@@ -15,12 +18,13 @@ import (
 
 // modalParts are the modal's lines before the layout picks what fits.
 type modalParts struct {
-	title []string // one line: the question, badge, queue position
+	title []string // the badge, queue position and question, wrapped: never cut
+	units []string // the title's words, for packing again with the window marker
 	body  []string // the command / files and diff / directory: scrollable
 	info  []string // cwd, sandbox, agent: one line each
 	why   []string // the reason, wrapped
 	opts  []string // the options and the how-to-answer line
-	short string   // the options on one line, for short windows
+	short []string // the options on one line (the confirm question wrapped), for short windows
 }
 
 // modalLines renders the approval modal at most w wide and maxH tall.
@@ -30,7 +34,7 @@ func (r *renderer) modalLines(a *approvals, s *session, w, maxH int) []string {
 	}
 	border, inner, room := modalBox(w, maxH)
 	p := r.modalParts(a, s, inner)
-	lines := layoutModal(p, planModal(p, a, room), inner, r.th.dim.Render)
+	lines := layoutModal(p, planModal(&p, a, room, inner), inner, r.th.dim.Render)
 	for i, l := range lines {
 		lines[i] = padRight(l, inner)
 	}
@@ -62,39 +66,83 @@ func (r *renderer) modalWindow(a *approvals, s *session, w, maxH int) (top, rows
 	}
 	_, inner, room := modalBox(w, maxH)
 	p := r.modalParts(a, s, inner)
-	pl := planModal(p, a, room)
+	pl := planModal(&p, a, room, inner)
 	return pl.top, pl.bodyRows, len(p.body)
 }
 
 // modalPlan is how many rows of each part fit.
 type modalPlan struct {
-	bodyRows, top, info, why int
-	fullOpts, shortOpts      bool
+	titleRows, bodyRows, top, info, why int
+	fullOpts, shortOpts                 bool
 }
 
 // planModal picks what fits in room rows: the title and the first body
 // rows always, then the short options, the info lines, the first rows of
 // the reason (why the agent asks must show), the full options, more of
-// the body, and the rest of the reason.
-func planModal(p modalParts, a *approvals, room int) modalPlan {
+// the body, and the rest of the reason. When the body does not fit, the
+// title leads with the window marker (↕1–4/83) and is packed again: first
+// with the widest marker there can be, then with the marker of the plan
+// until its rows settle; p.title is left as laid out.
+func planModal(p *modalParts, a *approvals, room, inner int) modalPlan {
+	pl := planRows(*p, a, room)
+	if pl.bodyRows >= len(p.body) || room <= 1 {
+		return pl
+	}
+	n := len(p.body)
+	packed := func(pl modalPlan, widest bool) []string {
+		m := fmt.Sprintf("↕%d–%d/%d", pl.top+1, pl.top+pl.bodyRows, n)
+		switch {
+		case widest:
+			m = fmt.Sprintf("↕%d–%d/%d", n, n, n) // no window's marker is wider
+		case pl.bodyRows == 0:
+			m = fmt.Sprintf("↕%d rows", n)
+		}
+		return packUnits(append([]string{m}, p.units...), inner)
+	}
+	p.title = packed(pl, true)
+	pl = planRows(*p, a, room)
+	for range 3 { // a narrower marker may free a row for the body
+		t := packed(pl, false)
+		if len(t) == len(p.title) {
+			break
+		}
+		p.title = t
+		pl = planRows(*p, a, room)
+	}
+	if t := packed(pl, false); len(t) > pl.titleRows && len(t) < room {
+		p.title = t
+		pl = planRows(*p, a, room) // a wider marker took a body row
+	}
+	p.title = packed(pl, false)
+	return pl
+}
+
+// planRows is planModal for the title as packed.
+func planRows(p modalParts, a *approvals, room int) modalPlan {
 	var pl modalPlan
 	if room <= 1 {
 		return pl
 	}
-	left := room - 1 // the title
-	pl.bodyRows = min(len(p.body), max(1, min(3, left-1)))
-	left -= pl.bodyRows
-	if left > 0 {
-		pl.shortOpts, left = true, left-1
+	pl.titleRows = min(len(p.title), room-1)
+	left := room - pl.titleRows
+	pl.bodyRows = 1
+	if a.confirming() && left-1 < len(p.short) {
+		pl.bodyRows = 0 // the second key's question before the command (read by now)
 	}
+	left -= pl.bodyRows
+	if left >= len(p.short) { // how to answer (or the second key's question) before more command
+		pl.shortOpts, left = true, left-len(p.short)
+	}
+	more := min(len(p.body)-pl.bodyRows, 3-pl.bodyRows, max(0, left))
+	pl.bodyRows, left = pl.bodyRows+more, left-more
 	pl.info = min(len(p.info), max(0, left))
 	left -= pl.info
 	pl.why = min(len(p.why), 2, max(0, left))
 	left -= pl.why
-	if extra := len(p.opts) - 1; left >= extra && extra > 0 {
+	if extra := len(p.opts) - len(p.short); pl.shortOpts && left >= extra && extra > 0 {
 		pl.fullOpts, left = true, left-extra
 	}
-	more := min(len(p.body)-pl.bodyRows, max(0, left))
+	more = min(len(p.body)-pl.bodyRows, max(0, left))
 	pl.bodyRows, left = pl.bodyRows+more, left-more
 	more = min(len(p.why)-pl.why, max(0, left))
 	pl.why += more
@@ -104,9 +152,10 @@ func planModal(p modalParts, a *approvals, room int) modalPlan {
 }
 
 // layoutModal lays the planned lines out. When the body does not fit, the
-// title starts with where the window is (↕1–4/83), so no width cuts it.
+// title starts with where the window is (↕1–4/83); the title wraps, so no
+// width cuts the question or the marker.
 func layoutModal(p modalParts, pl modalPlan, inner int, dim func(...string) string) []string {
-	if pl.bodyRows == 0 {
+	if pl.titleRows == 0 {
 		return []string{clipANSI(p.title[0], inner)}
 	}
 	why := append([]string(nil), p.why[:pl.why]...)
@@ -114,11 +163,7 @@ func layoutModal(p modalParts, pl modalPlan, inner int, dim func(...string) stri
 		why[n-1] = clipANSI(why[n-1], inner-2) + dim(" …") // the reason goes on
 	}
 	body := p.body[pl.top : pl.top+pl.bodyRows]
-	title := p.title[0]
-	if pl.bodyRows < len(p.body) {
-		title = dim(fmt.Sprintf("↕%d–%d/%d ", pl.top+1, pl.top+pl.bodyRows, len(p.body))) + title
-	}
-	out := []string{clipANSI(title, inner)}
+	out := append([]string(nil), p.title[:min(len(p.title), pl.titleRows)]...)
 	out = append(out, body...)
 	out = append(out, p.info[:pl.info]...)
 	out = append(out, why...)
@@ -126,9 +171,31 @@ func layoutModal(p modalParts, pl modalPlan, inner int, dim func(...string) stri
 	case pl.fullOpts:
 		out = append(out, p.opts...)
 	case pl.shortOpts:
-		out = append(out, p.short)
+		out = append(out, p.short...)
 	}
 	return out
+}
+
+// packUnits lays styled words out on lines at most w wide, a space
+// between two on a line; a word wider than w is broken.
+func packUnits(units []string, w int) []string {
+	var lines []string
+	cur, curW := "", 0
+	for _, u := range units {
+		uw := lipglossWidth(u)
+		switch {
+		case curW > 0 && curW+1+uw <= w:
+			cur, curW = cur+" "+u, curW+1+uw
+			continue
+		case curW > 0:
+			lines = append(lines, cur)
+		}
+		parts := strings.Split(ansi.Hardwrap(u, max(1, w), false), "\n")
+		lines = append(lines, parts[:len(parts)-1]...)
+		cur = parts[len(parts)-1]
+		curW = lipglossWidth(cur)
+	}
+	return append(lines, cur)
 }
 
 // modalParts builds every line of the modal at width inner.
@@ -147,14 +214,16 @@ func (r *renderer) modalParts(a *approvals, s *session, inner int) modalParts {
 	case protocol.ApprovalPatch:
 		title = "Allow these file changes?"
 	}
-	t := r.th.modalTitle.Render(title)
-	if n := len(a.queue); n > 1 {
-		t = r.th.dim.Render(fmt.Sprintf("(1 of %d) ", n)) + t
-	}
 	if outsideSandbox(req) {
-		t = r.th.badge.Render(" outside the sandbox ") + " " + t
+		p.units = append(p.units, r.th.badge.Render(" outside the sandbox "))
 	}
-	p.title = []string{t}
+	if n := len(a.queue); n > 1 {
+		p.units = append(p.units, r.th.dim.Render(fmt.Sprintf("(1 of %d)", n)))
+	}
+	for _, word := range strings.Fields(title) {
+		p.units = append(p.units, r.th.modalTitle.Render(word))
+	}
+	p.title = packUnits(p.units, inner)
 	p.body = r.modalBody(req, inner)
 	cwd := req.Cwd
 	if cwd == "" {
@@ -191,7 +260,7 @@ func (r *renderer) modalBody(req *protocol.ApprovalRequest, inner int) []string 
 			body = append(body, r.th.cardTitle.Render(l))
 		}
 	case protocol.ApprovalExec:
-		for _, l := range wrap("$ "+req.Command, inner) {
+		for _, l := range wrapFit("$ "+req.Command, inner) {
 			body = append(body, r.th.cardTitle.Render(l))
 		}
 	case protocol.ApprovalPatch:
@@ -285,7 +354,7 @@ func (r *renderer) confirmLines(a *approvals, inner int) []string {
 		if wait {
 			keys = "enter confirms in a moment  " + r.th.key.Render("esc") + " back"
 		}
-		return []string{r.th.warn.Render(clip("Approve this for the rest of the session?", inner)), clipANSI(keys, inner)}
+		return append(r.wrapStyled(r.th.warn, "Approve this for the rest of the session?", inner), clipANSI(keys, inner))
 	}
 	q := "Run this OUTSIDE the sandbox?"
 	switch {
@@ -300,17 +369,29 @@ func (r *renderer) confirmLines(a *approvals, inner int) []string {
 	if wait {
 		keys = "enter confirms in a moment  " + r.th.key.Render("esc") + " back · any other key: back to typing"
 	}
-	return []string{r.th.errStyle.Render(clipANSI(q, inner)), clipANSI(keys, inner)}
+	return append(r.wrapStyled(r.th.errStyle, q, inner), clipANSI(keys, inner))
 }
 
-// approvalShort is the options on one line (short windows).
-func (r *renderer) approvalShort(a *approvals, inner int) string {
+// wrapStyled wraps a question to width w, each line in style st: a
+// question is never cut.
+func (r *renderer) wrapStyled(st lipgloss.Style, q string, w int) []string {
+	var out []string
+	for _, l := range wrapFit(q, w) {
+		out = append(out, st.Render(l))
+	}
+	return out
+}
+
+// approvalShort is the options on one line (short windows); the second
+// key's question keeps its whole text, wrapped, with the keys after it.
+func (r *renderer) approvalShort(a *approvals, inner int) []string {
 	if a.confirming() {
 		l := r.confirmLines(a, inner)
-		return clipANSI(l[0]+" "+l[1], inner)
+		last := len(l) - 1
+		return append(l[:last:last], clipANSI(l[last], inner))
 	}
 	if !a.focused {
-		return r.focusLine(a, inner)
+		return []string{r.focusLine(a, inner)}
 	}
 	var parts []string
 	for i, c := range choicesFor(a.current()) {
@@ -324,7 +405,7 @@ func (r *renderer) approvalShort(a *approvals, inner int) string {
 	if !a.listening(r.now()) {
 		keysHint = " · in a moment"
 	}
-	return clipANSI(strings.Join(parts, " · ")+r.th.dim.Render(keysHint), inner)
+	return []string{clipANSI(strings.Join(parts, " · ")+r.th.dim.Render(keysHint), inner)}
 }
 
 // focusLine says where keys go now.

@@ -202,7 +202,7 @@ func keyMsg(k string) tea.KeyPressMsg {
 	}
 	named := map[string]rune{"home": tea.KeyHome, "end": tea.KeyEnd, "left": tea.KeyLeft, "right": tea.KeyRight,
 		"up": tea.KeyUp, "down": tea.KeyDown, "backspace": tea.KeyBackspace, "delete": tea.KeyDelete,
-		"enter": tea.KeyEnter, "tab": tea.KeyTab, "esc": tea.KeyEscape}
+		"enter": tea.KeyEnter, "tab": tea.KeyTab, "esc": tea.KeyEscape, "pgup": tea.KeyPgUp, "pgdown": tea.KeyPgDown}
 	name := parts[len(parts)-1]
 	if c, ok := named[name]; ok {
 		msg.Code = c

@@ -436,9 +436,8 @@ func (m *Model) approvalKey(k string, now time.Time) (done bool, cmd tea.Cmd) {
 // answer sends decision d for req and leaves a trace in the asking
 // agent's transcript, as Codex logs "✔ You approved …".
 func (m *Model) answer(req protocol.ApprovalRequest, d protocol.ReviewDecision) tea.Cmd {
-	if t := m.sess.threads[askerOf(&req, m.sess)]; t != nil {
-		t.add(&entry{kind: entryInfo, text: decisionTrace(req, d)})
-	}
+	m.sess.noteAsked(req) // shown in the modal, it was asked
+	m.sess.traceAnswer(m.sess.threads[askerOf(&req, m.sess)], req, d)
 	return m.submit(protocol.Op{Type: protocol.OpApproval, ThreadID: req.ThreadID, ApprovalID: req.ID, Decision: d})
 }
 

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"strings"
+
 	"charm.land/bubbles/v2/key"
 )
 
@@ -140,6 +142,52 @@ var questionKeys = questionKeyMap{
 	Down:  bind("next option", "down"),
 }
 
+// pickerKeyMap: the session picker (grove resume, /resume). Typed text
+// filters (Filter only names that on the footer; it matches no key, so
+// the ? screen says it in the section's title).
+type pickerKeyMap struct {
+	Filter, Up, Down, PageUp, PageDown, Resume, Back, Close key.Binding
+}
+
+var pickerKeys = pickerKeyMap{
+	Filter:   key.NewBinding(key.WithHelp("type", "filter the sessions")),
+	Up:       bind("previous session", "up", "ctrl+p"),
+	Down:     bind("next session", "down", "ctrl+n"),
+	PageUp:   bind("ten sessions up", "pgup"),
+	PageDown: bind("ten sessions down", "pgdown"),
+	Resume:   bind("resume the session", "enter"),
+	Back:     bind("filter: delete a character", "backspace"),
+	Close:    bind("clear the filter, else close", "esc"),
+}
+
+// footer is the picker's key line, from the same bindings: each pair's
+// first keys, short words.
+func (k pickerKeyMap) footer(filtering bool) []key.Binding {
+	closeWord := "close"
+	if filtering {
+		closeWord = "clear filter"
+	}
+	return []key.Binding{
+		hint(k.Filter, "filter"),
+		firstKeys("", "move", k.Up, k.Down),
+		firstKeys(" ", "page", k.PageUp, k.PageDown),
+		hint(k.Resume, "resume"),
+		hint(k.Close, closeWord),
+	}
+}
+
+// firstKeys is one hint for bindings bs: the first key of each, joined
+// by sep ("↑↓"), matching all their keys.
+func firstKeys(sep, desc string, bs ...key.Binding) key.Binding {
+	var labels []string
+	for _, b := range bs {
+		labels = append(labels, keyLabel(b.Keys()[:1]))
+	}
+	b := row(desc, bs...)
+	b.SetHelp(strings.Join(labels, sep), desc)
+	return b
+}
+
 // helpSection is one layer's keys on the ? screen.
 type helpSection struct {
 	title string
@@ -156,5 +204,6 @@ func helpSections() []helpSection {
 		{"Transcript search (ctrl+f)", []key.Binding{s.Done, s.Prev, s.Next, s.Edit}},
 		{"History search (ctrl+r)", []key.Binding{h.Again, h.Keep, h.Cancel}},
 		{"Approval (focused)", []key.Binding{approvalKeys.Up, approvalKeys.Down, approvalKeys.Choose, approvalKeys.PageUp, approvalKeys.PageDown, approvalKeys.Back}},
+		{"Session picker (grove resume, /resume; typing filters)", []key.Binding{pickerKeys.Up, pickerKeys.Down, pickerKeys.PageUp, pickerKeys.PageDown, pickerKeys.Resume, pickerKeys.Back, pickerKeys.Close}},
 	}
 }

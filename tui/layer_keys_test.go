@@ -1,10 +1,15 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/grovecli/grove/protocol"
+	"github.com/grovecli/grove/rollout"
 )
 
 // TestHelpListsEveryLayer: the ? screen has a section per layer, each
@@ -50,5 +55,58 @@ func TestLayerCloseKeysClose(t *testing.T) {
 	m.help = true
 	if mm, _ := m.Update(tea.KeyPressMsg{Code: 'x', Text: "x"}); mm.(Model).help {
 		t.Error("a key the help does not bind left it open")
+	}
+}
+
+// TestPickerKeysAreItsBindings: every key the picker's bindings (and so
+// its help and footer) name does what they say; the footer reads as
+// before the bindings.
+func TestPickerKeysAreItsBindings(t *testing.T) {
+	var entries []rollout.IndexEntry
+	for i := range 30 {
+		entries = append(entries, rollout.IndexEntry{ID: protocol.ThreadID(fmt.Sprintf("s%02d", i)), FirstPrompt: fmt.Sprintf("session %02d", i), UpdatedAt: t0.Add(-time.Duration(i) * time.Minute)})
+	}
+	press := func(p *picker, k string) string {
+		id, _ := p.key(keyMsg(k))
+		return id
+	}
+	for _, k := range pickerKeys.Down.Keys() {
+		p := pickerWith(t, entries)
+		if press(p, k); p.cursor != 1 {
+			t.Errorf("%s: cursor %d, want 1", k, p.cursor)
+		}
+		for _, u := range pickerKeys.Up.Keys() {
+			p.cursor = 1
+			if press(p, u); p.cursor != 0 {
+				t.Errorf("%s: cursor %d, want 0", u, p.cursor)
+			}
+		}
+	}
+	p := pickerWith(t, entries)
+	if press(p, "pgdown"); p.cursor != 10 {
+		t.Errorf("pgdown: cursor %d", p.cursor)
+	}
+	if press(p, "pgup"); p.cursor != 0 {
+		t.Errorf("pgup: cursor %d", p.cursor)
+	}
+	if id := press(p, "enter"); id != "s00" {
+		t.Errorf("enter resumed %q", id)
+	}
+	r := &renderer{th: newTheme()}
+	if got := ansiStrip(p.footer(r, 120)); strings.TrimSpace(got) != "type filter · ↑↓ move · pgup pgdn page · enter resume · esc close" {
+		t.Errorf("footer %q", got)
+	}
+	pressPicker(p, "1", "2")
+	if press(p, "backspace"); p.filter != "1" {
+		t.Errorf("backspace: filter %q", p.filter)
+	}
+	if got := ansiStrip(p.footer(r, 120)); !strings.Contains(got, "esc clear filter") {
+		t.Errorf("filtering footer %q", got)
+	}
+	if press(p, "esc"); p.filter != "" || p.closed {
+		t.Errorf("esc while filtering: filter %q closed %v", p.filter, p.closed)
+	}
+	if press(p, "esc"); !p.closed {
+		t.Error("esc did not close")
 	}
 }

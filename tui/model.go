@@ -20,6 +20,9 @@ type Options struct {
 	InitialPrompt string
 	// StartInPicker opens the resume picker first (`grove resume`).
 	StartInPicker bool
+	// Inline runs in the terminal's main screen, not the alternate one
+	// (tui.alternate_screen: the terminal's scrollback stays reachable).
+	Inline bool
 	// Home is $GROVE_HOME for the picker when Backend is nil.
 	Home string
 	// OpenSession resumes a session by id (picker, /resume).

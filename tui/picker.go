@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/grovecli/grove/protocol"
@@ -150,28 +151,29 @@ func recencyBucket(now, t time.Time) int {
 // key handles a key press; it returns the id to resume on Enter.
 func (p *picker) key(msg tea.KeyPressMsg) (string, tea.Cmd) {
 	list := p.visible()
-	switch msg.String() {
-	case "esc":
+	k := pickerKeys
+	switch {
+	case key.Matches(msg, k.Close):
 		if p.filter != "" {
 			p.filter, p.cursor = "", 0
 			return "", p.preview()
 		}
 		p.closed = true
 		return "", nil
-	case "enter":
+	case key.Matches(msg, k.Resume):
 		if p.cursor < len(list) {
 			return string(list[p.cursor].ID), nil
 		}
 		return "", nil
-	case "up", "ctrl+p":
+	case key.Matches(msg, k.Up):
 		p.cursor = max(0, p.cursor-1)
-	case "down", "ctrl+n":
+	case key.Matches(msg, k.Down):
 		p.cursor = min(max(0, len(list)-1), p.cursor+1)
-	case "pgup":
+	case key.Matches(msg, k.PageUp):
 		p.cursor = max(0, p.cursor-10)
-	case "pgdown":
+	case key.Matches(msg, k.PageDown):
 		p.cursor = min(max(0, len(list)-1), p.cursor+10)
-	case "backspace":
+	case key.Matches(msg, k.Back):
 		if p.filter != "" {
 			p.filter = dropLastRune(p.filter)
 			p.cursor = 0
@@ -196,15 +198,10 @@ func (p *picker) key(msg tea.KeyPressMsg) (string, tea.Cmd) {
 // footer is the picker's own key line (issue 35 item 26: it showed the
 // main screen's keys, which do nothing here).
 func (p *picker) footer(r *renderer, w int) string {
-	keys := [][2]string{{"type", "filter"}, {"↑↓", "move"}, {"pgup pgdn", "page"}, {"enter", "resume"}}
-	if p.filter != "" {
-		keys = append(keys, [2]string{"esc", "clear filter"})
-	} else {
-		keys = append(keys, [2]string{"esc", "close"})
-	}
+	keys := pickerKeys.footer(p.filter != "")
 	var parts []string
 	for _, k := range keys {
-		parts = append(parts, r.th.key.Render(k[0])+r.th.dim.Render(" "+k[1]))
+		parts = append(parts, r.th.key.Render(k.Help().Key)+r.th.dim.Render(" "+k.Help().Desc))
 	}
 	line := " "
 	for i, part := range parts {

@@ -17,7 +17,7 @@ func pickerWith(t *testing.T, entries []rollout.IndexEntry) *picker {
 	return p
 }
 
-func pickerKeys(p *picker, keys ...string) {
+func pressPicker(p *picker, keys ...string) {
 	for _, k := range keys {
 		var msg tea.KeyPressMsg
 		if k == "backspace" {
@@ -38,7 +38,7 @@ func TestPickerRanksWithinRecency(t *testing.T) {
 		{ID: "c", FirstPrompt: "unrelated", UpdatedAt: t0.Add(-time.Hour)},
 		{ID: "d", FirstPrompt: "parser rewrite, parser tests", UpdatedAt: t0.Add(-23 * 24 * time.Hour)},
 	})
-	pickerKeys(p, "p", "a", "r", "s", "e", "r")
+	pressPicker(p, "p", "a", "r", "s", "e", "r")
 	var got []string
 	for _, e := range p.visible() {
 		got = append(got, string(e.ID))
@@ -53,11 +53,11 @@ func TestPickerRanksWithinRecency(t *testing.T) {
 
 func TestPickerBackspaceKeepsWholeCharacters(t *testing.T) {
 	p := pickerWith(t, []rollout.IndexEntry{{ID: "a", FirstPrompt: "café", UpdatedAt: t0}})
-	pickerKeys(p, "c", "a", "f", "é", "backspace")
+	pressPicker(p, "c", "a", "f", "é", "backspace")
 	if p.filter != "caf" {
 		t.Fatalf("filter %q", p.filter)
 	}
-	pickerKeys(p, "日", "backspace", "backspace")
+	pressPicker(p, "日", "backspace", "backspace")
 	if p.filter != "ca" {
 		t.Fatalf("filter %q", p.filter)
 	}

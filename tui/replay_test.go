@@ -47,7 +47,7 @@ func scriptedSession() []protocol.Event {
 		execEnd(rootID, "c1", "make check", 3, false, "Exit code: 3\nWall time: 0.4 seconds\nOutput:\nFAIL: TestLeap\nmake: *** [check] Error 3"),
 		toolBegin(rootID, "c2", "exec_command", `{"cmd":"rm -rf build"}`),
 		ask,
-		resolved(rootID, "c2", protocol.DecisionDenied),
+		answered(ask, protocol.DecisionDenied),
 		execEnd(rootID, "c2", "rm -rf build", -1, true, "command rejected by user"),
 		toolBegin(rootID, "p1", "apply_patch", patchArgs),
 		toolEnd(rootID, "p1", "apply_patch", patchArgs, "Success. Updated the following files:\nM pkg/when/parse.go"),
@@ -115,7 +115,7 @@ func TestResumedScreenEqualsLive(t *testing.T) {
 		s := screen(resumed)
 		golden(t, "resumed_"+sizeName(size), s)
 		if size[1] == 40 {
-			for _, want := range []string{"✗ exec_command exit 3", "⊘ exec_command denied", "▸ fix it", "M pkg/when/parse.go +1 -1", "+    if isLeap(y) {", "explorer", "root 33.2k · all 37.3k tok"} {
+			for _, want := range []string{"✗ exec_command exit 3", "⊘ exec_command denied", "✗ You denied: rm -rf build", "□ run the tests", "M pkg/when/parse.go +1 -1", "+    if isLeap(y) {", "explorer", "root 33.2k · all 37.3k tok"} {
 				if !strings.Contains(s, want) {
 					t.Errorf("resumed screen lacks %q:\n%s", want, s)
 				}

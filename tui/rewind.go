@@ -22,7 +22,7 @@ func (m *Model) startRewind(t *threadView) {
 		m.editPrevious(t)
 		return
 	}
-	m.rewind = 1
+	m.setRewind(1)
 	m.rewindFlash()
 }
 
@@ -31,24 +31,24 @@ func (m *Model) startRewind(t *threadView) {
 // and does what it always does (handled false).
 func (m *Model) rewindKey(k string, interrupt bool) (tea.Cmd, bool) {
 	if interrupt {
-		m.rewind = 0
+		m.setRewind(0)
 		m.flash = "rewind cancelled"
 		return nil, true
 	}
 	switch k {
 	case "esc":
 		if m.rewind < len(userTexts(m.sess.threads[m.sess.root])) {
-			m.rewind++
+			m.setRewind(m.rewind + 1)
 		}
 		m.rewindFlash()
 		return nil, true
 	case "enter":
 		n := m.rewind
-		m.rewind = 0
+		m.setRewind(0)
 		m.flash = "rewinding…"
 		return m.rewindCmd(n), true
 	}
-	m.rewind = 0
+	m.setRewind(0)
 	return nil, false
 }
 
@@ -56,7 +56,7 @@ func (m *Model) rewindKey(k string, interrupt bool) (tea.Cmd, bool) {
 func (m *Model) rewindFlash() {
 	texts := userTexts(m.sess.threads[m.sess.root])
 	if m.rewind > len(texts) || m.rewind < 1 {
-		m.rewind = 0
+		m.setRewind(0)
 		return
 	}
 	text := strings.Join(strings.Fields(texts[len(texts)-m.rewind]), " ")
@@ -68,6 +68,37 @@ func (m *Model) rewindFlash() {
 		first = " (your first)"
 	}
 	m.flash = fmt.Sprintf("rewind to before %q%s · enter forks here · esc further back", text, first)
+}
+
+// setRewind selects the n-th last message the user sent to the root (0:
+// none) and shows which in the transcript: the message is highlighted and
+// scrolled into view while the user chooses, so what the fork would cut
+// is seen, not only named in the flash.
+func (m *Model) setRewind(n int) {
+	m.rewind = n
+	t := m.sess.threads[m.sess.root]
+	if t == nil {
+		return
+	}
+	var users []int
+	for i, e := range t.entries {
+		if e.kind == entryUser {
+			if e.selected {
+				e.selected = false
+				e.touch()
+			}
+			users = append(users, i)
+		}
+	}
+	if n < 1 || n > len(users) {
+		return
+	}
+	i := users[len(users)-n]
+	t.entries[i].selected = true
+	t.entries[i].touch()
+	if t.info.ID == m.focused {
+		m.scrollToEntry(t, i)
+	}
 }
 
 // rewindCmd opens the fork off the UI goroutine; backendMsg switches to it

@@ -1,11 +1,13 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/grovecli/grove/protocol"
 )
@@ -42,9 +44,15 @@ func TestEscEscRewindsToAForkWithTheMessageInTheComposer(t *testing.T) {
 	if s := screen(m); !strings.Contains(s, `rewind to before "third"`) || !strings.Contains(s, "enter forks here") {
 		t.Fatalf("the last message is not selected:\n%s", s)
 	}
+	if !highlighted(m, "› third") || highlighted(m, "› second") {
+		t.Fatalf("the transcript does not mark the selected message:\n%s", m.render())
+	}
 	m, _ = press(m, "esc")
 	if s := screen(m); !strings.Contains(s, `rewind to before "second"`) {
 		t.Fatalf("esc did not step back:\n%s", s)
+	}
+	if !highlighted(m, "› second") || highlighted(m, "› third") {
+		t.Fatalf("the highlight did not move back:\n%s", m.render())
 	}
 	if m.composer.Value() != "" || len(asked) != 0 {
 		t.Fatalf("selecting changed something: composer %q, forks %v", m.composer.Value(), asked)
@@ -92,8 +100,54 @@ func TestRewindCancelsOnOtherKeys(t *testing.T) {
 	if m.rewind != 1 || !strings.Contains(m.flash, "(your first)") {
 		t.Fatalf("rewind %d flash %q", m.rewind, m.flash)
 	}
+	if !highlighted(m, "› first") {
+		t.Fatalf("the first message is not marked:\n%s", m.render())
+	}
 	m = typeText(m, "x")
 	if m.rewind != 0 || m.composer.Value() != "x" {
 		t.Fatalf("typing: rewind %d composer %q", m.rewind, m.composer.Value())
+	}
+	if highlighted(m, "› first") {
+		t.Fatal("the mark stays after the rewind was cancelled")
+	}
+}
+
+// highlighted reports whether the screen row showing sub has the selection
+// highlight (the theme's tableSel background), as a person sees it.
+func highlighted(m Model, sub string) bool {
+	on, _, _ := strings.Cut(m.th.tableSel.Render("X"), "X")
+	for _, row := range strings.Split(m.render(), "\n") {
+		if strings.Contains(ansi.Strip(row), sub) {
+			return on != "" && strings.Contains(row, on)
+		}
+	}
+	return false
+}
+
+// TestRewindScrollsTheMessageIntoView: stepping back past the top of the
+// window scrolls the selected message into view, highlighted.
+func TestRewindScrollsTheMessageIntoView(t *testing.T) {
+	c := &clock{t: t0.Add(30 * time.Second)}
+	m := NewModel(Options{Backend: newFake(rootInfo()), Now: c.now, Rewind: func(string, int) (Backend, string, error) {
+		t.Fatal("forked")
+		return nil, "", nil
+	}})
+	mm, _ := m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	m = mm.(Model)
+	for i := range 12 {
+		m = feed(m, userMsg(rootID, fmt.Sprintf("question %02d", i)), message(rootID, strings.Repeat(fmt.Sprintf("answer %02d. ", i), 30)))
+	}
+	m = feed(m, status(rootID, protocol.Completed("done", true), 2*time.Second))
+	if strings.Contains(screen(m), "question 03") {
+		t.Fatalf("the test needs question 03 off screen:\n%s", screen(m))
+	}
+	m, _ = press(m, "esc")
+	m, _ = press(m, "esc")
+	for range 8 { // question 11 → question 03
+		m, _ = press(m, "esc")
+	}
+	s := screen(m)
+	if !strings.Contains(s, `rewind to before "question 03"`) || !highlighted(m, "› question 03") {
+		t.Fatalf("question 03 is not shown selected:\n%s", s)
 	}
 }

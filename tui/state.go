@@ -36,7 +36,8 @@ type entry struct {
 	// stopped: its turn ended before the call did (an interrupt).
 	decision protocol.ReviewDecision
 	stopped  bool
-	// selected: the call has the tool-call highlight (alt+↑/↓).
+	// selected: the call has the tool-call highlight (alt+↑/↓), or the
+	// user's message is the one esc-esc would rewind to (rewind.go).
 	selected bool
 	plan     *protocol.Plan
 	cardIDs  []protocol.ThreadID
@@ -222,6 +223,9 @@ type session struct {
 	// skills are the session's skill names, to mark $mentions
 	// (skill_mark.go).
 	skills map[string]bool
+	// traces are the approval requests put to the user, by id, and
+	// whether their answer's trace is shown (approval_trace.go).
+	traces map[string]traceState
 }
 
 func newSession() *session {
@@ -348,12 +352,15 @@ func (s *session) applyMsg(t *threadView, msg protocol.EventMsg, ev protocol.Eve
 	case protocol.PatchRevertedMsg:
 		s.review.noteRevert(t.info.ID, m.Revert)
 		t.add(&entry{kind: entryInfo, text: revertedText(m.Revert)})
+	case protocol.ApprovalRequestedMsg:
+		s.noteAsked(m.Request)
 	case protocol.ApprovalResolvedMsg:
 		// The call's mark says it was denied (or stopped the turn).
 		if e := t.toolIdx[m.Request.CallID]; e != nil && m.Request.CallID != "" {
 			e.decision = m.Decision
 			e.touch()
 		}
+		s.traceAnswer(t, m.Request, m.Decision)
 	}
 }
 

@@ -45,6 +45,11 @@ func (r *renderer) lines(s *session, e *entry, w int) []string {
 			if i == 0 {
 				bar = "› "
 			}
+			if e.selected {
+				// The message esc-esc would rewind to: highlighted whole.
+				out = append(out, r.th.tableSel.Render(padRight(bar+ansiStrip(l), w)))
+				continue
+			}
 			out = append(out, r.th.userBar.Render(bar)+r.th.user.Render(l))
 		}
 	case entryAssistant:

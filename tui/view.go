@@ -50,7 +50,7 @@ func (m Model) bodyHeight() int {
 // View renders the screen.
 func (m Model) View() tea.View {
 	v := tea.NewView(m.render())
-	v.AltScreen = true
+	v.AltScreen = !m.opts.Inline
 	if m.mouse {
 		v.MouseMode = tea.MouseModeCellMotion
 	}

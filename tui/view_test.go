@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/grovecli/grove/protocol"
 )
 
@@ -68,5 +70,18 @@ func TestIdleTickStops(t *testing.T) {
 	m = mm.(Model)
 	if cmd != nil || m.ticking {
 		t.Fatal("the tick goes on with nothing to animate")
+	}
+}
+
+// TestInlineLeavesTheAlternateScreen: Options.Inline (tui.alternate_screen
+// never) asks Bubble Tea for the main screen; the default keeps the
+// alternate one.
+func TestInlineLeavesTheAlternateScreen(t *testing.T) {
+	for _, inline := range []bool{false, true} {
+		m := NewModel(Options{Backend: newFake(rootInfo()), Inline: inline})
+		mm, _ := m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+		if got := mm.(Model).View().AltScreen; got == inline {
+			t.Errorf("inline %v: alternate screen %v", inline, got)
+		}
 	}
 }

@@ -477,9 +477,23 @@ func TestTmuxEscalationYolo(t *testing.T) {
 	// Answered: the modal is gone. Whether the command then finishes is
 	// the engine's and the login shell's part (a stale pyenv rehash lock
 	// stalls every bash -lc for 60 s on this machine: .ci/run clears it).
-	p.wait("the escalation answered", func(s string) bool {
+	s = p.wait("the escalation answered", func(s string) bool {
 		return !strings.Contains(s, "Allow this command?") && !strings.Contains(s, "1 approval") && strings.Contains(s, "✔ You approved outside the sandbox")
 	})
+	// The trace reads right after the request, before the command's card
+	// and output (Codex's approval history cell precedes its exec cell).
+	trace, card := -1, -1
+	for i, l := range strings.Split(s, "\n") {
+		switch {
+		case trace < 0 && strings.Contains(l, "✔ You approved outside the sandbox"):
+			trace = i
+		case card < 0 && strings.Contains(l, "exec_command $ touch escalated"):
+			card = i
+		}
+	}
+	if card >= 0 && trace > card {
+		t.Fatalf("the approval's trace comes after the command:\n%s", s)
+	}
 	p.key("C-c")
 	p.key("C-c")
 }

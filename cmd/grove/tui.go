@@ -88,6 +88,9 @@ func runTUI(ctx context.Context, g *globalFlags, prompt string, start tuiStart) 
 	}
 	opts := ts.options()
 	opts.Backend, opts.Notify, opts.Home = first, notifyConfig(g), home
+	if conf, err := loadConfig(g); err == nil {
+		opts.Inline = conf.TUI.Inline(os.Getenv)
+	}
 	opts.InitialPrompt, opts.StartInPicker = prompt, start.picker
 	exit, err := tui.Run(ctx, opts)
 	ts.closeLast()

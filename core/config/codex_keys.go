@@ -66,7 +66,7 @@ var CodexKeys = []CodexKey{
 	{Key: "tui.notifications", Status: KeyWorks, Note: "true, false or a list: agent-turn-complete, approval-requested and grove's sub-agent-complete"},
 	{Key: "tui.notification_method", Status: KeyDiffers, Note: "grove also accepts desktop"},
 	{Key: "tui.notification_condition", Status: KeyWorks},
-	{Key: "tui.alternate_screen", Status: KeyNotYet},
+	{Key: "tui.alternate_screen", Status: KeyWorks, Note: "auto (the main screen inside Zellij), always or never"},
 	{Key: "tui.animations", Status: KeyNotYet},
 	{Key: "tui.keymap", Status: KeyNotYet, Section: true},
 	{Key: "tui.model_availability_nux", Status: KeyNotYet, Section: true},

@@ -187,6 +187,48 @@ type TUI struct {
 	Notifications         any    `toml:"notifications"`
 	NotificationMethod    string `toml:"notification_method"`
 	NotificationCondition string `toml:"notification_condition"`
+	// AlternateScreen is auto, always or never (Inline).
+	AlternateScreen string `toml:"alternate_screen"`
+}
+
+// fillDefaults checks the [tui] values and fills in the defaults.
+func (t *TUI) fillDefaults() error {
+	switch t.NotificationMethod {
+	case "":
+		t.NotificationMethod = "auto"
+	case "auto", "osc9", "bel", "desktop":
+	default:
+		return fmt.Errorf("tui.notification_method %q: expected auto, osc9, bel or desktop", t.NotificationMethod)
+	}
+	switch t.NotificationCondition {
+	case "":
+		t.NotificationCondition = "unfocused"
+	case "unfocused", "always":
+	default:
+		return fmt.Errorf("tui.notification_condition %q: expected unfocused or always", t.NotificationCondition)
+	}
+	switch t.AlternateScreen {
+	case "":
+		t.AlternateScreen = "auto"
+	case "auto", "always", "never":
+	default:
+		return fmt.Errorf("tui.alternate_screen %q: expected auto, always or never", t.AlternateScreen)
+	}
+	return nil
+}
+
+// Inline reports whether the TUI runs in the terminal's main screen
+// rather than the alternate one (Codex's AltScreenMode, codex-rs/core/src/
+// config/types.rs): never, or auto inside Zellij, whose scrollback the
+// alternate screen would hide; getenv reads the environment.
+func (t TUI) Inline(getenv func(string) string) bool {
+	switch t.AlternateScreen {
+	case "never":
+		return true
+	case "always":
+		return false
+	}
+	return getenv("ZELLIJ") != ""
 }
 
 // Exec is the `[exec]` table (headless defaults).
@@ -477,19 +519,8 @@ func (c *Config) fillDefaults() error {
 	if c.Agents.MaxDepth < 1 {
 		return fmt.Errorf("agents.max_depth %d: must be at least 1", c.Agents.MaxDepth)
 	}
-	switch c.TUI.NotificationMethod {
-	case "":
-		c.TUI.NotificationMethod = "auto"
-	case "auto", "osc9", "bel", "desktop":
-	default:
-		return fmt.Errorf("tui.notification_method %q: expected auto, osc9, bel or desktop", c.TUI.NotificationMethod)
-	}
-	switch c.TUI.NotificationCondition {
-	case "":
-		c.TUI.NotificationCondition = "unfocused"
-	case "unfocused", "always":
-	default:
-		return fmt.Errorf("tui.notification_condition %q: expected unfocused or always", c.TUI.NotificationCondition)
+	if err := c.TUI.fillDefaults(); err != nil {
+		return err
 	}
 	if _, err := c.NotificationKinds(); err != nil {
 		return err

@@ -77,13 +77,14 @@ notifications = ["sub-agent-complete"]
 
 func TestLoadErrorsNameTheKey(t *testing.T) {
 	cases := map[string]string{
-		`approval_policy = "sometimes"`:             "approval_policy",
-		`sandbox_mode = "yolo"`:                     "sandbox_mode",
-		"[agents]\nmax_threads = -1":                "agents.max_threads",
-		"[tui]\nnotifications = \"bogus\"":          "tui.notifications",
-		"[tui]\nnotifications = [1]":                "tui.notifications",
-		"[tui]\nnotification_method = \"fax\"":      "tui.notification_method",
-		"model = [":                                 "config.toml",
+		`approval_policy = "sometimes"`:           "approval_policy",
+		`sandbox_mode = "yolo"`:                   "sandbox_mode",
+		"[agents]\nmax_threads = -1":              "agents.max_threads",
+		"[tui]\nnotifications = \"bogus\"":        "tui.notifications",
+		"[tui]\nnotifications = [1]":              "tui.notifications",
+		"[tui]\nnotification_method = \"fax\"":    "tui.notification_method",
+		"[tui]\nalternate_screen = \"sometimes\"": "tui.alternate_screen",
+		"model = [": "config.toml",
 		"[model_providers.x]\nwire_api = \"grpc\"":  "wire_api",
 		"model_context_window = -5":                 "model_context_window",
 		"model_auto_compact_token_limit = -1":       "model_auto_compact_token_limit",
