@@ -78,6 +78,9 @@ type AppThreadResumeParams struct {
 	Model          *string `json:"model"`
 	ApprovalPolicy *string `json:"approvalPolicy"`
 	Sandbox        *string `json:"sandbox"`
+	// Ephemeral (thread/fork only) keeps the fork in a temporary store:
+	// no path, never listed; the source is read from the user's store.
+	Ephemeral bool `json:"ephemeral"`
 }
 
 // AppThreadListParams is thread/list; Cursor is an opaque offset.

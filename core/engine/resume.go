@@ -197,8 +197,13 @@ type pastRoot struct {
 
 // readPastRoot finds a past session by id (or prefix) and reads its root's
 // rollout; verb names the operation in errors ("resume", "fork", "view").
+// A fork reads ForkHome's store when one is set.
 func (e *Engine) readPastRoot(verb, id string) (*pastRoot, error) {
-	entry, err := rollout.FindSession(e.opts.Home, id)
+	home := e.opts.Home
+	if verb == "fork" && e.opts.ForkHome != "" {
+		home = e.opts.ForkHome
+	}
+	entry, err := rollout.FindSession(home, id)
 	if err != nil {
 		return nil, err
 	}

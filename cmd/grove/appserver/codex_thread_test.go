@@ -7,12 +7,14 @@ package appserver
 // schema by the client harness.
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/grovecli/grove/core/config"
+	"github.com/grovecli/grove/core/engine"
 	"github.com/grovecli/grove/rollout"
 )
 
@@ -184,8 +186,8 @@ func TestCodexThreadForkCreatesNewThreadAndEmitsStarted(t *testing.T) {
 		t.Fatalf("forked turn: %v", turns[0])
 	}
 	started := threadStartedFirst(t, c, str(th, "id"))
-	if v, ok := started["thread"].(map[string]any)["name"]; !ok || v != nil {
-		t.Fatalf("thread/started: %v", started)
+	if v, ok := started["thread"].(map[string]any)["name"]; !ok || v != nil || mustJSON(started["thread"]) != mustJSON(th) {
+		t.Fatalf("thread/started %v, want the answered thread %v", started, th)
 	}
 }
 
@@ -200,6 +202,64 @@ func TestCodexThreadForkRejectsUnmaterializedThread(t *testing.T) {
 	if e, _ := m["error"].(map[string]any); e == nil || !strings.Contains(str(e, "message"), "no rollout found for thread id") {
 		t.Fatalf("thread/fork before the first message: %v", m)
 	}
+}
+
+// thread_fork.rs thread_fork_ephemeral_remains_pathless_and_omits_listing:
+// the fork reads its source from the user's store and keeps its own files
+// in a store of its own (cmd/grove's factory: app.Options.Ephemeral).
+func TestCodexThreadForkEphemeralRemainsPathlessAndOmitsListing(t *testing.T) {
+	f := newFixture(t, treeScript)
+	src := storedThread(t, f, "Saved user message")
+	f.build = func(ctx context.Context, cfg ThreadConfig) (*engine.Engine, error) {
+		if !cfg.Ephemeral {
+			return f.factoryAt(ctx, cfg, f.home)
+		}
+		f.tune = func(o *engine.Options) { o.ForkHome = f.home }
+		defer func() { f.tune = nil }()
+		return f.factoryAt(ctx, cfg, t.TempDir())
+	}
+	c := f.start(t)
+	defer c.close()
+	c.initialize()
+	r := c.call("thread/fork", map[string]any{"threadId": src, "ephemeral": true})
+	th := r["result"].(map[string]any)["thread"].(map[string]any)
+	forkID := str(th, "id")
+	if th["ephemeral"] != true {
+		t.Fatalf("ephemeral forks should be marked explicitly: %v", th)
+	}
+	if v, ok := th["path"]; !ok || v != nil {
+		t.Fatalf("ephemeral forks should not expose a path: %v", th)
+	}
+	if v, ok := th["name"]; th["preview"] != "Saved user message" || str(th, "status", "type") != "idle" || !ok || v != nil {
+		t.Fatalf("thread/fork: %v", th)
+	}
+	turns, _ := th["turns"].([]any)
+	if len(turns) != 1 {
+		t.Fatalf("expected copied fork history: %v", turns)
+	}
+	// Codex's fake rollout holds the user message only; storedThread's
+	// turn also has the model's reply. A stored userMessage has no
+	// text_elements (CodexCaseDeviations, thread_read.rs).
+	turn := turns[0].(map[string]any)
+	items, _ := turn["items"].([]any)
+	if turn["status"] != "completed" || len(items) == 0 || str(items[0].(map[string]any), "type") != "userMessage" ||
+		mustJSON(items[0].(map[string]any)["content"]) != `[{"text":"Saved user message","type":"text"}]` {
+		t.Fatalf("forked turn: %v", turn)
+	}
+	started := threadStartedFirst(t, c, forkID)
+	if mustJSON(started["thread"]) != mustJSON(th) {
+		t.Fatalf("thread/started %s, want the answered thread %s", mustJSON(started["thread"]), mustJSON(th))
+	}
+	data, _ := c.result("thread/list", map[string]any{"limit": 10})["data"].([]any)
+	listed := map[string]bool{}
+	for _, d := range data {
+		listed[str(d.(map[string]any), "id")] = true
+	}
+	if listed[forkID] || !listed[src] {
+		t.Fatalf("thread/list %v: the ephemeral fork must be missing, its source listed", listed)
+	}
+	turnID := str(c.result("turn/start", turnInput(forkID, "continue")), "turn", "id")
+	c.notification("turn/completed", func(p map[string]any) bool { return str(p, "turn", "id") == turnID })
 }
 
 // thread_archive.rs thread_archive_requires_materialized_rollout.

@@ -29,7 +29,7 @@ var Compat = []CompatRow{
 	{"thread/archive", "works", "archived threads leave thread/list (archived: true lists them); a loaded idle thread is unloaded", "TestCodexThreadArchiveUnarchive"},
 	{"thread/unarchive", "works", "", "TestCodexThreadArchiveUnarchive"},
 	{"turn/start", "works", "text, image and localImage input; the per-turn overrides cwd, approvalPolicy (names; the granular form is refused), sandboxPolicy (externalSandbox refused), model, effort, summary and outputSchema", "TestCodexTurnStartOverridesTightenPolicy"},
-	{"thread/fork", "works", "a new thread continuing a copy of the stored one's conversation (the original is untouched); answered like thread/start, with the copied turns", "TestCodexThreadFork"},
+	{"thread/fork", "works", "a new thread continuing a copy of the stored one's conversation (the original is untouched); answered like thread/start, with the copied turns (thread/started carries the same thread); ephemeral: true reads the source from the sessions home and keeps the fork in a temporary store (no path, never listed)", "TestCodexThreadForkEphemeralRemainsPathlessAndOmitsListing"},
 	{"turn/steer", "works", "the input reaches the running turn with its next model request; refused when no turn runs or expectedTurnId is not the running one", "TestCodexTurnSteer"},
 	{"review/start", "differs", "inline delivery only (detached refused): a review turn on the thread, answered with {turn, reviewThreadId}; enteredReviewMode and exitedReviewMode items, the review text being the model's final message (no Codex review model or JSON findings); empty branch, sha or instructions refused with Codex's errors", "TestCodexReviewStartRunsReviewTurn"},
 	{"thread/name/set", "works", "the name is trimmed (blank refused) and kept in the session index; thread/name/updated follows; a stored thread that is not loaded is renamed too", "TestCodexThreadNameSetReflectedInReadListAndResume"},
@@ -50,7 +50,6 @@ var Compat = []CompatRow{
 // grove does not pass, with the reason (the ported, passing cases cite
 // their Codex test in cmd/grove/appserver/codex_*_test.go).
 var CodexCaseDeviations = []CompatRow{
-	{"thread_fork.rs thread_fork_ephemeral_remains_pathless_and_omits_listing", "not yet", "thread/fork takes no ephemeral: a fork is always a stored copy", ""},
 	{"thread_archive.rs thread_archive_archives_spawned_descendants", "differs", "archiving marks the root's index entry (its sub-agents go with it in thread/list); rollout files stay in sessions/, not moved to archived_sessions/", ""},
 	{"thread_archive.rs thread_archive_requires_materialized_rollout (file move)", "differs", "the case passes except that the archived rollout is not moved to archived_sessions/ (see above)", "TestCodexThreadArchiveRequiresMaterializedRollout"},
 	{"thread_list.rs thread_list_empty_source_kinds_defaults_to_interactive_only, thread_list_filters_by_source_kind_subagent_thread_spawn, thread_list_filters_by_subagent_variant", "differs", "ported with a spawned sub-agent standing in for the exec, review, compact and other rollouts grove never creates (those kinds list nothing; exec sessions are roots, listed as interactive); a sub-agent's sessionId is its root's, not its own id", "TestCodexThreadListFiltersBySourceKindSubagentThreadSpawn"},

@@ -23,11 +23,21 @@ type afterResponse struct {
 func (s *Server) startResponse(sess *session, root *thread) protocol.AppThreadStartResponse {
 	ti := root.info
 	th := s.appThread(ti, sess.root, threadState(root.status, false), firstPrompt(sess.eng.History(ti.ID)))
-	th.Ephemeral, th.ThreadSource = sess.cfg.Ephemeral, sess.threadSource
+	rootThread(sess, &th)
 	return protocol.AppThreadStartResponse{
 		Thread: th, Model: ti.Model, ModelProvider: th.ModelProvider, ReasoningEffort: strPtr(ti.ReasoningEffort),
 		Cwd: ti.Cwd, ApprovalPolicy: codexApproval(ti.ApprovalPolicy), ApprovalsReviewer: "user",
 		Sandbox: codexSandbox(ti.Sandbox), InstructionSources: s.instructionSources(sess, root),
+	}
+}
+
+// rootThread sets what a session's root thread carries from the request
+// that opened it: ephemeral (then no path: its files are temporary, as
+// Codex's ephemeral threads have none) and threadSource.
+func rootThread(sess *session, th *protocol.AppThread) {
+	th.Ephemeral, th.ThreadSource = sess.cfg.Ephemeral, sess.threadSource
+	if sess.cfg.Ephemeral {
+		th.Path = nil
 	}
 }
 
@@ -102,6 +112,7 @@ func (s *Server) openStoredThread(p protocol.AppThreadResumeParams, fork bool) (
 		return nil, rerr
 	}
 	cfg.Originator = s.clientOriginator()
+	cfg.Ephemeral = fork && p.Ephemeral
 	entry, rerr := s.findStored(p.ThreadID)
 	if rerr != nil {
 		return nil, rerr
@@ -117,6 +128,10 @@ func (s *Server) openStoredThread(p protocol.AppThreadResumeParams, fork bool) (
 	resp := s.startResponse(sess, root)
 	if !p.ExcludeTurns {
 		resp.Thread.Turns = turnsFromHistory(root.info.ID, sess.eng.History(root.info.ID), root.info.Cwd)
+	}
+	if fork {
+		th := resp.Thread
+		sess.forked = &th
 	}
 	s.mu.Unlock()
 	return afterResponse{result: resp, after: func() { s.startPump(sess) }}, nil
@@ -186,6 +201,9 @@ func (s *Server) threadRead(p protocol.AppThreadReadParams) (any, *protocol.RPCE
 			}
 		}
 		th := s.appThread(info, root, state, firstPrompt(hist))
+		if info.ID == root {
+			rootThread(t.sess, &th)
+		}
 		if p.IncludeTurns && s.unmaterialized(t) {
 			return nil, rpcError(protocol.RPCInvalidRequest, "thread %s: includeTurns is unavailable before first user message", info.ID)
 		}
