@@ -120,6 +120,10 @@ func (s *Server) openStoredThread(p protocol.AppThreadResumeParams, fork bool) (
 	if entry.ParentID != "" {
 		return nil, rpcError(protocol.RPCInvalidParams, "invalid params: threadId: %s is a sub-agent of %s; %s", entry.ID, entry.ParentID, hint)
 	}
+	if entry.Archived {
+		// Codex: thread_resume.rs thread_resume_rejects_archived_session_by_id.
+		return nil, rpcError(protocol.RPCInvalidRequest, "%s: %v", method, &rollout.ArchivedError{ID: entry.ID})
+	}
 	sess, root, err := s.openSessionAs(cfg, string(entry.ID), fork)
 	if err != nil {
 		return nil, rpcError(protocol.RPCInternalError, "%s: %v", method, err)
