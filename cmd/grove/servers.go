@@ -137,6 +137,15 @@ func appServerHost(g *globalFlags, cfg *config.Config) (*appserver.Host, error) 
 	if file := filepath.Join(cfg.Home, "config.toml"); fileExists(file) {
 		h.ConfigFile = file
 	}
+	// After config/value/write: what a thread started now would read.
+	h.Reload = func() (*config.Config, config.Resolved, error) {
+		c, err := loadConfig(g)
+		if err != nil {
+			return nil, config.Resolved{}, err
+		}
+		p, err := c.ResolveProvider(nil)
+		return c, p, err
+	}
 	if !prov.Demo {
 		client, err := providerClient(prov)
 		if err != nil {

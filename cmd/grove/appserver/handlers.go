@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/grovecli/grove/core/app"
+	"github.com/grovecli/grove/core/config"
 	"github.com/grovecli/grove/protocol"
 	"github.com/grovecli/grove/rollout"
 )
@@ -50,8 +51,12 @@ func (s *Server) instructionSources(sess *session, t *thread) []string {
 		return t.instructionSources
 	}
 	out := []string{}
-	if h := s.opts.Host; h != nil && h.Config != nil && strings.TrimSpace(h.Config.UserAgentsMD) != "" && h.Config.UserAgentsMDPath != "" {
-		p := h.Config.UserAgentsMDPath
+	var hc *config.Config
+	if s.opts.Host != nil {
+		hc, _ = s.opts.Host.view()
+	}
+	if hc != nil && strings.TrimSpace(hc.UserAgentsMD) != "" && hc.UserAgentsMDPath != "" {
+		p := hc.UserAgentsMDPath
 		if real, err := filepath.EvalSymlinks(p); err == nil {
 			p = real
 		}
@@ -496,8 +501,10 @@ func (s *Server) listFilter(p protocol.AppThreadListParams) (func(rollout.IndexE
 	}
 	wantArchived := p.Archived != nil && *p.Archived
 	fallback := "openai"
-	if s.opts.Host != nil && s.opts.Host.Provider.Name != "" {
-		fallback = s.opts.Host.Provider.Name
+	if s.opts.Host != nil {
+		if _, prov := s.opts.Host.view(); prov.Name != "" {
+			fallback = prov.Name
+		}
 	}
 	return func(e rollout.IndexEntry) bool {
 		if len(cwds) > 0 && !cwds[filepath.Clean(e.Cwd)] {
