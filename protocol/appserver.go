@@ -66,6 +66,9 @@ type AppThreadStartParams struct {
 	Ephemeral *bool `json:"ephemeral"`
 	// ThreadSource is the client's analytics label, echoed on the thread.
 	ThreadSource *string `json:"threadSource"`
+	// RuntimeWorkspaceRoots are directories (absolute) the thread's
+	// sandbox may write besides its cwd, for this thread only.
+	RuntimeWorkspaceRoots []string `json:"runtimeWorkspaceRoots"`
 }
 
 // AppThreadResumeParams is thread/resume.
@@ -283,6 +286,9 @@ type AppThreadStartResponse struct {
 	// InstructionSources are the instruction files the thread's model
 	// sees: the user's global AGENTS.md, then the project's.
 	InstructionSources []string `json:"instructionSources"`
+	// RuntimeWorkspaceRoots are the thread/start's roots, or the cwd when
+	// it named none (the configuration's writable roots are not listed).
+	RuntimeWorkspaceRoots []string `json:"runtimeWorkspaceRoots"`
 }
 
 // AppThreadListResponse answers thread/list.

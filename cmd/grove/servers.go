@@ -46,6 +46,9 @@ func serverSessions(g *globalFlags) func(ctx context.Context, c appserver.Thread
 		if c.Sandbox != "" {
 			gg.sandbox = string(c.Sandbox)
 		}
+		// thread/start's runtimeWorkspaceRoots are --add-dir's for this
+		// session only.
+		gg.addDirs = append(append([]string(nil), g.addDirs...), c.RuntimeWorkspaceRoots...)
 		// Not headless: the client answers approvals.
 		return openSession(ctx, &gg, sessionOpts{mcpServers: mcpServers, ephemeral: c.Ephemeral, originator: c.Originator, start: start})
 	}

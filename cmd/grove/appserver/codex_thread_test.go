@@ -160,6 +160,47 @@ func TestCodexThreadStartExcludesEmptyProjectInstructionSource(t *testing.T) {
 	}
 }
 
+// thread_start.rs thread_start_accepts_absolute_runtime_workspace_roots:
+// the roots are answered, and the thread's sandbox may write them.
+func TestCodexThreadStartAcceptsAbsoluteRuntimeWorkspaceRoots(t *testing.T) {
+	f := newFixture(t, treeScript)
+	extra := filepath.Join(f.cwd, "extra-root")
+	if err := os.MkdirAll(extra, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	c := f.start(t)
+	defer c.close()
+	c.initialize()
+	r := c.result("thread/start", map[string]any{"cwd": f.cwd, "runtimeWorkspaceRoots": []string{extra, extra + "/."}})
+	if r["cwd"] != f.cwd || mustJSON(r["runtimeWorkspaceRoots"]) != mustJSON([]string{extra}) {
+		t.Fatalf("thread/start: cwd %v, runtimeWorkspaceRoots %v", r["cwd"], r["runtimeWorkspaceRoots"])
+	}
+	if roots, _ := r["sandbox"].(map[string]any)["writableRoots"].([]any); !slices.Contains(roots, any(extra)) {
+		t.Fatalf("sandbox %v: the runtime root is not writable", r["sandbox"])
+	}
+	m := c.call("thread/start", map[string]any{"cwd": f.cwd, "runtimeWorkspaceRoots": []string{"extra-root"}})
+	if e, _ := m["error"].(map[string]any); e == nil || !strings.Contains(str(e, "message"), "not an absolute path") {
+		t.Fatalf("a relative runtime root: %v", m)
+	}
+}
+
+// thread_start.rs
+// thread_start_excludes_profile_workspace_roots_from_runtime_workspace_roots:
+// the configuration's writable roots stay the sandbox's, but the thread's
+// runtime roots are its cwd alone.
+func TestCodexThreadStartExcludesProfileWorkspaceRootsFromRuntimeWorkspaceRoots(t *testing.T) {
+	f := newFixture(t, treeScript)
+	profileRoot := t.TempDir()
+	f.tune = func(o *engine.Options) { o.Sandbox.WritableRoots = append(o.Sandbox.WritableRoots, profileRoot) }
+	c := f.start(t)
+	defer c.close()
+	c.initialize()
+	r := c.result("thread/start", map[string]any{"cwd": f.cwd})
+	if mustJSON(r["runtimeWorkspaceRoots"]) != mustJSON([]string{f.cwd}) {
+		t.Fatalf("runtimeWorkspaceRoots %v, want the cwd", r["runtimeWorkspaceRoots"])
+	}
+}
+
 // thread_fork.rs thread_fork_creates_new_thread_and_emits_started.
 func TestCodexThreadForkCreatesNewThreadAndEmitsStarted(t *testing.T) {
 	f := newFixture(t, treeScript)

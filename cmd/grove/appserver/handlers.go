@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -29,7 +30,33 @@ func (s *Server) startResponse(sess *session, root *thread) protocol.AppThreadSt
 		Thread: th, Model: ti.Model, ModelProvider: th.ModelProvider, ReasoningEffort: strPtr(ti.ReasoningEffort),
 		Cwd: ti.Cwd, ApprovalPolicy: codexApproval(ti.ApprovalPolicy), ApprovalsReviewer: "user",
 		Sandbox: codexSandbox(ti.Sandbox), InstructionSources: s.instructionSources(sess, root),
+		RuntimeWorkspaceRoots: runtimeRoots(sess.cfg, ti.Cwd),
 	}
+}
+
+// runtimeRoots is a thread's runtimeWorkspaceRoots: thread/start's, else
+// its cwd (Codex: thread_start.rs
+// thread_start_excludes_profile_workspace_roots_from_runtime_workspace_roots).
+func runtimeRoots(cfg ThreadConfig, cwd string) []string {
+	if len(cfg.RuntimeWorkspaceRoots) > 0 {
+		return cfg.RuntimeWorkspaceRoots
+	}
+	return []string{cwd}
+}
+
+// workspaceRoots checks thread/start's runtimeWorkspaceRoots: absolute
+// paths only (Codex's are AbsolutePathBuf), cleaned, each once.
+func workspaceRoots(in []string) ([]string, *protocol.RPCError) {
+	var out []string
+	for i, r := range in {
+		if !filepath.IsAbs(r) {
+			return nil, rpcError(protocol.RPCInvalidParams, "invalid params: runtimeWorkspaceRoots[%d]: %q is not an absolute path", i, r)
+		}
+		if c := filepath.Clean(r); !slices.Contains(out, c) {
+			out = append(out, c)
+		}
+	}
+	return out, nil
 }
 
 // rootThread sets what a session's root thread carries from the request
@@ -73,6 +100,9 @@ func (s *Server) threadStart(p protocol.AppThreadStartParams) (any, *protocol.RP
 	}
 	cfg.Ephemeral = p.Ephemeral != nil && *p.Ephemeral
 	cfg.Originator = s.clientOriginator()
+	if cfg.RuntimeWorkspaceRoots, rerr = workspaceRoots(p.RuntimeWorkspaceRoots); rerr != nil {
+		return nil, rerr
+	}
 	sess, root, err := s.openSession(cfg, "")
 	if err != nil {
 		return nil, rpcError(protocol.RPCInternalError, "thread/start: %v", err)
