@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -127,6 +128,11 @@ func subtree(home string, id protocol.ThreadID) ([]IndexEntry, error) {
 		if p := latest[cid].ParentID; p != "" {
 			children[p] = append(children[p], cid)
 		}
+	}
+	// Siblings in id order (spawn order for the engine's UUIDv7 ids), as
+	// Descendants lists them.
+	for _, kids := range children {
+		slices.Sort(kids)
 	}
 	var out []IndexEntry
 	var walk func(e IndexEntry, depth int) error

@@ -192,7 +192,7 @@ func (s *Session) build(ctx context.Context, o Options) error {
 		OpenHost:      s.hosts.open,
 		ContextWindow: cfg.ModelContextWindow, AutoCompactTokenLimit: cfg.ModelAutoCompactTokenLimit,
 		PrewarmTools: true, TurnMetadata: o.TurnMetadata,
-		ToolConfig: toolCfg,
+		ToolConfig: toolCfg, NoInterruptMessage: !cfg.Agents.InterruptMessageOn(),
 	})
 	if err != nil {
 		s.eng = nil

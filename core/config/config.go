@@ -154,7 +154,19 @@ type Agents struct {
 	TrustCustomAgents bool `toml:"trust_custom_agents"`
 	// Profiles are the sessions surface's session types (profiles.go).
 	Profiles map[string]Profile `toml:"profiles"`
+	// InterruptMessage is Codex's agents.interrupt_message (absent =
+	// true): an interrupted turn leaves a notice for the model.
+	InterruptMessage *bool `toml:"interrupt_message"`
+	// JobMaxRuntimeSeconds is Codex's agents.job_max_runtime_seconds, the
+	// time limit of each worker of an agent job (spawn_agents_on_csv).
+	// grove has no agent jobs: the value is checked as Codex checks it
+	// and has nothing to limit.
+	JobMaxRuntimeSeconds *int64 `toml:"job_max_runtime_seconds"`
 }
+
+// InterruptMessageOn reports whether an interrupted turn leaves the
+// notice for the model (agents.interrupt_message, default true).
+func (a Agents) InterruptMessageOn() bool { return a.InterruptMessage == nil || *a.InterruptMessage }
 
 // Surfaces are the values agents.surface accepts.
 var Surfaces = []string{"collab", "task", "inbox", "sessions", "auto"}
@@ -445,6 +457,9 @@ func (c *Config) fillDefaults() error {
 	}
 	if c.Agents.MaxDepth == 0 {
 		c.Agents.MaxDepth = DefaultMaxDepth
+	}
+	if v := c.Agents.JobMaxRuntimeSeconds; v != nil && *v < 1 {
+		return fmt.Errorf("agents.job_max_runtime_seconds %d: must be at least 1", *v)
 	}
 	if c.Agents.MaxDepth < 1 {
 		return fmt.Errorf("agents.max_depth %d: must be at least 1", c.Agents.MaxDepth)

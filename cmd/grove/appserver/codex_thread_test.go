@@ -343,9 +343,10 @@ func TestCodexThreadArchiveRequiresMaterializedRollout(t *testing.T) {
 	}
 }
 
-// thread_archive.rs thread_archive_archives_spawned_descendants: the
-// spawn edges are the rollouts' parent ids (grove keeps no state db).
-func TestCodexThreadArchiveArchivesSpawnedDescendants(t *testing.T) {
+// thread_archive.rs thread_archive_archives_spawned_descendants, the
+// rollouts as Codex's test makes them (its spawn edges are the rollouts'
+// parent ids: grove keeps no state db): each moves to archived_sessions/.
+func TestCodexThreadArchiveMovesSpawnedDescendantsToArchivedSessions(t *testing.T) {
 	f := newFixture(t, treeScript)
 	ids := fakeTree(t, f.home, "parent", "child", "grandchild")
 	c := f.start(t)

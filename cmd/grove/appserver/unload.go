@@ -170,6 +170,9 @@ func (s *Server) threadArchive(p threadIDParams, archive bool) (any, *protocol.R
 		return nil, rpcError(protocol.RPCInternalError, "%s: %v", method, err)
 	}
 	if archive {
+		// The root's sub-agents are archived with it: each is announced,
+		// deepest first, then the root, as Codex announces the spawned
+		// descendants it archives.
 		return afterResponse{result: struct{}{}, after: func() {
 			for _, e := range moved {
 				_ = s.out.notify("thread/archived", map[string]any{"threadId": string(e.ID)})
