@@ -1,6 +1,9 @@
 package tui
 
-import "github.com/grovecli/grove/protocol"
+import (
+	"github.com/grovecli/grove/core/app"
+	"github.com/grovecli/grove/protocol"
+)
 
 // Backend is all the TUI knows of the engine: a live event stream, a way to
 // submit ops, and snapshots to draw from when it (re)attaches.
@@ -9,9 +12,17 @@ type Backend interface {
 	// final event is delivered; message deltas may be coalesced when the
 	// reader lags). cancel stops it and closes the channel.
 	Subscribe() (events <-chan protocol.Event, cancel func())
-	// Submit sends an op (user turn, interrupt, approval decision, note,
-	// close, set model, shutdown) to the engine. It never blocks for long.
+	// Submit sends an op (interrupt, approval decision, note, close,
+	// compact, shutdown) to the engine. It never blocks for long.
 	Submit(op protocol.Op) error
+	// Turn sends a user message through the session core (app.Session.Turn):
+	// it starts a turn on an idle thread and joins the running one on a
+	// busy thread.
+	Turn(t app.Turn) error
+	// Configure changes a thread's model and effort, or the tree's
+	// approval policy, through the session core (app.Session.Configure),
+	// which checks them as every front end's settings.
+	Configure(thread protocol.ThreadID, o protocol.TurnOverrides) error
 	// Threads is a snapshot of every thread of the session (root first,
 	// then in spawn order), each with its current status.
 	Threads() []protocol.ThreadInfo

@@ -9,6 +9,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/grovecli/grove/core/app"
 	"github.com/grovecli/grove/protocol"
 )
 
@@ -164,6 +165,7 @@ func TestQueuedMessageShowsAtOnce(t *testing.T) {
 type failingBackend struct{ *fakeBackend }
 
 func (failingBackend) Submit(protocol.Op) error { return errors.New("engine stopped") }
+func (failingBackend) Turn(app.Turn) error      { return errors.New("engine stopped") }
 
 func TestFailedSendLeavesNoQueuedGhost(t *testing.T) {
 	fb := failingBackend{newFake(rootInfo())}

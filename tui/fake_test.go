@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/grovecli/grove/core/app"
 	"github.com/grovecli/grove/protocol"
 )
 
@@ -33,6 +34,26 @@ func (f *fakeBackend) Submit(op protocol.Op) error {
 	f.mu.Unlock()
 	return nil
 }
+
+// Turn and Configure are the session core's own checks and ops, recorded
+// by Submit: the TUI's tests see what a real session would send.
+func (f *fakeBackend) Turn(t app.Turn) error { return app.SubmitTurn(fakeTarget{f}, f.RootID(), t) }
+func (f *fakeBackend) Configure(thread protocol.ThreadID, o protocol.TurnOverrides) error {
+	return app.SubmitSettings(fakeTarget{f}, f.RootID(), thread, o)
+}
+
+// fakeTarget is the fake as the engine the session core submits to.
+type fakeTarget struct{ *fakeBackend }
+
+func (f fakeTarget) Info(id protocol.ThreadID) (protocol.ThreadInfo, bool) {
+	for _, t := range f.threads {
+		if t.ID == id {
+			return t, true
+		}
+	}
+	return protocol.ThreadInfo{}, false
+}
+
 func (f *fakeBackend) Threads() []protocol.ThreadInfo               { return f.threads }
 func (f *fakeBackend) History(id protocol.ThreadID) []protocol.Item { return f.history[id] }
 func (f *fakeBackend) RootID() protocol.ThreadID                    { return f.threads[0].ID }

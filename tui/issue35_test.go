@@ -313,7 +313,7 @@ func TestMinorItems(t *testing.T) {
 	m = typeText(m, "/model gpt-test ludicrous")
 	m, cmd := press(m, "enter")
 	runCmd(cmd)
-	if !strings.Contains(m.flash, "unknown reasoning effort ludicrous") {
+	if !strings.Contains(m.flash, `effort: unknown value "ludicrous"`) {
 		t.Fatalf("item 20: flash %q", m.flash)
 	}
 	for _, op := range fb.Ops() {

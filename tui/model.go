@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/grovecli/grove/core/app"
 	"github.com/grovecli/grove/protocol"
 )
 
@@ -334,7 +335,7 @@ func (m Model) initialPrompt() tea.Cmd {
 	}
 	b, root, text := m.backend, m.backend.RootID(), m.opts.InitialPrompt
 	return func() tea.Msg {
-		if err := b.Submit(protocol.Op{Type: protocol.OpUserTurn, ThreadID: root, Text: text}); err != nil {
+		if err := b.Turn(app.Turn{Thread: root, Text: text}); err != nil {
 			return flashMsg("send: " + err.Error())
 		}
 		return nil
@@ -348,6 +349,21 @@ func (m *Model) submit(op protocol.Op) tea.Cmd {
 	b := m.backend
 	return func() tea.Msg {
 		if err := b.Submit(op); err != nil {
+			return flashMsg(err.Error())
+		}
+		return nil
+	}
+}
+
+// configure sends a settings change through the session core; what it
+// refuses is flashed in its words.
+func (m *Model) configure(thread protocol.ThreadID, o protocol.TurnOverrides) tea.Cmd {
+	if m.backend == nil {
+		return nil
+	}
+	b := m.backend
+	return func() tea.Msg {
+		if err := b.Configure(thread, o); err != nil {
 			return flashMsg(err.Error())
 		}
 		return nil
@@ -628,7 +644,7 @@ func (m Model) send() (tea.Model, tea.Cmd) {
 		t.follow = true // what was sent, and the answer, are at the bottom (issue 35 item 8)
 	}
 	return m, tea.Batch(remember, func() tea.Msg {
-		if err := b.Submit(protocol.Op{Type: protocol.OpUserTurn, ThreadID: id, Text: text}); err != nil {
+		if err := b.Turn(app.Turn{Thread: id, Text: text}); err != nil {
 			return sendFailedMsg{thread: id, text: text, err: err}
 		}
 		return nil

@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/grovecli/grove/core/app"
 	"github.com/grovecli/grove/protocol"
 )
 
@@ -42,7 +43,7 @@ func (m *Model) setApprovalMode(p protocol.ApprovalPolicy) tea.Cmd {
 	}
 	m.info.ApprovalPolicy = p
 	m.flash = "approvals: " + string(p) + " — " + approvalModeWords[p] + " · shift+tab switches"
-	return m.submit(protocol.Op{Type: protocol.OpSetApprovalPolicy, ThreadID: m.sess.root, ApprovalPolicy: p})
+	return m.configure(m.sess.root, protocol.TurnOverrides{ApprovalPolicy: p})
 }
 
 // approvalsCommand is /approvals [mode].
@@ -55,13 +56,13 @@ func (m *Model) approvalsCommand(arg string) tea.Cmd {
 		m.flash = fmt.Sprintf("approvals: %s — %s · /approvals <%s> or shift+tab", m.info.ApprovalPolicy, approvalModeWords[m.info.ApprovalPolicy], strings.Join(opts, "|"))
 		return nil
 	}
-	for _, p := range approvalModes {
-		if string(p) == arg {
-			return m.setApprovalMode(p)
-		}
+	// The session core judges the mode as every front end's policy.
+	p := protocol.ApprovalPolicy(arg)
+	if err := app.CheckSettingsChange(protocol.TurnOverrides{ApprovalPolicy: p}); err != nil {
+		m.flash = err.Error()
+		return nil
 	}
-	m.flash = "unknown approval mode " + arg + ": untrusted, on-request, on-failure or never"
-	return nil
+	return m.setApprovalMode(p)
 }
 
 // statusCommand is /status: the session's settings and the focused

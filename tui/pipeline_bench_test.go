@@ -13,6 +13,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/grovecli/grove/core/app"
 	"github.com/grovecli/grove/core/demo"
 	"github.com/grovecli/grove/core/engine"
 	"github.com/grovecli/grove/core/model"
@@ -25,7 +26,11 @@ type engineBackend struct{ e *engine.Engine }
 
 func (b engineBackend) Subscribe() (<-chan protocol.Event, func()) { return b.e.Subscribe() }
 func (b engineBackend) Submit(op protocol.Op) error                { return b.e.Submit(op) }
-func (b engineBackend) Threads() []protocol.ThreadInfo             { return b.e.Threads() }
+func (b engineBackend) Turn(t app.Turn) error                      { return app.SubmitTurn(b.e, b.e.RootID(), t) }
+func (b engineBackend) Configure(thread protocol.ThreadID, o protocol.TurnOverrides) error {
+	return app.SubmitSettings(b.e, b.e.RootID(), thread, o)
+}
+func (b engineBackend) Threads() []protocol.ThreadInfo { return b.e.Threads() }
 func (b engineBackend) History(id protocol.ThreadID) []protocol.Item {
 	return b.e.History(id)
 }

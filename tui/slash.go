@@ -2,13 +2,13 @@ package tui
 
 import (
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/grovecli/grove/core/app"
 	"github.com/grovecli/grove/protocol"
 	"github.com/grovecli/grove/rollout"
 )
@@ -182,7 +182,7 @@ func (m *Model) setModel(name, effort string, names []string) tea.Cmd {
 		m.flash = "model set to " + name
 	}
 	m.info.Model = name
-	return m.submit(protocol.Op{Type: protocol.OpSetModel, ThreadID: m.focused, Model: name, ReasoningEffort: effort})
+	return m.configure(m.focused, protocol.TurnOverrides{Model: name, ReasoningEffort: effort})
 }
 
 func contains(list []string, s string) bool {
@@ -289,10 +289,6 @@ func commonPrefix(list []string) string {
 	return p
 }
 
-// reasoningEfforts are the efforts /model takes (Codex's ReasoningEffort:
-// codex-rs/protocol/src/openai_models.rs).
-var reasoningEfforts = []string{"none", "minimal", "low", "medium", "high", "xhigh"}
-
 // flashCompacting starts the flash shown while /compact runs.
 const flashCompacting = "compacting"
 
@@ -353,9 +349,10 @@ func (m Model) slash(text string) (tea.Model, tea.Cmd) {
 		}
 		name, effort, _ := strings.Cut(arg, " ")
 		effort = strings.TrimSpace(effort)
-		if effort != "" && !slices.Contains(reasoningEfforts, effort) {
-			// Codex's ReasoningEffort values (issue 35 item 20: "ludicrous" was taken).
-			m.flash = "unknown reasoning effort " + effort + ": " + strings.Join(reasoningEfforts, ", ")
+		// The session core judges the effort as every front end's
+		// (issue 35 item 20: "ludicrous" was taken).
+		if err := app.CheckSettingsChange(protocol.TurnOverrides{Model: name, ReasoningEffort: effort}); err != nil {
+			m.flash = err.Error()
 			return m, nil
 		}
 		return m, m.loadModels(modelsAction{kind: "set", name: name, effort: effort})

@@ -125,7 +125,7 @@ func runExec(ctx context.Context, g *globalFlags, f *execFlags, prompt, resumeID
 	}
 	turn := app.Turn{Text: prompt}
 	if len(f.images) > 0 {
-		turn.Text, turn.Items = "", userTurn(s.Root(), prompt, f.images).Items
+		turn.Text, turn.Items = "", imageInput(prompt, f.images)
 	}
 	if resumeID != "" {
 		// Codex runs a resumed session's turn in the current directory
@@ -195,20 +195,16 @@ func execOutput(mode string, root protocol.ThreadID, stdout, stderr io.Writer) (
 	}, func(protocol.AgentStatus) error { return nil }
 }
 
-// userTurn is the prompt as the root's input, with -i images attached.
-func userTurn(root protocol.ThreadID, prompt string, images []string) protocol.Op {
-	op := protocol.Op{Type: protocol.OpUserTurn, ThreadID: root, Text: prompt}
-	if len(images) > 0 {
-		op.Text = ""
-		op.Items = []protocol.InputItem{{Type: "text", Text: prompt}}
-		for _, img := range images {
-			if abs, err := filepath.Abs(img); err == nil {
-				img = abs
-			}
-			op.Items = append(op.Items, protocol.InputItem{Type: "local_image", Path: img})
+// imageInput is the prompt as the root's input with -i images attached.
+func imageInput(prompt string, images []string) []protocol.InputItem {
+	items := []protocol.InputItem{{Type: "text", Text: prompt}}
+	for _, img := range images {
+		if abs, err := filepath.Abs(img); err == nil {
+			img = abs
 		}
+		items = append(items, protocol.InputItem{Type: "local_image", Path: img})
 	}
-	return op
+	return items
 }
 
 // printProgress writes a one-line trace of notable events to stderr. It

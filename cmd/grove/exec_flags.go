@@ -12,6 +12,9 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/grovecli/grove/core/app"
+	"github.com/grovecli/grove/protocol"
 )
 
 // execFlags are `grove exec`'s flags: Codex's `codex exec` flags (same
@@ -160,9 +163,8 @@ func (f *execFlags) schema() (json.RawMessage, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--output-schema: %w", err)
 	}
-	var obj map[string]any
-	if err := json.Unmarshal(data, &obj); err != nil {
-		return nil, fmt.Errorf("--output-schema %s: not a JSON Schema object: %w", f.outputSchema, err)
+	if err := app.CheckTurnSettings(&protocol.TurnOverrides{OutputSchema: data}); err != nil {
+		return nil, fmt.Errorf("--output-schema %s: %w", f.outputSchema, err)
 	}
 	return json.RawMessage(data), nil
 }

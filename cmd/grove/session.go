@@ -15,6 +15,7 @@ import (
 	"github.com/grovecli/grove/core/demo"
 	"github.com/grovecli/grove/core/model"
 	"github.com/grovecli/grove/core/shellenv"
+	"github.com/grovecli/grove/protocol"
 	"github.com/grovecli/grove/templates"
 )
 
@@ -49,6 +50,9 @@ type sessionOpts struct {
 // loadConfig reads grove's config.toml (else Codex's) with the profile
 // and the command-line overrides applied.
 func loadConfig(g *globalFlags) (*config.Config, error) {
+	if err := checkSettingFlags(g); err != nil {
+		return nil, err
+	}
 	home, err := config.Home()
 	if err != nil {
 		return nil, err
@@ -70,6 +74,24 @@ func loadConfig(g *globalFlags) (*config.Config, error) {
 		g.warn(err.Error())
 	}
 	return cfg, nil
+}
+
+// checkSettingFlags judges the flags that set the session's turn settings
+// (the sandbox and the approval policy; exec's --full-auto's too) as the
+// session core judges every front end's — the TUI's /approvals, ACP's
+// set_mode, the app-server's turn/start — before the config is read: the
+// error names the flag, then the field in the core's words. (A protocol
+// server's per-thread values were checked by the server, as the client's.)
+func checkSettingFlags(g *globalFlags) error {
+	if g.sandbox != "" {
+		if err := app.CheckTurnSettings(&protocol.TurnOverrides{Sandbox: &protocol.SandboxPolicy{Mode: protocol.SandboxMode(g.sandbox)}}); err != nil {
+			return fmt.Errorf("--sandbox: %w", err)
+		}
+	}
+	if err := app.CheckTurnSettings(&protocol.TurnOverrides{ApprovalPolicy: protocol.ApprovalPolicy(g.approval)}); err != nil {
+		return fmt.Errorf("--ask-for-approval: %w", err)
+	}
+	return nil
 }
 
 // flagSettings are the config keys that command-line flags set.

@@ -22,6 +22,21 @@ type Turn struct {
 	// Settings apply from this turn on: cwd, model, reasoning effort and
 	// summary, approval policy, sandbox, output schema. nil: unchanged.
 	Settings *protocol.TurnOverrides
+	// Steer says the input is for the running turn (the app-server's
+	// turn/steer): it is refused when the thread runs none, so it never
+	// starts a turn its sender did not ask for, and it carries no
+	// Settings (a running turn keeps the ones it started with). Without
+	// Steer the input starts a turn on an idle thread and, on a busy one,
+	// joins the running turn as the engine hands every input: the TUI's
+	// message typed while its agent works.
+	Steer bool
+}
+
+// TurnTarget is what checked turns and settings are submitted to: the
+// session's engine, or a front end's stand-in for it in its tests.
+type TurnTarget interface {
+	Submit(op protocol.Op) error
+	Info(id protocol.ThreadID) (protocol.ThreadInfo, bool)
 }
 
 // CheckTurnSettings refuses settings grove cannot honour, naming the
@@ -63,15 +78,77 @@ func CheckTurnSettings(o *protocol.TurnOverrides) error {
 
 // Turn starts (or steers) a turn: the settings are checked first, then
 // the input goes to the engine.
-func (s *Session) Turn(t Turn) error {
+func (s *Session) Turn(t Turn) error { return SubmitTurn(s.eng, s.root, t) }
+
+// Configure changes settings of a thread between turns — the TUI's
+// /model and approval modes, ACP's session/set_model and set_mode — checked
+// as a turn's are (ChangeSettings says what may change).
+func (s *Session) Configure(thread protocol.ThreadID, o protocol.TurnOverrides) error {
+	return SubmitSettings(s.eng, s.root, thread, o)
+}
+
+// SubmitTurn is Session.Turn on any target; root is the thread "" names.
+func SubmitTurn(e TurnTarget, root protocol.ThreadID, t Turn) error {
 	if err := CheckTurnSettings(t.Settings); err != nil {
 		return fmt.Errorf("turn settings: %w", err)
 	}
 	id := t.Thread
 	if id == "" {
-		id = s.root
+		id = root
 	}
-	return s.eng.Submit(protocol.Op{Type: protocol.OpUserTurn, ThreadID: id, Text: t.Text, Items: t.Items, ClientID: t.ClientID, Overrides: t.Settings})
+	if t.Steer {
+		if t.Settings != nil {
+			return fmt.Errorf("turn settings: a steer joins the running turn, which keeps its settings; send them with the next turn")
+		}
+		// An unknown thread is the engine's to refuse, naming it.
+		if ti, ok := e.Info(id); ok && !ti.Status.IsActive() {
+			return fmt.Errorf("steer: no turn is running on thread %s", id)
+		}
+	}
+	return e.Submit(protocol.Op{Type: protocol.OpUserTurn, ThreadID: id, Text: t.Text, Items: t.Items, ClientID: t.ClientID, Overrides: t.Settings})
+}
+
+// CheckSettingsChange is the check Configure makes, for a front end that
+// shows a setting before the engine has it (the TUI's header): the values
+// as CheckTurnSettings judges them, and only what may change between
+// turns — the model, its reasoning effort, the approval policy. The cwd,
+// sandbox, summary and output schema change with a turn (Turn.Settings):
+// a tool call already running keeps the directory and sandbox it was
+// approved under.
+func CheckSettingsChange(o protocol.TurnOverrides) error {
+	if err := CheckTurnSettings(&o); err != nil {
+		return fmt.Errorf("turn settings: %w", err)
+	}
+	for _, f := range []struct {
+		name string
+		set  bool
+	}{{"cwd", o.Cwd != ""}, {"sandbox", o.Sandbox != nil}, {"summary", o.ReasoningSummary != ""}, {"outputSchema", len(o.OutputSchema) > 0}} {
+		if f.set {
+			return fmt.Errorf("turn settings: %s: changes only with a turn; send it with the next message", f.name)
+		}
+	}
+	return nil
+}
+
+// SubmitSettings is Session.Configure on any target; root is the thread
+// "" names. The approval policy is the whole tree's; the model and effort
+// are the thread's, from its next turn (a running turn keeps its model).
+func SubmitSettings(e TurnTarget, root, thread protocol.ThreadID, o protocol.TurnOverrides) error {
+	if err := CheckSettingsChange(o); err != nil {
+		return err
+	}
+	if thread == "" {
+		thread = root
+	}
+	if o.ApprovalPolicy != "" {
+		if err := e.Submit(protocol.Op{Type: protocol.OpSetApprovalPolicy, ThreadID: thread, ApprovalPolicy: o.ApprovalPolicy}); err != nil {
+			return err
+		}
+	}
+	if o.Model != "" || o.ReasoningEffort != "" {
+		return e.Submit(protocol.Op{Type: protocol.OpSetModel, ThreadID: thread, Model: o.Model, ReasoningEffort: o.ReasoningEffort})
+	}
+	return nil
 }
 
 // clipLine is s on one line, at most n runes.

@@ -68,6 +68,9 @@ type Config struct {
 	Hosts map[string]Host `toml:"hosts"`
 	// ShellEnvironment filters the environment commands see.
 	ShellEnvironment ShellEnvironmentPolicy `toml:"shell_environment_policy"`
+	// AllowLoginShellSetting is Codex's allow_login_shell (unset: true);
+	// read it through AllowLoginShell.
+	AllowLoginShellSetting *bool `toml:"allow_login_shell"`
 	// Hooks holds inline hooks and `[hooks.state]` reviews; core/hooks
 	// reads them from the file itself (it needs their file and keys).
 	Hooks map[string]any `toml:"hooks"`
@@ -138,6 +141,10 @@ type Project struct {
 type WorkspaceWrite struct {
 	WritableRoots []string `toml:"writable_roots"`
 	NetworkAccess bool     `toml:"network_access"`
+	// ExcludeTmpdirEnvVar and ExcludeSlashTmp take $TMPDIR and /tmp out
+	// of the writable roots (both writable by default, as in Codex).
+	ExcludeTmpdirEnvVar bool `toml:"exclude_tmpdir_env_var"`
+	ExcludeSlashTmp     bool `toml:"exclude_slash_tmp"`
 }
 
 // Agents is the `[agents]` table.
@@ -580,6 +587,8 @@ func (c *Config) SandboxPolicy() protocol.SandboxPolicy {
 	if c.SandboxMode == protocol.SandboxWorkspaceWrite {
 		p.WritableRoots = append([]string(nil), c.WorkspaceWrite.WritableRoots...)
 		p.NetworkAccess = c.WorkspaceWrite.NetworkAccess
+		p.ExcludeTmpdirEnvVar = c.WorkspaceWrite.ExcludeTmpdirEnvVar
+		p.ExcludeSlashTmp = c.WorkspaceWrite.ExcludeSlashTmp
 	}
 	return p
 }

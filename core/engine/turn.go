@@ -481,7 +481,8 @@ func (t *Thread) runTool(ctx context.Context, turnID string, c model.ToolCallReq
 	env := &tools.Env{
 		ThreadID: t.id, TurnID: turnID, CallID: c.CallID, Cwd: t.cwd,
 		Sandbox: t.sandbox, ApprovalPolicy: e.ApprovalPolicy(), Sessions: e.sessions,
-		Family: tools.ToolSetFor(t.modelName, e.opts.ToolConfig).Family,
+		Family:       tools.ToolSetFor(t.modelName, e.opts.ToolConfig).Family,
+		NoLoginShell: e.opts.ToolConfig.NoLoginShell,
 	}
 	own := t.run.own
 	t.mu.Unlock()

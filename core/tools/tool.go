@@ -78,6 +78,8 @@ type Env struct {
 	// (exec_command's sessions, Claude's background shells): the engine's
 	// manager. Nil means the process-wide one (SessionsFor).
 	Sessions *SessionManager
+	// NoLoginShell is allow_login_shell = false (ToolConfig.NoLoginShell).
+	NoLoginShell bool
 }
 
 // fallbackSessions serves callers without an engine (grove mcp, tests).

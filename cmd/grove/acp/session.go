@@ -90,7 +90,7 @@ func (s *session) prompt(ctx context.Context, items []protocol.InputItem) (sdk.P
 		s.turnEnd, s.cancelling = nil, false
 		s.mu.Unlock()
 	}()
-	if err := s.eng.Submit(protocol.Op{Type: protocol.OpUserTurn, ThreadID: s.root, Items: items}); err != nil {
+	if err := s.core.Turn(app.Turn{Items: items}); err != nil {
 		return sdk.PromptResponse{}, sdk.NewInternalError(map[string]any{"error": err.Error()})
 	}
 	cancelled := false

@@ -2,6 +2,7 @@ package acp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -9,6 +10,7 @@ import (
 
 	sdk "github.com/coder/acp-go-sdk"
 
+	"github.com/grovecli/grove/core/app"
 	"github.com/grovecli/grove/protocol"
 	"github.com/grovecli/grove/rollout"
 )
@@ -54,12 +56,11 @@ func (a *agent) SetSessionMode(_ context.Context, p sdk.SetSessionModeRequest) (
 	if err != nil {
 		return sdk.SetSessionModeResponse{}, err
 	}
-	policy := protocol.ApprovalPolicy(p.ModeId)
-	if !policy.Valid() {
-		return sdk.SetSessionModeResponse{}, sdk.NewInvalidParams(map[string]any{"modeId": fmt.Sprintf("unknown mode %q (untrusted, on-request, on-failure, never)", p.ModeId)})
+	if p.ModeId == "" {
+		return sdk.SetSessionModeResponse{}, sdk.NewInvalidParams(map[string]any{"modeId": "required"})
 	}
-	if err := s.eng.Submit(protocol.Op{Type: protocol.OpSetApprovalPolicy, ThreadID: s.root, ApprovalPolicy: policy}); err != nil {
-		return sdk.SetSessionModeResponse{}, fmt.Errorf("session/set_mode: %w", err)
+	if err := s.configure(protocol.TurnOverrides{ApprovalPolicy: protocol.ApprovalPolicy(p.ModeId)}); err != nil {
+		return sdk.SetSessionModeResponse{}, settingsError("modeId", "session/set_mode", err)
 	}
 	s.update(sdk.SessionUpdate{CurrentModeUpdate: &sdk.SessionCurrentModeUpdate{CurrentModeId: p.ModeId, SessionUpdate: "current_mode_update"}})
 	return sdk.SetSessionModeResponse{}, nil
@@ -75,10 +76,34 @@ func (a *agent) UnstableSetSessionModel(_ context.Context, p sdk.UnstableSetSess
 	if model == "" {
 		return sdk.UnstableSetSessionModelResponse{}, sdk.NewInvalidParams(map[string]any{"modelId": "required"})
 	}
-	if err := s.eng.Submit(protocol.Op{Type: protocol.OpSetModel, ThreadID: s.root, Model: model}); err != nil {
-		return sdk.UnstableSetSessionModelResponse{}, fmt.Errorf("session/set_model: %w", err)
+	if err := s.configure(protocol.TurnOverrides{Model: model}); err != nil {
+		return sdk.UnstableSetSessionModelResponse{}, settingsError("modelId", "session/set_model", err)
 	}
 	return sdk.UnstableSetSessionModelResponse{}, nil
+}
+
+// configure changes the session's settings through the session core,
+// which judges them as it judges every front end's; a value it refuses is
+// the client's error (invalidSetting).
+func (s *session) configure(o protocol.TurnOverrides) error {
+	if err := app.CheckSettingsChange(o); err != nil {
+		return invalidSetting{err}
+	}
+	return s.core.Configure(s.root, o)
+}
+
+// invalidSetting is a setting the session core refused.
+type invalidSetting struct{ error }
+
+// settingsError answers a refused setting as invalid params on the
+// request's field, in the core's words; anything else as the method's
+// failure.
+func settingsError(field, method string, err error) error {
+	var bad invalidSetting
+	if errors.As(err, &bad) {
+		return sdk.NewInvalidParams(map[string]any{field: bad.Error()})
+	}
+	return fmt.Errorf("%s: %w", method, err)
 }
 
 // listPage is how many index entries one session/list page reads.

@@ -2,12 +2,14 @@ package acp
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	sdk "github.com/coder/acp-go-sdk"
 
+	"github.com/grovecli/grove/core/app"
 	"github.com/grovecli/grove/protocol"
 )
 
@@ -81,5 +83,44 @@ func TestSessionModesModelsAndList(t *testing.T) {
 	bad := "zz"
 	if _, err := c.ListSessions(ctx, sdk.ListSessionsRequest{Cursor: &bad}); err == nil {
 		t.Fatal("a cursor the agent never returned must be refused")
+	}
+}
+
+// TestSetModeIsTheSessionCoresCheck: session/set_mode goes through the
+// session core, which judges it as every front end's settings (the TUI's
+// approval modes, the app-server's turn/start): an unknown mode is
+// invalid params in the core's words, and a valid one reaches the engine
+// (the next command runs unasked).
+func TestSetModeIsTheSessionCoresCheck(t *testing.T) {
+	f := &fixture{home: t.TempDir(), cwd: t.TempDir(), blocked: make(chan struct{}, 1)}
+	c := f.connect(t)
+	defer c.stop()
+	ctx := context.Background()
+	if _, err := c.Initialize(ctx, sdk.InitializeRequest{ProtocolVersion: sdk.ProtocolVersionNumber}); err != nil {
+		t.Fatal(err)
+	}
+	ns, err := c.NewSession(ctx, sdk.NewSessionRequest{Cwd: f.cwd, McpServers: []sdk.McpServer{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := app.CheckSettingsChange(protocol.TurnOverrides{ApprovalPolicy: "yolo"}).Error()
+	_, err = c.SetSessionMode(ctx, sdk.SetSessionModeRequest{SessionId: ns.SessionId, ModeId: "yolo"})
+	var re *sdk.RequestError
+	if !errors.As(err, &re) || re.Code != -32602 {
+		t.Fatalf("set_mode yolo: %v, want invalid params", err)
+	}
+	if data, _ := re.Data.(map[string]any); data["modeId"] != want {
+		t.Fatalf("set_mode yolo: data %v, want modeId %q", re.Data, want)
+	}
+	if _, err := c.SetSessionMode(ctx, sdk.SetSessionModeRequest{SessionId: ns.SessionId, ModeId: "never"}); err != nil {
+		t.Fatal(err)
+	}
+	c.client.setAnswer("") // a permission request now would be cancelled
+	prompt(t, c, ns.SessionId, "write b")
+	c.client.mu.Lock()
+	asked := len(c.client.asked)
+	c.client.mu.Unlock()
+	if asked != 0 || !fileExists(filepath.Join(f.cwd, "b.txt")) {
+		t.Fatalf("after set_mode never: %d permission requests, b.txt written: %v", asked, fileExists(filepath.Join(f.cwd, "b.txt")))
 	}
 }

@@ -96,9 +96,9 @@ func codexSandbox(p protocol.SandboxPolicy) protocol.AppSandboxPolicy {
 	case protocol.SandboxDangerFullAccess:
 		return protocol.AppSandboxPolicy{Type: "dangerFullAccess"}
 	}
-	na := p.NetworkAccess
+	na, envVar, slash := p.NetworkAccess, p.ExcludeTmpdirEnvVar, p.ExcludeSlashTmp
 	roots := append([]string{}, p.WritableRoots...)
-	return protocol.AppSandboxPolicy{Type: "workspaceWrite", NetworkAccess: &na, WritableRoots: roots}
+	return protocol.AppSandboxPolicy{Type: "workspaceWrite", NetworkAccess: &na, WritableRoots: roots, ExcludeTmpdirEnvVar: &envVar, ExcludeSlashTmp: &slash}
 }
 
 // firstPrompt is the first user message of a history, the thread preview.

@@ -1,6 +1,7 @@
 package appserver
 
 import (
+	"github.com/grovecli/grove/core/app"
 	"github.com/grovecli/grove/protocol"
 )
 
@@ -13,7 +14,7 @@ type turnSteerParams struct {
 // turnSteer is Codex's turn/steer {threadId, input, expectedTurnId} →
 // {turnId}: more input for the running turn, which the engine hands the
 // model with its next request (the same path as a message typed while a
-// TUI turn runs). With no turn running, or another one than expected, it
+// TUI turn runs), sent as the session core's steer (app.Turn.Steer). With no turn running, or another one than expected, it
 // is refused: the client's view of the thread is stale.
 func (s *Server) turnSteer(p turnSteerParams) (any, *protocol.RPCError) {
 	t, rerr := s.loadedThread(p.ThreadID)
@@ -33,7 +34,7 @@ func (s *Server) turnSteer(p turnSteerParams) (any, *protocol.RPCError) {
 	case p.ExpectedTurnID != "" && p.ExpectedTurnID != cur:
 		return nil, rpcError(protocol.RPCInvalidRequest, "turn %s is not the running turn of thread %s (it is %s)", p.ExpectedTurnID, p.ThreadID, cur)
 	}
-	if err := t.sess.eng.Submit(protocol.Op{Type: protocol.OpUserTurn, ThreadID: t.info.ID, Items: items}); err != nil {
+	if err := t.sess.core.Turn(app.Turn{Thread: t.info.ID, Items: items, Steer: true}); err != nil {
 		return nil, rpcError(protocol.RPCInvalidRequest, "turn/steer: %v", err)
 	}
 	return map[string]any{"turnId": cur}, nil
