@@ -66,6 +66,9 @@ type AppThreadStartParams struct {
 	Ephemeral *bool `json:"ephemeral"`
 	// ThreadSource is the client's analytics label, echoed on the thread.
 	ThreadSource *string `json:"threadSource"`
+	// RuntimeWorkspaceRoots are directories (absolute) the thread's
+	// sandbox may write besides its cwd, for this thread only.
+	RuntimeWorkspaceRoots []string `json:"runtimeWorkspaceRoots"`
 }
 
 // AppThreadResumeParams is thread/resume.
@@ -78,6 +81,9 @@ type AppThreadResumeParams struct {
 	Model          *string `json:"model"`
 	ApprovalPolicy *string `json:"approvalPolicy"`
 	Sandbox        *string `json:"sandbox"`
+	// Ephemeral (thread/fork only) keeps the fork in a temporary store:
+	// no path, never listed; the source is read from the user's store.
+	Ephemeral bool `json:"ephemeral"`
 }
 
 // AppThreadListParams is thread/list; Cursor is an opaque offset.
@@ -284,6 +290,9 @@ type AppThreadStartResponse struct {
 	// InstructionSources are the instruction files the thread's model
 	// sees: the user's global AGENTS.md, then the project's.
 	InstructionSources []string `json:"instructionSources"`
+	// RuntimeWorkspaceRoots are the thread/start's roots, or the cwd when
+	// it named none (the configuration's writable roots are not listed).
+	RuntimeWorkspaceRoots []string `json:"runtimeWorkspaceRoots"`
 }
 
 // AppThreadListResponse answers thread/list.

@@ -184,12 +184,17 @@ func ListSessions(home string, offset, limit int) (entries []IndexEntry, more bo
 	if limit <= 0 {
 		limit = 50
 	}
-	return listSessions(nil, home, offset, limit, false, nil)
+	return listSessions(nil, home, offset, limit, false, live)
 }
 
+// live keeps the sessions that are not archived: the listings, the picker
+// and --last leave archived ones out, as Codex's do (their rollouts are
+// in archived_sessions/).
+func live(e IndexEntry) bool { return !e.Archived }
+
 // ListSessionsWhere is ListSessions over the root sessions keep accepts
-// (exec resume --last in one directory, thread/list's filters); offset
-// counts accepted sessions.
+// (exec resume --last in one directory, thread/list's filters), archived
+// ones included unless keep refuses them; offset counts accepted sessions.
 func ListSessionsWhere(home string, offset, limit int, keep func(IndexEntry) bool) (entries []IndexEntry, more bool, err error) {
 	if limit <= 0 {
 		limit = 50
@@ -219,7 +224,7 @@ func ListAllSessions(home string, offset int) ([]IndexEntry, error) {
 // holds the first sessions already gets the whole list without another
 // copy of it (100,000 entries are 19 MB).
 func AppendAllSessions(dst []IndexEntry, home string, offset int) ([]IndexEntry, error) {
-	entries, _, err := listSessions(dst, home, offset, -1, false, nil)
+	entries, _, err := listSessions(dst, home, offset, -1, false, live)
 	return entries, err
 }
 
@@ -423,9 +428,9 @@ func samePath(a, b string) bool {
 }
 
 // LastSessionWhere returns the most recently updated root session keep
-// accepts (nil: any).
+// accepts (nil: any) that is not archived.
 func LastSessionWhere(home string, keep func(IndexEntry) bool) (IndexEntry, error) {
-	entries, _, err := ListSessionsWhere(home, 0, 1, keep)
+	entries, _, err := ListSessionsWhere(home, 0, 1, func(e IndexEntry) bool { return live(e) && (keep == nil || keep(e)) })
 	if err != nil {
 		return IndexEntry{}, err
 	}

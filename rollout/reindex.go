@@ -108,11 +108,12 @@ func Reindex(home string, force bool) (ReindexReport, error) {
 				rep.Skipped = append(rep.Skipped, fmt.Sprintf("%s: %v", path, err))
 				continue
 			}
+			ne.Archived = inArchive(home, path)
 			latest[id] = ne
 			order = append(order, id)
 			rep.Added++
 		case !isRegular(resolvePath(home, e.RolloutPath)):
-			e.RolloutPath = path
+			e.RolloutPath, e.Archived = path, inArchive(home, path)
 			latest[id] = e
 			rep.Relocated++
 		}
@@ -128,10 +129,14 @@ func Reindex(home string, force bool) (ReindexReport, error) {
 	return rep, nil
 }
 
-// rolloutFiles maps each thread id to its rollout under $home/sessions, from
-// the file names (rollout-<timestamp>-<id>.jsonl); only regular files count.
+// rolloutFiles maps each thread id to its rollout under $home/sessions or
+// $home/archived_sessions, from the file names
+// (rollout-<timestamp>-<id>.jsonl); only regular files count.
 func rolloutFiles(home string) (map[protocol.ThreadID]string, error) {
 	out := map[protocol.ThreadID]string{}
+	if err := archivedFiles(home, out); err != nil {
+		return nil, err
+	}
 	root := filepath.Join(home, sessionsDir)
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -152,6 +157,24 @@ func rolloutFiles(home string) (map[protocol.ThreadID]string, error) {
 		return nil, fmt.Errorf("scan %s: %w", root, err)
 	}
 	return out, nil
+}
+
+// archivedFiles adds the rollouts of $home/archived_sessions (flat) to out.
+func archivedFiles(home string, out map[protocol.ThreadID]string) error {
+	dir := filepath.Join(home, ArchivedDir)
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("scan %s: %w", dir, err)
+	}
+	for _, d := range entries {
+		if id, ok := idFromName(d.Name()); ok && d.Type().IsRegular() {
+			out[id] = filepath.Join(dir, d.Name())
+		}
+	}
+	return nil
 }
 
 // rolloutPrefixLen is len("rollout-2006-01-02T15-04-05-").

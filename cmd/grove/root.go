@@ -68,6 +68,7 @@ With no API key and no provider configured, grove runs an offline demo model.`,
 	root.AddCommand(newAppServerCmd(g), newACPCmd(g))
 	root.AddCommand(newMCPCmd(g), newDoctorCmd(), newExecServerCmd())
 	root.AddCommand(newHooksCmd(g), newSkillsCmd(g), newDebugCmd(g))
+	root.AddCommand(newArchiveCmds()...)
 	return root
 }
 

@@ -46,6 +46,9 @@ func serverSessions(g *globalFlags) func(ctx context.Context, c appserver.Thread
 		if c.Sandbox != "" {
 			gg.sandbox = string(c.Sandbox)
 		}
+		// thread/start's runtimeWorkspaceRoots are --add-dir's for this
+		// session only.
+		gg.addDirs = append(append([]string(nil), g.addDirs...), c.RuntimeWorkspaceRoots...)
 		// Not headless: the client answers approvals.
 		return openSession(ctx, &gg, sessionOpts{mcpServers: mcpServers, ephemeral: c.Ephemeral, originator: c.Originator, start: start})
 	}
@@ -136,6 +139,15 @@ func appServerHost(g *globalFlags, cfg *config.Config) (*appserver.Host, error) 
 	h := &appserver.Host{Config: cfg, Overrides: configOverrides(g), Provider: prov, MCPStatus: func() []mcp.ServerStatus { return liveMCPStatus(cfg) }}
 	if file := filepath.Join(cfg.Home, "config.toml"); fileExists(file) {
 		h.ConfigFile = file
+	}
+	// After config/value/write: what a thread started now would read.
+	h.Reload = func() (*config.Config, config.Resolved, error) {
+		c, err := loadConfig(g)
+		if err != nil {
+			return nil, config.Resolved{}, err
+		}
+		p, err := c.ResolveProvider(nil)
+		return c, p, err
 	}
 	if !prov.Demo {
 		client, err := providerClient(prov)

@@ -175,7 +175,9 @@ func (s *Session) build(ctx context.Context, o Options) error {
 		o.OnMCP(mgr)
 	}
 	s.eng, err = engine.New(ctx, engine.Options{
-		Home: home, Client: o.Client, Provider: o.Provider.Name,
+		// An ephemeral session forks from the user's store (ForkHome) into
+		// its temporary home.
+		Home: home, ForkHome: cfg.Home, Client: o.Client, Provider: o.Provider.Name,
 		Model: o.Provider.Model, ReasoningEffort: cfg.ReasoningEffort, ReasoningSummary: cfg.ReasoningSummary,
 		Cwd: cwd, Sandbox: cfg.SandboxPolicy(), ApprovalPolicy: cfg.ApprovalPolicy,
 		MaxThreads: cfg.Agents.MaxThreads, MaxDepth: cfg.Agents.MaxDepth,

@@ -25,6 +25,11 @@ import (
 type Options struct {
 	// Home is $GROVE_HOME: rollouts and the session index live there.
 	Home string
+	// ForkHome is the store ForkSession and RewindSession copy from; ""
+	// is Home. An ephemeral session keeps its own files in a temporary
+	// Home but forks a session of the user's store (Codex's thread/fork
+	// with ephemeral: true).
+	ForkHome string
 	// Client talks to the model provider; Provider names it for display.
 	Client   model.Client
 	Provider string

@@ -128,3 +128,36 @@ func TestViewSessionIsReadOnlyWhileHeld(t *testing.T) {
 		return err == nil && ok && am.Text == "later answer"
 	})
 }
+
+// TestForkReadsForkHome: an engine whose store is elsewhere (an ephemeral
+// session's temporary home) forks a session of ForkHome's store; the copy
+// is written to its own Home only and the source store gains nothing.
+func TestForkReadsForkHome(t *testing.T) {
+	env := newEnv(t, script{"root": func(ctx context.Context, tn turn) (model.Response, error) { return text("answer"), nil }}, nil)
+	env.send("first")
+	env.rootFinal(1)
+	opts := env.e.opts
+	opts.ForkHome, opts.Home = env.home, t.TempDir()
+	e2, err := New(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = e2.Shutdown(context.Background()) })
+	if _, err := e2.ResumeSession(string(env.root)); !rollout.IsNoSession(err) {
+		t.Fatalf("resume read ForkHome: %v", err)
+	}
+	fork, err := e2.ForkSession(string(env.root))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := rollout.FindSession(env.home, string(fork)); !rollout.IsNoSession(err) {
+		t.Fatalf("the fork is in the source store: %v", err)
+	}
+	fe, err := rollout.FindSession(opts.Home, string(fork))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fs, err := rollout.Read(fe.RolloutPath); err != nil || lastAssistantMessage(fs.Items) != "answer" {
+		t.Fatalf("fork history %v %v", fs, err)
+	}
+}

@@ -197,10 +197,21 @@ type pastRoot struct {
 
 // readPastRoot finds a past session by id (or prefix) and reads its root's
 // rollout; verb names the operation in errors ("resume", "fork", "view").
+// A fork reads ForkHome's store when one is set; an archived session is
+// an ArchivedError.
 func (e *Engine) readPastRoot(verb, id string) (*pastRoot, error) {
-	entry, err := rollout.FindSession(e.opts.Home, id)
+	home := e.opts.Home
+	if verb == "fork" && e.opts.ForkHome != "" {
+		home = e.opts.ForkHome
+	}
+	entry, err := rollout.FindSession(home, id)
 	if err != nil {
 		return nil, err
+	}
+	if entry.Archived {
+		// Its rollout is in archived_sessions/: continuing it would bring
+		// back a session the user put away (Codex refuses it too).
+		return nil, &rollout.ArchivedError{ID: entry.ID}
 	}
 	sess, err := rollout.Read(entry.RolloutPath)
 	if err != nil {

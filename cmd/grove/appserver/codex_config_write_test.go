@@ -20,9 +20,22 @@ func startWithConfigFile(t *testing.T, content string) (*client, string) {
 	if err := os.WriteFile(file, []byte(content), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	c := f.startWith(t, Options{Host: &Host{Config: &config.Config{}, ConfigFile: file, Provider: config.Resolved{Name: "openai", Model: "gpt-old"}}})
+	c := f.startWith(t, Options{Host: &Host{Config: &config.Config{}, ConfigFile: file, Provider: config.Resolved{Name: "openai", Model: "gpt-old"}, Reload: reloadFile(file)}})
 	c.initialize()
 	return c, file
+}
+
+// reloadFile is Host.Reload over a config file alone (cmd/grove's reads
+// grove's home with the command line's overrides): its model is the
+// provider's.
+func reloadFile(file string) func() (*config.Config, config.Resolved, error) {
+	return func() (*config.Config, config.Resolved, error) {
+		cfg, err := config.Load(filepath.Dir(file), nil)
+		if err != nil {
+			return nil, config.Resolved{}, err
+		}
+		return cfg, config.Resolved{Name: "openai", Model: cfg.Model}, nil
+	}
 }
 
 // userLayer is config/read's user layer config.
@@ -39,10 +52,9 @@ func userLayer(t *testing.T, c *client) map[string]any {
 }
 
 // config_rpc.rs config_value_write_replaces_value: the version config/read
-// gave is accepted and the value replaced. grove keeps the comment and the
-// other key of the file; the new value is in the user layer (the running
-// server's threads keep the model they started with, so the effective
-// config.model differs from Codex's until a restart).
+// gave is accepted, the value replaced and config/read's effective model
+// is the new one. grove also keeps the comment and the other key of the
+// file.
 func TestCodexConfigValueWriteReplacesValue(t *testing.T) {
 	c, file := startWithConfigFile(t, "# my model\nmodel = \"gpt-old\" # was: \"#x\"\nsandbox_mode = \"read-only\" # keep\n")
 	defer c.close()
@@ -54,6 +66,9 @@ func TestCodexConfigValueWriteReplacesValue(t *testing.T) {
 	}
 	if got := userLayer(t, c)["model"]; got != "gpt-new" {
 		t.Fatalf("user layer model = %v", got)
+	}
+	if got := str(c.result("config/read", map[string]any{}), "config", "model"); got != "gpt-new" {
+		t.Fatalf("config/read model = %q, want gpt-new", got)
 	}
 	b, _ := os.ReadFile(file)
 	if want := "# my model\nmodel = \"gpt-new\" # was: \"#x\"\nsandbox_mode = \"read-only\" # keep\n"; string(b) != want {
@@ -144,5 +159,33 @@ func TestConfigWriteOverriddenBySessionFlags(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(file); string(b) != "model = \"gpt-new\"\n" {
 		t.Fatalf("file: %q", b)
+	}
+}
+
+// config/batchWrite with reloadUserConfig: true (Codex's app-server
+// config_batch_write_reload_skips_workflow_managed_thread asserts a
+// loaded thread's model is unchanged by the reload): the host answers
+// with the written model at once, the loaded thread keeps the one it
+// started with and runs its next turn.
+func TestCodexConfigBatchWriteReloadKeepsLoadedThreadModel(t *testing.T) {
+	c, file := startWithConfigFile(t, "model = \"gpt-old\"\n")
+	defer c.close()
+	id := str(c.result("thread/start", map[string]any{"model": "scripted-model"}), "thread", "id")
+	w := c.result("config/batchWrite", map[string]any{"filePath": file, "reloadUserConfig": true, "edits": []any{
+		map[string]any{"keyPath": "model", "value": "gpt-new", "mergeStrategy": "replace"},
+	}})
+	if w["status"] != "ok" {
+		t.Fatalf("config/batchWrite: %v", w)
+	}
+	if got := str(c.result("config/read", map[string]any{}), "config", "model"); got != "gpt-new" {
+		t.Fatalf("config/read model = %q, want gpt-new", got)
+	}
+	if d := c.result("model/list", map[string]any{})["data"].([]any); str(d[0].(map[string]any), "id") != "gpt-new" {
+		t.Fatalf("model/list default: %v", d[0])
+	}
+	turnID := str(c.result("turn/start", turnInput(id, "hello")), "turn", "id")
+	c.notification("turn/completed", func(p map[string]any) bool { return str(p, "turn", "id") == turnID })
+	if got := str(c.result("thread/read", map[string]any{"threadId": id}), "thread", "model"); got != "scripted-model" {
+		t.Fatalf("loaded thread model = %q, want the one it started with", got)
 	}
 }

@@ -109,8 +109,8 @@ func TestCodexThreadListFiltersBySubagentVariant(t *testing.T) {
 // thread/list's sub-agent kinds then list them only with archived: true
 // (a sub-agent's own index line has no archived mark: its root's decides,
 // even when the sub-agent's line is newer than the root's), and
-// thread/unarchive brings the tree back. grove archives in its index, not
-// by moving rollout files to archived_sessions/.
+// thread/unarchive brings the tree back (the rollout files' move to
+// archived_sessions/ is TestCodexThreadArchiveMovesSpawnedDescendantsToArchivedSessions).
 func TestCodexThreadArchiveArchivesSpawnedDescendants(t *testing.T) {
 	f := newFixture(t, treeScript)
 	root := storedThread(t, f, "spawn deep")

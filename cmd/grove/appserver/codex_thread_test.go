@@ -7,12 +7,17 @@ package appserver
 // schema by the client harness.
 
 import (
+	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/grovecli/grove/core/config"
+	"github.com/grovecli/grove/core/engine"
+	"github.com/grovecli/grove/protocol"
 	"github.com/grovecli/grove/rollout"
 )
 
@@ -155,6 +160,47 @@ func TestCodexThreadStartExcludesEmptyProjectInstructionSource(t *testing.T) {
 	}
 }
 
+// thread_start.rs thread_start_accepts_absolute_runtime_workspace_roots:
+// the roots are answered, and the thread's sandbox may write them.
+func TestCodexThreadStartAcceptsAbsoluteRuntimeWorkspaceRoots(t *testing.T) {
+	f := newFixture(t, treeScript)
+	extra := filepath.Join(f.cwd, "extra-root")
+	if err := os.MkdirAll(extra, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	c := f.start(t)
+	defer c.close()
+	c.initialize()
+	r := c.result("thread/start", map[string]any{"cwd": f.cwd, "runtimeWorkspaceRoots": []string{extra, extra + "/."}})
+	if r["cwd"] != f.cwd || mustJSON(r["runtimeWorkspaceRoots"]) != mustJSON([]string{extra}) {
+		t.Fatalf("thread/start: cwd %v, runtimeWorkspaceRoots %v", r["cwd"], r["runtimeWorkspaceRoots"])
+	}
+	if roots, _ := r["sandbox"].(map[string]any)["writableRoots"].([]any); !slices.Contains(roots, any(extra)) {
+		t.Fatalf("sandbox %v: the runtime root is not writable", r["sandbox"])
+	}
+	m := c.call("thread/start", map[string]any{"cwd": f.cwd, "runtimeWorkspaceRoots": []string{"extra-root"}})
+	if e, _ := m["error"].(map[string]any); e == nil || !strings.Contains(str(e, "message"), "not an absolute path") {
+		t.Fatalf("a relative runtime root: %v", m)
+	}
+}
+
+// thread_start.rs
+// thread_start_excludes_profile_workspace_roots_from_runtime_workspace_roots:
+// the configuration's writable roots stay the sandbox's, but the thread's
+// runtime roots are its cwd alone.
+func TestCodexThreadStartExcludesProfileWorkspaceRootsFromRuntimeWorkspaceRoots(t *testing.T) {
+	f := newFixture(t, treeScript)
+	profileRoot := t.TempDir()
+	f.tune = func(o *engine.Options) { o.Sandbox.WritableRoots = append(o.Sandbox.WritableRoots, profileRoot) }
+	c := f.start(t)
+	defer c.close()
+	c.initialize()
+	r := c.result("thread/start", map[string]any{"cwd": f.cwd})
+	if mustJSON(r["runtimeWorkspaceRoots"]) != mustJSON([]string{f.cwd}) {
+		t.Fatalf("runtimeWorkspaceRoots %v, want the cwd", r["runtimeWorkspaceRoots"])
+	}
+}
+
 // thread_fork.rs thread_fork_creates_new_thread_and_emits_started.
 func TestCodexThreadForkCreatesNewThreadAndEmitsStarted(t *testing.T) {
 	f := newFixture(t, treeScript)
@@ -184,8 +230,8 @@ func TestCodexThreadForkCreatesNewThreadAndEmitsStarted(t *testing.T) {
 		t.Fatalf("forked turn: %v", turns[0])
 	}
 	started := threadStartedFirst(t, c, str(th, "id"))
-	if v, ok := started["thread"].(map[string]any)["name"]; !ok || v != nil {
-		t.Fatalf("thread/started: %v", started)
+	if v, ok := started["thread"].(map[string]any)["name"]; !ok || v != nil || mustJSON(started["thread"]) != mustJSON(th) {
+		t.Fatalf("thread/started %v, want the answered thread %v", started, th)
 	}
 }
 
@@ -200,6 +246,64 @@ func TestCodexThreadForkRejectsUnmaterializedThread(t *testing.T) {
 	if e, _ := m["error"].(map[string]any); e == nil || !strings.Contains(str(e, "message"), "no rollout found for thread id") {
 		t.Fatalf("thread/fork before the first message: %v", m)
 	}
+}
+
+// thread_fork.rs thread_fork_ephemeral_remains_pathless_and_omits_listing:
+// the fork reads its source from the user's store and keeps its own files
+// in a store of its own (cmd/grove's factory: app.Options.Ephemeral).
+func TestCodexThreadForkEphemeralRemainsPathlessAndOmitsListing(t *testing.T) {
+	f := newFixture(t, treeScript)
+	src := storedThread(t, f, "Saved user message")
+	f.build = func(ctx context.Context, cfg ThreadConfig) (*engine.Engine, error) {
+		if !cfg.Ephemeral {
+			return f.factoryAt(ctx, cfg, f.home)
+		}
+		f.tune = func(o *engine.Options) { o.ForkHome = f.home }
+		defer func() { f.tune = nil }()
+		return f.factoryAt(ctx, cfg, t.TempDir())
+	}
+	c := f.start(t)
+	defer c.close()
+	c.initialize()
+	r := c.call("thread/fork", map[string]any{"threadId": src, "ephemeral": true})
+	th := r["result"].(map[string]any)["thread"].(map[string]any)
+	forkID := str(th, "id")
+	if th["ephemeral"] != true {
+		t.Fatalf("ephemeral forks should be marked explicitly: %v", th)
+	}
+	if v, ok := th["path"]; !ok || v != nil {
+		t.Fatalf("ephemeral forks should not expose a path: %v", th)
+	}
+	if v, ok := th["name"]; th["preview"] != "Saved user message" || str(th, "status", "type") != "idle" || !ok || v != nil {
+		t.Fatalf("thread/fork: %v", th)
+	}
+	turns, _ := th["turns"].([]any)
+	if len(turns) != 1 {
+		t.Fatalf("expected copied fork history: %v", turns)
+	}
+	// Codex's fake rollout holds the user message only; storedThread's
+	// turn also has the model's reply. A stored userMessage has no
+	// text_elements (CodexCaseDeviations, thread_read.rs).
+	turn := turns[0].(map[string]any)
+	items, _ := turn["items"].([]any)
+	if turn["status"] != "completed" || len(items) == 0 || str(items[0].(map[string]any), "type") != "userMessage" ||
+		mustJSON(items[0].(map[string]any)["content"]) != `[{"text":"Saved user message","type":"text"}]` {
+		t.Fatalf("forked turn: %v", turn)
+	}
+	started := threadStartedFirst(t, c, forkID)
+	if mustJSON(started["thread"]) != mustJSON(th) {
+		t.Fatalf("thread/started %s, want the answered thread %s", mustJSON(started["thread"]), mustJSON(th))
+	}
+	data, _ := c.result("thread/list", map[string]any{"limit": 10})["data"].([]any)
+	listed := map[string]bool{}
+	for _, d := range data {
+		listed[str(d.(map[string]any), "id")] = true
+	}
+	if listed[forkID] || !listed[src] {
+		t.Fatalf("thread/list %v: the ephemeral fork must be missing, its source listed", listed)
+	}
+	turnID := str(c.result("turn/start", turnInput(forkID, "continue")), "turn", "id")
+	c.notification("turn/completed", func(p map[string]any) bool { return str(p, "turn", "id") == turnID })
 }
 
 // thread_archive.rs thread_archive_requires_materialized_rollout.
@@ -232,6 +336,160 @@ func TestCodexThreadArchiveRequiresMaterializedRollout(t *testing.T) {
 	if n := c.notification("thread/archived", nil); n["threadId"] != id {
 		t.Fatalf("thread/archived %v", n)
 	}
+	// The archived file keeps its name, in archived_sessions/.
+	archived := filepath.Join(f.home, rollout.ArchivedDir, filepath.Base(path))
+	if fileExists(path) || !fileExists(archived) {
+		t.Fatalf("rollout %s not moved to %s", path, archived)
+	}
+}
+
+// thread_archive.rs thread_archive_archives_spawned_descendants, the
+// rollouts as Codex's test makes them (its spawn edges are the rollouts'
+// parent ids: grove keeps no state db): each moves to archived_sessions/.
+func TestCodexThreadArchiveMovesSpawnedDescendantsToArchivedSessions(t *testing.T) {
+	f := newFixture(t, treeScript)
+	ids := fakeTree(t, f.home, "parent", "child", "grandchild")
+	c := f.start(t)
+	defer c.close()
+	c.initialize()
+	c.result("thread/archive", map[string]any{"threadId": ids[0]})
+	var archived []string
+	for range 3 {
+		n := c.notification("thread/archived", func(p map[string]any) bool {
+			return !slices.Contains(archived, str(p, "threadId"))
+		})
+		archived = append(archived, str(n, "threadId"))
+	}
+	if want := []string{ids[2], ids[1], ids[0]}; !slices.Equal(archived, want) {
+		t.Fatalf("thread/archived %v, want %v", archived, want)
+	}
+	for _, id := range ids {
+		e, err := rollout.FindSession(f.home, id)
+		if err != nil || !e.Archived || filepath.Dir(e.RolloutPath) != filepath.Join(f.home, rollout.ArchivedDir) || !fileExists(e.RolloutPath) {
+			t.Fatalf("expected the rollout of %s archived: %+v %v", id, e, err)
+		}
+	}
+}
+
+// thread_archive.rs thread_archive_fails_when_spawned_descendant_is_missing.
+func TestCodexThreadArchiveFailsWhenSpawnedDescendantIsMissing(t *testing.T) {
+	f := newFixture(t, treeScript)
+	ids := fakeTree(t, f.home, "parent", "child")
+	child, err := rollout.FindSession(f.home, ids[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(child.RolloutPath); err != nil {
+		t.Fatal(err)
+	}
+	c := f.start(t)
+	defer c.close()
+	c.initialize()
+	m := c.call("thread/archive", map[string]any{"threadId": ids[0]})
+	if e, _ := m["error"].(map[string]any); e == nil || !strings.Contains(str(e, "message"), "no rollout found for thread id") {
+		t.Fatalf("thread/archive with a missing descendant: %v", m)
+	}
+	if e, err := rollout.FindSession(f.home, ids[0]); err != nil || e.Archived || !fileExists(e.RolloutPath) {
+		t.Fatalf("the parent was archived: %+v %v", e, err)
+	}
+}
+
+// thread_unarchive.rs thread_unarchive_moves_rollout_back_into_sessions_directory.
+func TestCodexThreadUnarchiveMovesRolloutBackIntoSessionsDirectory(t *testing.T) {
+	f := newFixture(t, treeScript)
+	c := f.start(t)
+	defer c.close()
+	c.initialize()
+	th := c.result("thread/start", map[string]any{"model": "mock-model"})["thread"].(map[string]any)
+	id, path := str(th, "id"), str(th, "path")
+	turnID := str(c.result("turn/start", turnInput(id, "materialize")), "turn", "id")
+	c.notification("turn/completed", func(p map[string]any) bool { return str(p, "turn", "id") == turnID })
+	if e, err := rollout.FindSession(f.home, id); err != nil || e.RolloutPath != path {
+		t.Fatalf("rollout of %s: %+v %v", id, e, err)
+	}
+	c.result("thread/archive", map[string]any{"threadId": id})
+	e, err := rollout.FindSession(f.home, id)
+	if err != nil || !e.Archived || !fileExists(e.RolloutPath) {
+		t.Fatalf("expected the archived rollout: %+v %v", e, err)
+	}
+	archivedPath := e.RolloutPath
+	old := time.Unix(1, 0)
+	if err := os.Chtimes(archivedPath, old, old); err != nil {
+		t.Fatal(err)
+	}
+	r := c.call("thread/unarchive", map[string]any{"threadId": id})
+	res, _ := r["result"].(map[string]any)
+	if res == nil {
+		t.Fatalf("thread/unarchive: %v", r)
+	}
+	if n := c.notification("thread/unarchived", nil); n["threadId"] != id {
+		t.Fatalf("thread/unarchived %v", n)
+	}
+	un := res["thread"].(map[string]any)
+	if un["updatedAt"].(float64) <= float64(old.Unix()) || str(un, "status", "type") != "notLoaded" {
+		t.Fatalf("unarchived thread: %v", un)
+	}
+	if v, ok := un["name"]; !ok || v != nil {
+		t.Fatalf("thread/unarchive must serialize name: null: %v", un)
+	}
+	if !fileExists(path) || fileExists(archivedPath) {
+		t.Fatalf("rollout not restored to %s (archived %s)", path, archivedPath)
+	}
+}
+
+// thread_resume.rs thread_resume_rejects_archived_session_by_id and
+// thread_fork_rejects_archived_session_by_id (Codex names `codex
+// unarchive`; grove names `grove unarchive`).
+func TestCodexThreadResumeAndForkRejectArchivedSessionByID(t *testing.T) {
+	f := newFixture(t, treeScript)
+	id := fakeTree(t, f.home, "Archived saved user message")[0]
+	if _, err := rollout.Archive(f.home, protocol.ThreadID(id)); err != nil {
+		t.Fatal(err)
+	}
+	c := f.start(t)
+	defer c.close()
+	c.initialize()
+	for _, method := range []string{"thread/resume", "thread/fork"} {
+		m := c.call(method, map[string]any{"threadId": id})
+		e, _ := m["error"].(map[string]any)
+		if msg := str(e, "message"); e == nil || !strings.Contains(msg, "session "+id+" is archived") ||
+			!strings.Contains(msg, "`grove unarchive "+id+"` to unarchive it first") {
+			t.Fatalf("%s of an archived session: %v", method, m)
+		}
+	}
+}
+
+// fakeTree stores a root session and a chain of sub-agents below it, one
+// user message each (Codex's create_fake_rollout with spawn edges), and
+// returns their ids, root first.
+func fakeTree(t *testing.T, home string, prompts ...string) []string {
+	t.Helper()
+	var ids []string
+	parent := protocol.ThreadID("")
+	for depth, prompt := range prompts {
+		id := protocol.NewThreadID()
+		meta := rollout.SessionMeta{ID: id, ParentID: parent, Depth: depth, Source: protocol.SourceRoot, Model: "mock-model", Provider: "mock_provider", Cwd: home}
+		if parent != "" {
+			meta.Source = protocol.SourceSpawned
+		}
+		r, err := rollout.Create(home, meta)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := r.AppendItem(protocol.Item{Type: protocol.ItemMessage, Role: protocol.RoleUser, Content: prompt}); err != nil {
+			t.Fatal(err)
+		}
+		if err := r.Close(); err != nil {
+			t.Fatal(err)
+		}
+		e := rollout.IndexEntry{ID: id, ParentID: parent, Cwd: home, RolloutPath: r.Path(), FirstPrompt: prompt, Provider: "mock_provider", UpdatedAt: time.Now()}
+		if err := rollout.AppendIndex(home, e); err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, string(id))
+		parent = id
+	}
+	return ids
 }
 
 // thread_read.rs thread_read_returns_summary_without_turns.

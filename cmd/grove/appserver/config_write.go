@@ -9,14 +9,17 @@ import (
 	"strings"
 
 	"github.com/grovecli/grove/core/config"
+	"github.com/grovecli/grove/core/logging"
 	"github.com/grovecli/grove/protocol"
 )
 
 // config/value/write and config/batchWrite edit the user layer: grove's
 // config.toml, in place (comments and other keys kept), atomically. The
-// running server's threads keep the configuration they started with; new
-// values take effect on the next start (config/read shows the file's new
-// values in its user layer at once).
+// host reloads it at once (Host.Reload): config/read, model/list and
+// every thread started afterwards use the new values. Loaded threads keep
+// their model, effort, approval policy and sandbox, as Codex's do (its
+// reloadUserConfig refreshes a thread's config layers, not the session
+// settings it started with).
 
 type configEditParams struct {
 	KeyPath       string          `json:"keyPath"`
@@ -107,6 +110,11 @@ func (s *Server) configWrite(params []configEditParams, filePath, expected *stri
 			return nil, configWriteError(ee.Code, ee.Message)
 		}
 		return nil, rpcError(protocol.RPCInternalError, "write config: %v", err)
+	}
+	if err := h.reload(); err != nil {
+		// The file is written; the answers keep the previous settings
+		// until one that loads (and a new thread's start says why).
+		logging.L().Warn("app-server: config written but not reloaded", "file", h.ConfigFile, "err", err)
 	}
 	resp := ConfigWrite{Status: "ok", Version: fingerprint(out), FilePath: h.ConfigFile}
 	if md := h.overridden(edits); md != nil {

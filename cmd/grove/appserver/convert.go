@@ -43,7 +43,8 @@ func (s *Server) appThread(ti protocol.ThreadInfo, rootID protocol.ThreadID, sta
 	}
 	if th.ModelProvider == "" && s.opts.Host != nil {
 		// A session recorded before the index kept its provider.
-		th.ModelProvider = s.opts.Host.Provider.Name
+		_, prov := s.opts.Host.view()
+		th.ModelProvider = prov.Name
 	}
 	if th.ModelProvider == "" {
 		th.ModelProvider = "openai"

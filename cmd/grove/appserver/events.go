@@ -93,7 +93,10 @@ func (s *Server) translate(sess *session, ev protocol.Event) []outMsg {
 		th := s.appThread(m.Thread, sess.root, threadState(m.Thread.Status, false), "")
 		if m.Thread.ID == sess.root {
 			// The root is the thread thread/start answered with.
-			th.Ephemeral, th.ThreadSource = sess.cfg.Ephemeral, sess.threadSource
+			rootThread(sess, &th)
+		}
+		if m.Thread.ID == sess.root && sess.forked != nil {
+			th, sess.forked = *sess.forked, nil
 		}
 		return []outMsg{{method: "thread/started", params: map[string]any{"thread": th}}}
 	}

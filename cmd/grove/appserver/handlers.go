@@ -4,11 +4,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/grovecli/grove/core/app"
+	"github.com/grovecli/grove/core/config"
 	"github.com/grovecli/grove/protocol"
 	"github.com/grovecli/grove/rollout"
 )
@@ -23,11 +25,47 @@ type afterResponse struct {
 func (s *Server) startResponse(sess *session, root *thread) protocol.AppThreadStartResponse {
 	ti := root.info
 	th := s.appThread(ti, sess.root, threadState(root.status, false), firstPrompt(sess.eng.History(ti.ID)))
-	th.Ephemeral, th.ThreadSource = sess.cfg.Ephemeral, sess.threadSource
+	rootThread(sess, &th)
 	return protocol.AppThreadStartResponse{
 		Thread: th, Model: ti.Model, ModelProvider: th.ModelProvider, ReasoningEffort: strPtr(ti.ReasoningEffort),
 		Cwd: ti.Cwd, ApprovalPolicy: codexApproval(ti.ApprovalPolicy), ApprovalsReviewer: "user",
 		Sandbox: codexSandbox(ti.Sandbox), InstructionSources: s.instructionSources(sess, root),
+		RuntimeWorkspaceRoots: runtimeRoots(sess.cfg, ti.Cwd),
+	}
+}
+
+// runtimeRoots is a thread's runtimeWorkspaceRoots: thread/start's, else
+// its cwd (Codex: thread_start.rs
+// thread_start_excludes_profile_workspace_roots_from_runtime_workspace_roots).
+func runtimeRoots(cfg ThreadConfig, cwd string) []string {
+	if len(cfg.RuntimeWorkspaceRoots) > 0 {
+		return cfg.RuntimeWorkspaceRoots
+	}
+	return []string{cwd}
+}
+
+// workspaceRoots checks thread/start's runtimeWorkspaceRoots: absolute
+// paths only (Codex's are AbsolutePathBuf), cleaned, each once.
+func workspaceRoots(in []string) ([]string, *protocol.RPCError) {
+	var out []string
+	for i, r := range in {
+		if !filepath.IsAbs(r) {
+			return nil, rpcError(protocol.RPCInvalidParams, "invalid params: runtimeWorkspaceRoots[%d]: %q is not an absolute path", i, r)
+		}
+		if c := filepath.Clean(r); !slices.Contains(out, c) {
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+// rootThread sets what a session's root thread carries from the request
+// that opened it: ephemeral (then no path: its files are temporary, as
+// Codex's ephemeral threads have none) and threadSource.
+func rootThread(sess *session, th *protocol.AppThread) {
+	th.Ephemeral, th.ThreadSource = sess.cfg.Ephemeral, sess.threadSource
+	if sess.cfg.Ephemeral {
+		th.Path = nil
 	}
 }
 
@@ -40,8 +78,12 @@ func (s *Server) instructionSources(sess *session, t *thread) []string {
 		return t.instructionSources
 	}
 	out := []string{}
-	if h := s.opts.Host; h != nil && h.Config != nil && strings.TrimSpace(h.Config.UserAgentsMD) != "" && h.Config.UserAgentsMDPath != "" {
-		p := h.Config.UserAgentsMDPath
+	var hc *config.Config
+	if s.opts.Host != nil {
+		hc, _ = s.opts.Host.view()
+	}
+	if hc != nil && strings.TrimSpace(hc.UserAgentsMD) != "" && hc.UserAgentsMDPath != "" {
+		p := hc.UserAgentsMDPath
 		if real, err := filepath.EvalSymlinks(p); err == nil {
 			p = real
 		}
@@ -58,6 +100,9 @@ func (s *Server) threadStart(p protocol.AppThreadStartParams) (any, *protocol.RP
 	}
 	cfg.Ephemeral = p.Ephemeral != nil && *p.Ephemeral
 	cfg.Originator = s.clientOriginator()
+	if cfg.RuntimeWorkspaceRoots, rerr = workspaceRoots(p.RuntimeWorkspaceRoots); rerr != nil {
+		return nil, rerr
+	}
 	sess, root, err := s.openSession(cfg, "")
 	if err != nil {
 		return nil, rpcError(protocol.RPCInternalError, "thread/start: %v", err)
@@ -102,12 +147,17 @@ func (s *Server) openStoredThread(p protocol.AppThreadResumeParams, fork bool) (
 		return nil, rerr
 	}
 	cfg.Originator = s.clientOriginator()
+	cfg.Ephemeral = fork && p.Ephemeral
 	entry, rerr := s.findStored(p.ThreadID)
 	if rerr != nil {
 		return nil, rerr
 	}
 	if entry.ParentID != "" {
 		return nil, rpcError(protocol.RPCInvalidParams, "invalid params: threadId: %s is a sub-agent of %s; %s", entry.ID, entry.ParentID, hint)
+	}
+	if entry.Archived {
+		// Codex: thread_resume.rs thread_resume_rejects_archived_session_by_id.
+		return nil, rpcError(protocol.RPCInvalidRequest, "%s: %v", method, &rollout.ArchivedError{ID: entry.ID})
 	}
 	sess, root, err := s.openSessionAs(cfg, string(entry.ID), fork)
 	if err != nil {
@@ -117,6 +167,10 @@ func (s *Server) openStoredThread(p protocol.AppThreadResumeParams, fork bool) (
 	resp := s.startResponse(sess, root)
 	if !p.ExcludeTurns {
 		resp.Thread.Turns = turnsFromHistory(root.info.ID, sess.eng.History(root.info.ID), root.info.Cwd)
+	}
+	if fork {
+		th := resp.Thread
+		sess.forked = &th
 	}
 	s.mu.Unlock()
 	return afterResponse{result: resp, after: func() { s.startPump(sess) }}, nil
@@ -186,6 +240,9 @@ func (s *Server) threadRead(p protocol.AppThreadReadParams) (any, *protocol.RPCE
 			}
 		}
 		th := s.appThread(info, root, state, firstPrompt(hist))
+		if info.ID == root {
+			rootThread(t.sess, &th)
+		}
 		if p.IncludeTurns && s.unmaterialized(t) {
 			return nil, rpcError(protocol.RPCInvalidRequest, "thread %s: includeTurns is unavailable before first user message", info.ID)
 		}
@@ -474,8 +531,10 @@ func (s *Server) listFilter(p protocol.AppThreadListParams) (func(rollout.IndexE
 	}
 	wantArchived := p.Archived != nil && *p.Archived
 	fallback := "openai"
-	if s.opts.Host != nil && s.opts.Host.Provider.Name != "" {
-		fallback = s.opts.Host.Provider.Name
+	if s.opts.Host != nil {
+		if _, prov := s.opts.Host.view(); prov.Name != "" {
+			fallback = prov.Name
+		}
 	}
 	return func(e rollout.IndexEntry) bool {
 		if len(cwds) > 0 && !cwds[filepath.Clean(e.Cwd)] {

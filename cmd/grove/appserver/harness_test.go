@@ -278,7 +278,7 @@ func (f *fixture) factoryAt(ctx context.Context, cfg ThreadConfig, home string) 
 	}
 	opts := engine.Options{
 		Home: home, Client: model.NewScripted("scripted", f.script), Provider: "scripted",
-		Model: m, Cwd: cwd, Sandbox: protocol.SandboxPolicy{Mode: mode}, ApprovalPolicy: cfg.ApprovalPolicy,
+		Model: m, Cwd: cwd, Sandbox: protocol.SandboxPolicy{Mode: mode, WritableRoots: cfg.RuntimeWorkspaceRoots}, ApprovalPolicy: cfg.ApprovalPolicy,
 		// The collab tools are a surface of their own (seed 000).
 		Surfaces: []engine.SurfaceFactory{surface.CollabFactory},
 	}

@@ -38,9 +38,41 @@ type Host struct {
 	// MCPStatus lists the MCP servers of the sessions this process runs.
 	MCPStatus func() []mcp.ServerStatus
 
+	// Reload reads the configuration and provider again, as a new
+	// thread would; config/value/write and config/batchWrite call it so
+	// config/read, model/list and account/read answer with the written
+	// values (Codex reads its config per request). nil keeps what the
+	// host was given.
+	Reload func() (*config.Config, config.Resolved, error)
+
 	// writeMu serialises config/value/write and config/batchWrite, so a
 	// version check and its write are one step.
 	writeMu sync.Mutex
+	// mu guards Config and Provider once the server runs: a write
+	// replaces them while event pumps read the provider's name.
+	mu sync.RWMutex
+}
+
+// view is the current configuration and provider.
+func (h *Host) view() (*config.Config, config.Resolved) {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	return h.Config, h.Provider
+}
+
+// reload takes the configuration Reload reads (after a config write).
+func (h *Host) reload() error {
+	if h.Reload == nil {
+		return nil
+	}
+	cfg, prov, err := h.Reload()
+	if err != nil {
+		return err
+	}
+	h.mu.Lock()
+	h.Config, h.Provider = cfg, prov
+	h.mu.Unlock()
+	return nil
 }
 
 // ModelLister is the part of a model client model/list uses.
@@ -62,8 +94,9 @@ type AccountKind struct {
 // account answers account/read: an API-key account when the provider's key
 // is set, none otherwise; OpenAI itself requires auth.
 func (h *Host) account() Account {
-	a := Account{RequiresOpenaiAuth: !h.Provider.Demo && h.Provider.Name == "openai"}
-	if h.Provider.APIKey != "" {
+	_, prov := h.view()
+	a := Account{RequiresOpenaiAuth: !prov.Demo && prov.Name == "openai"}
+	if prov.APIKey != "" {
 		a.Account = &AccountKind{Type: "apiKey"}
 	}
 	return a
@@ -144,7 +177,7 @@ func (h *Host) readConfig(includeLayers bool) (ConfigRead, error) {
 // effective sets the keys grove resolves (defaults included) to the values
 // a new thread will use.
 func (h *Host) effective(out map[string]any) {
-	c := h.Config
+	c, prov := h.view()
 	if c == nil {
 		return
 	}
@@ -153,11 +186,11 @@ func (h *Host) effective(out map[string]any) {
 			out[k] = v
 		}
 	}
-	if !h.Provider.Demo {
+	if !prov.Demo {
 		// The offline demo is no configured model: reporting grove-demo
 		// would show it as the user's choice.
-		set("model", h.Provider.Model)
-		set("model_provider", h.Provider.Name)
+		set("model", prov.Model)
+		set("model_provider", prov.Name)
 	}
 	set("approval_policy", codexApproval(c.ApprovalPolicy)) // Codex 0.169 has no on-failure
 	set("sandbox_mode", string(c.SandboxMode))

@@ -53,8 +53,8 @@ func (h *Host) mcpServers() []MCPServerStatus {
 // authStatus: stdio servers have no auth; an HTTP server with a bearer
 // token variable uses one.
 func authStatus(h *Host, st mcp.ServerStatus) string {
-	if st.Transport == "http" && h.Config != nil {
-		if c, ok := h.Config.MCPServers[st.Name]; ok && c.BearerTokenEnvVar != "" {
+	if hc, _ := h.view(); st.Transport == "http" && hc != nil {
+		if c, ok := hc.MCPServers[st.Name]; ok && c.BearerTokenEnvVar != "" {
 			return "bearerToken"
 		}
 	}

@@ -48,9 +48,10 @@ const modelsTimeout = 10 * time.Second
 // provider's /models. A provider without a list, or unreachable, leaves the
 // configured ones (logged, not an error: the IDE still starts).
 func (h *Host) listModels(ctx context.Context) []ModelEntry {
+	hc, prov := h.view()
 	effort := "medium"
-	if h.Config != nil && protocol.ReasoningEfforts[h.Config.ReasoningEffort] {
-		effort = h.Config.ReasoningEffort
+	if hc != nil && protocol.ReasoningEfforts[hc.ReasoningEffort] {
+		effort = hc.ReasoningEffort
 	}
 	var out []ModelEntry
 	seen := map[string]bool{}
@@ -74,16 +75,16 @@ func (h *Host) listModels(ctx context.Context) []ModelEntry {
 			ShowInPicker: true, DefaultReasoningEffort: effort, SupportedReasoningEfforts: opts,
 			InputModalities: []string{"text", "image"}})
 	}
-	provider := h.Provider.Name
-	add(h.Provider.Model, fmt.Sprintf("configured model (provider %s)", provider), nil, true)
-	if h.Config != nil {
-		aliases := make([]string, 0, len(h.Config.Agents.ModelAliases))
-		for alias := range h.Config.Agents.ModelAliases {
+	provider := prov.Name
+	add(prov.Model, fmt.Sprintf("configured model (provider %s)", provider), nil, true)
+	if hc != nil {
+		aliases := make([]string, 0, len(hc.Agents.ModelAliases))
+		for alias := range hc.Agents.ModelAliases {
 			aliases = append(aliases, alias)
 		}
 		sort.Strings(aliases)
 		for _, alias := range aliases {
-			add(h.Config.Agents.ModelAliases[alias], fmt.Sprintf("agents.model_aliases.%s", alias), nil, false)
+			add(hc.Agents.ModelAliases[alias], fmt.Sprintf("agents.model_aliases.%s", alias), nil, false)
 		}
 	}
 	if h.Models == nil {

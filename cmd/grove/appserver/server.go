@@ -32,6 +32,10 @@ type ThreadConfig struct {
 	// Originator is the client's name, sent as the originator header of
 	// the session's model requests.
 	Originator string
+	// RuntimeWorkspaceRoots are thread/start's extra writable roots
+	// (absolute, cleaned): the session's sandbox adds them to the
+	// configuration's.
+	RuntimeWorkspaceRoots []string
 }
 
 // EngineFactory builds an engine (not yet started) for one session. Each

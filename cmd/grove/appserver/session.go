@@ -25,6 +25,9 @@ type session struct {
 	cfg  ThreadConfig
 	// threadSource is thread/start's threadSource, echoed on the root.
 	threadSource *string
+	// forked is thread/fork's answered thread: its thread/started carries
+	// the same thread, copied turns included (Codex: thread_fork.rs).
+	forked *protocol.AppThread
 	// lastUsed orders sessions for unloading (guarded by Server.mu).
 	lastUsed time.Time
 	// pumpDone is closed when the session's event pump has returned.

@@ -2,8 +2,8 @@ package appserver
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"time"
 
 	"github.com/grovecli/grove/core/logging"
 	"github.com/grovecli/grove/protocol"
@@ -124,11 +124,18 @@ func (s *Server) threadUnsubscribe(p threadIDParams) (any, *protocol.RPCError) {
 	return map[string]any{"status": "unsubscribed"}, nil
 }
 
-// threadArchive is thread/archive (archived threads, and the sub-agents
-// of an archived root, leave thread/list unless it asks for archived ones)
-// and thread/unarchive. An archived thread that is loaded is unloaded
-// first.
+// threadArchive is thread/archive and thread/unarchive: the rollouts of
+// the thread and of every sub-agent it spawned move into
+// $GROVE_HOME/archived_sessions and back (rollout.Archive), as Codex moves
+// them under CODEX_HOME. An archived thread leaves thread/list unless it
+// asks for archived ones, and is not resumed or forked until unarchived.
+// A loaded idle thread is unloaded first; one another process writes is
+// refused (its rollout lock is held).
 func (s *Server) threadArchive(p threadIDParams, archive bool) (any, *protocol.RPCError) {
+	method := "thread/unarchive"
+	if archive {
+		method = "thread/archive"
+	}
 	if p.ThreadID == "" {
 		return nil, missing("threadId")
 	}
@@ -136,7 +143,6 @@ func (s *Server) threadArchive(p threadIDParams, archive bool) (any, *protocol.R
 	if rerr != nil {
 		return nil, rerr
 	}
-	var err error
 	if entry.ParentID != "" {
 		return nil, rpcError(protocol.RPCInvalidParams, "invalid params: threadId: %s is a sub-agent of %s; archive its root thread", entry.ID, entry.ParentID)
 	}
@@ -148,29 +154,32 @@ func (s *Server) threadArchive(p threadIDParams, archive bool) (any, *protocol.R
 			return nil, rpcError(protocol.RPCInvalidRequest, "thread %s is running a turn; interrupt it before archiving", entry.ID)
 		}
 		s.unload(t.sess)
-		if entry, err = rollout.FindSession(s.opts.Home, p.ThreadID); err != nil {
-			return nil, rpcError(protocol.RPCInternalError, "thread/archive: %v", err)
-		}
 	}
-	entry.Archived = archive
-	entry.UpdatedAt = time.Now()
-	if err := rollout.AppendIndex(s.opts.Home, entry); err != nil {
-		return nil, rpcError(protocol.RPCInternalError, "thread/archive: %v", err)
+	move := rollout.Unarchive
+	if archive {
+		move = rollout.Archive
+	}
+	moved, err := move(s.opts.Home, entry.ID)
+	var locked *rollout.LockedError
+	switch {
+	case rollout.IsNoSession(err):
+		return nil, rpcError(protocol.RPCInvalidRequest, "no rollout found for thread id %s: %v", entry.ID, err)
+	case errors.As(err, &locked):
+		return nil, rpcError(protocol.RPCInvalidRequest, "%s: %v", method, err)
+	case err != nil:
+		return nil, rpcError(protocol.RPCInternalError, "%s: %v", method, err)
 	}
 	if archive {
-		// The root's sub-agents are archived with it (thread/list reads a
-		// sub-agent's archived mark from its root): each is announced,
+		// The root's sub-agents are archived with it: each is announced,
 		// deepest first, then the root, as Codex announces the spawned
 		// descendants it archives.
-		tree, _ := rollout.Descendants(s.opts.Home, entry.ID)
 		return afterResponse{result: struct{}{}, after: func() {
-			for _, d := range tree {
-				_ = s.out.notify("thread/archived", map[string]any{"threadId": string(d.ID)})
+			for _, e := range moved {
+				_ = s.out.notify("thread/archived", map[string]any{"threadId": string(e.ID)})
 			}
-			_ = s.out.notify("thread/archived", map[string]any{"threadId": string(entry.ID)})
 		}}, nil
 	}
-	th := s.indexThread(entry)
+	th := s.indexThread(moved[len(moved)-1])
 	return afterResponse{result: map[string]any{"thread": th}, after: func() {
 		_ = s.out.notify("thread/unarchived", map[string]any{"threadId": string(entry.ID)})
 	}}, nil
