@@ -265,6 +265,10 @@ type AppSandboxPolicy struct {
 	Type          string   `json:"type"`
 	NetworkAccess *bool    `json:"networkAccess,omitempty"`
 	WritableRoots []string `json:"writableRoots,omitempty"`
+	// ExcludeTmpdirEnvVar and ExcludeSlashTmp are workspaceWrite's
+	// (sandbox_workspace_write.exclude_tmpdir_env_var / exclude_slash_tmp).
+	ExcludeTmpdirEnvVar *bool `json:"excludeTmpdirEnvVar,omitempty"`
+	ExcludeSlashTmp     *bool `json:"excludeSlashTmp,omitempty"`
 }
 
 // AppThreadStartResponse answers thread/start and thread/resume.

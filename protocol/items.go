@@ -1,6 +1,9 @@
 package protocol
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"strings"
+)
 
 // ItemType names a conversation item kind (Responses API vocabulary).
 type ItemType string
@@ -74,6 +77,25 @@ func GroveNotice(text string) Item {
 
 // IsGroveNotice reports whether it is a message grove wrote, not the user.
 func (it Item) IsGroveNotice() bool { return it.Origin == OriginGrove }
+
+// The tags of the notice an interrupted turn leaves for the model, in
+// Codex's shape (codex-rs/core/src/context/turn_aborted.rs).
+const (
+	turnAbortedOpen  = "<turn_aborted>"
+	turnAbortedClose = "</turn_aborted>"
+)
+
+// TurnAbortedNotice is the grove notice recorded when a turn is
+// interrupted (Codex's agents.interrupt_message): the next request tells
+// the model the stop was the user's choice, not a failure.
+func TurnAbortedNotice(guidance string) Item {
+	return GroveNotice(turnAbortedOpen + "\n" + guidance + "\n" + turnAbortedClose)
+}
+
+// IsTurnAbortedNotice reports whether it is a TurnAbortedNotice.
+func (it Item) IsTurnAbortedNotice() bool {
+	return it.IsGroveNotice() && strings.HasPrefix(it.Content, turnAbortedOpen)
+}
 
 // UserMessage builds a user message item.
 func UserMessage(text string) Item { return Item{Type: ItemMessage, Role: RoleUser, Content: text} }

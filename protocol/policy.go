@@ -41,8 +41,14 @@ func (m SandboxMode) Valid() bool {
 type SandboxPolicy struct {
 	Mode SandboxMode `json:"mode"`
 	// WritableRoots are extra directories writable under workspace-write
-	// (the thread's cwd and the temp dir are always writable there).
+	// (the thread's cwd is always writable there; /tmp and $TMPDIR unless
+	// excluded below).
 	WritableRoots []string `json:"writable_roots,omitempty"`
 	// NetworkAccess allows network from commands under workspace-write.
 	NetworkAccess bool `json:"network_access,omitempty"`
+	// ExcludeTmpdirEnvVar leaves $TMPDIR out of the workspace-write roots,
+	// ExcludeSlashTmp leaves /tmp out (Codex's
+	// sandbox_workspace_write.exclude_tmpdir_env_var / exclude_slash_tmp).
+	ExcludeTmpdirEnvVar bool `json:"exclude_tmpdir_env_var,omitempty"`
+	ExcludeSlashTmp     bool `json:"exclude_slash_tmp,omitempty"`
 }

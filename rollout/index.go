@@ -46,6 +46,9 @@ type IndexEntry struct {
 	// AgentNickname is a sub-agent's nickname (SessionMeta's).
 	AgentNickname string `json:"agent_nickname,omitempty"`
 	Status        string `json:"status,omitempty"`
+	// Root is a sub-agent's root thread as ListThreadsWhere resolved it
+	// (never written: a line names only the parent).
+	Root protocol.ThreadID `json:"-"`
 }
 
 // maxFirstPrompt bounds the prompt kept in the index (in runes), which
@@ -196,6 +199,8 @@ func ListSessionsWhere(home string, offset, limit int, keep func(IndexEntry) boo
 
 // ListThreadsWhere is ListSessionsWhere over sub-agents' threads too (keep
 // tells them by ParentID): thread/list's sourceKinds filter asks for them.
+// A sub-agent's entry comes with its Root, and Archived is its root's: a
+// tree is archived as a whole (lineage.go).
 func ListThreadsWhere(home string, offset, limit int, keep func(IndexEntry) bool) (entries []IndexEntry, more bool, err error) {
 	if limit <= 0 {
 		limit = 50
@@ -232,12 +237,23 @@ func listSessions(dst []IndexEntry, home string, offset, limit int, children boo
 	skip := func(id []byte, child bool) bool {
 		return (child && !children) || seen[string(id)]
 	}
+	var tree *lineage
+	if children {
+		tree = newLineage(home)
+		defer tree.close()
+	}
 	var found entryChunks
 	err = scanIndexBackwardsSkipping(home, skip, func(e IndexEntry) bool {
 		if seen[string(e.ID)] {
 			return true // an older line of an id already placed
 		}
 		seen[string(e.ID)] = true
+		if tree != nil {
+			tree.note(e)
+			if e.ParentID != "" {
+				e.Root, e.Archived = tree.root(e)
+			}
+		}
 		if (e.ParentID != "" && !children) || (keep != nil && !keep(e)) {
 			return true
 		}

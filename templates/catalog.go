@@ -235,7 +235,7 @@ const maxTemplateBytes = 1 << 20
 // problem, never read.
 func (d Dirs) readPolicy() safefile.ReadPolicy {
 	var roots []string
-	for _, r := range []string{d.Cwd, os.TempDir()} {
+	for _, r := range append([]string{d.Cwd}, safefile.TempDirs()...) {
 		if r == "" || !filepath.IsAbs(r) {
 			continue
 		}

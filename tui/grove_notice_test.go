@@ -41,7 +41,9 @@ func TestInterruptedReplyIsMarked(t *testing.T) {
 	it := protocol.AssistantMessage("The parser lives in")
 	it.Interrupted = true
 	hv := newThreadView(protocol.ThreadInfo{ID: rootID, Source: protocol.SourceRoot})
-	newSession().loadHistory(hv, []protocol.Item{it})
+	// The notice the interrupt left for the model (agents.interrupt_message)
+	// adds no line: the reply's mark already says it.
+	newSession().loadHistory(hv, []protocol.Item{it, protocol.TurnAbortedNotice("The user interrupted the previous turn on purpose.")})
 	if len(hv.entries) != 1 || !strings.HasSuffix(hv.entries[0].text, interruptedMark) {
 		t.Fatalf("resumed entries %+v", hv.entries)
 	}

@@ -531,6 +531,9 @@ func (s *session) loadHistory(t *threadView, items []protocol.Item) {
 	for _, it := range items {
 		switch it.Type {
 		case protocol.ItemMessage:
+			if it.IsTurnAbortedNotice() {
+				continue // the interrupted turn already ends in its mark
+			}
 			if name := skillNotice(it.Content); it.IsGroveNotice() && name != "" {
 				t.add(&entry{kind: entryInfo, text: skillLine(name)})
 			} else if it.IsGroveNotice() {

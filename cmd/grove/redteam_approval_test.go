@@ -35,7 +35,7 @@ func (e *rtEnv) interactive(t *testing.T, scripts map[string][]rtStep, approval 
 	t.Setenv("OPENAI_API_KEY", rtSecret)
 	t.Setenv("TMPDIR", e.tmp)
 	t.Cleanup(func() { logging.Install(nil) })
-	g := &globalFlags{cd: e.ws, model: "test-model", approval: approval}
+	g := &globalFlags{cd: e.ws, model: "test-model", approval: approval, overrides: []string{"sandbox_workspace_write.exclude_slash_tmp=true"}}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	s, err := openSession(ctx, g, sessionOpts{start: app.Start{Subscribe: true}})

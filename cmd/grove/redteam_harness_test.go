@@ -217,7 +217,10 @@ func (e *rtEnv) run(t *testing.T, scripts map[string][]rtStep, extraEnv []string
 		}
 	}
 	env = append(env, extraEnv...)
-	full := append([]string{"exec", "--json=grove", "--cd", e.ws, "-m", "test-model"}, args...)
+	// The victim lives under /tmp, a temp root of workspace-write by
+	// default (as in Codex): the harness excludes it, so only the
+	// workspace and its own TMPDIR are writable.
+	full := append([]string{"exec", "--json=grove", "--cd", e.ws, "-m", "test-model", "-c", "sandbox_workspace_write.exclude_slash_tmp=true"}, args...)
 	full = append(full, "script:root")
 	p := startGroveIn(t, env, e.victim, e.prep, full...)
 	e.grovePID.Store(int64(p.cmd.Process.Pid))

@@ -128,9 +128,12 @@ func (s *Session) build(ctx context.Context, o Options) error {
 		s.addWarning(w)
 	}
 	// The login snapshot is taken now, before a command of this session
-	// runs, and not at all when a profile lies in a writable root.
-	if w := tools.PrepareLoginEnvironment(loginRoots(cfg.SandboxPolicy(), cwd)); w != "" {
-		s.addWarning(w)
+	// runs, and not at all when a profile lies in a writable root or
+	// login shells are off (allow_login_shell = false: no profile runs).
+	if cfg.AllowLoginShell() {
+		if w := tools.PrepareLoginEnvironment(loginRoots(cfg.SandboxPolicy(), cwd)); w != "" {
+			s.addWarning(w)
+		}
 	}
 	catalog := templates.Load(templates.Dirs{Cwd: cwd, GroveHome: cfg.Home, UserHome: UserHome(), AgentsDir: cfg.SubagentAgentsDir()}, templates.Options{ModelAliases: cfg.Agents.ModelAliases})
 	if s.hookSet, err = DiscoverHooks(cfg, cwd); err != nil {
@@ -190,7 +193,7 @@ func (s *Session) build(ctx context.Context, o Options) error {
 		OpenHost:      s.hosts.open,
 		ContextWindow: cfg.ModelContextWindow, AutoCompactTokenLimit: cfg.ModelAutoCompactTokenLimit,
 		PrewarmTools: true, TurnMetadata: o.TurnMetadata,
-		ToolConfig: toolCfg,
+		ToolConfig: toolCfg, NoInterruptMessage: !cfg.Agents.InterruptMessageOn(),
 	})
 	if err != nil {
 		s.eng = nil

@@ -18,7 +18,7 @@ func ToolConfig(cfg *config.Config) (tools.ToolConfig, error) {
 	if err != nil {
 		return tools.ToolConfig{}, fmt.Errorf("%s: %w", configName(cfg), err)
 	}
-	tc := tools.ToolConfig{Family: fam, WebSearch: mode}
+	tc := tools.ToolConfig{Family: fam, WebSearch: mode, NoLoginShell: !cfg.AllowLoginShell()}
 	tc.WebSearchOptions.AllowedDomains = opts.AllowedDomains
 	tc.WebSearchOptions.ContextSize = opts.ContextSize
 	if l := opts.Location; l != nil {

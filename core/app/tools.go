@@ -65,6 +65,8 @@ func taskOptions(cfg *config.Config) task.Options {
 // now (the temp dir and /dev/shm are roots of every sandbox).
 func loginRoots(policy protocol.SandboxPolicy, cwd string) []string {
 	policy.Mode = protocol.SandboxWorkspaceWrite
+	// Another session may not have excluded the temp dirs.
+	policy.ExcludeSlashTmp, policy.ExcludeTmpdirEnvVar = false, false
 	return append(sandbox.WritableRoots(policy, cwd), "/dev/shm")
 }
 

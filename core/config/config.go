@@ -68,6 +68,9 @@ type Config struct {
 	Hosts map[string]Host `toml:"hosts"`
 	// ShellEnvironment filters the environment commands see.
 	ShellEnvironment ShellEnvironmentPolicy `toml:"shell_environment_policy"`
+	// AllowLoginShellSetting is Codex's allow_login_shell (unset: true);
+	// read it through AllowLoginShell.
+	AllowLoginShellSetting *bool `toml:"allow_login_shell"`
 	// Hooks holds inline hooks and `[hooks.state]` reviews; core/hooks
 	// reads them from the file itself (it needs their file and keys).
 	Hooks map[string]any `toml:"hooks"`
@@ -138,6 +141,10 @@ type Project struct {
 type WorkspaceWrite struct {
 	WritableRoots []string `toml:"writable_roots"`
 	NetworkAccess bool     `toml:"network_access"`
+	// ExcludeTmpdirEnvVar and ExcludeSlashTmp take $TMPDIR and /tmp out
+	// of the writable roots (both writable by default, as in Codex).
+	ExcludeTmpdirEnvVar bool `toml:"exclude_tmpdir_env_var"`
+	ExcludeSlashTmp     bool `toml:"exclude_slash_tmp"`
 }
 
 // Agents is the `[agents]` table.
@@ -154,7 +161,19 @@ type Agents struct {
 	TrustCustomAgents bool `toml:"trust_custom_agents"`
 	// Profiles are the sessions surface's session types (profiles.go).
 	Profiles map[string]Profile `toml:"profiles"`
+	// InterruptMessage is Codex's agents.interrupt_message (absent =
+	// true): an interrupted turn leaves a notice for the model.
+	InterruptMessage *bool `toml:"interrupt_message"`
+	// JobMaxRuntimeSeconds is Codex's agents.job_max_runtime_seconds, the
+	// time limit of each worker of an agent job (spawn_agents_on_csv).
+	// grove has no agent jobs: the value is checked as Codex checks it
+	// and has nothing to limit.
+	JobMaxRuntimeSeconds *int64 `toml:"job_max_runtime_seconds"`
 }
+
+// InterruptMessageOn reports whether an interrupted turn leaves the
+// notice for the model (agents.interrupt_message, default true).
+func (a Agents) InterruptMessageOn() bool { return a.InterruptMessage == nil || *a.InterruptMessage }
 
 // Surfaces are the values agents.surface accepts.
 var Surfaces = []string{"collab", "task", "inbox", "sessions", "auto"}
@@ -446,6 +465,9 @@ func (c *Config) fillDefaults() error {
 	if c.Agents.MaxDepth == 0 {
 		c.Agents.MaxDepth = DefaultMaxDepth
 	}
+	if v := c.Agents.JobMaxRuntimeSeconds; v != nil && *v < 1 {
+		return fmt.Errorf("agents.job_max_runtime_seconds %d: must be at least 1", *v)
+	}
 	if c.Agents.MaxDepth < 1 {
 		return fmt.Errorf("agents.max_depth %d: must be at least 1", c.Agents.MaxDepth)
 	}
@@ -565,6 +587,8 @@ func (c *Config) SandboxPolicy() protocol.SandboxPolicy {
 	if c.SandboxMode == protocol.SandboxWorkspaceWrite {
 		p.WritableRoots = append([]string(nil), c.WorkspaceWrite.WritableRoots...)
 		p.NetworkAccess = c.WorkspaceWrite.NetworkAccess
+		p.ExcludeTmpdirEnvVar = c.WorkspaceWrite.ExcludeTmpdirEnvVar
+		p.ExcludeSlashTmp = c.WorkspaceWrite.ExcludeSlashTmp
 	}
 	return p
 }

@@ -37,8 +37,20 @@ type MCPServer struct {
 	EnabledTools  []string `toml:"enabled_tools,omitempty" json:"enabled_tools,omitempty"`
 	DisabledTools []string `toml:"disabled_tools,omitempty" json:"disabled_tools,omitempty"`
 	// Trusted (a grove key) lets the server's tools run without asking
-	// under untrusted / on-request.
+	// under untrusted / on-request: default_tools_approval_mode = approve
+	// when that key is not set.
 	Trusted bool `toml:"trusted,omitempty" json:"trusted,omitempty"`
+	// DefaultToolsApprovalMode and Tools (Codex's keys) say when a tool's
+	// calls ask for approval (mcp_approval.go).
+	DefaultToolsApprovalMode MCPApprovalMode          `toml:"default_tools_approval_mode,omitempty" json:"default_tools_approval_mode,omitempty"`
+	Tools                    map[string]MCPToolConfig `toml:"tools,omitempty" json:"tools,omitempty"`
+	// SupportsParallelToolCalls (Codex's key): the server's tools may run
+	// at the same time as the other calls of one model reply. Without it
+	// each of its calls runs alone, as in Codex.
+	SupportsParallelToolCalls bool `toml:"supports_parallel_tool_calls,omitempty" json:"supports_parallel_tool_calls,omitempty"`
+	// Name is Codex's legacy display name: Codex accepts it and gives it
+	// no meaning (the table's key names the server), and so does grove.
+	Name string `toml:"name,omitempty" json:"name,omitempty"`
 }
 
 // MCP defaults (Codex's).
@@ -134,6 +146,9 @@ func (s MCPServer) Validate(name string) error {
 		return fmt.Errorf("mcp_servers.%s: args, env and cwd apply to command servers, not url ones", name)
 	case s.Command != "" && (len(s.HTTPHeaders) > 0 || len(s.EnvHTTPHeaders) > 0 || s.BearerTokenEnvVar != ""):
 		return fmt.Errorf("mcp_servers.%s: http_headers, env_http_headers and bearer_token_env_var apply to url servers, not command ones", name)
+	}
+	if err := s.validateApprovalModes(name); err != nil {
+		return err
 	}
 	for _, v := range s.EnvVars {
 		if v.Name == "" || strings.ContainsAny(v.Name, "=\x00") {

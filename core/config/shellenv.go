@@ -28,6 +28,11 @@ type ShellEnvironmentPolicy struct {
 	// would drop. Provider keys (env_key, and any variable holding a
 	// provider key's value) are dropped regardless.
 	IgnoreDefaultExcludes bool `toml:"ignore_default_excludes"`
+	// ExperimentalUseProfile is read and has nothing to change: in Codex
+	// it runs the argv-form `shell` tool through the user's shell with
+	// its profile; grove has no argv-form tool, and every command already
+	// runs in a shell whose profile allow_login_shell and `login` decide.
+	ExperimentalUseProfile bool `toml:"experimental_use_profile"`
 }
 
 // validate rejects an unknown inherit value and unusable names in set.
@@ -93,4 +98,12 @@ func (c *Config) ProviderEnvKeys() []string {
 	}
 	slices.Sort(keys)
 	return slices.Compact(keys)
+}
+
+// AllowLoginShell is Codex's allow_login_shell (default true): whether
+// commands may run in the login environment. False refuses exec_command's
+// `login: true` with Codex's error, runs every command with `bash -c` in
+// grove's own (scrubbed) environment, and never runs the user's profiles.
+func (c *Config) AllowLoginShell() bool {
+	return c.AllowLoginShellSetting == nil || *c.AllowLoginShellSetting
 }

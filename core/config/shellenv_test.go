@@ -73,3 +73,38 @@ http_headers = { "Authorization" = "Bearer static-header-token" }
 		t.Errorf("default inherit %q", def.Inherit)
 	}
 }
+
+// allow_login_shell, experimental_use_profile and the workspace-write temp
+// keys are read (Codex's names) and reach the policy and the tools.
+func TestLoginShellAndTempKeys(t *testing.T) {
+	cfg, err := Load(writeConfig(t, `
+sandbox_mode = "workspace-write"
+allow_login_shell = false
+
+[sandbox_workspace_write]
+exclude_slash_tmp = true
+exclude_tmpdir_env_var = true
+
+[shell_environment_policy]
+experimental_use_profile = true
+`), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := cfg.SandboxPolicy()
+	if cfg.AllowLoginShell() || !p.ExcludeSlashTmp || !p.ExcludeTmpdirEnvVar || !cfg.ShellEnvironment.ExperimentalUseProfile {
+		t.Fatalf("allow_login_shell %v, policy %+v", cfg.AllowLoginShell(), p)
+	}
+	def, err := Load(writeConfig(t, "sandbox_mode = \"workspace-write\"\n"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dp := def.SandboxPolicy(); !def.AllowLoginShell() || dp.ExcludeSlashTmp || dp.ExcludeTmpdirEnvVar {
+		t.Fatalf("defaults: allow_login_shell %v, policy %+v", def.AllowLoginShell(), dp)
+	}
+	for _, w := range cfg.Warnings {
+		if strings.Contains(w, "allow_login_shell") || strings.Contains(w, "exclude_slash_tmp") {
+			t.Errorf("warned about a key grove reads: %s", w)
+		}
+	}
+}

@@ -64,7 +64,7 @@ func TestInterruptBeforeInputIsTakenStopsTheAgent(t *testing.T) {
 		"root": func(_ context.Context, tn turn) (model.Response, error) {
 			var users []string
 			for _, it := range tn.req.Items {
-				if it.Role == protocol.RoleUser {
+				if it.Role == protocol.RoleUser && !it.IsTurnAbortedNotice() {
 					users = append(users, it.Content)
 				}
 			}

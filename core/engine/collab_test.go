@@ -313,10 +313,10 @@ func TestHeadlessWorkdirApprovalPolicy(t *testing.T) {
 		// outside the writable roots was approved and the child wrote
 		// there; inside them it still is.
 		{"policy never, workspace-write, inside the roots", func(o *Options) {
-			o.Headless, o.ApprovalPolicy, o.Sandbox = true, protocol.ApprovalNever, protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite}
+			o.Headless, o.ApprovalPolicy, o.Sandbox = true, protocol.ApprovalNever, protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite, ExcludeSlashTmp: true}
 		}, "", "sub"},
 		{"policy never, workspace-write, outside the roots", func(o *Options) {
-			o.Headless, o.ApprovalPolicy, o.Sandbox = true, protocol.ApprovalNever, protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite}
+			o.Headless, o.ApprovalPolicy, o.Sandbox = true, protocol.ApprovalNever, protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite, ExcludeSlashTmp: true}
 		}, "outside this agent's writable roots", "../home"},
 		{"policy never, full access, outside", func(o *Options) { o.Headless, o.ApprovalPolicy = true, protocol.ApprovalNever }, "", "../home"},
 	} {

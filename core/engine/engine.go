@@ -107,6 +107,9 @@ type Options struct {
 	// ToolConfig is the user's say in the tools each model is offered
 	// (tool_family, web_search): see tools.ToolSetFor.
 	ToolConfig tools.ToolConfig
+	// NoInterruptMessage (agents.interrupt_message = false) leaves an
+	// interrupted turn without the notice telling the model so.
+	NoInterruptMessage bool
 }
 
 // Engine owns every thread of one session.

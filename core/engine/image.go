@@ -3,7 +3,6 @@ package engine
 import (
 	"encoding/base64"
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/grovecli/grove/core/sandbox"
@@ -24,7 +23,7 @@ func (t *Thread) readPolicy(maxBytes int64) safefile.ReadPolicy {
 // given writable roots.
 func modelReadPolicy(cwd string, writable []string, maxBytes int64) safefile.ReadPolicy {
 	var roots []string
-	for _, r := range append([]string{cwd, os.TempDir()}, writable...) {
+	for _, r := range append(append([]string{cwd}, safefile.TempDirs()...), writable...) {
 		if real, err := safefile.Resolve(r, false); err == nil {
 			roots = append(roots, real)
 		}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
+
+	"github.com/grovecli/grove/core/sandbox"
 )
 
 // basePrompt is what every grove agent is told; the first %s is its "How
@@ -108,7 +110,11 @@ func (e *Engine) instructionsFor(t *Thread, rolePrompt string) string {
 	}
 	fmt.Fprintf(&b, "\n\n# Environment\n- working directory: %s\n- sandbox: %s", t.cwd, t.sandbox.Mode)
 	if t.sandbox.Mode == "workspace-write" {
-		b.WriteString(" (you may write inside the working directory and the temp dir; network is ")
+		where := "the working directory and the temp dir"
+		if len(sandbox.TempRoots(t.sandbox)) == 0 {
+			where = "the working directory" // exclude_slash_tmp and no usable $TMPDIR
+		}
+		b.WriteString(" (you may write inside " + where + "; network is ")
 		if t.sandbox.NetworkAccess {
 			b.WriteString("allowed)")
 		} else {

@@ -112,7 +112,7 @@ func TestRevertHunkWritesRecordsAndTellsTheModel(t *testing.T) {
 // outside the workspace is refused and the file stays.
 func TestRevertOutsideTheWritableRootsWritesNothing(t *testing.T) {
 	env := newEnv(t, script{}, func(o *Options) {
-		o.Sandbox = protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite}
+		o.Sandbox = protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite, ExcludeSlashTmp: true}
 	})
 	outside := filepath.Join(t.TempDir(), "precious.txt")
 	if err := os.WriteFile(outside, []byte("keep\n"), 0o644); err != nil {

@@ -52,21 +52,23 @@ func (e *Engine) spawn(ctx context.Context, r spawnRequest) (*Thread, error) {
 		return nil, err
 	}
 	// Slot reservation, atomic with respect to other spawns; a tool
-	// call's was taken in call order (spawn_slots.go).
-	if err := e.takeSlot(ctx, r); err != nil {
+	// call's is settled in its reply's call order (spawn_slots.go).
+	held, err := e.takeSlot(ctx, r)
+	if err != nil {
 		return nil, err
 	}
 	spec, err := e.spawnSpec(ctx, r, role, set)
 	if err != nil {
-		e.releaseSlot()
+		held.release()
 		return nil, err
 	}
 	child, err := e.newThread(spec)
 	if err != nil {
 		// Not registered: the slot was never handed over.
-		e.releaseSlot()
+		held.release()
 		return nil, err
 	}
+	held.handedOver()
 	e.startSpawned(caller, child, r, role)
 	return child, nil
 }
@@ -253,8 +255,6 @@ func (e *Engine) startSpawned(caller, child *Thread, r spawnRequest, role spawne
 // reserveSlot enforces agents.max_threads over running or pending
 // sub-agents; an idle finished child holds no slot.
 func (e *Engine) reserveSlot() error { return e.tree.reserve(e.opts.MaxThreads) }
-
-func (e *Engine) releaseSlot() { e.tree.release() }
 
 // approveWorkdir asks the root session's user (falling back to the caller's
 // own session) to let a child start in another directory.

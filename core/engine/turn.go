@@ -95,6 +95,9 @@ func (t *Thread) runTurn(parent context.Context) {
 		t.prewarmTools(turnID)
 		outcome, lastText, errMsg = t.turnSteps(ctx, turnID)
 	}
+	if outcome == outcomeInterrupted {
+		t.noteInterrupted()
+	}
 	if err := t.recordFailed(); err != nil && outcome == outcomeCompleted {
 		outcome, errMsg = outcomeErrored, unrecordedMessage(err)
 	}
@@ -408,9 +411,14 @@ func (t *Thread) runTools(ctx context.Context, turnID string, calls []model.Tool
 	for i := range begun {
 		begun[i] = make(chan struct{})
 	}
-	// The spawns' max_threads slots are taken in call order too, before
-	// any runs: the first spawns asked for are the ones that start.
+	// The spawns' max_threads slots are settled in call order too: the
+	// first spawns asked for are the ones that start (spawn_slots.go).
 	tickets := t.reserveSpawnSlots(calls, only)
+	// A call that must run alone (an MCP server without
+	// supports_parallel_tool_calls) holds the reply's lock to itself, the
+	// others share it; taken in call order, as Codex's lock is.
+	alone := t.runsAlone(calls)
+	var order sync.RWMutex
 	var wg sync.WaitGroup
 	for i, c := range calls {
 		var tk *slotTicket
@@ -420,7 +428,7 @@ func (t *Thread) runTools(ctx context.Context, turnID string, calls []model.Tool
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			defer tk.done(&t.e.tree)
+			defer tk.done()
 			var once sync.Once
 			announced := func() { once.Do(func() { close(begun[i]) }) }
 			defer announced() // a call that never began does not hold up the next
@@ -431,11 +439,30 @@ func (t *Thread) runTools(ctx context.Context, turnID string, calls []model.Tool
 				results[i] = tools.Errorf("tool %q is not available in the final step: call only %s", c.Name, strings.Join(sortedKeys(only), ", "))
 				return
 			}
+			if alone[i] {
+				order.Lock()
+				defer order.Unlock()
+			} else {
+				order.RLock()
+				defer order.RUnlock()
+			}
 			results[i] = t.runTool(tk.with(ctx), turnID, c, announced)
 		}()
 	}
 	wg.Wait()
 	return results
+}
+
+// runsAlone says which of a reply's calls must run alone (tools.Alone).
+func (t *Thread) runsAlone(calls []model.ToolCallRequest) []bool {
+	t.mu.Lock()
+	route := tools.Route{Own: t.run.own, Refused: t.refusedBySurface, Allow: t.toolAllowed}
+	t.mu.Unlock()
+	out := make([]bool, len(calls))
+	for i, c := range calls {
+		out[i] = len(calls) > 1 && t.e.tools.RunsAlone(c.Name, route)
+	}
+	return out
 }
 
 // runTool builds the call's environment and route; everything else —
@@ -454,7 +481,8 @@ func (t *Thread) runTool(ctx context.Context, turnID string, c model.ToolCallReq
 	env := &tools.Env{
 		ThreadID: t.id, TurnID: turnID, CallID: c.CallID, Cwd: t.cwd,
 		Sandbox: t.sandbox, ApprovalPolicy: e.ApprovalPolicy(), Sessions: e.sessions,
-		Family: tools.ToolSetFor(t.modelName, e.opts.ToolConfig).Family,
+		Family:       tools.ToolSetFor(t.modelName, e.opts.ToolConfig).Family,
+		NoLoginShell: e.opts.ToolConfig.NoLoginShell,
 	}
 	own := t.run.own
 	t.mu.Unlock()

@@ -37,7 +37,8 @@ func TestInterruptRightAfterTurnStartedKeepsTheInputInThatTurn(t *testing.T) {
 		t.Fatalf("user_message events %+v, want one for turn %s", users, started[0].TurnID)
 	}
 	h := env.e.History(env.root)
-	if len(h) != 1 || h[0].Content != "first" {
+	// The input, then the notice the interrupt leaves (agents.interrupt_message).
+	if len(h) != 2 || h[0].Content != "first" || !h[1].IsTurnAbortedNotice() {
 		t.Fatalf("history after the interrupted turn: %+v", h)
 	}
 	root.mu.Lock()

@@ -103,7 +103,8 @@ func checkOverrides(o *protocol.TurnOverrides) (string, error) {
 }
 
 func sameSandbox(a, b protocol.SandboxPolicy) bool {
-	return a.Mode == b.Mode && a.NetworkAccess == b.NetworkAccess && strings.Join(a.WritableRoots, "\x00") == strings.Join(b.WritableRoots, "\x00")
+	return a.Mode == b.Mode && a.NetworkAccess == b.NetworkAccess && a.ExcludeSlashTmp == b.ExcludeSlashTmp &&
+		a.ExcludeTmpdirEnvVar == b.ExcludeTmpdirEnvVar && strings.Join(a.WritableRoots, "\x00") == strings.Join(b.WritableRoots, "\x00")
 }
 
 // environmentContext is the message that tells the model its environment

@@ -23,7 +23,7 @@ func TestBackendsReportSandboxDenial(t *testing.T) {
 			run := func(mode protocol.SandboxMode, script string) (int, bool) {
 				var out lockedBuffer
 				p, err := b.Start(context.Background(), ExecRequest{Argv: []string{"bash", "-c", script}, Cwd: dir, Env: os.Environ(),
-					Policy: protocol.SandboxPolicy{Mode: mode}, Output: &out})
+					Policy: protocol.SandboxPolicy{ExcludeSlashTmp: true, Mode: mode}, Output: &out})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -41,9 +41,9 @@ func (l *lockedBuffer) String() string {
 func restricted(t *testing.T) protocol.SandboxPolicy {
 	if _, err := sandbox.Supported(); err != nil {
 		t.Logf("no Landlock (%v): running unconfined", err)
-		return protocol.SandboxPolicy{Mode: protocol.SandboxDangerFullAccess}
+		return protocol.SandboxPolicy{ExcludeSlashTmp: true, Mode: protocol.SandboxDangerFullAccess}
 	}
-	return protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite}
+	return protocol.SandboxPolicy{ExcludeSlashTmp: true, Mode: protocol.SandboxWorkspaceWrite}
 }
 
 func TestLocalStartStdinOutputAndExit(t *testing.T) {
@@ -74,7 +74,7 @@ func TestLocalCancelKillsTheGroup(t *testing.T) {
 	defer cancel()
 	p, err := NewLocal().Start(ctx, ExecRequest{
 		Argv: []string{"bash", "-c", "setsid sleep 300 & echo $!; sleep 300"}, Cwd: dir, Env: os.Environ(),
-		Policy: protocol.SandboxPolicy{Mode: protocol.SandboxDangerFullAccess}, Output: &out,
+		Policy: protocol.SandboxPolicy{ExcludeSlashTmp: true, Mode: protocol.SandboxDangerFullAccess}, Output: &out,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -136,7 +136,7 @@ func TestLocalApplyPatchChecksBeforeWriting(t *testing.T) {
 	}
 	cwd, outside := t.TempDir(), t.TempDir()
 	t.Setenv("TMPDIR", t.TempDir())
-	ws := protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite}
+	ws := protocol.SandboxPolicy{ExcludeSlashTmp: true, Mode: protocol.SandboxWorkspaceWrite}
 	ctx := context.Background()
 	in := "*** Begin Patch\n*** Add File: in.txt\n+x\n*** End Patch"
 	res, err := NewLocal().ApplyPatch(ctx, PatchRequest{Cwd: cwd, Input: in, Policy: ws})

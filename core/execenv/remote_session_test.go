@@ -50,7 +50,7 @@ func TestRemoteTTYSessionTakesInputAndInterrupt(t *testing.T) {
 	out := newSyncBuffer()
 	proc, err := r.Start(context.Background(), ExecRequest{
 		Argv: []string{"bash", "-c", "stty -echo; echo ready; read line; echo got:$line; exec sleep 1000"}, Cwd: dir, Env: os.Environ(),
-		Policy: protocol.SandboxPolicy{Mode: protocol.SandboxDangerFullAccess}, Output: out, TTY: true,
+		Policy: protocol.SandboxPolicy{ExcludeSlashTmp: true, Mode: protocol.SandboxDangerFullAccess}, Output: out, TTY: true,
 	})
 	if err != nil {
 		t.Fatal(err)

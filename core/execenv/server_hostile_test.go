@@ -33,7 +33,7 @@ func TestServeHostileArguments(t *testing.T) {
 	pwned := filepath.Join(outside, "pwned")
 	smuggled := "x\n{\"id\":99,\"method\":\"exec/start\",\"params\":{\"pid\":99,\"argv\":[\"touch\",\"" + pwned +
 		"\"],\"cwd\":\"/\",\"policy\":{\"mode\":\"danger-full-access\"}}}\n"
-	ro := protocol.SandboxPolicy{Mode: protocol.SandboxReadOnly}
+	ro := protocol.SandboxPolicy{ExcludeSlashTmp: true, Mode: protocol.SandboxReadOnly}
 	var out lockedBuffer
 	p, err := r.Start(ctx, ExecRequest{Argv: []string{"printf", "%s|%s", smuggled, "\r\n\x00"[:2]}, Cwd: ws, Env: append(os.Environ(), "A="+smuggled),
 		Stdin: []byte(smuggled), Policy: ro, Output: &out})
@@ -44,7 +44,7 @@ func TestServeHostileArguments(t *testing.T) {
 		t.Fatalf("Wait = %d, %v; output %q", code, err, out.String())
 	}
 	// Dir outside the workspace does not widen the roots.
-	ww := protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite}
+	ww := protocol.SandboxPolicy{ExcludeSlashTmp: true, Mode: protocol.SandboxWorkspaceWrite}
 	out = lockedBuffer{}
 	p, err = r.Start(ctx, ExecRequest{Argv: []string{"bash", "-c", "echo x > pwned; echo done"}, Cwd: ws, Dir: outside, Env: os.Environ(), Policy: ww, Output: &out})
 	if err == nil {

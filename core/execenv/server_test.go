@@ -67,7 +67,7 @@ func TestServeRoundTripAndStdinCloseKills(t *testing.T) {
 	must(t, os.WriteFile(filepath.Join(dir, "a.txt"), []byte(strings.Repeat("x", readChunk+10)), 0o644))
 	var out lockedBuffer
 	p, err := r.Start(ctx, ExecRequest{Argv: []string{"bash", "-c", "cat; echo err >&2; exit 7"}, Cwd: dir, Env: os.Environ(),
-		Stdin: []byte("in\n"), Policy: protocol.SandboxPolicy{Mode: protocol.SandboxDangerFullAccess}, Output: &out})
+		Stdin: []byte("in\n"), Policy: protocol.SandboxPolicy{ExcludeSlashTmp: true, Mode: protocol.SandboxDangerFullAccess}, Output: &out})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func TestServeRoundTripAndStdinCloseKills(t *testing.T) {
 	// its group.
 	var live lockedBuffer
 	p, err = r.Start(ctx, ExecRequest{Argv: []string{"bash", "-c", "sleep 300 & echo $!; wait"}, Cwd: dir, Env: os.Environ(),
-		Policy: protocol.SandboxPolicy{Mode: protocol.SandboxDangerFullAccess}, Output: &live})
+		Policy: protocol.SandboxPolicy{ExcludeSlashTmp: true, Mode: protocol.SandboxDangerFullAccess}, Output: &live})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -49,7 +49,7 @@ func sandboxedProject(t *testing.T, state string) (r *Runner, work, outside stri
 		t.Fatalf("hook not active: %+v %v", set.Hooks, set.Warnings)
 	}
 	r = NewRunner(set.Active(false), Options{Shell: "sh", Env: testEnv, ProjectDir: work,
-		Sandbox: protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite}})
+		Sandbox: protocol.SandboxPolicy{ExcludeSlashTmp: true, Mode: protocol.SandboxWorkspaceWrite}})
 	t.Cleanup(r.Close)
 	// The model, in a sandboxed command, rewrites the Makefile the
 	// reviewed hook runs (the review covers the hook, not `make`'s input).

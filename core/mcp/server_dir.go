@@ -26,11 +26,16 @@ import (
 // serverDirName is grove's own directory servers start in.
 const serverDirName = "mcp-servers"
 
+// modelTempDirs are the temp dirs a sandboxed command of any session may
+// write (/tmp and $TMPDIR, whatever this session excludes); a variable so
+// tests whose fixtures live under /tmp can name their own.
+var modelTempDirs = safefile.TempDirs
+
 // modelWritable lists the directories the agents' commands can write:
 // the session's roots, its cwd and the temp dir, symlinks resolved.
 func (m *Manager) modelWritable() []string {
 	var out []string
-	for _, r := range append([]string{m.cwd, os.TempDir()}, m.roots...) {
+	for _, r := range append(append([]string{m.cwd}, modelTempDirs()...), m.roots...) {
 		if r == "" || !filepath.IsAbs(r) {
 			continue
 		}

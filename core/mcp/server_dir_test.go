@@ -43,6 +43,11 @@ func npxWorld(t *testing.T) (ws, home, marker string) {
 		}
 	}
 	t.Setenv("TMPDIR", tmp)
+	// The fixture lives under /tmp, a temp root of every workspace-write
+	// sandbox unless excluded: only this test's TMPDIR counts here.
+	old := modelTempDirs
+	modelTempDirs = func() []string { return []string{tmp} }
+	t.Cleanup(func() { modelTempDirs = old })
 	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 	if err := os.WriteFile(filepath.Join(bin, "npx"), []byte(fakeNPX), 0o755); err != nil {
 		t.Fatal(err)

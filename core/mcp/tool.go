@@ -9,6 +9,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/grovecli/grove/core/config"
 	"github.com/grovecli/grove/core/model"
 	"github.com/grovecli/grove/core/tools"
 	"github.com/grovecli/grove/protocol"
@@ -103,27 +104,37 @@ func (t *mcpTool) Run(ctx context.Context, env *tools.Env, raw json.RawMessage) 
 	return tools.Result{Output: out, Images: images, IsError: res.IsError, Summary: t.summary(res)}
 }
 
-// Gate follows Codex: approval_policy never and on-failure run MCP tools
-// without asking (on-failure asks only after a sandbox denial, and MCP
-// servers run outside grove's sandbox); untrusted and on-request ask
-// before a tool that is not annotated read-only, unless the server is
-// marked trusted in config. The request's command is the tool name, so
-// "approve for session" covers this tool.
+// Gate applies the tool's approval mode (config.MCPServer.
+// ToolApprovalMode: the tool's approval_mode, the server's
+// default_tools_approval_mode, trusted, else auto). approve never asks;
+// auto and writes ask for a tool not annotated read-only, prompt for
+// every tool. Under auto the policy decides as before Codex had modes:
+// never and on-failure run MCP tools without asking (on-failure asks only
+// after a sandbox denial, and MCP servers run outside grove's sandbox);
+// untrusted and on-request ask. prompt and writes ask under every policy
+// (tools.decide). The request's command is the tool name.
 func (t *mcpTool) Gate(_ context.Context, env *tools.Env, raw json.RawMessage) (tools.Gate, *tools.Result) {
-	if t.readOnly || t.srv.cfg.Trusted {
+	mode := t.srv.cfg.ToolApprovalMode(t.raw)
+	switch {
+	case mode == config.MCPApprovalApprove:
+		return tools.Gate{}, nil
+	case mode != config.MCPApprovalPrompt && t.readOnly:
 		return tools.Gate{}, nil
 	}
 	what := "may change things"
 	if t.destructive {
 		what = "may make destructive changes"
 	}
-	return tools.Gate{
+	why := fmt.Sprintf("MCP tool %s › %s %s (not annotated read-only); arguments: %s", t.srv.name, t.raw, what, clip(string(raw), 400))
+	g := tools.Gate{
 		Kind: tools.GateExternal, Name: t.name, Server: t.srv.name, RawName: t.raw,
-		Request: protocol.ApprovalRequest{
-			Kind: protocol.ApprovalExec, Command: t.name, Cwd: env.Cwd,
-			Reason: fmt.Sprintf("MCP tool %s › %s %s (not annotated read-only); arguments: %s", t.srv.name, t.raw, what, clip(string(raw), 400)),
-		},
-	}, nil
+		Request: protocol.ApprovalRequest{Kind: protocol.ApprovalExec, Command: t.name, Cwd: env.Cwd, Reason: why},
+	}
+	if mode != config.MCPApprovalAuto {
+		g.ApprovalMode = string(mode)
+		g.Request.Reason = fmt.Sprintf("MCP tool %s › %s (approval_mode = %s); arguments: %s", t.srv.name, t.raw, mode, clip(string(raw), 400))
+	}
+	return g, nil
 }
 
 // summary is the tool card line: server › tool → ok/error.
@@ -147,3 +158,7 @@ func progressText(p *sdk.ProgressNotificationParams) string {
 	}
 	return b.String()
 }
+
+// RunsAlone implements tools.Alone: without supports_parallel_tool_calls
+// a server's call runs with no other call of its reply, as in Codex.
+func (t *mcpTool) RunsAlone() bool { return !t.srv.cfg.SupportsParallelToolCalls }

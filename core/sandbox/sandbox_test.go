@@ -157,7 +157,7 @@ func testWorkspaceWrite(t *testing.T) {
 	if err := os.Symlink(outside, filepath.Join(work, "escape")); err != nil {
 		t.Fatal(err)
 	}
-	policy := protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite, WritableRoots: []string{extra}}
+	policy := protocol.SandboxPolicy{ExcludeSlashTmp: true, Mode: protocol.SandboxWorkspaceWrite, WritableRoots: []string{extra}}
 	for _, tc := range []struct {
 		name, script string
 		ok           bool
@@ -210,7 +210,7 @@ func testReadOnly(t *testing.T) {
 	if err := os.WriteFile(keep, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	policy := protocol.SandboxPolicy{Mode: protocol.SandboxReadOnly}
+	policy := protocol.SandboxPolicy{ExcludeSlashTmp: true, Mode: protocol.SandboxReadOnly}
 	for _, script := range []string{"echo x > f", `echo x > "$TMPDIR/f"`, "mkdir d", "rm keep"} {
 		out, code := sh(t, policy, work, script)
 		if code == 0 || !deniedByKernel(out) {
@@ -227,7 +227,7 @@ func testReadOnly(t *testing.T) {
 
 func TestDangerFullAccess(t *testing.T) {
 	work, outside := dirs(t)
-	policy := protocol.SandboxPolicy{Mode: protocol.SandboxDangerFullAccess}
+	policy := protocol.SandboxPolicy{ExcludeSlashTmp: true, Mode: protocol.SandboxDangerFullAccess}
 	// Supervised by the helper (so its tree dies with it) but unconfined.
 	if out, code := sh(t, policy, work, "readlink /proc/$$/ns/user /proc/$PPID/ns/user | uniq | wc -l"); code != 0 || strings.TrimSpace(out) != "1" {
 		t.Fatalf("danger-full-access runs in a namespace of its own: exit %d: %s", code, out)
@@ -261,11 +261,11 @@ func TestNetwork(t *testing.T) {
 		addr   string
 		want   string
 	}{
-		{"tcp blocked under workspace-write", protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite}, "tcp:" + tcp.Addr().String(), "socket: operation not permitted"},
-		{"tcp blocked under read-only", protocol.SandboxPolicy{Mode: protocol.SandboxReadOnly}, "tcp:" + tcp.Addr().String(), "socket: operation not permitted"},
-		{"tcp allowed with network_access", protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite, NetworkAccess: true}, "tcp:" + tcp.Addr().String(), "connected"},
-		{"unix listener outside blocked", protocol.SandboxPolicy{Mode: protocol.SandboxReadOnly}, "unix:" + sock, "connect: operation not permitted"},
-		{"unix listener reachable with network_access", protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite, NetworkAccess: true}, "unix:" + sock, "connected"},
+		{"tcp blocked under workspace-write", protocol.SandboxPolicy{ExcludeSlashTmp: true, Mode: protocol.SandboxWorkspaceWrite}, "tcp:" + tcp.Addr().String(), "socket: operation not permitted"},
+		{"tcp blocked under read-only", protocol.SandboxPolicy{ExcludeSlashTmp: true, Mode: protocol.SandboxReadOnly}, "tcp:" + tcp.Addr().String(), "socket: operation not permitted"},
+		{"tcp allowed with network_access", protocol.SandboxPolicy{ExcludeSlashTmp: true, Mode: protocol.SandboxWorkspaceWrite, NetworkAccess: true}, "tcp:" + tcp.Addr().String(), "connected"},
+		{"unix listener outside blocked", protocol.SandboxPolicy{ExcludeSlashTmp: true, Mode: protocol.SandboxReadOnly}, "unix:" + sock, "connect: operation not permitted"},
+		{"unix listener reachable with network_access", protocol.SandboxPolicy{ExcludeSlashTmp: true, Mode: protocol.SandboxWorkspaceWrite, NetworkAccess: true}, "unix:" + sock, "connected"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cmd, err := Command(context.Background(), tc.policy, work, []string{self})
@@ -292,7 +292,7 @@ func TestSignalsStayInsideTheSandbox(t *testing.T) {
 		_ = victim.Process.Kill()
 		_ = victim.Wait()
 	}()
-	policy := protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite}
+	policy := protocol.SandboxPolicy{ExcludeSlashTmp: true, Mode: protocol.SandboxWorkspaceWrite}
 	out, code := sh(t, policy, work, "kill -TERM "+strconv.Itoa(victim.Process.Pid))
 	// Landlock's scope says EPERM; in its own PID namespace the victim
 	// does not even exist.
@@ -322,7 +322,7 @@ func TestNoLandlockRefusesInsteadOfRunningUnconfined(t *testing.T) {
 		}
 		marker := filepath.Join(outside, "ran")
 		for _, mode := range []protocol.SandboxMode{protocol.SandboxWorkspaceWrite, protocol.SandboxReadOnly} {
-			cmd, err := Command(context.Background(), protocol.SandboxPolicy{Mode: mode}, work, []string{"touch", marker})
+			cmd, err := Command(context.Background(), protocol.SandboxPolicy{ExcludeSlashTmp: true, Mode: mode}, work, []string{"touch", marker})
 			want := fmt.Sprintf("sandbox mode %s requires Landlock, which this kernel does not provide; set sandbox_mode = \"danger-full-access\" to run unconfined", mode)
 			if err == nil || cmd != nil || !strings.Contains(err.Error(), want) {
 				t.Fatalf("want a refusal %q, got %v", want, err)
@@ -332,7 +332,7 @@ func TestNoLandlockRefusesInsteadOfRunningUnconfined(t *testing.T) {
 			t.Fatal("command ran unconfined")
 		}
 		// Full access does not need Landlock.
-		if _, err := Command(context.Background(), protocol.SandboxPolicy{Mode: protocol.SandboxDangerFullAccess}, work, []string{"true"}); err != nil {
+		if _, err := Command(context.Background(), protocol.SandboxPolicy{ExcludeSlashTmp: true, Mode: protocol.SandboxDangerFullAccess}, work, []string{"true"}); err != nil {
 			t.Fatalf("danger-full-access without Landlock: %v", err)
 		}
 	}
@@ -344,9 +344,9 @@ func TestCommandRejectsBadInput(t *testing.T) {
 		argv   []string
 		want   string
 	}{
-		{protocol.SandboxPolicy{Mode: "sideways"}, []string{"true"}, `unknown sandbox mode "sideways"`},
+		{protocol.SandboxPolicy{ExcludeSlashTmp: true, Mode: "sideways"}, []string{"true"}, `unknown sandbox mode "sideways"`},
 		{protocol.SandboxPolicy{}, []string{"true"}, `unknown sandbox mode ""`},
-		{protocol.SandboxPolicy{Mode: protocol.SandboxReadOnly}, nil, "empty command"},
+		{protocol.SandboxPolicy{ExcludeSlashTmp: true, Mode: protocol.SandboxReadOnly}, nil, "empty command"},
 	} {
 		if _, err := Command(context.Background(), tc.policy, t.TempDir(), tc.argv); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%+v %v: want %q, got %v", tc.policy, tc.argv, tc.want, err)
@@ -402,13 +402,13 @@ func TestWritableRoots(t *testing.T) {
 	if err := os.Symlink(work, link); err != nil {
 		t.Fatal(err)
 	}
-	got := WritableRoots(protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite, WritableRoots: []string{"sub", outside, link, ""}}, link)
+	got := WritableRoots(protocol.SandboxPolicy{ExcludeSlashTmp: true, Mode: protocol.SandboxWorkspaceWrite, WritableRoots: []string{"sub", outside, link, ""}}, link)
 	want := []string{work, filepath.Join(work, "sub"), outside, filepath.Join(work, "tmp")}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("roots:\n got %q\nwant %q", got, want)
 	}
 	for _, mode := range []protocol.SandboxMode{protocol.SandboxReadOnly, protocol.SandboxDangerFullAccess} {
-		if r := WritableRoots(protocol.SandboxPolicy{Mode: mode, WritableRoots: []string{outside}}, work); r != nil {
+		if r := WritableRoots(protocol.SandboxPolicy{ExcludeSlashTmp: true, Mode: mode, WritableRoots: []string{outside}}, work); r != nil {
 			t.Errorf("%s has roots %v", mode, r)
 		}
 	}
@@ -432,7 +432,7 @@ func TestCheckWritable(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	ws := protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite}
+	ws := protocol.SandboxPolicy{ExcludeSlashTmp: true, Mode: protocol.SandboxWorkspaceWrite}
 	for _, tc := range []struct {
 		name   string
 		policy protocol.SandboxPolicy
@@ -452,15 +452,15 @@ func TestCheckWritable(t *testing.T) {
 		{"dot-dot after a link", ws, filepath.Join(work, "up") + "/../x", "resolves to " + filepath.Join(outside, "x")},
 		{"symlink loop", ws, filepath.Join(work, "loop-a/x"), "too many levels of symbolic links"},
 		{"error lists the roots", ws, "/etc/passwd", work + ", " + filepath.Join(work, "tmp")},
-		{"extra root", protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite, WritableRoots: []string{outside}}, filepath.Join(outside, "x"), ""},
-		{"root of the filesystem as a root", protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite, WritableRoots: []string{"/"}}, "/etc/x", ""},
+		{"extra root", protocol.SandboxPolicy{ExcludeSlashTmp: true, Mode: protocol.SandboxWorkspaceWrite, WritableRoots: []string{outside}}, filepath.Join(outside, "x"), ""},
+		{"root of the filesystem as a root", protocol.SandboxPolicy{ExcludeSlashTmp: true, Mode: protocol.SandboxWorkspaceWrite, WritableRoots: []string{"/"}}, "/etc/x", ""},
 		{"git hooks", ws, filepath.Join(work, ".git/hooks/pre-commit"), "inside " + filepath.Join(work, ".git") + ", which stays read-only"},
 		{"agent config", ws, ".claude/settings.json", "stays read-only"},
 		{"a worktree's .git file", ws, ".git", "stays read-only"},
-		{"grove config in an extra root", protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite, WritableRoots: []string{outside}}, filepath.Join(outside, ".grove/config.toml"), "stays read-only"},
+		{"grove config in an extra root", protocol.SandboxPolicy{ExcludeSlashTmp: true, Mode: protocol.SandboxWorkspaceWrite, WritableRoots: []string{outside}}, filepath.Join(outside, ".grove/config.toml"), "stays read-only"},
 		{"a name that only starts like one", ws, ".github/workflows/x.yml", ""},
-		{"read-only", protocol.SandboxPolicy{Mode: protocol.SandboxReadOnly}, filepath.Join(work, "x"), "read-only"},
-		{"danger-full-access", protocol.SandboxPolicy{Mode: protocol.SandboxDangerFullAccess}, "/etc/x", ""},
+		{"read-only", protocol.SandboxPolicy{ExcludeSlashTmp: true, Mode: protocol.SandboxReadOnly}, filepath.Join(work, "x"), "read-only"},
+		{"danger-full-access", protocol.SandboxPolicy{ExcludeSlashTmp: true, Mode: protocol.SandboxDangerFullAccess}, "/etc/x", ""},
 		{"unknown mode", protocol.SandboxPolicy{}, filepath.Join(work, "x"), "unknown sandbox mode"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -37,13 +37,11 @@ const (
 	InheritNone Inherit = "none"
 )
 
-// CoreNames are what inherit = "core" keeps: Codex's list (HOME, LOGNAME,
-// PATH, SHELL, USER, USERNAME, TMPDIR, TEMP, TMP) plus the locale and the
-// terminal type, without which tools print mojibake or refuse to run.
-var CoreNames = []string{"HOME", "LOGNAME", "PATH", "SHELL", "USER", "USERNAME", "TMPDIR", "TEMP", "TMP", "LANG", "LANGUAGE", "TERM", "TZ"}
-
-// corePrefixes are kept by inherit = "core" as well (LC_ALL, LC_CTYPE...).
-var corePrefixes = []string{"LC_"}
+// CoreNames are what inherit = "core" keeps: Codex's CORE_VARS
+// (codex-rs/core/src/exec_env.rs, populate_env), compared exactly as on
+// Unix (case-sensitive). The locale is not among them: add LANG or LC_ALL
+// with `set` when a tool needs it (grove sets TERM=dumb itself).
+var CoreNames = []string{"HOME", "LOGNAME", "PATH", "SHELL", "USER", "USERNAME", "TMPDIR", "TEMP", "TMP"}
 
 // DefaultExcludes are dropped unless ignore_default_excludes: Codex's
 // three (*KEY*, *SECRET*, *TOKEN*) and the names credentials hide under
@@ -185,17 +183,7 @@ func IsDefaultSecret(name, value string) bool {
 	return matchAny(DefaultExcludes, name) || IsSecretValue(value)
 }
 
-func isCore(name string) bool {
-	if slices.Contains(CoreNames, name) {
-		return true
-	}
-	for _, p := range corePrefixes {
-		if strings.HasPrefix(name, p) {
-			return true
-		}
-	}
-	return false
-}
+func isCore(name string) bool { return slices.Contains(CoreNames, name) }
 
 // Build applies p to base ("NAME=value" entries, later ones win) and
 // returns the result sorted by name.

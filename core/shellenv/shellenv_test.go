@@ -39,8 +39,9 @@ func TestInheritModes(t *testing.T) {
 	}{
 		{"all", Policy{Inherit: InheritAll}, []string{"EDITOR=vi", "GOPATH=/g", "HOME=/h", "LANG=C", "LC_CTYPE=C", "LOGNAME=u", "PATH=/bin", "SHELL=/bin/bash", "TERM=dumb", "TMPDIR=/t", "USER=u"}},
 		{"zero value is all", Policy{}, []string{"EDITOR=vi", "GOPATH=/g", "HOME=/h", "LANG=C", "LC_CTYPE=C", "LOGNAME=u", "PATH=/bin", "SHELL=/bin/bash", "TERM=dumb", "TMPDIR=/t", "USER=u"}},
-		{"core", Policy{Inherit: InheritCore}, []string{"HOME=/h", "LANG=C", "LC_CTYPE=C", "LOGNAME=u", "PATH=/bin", "SHELL=/bin/bash", "TERM=dumb", "TMPDIR=/t", "USER=u"}},
-		{"core keeps nothing secret even ignoring defaults, only core names", Policy{Inherit: InheritCore, IgnoreDefaultExcludes: true}, []string{"HOME=/h", "LANG=C", "LC_CTYPE=C", "LOGNAME=u", "PATH=/bin", "SHELL=/bin/bash", "TERM=dumb", "TMPDIR=/t", "USER=u"}},
+		{"core", Policy{Inherit: InheritCore}, []string{"HOME=/h", "LOGNAME=u", "PATH=/bin", "SHELL=/bin/bash", "TMPDIR=/t", "USER=u"}},
+		{"core keeps nothing secret even ignoring defaults, only core names", Policy{Inherit: InheritCore, IgnoreDefaultExcludes: true}, []string{"HOME=/h", "LOGNAME=u", "PATH=/bin", "SHELL=/bin/bash", "TMPDIR=/t", "USER=u"}},
+		{"core, locale added back with set", Policy{Inherit: InheritCore, Set: map[string]string{"LANG": "C.UTF-8"}}, []string{"HOME=/h", "LANG=C.UTF-8", "LOGNAME=u", "PATH=/bin", "SHELL=/bin/bash", "TMPDIR=/t", "USER=u"}},
 		{"none with set", Policy{Inherit: InheritNone, Set: map[string]string{"ONLY": "yes"}}, []string{"ONLY=yes"}},
 		{"all, ignore default excludes", Policy{IgnoreDefaultExcludes: true, Exclude: []string{"*"}, Set: map[string]string{"A": "1"}}, []string{"A=1"}},
 	} {

@@ -76,7 +76,7 @@ func (l Locations) roots() []struct{ dir, scope string } {
 // leave.
 func (l Locations) readPolicy() safefile.ReadPolicy {
 	var roots []string
-	for _, r := range []string{l.Cwd, os.TempDir()} {
+	for _, r := range append([]string{l.Cwd}, safefile.TempDirs()...) {
 		if r == "" || !filepath.IsAbs(r) {
 			continue
 		}

@@ -12,9 +12,7 @@ import (
 	"github.com/grovecli/grove/core/surface"
 	"github.com/grovecli/grove/core/surface/inbox"
 	"github.com/grovecli/grove/core/surface/sessions"
-	"github.com/grovecli/grove/core/surface/task"
 	"github.com/grovecli/grove/protocol"
-	"github.com/grovecli/grove/templates"
 )
 
 // blocker is the prompt of a child that keeps its slot: its model call
@@ -114,25 +112,5 @@ func TestMaxThreadsRefusalNamesOnlyTheSurfacesTools(t *testing.T) {
 
 func startLimited(t *testing.T, c model.Client, name string) (*engine.Engine, protocol.ThreadID) {
 	t.Helper()
-	home, cwd := t.TempDir(), t.TempDir()
-	e, err := engine.New(context.Background(), engine.Options{
-		Home: home, Client: c, Model: "gpt-test", Cwd: cwd, Headless: true, MaxThreads: 1,
-		Templates: templates.Load(templates.Dirs{Cwd: cwd, GroveHome: home}, templates.Options{}),
-		Surfaces: []engine.SurfaceFactory{surface.CollabFactory, task.Factory(task.Options{}), inbox.New,
-			sessions.Factory(sessions.Options{})},
-		SelectSurface: surface.Selector(name),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	root, err := e.StartRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		defer cancel()
-		_ = e.Shutdown(ctx)
-	})
-	return e, root
+	return startSurface(t, c, name, 1)
 }

@@ -20,7 +20,7 @@ import (
 func TestApplyPatchSymlinkSwapRace(t *testing.T) {
 	t.Setenv("TMPDIR", t.TempDir()) // the outside dir must not be under the temp root
 	ws, outside := t.TempDir(), t.TempDir()
-	env := &Env{Cwd: ws, Sandbox: protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite}, ApprovalPolicy: protocol.ApprovalNever}
+	env := &Env{Cwd: ws, Sandbox: protocol.SandboxPolicy{ExcludeSlashTmp: true, Mode: protocol.SandboxWorkspaceWrite}, ApprovalPolicy: protocol.ApprovalNever}
 	d, real := filepath.Join(ws, "d"), filepath.Join(ws, "d.real")
 	if err := os.Mkdir(d, 0o755); err != nil {
 		t.Fatal(err)
@@ -77,7 +77,7 @@ func TestApplyPatchSymlinkSwapRace(t *testing.T) {
 // workspace-write root (pinning, openat2, temp file and rename per file).
 func BenchmarkApplyPatchConfined(b *testing.B) {
 	ws := b.TempDir()
-	env := &Env{Cwd: ws, Sandbox: protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite}, ApprovalPolicy: protocol.ApprovalNever}
+	env := &Env{Cwd: ws, Sandbox: protocol.SandboxPolicy{ExcludeSlashTmp: true, Mode: protocol.SandboxWorkspaceWrite}, ApprovalPolicy: protocol.ApprovalNever}
 	r := coreRegistry(b)
 	write(b, ws, "d/f.txt", "one\n")
 	i := 0

@@ -167,7 +167,7 @@ type approvalFixture struct {
 func newApprovalFixture(t *testing.T, policy protocol.ApprovalPolicy, decision protocol.ReviewDecision) *approvalFixture {
 	t.Helper()
 	fx := &approvalFixture{outside: t.TempDir()}
-	fx.env = &Env{Cwd: t.TempDir(), CallID: "call-1", Sandbox: protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite}, ApprovalPolicy: policy}
+	fx.env = &Env{Cwd: t.TempDir(), CallID: "call-1", Sandbox: protocol.SandboxPolicy{ExcludeSlashTmp: true, Mode: protocol.SandboxWorkspaceWrite}, ApprovalPolicy: policy}
 	t.Setenv("TMPDIR", t.TempDir()) // so the outside dir is not under the temp root
 	fx.env.Approve = func(_ context.Context, req protocol.ApprovalRequest) (protocol.ReviewDecision, error) {
 		fx.asked = append(fx.asked, req)
@@ -331,7 +331,7 @@ func FuzzParsePatch(f *testing.F) {
 		if err := os.Symlink(dir, filepath.Join(work, "up")); err != nil {
 			t.Fatal(err)
 		}
-		env := &Env{Cwd: work, Sandbox: protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite}, ApprovalPolicy: protocol.ApprovalNever}
+		env := &Env{Cwd: work, Sandbox: protocol.SandboxPolicy{ExcludeSlashTmp: true, Mode: protocol.SandboxWorkspaceWrite}, ApprovalPolicy: protocol.ApprovalNever}
 		run(t, r, env, "apply_patch", map[string]any{"input": input})
 		// Outside work only outside.txt may exist, unchanged.
 		entries, err := os.ReadDir(dir)
@@ -362,7 +362,7 @@ func TestApplyPatchThroughInsideSymlinks(t *testing.T) {
 	if err := os.Symlink("lib/src", filepath.Join(real, "src")); err != nil {
 		t.Fatal(err)
 	}
-	env := &Env{Cwd: filepath.Join(base, "ws"), Sandbox: protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite}, ApprovalPolicy: protocol.ApprovalNever}
+	env := &Env{Cwd: filepath.Join(base, "ws"), Sandbox: protocol.SandboxPolicy{ExcludeSlashTmp: true, Mode: protocol.SandboxWorkspaceWrite}, ApprovalPolicy: protocol.ApprovalNever}
 	res := run(t, coreRegistry(t), env, "apply_patch", map[string]any{"input": "*** Begin Patch\n*** Update File: src/a.txt\n@@\n-one\n+two\n*** Add File: src/new/b.txt\n+b\n*** End Patch"})
 	if res.IsError {
 		t.Fatalf("patch through inside links failed: %s", res.Output)

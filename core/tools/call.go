@@ -73,24 +73,28 @@ func (r *Registry) Kind(name string, route Route) protocol.ToolKind {
 // Spawns reports whether the call would reach a handler along route
 // (as resolveAndRun finds it) that starts a sub-agent (Spawner).
 func (r *Registry) Spawns(name string, args json.RawMessage, route Route) bool {
-	var t Tool
-	var ok bool
-	if route.Own != nil {
-		t, ok = route.Own.Get(name)
-	}
-	if !ok {
-		if route.Refused != nil {
-			if _, refused := route.Refused(name); refused {
-				return false
-			}
-		}
-		if route.Allow != nil && !route.Allow(name) {
-			return false
-		}
-		t, ok = r.Get(name)
-	}
+	t, ok := r.routed(name, route)
 	s, isSpawner := t.(Spawner)
 	return ok && isSpawner && s.SpawnsAgent(args)
+}
+
+// routed is the handler a call of name reaches along route, if it runs
+// one (a refused or disallowed name reaches none).
+func (r *Registry) routed(name string, route Route) (Tool, bool) {
+	if route.Own != nil {
+		if t, ok := route.Own.Get(name); ok {
+			return t, true
+		}
+	}
+	if route.Refused != nil {
+		if _, refused := route.Refused(name); refused {
+			return nil, false
+		}
+	}
+	if route.Allow != nil && !route.Allow(name) {
+		return nil, false
+	}
+	return r.Get(name)
 }
 
 // Dispatch is the one path of a tool call (see above); it returns what

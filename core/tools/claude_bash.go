@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"sync"
 	"time"
@@ -135,10 +134,10 @@ func (b *claudeBash) run(ctx context.Context, env *Env, command, dir string, tim
 	script := command + "\n__grove_rc=$?\nprintf '\\n%s%s' '" + marker + "' \"$(pwd -P)\"\nexit $__grove_rc"
 	extra := []string{"GROVE_SANDBOX=" + string(env.Sandbox.Mode), "PAGER=cat", "GIT_PAGER=cat", "NO_COLOR=1", "TERM=dumb", "CLAUDECODE=1"}
 	backend := env.Backend()
-	if env.Sandbox.Mode == protocol.SandboxWorkspaceWrite && backend.Info().Host == "" {
-		extra = append(extra, "TMPDIR="+os.TempDir())
+	if tmp := sandbox.WritableTempDir(env.Sandbox); tmp != "" && backend.Info().Host == "" {
+		extra = append(extra, "TMPDIR="+tmp)
 	}
-	argv, environ := shellCommand(script, extra...)
+	argv, environ := shellArgv("", !env.NoLoginShell, script, extra)
 	out := &headBuffer{max: claudeBashMaxOutput}
 	var sink io.Writer = out
 	if env.Emit != nil {

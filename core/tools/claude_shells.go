@@ -31,7 +31,7 @@ func parseShellID(s string) (int, bool) {
 // startBackground starts a Bash command as a session and answers with
 // its id at once.
 func startBackground(env *Env, command, dir string) Result {
-	s, err := StartShellSession(env, ShellSessionRequest{Command: command, Dir: dir, Login: true})
+	s, err := StartShellSession(env, ShellSessionRequest{Command: command, Dir: dir, Login: !env.NoLoginShell})
 	if err != nil {
 		return Errorf("Bash: %v", err)
 	}

@@ -128,7 +128,7 @@ func TestClaudeWritesStayInTheSandbox(t *testing.T) {
 	r := claudeRegistry(t)
 	work, outside := t.TempDir(), t.TempDir()
 	t.Setenv("TMPDIR", t.TempDir()) // so outside is not under the temp root
-	env := &Env{ThreadID: "t", Cwd: work, Sandbox: protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite}, ApprovalPolicy: protocol.ApprovalOnRequest}
+	env := &Env{ThreadID: "t", Cwd: work, Sandbox: protocol.SandboxPolicy{ExcludeSlashTmp: true, Mode: protocol.SandboxWorkspaceWrite}, ApprovalPolicy: protocol.ApprovalOnRequest}
 	if err := os.Symlink(outside, filepath.Join(work, "link")); err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +148,7 @@ func TestClaudeWritesStayInTheSandbox(t *testing.T) {
 // writable roots (the marker is random, and the directory is checked).
 func TestClaudeBashForgedDirectoryStaysInTheSandbox(t *testing.T) {
 	b := newClaudeBash()
-	env := &Env{ThreadID: "t", Cwd: t.TempDir(), Sandbox: protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite}}
+	env := &Env{ThreadID: "t", Cwd: t.TempDir(), Sandbox: protocol.SandboxPolicy{ExcludeSlashTmp: true, Mode: protocol.SandboxWorkspaceWrite}}
 	b.dirs["t"] = "/etc"
 	if got := b.dir(env); got != env.Cwd {
 		t.Fatalf("a directory outside the roots was kept: %s", got)
@@ -225,7 +225,7 @@ func TestClaudeApprovedWriteOutsideWritesOnlyWhatWasApproved(t *testing.T) {
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	env := &Env{ThreadID: "t", Cwd: work, Sandbox: protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite}, ApprovalPolicy: protocol.ApprovalOnRequest}
+	env := &Env{ThreadID: "t", Cwd: work, Sandbox: protocol.SandboxPolicy{ExcludeSlashTmp: true, Mode: protocol.SandboxWorkspaceWrite}, ApprovalPolicy: protocol.ApprovalOnRequest}
 	swap := false
 	env.Approve = func(context.Context, protocol.ApprovalRequest) (protocol.ReviewDecision, error) {
 		if swap {

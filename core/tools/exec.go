@@ -111,6 +111,10 @@ func (x *execCommand) args(env *Env, raw json.RawMessage) (execArgs, string, *Re
 		r := Errorf("exec_command: cmd is empty")
 		return a, "", &r
 	}
+	if _, err := useLoginShell(a.Login, env); err != nil {
+		r := Errorf("%v", err)
+		return a, "", &r
+	}
 	if env.Backend().Info().Host != "" {
 		// The files are on the host: its backend checks the workdir.
 		return a, resolvePath(env.Cwd, a.Workdir), nil
@@ -141,9 +145,10 @@ func (x *execCommand) Run(ctx context.Context, env *Env, raw json.RawMessage) Re
 		dir = env.Workdir.Path // as checked and approved, never resolved again
 	}
 	yield, timeout := x.waits(a)
+	login, _ := useLoginShell(a.Login, env) // checked by args
 	start := time.Now()
 	s, err := StartShellSession(env, ShellSessionRequest{
-		Command: a.Cmd, Dir: dir, DirPin: env.Workdir, Shell: a.Shell, Login: a.Login == nil || *a.Login, TTY: a.TTY, Timeout: timeout,
+		Command: a.Cmd, Dir: dir, DirPin: env.Workdir, Shell: a.Shell, Login: login, TTY: a.TTY, Timeout: timeout,
 	})
 	if err != nil {
 		return Errorf("exec_command: %v", err)

@@ -35,7 +35,7 @@ func BenchmarkExecTurnaround(b *testing.B) {
 			if err := RegisterCore(r); err != nil {
 				b.Fatal(err)
 			}
-			env := &Env{Cwd: b.TempDir(), Sandbox: protocol.SandboxPolicy{Mode: mode}, ApprovalPolicy: protocol.ApprovalNever}
+			env := &Env{Cwd: b.TempDir(), Sandbox: protocol.SandboxPolicy{ExcludeSlashTmp: true, Mode: mode}, ApprovalPolicy: protocol.ApprovalNever}
 			run(b, r, env, "exec_command", map[string]any{"cmd": "true"}) // login snapshot, namespace probe
 			b.ResetTimer()
 			for b.Loop() {

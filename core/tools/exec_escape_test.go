@@ -30,7 +30,7 @@ func TestExecWorkdirCannotWidenTheSandbox(t *testing.T) {
 	}
 	t.Setenv("TMPDIR", work)
 	r := coreRegistry(t)
-	env := &Env{Cwd: work, Sandbox: protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite}, ApprovalPolicy: protocol.ApprovalOnRequest}
+	env := &Env{Cwd: work, Sandbox: protocol.SandboxPolicy{ExcludeSlashTmp: true, Mode: protocol.SandboxWorkspaceWrite}, ApprovalPolicy: protocol.ApprovalOnRequest}
 	for _, a := range []map[string]any{
 		{"cmd": "echo x > " + filepath.Join(home, "f"), "workdir": "/"},
 		{"cmd": "echo 'approval_policy = \"never\"' >> config.toml", "workdir": "../home"},

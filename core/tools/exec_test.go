@@ -99,7 +99,7 @@ func TestExecSandboxed(t *testing.T) {
 	r := coreRegistry(t)
 	env := testEnv(t)
 	t.Setenv("TMPDIR", env.Cwd)
-	env.Sandbox = protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite}
+	env.Sandbox = protocol.SandboxPolicy{ExcludeSlashTmp: true, Mode: protocol.SandboxWorkspaceWrite}
 	outside := t.TempDir()
 	res := run(t, r, env, "exec_command", map[string]any{"cmd": "echo hi > in.txt && echo hi > " + filepath.Join(outside, "out.txt")})
 	if read(t, env.Cwd, "in.txt") != "hi\n" || read(t, outside, "out.txt") != "<missing>" || !res.SandboxDenied {
@@ -159,7 +159,7 @@ func testSandboxDenialRetry(t *testing.T, policy protocol.ApprovalPolicy) {
 	r := coreRegistry(t)
 	env := testEnv(t)
 	t.Setenv("TMPDIR", env.Cwd)
-	env.Sandbox = protocol.SandboxPolicy{Mode: protocol.SandboxReadOnly}
+	env.Sandbox = protocol.SandboxPolicy{ExcludeSlashTmp: true, Mode: protocol.SandboxReadOnly}
 	env.ApprovalPolicy = policy
 	asked := 0
 	env.Approve = func(context.Context, protocol.ApprovalRequest) (protocol.ReviewDecision, error) {

@@ -56,6 +56,12 @@ type Gate struct {
 	// Name is the tool as the user knows it, and Server its MCP server
 	// (GateExternal: the messages name both).
 	Name, Server, RawName string
+	// ApprovalMode (GateExternal) is the MCP tool's approval mode when
+	// the user set prompt or writes (Codex's default_tools_approval_mode
+	// and tools.<tool>.approval_mode): the call asks under every policy
+	// with someone to ask, and under never runs only in a
+	// danger-full-access sandbox, as in Codex. "" is grove's rule (auto).
+	ApprovalMode string
 }
 
 // orchestrate runs a resolved, allowed, validated call.
@@ -159,12 +165,29 @@ func decide(policy protocol.ApprovalPolicy, sb protocol.SandboxPolicy, g Gate) p
 		req.Reason, req.Outside = why, g.Outside
 		return plan{ask: true, request: req}
 	case GateExternal:
-		switch policy {
-		case protocol.ApprovalUntrusted, protocol.ApprovalOnRequest, "":
-			return plan{ask: true, request: req}
-		}
+		return decideExternal(policy, sb, g)
 	}
 	return plan{}
+}
+
+// decideExternal decides an MCP tool call that needs approval by its mode.
+func decideExternal(policy protocol.ApprovalPolicy, sb protocol.SandboxPolicy, g Gate) plan {
+	if g.ApprovalMode == "" {
+		switch policy {
+		case protocol.ApprovalUntrusted, protocol.ApprovalOnRequest, "":
+			return plan{ask: true, request: g.Request}
+		}
+		return plan{}
+	}
+	if policy != protocol.ApprovalNever {
+		return plan{ask: true, request: g.Request}
+	}
+	// Codex (mcp_permission_prompt_is_auto_approved): never with full
+	// access approves; never in a sandbox refuses what needs approval.
+	if sb.Mode == protocol.SandboxDangerFullAccess {
+		return plan{}
+	}
+	return plan{refuse: fmt.Sprintf("%s: this MCP tool needs approval (approval_mode = %s for it in [mcp_servers.%s]) but approval_policy is never; the call did not run", g.Name, g.ApprovalMode, g.Server)}
 }
 
 func retryable(p protocol.ApprovalPolicy) bool {
@@ -229,7 +252,10 @@ func gateMessages(g Gate, policy protocol.ApprovalPolicy, why string) messages {
 			interrupted: func(err error) string { return fmt.Sprintf("%s: approval was not given: %v", g.Name, err) },
 			// Nobody can answer (grove exec): say what would let it run.
 			failed: func(error) string {
-				return fmt.Sprintf("%s: this MCP tool is not annotated read-only, so it needs approval under approval_policy = %s, and no one can approve in this session; the user can mark the server trusted = true in [mcp_servers.%s] or run with -a never", g.Name, policy, g.Server)
+				if g.ApprovalMode != "" {
+					return fmt.Sprintf("%s: this MCP tool needs approval (approval_mode = %s), and no one can approve in this session; the user can set approval_mode = \"approve\" for it in [mcp_servers.%s]", g.Name, g.ApprovalMode, g.Server)
+				}
+				return fmt.Sprintf("%s: this MCP tool is not annotated read-only, so it needs approval under approval_policy = %s, and no one can approve in this session; the user can set default_tools_approval_mode = \"approve\" (or trusted = true) in [mcp_servers.%s] or run with -a never", g.Name, policy, g.Server)
 			},
 		}
 	}

@@ -102,7 +102,7 @@ func TestDispatchRoute(t *testing.T) {
 
 // decide is the one approval decision; a few of its corners.
 func TestDecideOnce(t *testing.T) {
-	ws := protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite}
+	ws := protocol.SandboxPolicy{ExcludeSlashTmp: true, Mode: protocol.SandboxWorkspaceWrite}
 	exec := func(escalate, safe bool) Gate { return Gate{Kind: GateExec, Escalate: escalate, KnownSafe: safe} }
 	for _, tc := range []struct {
 		name   string

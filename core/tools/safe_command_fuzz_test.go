@@ -136,7 +136,7 @@ func runReadOnly(dir, cmd string) (string, error) {
 	}
 	defer pr.Close()
 	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "LANG=C"}
-	p, err := sandbox.Start(sandbox.StartRequest{Policy: protocol.SandboxPolicy{Mode: protocol.SandboxReadOnly}, Cwd: dir, Dir: dir, Argv: []string{"bash", "-c", cmd}, Env: env, Out: pw})
+	p, err := sandbox.Start(sandbox.StartRequest{Policy: protocol.SandboxPolicy{ExcludeSlashTmp: true, Mode: protocol.SandboxReadOnly}, Cwd: dir, Dir: dir, Argv: []string{"bash", "-c", cmd}, Env: env, Out: pw})
 	_ = pw.Close()
 	if err != nil {
 		return "", err

@@ -221,7 +221,7 @@ func waitGone(t *testing.T, pids []int) {
 const sessionChildEnv = "GROVE_TEST_SESSION_CHILD"
 
 func runSessionChild(marker string) {
-	env := &Env{ThreadID: "child", Cwd: os.TempDir(), Sandbox: protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite}, Sessions: NewSessionManager(0)}
+	env := &Env{ThreadID: "child", Cwd: os.TempDir(), Sandbox: protocol.SandboxPolicy{ExcludeSlashTmp: true, Mode: protocol.SandboxWorkspaceWrite}, Sessions: NewSessionManager(0)}
 	s, err := StartShellSession(env, ShellSessionRequest{Command: fmt.Sprintf("sleep %s & setsid sleep %s & echo started; wait", marker, marker)})
 	if err != nil {
 		fmt.Println("error:", err)

@@ -15,7 +15,7 @@ import (
 
 func benchEnv(b *testing.B, mode protocol.SandboxMode) *Env {
 	b.Helper()
-	env := &Env{ThreadID: "bench", Cwd: b.TempDir(), Sandbox: protocol.SandboxPolicy{Mode: mode}, Sessions: NewSessionManager(0)}
+	env := &Env{ThreadID: "bench", Cwd: b.TempDir(), Sandbox: protocol.SandboxPolicy{ExcludeSlashTmp: true, Mode: mode}, Sessions: NewSessionManager(0)}
 	b.Cleanup(env.Sessions.Shutdown)
 	return env
 }

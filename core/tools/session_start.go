@@ -10,7 +10,6 @@ import (
 	"github.com/grovecli/grove/core/execenv"
 	"github.com/grovecli/grove/core/sandbox"
 	"github.com/grovecli/grove/core/shellenv"
-	"github.com/grovecli/grove/protocol"
 )
 
 // ShellSessionRequest is a shell command to run as a session of the
@@ -46,10 +45,12 @@ func StartShellSession(env *Env, r ShellSessionRequest) (*Session, error) {
 	policy := env.Sandbox
 	backend := env.Backend()
 	extra := []string{"GROVE_SANDBOX=" + string(policy.Mode), "PAGER=cat", "GIT_PAGER=cat", "GH_PAGER=cat", "NO_COLOR=1", "TERM=dumb"}
-	if policy.Mode == protocol.SandboxWorkspaceWrite && backend.Info().Host == "" {
+	if tmp := sandbox.WritableTempDir(policy); tmp != "" && backend.Info().Host == "" {
 		// The temp dir the sandbox allows, even if a login profile set
-		// another (a host's exec-server sets its own).
-		extra = append(extra, "TMPDIR="+os.TempDir())
+		// another (a host's exec-server sets its own). With both temp
+		// dirs excluded the command keeps the TMPDIR it inherits, as in
+		// Codex, and cannot write there.
+		extra = append(extra, "TMPDIR="+tmp)
 	}
 	argv, environ := shellArgv(r.Shell, r.Login, r.Command, extra)
 	return env.SessionsFor().Start(SessionRequest{

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/grovecli/grove/core/shellenv"
+	"github.com/grovecli/grove/core/tools/safefile"
 )
 
 // loginEnv is a snapshot of the environment a login shell sets up. Taking
@@ -95,7 +96,7 @@ func loginEnvironment() []string {
 	loginEnv.once.Do(func() {
 		// Not prepared (a test, a front end that did not): the temp dir
 		// and /dev/shm are writable roots of every workspace-write sandbox.
-		if p, r := writableProfile([]string{os.TempDir(), "/dev/shm"}); p != "" {
+		if p, r := writableProfile(append(safefile.TempDirs(), "/dev/shm")); p != "" {
 			loginEnv.refused = fmt.Sprintf("login profile %s is inside %s, where a sandboxed command could have written it: grove does not run it", p, r)
 			return
 		}

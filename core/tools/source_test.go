@@ -48,7 +48,7 @@ func TestToolSourceInRegistry(t *testing.T) {
 	}
 	src := &fakeSource{tools: []Tool{&fakeTool{name: "mcp__s__read", readOnly: true}, &fakeTool{name: "mcp__s__write"}}}
 	r.AddSource(src)
-	env := &Env{Sandbox: protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite}}
+	env := &Env{Sandbox: protocol.SandboxPolicy{ExcludeSlashTmp: true, Mode: protocol.SandboxWorkspaceWrite}}
 
 	names := func(specs []model.ToolSpec) (out []string) {
 		for _, s := range specs {
@@ -65,7 +65,7 @@ func TestToolSourceInRegistry(t *testing.T) {
 	if !slices.Contains(got, "exec_command") || !slices.Contains(got, "mcp__s__read") || slices.Contains(got, "mcp__s__write") || src.starts.Load() != 1 {
 		t.Fatalf("SpecsFor = %v (starts %d)", got, src.starts.Load())
 	}
-	ro := &Env{Sandbox: protocol.SandboxPolicy{Mode: protocol.SandboxReadOnly}}
+	ro := &Env{Sandbox: protocol.SandboxPolicy{ExcludeSlashTmp: true, Mode: protocol.SandboxReadOnly}}
 	if got := names(r.SpecsFor(context.Background(), ro, nil)); slices.Contains(got, "mcp__s__write") {
 		t.Fatalf("read-only SpecsFor offers a writing tool: %v", got)
 	}

@@ -31,8 +31,10 @@ type Prewarmer interface {
 
 // Spawner is a tool whose call starts a sub-agent (when SpawnsAgent says
 // so for these arguments), taking one of agents.max_threads' slots: the
-// engine reserves those slots for one reply's calls in call order before
-// they run at once, so the first ones asked for are the ones that run.
+// engine settles those slots for one reply's calls in call order while
+// they run at once, so the first ones asked for are the ones that run (a
+// slot a failed call gives back goes to the reply's next one). Every tool
+// that spawns must be one, or its calls race for the slots.
 type Spawner interface {
 	SpawnsAgent(args json.RawMessage) bool
 }
@@ -76,6 +78,8 @@ type Env struct {
 	// (exec_command's sessions, Claude's background shells): the engine's
 	// manager. Nil means the process-wide one (SessionsFor).
 	Sessions *SessionManager
+	// NoLoginShell is allow_login_shell = false (ToolConfig.NoLoginShell).
+	NoLoginShell bool
 }
 
 // fallbackSessions serves callers without an engine (grove mcp, tests).

@@ -38,7 +38,7 @@ func coreRegistry(t testing.TB) *Registry {
 
 func testEnv(t *testing.T) *Env {
 	t.Helper()
-	return &Env{Cwd: t.TempDir(), Sandbox: protocol.SandboxPolicy{Mode: protocol.SandboxDangerFullAccess}, ApprovalPolicy: protocol.ApprovalOnRequest}
+	return &Env{Cwd: t.TempDir(), Sandbox: protocol.SandboxPolicy{ExcludeSlashTmp: true, Mode: protocol.SandboxDangerFullAccess}, ApprovalPolicy: protocol.ApprovalOnRequest}
 }
 
 // run calls a tool through the registry; args is marshalled unless it is

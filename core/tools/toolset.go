@@ -50,6 +50,10 @@ type ToolConfig struct {
 	WebSearch string
 	// WebSearchOptions shape the hosted tool.
 	WebSearchOptions WebSearchOptions
+	// NoLoginShell is Codex's allow_login_shell = false: exec_command's
+	// `login` parameter is not offered, `login: true` is refused and
+	// commands run without the login environment (loginshell.go).
+	NoLoginShell bool
 }
 
 // familyRule is one family's place in the registry.
@@ -201,6 +205,9 @@ func (s ToolSet) Offer(specs []model.ToolSpec) []model.ToolSpec {
 		}
 		if f := ff[sp.Name]; f != nil {
 			sp.Freeform = f
+		}
+		if s.cfg.NoLoginShell {
+			sp = withoutLoginParameter(sp)
 		}
 		out = append(out, sp)
 	}

@@ -29,6 +29,8 @@ func (s *session) replay(ctx context.Context) error {
 			return err
 		}
 		switch {
+		case it.IsTurnAbortedNotice():
+			// Left for the model after an interrupt; the client saw the stop.
 		case it.Type == protocol.ItemMessage && it.IsGroveNotice():
 			// grove's notice to the model is not the user's words.
 			s.update(sdk.UpdateAgentThoughtText(it.Content))

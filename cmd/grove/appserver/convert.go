@@ -95,15 +95,15 @@ func codexSandbox(p protocol.SandboxPolicy) protocol.AppSandboxPolicy {
 	case protocol.SandboxDangerFullAccess:
 		return protocol.AppSandboxPolicy{Type: "dangerFullAccess"}
 	}
-	na := p.NetworkAccess
+	na, envVar, slash := p.NetworkAccess, p.ExcludeTmpdirEnvVar, p.ExcludeSlashTmp
 	roots := append([]string{}, p.WritableRoots...)
-	return protocol.AppSandboxPolicy{Type: "workspaceWrite", NetworkAccess: &na, WritableRoots: roots}
+	return protocol.AppSandboxPolicy{Type: "workspaceWrite", NetworkAccess: &na, WritableRoots: roots, ExcludeTmpdirEnvVar: &envVar, ExcludeSlashTmp: &slash}
 }
 
 // firstPrompt is the first user message of a history, the thread preview.
 func firstPrompt(items []protocol.Item) string {
 	for _, it := range items {
-		if it.Type == protocol.ItemMessage && (it.Role == protocol.RoleUser || it.Role == protocol.RoleAgent) {
+		if it.Type == protocol.ItemMessage && (it.Role == protocol.RoleUser || it.Role == protocol.RoleAgent) && !it.IsTurnAbortedNotice() {
 			return it.Content
 		}
 	}
@@ -130,6 +130,10 @@ func turnsFromHistory(id protocol.ThreadID, items []protocol.Item, cwd string) [
 	for i, it := range items {
 		itemID := fmt.Sprintf("%s-item-%d", id, i)
 		switch {
+		case it.IsTurnAbortedNotice():
+			// The notice an interrupt leaves for the model is no user turn
+			// (Codex's thread history skips its turn_aborted marker too).
+			continue
 		case it.Type == protocol.ItemMessage && (it.Role == protocol.RoleUser || it.Role == protocol.RoleAgent):
 			turns = append(turns, protocol.AppTurn{ID: fmt.Sprintf("%s-turn-%d", id, len(turns)+1), Items: []any{}, Status: "completed", ItemsView: "full"})
 			cur().Items = append(cur().Items, userMessageItem(itemID, it.Content, it.Images))
@@ -378,7 +382,10 @@ func (s *Server) indexThread(e rollout.IndexEntry) protocol.AppThread {
 		StartedAt: createdAt(e.ID, e.UpdatedAt),
 	}
 	root := e.ID
-	if e.ParentID != "" {
+	switch {
+	case e.Root != "":
+		root = e.Root
+	case e.ParentID != "":
 		root = e.ParentID
 	}
 	th := s.appThread(ti, root, protocol.AppThreadState{Type: "notLoaded"}, e.FirstPrompt)

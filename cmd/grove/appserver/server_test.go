@@ -42,17 +42,12 @@ func script(ctx context.Context, req model.Request, blocked chan<- struct{}) (mo
 		}
 		return model.Response{Text: "wrote " + name, Usage: protocol.TokenUsage{InputTokens: 10, OutputTokens: 4, TotalTokens: 14}}, nil
 	case prompt == "spawn":
-		switch len(outs) {
-		case 0:
-			return model.Response{ToolCalls: []model.ToolCallRequest{toolCall("call-spawn", "spawn_agent", map[string]any{"message": "child task"})}}, nil
-		case 1:
-			var r struct {
-				AgentID string `json:"agent_id"`
-			}
-			_ = json.Unmarshal([]byte(outs[0]), &r)
-			return model.Response{ToolCalls: []model.ToolCallRequest{toolCall("call-wait", "wait", map[string]any{"ids": []string{r.AgentID}})}}, nil
-		}
-		return model.Response{Text: "children done"}, nil
+		return spawnAndWait(outs, "child task"), nil
+	case prompt == "spawn deep":
+		// A sub-agent that spawns one of its own: root → child → grandchild.
+		return spawnAndWait(outs, "middle task: spawn"), nil
+	case strings.Contains(prompt, "middle task: spawn"):
+		return spawnAndWait(outs, "child task"), nil
 	case strings.HasPrefix(prompt, "patch "):
 		name := strings.TrimPrefix(prompt, "patch ")
 		if len(outs) == 0 {
@@ -68,6 +63,22 @@ func script(ctx context.Context, req model.Request, blocked chan<- struct{}) (mo
 		return model.Response{}, ctx.Err()
 	}
 	return model.Response{Text: "ok"}, nil
+}
+
+// spawnAndWait spawns one sub-agent on message, waits for it, and ends
+// the turn (outs: the turn's tool outputs so far).
+func spawnAndWait(outs []string, message string) model.Response {
+	switch len(outs) {
+	case 0:
+		return model.Response{ToolCalls: []model.ToolCallRequest{toolCall("call-spawn", "spawn_agent", map[string]any{"message": message})}}
+	case 1:
+		var r struct {
+			AgentID string `json:"agent_id"`
+		}
+		_ = json.Unmarshal([]byte(outs[0]), &r)
+		return model.Response{ToolCalls: []model.ToolCallRequest{toolCall("call-wait", "wait", map[string]any{"ids": []string{r.AgentID}})}}
+	}
+	return model.Response{Text: "children done"}
 }
 
 func str(m map[string]any, keys ...string) string {

@@ -78,9 +78,11 @@ func approvalOverride(raw json.RawMessage) (protocol.ApprovalPolicy, *protocol.R
 // sandboxOverride reads Codex's SandboxPolicy object.
 func sandboxOverride(raw json.RawMessage) (*protocol.SandboxPolicy, *protocol.RPCError) {
 	var sp struct {
-		Type          string          `json:"type"`
-		WritableRoots []string        `json:"writableRoots"`
-		NetworkAccess json.RawMessage `json:"networkAccess"`
+		Type                string          `json:"type"`
+		WritableRoots       []string        `json:"writableRoots"`
+		NetworkAccess       json.RawMessage `json:"networkAccess"`
+		ExcludeTmpdirEnvVar bool            `json:"excludeTmpdirEnvVar"`
+		ExcludeSlashTmp     bool            `json:"excludeSlashTmp"`
 	}
 	if err := json.Unmarshal(raw, &sp); err != nil {
 		return nil, rpcError(protocol.RPCInvalidParams, "invalid params: sandboxPolicy: %v", err)
@@ -106,7 +108,8 @@ func sandboxOverride(raw json.RawMessage) (*protocol.SandboxPolicy, *protocol.RP
 				return nil, rpcError(protocol.RPCInvalidParams, "invalid params: sandboxPolicy.writableRoots: %q is not an absolute path", r)
 			}
 		}
-		return &protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite, WritableRoots: sp.WritableRoots, NetworkAccess: network}, nil
+		return &protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite, WritableRoots: sp.WritableRoots, NetworkAccess: network,
+			ExcludeTmpdirEnvVar: sp.ExcludeTmpdirEnvVar, ExcludeSlashTmp: sp.ExcludeSlashTmp}, nil
 	case "dangerFullAccess":
 		return &protocol.SandboxPolicy{Mode: protocol.SandboxDangerFullAccess}, nil
 	case "externalSandbox":

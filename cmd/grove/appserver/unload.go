@@ -124,9 +124,10 @@ func (s *Server) threadUnsubscribe(p threadIDParams) (any, *protocol.RPCError) {
 	return map[string]any{"status": "unsubscribed"}, nil
 }
 
-// threadArchive is thread/archive (archived threads leave thread/list
-// unless it asks for archived ones) and thread/unarchive. An archived
-// thread that is loaded is unloaded first.
+// threadArchive is thread/archive (archived threads, and the sub-agents
+// of an archived root, leave thread/list unless it asks for archived ones)
+// and thread/unarchive. An archived thread that is loaded is unloaded
+// first.
 func (s *Server) threadArchive(p threadIDParams, archive bool) (any, *protocol.RPCError) {
 	if p.ThreadID == "" {
 		return nil, missing("threadId")
@@ -157,7 +158,15 @@ func (s *Server) threadArchive(p threadIDParams, archive bool) (any, *protocol.R
 		return nil, rpcError(protocol.RPCInternalError, "thread/archive: %v", err)
 	}
 	if archive {
+		// The root's sub-agents are archived with it (thread/list reads a
+		// sub-agent's archived mark from its root): each is announced,
+		// deepest first, then the root, as Codex announces the spawned
+		// descendants it archives.
+		tree, _ := rollout.Descendants(s.opts.Home, entry.ID)
 		return afterResponse{result: struct{}{}, after: func() {
+			for _, d := range tree {
+				_ = s.out.notify("thread/archived", map[string]any{"threadId": string(d.ID)})
+			}
 			_ = s.out.notify("thread/archived", map[string]any{"threadId": string(entry.ID)})
 		}}, nil
 	}

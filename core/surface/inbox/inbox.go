@@ -106,11 +106,16 @@ func spec(name, desc string, args any) model.ToolSpec {
 
 // tool is one of the surface's tools.
 type tool struct {
-	spec model.ToolSpec
-	run  func(ctx context.Context, env *tools.Env, raw json.RawMessage) tools.Result
+	spec   model.ToolSpec
+	run    func(ctx context.Context, env *tools.Env, raw json.RawMessage) tools.Result
+	spawns bool // create_subagent: each call starts a sub-agent
 }
 
 func (t *tool) Spec() model.ToolSpec { return t.spec }
+
+// SpawnsAgent implements tools.Spawner: create_subagent's max_threads
+// slots are settled in call order, as every surface's spawns are.
+func (t *tool) SpawnsAgent(json.RawMessage) bool { return t.spawns }
 
 // Kind implements tools.Kinded.
 func (t *tool) Kind() protocol.ToolKind { return protocol.ToolKindCollab }

@@ -135,7 +135,7 @@ func (s *Surface) end(c caller, op protocol.Op) (protocol.EventMsg, error) {
 
 // opTool is the tool that runs op name (the tool and the op share a name).
 func (s *Surface) opTool(name, desc string, args any) tools.Tool {
-	return &tool{spec: spec(name, desc, args), run: func(ctx context.Context, env *tools.Env, raw json.RawMessage) tools.Result {
+	return &tool{spec: spec(name, desc, args), spawns: name == ToolCreate, run: func(ctx context.Context, env *tools.Env, raw json.RawMessage) tools.Result {
 		op, err := opOf(name, raw)
 		if err != nil {
 			return tools.Errorf("%v", err)

@@ -62,7 +62,7 @@ func Factory(opts Options) engine.SurfaceFactory {
 func New(e engine.Ops, opts Options) (*Surface, error) {
 	s := &Surface{e: e, profiles: merged(opts.Profiles), cancelled: map[protocol.ThreadID]bool{}}
 	s.tools = []tools.Tool{
-		&tool{spec: model.ToolSpec{Name: ToolCreate, Description: s.createDescription(), Parameters: s.createSchema()}, run: s.create},
+		&tool{spec: model.ToolSpec{Name: ToolCreate, Description: s.createDescription(), Parameters: s.createSchema()}, run: s.create, spawns: true},
 		&tool{spec: model.ToolSpec{Name: ToolWait, Description: "Wait for a child session to finish and return its final message as result. timeout_ms <= 0 checks without waiting (an error while it is still running).", Parameters: schema.MustObject(waitArgs{})}, run: s.wait},
 		&tool{spec: model.ToolSpec{Name: ToolCancel, Description: "Cancel a child session (and the sessions it started). cancelled is true when it was still running.", Parameters: schema.MustObject(cancelArgs{})}, run: s.cancel},
 	}
@@ -131,11 +131,16 @@ type cancelArgs struct {
 }
 
 type tool struct {
-	spec model.ToolSpec
-	run  func(ctx context.Context, env *tools.Env, raw json.RawMessage) tools.Result
+	spec   model.ToolSpec
+	run    func(ctx context.Context, env *tools.Env, raw json.RawMessage) tools.Result
+	spawns bool // create_session: each call starts a child session
 }
 
 func (t *tool) Spec() model.ToolSpec { return t.spec }
+
+// SpawnsAgent implements tools.Spawner: create_session's max_threads slots
+// are settled in call order, as every surface's spawns are.
+func (t *tool) SpawnsAgent(json.RawMessage) bool { return t.spawns }
 
 // Kind implements tools.Kinded.
 func (t *tool) Kind() protocol.ToolKind { return protocol.ToolKindCollab }
