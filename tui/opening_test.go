@@ -57,7 +57,7 @@ func TestOpeningLargeSessionKeepsUIResponsive(t *testing.T) {
 	gb := &gatedBackend{fakeBackend: newFake(info), gate: make(chan struct{})}
 	tm := teatest.NewTestModel(t, newModel(Options{Backend: gb, Now: c.now}, true), teatest.WithInitialTermSize(100, 30))
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return strings.Contains(string(b), "rebuilding its transcript") },
-		teatest.WithDuration(10*time.Second))
+		teatest.WithDuration(60*time.Second))
 	// Keys work meanwhile: a draft typed now survives the swap.
 	tm.Type("still typing")
 	close(gb.gate)

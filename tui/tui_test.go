@@ -528,12 +528,16 @@ func TestTeatestDemoScreen(t *testing.T) {
 	for _, e := range treeScenario() {
 		fb.ch <- e
 	}
-	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return strings.Contains(string(b), "go test ./pkg/when") },
-		teatest.WithDuration(10*time.Second))
+	// Wait for the last event's own text (its command's output): events
+	// reach the model in batches a frame long, so the command's line can
+	// be drawn while its end is still in the next batch, which Quit would
+	// then overtake.
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return strings.Contains(string(b), "0.012s") },
+		teatest.WithDuration(testkit.WaitLimit))
 	if err := tm.Quit(); err != nil {
 		t.Fatal(err)
 	}
-	final := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(Model)
+	final := tm.FinalModel(t, teatest.WithFinalTimeout(testkit.WaitLimit)).(Model)
 	final.r.frame = 0 // spinner frames depend on real ticks
 	final.unsub()
 	s := screen(final)

@@ -17,7 +17,7 @@ func TestTmuxIdleRendererWakes(t *testing.T) {
 		return strings.Contains(s, "another directory") && strings.Contains(s, "tab to answer")
 	})
 	p.typeText("y")
-	p.wait("the finished demo", func(s string) bool { return strings.Contains(s, "Demo complete") && strings.Contains(s, "in charge.") })
+	p.wait("the finished demo", demoFinished)
 
 	p.typeText("a draft typed while idle")
 	p.wait("the draft", func(s string) bool { return strings.Contains(s, "› a draft typed while idle") })

@@ -380,8 +380,10 @@ func TestTmuxResumedDemoKeepsHowChildrenEnded(t *testing.T) {
 		return strings.Contains(s, "another directory") && strings.Contains(s, "tab to answer")
 	})
 	p.typeText("y")
-	// The whole final message (it streams; ctrl+c mid-stream would cut it).
-	s := p.wait("the finished demo", func(s string) bool { return strings.Contains(s, "Demo complete") && strings.Contains(s, "in charge.") })
+	// The turn's end, not the last streamed words: the final reply's
+	// token usage reaches the status line after its text has streamed, and
+	// the text wraps where the scratch directory's (random) name ends.
+	s := p.wait("the finished demo", demoFinished)
 	before := tokensField(s)
 	nicks := nicknamesOn(s)
 	p.run("set-option", "-t", p.name, "remain-on-exit", "on")
@@ -509,6 +511,13 @@ func nicknamesOn(screen string) []string {
 }
 
 // tokensField is the status line's "root N · all M" token field.
+// demoFinished: the demo's summary is on screen and the root's turn has
+// ended (its pane title says so), so nothing the turn reports is still on
+// its way to the screen.
+func demoFinished(s string) bool {
+	return strings.Contains(s, "Demo complete") && strings.Contains(s, "root ✓ completed")
+}
+
 func tokensField(screen string) string {
 	lines := strings.Split(strings.TrimRight(screen, "\n"), "\n")
 	last := lines[len(lines)-1]

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"image/color"
 	"testing"
+	"testing/synctest"
 
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/exp/golden"
@@ -133,27 +134,35 @@ func TestViewModel(t *testing.T) {
 	for _, test := range tests {
 		t.Run(test.name, func(t *testing.T) {
 			t.Parallel()
-			var buf bytes.Buffer
-			var in bytes.Buffer
+			// Grove fork: the golden holds no frame before Quit. In a
+			// synctest bubble no (virtual) time passes while the program
+			// has work, so the first frame tick, one interval after
+			// start, cannot come first however slow the machine.
+			synctest.Test(t, func(t *testing.T) {
+				var buf bytes.Buffer
+				var in bytes.Buffer
 
-			m := &testViewModel{testModel: &testModel{}}
-			p := NewProgram(m,
-				// Set the initial window size for the program.
-				WithWindowSize(80, 24),
-				// Use ANSI256 to increase test coverage.
-				WithColorProfile(colorprofile.ANSI256),
-				// always use xterm and 256 colors for tests
-				WithEnvironment([]string{"TERM=xterm-256color"}),
-				WithInput(&in),
-				WithOutput(&buf),
-			)
+				m := &testViewModel{testModel: &testModel{}}
+				p := NewProgram(m,
+					// Set the initial window size for the program.
+					WithWindowSize(80, 24),
+					// Use ANSI256 to increase test coverage.
+					WithColorProfile(colorprofile.ANSI256),
+					// always use xterm and 256 colors for tests
+					WithEnvironment([]string{"TERM=xterm-256color"}),
+					WithInput(&in),
+					WithOutput(&buf),
+					// Grove fork: signal.Notify may not take a bubble's channel.
+					WithoutSignalHandler(),
+				)
 
-			go p.Send(append(sequenceMsg(testViewOptsCmds(test.opts...)), Quit))
+				go p.Send(append(sequenceMsg(testViewOptsCmds(test.opts...)), Quit))
 
-			if _, err := p.Run(); err != nil {
-				t.Fatal(err)
-			}
-			golden.RequireEqual(t, buf.Bytes())
+				if _, err := p.Run(); err != nil {
+					t.Fatal(err)
+				}
+				golden.RequireEqual(t, buf.Bytes())
+			})
 		})
 	}
 }
@@ -181,27 +190,32 @@ func TestClearMsg(t *testing.T) {
 	for _, test := range tests {
 		t.Run(test.name, func(t *testing.T) {
 			t.Parallel()
-			var buf bytes.Buffer
-			var in bytes.Buffer
+			// Grove fork: in a synctest bubble, as TestViewModel.
+			synctest.Test(t, func(t *testing.T) {
+				var buf bytes.Buffer
+				var in bytes.Buffer
 
-			m := &testModel{}
-			p := NewProgram(m,
-				// Set the initial window size for the program.
-				WithWindowSize(80, 24),
-				// Use ANSI256 to increase test coverage.
-				WithColorProfile(colorprofile.ANSI256),
-				// always use xterm and 256 colors for tests
-				WithEnvironment([]string{"TERM=xterm-256color"}),
-				WithInput(&in),
-				WithOutput(&buf),
-			)
+				m := &testModel{}
+				p := NewProgram(m,
+					// Set the initial window size for the program.
+					WithWindowSize(80, 24),
+					// Use ANSI256 to increase test coverage.
+					WithColorProfile(colorprofile.ANSI256),
+					// always use xterm and 256 colors for tests
+					WithEnvironment([]string{"TERM=xterm-256color"}),
+					WithInput(&in),
+					WithOutput(&buf),
+					// Grove fork: signal.Notify may not take a bubble's channel.
+					WithoutSignalHandler(),
+				)
 
-			go p.Send(append(test.cmds, Quit))
+				go p.Send(append(test.cmds, Quit))
 
-			if _, err := p.Run(); err != nil {
-				t.Fatal(err)
-			}
-			golden.RequireEqual(t, buf.Bytes())
+				if _, err := p.Run(); err != nil {
+					t.Fatal(err)
+				}
+				golden.RequireEqual(t, buf.Bytes())
+			})
 		})
 	}
 }
