@@ -10,6 +10,8 @@ import (
 // errLoginShellDisabled is Codex's answer to `login: true` under
 // allow_login_shell = false (codex-rs/core/src/tools/handlers/
 // unified_exec.rs, get_command), word for word.
+//
+//lint:ignore ST1005 the model reads Codex's sentence, its full stop included
 var errLoginShellDisabled = errors.New("login shell is disabled by config; omit `login` or set it to false.")
 
 // useLoginShell decides exec_command's login shell as Codex's get_command

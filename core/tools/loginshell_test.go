@@ -66,20 +66,20 @@ func TestExecLoginRefusedWhenDisallowed(t *testing.T) {
 func TestLoginParameterOfferedOnlyWhenAllowed(t *testing.T) {
 	spec := NewExecCommand(ExecOptions{}).Spec()
 	has := func(cfg ToolConfig) bool {
-		for _, sp := range ToolSetFor("gpt-5.1-codex", cfg).Offer([]model.ToolSpec{spec}) {
-			var s struct {
-				Properties map[string]json.RawMessage `json:"properties"`
-			}
-			if err := json.Unmarshal(sp.Parameters, &s); err != nil {
-				t.Fatal(err)
-			}
-			if s.Properties["cmd"] == nil {
-				t.Fatalf("cmd lost: %s", sp.Parameters)
-			}
-			return s.Properties["login"] != nil
+		offered := ToolSetFor("gpt-5.1-codex", cfg).Offer([]model.ToolSpec{spec})
+		if len(offered) != 1 {
+			t.Fatalf("exec_command offered %d times", len(offered))
 		}
-		t.Fatal("exec_command not offered")
-		return false
+		var s struct {
+			Properties map[string]json.RawMessage `json:"properties"`
+		}
+		if err := json.Unmarshal(offered[0].Parameters, &s); err != nil {
+			t.Fatal(err)
+		}
+		if s.Properties["cmd"] == nil {
+			t.Fatalf("cmd lost: %s", offered[0].Parameters)
+		}
+		return s.Properties["login"] != nil
 	}
 	if !has(ToolConfig{}) || has(ToolConfig{NoLoginShell: true}) {
 		t.Fatalf("login offered by default %v, with allow_login_shell = false %v", has(ToolConfig{}), has(ToolConfig{NoLoginShell: true}))
