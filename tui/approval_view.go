@@ -260,7 +260,7 @@ func (r *renderer) modalBody(req *protocol.ApprovalRequest, inner int) []string 
 			body = append(body, r.th.cardTitle.Render(l))
 		}
 	case protocol.ApprovalExec:
-		for _, l := range wrapFit("$ "+req.Command, inner) {
+		for _, l := range wrap("$ "+req.Command, inner) {
 			body = append(body, r.th.cardTitle.Render(l))
 		}
 	case protocol.ApprovalPatch:
@@ -376,7 +376,7 @@ func (r *renderer) confirmLines(a *approvals, inner int) []string {
 // question is never cut.
 func (r *renderer) wrapStyled(st lipgloss.Style, q string, w int) []string {
 	var out []string
-	for _, l := range wrapFit(q, w) {
+	for _, l := range wrap(q, w) {
 		out = append(out, st.Render(l))
 	}
 	return out

@@ -34,35 +34,6 @@ func padRight(s string, w int) string {
 	return s
 }
 
-// wrap soft-wraps text to width, keeping existing newlines.
-func wrap(s string, w int) []string {
-	if w < 1 {
-		w = 1
-	}
-	return strings.Split(ansi.Wrap(s, w, " "), "\n")
-}
-
-// wrapFit is wrap for text that must be read whole (a command to
-// approve). ansi.Wrap can leave a line over the width (a space kept
-// before a break at a hyphen: "-run Leap -count"), which a clip would
-// then cut; the trailing space goes and anything still over is broken.
-// (The transcript keeps wrap: its streamed rows are cut incrementally.)
-func wrapFit(s string, w int) []string {
-	w = max(w, 1)
-	var out []string
-	for _, l := range strings.Split(ansi.Wrap(s, w, " "), "\n") {
-		if ansi.StringWidth(l) > w {
-			l = strings.TrimRight(l, " ")
-		}
-		if ansi.StringWidth(l) > w {
-			out = append(out, strings.Split(ansi.Hardwrap(l, w, true), "\n")...)
-			continue
-		}
-		out = append(out, l)
-	}
-	return out
-}
-
 // clip shortens plain text to n columns with an ellipsis.
 func clip(s string, n int) string {
 	s = strings.Join(strings.Fields(s), " ")

@@ -12,7 +12,7 @@ import (
 // words of every length (longer than the width too), runs of spaces,
 // newlines, blank lines, fences and wide characters.
 func TestStreamTextMatchesFullRender(t *testing.T) {
-	pieces := []string{"word", "a", "longerword", strings.Repeat("x", 37), " ", "  ", "   ", "\n", "\n\n", "```", "日本語", "é", "-", "\t"}
+	pieces := []string{"word", "a", "longerword", strings.Repeat("x", 37), " ", "  ", "   ", "\n", "\n\n", "```", "日本語", "é", "-", "\t", "well-known", "-run", "--", "😀"}
 	for seed := range uint64(100) {
 		rng := rand.New(rand.NewPCG(seed, 7))
 		w := 1 + rng.IntN(30)
