@@ -121,8 +121,10 @@ func TestWrapCases(t *testing.T) {
 		w    int
 		want []string
 	}{
-		// ansi.Wrap kept the space before "-count" and gave a 16-wide row.
-		{"go test -run Leap -count=1", 15, []string{"go test -run", "Leap -count=1"}},
+		// ansi.Wrap kept the space before a hyphen it broke at: 23 and 33
+		// columns wide, so the pane cut the last character.
+		{"go test ./pkg/when/... -run Leap -count=1", 22, []string{"go test ./pkg/when/...", "-run Leap -count=1"}},
+		{"go test ./pkg/when/... -run Leap -count=1", 32, []string{"go test ./pkg/when/... -run Leap", "-count=1"}},
 		{"abc  -d", 4, []string{"abc", "-d"}},
 		{"well-known words", 7, []string{"well-", "known", "words"}},
 		{"--count", 3, []string{"--c", "oun", "t"}},
@@ -137,5 +139,30 @@ func TestWrapCases(t *testing.T) {
 			t.Errorf("wrap(%q, %d) = %q, want %q", c.s, c.w, got, c.want)
 		}
 		checkWrap(t, c.s, c.w)
+	}
+}
+
+// The transcript's rows fit the pane at every width, so the renderer's
+// clip never cuts a character (it did at a hyphen: "-run Leap " was a
+// column too wide), and the text is all there.
+func TestTranscriptRowsFitAtHyphens(t *testing.T) {
+	const text = "go test ./pkg/when/... -run Leap -count=1 && echo well-known 日本語 😀-done"
+	r := &renderer{th: newTheme()}
+	for _, kind := range []entryKind{entryUser, entryInfo, entryWarning, entryError} {
+		for w := 4; w <= 90; w++ {
+			e := &entry{kind: kind, text: text, dirty: true}
+			lines := r.lines(newSession(), e, w)
+			var got strings.Builder
+			for _, l := range lines {
+				if n := ansi.StringWidth(l); n > w {
+					t.Fatalf("kind %d width %d: %d-wide line %q", kind, w, n, l)
+				}
+				got.WriteString(ansi.Strip(l))
+			}
+			squeeze := strings.NewReplacer(" ", "", "│", "", "›", "", "✗", "", "!", "")
+			if !strings.Contains(squeeze.Replace(got.String()), squeeze.Replace(text)) {
+				t.Fatalf("kind %d width %d: text lost: %q", kind, w, lines)
+			}
+		}
 	}
 }
