@@ -21,8 +21,10 @@ import (
 func wrap(s string, w int) []string {
 	w = max(w, 1)
 	var out []string
+	var cells []wrapCell // reused line to line
 	for line := range strings.SplitSeq(s, "\n") {
-		out = wrapRows(out, wrapCells(line), w)
+		cells = wrapCells(cells[:0], line)
+		out = wrapRows(out, cells, w)
 	}
 	return out
 }
@@ -36,9 +38,8 @@ type wrapCell struct {
 func (c wrapCell) space() bool  { return c.s == " " }
 func (c wrapCell) hyphen() bool { return c.s == "-" }
 
-// wrapCells cuts a line into graphemes and escape sequences.
-func wrapCells(line string) []wrapCell {
-	var cells []wrapCell
+// wrapCells appends the graphemes and escape sequences of a line to cells.
+func wrapCells(cells []wrapCell, line string) []wrapCell {
 	var state byte
 	for len(line) > 0 {
 		seq, w, n, next := ansi.DecodeSequence(line, state, nil)
@@ -54,6 +55,7 @@ func wrapCells(line string) []wrapCell {
 // wrapRows appends the rows of one line (no newline in it) to out.
 func wrapRows(out []string, cells []wrapCell, w int) []string {
 	var b strings.Builder
+	b.Grow(min(len(cells)*2, 4*w))
 	cur := 0 // width of the row in b
 	flush := func() {
 		out = append(out, b.String())

@@ -84,7 +84,7 @@ func checkWrap(t *testing.T, s string, w int) {
 // shownText is s without escape codes and zero-width characters.
 func shownText(s string) string {
 	var b strings.Builder
-	for _, c := range wrapCells(s) {
+	for _, c := range wrapCells(nil, s) {
 		if c.w > 0 || c.s == "\n" {
 			b.WriteString(c.s)
 		}
@@ -95,7 +95,7 @@ func shownText(s string) string {
 // graphemes counts the characters of a row (escape codes aside).
 func graphemes(s string) int {
 	n := 0
-	for _, c := range wrapCells(s) {
+	for _, c := range wrapCells(nil, s) {
 		if c.w > 0 {
 			n++
 		}
