@@ -11,9 +11,12 @@ import (
 // except a row holding a single character wider than w (a wide rune at
 // width 1), which cannot be split.
 //
-// The only text left out is the newlines (each ends a row) and a run of
-// spaces where a row breaks or a line ends when the run does not fit;
-// every other byte, escape codes included, stays, in order. Rows break
+// The only text left out is the newlines (each ends a row) and the
+// spaces of a run that does not fit on the row together with the word
+// after it: the run where the row breaks, at the end of a line, or at
+// its start (indentation wider than the room left for its first word).
+// Every other byte stays, in order: escape codes and zero-width
+// characters in a dropped run stay at the end of the row. Rows break
 // at spaces, after a hyphen inside a word ("well-|known", not "-|run"),
 // and inside a word wider than w. Breaking is greedy and a row after a
 // space break starts as if the text began there, which is what lets the
