@@ -33,6 +33,10 @@ func TestPermissionOptionsOfferSessionOnlyWhenRemembered(t *testing.T) {
 		"exec":       {protocol.ApprovalRequest{Kind: protocol.ApprovalExec, Command: "make"}, all},
 		"mcp auto":   {mcp(false), all},
 		"mcp prompt": {mcp(true), []sdk.PermissionOptionKind{sdk.PermissionOptionKindAllowOnce, sdk.PermissionOptionKindRejectOnce}},
+		// An escalation the engine will not remember (OnceOnly, set by
+		// core/engine's rememberable) is approved once at most.
+		"escalation": {protocol.ApprovalRequest{Kind: protocol.ApprovalExec, Command: "curl x", Sandbox: protocol.SandboxDangerFullAccess, OnceOnly: true},
+			[]sdk.PermissionOptionKind{sdk.PermissionOptionKindAllowOnce, sdk.PermissionOptionKindRejectOnce}},
 	} {
 		got := kinds(tc.ap)
 		if len(got) != len(tc.want) {

@@ -316,7 +316,9 @@ func (tr *translation) approvalResolved(m protocol.ApprovalResolvedMsg) {
 	if asker.approvals > 0 {
 		asker.approvals--
 	}
-	if !m.Decision.Approved() && m.Request.CallID != "" {
+	// A request cancelled unanswered (turn interrupted or ended, agent
+	// closed) was declined by nobody: its call ends failed, not declined.
+	if !m.Decision.Approved() && m.Resolution != protocol.ResolvedCancelled && m.Request.CallID != "" {
 		asker.declined[m.Request.CallID] = true
 	}
 	tr.emit("thread/status/changed", map[string]any{"threadId": string(asker.info.ID), "status": threadState(asker.status, asker.approvals > 0)})
