@@ -478,8 +478,10 @@ func (s *Server) requestApproval(sess *session, t *thread, a protocol.ApprovalRe
 	approvalID := a.ID
 	var out []outMsg
 	out = append(out, outMsg{method: "thread/status/changed", params: map[string]any{"threadId": string(asker.info.ID), "status": threadState(asker.status, true)}})
-	switch a.Kind {
-	case protocol.ApprovalPatch:
+	switch {
+	case a.MCP != nil:
+		out = append(out, outMsg{reqID: id, method: "mcpServer/elicitation/request", params: mcpApprovalParams(a, turnID)})
+	case a.Kind == protocol.ApprovalPatch:
 		reason := a.Reason
 		if reason == "" && len(a.Files) > 0 {
 			reason = fmt.Sprintf("apply a patch to %d file(s)", len(a.Files))
