@@ -62,7 +62,9 @@ func taskOptions(cfg *config.Config) task.Options {
 // loginRoots are the directories a sandboxed command can write in this
 // project — the workspace-write roots whatever this session's mode: a
 // profile a sandboxed command of an earlier session wrote must not run
-// now (the temp dir and /dev/shm are roots of every sandbox).
+// now (the temp dir is a root of every sandbox; /dev/shm, which every
+// program of the user can write, and a root before the sandbox had its own
+// /dev/shm, counts too).
 func loginRoots(policy protocol.SandboxPolicy, cwd string) []string {
 	policy.Mode = protocol.SandboxWorkspaceWrite
 	// Another session may not have excluded the temp dirs.

@@ -54,7 +54,7 @@ var CodexKeys = []CodexKey{
 	{Key: "sandbox_mode", Status: KeyWorks},
 	{Key: "sandbox_workspace_write.writable_roots", Status: KeyWorks},
 	{Key: "sandbox_workspace_write.network_access", Status: KeyWorks},
-	{Key: "sandbox_workspace_write.exclude_slash_tmp", Status: KeyWorks, Note: "kernel-enforced; removes /tmp only: with TMPDIR=/tmp set exclude_tmpdir_env_var too (as in Codex); grove's /dev/shm stays writable"},
+	{Key: "sandbox_workspace_write.exclude_slash_tmp", Status: KeyWorks, Note: "kernel-enforced; removes /tmp only: with TMPDIR=/tmp set exclude_tmpdir_env_var too (as in Codex); /dev/shm is the sandbox's own tmpfs, never the user's"},
 	{Key: "sandbox_workspace_write.exclude_tmpdir_env_var", Status: KeyWorks, Note: "kernel-enforced; commands get TMPDIR naming a temp dir they may write, or keep theirs when none is"},
 	{Key: "instructions", Status: KeyDiffers, Note: "added to grove's base prompt as user instructions, not replacing it"},
 	{Key: "developer_instructions", Status: KeyDiffers, Note: "added to every agent's instructions as their own section, not as a separate developer message"},

@@ -25,6 +25,7 @@ var LostWithoutNamespaces = []string{
 	"a PID namespace: commands see every process of the host in /proc; kill -1 is refused by seccomp, other signals are scoped by Landlock (ABI >= 6)",
 	"isolation between the commands of one sandbox: they share a Landlock domain and may signal each other",
 	"the per-sandbox process bound (RLIMIT_NPROC 1024)",
+	"a private /dev/shm: the user's is read-only to commands, so POSIX shared memory and named semaphores (Python multiprocessing locks, Chromium) fail",
 	"orphans a command leaves in a session of their own (setsid) die when no command of that sandbox runs, not with the command",
 }
 

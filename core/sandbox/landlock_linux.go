@@ -33,11 +33,14 @@ var devWritable = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/tty"}
 //     but /dev is granted; a directory made at the top level after the
 //     helper started is not readable); in /dev only devReadable,
 //     devWritable and /dev/shm, and listing it.
-//   - Writable in every restricted mode: devWritable.
+//   - Writable in every restricted mode: devWritable, and /dev/shm when it
+//     is the sandbox's private tmpfs (namespaces, see privateShm), as in
+//     Codex's bubblewrap sandbox in both modes. Without namespaces it is
+//     the user's real one, shared with every other program, and stays
+//     read-only, as in Codex's Landlock sandbox (only /dev/null).
 //   - workspace-write adds the roots (the thread's cwd, writable_roots, the
-//     temp dir) and /dev/shm, including moving files between their
-//     directories ("refer"; without it a cross-directory rename fails with
-//     EXDEV).
+//     temp dir), including moving files between their directories
+//     ("refer"; without it a cross-directory rename fails with EXDEV).
 //   - Network: with ABI >= 4 and no network_access, TCP connect and bind
 //     are denied in both restricted modes (no port is allowed); the seccomp
 //     filter covers the rest (UDP, raw, netlink, connecting Unix sockets).
@@ -47,14 +50,16 @@ var devWritable = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/tty"}
 //
 // BestEffort drops what an older kernel cannot enforce instead of failing.
 func landlockRules(spec helperSpec) (landlock.Config, []landlock.Rule) {
-	rules := append(readRules(),
-		landlock.RODirs("/dev/shm").IgnoreIfMissing(),
+	shm := landlock.RODirs("/dev/shm").IgnoreIfMissing()
+	if spec.Namespaces {
+		shm = landlock.RWDirs("/dev/shm").IgnoreIfMissing()
+	}
+	rules := append(readRules(), shm,
 		landlock.ROFiles(devReadable...).IgnoreIfMissing(),
 		landlock.RWFiles(devWritable...).IgnoreIfMissing(),
 	)
-	if spec.Policy.Mode == protocol.SandboxWorkspaceWrite {
-		roots := append([]string{"/dev/shm"}, spec.Roots...)
-		rules = append(rules, landlock.RWDirs(roots...).WithRefer().IgnoreIfMissing())
+	if spec.Policy.Mode == protocol.SandboxWorkspaceWrite && len(spec.Roots) > 0 {
+		rules = append(rules, landlock.RWDirs(spec.Roots...).WithRefer().IgnoreIfMissing())
 	}
 	cfg := landlock.V5.BestEffort()
 	cfg.Scoped = landlock.ScopedSet(llsys.ScopeSignal | llsys.ScopeAbstractUnixSocket)

@@ -22,16 +22,19 @@ import (
 // mount read-only except the writable roots, so metadata writes Landlock
 // does not cover (chmod, chown, utime, xattrs) fail with EROFS outside the
 // roots, and binds the protected paths inside the roots (at any depth)
-// read-only. /dev,
-// /proc and /sys are left as they are: device nodes are governed by
+// read-only. /dev/shm becomes a private tmpfs (privateShm). The rest of
+// /dev, /proc and /sys are left as they are: device nodes are governed by
 // Landlock, and the pseudo file systems by their own permissions.
 func setupMounts(spec helperSpec) error {
 	if err := mountProc(); err != nil {
 		return err
 	}
+	if err := privateShm(); err != nil {
+		return err
+	}
 	var writable []string
 	if spec.Policy.Mode == protocol.SandboxWorkspaceWrite {
-		writable = append([]string{"/dev/shm"}, spec.Roots...)
+		writable = spec.Roots
 	}
 	// A root becomes a mount of its own, so remounting the file system it
 	// lives on read-only leaves it writable.
@@ -60,6 +63,24 @@ func setupMounts(spec helperSpec) error {
 		if err := os.Chdir(spec.Dir); err != nil {
 			return fmt.Errorf("enter %s: %w", spec.Dir, err)
 		}
+	}
+	return nil
+}
+
+// privateShm mounts an empty tmpfs of this namespace over /dev/shm, as
+// Codex's bubblewrap sandbox does (`--dev /dev` makes a fresh /dev whose
+// shm is an empty directory of its own tmpfs): POSIX shared memory and
+// named semaphores (Python's multiprocessing, Chromium) work among the
+// sandbox's processes, while the user's real /dev/shm (other programs'
+// segments, files that outlive the command) can be neither read nor
+// written. It lives as long as the helper: the commands of one sandbox
+// share it, like /tmp.
+func privateShm() error {
+	if _, err := os.Stat("/dev/shm"); os.IsNotExist(err) {
+		return nil
+	}
+	if err := unix.Mount("tmpfs", "/dev/shm", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=1777"); err != nil {
+		return fmt.Errorf("mount a private /dev/shm: %w", err)
 	}
 	return nil
 }

@@ -94,8 +94,9 @@ func PrepareLoginEnvironment(roots []string) (warning string) {
 // (then commands fall back to `bash -lc`) or was refused.
 func loginEnvironment() []string {
 	loginEnv.once.Do(func() {
-		// Not prepared (a test, a front end that did not): the temp dir
-		// and /dev/shm are writable roots of every workspace-write sandbox.
+		// Not prepared (a test, a front end that did not): the temp dir is
+		// a writable root of every workspace-write sandbox; /dev/shm any
+		// program of the user can write.
 		if p, r := writableProfile(append(safefile.TempDirs(), "/dev/shm")); p != "" {
 			loginEnv.refused = fmt.Sprintf("login profile %s is inside %s, where a sandboxed command could have written it: grove does not run it", p, r)
 			return
