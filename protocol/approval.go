@@ -42,6 +42,12 @@ type ApprovalRequest struct {
 	// tool's name as the model sees it): "approve for session" covers
 	// that server's tool, whatever its arguments, unless NoRemember.
 	MCP *MCPToolApproval `json:"mcp,omitempty"`
+	// OnceOnly: the engine will not remember an approve-for-session
+	// answer to this request (a command escalated past the sandbox of a
+	// sandboxed thread, a command with no sandbox, an MCP tool that asks
+	// before every call), so it approves this request only and front ends
+	// do not offer it. Set by the engine when it publishes the request.
+	OnceOnly bool `json:"once_only,omitempty"`
 }
 
 // MCPToolApproval is what an MCP tool call's approval is about. Server and
@@ -59,10 +65,10 @@ type MCPToolApproval struct {
 }
 
 // OffersSession reports whether approve-for-session means more than
-// approve for this request: false for an MCP tool whose approval mode asks
-// before every call.
+// approve for this request: false when the engine would not remember it
+// (OnceOnly) and for an MCP tool whose approval mode asks before every call.
 func (r *ApprovalRequest) OffersSession() bool {
-	return r.MCP == nil || !r.MCP.NoRemember
+	return !r.OnceOnly && (r.MCP == nil || !r.MCP.NoRemember)
 }
 
 // ReviewDecision answers an ApprovalRequest.
@@ -79,3 +85,19 @@ const (
 func (d ReviewDecision) Approved() bool {
 	return d == DecisionApproved || d == DecisionApprovedForSession
 }
+
+// ApprovalResolution says how a request stopped waiting, so a front end
+// tells a person's answer from a turn that ended before anyone answered:
+// both reach the asking tool as DecisionAbort, but only one was "denied".
+type ApprovalResolution string
+
+const (
+	// ResolvedAnswered: someone answered (the user, a client, a hook);
+	// the zero value, as in logs written before the field existed.
+	ResolvedAnswered ApprovalResolution = ""
+	// ResolvedByPolicy: decided by policy; nobody was asked.
+	ResolvedByPolicy ApprovalResolution = "policy"
+	// ResolvedCancelled: the waiting turn was interrupted or ended, or its
+	// agent closed, before an answer came (Decision is DecisionAbort).
+	ResolvedCancelled ApprovalResolution = "cancelled"
+)

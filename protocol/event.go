@@ -88,22 +88,24 @@ type Event struct {
 	// TurnID is set on events that happen inside a turn.
 	TurnID string `json:"turn_id,omitempty"`
 
-	Thread     *ThreadInfo      `json:"thread,omitempty"`      // thread_started
-	Delta      string           `json:"delta,omitempty"`       // message_delta, reasoning_delta
-	Message    string           `json:"message,omitempty"`     // message, user_message, agent_input, error, warning, stream_retry
-	From       ThreadID         `json:"from,omitempty"`        // agent_input: the sending agent
-	Tool       *ToolCall        `json:"tool,omitempty"`        // tool_call_begin/end
-	Plan       *Plan            `json:"plan,omitempty"`        // plan_updated
-	Approval   *ApprovalRequest `json:"approval,omitempty"`    // approval_requested/resolved
-	Decision   ReviewDecision   `json:"decision,omitempty"`    // approval_resolved
-	Status     *AgentStatus     `json:"status,omitempty"`      // status_changed; turn_completed: the outcome
-	Background *BackgroundEvent `json:"background,omitempty"`  // background_event
-	Note       *string          `json:"note,omitempty"`        // thread_note_updated
-	Usage      *TokenUsage      `json:"usage,omitempty"`       // token_usage (the call)
-	TotalUsage *TokenUsage      `json:"total_usage,omitempty"` // token_usage (thread total)
-	Inbox      *InboxChange     `json:"inbox,omitempty"`       // inbox
-	Compaction *Compaction      `json:"compaction,omitempty"`  // context_compacted
-	Revert     *PatchRevert     `json:"revert,omitempty"`      // patch_reverted
+	Thread   *ThreadInfo      `json:"thread,omitempty"`   // thread_started
+	Delta    string           `json:"delta,omitempty"`    // message_delta, reasoning_delta
+	Message  string           `json:"message,omitempty"`  // message, user_message, agent_input, error, warning, stream_retry
+	From     ThreadID         `json:"from,omitempty"`     // agent_input: the sending agent
+	Tool     *ToolCall        `json:"tool,omitempty"`     // tool_call_begin/end
+	Plan     *Plan            `json:"plan,omitempty"`     // plan_updated
+	Approval *ApprovalRequest `json:"approval,omitempty"` // approval_requested/resolved
+	Decision ReviewDecision   `json:"decision,omitempty"` // approval_resolved
+	// Resolution (approval_resolved): how the request stopped waiting.
+	Resolution ApprovalResolution `json:"resolution,omitempty"`
+	Status     *AgentStatus       `json:"status,omitempty"`      // status_changed; turn_completed: the outcome
+	Background *BackgroundEvent   `json:"background,omitempty"`  // background_event
+	Note       *string            `json:"note,omitempty"`        // thread_note_updated
+	Usage      *TokenUsage        `json:"usage,omitempty"`       // token_usage (the call)
+	TotalUsage *TokenUsage        `json:"total_usage,omitempty"` // token_usage (thread total)
+	Inbox      *InboxChange       `json:"inbox,omitempty"`       // inbox
+	Compaction *Compaction        `json:"compaction,omitempty"`  // context_compacted
+	Revert     *PatchRevert       `json:"revert,omitempty"`      // patch_reverted
 	// UserInput: user_input_requested/resolved; UserInputAnswer: the
 	// answer of a resolved request (nil: dismissed).
 	UserInput       *UserInputRequest  `json:"user_input,omitempty"`

@@ -106,8 +106,10 @@ var eventCodecs = map[EventType]eventCodec{
 	}, func(m ApprovalRequestedMsg, ev *Event) { ev.Approval = &m.Request }),
 	EventApprovalResolved: codec(func(ev Event) (ApprovalResolvedMsg, string) {
 		r, missing := needs(ev.Approval, "approval")
-		return ApprovalResolvedMsg{Request: r, Decision: ev.Decision}, missing
-	}, func(m ApprovalResolvedMsg, ev *Event) { ev.Approval, ev.Decision = &m.Request, m.Decision }),
+		return ApprovalResolvedMsg{Request: r, Decision: ev.Decision, Resolution: ev.Resolution}, missing
+	}, func(m ApprovalResolvedMsg, ev *Event) {
+		ev.Approval, ev.Decision, ev.Resolution = &m.Request, m.Decision, m.Resolution
+	}),
 	EventStatusChanged: codec(func(ev Event) (StatusChangedMsg, string) {
 		s, missing := needs(ev.Status, "status")
 		return StatusChangedMsg{Status: s}, missing

@@ -61,6 +61,8 @@ type (
 	ApprovalResolvedMsg  struct {
 		Request  ApprovalRequest
 		Decision ReviewDecision
+		// Resolution: answered, decided by policy, or cancelled unanswered.
+		Resolution ApprovalResolution
 	}
 	StatusChangedMsg    struct{ Status AgentStatus }
 	BackgroundMsg       struct{ Event BackgroundEvent }

@@ -398,3 +398,35 @@ func TestMCPPromptModeOffersNoSessionApproval(t *testing.T) {
 		}
 	})
 }
+
+// TestOnceOnlyEscalationOffersNoSessionApproval: an escalation the engine
+// will not remember (OnceOnly) offers no "don't ask again"; "a" is not an
+// answer; approving it traces "(this time)", never "for the rest of this
+// session".
+func TestOnceOnlyEscalationOffersNoSessionApproval(t *testing.T) {
+	fb := newFake(rootInfo())
+	m, c := newTestModel(t, 100, 30, fb)
+	ask := escalationApproval("ap1", 5*time.Second, "curl example.com")
+	ask.Approval.OnceOnly = true
+	m = feed(m, ask)
+	c.t = c.t.Add(time.Minute)
+	if s := screen(m); strings.Contains(s, "don't ask again") || !strings.Contains(s, "Yes, this once") {
+		t.Fatalf("options shown:\n%s", s)
+	}
+	m, _ = press(m, "tab")
+	m, _ = press(m, "a")
+	if m.appr.confirming() || len(approvalOps(fb)) != 0 {
+		t.Fatalf("a started an answer: ops %+v", approvalOps(fb))
+	}
+	m, _ = press(m, "tab") // a was not the modal's: back to typing
+	m, _ = press(m, "y")
+	c.t = c.t.Add(approvalGrace)
+	m, cmd := press(m, "enter")
+	runCmd(cmd)
+	if ops := approvalOps(fb); len(ops) != 1 || ops[0].Decision != protocol.DecisionApproved {
+		t.Fatalf("ops %+v, want one approved", ops)
+	}
+	if s := screen(m); strings.Contains(s, "rest of this session") || !strings.Contains(s, "curl example.com (this time)") {
+		t.Fatalf("trace:\n%s", s)
+	}
+}

@@ -32,13 +32,20 @@ func (s *session) noteAsked(req protocol.ApprovalRequest) {
 	}
 }
 
-// traceAnswer puts the trace of the answer d to req into t once.
-func (s *session) traceAnswer(t *threadView, req protocol.ApprovalRequest, d protocol.ReviewDecision) {
+// traceAnswer puts the trace of how req was resolved (the answer d, or
+// cancelled before anyone answered) into t once.
+func (s *session) traceAnswer(t *threadView, req protocol.ApprovalRequest, d protocol.ReviewDecision, how protocol.ApprovalResolution) {
 	if t == nil || req.ID == "" || s.traces[req.ID] != traceAsked {
 		return
 	}
 	s.traces[req.ID] = traceShown
-	t.insertBefore(t.toolIdx[req.CallID], &entry{kind: entryInfo, text: decisionTrace(req, d)})
+	text := decisionTrace(req, d)
+	if how == protocol.ResolvedCancelled {
+		// The turn ended (interrupt, its end, the agent closed) while the
+		// request waited: the user denied nothing.
+		text = "· Not answered: " + approvalSummary(req) + " (the turn stopped before an answer)"
+	}
+	t.insertBefore(t.toolIdx[req.CallID], &entry{kind: entryInfo, text: text})
 }
 
 // insertBefore puts e into t's transcript just before entry at (at the

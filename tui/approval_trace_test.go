@@ -127,3 +127,79 @@ func TestApprovalTraceBeforeOutput(t *testing.T) {
 		}
 	}
 }
+
+// TestApprovalTraceCancelledIsNotADenial: a request still waiting when its
+// turn is interrupted resolves as cancelled; the transcript says it was
+// not answered, never "You denied … and stopped the turn", live, resumed,
+// and one turn after the resume. The user's own esc still says denied.
+func TestApprovalTraceCancelledIsNotADenial(t *testing.T) {
+	before1, after1, ask1 := approvalTurn("1", "touch escalated", 1)
+	cancelled := answered(ask1, protocol.DecisionAbort)
+	cancelled.Resolution = protocol.ResolvedCancelled
+	cancelled.Timestamp, cancelled.Seq = after1[0].Timestamp, after1[0].Seq
+	end := execEnd(rootID, "c1", "touch escalated", -1, true, interruptedOutput)
+	end.Timestamp, end.Seq = after1[1].Timestamp, after1[1].Seq
+	stop := status(rootID, protocol.Interrupted(), 0)
+	stop.Timestamp, stop.Seq = after1[3].Timestamp, after1[3].Seq
+	after1 = []protocol.Event{cancelled, end, stop, after1[4]}
+	before2, after2, _ := approvalTurn("2", "touch again", 100)
+	notAnswered := "· Not answered: touch escalated"
+	check := func(label, s string) {
+		t.Helper()
+		if strings.Contains(s, "You denied") || strings.Count(s, notAnswered) != 1 {
+			t.Fatalf("%s: want one %q and no denial:\n%s", label, notAnswered, s)
+		}
+	}
+	for _, size := range [][2]int{{80, 24}, {120, 40}} {
+		live, lc := newTestModel(t, size[0], size[1], newFake(rootInfo()))
+		live = feed(live, before1...)
+		live = feed(live, after1...)
+		check("live", screen(live))
+		if live.appr.current() != nil {
+			t.Fatalf("the cancelled request is still asked:\n%s", screen(live))
+		}
+
+		root := rootInfo()
+		root.Status = protocol.Interrupted()
+		root.RolloutPath = writeRollout(t, append(append([]protocol.Event(nil), before1...), after1...)...)
+		resumed, rc := newTestModel(t, size[0], size[1], newFake(root))
+		resumed = drive(resumed, resumed.scanResumed())
+		check("resumed", screen(resumed))
+		if ls, rs := screen(live), screen(resumed); ls != rs {
+			t.Fatalf("%v: resumed differs from live:\nlive:\n%s\nresumed:\n%s", size, ls, rs)
+		}
+
+		for _, p := range []struct {
+			m *Model
+			c *clock
+		}{{&live, lc}, {&resumed, rc}} {
+			*p.m = feed(*p.m, before2...)
+			*p.m = approveByKeys(t, *p.m, p.c)
+			*p.m = feed(*p.m, after2...)
+		}
+		check("a turn after the resume", screen(resumed))
+		if ls, rs := screen(live), screen(resumed); ls != rs {
+			t.Fatalf("%v: a turn after the resume, resumed differs from live:\nlive:\n%s\nresumed:\n%s", size, ls, rs)
+		}
+	}
+}
+
+// TestApprovalTraceEscIsADenial: the user's esc is a denial that stops
+// the turn, and the engine's answered resolution does not change that.
+func TestApprovalTraceEscIsADenial(t *testing.T) {
+	before, _, ask := approvalTurn("1", "touch escalated", 1)
+	fb := newFake(rootInfo())
+	m, c := newTestModel(t, 80, 24, fb)
+	m = feed(m, before...)
+	c.t = c.t.Add(time.Minute)
+	m, _ = press(m, "tab")
+	m, cmd := press(m, "esc")
+	runCmd(cmd)
+	if ops := approvalOps(fb); len(ops) != 1 || ops[0].Decision != protocol.DecisionAbort {
+		t.Fatalf("ops %+v, want one abort", ops)
+	}
+	m = feed(m, answered(ask, protocol.DecisionAbort))
+	if s := screen(m); strings.Count(s, "✗ You denied: touch escalated and stopped") != 1 || strings.Contains(s, "Not answered") {
+		t.Fatalf("want the denial once:\n%s", s)
+	}
+}

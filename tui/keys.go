@@ -437,7 +437,11 @@ func (m *Model) approvalKey(k string, now time.Time) (done bool, cmd tea.Cmd) {
 // agent's transcript, as Codex logs "✔ You approved …".
 func (m *Model) answer(req protocol.ApprovalRequest, d protocol.ReviewDecision) tea.Cmd {
 	m.sess.noteAsked(req) // shown in the modal, it was asked
-	m.sess.traceAnswer(m.sess.threads[askerOf(&req, m.sess)], req, d)
+	if d == protocol.DecisionApprovedForSession && !req.OffersSession() {
+		// The engine approves it once (and publishes that): so does the trace.
+		d = protocol.DecisionApproved
+	}
+	m.sess.traceAnswer(m.sess.threads[askerOf(&req, m.sess)], req, d, protocol.ResolvedAnswered)
 	return m.submit(protocol.Op{Type: protocol.OpApproval, ThreadID: req.ThreadID, ApprovalID: req.ID, Decision: d})
 }
 

@@ -360,7 +360,7 @@ func (s *session) applyMsg(t *threadView, msg protocol.EventMsg, ev protocol.Eve
 			e.decision = m.Decision
 			e.touch()
 		}
-		s.traceAnswer(t, m.Request, m.Decision)
+		s.traceAnswer(t, m.Request, m.Decision, m.Resolution)
 	}
 }
 

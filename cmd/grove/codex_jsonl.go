@@ -186,7 +186,8 @@ func (c *codexJSONL) event(ev protocol.Event) error {
 	case protocol.ToolCallEndMsg:
 		c.toolEnd(m.Call)
 	case protocol.ApprovalResolvedMsg:
-		if m.Decision == protocol.DecisionDenied || m.Decision == protocol.DecisionAbort {
+		// A request cancelled unanswered was declined by nobody.
+		if (m.Decision == protocol.DecisionDenied || m.Decision == protocol.DecisionAbort) && m.Resolution != protocol.ResolvedCancelled {
 			c.declined[m.Request.CallID] = true
 		}
 	case protocol.PlanUpdatedMsg:

@@ -132,31 +132,52 @@ See docs/acp.md.`,
 // methods: the config file, the provider (and its /models) and the MCP
 // servers of the sessions this process runs.
 func appServerHost(g *globalFlags, cfg *config.Config) (*appserver.Host, error) {
-	prov, err := cfg.ResolveProvider(nil)
+	l, err := hostState(cfg)
 	if err != nil {
 		return nil, err
 	}
-	h := &appserver.Host{Config: cfg, Overrides: configOverrides(g), Provider: prov, MCPStatus: func() []mcp.ServerStatus { return liveMCPStatus(cfg) }}
+	h := &appserver.Host{Config: cfg, Overrides: configOverrides(g), Provider: l.Provider, Models: l.Models,
+		MCPStatus: func() []mcp.ServerStatus { return liveMCPStatus(cfg) }}
 	if file := filepath.Join(cfg.Home, "config.toml"); fileExists(file) {
 		h.ConfigFile = file
 	}
-	// After config/value/write: what a thread started now would read.
-	h.Reload = func() (*config.Config, config.Resolved, error) {
+	// After config/value/write: what a thread started now would read,
+	// the provider's model list included.
+	h.Reload = func() (appserver.Loaded, error) {
 		c, err := loadConfig(g)
 		if err != nil {
-			return nil, config.Resolved{}, err
+			return appserver.Loaded{}, err
 		}
-		p, err := c.ResolveProvider(nil)
-		return c, p, err
+		return hostState(c)
 	}
+	// Before it: a content a thread could not start with is refused.
+	h.Check = func(content []byte) error {
+		c, err := readConfig(g, content)
+		if err != nil {
+			return err
+		}
+		_, err = hostState(c)
+		return err
+	}
+	return h, nil
+}
+
+// hostState resolves cfg's provider and, unless it is the demo, the client
+// that lists its models.
+func hostState(cfg *config.Config) (appserver.Loaded, error) {
+	prov, err := cfg.ResolveProvider(nil)
+	if err != nil {
+		return appserver.Loaded{}, err
+	}
+	l := appserver.Loaded{Config: cfg, Provider: prov}
 	if !prov.Demo {
 		client, err := providerClient(prov)
 		if err != nil {
-			return nil, err
+			return appserver.Loaded{}, err
 		}
-		h.Models = client
+		l.Models = client
 	}
-	return h, nil
+	return l, nil
 }
 
 func fileExists(p string) bool {

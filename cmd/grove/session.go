@@ -50,17 +50,7 @@ type sessionOpts struct {
 // loadConfig reads grove's config.toml (else Codex's) with the profile
 // and the command-line overrides applied.
 func loadConfig(g *globalFlags) (*config.Config, error) {
-	if err := checkSettingFlags(g); err != nil {
-		return nil, err
-	}
-	home, err := config.Home()
-	if err != nil {
-		return nil, err
-	}
-	cfg, err := config.LoadWith(config.LoadOptions{
-		Home: home, CodexHome: config.CodexHome(), Profile: g.profile,
-		Overrides: g.overrides, Flags: flagSettings(g), NoFiles: g.ignoreUserConfig,
-	})
+	cfg, err := readConfig(g, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -74,6 +64,24 @@ func loadConfig(g *globalFlags) (*config.Config, error) {
 		g.warn(err.Error())
 	}
 	return cfg, nil
+}
+
+// readConfig is loadConfig without its side effects (warnings, seeding):
+// content, when not nil, stands for $GROVE_HOME/config.toml, so the
+// app-server can load an edit before it writes it.
+func readConfig(g *globalFlags, content []byte) (*config.Config, error) {
+	if err := checkSettingFlags(g); err != nil {
+		return nil, err
+	}
+	home, err := config.Home()
+	if err != nil {
+		return nil, err
+	}
+	return config.LoadWith(config.LoadOptions{
+		Home: home, CodexHome: config.CodexHome(), Profile: g.profile,
+		Overrides: g.overrides, Flags: flagSettings(g), NoFiles: g.ignoreUserConfig,
+		Content: content,
+	})
 }
 
 // checkSettingFlags judges the flags that set the session's turn settings

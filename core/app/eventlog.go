@@ -52,7 +52,7 @@ func LogEvent(l *slog.Logger, ev protocol.Event) {
 		// A request decided by policy has no "approval requested" record
 		// (no one was asked): this one says what it was.
 		a := m.Request
-		l.Info("approval resolved", th, "id", a.ID, "kind", a.Kind, "decision", m.Decision, "command", a.Command, "dir", a.Dir, "files", len(a.Files))
+		l.Info("approval resolved", th, "id", a.ID, "kind", a.Kind, "decision", m.Decision, "resolution", m.Resolution, "command", a.Command, "dir", a.Dir, "files", len(a.Files))
 	case protocol.WarningMsg:
 		l.Warn("engine warning", th, "detail", m.Text)
 	case protocol.ErrorMsg:

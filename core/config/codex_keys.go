@@ -114,7 +114,7 @@ var CodexKeys = []CodexKey{
 	{Key: "shell_environment_policy.experimental_use_profile", Status: KeyDiffers, Note: "read, changes nothing: Codex uses it for its argv-form shell tool, which grove lacks; allow_login_shell and login decide the profile"},
 	{Key: "agents.max_threads", Status: KeyWorks},
 	{Key: "agents.max_depth", Status: KeyWorks},
-	{Key: "agents.interrupt_message", Status: KeyWorks, Note: "true (the default): an interrupted turn of any agent leaves a notice for the model's next request (Codex's turn_aborted marker, in grove's words); false: none"},
+	{Key: "agents.interrupt_message", Status: KeyWorks, Note: "true (the default): an interrupted turn of any agent leaves a notice for the model's next request (Codex's turn_aborted marker, in grove's words), and so does a fork taken mid-turn; forks, rewinds and resumes keep it; false: none"},
 	{Key: "agents.job_max_runtime_seconds", Status: KeyDiffers, Note: "checked (at least 1) but limits nothing: it is the time limit of Codex's agent-job workers (spawn_agents_on_csv), a feature grove does not have"},
 	{Key: "agents.*", Status: KeyNotYet, Note: "Codex agent roles; grove's roles are template files (docs/templates.md)", Section: true},
 	{Key: "allow_login_shell", Status: KeyWorks, Note: "false also runs Claude Code's Bash without the login environment, and no profile runs at start"},

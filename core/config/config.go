@@ -274,6 +274,9 @@ type LoadOptions struct {
 	Flags []string
 	// NoFiles reads no config file (Codex's --ignore-user-config).
 	NoFiles bool
+	// Content, when not nil, stands for grove's config.toml: an edit is
+	// loaded as a thread would load it before it is written.
+	Content []byte
 }
 
 // Load reads home/config.toml (absent is fine), applies overrides
@@ -351,6 +354,9 @@ func (c *Config) readFile(o LoadOptions) (map[string]any, error) {
 	tree := map[string]any{}
 	for i, path := range paths {
 		data, err := os.ReadFile(path)
+		if i == 0 && o.Content != nil {
+			data, err = o.Content, nil
+		}
 		if errors.Is(err, os.ErrNotExist) {
 			continue
 		}

@@ -36,6 +36,15 @@ func (e *EditError) Error() string { return e.Message }
 // edit in place) — checks that the result decodes to exactly the values
 // asked for, and replaces the file atomically. It returns the new content.
 func EditValues(path string, edits []ValueEdit) ([]byte, error) {
+	return EditValuesChecked(path, edits, nil)
+}
+
+// EditValuesChecked is EditValues that first hands the new content to
+// check (nil: none): a refusal leaves the file as it was. The app-server
+// loads it as a new thread would, so a write never leaves a config that
+// breaks the next thread (Codex validates the edited config before it
+// persists it).
+func EditValuesChecked(path string, edits []ValueEdit, check func([]byte) error) ([]byte, error) {
 	data, _, err := readTree(path)
 	if err != nil {
 		return nil, err
@@ -56,6 +65,11 @@ func EditValues(path string, edits []ValueEdit) ([]byte, error) {
 	out := []byte(strings.Join(lines, ""))
 	if err := verifyEdits(out, edits); err != nil {
 		return nil, err
+	}
+	if check != nil {
+		if err := check(out); err != nil {
+			return nil, &EditError{"configValidationError", "Invalid configuration: " + err.Error()}
+		}
 	}
 	if err := replaceConfigFile(path, out, filepath.Dir(path)); err != nil {
 		return nil, err

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -98,5 +99,37 @@ func TestEditValuesKeepsTrailingComment(t *testing.T) {
 	}
 	if want := "model = \"z\" # pinned\n"; string(out) != want {
 		t.Fatalf("got %q, want %q", out, want)
+	}
+}
+
+// A check that refuses the edited content leaves the file as it was and
+// answers Codex's configValidationError "Invalid configuration: …"
+// (codex-rs core/src/config/service.rs validates before it persists);
+// LoadWith's Content reads the edit as the file.
+func TestEditValuesCheckedRefusesAndKeepsFile(t *testing.T) {
+	home := t.TempDir()
+	path := filepath.Join(home, "config.toml")
+	if err := os.WriteFile(path, []byte("model = \"a\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	check := func(content []byte) error {
+		cfg, err := LoadWith(LoadOptions{Home: home, Content: content})
+		if err != nil {
+			return err
+		}
+		_, err = cfg.ResolveProvider(func(string) string { return "" })
+		return err
+	}
+	_, err := EditValuesChecked(path, []ValueEdit{{KeyPath: "model_provider", Value: "nowhere"}}, check)
+	var ee *EditError
+	if !errors.As(err, &ee) || ee.Code != "configValidationError" || !strings.HasPrefix(ee.Message, "Invalid configuration: model_provider \"nowhere\" is not defined") {
+		t.Fatalf("err = %v", err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "model = \"a\"\n" {
+		t.Fatalf("file changed: %q", b)
+	}
+	out, err := EditValuesChecked(path, []ValueEdit{{KeyPath: "model", Value: "b"}}, check)
+	if err != nil || string(out) != "model = \"b\"\n" {
+		t.Fatalf("good edit: %q, %v", out, err)
 	}
 }

@@ -100,9 +100,11 @@ func (e *Engine) requestApproval(ctx context.Context, t, route *Thread, req prot
 	if len(req.Chain) == 0 {
 		req.Chain = e.chain(t)
 	}
+	// What the engine will not remember, no front end offers.
+	req.OnceOnly = !rememberable(t, req)
 	b := &e.approvals
 	b.mu.Lock()
-	remembered := rememberable(t, req) && b.session[sessionKey(req)]
+	remembered := !req.OnceOnly && b.session[sessionKey(req)]
 	b.mu.Unlock()
 	if remembered {
 		return protocol.DecisionApprovedForSession, nil
@@ -113,7 +115,7 @@ func (e *Engine) requestApproval(ctx context.Context, t, route *Thread, req prot
 		// question whose answer nobody reads (a sessions child, a Task
 		// agent that never asks, a headless run).
 		d := e.headlessDecision(t, req)
-		t.publish(protocol.NewEvent(t.id, "", protocol.ApprovalResolvedMsg{Request: req, Decision: d}))
+		t.publish(protocol.NewEvent(t.id, "", protocol.ApprovalResolvedMsg{Request: req, Decision: d, Resolution: protocol.ResolvedByPolicy}))
 		if !d.Approved() && req.Kind != protocol.ApprovalWorkingDir {
 			// Tell the model why, in words it can act on.
 			return d, e.noApproverError(t)
@@ -133,7 +135,9 @@ func (e *Engine) requestApproval(ctx context.Context, t, route *Thread, req prot
 		return d, nil
 	case <-ctx.Done():
 		if b.remove(req.ID) != nil {
-			t.publish(protocol.NewEvent(t.id, "", protocol.ApprovalResolvedMsg{Request: r, Decision: protocol.DecisionAbort}))
+			// Nobody answered: the turn was interrupted or ended, or the
+			// agent closed. Say so, not "denied".
+			t.publish(protocol.NewEvent(t.id, "", protocol.ApprovalResolvedMsg{Request: r, Decision: protocol.DecisionAbort, Resolution: protocol.ResolvedCancelled}))
 		} else {
 			// Answered concurrently with the cancellation: honour the answer.
 			select {
@@ -202,12 +206,13 @@ func (b *approvalBroker) resolve(e *Engine, id string, d protocol.ReviewDecision
 	if p == nil {
 		return fmt.Errorf("no pending approval %s (already answered or cancelled)", id)
 	}
-	if d == protocol.DecisionApprovedForSession && !p.req.OffersSession() {
-		// Approves this call only, and says so (Codex turns
-		// AcceptForSession into Accept in prompt and writes modes).
+	if d == protocol.DecisionApprovedForSession && (!p.req.OffersSession() || !rememberable(p.thread, p.req)) {
+		// Approves this request only, and says so: what is published is
+		// what the engine did (Codex turns AcceptForSession into Accept in
+		// an MCP tool's prompt and writes modes).
 		d = protocol.DecisionApproved
 	}
-	if d == protocol.DecisionApprovedForSession && rememberable(p.thread, p.req) {
+	if d == protocol.DecisionApprovedForSession {
 		b.mu.Lock()
 		b.session[sessionKey(p.req)] = true
 		b.mu.Unlock()

@@ -126,6 +126,24 @@ func TestApprovalForSessionIsKeyedOnSandboxAndDir(t *testing.T) {
 			t.Errorf("request %d sandbox = %q, want %q", i, req.Sandbox, want[i])
 		}
 	}
+	// What the engine does is what it publishes: the escalation's "for
+	// session" was not remembered, so it is offered nowhere and resolved
+	// as a plain approve.
+	for i, once := range []bool{false, true, true, false} {
+		if asked[i].OnceOnly != once || asked[i].OffersSession() == once {
+			t.Errorf("request %d OnceOnly = %v, want %v", i, asked[i].OnceOnly, once)
+		}
+	}
+	resolved := map[string]protocol.ReviewDecision{}
+	for _, ev := range env.all(func(ev protocol.Event) bool { return ev.Type == protocol.EventApprovalResolved }) {
+		resolved[ev.Approval.ID] = ev.Decision
+	}
+	if d := resolved[asked[0].ID]; d != protocol.DecisionApprovedForSession {
+		t.Errorf("sandboxed for-session published as %q", d)
+	}
+	if d := resolved[asked[1].ID]; d != protocol.DecisionApproved {
+		t.Errorf("escalated for-session published as %q, want approved (not remembered)", d)
+	}
 	if !strings.HasSuffix(asked[3].Cwd, "sub") {
 		t.Errorf("request 3 cwd = %q", asked[3].Cwd)
 	}

@@ -37,7 +37,7 @@ func (e *Engine) forkRoot(id string, userTurns int) (protocol.ThreadID, string, 
 		return "", "", err
 	}
 	sess := p.sess
-	history, cut := sess.Items, ""
+	history, cut, closed := sess.Items, "", false
 	if userTurns > 0 {
 		at := userMessageFromEnd(history, userTurns)
 		if at < 0 {
@@ -45,14 +45,20 @@ func (e *Engine) forkRoot(id string, userTurns int) (protocol.ThreadID, string, 
 		}
 		history, cut = answeredOnly(history[:at]), history[at].Content
 	} else if r := planCrashRepair(sess); r != nil {
-		history = append(append([]protocol.Item(nil), history...), r.items()...)
+		history, closed = append(append([]protocol.Item(nil), history...), e.closeForkedTurn(r)...), true
 	}
 	m := sess.Meta
 	last := lastAssistantMessage(history)
+	status := protocol.Completed(last, last != "")
+	if closed {
+		// The copy's last turn ends as an interrupted one (Codex appends
+		// TurnAborted to the fork).
+		status = protocol.Interrupted()
+	}
 	root, err := e.newThread(threadSpec{
 		surface: p.surface, source: protocol.SourceRoot, model: e.opts.Model, effort: e.opts.ReasoningEffort,
 		cwd: p.cwd, sandbox: e.opts.Sandbox, host: e.opts.HostName, note: fmt.Sprintf("fork of %s", m.ID), history: history, firstPrompt: p.firstPrompt,
-		forkedFrom: m.ID, status: protocol.Completed(last, last != ""),
+		forkedFrom: m.ID, status: status,
 	})
 	if err != nil {
 		return "", "", err

@@ -123,6 +123,16 @@ func (w *wireCheck) agentLine(line []byte) {
 		def = "SessionNotification"
 	case m.Method == "session/request_permission":
 		def = "RequestPermissionRequest"
+	case m.Method == "$/cancel_request":
+		// The SDK withdraws a request whose context ended (ACP's cancel
+		// request notification, in its unstable schema): it names one.
+		var p struct {
+			RequestID json.RawMessage `json:"requestId"`
+		}
+		if json.Unmarshal(m.Params, &p) != nil || len(p.RequestID) == 0 {
+			t.Errorf("agent sent a cancel naming no request: %s", line)
+		}
+		return
 	case m.Method != "":
 		t.Errorf("agent sent an unexpected method: %s", line)
 		return
@@ -169,15 +179,31 @@ func tap(r io.Reader, w *io.PipeWriter, see func([]byte)) {
 type testClient struct {
 	mu      sync.Mutex
 	updates []sdk.SessionNotification
-	answer  string // option id to select; "" cancels
+	answer  string // option id to select; "" cancels; answerNever waits
 	asked   []sdk.RequestPermissionRequest
 	changed chan struct{}
+	// waiting and withdrawn receive a request answerNever holds open, when
+	// it is asked and when the agent withdraws it.
+	waiting, withdrawn chan sdk.RequestPermissionRequest
 }
 
-func (c *testClient) RequestPermission(_ context.Context, p sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
+// answerNever makes the test client leave permission requests unanswered.
+const answerNever = "never"
+
+func (c *testClient) RequestPermission(ctx context.Context, p sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.asked = append(c.asked, p)
+	if c.answer == answerNever {
+		// A person who has not answered yet: the request stays open until
+		// the agent withdraws it ($/cancel_request ends ctx).
+		c.mu.Unlock()
+		c.waiting <- p
+		<-ctx.Done()
+		c.withdrawn <- p
+		c.mu.Lock()
+		return sdk.RequestPermissionResponse{}, ctx.Err()
+	}
 	if c.answer == "" {
 		return sdk.RequestPermissionResponse{Outcome: sdk.NewRequestPermissionOutcomeCancelled()}, nil
 	}
@@ -368,7 +394,7 @@ func (f *fixture) connect(t *testing.T) *conn {
 			Home: f.home, ListModels: func(context.Context) []string { return []string{"listed-model"} }})
 		_ = fromAgentW.Close()
 	}()
-	tc := &testClient{changed: make(chan struct{}, 1)}
+	tc := &testClient{changed: make(chan struct{}, 1), waiting: make(chan sdk.RequestPermissionRequest, 1), withdrawn: make(chan sdk.RequestPermissionRequest, 1)}
 	cs := sdk.NewClientSideConnection(tc, toAgentW, clientInR)
 	return &conn{ClientSideConnection: cs, client: tc, check: check, stop: func() {
 		_ = toAgentW.Close()

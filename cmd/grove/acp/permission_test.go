@@ -1,6 +1,8 @@
 package acp
 
 import (
+	"context"
+	"path/filepath"
 	"testing"
 
 	sdk "github.com/coder/acp-go-sdk"
@@ -33,6 +35,10 @@ func TestPermissionOptionsOfferSessionOnlyWhenRemembered(t *testing.T) {
 		"exec":       {protocol.ApprovalRequest{Kind: protocol.ApprovalExec, Command: "make"}, all},
 		"mcp auto":   {mcp(false), all},
 		"mcp prompt": {mcp(true), []sdk.PermissionOptionKind{sdk.PermissionOptionKindAllowOnce, sdk.PermissionOptionKindRejectOnce}},
+		// An escalation the engine will not remember (OnceOnly, set by
+		// core/engine's rememberable) is approved once at most.
+		"escalation": {protocol.ApprovalRequest{Kind: protocol.ApprovalExec, Command: "curl x", Sandbox: protocol.SandboxDangerFullAccess, OnceOnly: true},
+			[]sdk.PermissionOptionKind{sdk.PermissionOptionKindAllowOnce, sdk.PermissionOptionKindRejectOnce}},
 	} {
 		got := kinds(tc.ap)
 		if len(got) != len(tc.want) {
@@ -45,5 +51,39 @@ func TestPermissionOptionsOfferSessionOnlyWhenRemembered(t *testing.T) {
 				break
 			}
 		}
+	}
+}
+
+// TestPermissionWithdrawnWhenTheTurnIsCancelled: a permission request the
+// client has not answered when the turn is cancelled is withdrawn
+// ($/cancel_request ends the client's handler), not left open as if a
+// person could still answer it; the prompt ends cancelled and nothing ran.
+func TestPermissionWithdrawnWhenTheTurnIsCancelled(t *testing.T) {
+	f := &fixture{home: t.TempDir(), cwd: t.TempDir(), blocked: make(chan struct{}, 1)}
+	c := f.connect(t)
+	defer c.stop()
+	ctx := context.Background()
+	if _, err := c.Initialize(ctx, sdk.InitializeRequest{ProtocolVersion: sdk.ProtocolVersionNumber}); err != nil {
+		t.Fatal(err)
+	}
+	ns, err := c.NewSession(ctx, sdk.NewSessionRequest{Cwd: f.cwd, McpServers: []sdk.McpServer{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.client.setAnswer(answerNever)
+	done := make(chan sdk.PromptResponse, 1)
+	go func() { done <- prompt(t, c, ns.SessionId, "write never") }()
+	asked := <-c.client.waiting
+	if err := c.Cancel(ctx, sdk.CancelNotification{SessionId: ns.SessionId}); err != nil {
+		t.Fatal(err)
+	}
+	if w := <-c.client.withdrawn; w.ToolCall.ToolCallId != asked.ToolCall.ToolCallId {
+		t.Fatalf("withdrew %v, asked %v", w.ToolCall.ToolCallId, asked.ToolCall.ToolCallId)
+	}
+	if r := <-done; r.StopReason != sdk.StopReasonCancelled {
+		t.Fatalf("stop reason %s", r.StopReason)
+	}
+	if fileExists(filepath.Join(f.cwd, "never.txt")) {
+		t.Fatal("the unanswered command ran")
 	}
 }

@@ -56,6 +56,9 @@ type session struct {
 	owners    map[string]protocol.ThreadID     // anchor → the child it spawned
 	finished  map[string]*protocol.AgentStatus // anchor → the child's final status
 	spawnDone map[string]bool                  // anchor → the spawn_agent call itself ended
+	// asking withdraws each permission request still put to the client
+	// (approval id → cancel of its request's context).
+	asking map[string]context.CancelFunc
 }
 
 func newSession(a *agent, eng engine.FrontEnd, root protocol.ThreadID, events <-chan protocol.Event, stop func()) *session {
@@ -65,6 +68,7 @@ func newSession(a *agent, eng engine.FrontEnd, root protocol.ThreadID, events <-
 		labels: map[protocol.ThreadID]string{}, tasks: map[string]string{},
 		progress: map[string][]string{}, owners: map[string]protocol.ThreadID{},
 		finished: map[string]*protocol.AgentStatus{}, spawnDone: map[string]bool{},
+		asking: map[string]context.CancelFunc{},
 	}
 }
 
@@ -180,6 +184,8 @@ func (s *session) onEvent(ev protocol.Event) {
 		s.update(planUpdate(m.Plan))
 	case protocol.ApprovalRequestedMsg:
 		s.askPermission(m.Request)
+	case protocol.ApprovalResolvedMsg:
+		s.withdrawPermission(m.Request.ID)
 	case protocol.ErrorMsg:
 		logging.L().Warn("acp: turn error", "session", string(s.id), "err", m.Text)
 	}
@@ -251,6 +257,9 @@ func (s *session) onSubAgentEvent(thread protocol.ThreadID, msg protocol.EventMs
 		return
 	case protocol.ApprovalRequestedMsg:
 		s.askPermission(m.Request)
+		return
+	case protocol.ApprovalResolvedMsg:
+		s.withdrawPermission(m.Request.ID)
 		return
 	}
 	s.mu.Lock()
@@ -344,56 +353,6 @@ func (s *session) childStarted(ti protocol.ThreadInfo) {
 	}
 }
 
-// askPermission asks the client on a goroutine of its own (the pump must
-// not block) and hands the answer to the engine.
-func (s *session) askPermission(ap protocol.ApprovalRequest) {
-	s.mu.Lock()
-	callID := ap.CallID
-	if anchor, ok := s.anchors[ap.ThreadID]; ok {
-		callID = anchor // the client knows sub-agents by their spawn call
-	}
-	s.mu.Unlock()
-	if callID == "" {
-		callID = ap.ID
-	}
-	title := approvalTitle(ap)
-	kind := sdk.ToolKindExecute
-	if ap.Kind == protocol.ApprovalPatch {
-		kind = sdk.ToolKindEdit
-	}
-	req := sdk.RequestPermissionRequest{
-		SessionId: s.id,
-		ToolCall: sdk.ToolCallUpdate{
-			ToolCallId: sdk.ToolCallId(callID), Title: sdk.Ptr(title), Kind: sdk.Ptr(kind),
-			Status:   sdk.Ptr(sdk.ToolCallStatusPending),
-			RawInput: map[string]any{"kind": string(ap.Kind), "command": ap.Command, "cwd": ap.Cwd, "files": ap.Files, "dir": ap.Dir, "chain": ap.Chain, "reason": ap.Reason},
-		},
-		Options: permissionOptions(&ap),
-	}
-	s.a.wg.Add(1)
-	go func() {
-		defer s.a.wg.Done()
-		d := protocol.DecisionAbort
-		resp, err := s.a.connection().RequestPermission(s.a.ctx, req)
-		switch {
-		case err != nil:
-			logging.L().Warn("acp: permission request failed; aborting", "session", string(s.id), "err", err)
-		case resp.Outcome.Selected != nil:
-			switch protocol.ReviewDecision(resp.Outcome.Selected.OptionId) {
-			case protocol.DecisionApproved:
-				d = protocol.DecisionApproved
-			case protocol.DecisionApprovedForSession:
-				d = protocol.DecisionApprovedForSession
-			default:
-				d = protocol.DecisionDenied
-			}
-		}
-		if err := s.eng.Submit(protocol.Op{Type: protocol.OpApproval, ApprovalID: ap.ID, Decision: d}); err != nil {
-			logging.L().Debug("acp: approval answer not applied", "err", err)
-		}
-	}()
-}
-
 func (s *session) cwd() string {
 	for _, ti := range s.eng.Threads() {
 		if ti.ID == s.root {
@@ -401,15 +360,4 @@ func (s *session) cwd() string {
 		}
 	}
 	return ""
-}
-
-// permissionOptions are the answers offered for ap: "Allow for this
-// session" only when the engine will remember it (not for an MCP tool
-// whose approval_mode asks before every call, as in Codex).
-func permissionOptions(ap *protocol.ApprovalRequest) []sdk.PermissionOption {
-	opts := []sdk.PermissionOption{{Kind: sdk.PermissionOptionKindAllowOnce, Name: "Allow", OptionId: sdk.PermissionOptionId(protocol.DecisionApproved)}}
-	if ap.OffersSession() {
-		opts = append(opts, sdk.PermissionOption{Kind: sdk.PermissionOptionKindAllowAlways, Name: "Allow for this session", OptionId: sdk.PermissionOptionId(protocol.DecisionApprovedForSession)})
-	}
-	return append(opts, sdk.PermissionOption{Kind: sdk.PermissionOptionKindRejectOnce, Name: "Reject", OptionId: sdk.PermissionOptionId(protocol.DecisionDenied)})
 }

@@ -28,13 +28,13 @@ func startWithConfigFile(t *testing.T, content string) (*client, string) {
 // reloadFile is Host.Reload over a config file alone (cmd/grove's reads
 // grove's home with the command line's overrides): its model is the
 // provider's.
-func reloadFile(file string) func() (*config.Config, config.Resolved, error) {
-	return func() (*config.Config, config.Resolved, error) {
+func reloadFile(file string) func() (Loaded, error) {
+	return func() (Loaded, error) {
 		cfg, err := config.Load(filepath.Dir(file), nil)
 		if err != nil {
-			return nil, config.Resolved{}, err
+			return Loaded{}, err
 		}
-		return cfg, config.Resolved{Name: "openai", Model: cfg.Model}, nil
+		return Loaded{Config: cfg, Provider: config.Resolved{Name: "openai", Model: cfg.Model}}, nil
 	}
 }
 

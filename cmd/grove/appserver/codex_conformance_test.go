@@ -193,6 +193,12 @@ func TestCodexTurnInterruptResolvesPendingApproval(t *testing.T) {
 	if res["threadId"] != root || res["requestId"] != reqID {
 		t.Fatalf("serverRequest/resolved %v for request %v", res, reqID)
 	}
+	// Nobody declined it (grove's own check; Codex's test stops at the
+	// resolution): the command that never ran ends failed, not declined.
+	done := c.notification("item/completed", func(p map[string]any) bool { return str(p, "item", "type") == "commandExecution" })
+	if st := str(done, "item", "status"); st != "failed" {
+		t.Fatalf("command interrupted while its approval waited: status %q, want failed: %v", st, done)
+	}
 	tc := c.notification("turn/completed", func(p map[string]any) bool { return str(p, "turn", "id") == turnID })
 	if str(tc, "turn", "status") != "interrupted" || fileExists(filepath.Join(f.cwd, "pending.txt")) {
 		t.Fatalf("interrupted turn: %v", tc)

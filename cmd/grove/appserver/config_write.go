@@ -103,7 +103,7 @@ func (s *Server) configWrite(params []configEditParams, filePath, expected *stri
 		// Codex's words (config_rpc.rs config_value_write_rejects_version_conflict).
 		return nil, configWriteError("configVersionConflict", "Configuration was modified since last read. Fetch latest version and retry.")
 	}
-	out, err := config.EditValues(h.ConfigFile, edits)
+	out, err := config.EditValuesChecked(h.ConfigFile, edits, h.Check)
 	if err != nil {
 		var ee *config.EditError
 		if errors.As(err, &ee) {
@@ -112,8 +112,9 @@ func (s *Server) configWrite(params []configEditParams, filePath, expected *stri
 		return nil, rpcError(protocol.RPCInternalError, "write config: %v", err)
 	}
 	if err := h.reload(); err != nil {
-		// The file is written; the answers keep the previous settings
-		// until one that loads (and a new thread's start says why).
+		// Check passed, so only the environment (a key's variable unset
+		// since) fails it: the file is written; the answers keep the
+		// previous settings and a new thread's start says why.
 		logging.L().Warn("app-server: config written but not reloaded", "file", h.ConfigFile, "err", err)
 	}
 	resp := ConfigWrite{Status: "ok", Version: fingerprint(out), FilePath: h.ConfigFile}

@@ -316,7 +316,9 @@ func (tr *translation) approvalResolved(m protocol.ApprovalResolvedMsg) {
 	if asker.approvals > 0 {
 		asker.approvals--
 	}
-	if !m.Decision.Approved() && m.Request.CallID != "" {
+	// A request cancelled unanswered (turn interrupted or ended, agent
+	// closed) was declined by nobody: its call ends failed, not declined.
+	if !m.Decision.Approved() && m.Resolution != protocol.ResolvedCancelled && m.Request.CallID != "" {
 		asker.declined[m.Request.CallID] = true
 	}
 	tr.emit("thread/status/changed", map[string]any{"threadId": string(asker.info.ID), "status": threadState(asker.status, asker.approvals > 0)})
@@ -476,8 +478,10 @@ func (s *Server) requestApproval(sess *session, t *thread, a protocol.ApprovalRe
 	approvalID := a.ID
 	var out []outMsg
 	out = append(out, outMsg{method: "thread/status/changed", params: map[string]any{"threadId": string(asker.info.ID), "status": threadState(asker.status, true)}})
-	switch a.Kind {
-	case protocol.ApprovalPatch:
+	switch {
+	case a.MCP != nil:
+		out = append(out, outMsg{reqID: id, method: "mcpServer/elicitation/request", params: mcpApprovalParams(a, turnID)})
+	case a.Kind == protocol.ApprovalPatch:
 		reason := a.Reason
 		if reason == "" && len(a.Files) > 0 {
 			reason = fmt.Sprintf("apply a patch to %d file(s)", len(a.Files))

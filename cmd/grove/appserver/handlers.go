@@ -471,7 +471,13 @@ func (s *Server) answer(msg protocol.RPCMessage) {
 		return
 	}
 	d := protocol.DecisionDenied
-	if msg.Error == nil {
+	if msg.Error == nil && pa.approval.MCP != nil {
+		if dd, err := mcpApprovalDecision(msg.Result); err == nil {
+			d = dd
+		} else {
+			_ = s.out.notify("warning", map[string]any{"threadId": string(pa.approval.ThreadID), "message": fmt.Sprintf("approval answer not understood (%v): declined", err)})
+		}
+	} else if msg.Error == nil {
 		var r protocol.AppApprovalResponse
 		if err := json.Unmarshal(msg.Result, &r); err == nil {
 			if dd, err := decision(r.Decision); err == nil {

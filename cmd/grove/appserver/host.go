@@ -38,19 +38,32 @@ type Host struct {
 	// MCPStatus lists the MCP servers of the sessions this process runs.
 	MCPStatus func() []mcp.ServerStatus
 
-	// Reload reads the configuration and provider again, as a new
-	// thread would; config/value/write and config/batchWrite call it so
-	// config/read, model/list and account/read answer with the written
-	// values (Codex reads its config per request). nil keeps what the
-	// host was given.
-	Reload func() (*config.Config, config.Resolved, error)
+	// Reload reads the configuration, the provider and its model list
+	// again, as a new thread would; config/value/write and
+	// config/batchWrite call it so config/read, model/list and
+	// account/read answer with the written values (Codex reads its config
+	// per request). nil keeps what the host was given.
+	Reload func() (Loaded, error)
+	// Check loads a config.toml content as a new thread would load it
+	// (the provider resolved too); a write whose result fails it is
+	// refused and the file kept. nil checks nothing beyond the edit's own
+	// types.
+	Check func(content []byte) error
 
 	// writeMu serialises config/value/write and config/batchWrite, so a
 	// version check and its write are one step.
 	writeMu sync.Mutex
-	// mu guards Config and Provider once the server runs: a write
-	// replaces them while event pumps read the provider's name.
+	// mu guards Config, Provider and Models once the server runs: a
+	// write replaces them while event pumps read the provider's name.
 	mu sync.RWMutex
+}
+
+// Loaded is what Reload reads: the Host fields a config write replaces.
+type Loaded struct {
+	Config   *config.Config
+	Provider config.Resolved
+	// Models is nil when there is no provider to ask (the demo).
+	Models ModelLister
 }
 
 // view is the current configuration and provider.
@@ -65,14 +78,21 @@ func (h *Host) reload() error {
 	if h.Reload == nil {
 		return nil
 	}
-	cfg, prov, err := h.Reload()
+	l, err := h.Reload()
 	if err != nil {
 		return err
 	}
 	h.mu.Lock()
-	h.Config, h.Provider = cfg, prov
+	h.Config, h.Provider, h.Models = l.Config, l.Provider, l.Models
 	h.mu.Unlock()
 	return nil
+}
+
+// lister is the current provider's model list (nil: none to ask).
+func (h *Host) lister() ModelLister {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	return h.Models
 }
 
 // ModelLister is the part of a model client model/list uses.

@@ -87,12 +87,13 @@ func (h *Host) listModels(ctx context.Context) []ModelEntry {
 			add(hc.Agents.ModelAliases[alias], fmt.Sprintf("agents.model_aliases.%s", alias), nil, false)
 		}
 	}
-	if h.Models == nil {
+	lister := h.lister()
+	if lister == nil {
 		return out
 	}
 	cctx, cancel := context.WithTimeout(ctx, modelsTimeout)
 	defer cancel()
-	list, err := h.Models.Models(cctx)
+	list, err := lister.Models(cctx)
 	if err != nil {
 		if !errors.Is(err, model.ErrModelsUnsupported) {
 			logging.L().Warn("app-server: model/list: provider models unavailable", "provider", provider, "err", err)
