@@ -504,7 +504,7 @@ func TestTmuxEscalationYolo(t *testing.T) {
 // nickname cuts the role: "Schrodinger (explore…", so only its start).
 func nicknamesOn(screen string) []string {
 	var out []string
-	for _, m := range regexp.MustCompile(`[├└] \S+ ([A-Z][a-z]+(?: \d+)?) \((expl|work)`).FindAllStringSubmatch(screen, -1) {
+	for _, m := range regexp.MustCompile(`[├└] \S+ ([A-Z][A-Za-z]+(?: \d+)?) \((expl|work)`).FindAllStringSubmatch(screen, -1) {
 		out = append(out, m[1]+"/"+m[2])
 	}
 	return out
