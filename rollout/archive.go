@@ -129,8 +129,8 @@ func subtree(home string, id protocol.ThreadID) ([]IndexEntry, error) {
 			children[p] = append(children[p], cid)
 		}
 	}
-	// Siblings in id order (spawn order for the engine's UUIDv7 ids), as
-	// Descendants lists them.
+	// Siblings in id order (spawn order for the engine's UUIDv7 ids):
+	// thread/archive announces them so, as Codex does.
 	for _, kids := range children {
 		slices.Sort(kids)
 	}

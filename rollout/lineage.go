@@ -3,8 +3,6 @@ package rollout
 import (
 	"iter"
 	"path/filepath"
-	"slices"
-	"strings"
 
 	sjson "github.com/segmentio/encoding/json"
 
@@ -104,38 +102,4 @@ func (l *lineage) lookup(id protocol.ThreadID) (lineNode, bool) {
 		}
 		l.note(IndexEntry{ID: line.ID, ParentID: line.ParentID, Archived: line.Archived})
 	}
-}
-
-// Descendants returns the latest entry of every thread in root's tree
-// below root, deepest first: each thread after all of its own sub-agents,
-// siblings in id order (thread/archive announces them so, as Codex does).
-func Descendants(home string, root protocol.ThreadID) ([]IndexEntry, error) {
-	entries, _, err := listSessions(nil, home, 0, -1, true, func(e IndexEntry) bool {
-		return e.ParentID != "" && e.Root == root
-	})
-	if err != nil {
-		return nil, err
-	}
-	byParent := map[protocol.ThreadID][]IndexEntry{}
-	for _, e := range entries {
-		byParent[e.ParentID] = append(byParent[e.ParentID], e)
-	}
-	// The engine's ids are UUIDv7s: sorted by id, its siblings are in
-	// spawn order (a surface's own ids are merely stable).
-	for _, kids := range byParent {
-		slices.SortFunc(kids, func(a, b IndexEntry) int { return strings.Compare(string(a.ID), string(b.ID)) })
-	}
-	out := make([]IndexEntry, 0, len(entries))
-	var walk func(id protocol.ThreadID, depth int)
-	walk = func(id protocol.ThreadID, depth int) {
-		if depth > maxLineage {
-			return
-		}
-		for _, kid := range byParent[id] {
-			walk(kid.ID, depth+1)
-			out = append(out, kid)
-		}
-	}
-	walk(root, 0)
-	return out, nil
 }
