@@ -27,37 +27,29 @@ import (
 // the file outside the binds is read-only.)
 func TestReopenInheritedFDForWriteIsDenied(t *testing.T) {
 	requireLandlock(t, 1)
-	for _, ns := range []bool{true, false} {
-		t.Run("namespaces="+strconv.FormatBool(ns), func(t *testing.T) {
-			if ns && !namespacesAvailable() {
-				t.Skip("no user namespaces on this host")
+	bothWays(t, func(t *testing.T) {
+		for _, p := range []protocol.SandboxPolicy{readOnly, workspaceWrite} {
+			work, outside := dirs(t)
+			target := filepath.Join(outside, "held")
+			if err := os.WriteFile(target, []byte("original"), 0o644); err != nil {
+				t.Fatal(err)
 			}
-			if !ns {
-				withoutNamespaces(t)
-			}
-			for _, p := range []protocol.SandboxPolicy{readOnly, workspaceWrite} {
-				work, outside := dirs(t)
-				target := filepath.Join(outside, "held")
-				if err := os.WriteFile(target, []byte("original"), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				script := `cat /proc/self/fd/0 && echo read
+			script := `cat /proc/self/fd/0 && echo read
 echo pwned > /proc/self/fd/0 && echo wrote-fd
 echo pwned >> /dev/stdin && echo wrote-stdin
 true`
-				out := runWithStdin(t, p, work, target, script)
-				if b, _ := os.ReadFile(target); string(b) != "original" {
-					t.Fatalf("%s: the file is now %q:\n%s", p.Mode, b, out)
-				}
-				if !strings.Contains(out, "originalread") {
-					t.Fatalf("%s: the inherited descriptor was not readable:\n%s", p.Mode, out)
-				}
-				if strings.Contains(out, "wrote") || !deniedByKernel(out) {
-					t.Fatalf("%s: reopening for write not refused by the kernel:\n%s", p.Mode, out)
-				}
+			out := runWithStdin(t, p, work, target, script)
+			if b, _ := os.ReadFile(target); string(b) != "original" {
+				t.Fatalf("%s: the file is now %q:\n%s", p.Mode, b, out)
 			}
-		})
-	}
+			if !strings.Contains(out, "originalread") {
+				t.Fatalf("%s: the inherited descriptor was not readable:\n%s", p.Mode, out)
+			}
+			if strings.Contains(out, "wrote") || !deniedByKernel(out) {
+				t.Fatalf("%s: reopening for write not refused by the kernel:\n%s", p.Mode, out)
+			}
+		}
+	})
 }
 
 // runWithStdin runs script under policy with the file at stdinPath,
